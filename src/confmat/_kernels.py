@@ -1,0 +1,236 @@
+"""Counting kernels: label vectors -> K x K table of counts.
+
+Integer labels with a small range are counted directly over ``[min, max]`` (no sort, no
+factorisation), in one parallel numba pass when numba is installed and the input is large, and
+with ``np.bincount`` otherwise. Both paths give identical counts; tests check that. Any other
+label kind goes through :func:`confmat.encode.encode_pair` first.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .encode import _py, check_pair, check_sample_weight, encode_pair, normalize_labels
+
+#: Inputs shorter than this use numpy: a JIT call is not worth its start-up below it.
+NUMBA_MIN_SIZE = 1 << 20
+#: Largest integer label range counted directly; wider ranges are factorised first.
+MAX_DIRECT_RANGE = 1024
+
+
+@lru_cache(maxsize=1)
+def _numba_kernels() -> Any:
+    """Compile (or load from cache) the numba kernels; None when numba is unavailable."""
+    if os.environ.get("CONFMAT_DISABLE_NUMBA"):
+        return None
+    try:
+        import numba
+    except ImportError:
+        return None
+    from numba import njit, prange
+
+    @njit(parallel=True, cache=True, nogil=True)
+    def minmax2(t, p, nchunks):  # pragma: no cover - compiled
+        n = t.shape[0]
+        step = (n + nchunks - 1) // nchunks
+        los = np.empty(nchunks, np.int64)
+        his = np.empty(nchunks, np.int64)
+        for c in prange(nchunks):
+            s = c * step
+            e = min(n, s + step)
+            lo = np.int64(t[s]) if s < e else np.int64(t[0])
+            hi = lo
+            for i in range(s, e):
+                a = np.int64(t[i])
+                b = np.int64(p[i])
+                if a < lo:
+                    lo = a
+                if a > hi:
+                    hi = a
+                if b < lo:
+                    lo = b
+                if b > hi:
+                    hi = b
+            los[c] = lo
+            his[c] = hi
+        return los.min(), his.max()
+
+    @njit(parallel=True, cache=True, nogil=True)
+    def count(t, p, lo, r, nchunks):  # pragma: no cover - compiled
+        n = t.shape[0]
+        step = (n + nchunks - 1) // nchunks
+        out = np.zeros((nchunks, r * r), np.int64)
+        for c in prange(nchunks):
+            s = c * step
+            e = min(n, s + step)
+            loc = out[c]
+            for i in range(s, e):
+                loc[(np.int64(t[i]) - lo) * r + (np.int64(p[i]) - lo)] += 1
+        return out.sum(axis=0)
+
+    @njit(parallel=True, cache=True, nogil=True)
+    def count_weighted(t, p, w, lo, r, nchunks):  # pragma: no cover - compiled
+        n = t.shape[0]
+        step = (n + nchunks - 1) // nchunks
+        out = np.zeros((nchunks, r * r), np.float64)
+        seen = np.zeros((nchunks, r), np.int64)
+        for c in prange(nchunks):
+            s = c * step
+            e = min(n, s + step)
+            loc = out[c]
+            sn = seen[c]
+            for i in range(s, e):
+                a = np.int64(t[i]) - lo
+                b = np.int64(p[i]) - lo
+                loc[a * r + b] += w[i]
+                sn[a] += 1
+                sn[b] += 1
+        return out.sum(axis=0), seen.sum(axis=0)
+
+    return numba, minmax2, count, count_weighted
+
+
+def _nchunks(numba: Any) -> int:
+    return max(1, int(numba.get_num_threads()))
+
+
+def _use_numba(n: int, use_numba: bool | None) -> Any:
+    if use_numba is False or (use_numba is None and n < NUMBA_MIN_SIZE):
+        return None
+    return _numba_kernels()
+
+
+def count_codes(
+    t: np.ndarray,
+    p: np.ndarray,
+    r: int,
+    weights: np.ndarray | None = None,
+    *,
+    lo: int = 0,
+    use_numba: bool | None = None,
+) -> np.ndarray:
+    """Count pairs of integer codes in ``[lo, lo + r)`` into an ``r x r`` table."""
+    kern = _use_numba(t.shape[0], use_numba)
+    if kern is not None:
+        numba, _, count, count_weighted = kern
+        t = np.ascontiguousarray(t)
+        p = np.ascontiguousarray(p)
+        if weights is None:
+            flat = count(t, p, np.int64(lo), np.int64(r), _nchunks(numba))
+        else:
+            flat, _ = count_weighted(
+                t, p, np.ascontiguousarray(weights), np.int64(lo), np.int64(r), _nchunks(numba)
+            )
+        return flat.reshape(r, r)
+    idx = (t.astype(np.int64, copy=False) - lo) * r + (p.astype(np.int64, copy=False) - lo)
+    flat = np.bincount(idx, weights=weights, minlength=r * r)
+    if weights is None:
+        flat = flat.astype(np.int64, copy=False)
+    return flat.reshape(r, r)
+
+
+def _int_range(t: np.ndarray, p: np.ndarray, use_numba: bool | None) -> tuple[int, int]:
+    kern = _use_numba(t.shape[0], use_numba)
+    if kern is not None:
+        numba, minmax2, _, _ = kern
+        lo, hi = minmax2(np.ascontiguousarray(t), np.ascontiguousarray(p), _nchunks(numba))
+        return int(lo), int(hi)
+    return int(min(t.min(), p.min())), int(max(t.max(), p.max()))
+
+
+def _count_int_direct(
+    t: np.ndarray,
+    p: np.ndarray,
+    w: np.ndarray | None,
+    labels: list[Any] | None,
+    use_numba: bool | None,
+) -> tuple[np.ndarray, list[Any]] | None:
+    """Direct count over the integer range; None when the range is too wide."""
+    lo, hi = _int_range(t, p, use_numba)
+    r = hi - lo + 1
+    if r > MAX_DIRECT_RANGE:
+        return None
+    kern = _use_numba(t.shape[0], use_numba)
+    if w is not None and kern is not None:
+        numba, _, _, count_weighted = kern
+        flat, seen = count_weighted(
+            np.ascontiguousarray(t),
+            np.ascontiguousarray(p),
+            w,
+            np.int64(lo),
+            np.int64(r),
+            _nchunks(numba),
+        )
+        table = flat.reshape(r, r)
+        present = seen > 0
+    else:
+        table = count_codes(t, p, r, w, lo=lo, use_numba=use_numba)
+        if w is None:
+            present = (table.sum(axis=0) + table.sum(axis=1)) > 0
+        else:
+            present = (np.bincount(t - lo, minlength=r) + np.bincount(p - lo, minlength=r)) > 0
+    values = np.arange(lo, hi + 1)
+    if labels is None:
+        keep = np.flatnonzero(present)
+        book = [int(v) for v in values[keep]]
+        return table[np.ix_(keep, keep)], book
+    # Fixed labels: selected rows/columns in the given order, everything else pooled as "other".
+    pos = {int(v): i for i, v in enumerate(values)}
+    sel = [pos.get(v) if isinstance(v, int | np.integer) else None for v in labels]
+    k = len(labels)
+    full = np.zeros((k + 1, k + 1), dtype=table.dtype)
+    cols = [s for s in sel if s is not None]
+    where = [i for i, s in enumerate(sel) if s is not None]
+    mask = np.ones(r, dtype=bool)
+    mask[cols] = False
+    full[np.ix_(where, where)] = table[np.ix_(cols, cols)]
+    full[where, k] = table[np.ix_(cols, np.flatnonzero(mask))].sum(axis=1)
+    full[k, where] = table[np.ix_(np.flatnonzero(mask), cols)].sum(axis=0)
+    full[k, k] = table[np.ix_(mask, mask)].sum()
+    return full, list(labels)
+
+
+def confusion_counts(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    sample_weight: Any = None,
+    use_numba: bool | None = None,
+) -> tuple[np.ndarray, list[Any], bool]:
+    """Count a confusion table from two label vectors.
+
+    Returns ``(table, labels, has_other)``. ``table`` is ``K x K`` (rows = true, columns =
+    predicted) or, when ``labels`` selects a subset and some sample falls outside it,
+    ``(K+1) x (K+1)`` whose last row/column pools the unselected labels.
+    """
+    t, p = check_pair(y_true, y_pred)
+    w = check_sample_weight(sample_weight, t.shape[0])
+    book = None if labels is None else normalize_labels(labels)
+    if t.dtype.kind in "iu" and p.dtype.kind in "iu" and (
+        book is None or all(isinstance(v, int) for v in book)
+    ):
+        direct = _count_int_direct(t, p, w, book, use_numba)
+        if direct is not None:
+            table, out_labels = direct
+            return _trim_other(table, out_labels, book is not None)
+    tc, pc, out_labels, has_other = encode_pair(t, p, book)
+    k = len(out_labels) + (1 if has_other else 0)
+    table = count_codes(tc, pc, k, w, use_numba=use_numba)
+    out_labels = [_py(v) for v in out_labels]
+    if book is not None and not has_other:
+        return table, out_labels, False
+    return _trim_other(table, out_labels, has_other)
+
+
+def _trim_other(table: np.ndarray, labels: list[Any], maybe_other: bool) -> tuple[np.ndarray, list[Any], bool]:
+    k = len(labels)
+    if not maybe_other or table.shape[0] == k:
+        return table, labels, False
+    if not table[k, :].any() and not table[:, k].any():
+        return table[:k, :k].copy(), labels, False
+    return table, labels, True

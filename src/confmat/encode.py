@@ -1,0 +1,223 @@
+"""The one front door for label inputs: validation and encoding to integer codes.
+
+Every other module receives clean ``int64`` codes in ``[0, K)`` plus the sorted label list.
+Accepted containers: lists, tuples, numpy arrays, pandas / polars Series, pyarrow arrays and
+anything else with ``to_numpy()`` or ``__array__``. Labels may be ints, floats, strings or bools,
+but one kind per call: a mix that cannot be ordered is a ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["as_1d", "check_sample_weight", "encode_pair", "label_kind"]
+
+
+def _is_missing(x: Any) -> bool:
+    if x is None:
+        return True
+    try:
+        return bool(x != x)  # NaN and NaT are the only values unequal to themselves
+    except Exception:
+        return False
+
+
+def as_1d(y: Any, name: str) -> np.ndarray:
+    """Return ``y`` as a 1-D numpy array, raising a clear error naming ``name``."""
+    if y is None:
+        raise TypeError(f"{name} must be an array-like of labels, got None")
+    if isinstance(y, str | bytes):
+        raise TypeError(f"{name} must be an array-like of labels, got a single string {y!r}")
+    if hasattr(y, "dask") and hasattr(y, "compute"):
+        raise TypeError(
+            f"{name} is a Dask collection; use confmat.dask helpers to count it without collecting"
+        )
+    if isinstance(y, np.ndarray):
+        arr = y
+    elif hasattr(y, "to_numpy") and not isinstance(y, Sequence):
+        try:
+            arr = y.to_numpy()
+        except TypeError:  # pyarrow arrays with nulls need zero_copy_only=False
+            arr = y.to_numpy(zero_copy_only=False)
+        arr = np.asarray(arr)
+    elif isinstance(y, list | tuple):
+        arr = _list_to_array(y, name)
+    else:
+        try:
+            arr = np.asarray(y)
+        except Exception as exc:  # pragma: no cover - exotic containers
+            raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        raise ValueError(
+            f"{name} must be 1-D; got a column vector of shape {arr.shape} (use .ravel() if meant)"
+        )
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    return arr
+
+
+def _list_to_array(y: Sequence[Any], name: str) -> np.ndarray:
+    # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
+    kinds = {label_kind(v) for v in y}
+    if len(kinds) > 1:
+        raise TypeError(
+            f"{name} mixes label types that cannot be ordered together: {sorted(kinds)}"
+        )
+    kind = kinds.pop() if kinds else "number"
+    if kind == "missing":
+        raise ValueError(f"{name} contains a missing label (None or NaN)")
+    if kind == "bool":
+        return np.asarray(y, dtype=bool)
+    if kind == "number":
+        return np.asarray(y)
+    return np.asarray(y, dtype=object)
+
+
+def label_kind(v: Any) -> str:
+    """Classify one label as 'bool', 'number', 'string', 'missing' or its type name."""
+    if isinstance(v, bool | np.bool_):
+        return "bool"
+    if _is_missing(v):
+        return "missing"
+    if isinstance(v, numbers.Number):
+        return "number"
+    if isinstance(v, str | np.str_):
+        return "string"
+    if isinstance(v, bytes):
+        return "bytes"
+    return type(v).__name__
+
+
+def _check_kinds(uniques: Sequence[Any], name: str) -> None:
+    kinds = {label_kind(v) for v in uniques}
+    if "missing" in kinds:
+        raise ValueError(f"{name} contains a missing label (None or NaN); labels must be defined")
+    if len(kinds) > 1:
+        raise TypeError(
+            f"{name} mixes label types that cannot be ordered together: {sorted(kinds)}"
+        )
+
+
+def _uniques_and_codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Factorize one array: (unique labels in any order, codes into them)."""
+    if arr.dtype.kind == "f":
+        if np.isnan(arr).any():
+            idx = int(np.flatnonzero(np.isnan(arr))[0])
+            raise ValueError(f"{name} contains NaN at position {idx}; labels must be defined")
+    if arr.dtype.kind in "iub":
+        uniq, codes = np.unique(arr, return_inverse=True)
+        return uniq, codes.astype(np.int64, copy=False)
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - exercised only without pandas
+        pd = None
+    if pd is not None:
+        codes, uniq = pd.factorize(arr, use_na_sentinel=True)
+        uniq = np.asarray(uniq, dtype=arr.dtype if arr.dtype.kind in "fUS" else object)
+        if (codes < 0).any():
+            idx = int(np.flatnonzero(codes < 0)[0])
+            raise ValueError(
+                f"{name} contains a missing label (None or NaN) at position {idx}"
+            )
+        _check_kinds(uniq.tolist(), name)
+        return uniq, codes.astype(np.int64, copy=False)
+    table: dict[Any, int] = {}
+    codes = np.fromiter((table.setdefault(v, len(table)) for v in arr.tolist()), np.int64, arr.size)
+    uniq_list = list(table)
+    _check_kinds(uniq_list, name)
+    return np.asarray(uniq_list, dtype=object), codes
+
+
+def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
+    items = {_py(v) for v in a.tolist()} | {_py(v) for v in b.tolist()}
+    _check_kinds(list(items), "y_true and y_pred together")
+    try:
+        return sorted(items)
+    except TypeError as exc:
+        raise TypeError(
+            f"y_true and y_pred mix label types that cannot be ordered together: {exc}"
+        ) from exc
+
+
+def _py(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
+    """Validate a user-given label list: 1-D, non-empty, no duplicates, no missing values."""
+    arr = as_1d(labels, name)
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    out = [_py(v) for v in arr.tolist()]
+    _check_kinds(out, name)
+    if len(set(out)) != len(out):
+        seen: set[Any] = set()
+        dups = [v for v in out if v in seen or seen.add(v)]
+        raise ValueError(f"{name} contains duplicates: {dups[:5]}")
+    return out
+
+
+def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Validate sample weights: 1-D, finite, non-negative, one per sample."""
+    if sample_weight is None:
+        return None
+    w = as_1d(sample_weight, "sample_weight")
+    if w.dtype.kind not in "iuf" and w.dtype != bool:
+        raise TypeError(f"sample_weight must be numeric, got dtype {w.dtype}")
+    if w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} entries but there are {n} samples"
+        )
+    w = w.astype(np.float64, copy=False)
+    if not np.isfinite(w).all():
+        raise ValueError("sample_weight contains NaN or infinite values")
+    if (w < 0).any():
+        raise ValueError("sample_weight must be non-negative")
+    if n and not w.any():
+        raise ValueError("sample_weight must contain at least one non-zero weight")
+    return w
+
+
+def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    t = as_1d(y_true, "y_true")
+    p = as_1d(y_pred, "y_pred")
+    if t.shape[0] != p.shape[0]:
+        raise ValueError(
+            f"y_true and y_pred have different lengths: {t.shape[0]} and {p.shape[0]}"
+        )
+    if t.shape[0] == 0:
+        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
+    return t, p
+
+
+def encode_pair(
+    y_true: Any, y_pred: Any, labels: Any = None
+) -> tuple[np.ndarray, np.ndarray, list[Any], bool]:
+    """Encode both label vectors with one shared code book.
+
+    Returns ``(t_codes, p_codes, labels, has_other)``. Without ``labels`` the code book is the
+    sorted union of observed labels. With ``labels`` the codes follow that order and any label
+    outside it gets code ``len(labels)`` ("other"); ``has_other`` says whether that occurred.
+    """
+    t, p = check_pair(y_true, y_pred)
+    ut, ct = _uniques_and_codes(t, "y_true")
+    up, cp = _uniques_and_codes(p, "y_pred")
+    if labels is None:
+        book = _sorted_union(ut, up)
+    else:
+        book = normalize_labels(labels)
+        seen = [_py(v) for v in ut.tolist()] + [_py(v) for v in up.tolist()]
+        if seen:
+            _check_kinds(seen[:1] + book[:1], "labels and the data")
+    index = {v: i for i, v in enumerate(book)}
+    other = len(book)
+    lut_t = np.fromiter((index.get(_py(v), other) for v in ut.tolist()), np.int64, ut.size)
+    lut_p = np.fromiter((index.get(_py(v), other) for v in up.tolist()), np.int64, up.size)
+    t_codes = lut_t[ct]
+    p_codes = lut_p[cp]
+    has_other = bool((lut_t == other).any() or (lut_p == other).any())
+    return t_codes, p_codes, book, has_other

@@ -1,0 +1,276 @@
+"""Overall metrics: one number per (batched) confusion table."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._stats import Stats
+from .per_class import (
+    REF_FAWCETT,
+    REF_KNEUSEL,
+    REF_KUBAT,
+    REF_MATTHEWS,
+    REF_SKLEARN,
+    REF_YAO,
+    recall,
+)
+from .registry import metric
+
+REF_COHEN = "Cohen, J. (1960), A coefficient of agreement for nominal scales, Educ. Psychol. Meas. 20(1)."
+REF_COHEN_W = (
+    "Cohen, J. (1968), Weighted kappa: nominal scale agreement with provision for scaled "
+    "disagreement or partial credit, Psychol. Bull. 70(4)."
+)
+REF_GORODKIN = (
+    "Gorodkin, J. (2004), Comparing two K-category assignments by a K-category correlation "
+    "coefficient, Comput. Biol. Chem. 28(5)."
+)
+REF_BRODERSEN = (
+    "Brodersen, K. H. et al. (2010), The balanced accuracy and its posterior distribution, ICPR."
+)
+
+
+def _overall(name, full, formula, meaning, *, pycm=None, sklearn=None, aliases=(), refs=(),
+             rng=(0.0, 1.0), hib=True, family="summary", prefer="", avoid="", notes="",
+             params=None, check=None):
+    return metric(
+        name,
+        "overall",
+        full_name=full,
+        family=family,
+        formula=formula,
+        meaning=meaning,
+        range=rng,
+        higher_is_better=hib,
+        aliases=aliases,
+        pycm=pycm,
+        sklearn=sklearn,
+        references=refs,
+        prefer_when=prefer,
+        avoid_when=avoid,
+        notes=notes,
+        params=params or {},
+        check=check,
+    )
+
+
+@_overall("n", "number of samples", "N = sum_ij C[i, j]", "Total count (or weight) in the table.",
+          pycm="POP", rng=(0.0, float("inf")), hib=None, family="counts",
+          aliases=("population", "total"))
+def n(s: Stats) -> np.ndarray:
+    return s.n
+
+
+@_overall("accuracy", "accuracy", "ACC = sum_i C[i, i] / N",
+          "Share of all samples classified correctly.", pycm="Overall ACC",
+          sklearn="sklearn.metrics.accuracy_score", aliases=("acc", "overall_accuracy"),
+          refs=(REF_FAWCETT,),
+          prefer="Classes are balanced and all errors cost the same.",
+          avoid="Imbalanced data: predicting the majority class scores high.")
+def accuracy(s: Stats) -> np.ndarray:
+    return s.div(s.correct, s.n, "accuracy")
+
+
+@_overall("error_rate", "error rate", "ERR = 1 - ACC", "Share of samples misclassified.",
+          hib=False, refs=(REF_FAWCETT,), aliases=("misclassification_rate",))
+def error_rate(s: Stats) -> np.ndarray:
+    return s.div(s.n - s.correct, s.n, "error_rate")
+
+
+def _check_adjusted(adjusted: bool) -> None:
+    if not isinstance(adjusted, bool | np.bool_):
+        raise TypeError(f"adjusted must be True or False, got {adjusted!r}")
+
+
+@_overall("balanced_accuracy", "balanced accuracy", "BA = mean of TPR_i over classes with support",
+          "Average recall over the classes present in the truth; chance level is 1/K.",
+          sklearn="sklearn.metrics.balanced_accuracy_score", aliases=("bacc",),
+          refs=(REF_BRODERSEN, REF_SKLEARN), params={"adjusted": False}, check=_check_adjusted,
+          prefer="Imbalanced data where each class matters equally.",
+          notes="Classes with no true samples are left out, as scikit-learn does. With "
+                "adjusted=True the score is rescaled so chance is 0 and perfect is 1.")
+def balanced_accuracy(s: Stats, adjusted: bool = False) -> np.ndarray:
+    rows = s.rows
+    present = rows > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per = np.diagonal(s.counts, axis1=-2, axis2=-1) / np.where(present, rows, 1.0)
+    k = present.sum(axis=-1)
+    score = s.div(np.where(present, per, 0.0).sum(axis=-1), k, "balanced_accuracy")
+    if adjusted:
+        chance = s.div(1.0, k, "balanced_accuracy", fill=0.0)
+        score = s.div(score - chance, 1.0 - chance, "balanced_accuracy")
+    return score
+
+
+def _check_kappa(weights=None) -> None:
+    if weights not in (None, "linear", "quadratic"):
+        raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
+
+
+def kappa_weights(k: int, weights: str | None) -> np.ndarray:
+    idx = np.arange(k, dtype=np.float64)
+    d = np.abs(idx[:, None] - idx[None, :])
+    if weights is None:
+        return (d > 0).astype(np.float64)
+    return d if weights == "linear" else d**2
+
+
+@_overall("kappa", "Cohen's kappa", "kappa = 1 - sum(w O) / sum(w E), E = outer(rows, cols) / N",
+          "Agreement between truth and prediction beyond what the marginals alone would give: "
+          "0 is chance agreement, 1 perfect.", pycm="Kappa",
+          sklearn="sklearn.metrics.cohen_kappa_score", aliases=("cohen_kappa", "cohens_kappa"),
+          refs=(REF_COHEN, REF_COHEN_W), rng=(-1.0, 1.0), params={"weights": None},
+          check=_check_kappa, family="agreement",
+          prefer="Ordinal classes (weights='linear' or 'quadratic') or comparing with "
+                 "published agreement studies.",
+          avoid="Imbalanced data: kappa drops as the marginals get skewed (seed 000 notes it).",
+          notes="Unweighted kappa equals 1 - sum(O off-diagonal)/sum(E off-diagonal), i.e. "
+                "(p_o - p_e) / (1 - p_e). Undefined when the expected disagreement is 0.")
+def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
+    c = s.counts.astype(np.float64)
+    k = c.shape[-1]
+    w = kappa_weights(k, weights)
+    expected = s.div(s.rows[..., :, None] * s.cols[..., None, :], s.n[..., None, None], "kappa",
+                     fill=0.0)
+    num = (w * c).sum(axis=(-2, -1))
+    den = (w * expected).sum(axis=(-2, -1))
+    return 1.0 - s.div(num, den, "kappa", fill=1.0 - s.div.fill)
+
+
+@_overall("mcc", "Matthews correlation coefficient (multi-class R_K)",
+          "MCC = (c N - sum_k t_k p_k) / sqrt((N^2 - sum_k p_k^2)(N^2 - sum_k t_k^2)), "
+          "c = trace, t = row sums, p = column sums",
+          "Correlation between the true and predicted class indicators; uses every cell.",
+          pycm="Overall MCC", sklearn="sklearn.metrics.matthews_corrcoef",
+          aliases=("matthews_corrcoef", "phi", "r_k"), refs=(REF_MATTHEWS, REF_GORODKIN),
+          rng=(-1.0, 1.0),
+          prefer="A single summary of a classifier, balanced or not (seed 002: 'if only one "
+                 "metric, choose MCC').",
+          notes="Seed 002 says MCC lies in [0, 1]; it lies in [-1, 1] (the multi-class lower "
+                "bound depends on K, between -1 and 0). A zero denominator gives 0.")
+def mcc(s: Stats) -> np.ndarray:
+    t = s.rows.astype(np.float64)
+    p = s.cols.astype(np.float64)
+    nn = s.n.astype(np.float64)
+    cov_tp = s.correct * nn - (t * p).sum(-1)
+    cov_pp = nn**2 - (p * p).sum(-1)
+    cov_tt = nn**2 - (t * t).sum(-1)
+    den = np.sqrt(cov_pp) * np.sqrt(cov_tt)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den == 0, 0.0, cov_tp / np.where(den == 0, 1.0, den))
+
+
+def _log_abs_diff(la: np.ndarray, lb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log|exp(la) - exp(lb)| and its sign, stable for huge or tiny values."""
+    hi = np.maximum(la, lb)
+    lo = np.minimum(la, lb)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        gap = np.where(np.isneginf(hi), 0.0, lo - hi)
+        mag = hi + np.log1p(-np.exp(gap))
+    sign = np.sign(np.where(np.isneginf(hi), 0.0, np.where(la >= lb, 1.0, -1.0)))
+    sign = np.where(la == lb, 0.0, sign)
+    return mag, sign
+
+
+def _yao_exact(c: np.ndarray) -> float:
+    """Exact-integer evaluation for one integer table (used when floats would cancel)."""
+    k = c.shape[0]
+    ci = [[int(v) for v in row] for row in c]
+    t = math.prod(ci[i][i] for i in range(k)) ** (k - 1)
+    f = math.prod(ci[i][j] for i in range(k) for j in range(k) if i != j)
+    num = t - f
+    rows = math.prod(ci[i][i] + ci[i][j] for i in range(k) for j in range(k) if i != j)
+    cols = math.prod(ci[j][j] + ci[i][j] for j in range(k) for i in range(k) if i != j)
+    den2 = rows * cols
+    if den2 == 0 or num == 0:
+        return 0.0
+    return math.copysign(math.exp(math.log(abs(num)) - 0.5 * math.log(den2)), num)
+
+
+@_overall("mcc_yao2022", "multi-class MCC of Yao, Yang and Li (2022)",
+          "MCC_Y = ((prod_i C_ii)^(K-1) - prod_{i!=j} C_ij) / sqrt(prod_i prod_{j!=i} (C_ii + C_ij) "
+          "* prod_j prod_{i!=j} (C_jj + C_ij))",
+          "Seed 000's generalisation of the binary MCC to K classes by products of cells; equal "
+          "to MCC for two classes.", refs=(REF_YAO,), rng=(-1.0, 1.0),
+          aliases=("yao_mcc",),
+          prefer="Reproducing seed 000.",
+          avoid="General use: any zero off-diagonal cell removes the penalty term entirely and "
+                "any zero diagonal cell removes the reward, so it is not a correlation for K > 2; "
+                "prefer 'mcc' (R_K).",
+          notes="Computed in log space (exact integers when the two terms nearly cancel), so a "
+                "50-class table with counts near 1e6 stays finite. A zero denominator gives 0.")
+def mcc_yao2022(s: Stats) -> np.ndarray:
+    c = s.counts.astype(np.float64)
+    k = c.shape[-1]
+    diag = np.diagonal(c, axis1=-2, axis2=-1)
+    off = ~np.eye(k, dtype=bool)
+    with np.errstate(divide="ignore"):
+        log_t = (k - 1) * np.log(diag).sum(axis=-1)
+        log_f = np.log(c[..., off]).sum(axis=-1)
+        log_rows = np.log((diag[..., :, None] + c)[..., off]).sum(axis=-1)
+        log_cols = np.log((diag[..., None, :] + c)[..., off]).sum(axis=-1)
+    mag, sign = _log_abs_diff(log_t, log_f)
+    log_den = 0.5 * (log_rows + log_cols)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = sign * np.exp(mag - log_den)
+    out = np.where(np.isneginf(log_den) | (sign == 0), 0.0, out)
+    if out.ndim == 0 and np.issubdtype(s.counts.dtype, np.integer) and sign != 0:
+        # close terms cancel catastrophically in floating point: redo exactly
+        if np.isfinite(log_t) and np.isfinite(log_f) and abs(log_t - log_f) < 1e-3 and k <= 64:
+            return np.asarray(_yao_exact(np.asarray(s.counts)))
+    return out
+
+
+@_overall("gmean", "multi-class G-mean", "G = (prod_i TPR_i)^(1/K)",
+          "Geometric mean of the per-class recalls (seed 000's multi-class G-mean): high only "
+          "when every class is recognised.", sklearn="imblearn.metrics.geometric_mean_score",
+          aliases=("g_mean", "geometric_mean"), refs=(REF_KUBAT, REF_YAO),
+          prefer="Imbalanced data where failing any single class must be visible.",
+          avoid="Many classes with one at recall 0: the score is 0 regardless of the others.",
+          notes="Computed as exp(mean(log TPR)) so it cannot underflow with many classes. For "
+                "two classes it equals sqrt(TPR * TNR), seed 000's binary G-mean.")
+def gmean(s: Stats) -> np.ndarray:
+    r = recall(s.per_class)
+    with np.errstate(divide="ignore"):
+        return np.exp(np.log(r).mean(axis=-1))
+
+
+def _check_normalize(normalize: bool = True) -> None:
+    if not isinstance(normalize, bool | np.bool_):
+        raise TypeError(f"normalize must be True or False, got {normalize!r}")
+
+
+@_overall("zero_one_loss", "zero-one loss", "L01 = (N - sum_i C[i, i]) / N (or the count)",
+          "Share (normalize=True) or number of misclassified samples.", hib=False,
+          sklearn="sklearn.metrics.zero_one_loss", params={"normalize": True},
+          check=_check_normalize, rng=(0.0, float("inf")), refs=(REF_SKLEARN,),
+          notes="PyCM's 'Zero-one Loss' is the count, i.e. normalize=False.")
+def zero_one_loss(s: Stats, normalize: bool = True) -> np.ndarray:
+    if normalize:
+        return error_rate(s)
+    return (s.n - s.correct).astype(np.float64)
+
+
+@_overall("hamming_loss", "Hamming loss", "HL = (N - sum_i C[i, i]) / N for single-label data",
+          "Fraction of wrong labels; for single-label data it equals the error rate.",
+          hib=False, sklearn="sklearn.metrics.hamming_loss", refs=(REF_SKLEARN,),
+          notes="For multilabel indicator matrices use confmat.hamming_loss(y_true, y_pred).")
+def hamming_loss(s: Stats) -> np.ndarray:
+    return error_rate(s)
+
+
+@_overall("weighted_accuracy", "weighted mean accuracy (seed 002)",
+          "WACC = sum_i (C_i / N) (C[i, i] / C_i) with C_i the row sums",
+          "The book's weighted mean of per-class accuracies, weights = class frequencies. "
+          "Algebraically it equals accuracy.", refs=(REF_KNEUSEL,),
+          notes="Seed 002 prints it in percent (88.71 % for Table 11-8); confmat returns the "
+                "fraction. The book's accuracy-matrix code divides by cmat.sum(axis=1) without "
+                "keeping dimensions, which divides columns, not rows; ConfusionMatrix."
+                "accuracy_matrix() divides rows.")
+def weighted_accuracy(s: Stats) -> np.ndarray:
+    return s.div(s.correct, s.n, "weighted_accuracy")
+
+
+__all__ = ["REF_KNEUSEL", "REF_MATTHEWS"]

@@ -1,0 +1,195 @@
+"""The metric registry: every metric declared once, with its metadata.
+
+Reports, the CLI, ``explain``, the docs generator and the oracle tests read this registry; no
+other module keeps its own list of metric names.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from ._stats import Stats
+
+Kind = Literal["per_class", "overall"]
+AVERAGES = ("micro", "macro", "weighted")
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """Declaration of one metric.
+
+    ``func`` is a pure function of the counts. Per-class metrics receive a
+    :class:`~confmat.metrics._stats.ClassCounts` (one-vs-rest ``tp, fp, fn, tn`` with the class on
+    the last axis) so that micro averaging is the same function on summed counts; overall metrics
+    receive the whole :class:`~confmat.metrics._stats.Stats`.
+    """
+
+    name: str
+    kind: Kind
+    func: Callable[..., Any]
+    full_name: str
+    family: str
+    formula: str
+    meaning: str
+    range: tuple[float, float]
+    higher_is_better: bool | None
+    aliases: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+    sklearn: str | None = None
+    pycm: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    check: Callable[..., None] | None = None
+    prefer_when: str = ""
+    avoid_when: str = ""
+    notes: str = ""
+    is_count: bool = False
+
+    def describe(self) -> dict[str, Any]:
+        """The spec as plain data (no function object), e.g. for JSON."""
+        return {
+            "name": self.name,
+            "aliases": list(self.aliases),
+            "full_name": self.full_name,
+            "kind": self.kind,
+            "family": self.family,
+            "formula": self.formula,
+            "meaning": self.meaning,
+            "range": list(self.range),
+            "higher_is_better": self.higher_is_better,
+            "references": list(self.references),
+            "sklearn": self.sklearn,
+            "pycm": self.pycm,
+            "params": dict(self.params),
+            "prefer_when": self.prefer_when,
+            "avoid_when": self.avoid_when,
+            "notes": self.notes,
+        }
+
+
+_REGISTRY: dict[str, MetricSpec] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def register(spec: MetricSpec) -> MetricSpec:
+    for n in (spec.name, *spec.aliases):
+        k = _key(n)
+        if k in _ALIASES:
+            raise ValueError(f"metric name {n!r} is already registered for {_ALIASES[k]!r}")
+    _REGISTRY[spec.name] = spec
+    for n in (spec.name, *spec.aliases):
+        _ALIASES[_key(n)] = spec.name
+    return spec
+
+
+def metric(name: str, kind: Kind, **meta: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator declaring ``func`` as the metric ``name``."""
+
+    def deco(func: Callable[..., Any]) -> Callable[..., Any]:
+        register(MetricSpec(name=name, kind=kind, func=func, **meta))
+        return func
+
+    return deco
+
+
+def get_metric(name: str) -> MetricSpec:
+    """Look a metric up by canonical name or alias (case- and dash-insensitive)."""
+    if not isinstance(name, str):
+        raise TypeError(f"metric name must be a string, got {type(name).__name__}")
+    k = _key(name)
+    if k in _ALIASES:
+        return _REGISTRY[_ALIASES[k]]
+    close = difflib.get_close_matches(k, list(_ALIASES), n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(repr(_ALIASES[c]) for c in close)}?" if close else ""
+    raise ValueError(f"unknown metric {name!r}{hint} (confmat.list_metrics() lists them all)")
+
+
+def list_metrics(kind: Kind | None = None, family: str | None = None) -> list[MetricSpec]:
+    """All registered metric specs, optionally filtered by kind or family."""
+    return [
+        s
+        for s in _REGISTRY.values()
+        if (kind is None or s.kind == kind) and (family is None or s.family == family)
+    ]
+
+
+def _bind_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(params) - set(spec.params)
+    if unknown:
+        allowed = ", ".join(sorted(spec.params)) or "none"
+        raise TypeError(
+            f"metric {spec.name!r} got unexpected parameter(s) {sorted(unknown)}; "
+            f"it accepts: {allowed}"
+        )
+    bound = {**spec.params, **params}
+    if spec.check is not None:
+        spec.check(**bound)
+    return bound
+
+
+def check_average(average: Any) -> None:
+    if average is not None and average not in AVERAGES:
+        raise ValueError(
+            f"average must be None, 'micro', 'macro' or 'weighted', got {average!r}"
+        )
+
+
+def average_values(values: np.ndarray, weights: np.ndarray | None, stats: Stats) -> np.ndarray:
+    """Macro (``weights`` None) or weighted mean over the class axis, following scikit-learn:
+    NaN values (``zero_division=np.nan``) are left out, and when every weight is zero the plain
+    mean is used. All values NaN gives NaN."""
+    values = np.asarray(values, dtype=np.float64)
+    defined = ~np.isnan(values)
+    v = np.where(defined, values, 0.0)
+    count = defined.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        plain = v.sum(axis=-1) / np.where(count == 0, 1, count)
+        plain = np.where(count == 0, np.nan, plain)
+        if weights is None:
+            return plain
+        w = np.where(defined, np.broadcast_to(np.asarray(weights, np.float64), values.shape), 0.0)
+        total = w.sum(axis=-1)
+        weighted = (v * w).sum(axis=-1) / np.where(total == 0, 1.0, total)
+    return np.where(total == 0, plain, weighted)
+
+
+def evaluate(
+    name: str,
+    stats: Stats,
+    average: str | None = None,
+    *,
+    warn: bool = True,
+    **params: Any,
+) -> np.ndarray:
+    """Evaluate a metric on (batched) statistics. Returns an array with the batch shape, plus a
+    class axis for per-class metrics with ``average=None``."""
+    spec = get_metric(name)
+    check_average(average)
+    bound = _bind_params(spec, params)
+    if spec.kind == "overall":
+        if average is not None:
+            raise ValueError(
+                f"{spec.name!r} is an overall metric; average={average!r} does not apply"
+            )
+        out = spec.func(stats, **bound)
+    elif average is None:
+        out = spec.func(stats.per_class, **bound)
+    elif average == "micro":
+        out = spec.func(stats.micro, **bound)[..., 0]
+    else:
+        values = spec.func(stats.per_class, **bound)
+        weights = stats.support if average == "weighted" else None
+        out = average_values(values, weights, stats)
+    if warn:
+        stats.div.warn(spec.name)
+    else:
+        stats.div.undefined.clear()
+    return np.asarray(out)
