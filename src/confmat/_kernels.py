@@ -20,6 +20,8 @@ from .encode import _py, check_pair, check_sample_weight, encode_pair, normalize
 NUMBA_MIN_SIZE = 1 << 20
 #: Largest integer label range counted directly; wider ranges are factorised first.
 MAX_DIRECT_RANGE = 1024
+#: Labels in [0, SMALL_RANGE) are counted in a single pass (no min/max pass first).
+SMALL_RANGE = 64
 
 
 @lru_cache(maxsize=1)
@@ -91,7 +93,51 @@ def _numba_kernels() -> Any:
                 sn[b] += 1
         return out.sum(axis=0), seen.sum(axis=0)
 
-    return numba, minmax2, count, count_weighted
+    @njit(parallel=True, cache=True, nogil=True, boundscheck=False)
+    def count_small(t, p, r, nchunks):  # pragma: no cover - compiled
+        # One pass for the common case of labels in [0, r): four interleaved sub-tables break
+        # the store-to-load dependency between consecutive increments of the same cell.
+        # Any label outside [0, r) (negative ones wrap to huge unsigned values) aborts the
+        # chunk and reports it, so the caller falls back to the two-pass range kernel.
+        n = t.shape[0]
+        step = (n + nchunks - 1) // nchunks
+        out = np.zeros((nchunks, 4, r * r), np.int64)
+        bad = np.zeros(nchunks, np.bool_)
+        ur = np.uint64(r)
+        for c in prange(nchunks):
+            s = c * step
+            e = min(n, s + step)
+            loc = out[c]
+            m = s + ((e - s) // 4) * 4
+            ok = True
+            for i in range(s, m, 4):
+                a0 = np.uint64(t[i])
+                b0 = np.uint64(p[i])
+                a1 = np.uint64(t[i + 1])
+                b1 = np.uint64(p[i + 1])
+                a2 = np.uint64(t[i + 2])
+                b2 = np.uint64(p[i + 2])
+                a3 = np.uint64(t[i + 3])
+                b3 = np.uint64(p[i + 3])
+                if max(max(max(a0, b0), max(a1, b1)), max(max(a2, b2), max(a3, b3))) >= ur:
+                    ok = False
+                    break
+                loc[0, a0 * ur + b0] += 1
+                loc[1, a1 * ur + b1] += 1
+                loc[2, a2 * ur + b2] += 1
+                loc[3, a3 * ur + b3] += 1
+            if ok:
+                for i in range(m, e):
+                    a = np.uint64(t[i])
+                    b = np.uint64(p[i])
+                    if a >= ur or b >= ur:
+                        ok = False
+                        break
+                    loc[0, a * ur + b] += 1
+            bad[c] = not ok
+        return out.sum(axis=0).sum(axis=0), bad.any()
+
+    return numba, minmax2, count, count_weighted, count_small
 
 
 def _nchunks(numba: Any) -> int:
@@ -116,7 +162,7 @@ def count_codes(
     """Count pairs of integer codes in ``[lo, lo + r)`` into an ``r x r`` table."""
     kern = _use_numba(t.shape[0], use_numba)
     if kern is not None:
-        numba, _, count, count_weighted = kern
+        numba, _, count, count_weighted, _ = kern
         t = np.ascontiguousarray(t)
         p = np.ascontiguousarray(p)
         if weights is None:
@@ -136,7 +182,7 @@ def count_codes(
 def _int_range(t: np.ndarray, p: np.ndarray, use_numba: bool | None) -> tuple[int, int]:
     kern = _use_numba(t.shape[0], use_numba)
     if kern is not None:
-        numba, minmax2, _, _ = kern
+        numba, minmax2, _, _, _ = kern
         lo, hi = minmax2(np.ascontiguousarray(t), np.ascontiguousarray(p), _nchunks(numba))
         return int(lo), int(hi)
     return int(min(t.min(), p.min())), int(max(t.max(), p.max()))
@@ -150,13 +196,23 @@ def _count_int_direct(
     use_numba: bool | None,
 ) -> tuple[np.ndarray, list[Any]] | None:
     """Direct count over the integer range; None when the range is too wide."""
+    kern = _use_numba(t.shape[0], use_numba)
+    if kern is not None and w is None:
+        numba, _, _, _, count_small = kern
+        flat, bad = count_small(
+            np.ascontiguousarray(t), np.ascontiguousarray(p), SMALL_RANGE, _nchunks(numba)
+        )
+        if not bad:
+            table = flat.reshape(SMALL_RANGE, SMALL_RANGE)
+            present = (table.sum(axis=0) + table.sum(axis=1)) > 0
+            return _select(table, present, 0, labels)
     lo, hi = _int_range(t, p, use_numba)
     r = hi - lo + 1
     if r > MAX_DIRECT_RANGE:
         return None
     kern = _use_numba(t.shape[0], use_numba)
     if w is not None and kern is not None:
-        numba, _, _, count_weighted = kern
+        numba, _, _, count_weighted, _ = kern
         flat, seen = count_weighted(
             np.ascontiguousarray(t),
             np.ascontiguousarray(p),
@@ -173,7 +229,16 @@ def _count_int_direct(
             present = (table.sum(axis=0) + table.sum(axis=1)) > 0
         else:
             present = (np.bincount(t - lo, minlength=r) + np.bincount(p - lo, minlength=r)) > 0
-    values = np.arange(lo, hi + 1)
+    return _select(table, present, lo, labels)
+
+
+def _select(
+    table: np.ndarray, present: np.ndarray, lo: int, labels: list[Any] | None
+) -> tuple[np.ndarray, list[Any]]:
+    """Rows/columns of a table indexed by ``lo + i``: the present labels, or the given ones
+    with everything else pooled as "other"."""
+    r = table.shape[0]
+    values = np.arange(lo, lo + r)
     if labels is None:
         keep = np.flatnonzero(present)
         book = [int(v) for v in values[keep]]

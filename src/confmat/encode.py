@@ -111,6 +111,10 @@ def _uniques_and_codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarr
     if arr.dtype.kind in "iub":
         uniq, codes = np.unique(arr, return_inverse=True)
         return uniq, codes.astype(np.int64, copy=False)
+    if arr.dtype.kind in "US" and arr.size:
+        fast = _factorize_fixed_width(arr)
+        if fast is not None:
+            return fast
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - exercised only without pandas
@@ -130,6 +134,38 @@ def _uniques_and_codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarr
     uniq_list = list(table)
     _check_kinds(uniq_list, name)
     return np.asarray(uniq_list, dtype=object), codes
+
+
+def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Factorize a fixed-width string array through a 64-bit hash of its code units.
+
+    Hashing the raw UCS-4 / byte columns avoids creating a Python object per element. The
+    result is verified (every element equals its representative), so a hash collision only
+    costs the fallback to the generic path.
+    """
+    arr = np.ascontiguousarray(arr)
+    unit = np.uint32 if arr.dtype.kind == "U" else np.uint8
+    width = arr.dtype.itemsize // np.dtype(unit).itemsize
+    if width == 0:
+        return None
+    cols = arr.view(unit).reshape(arr.shape[0], width)
+    h = np.zeros(arr.shape[0], dtype=np.uint64)
+    mult = np.uint64(0x100000001B3)
+    for j in range(width):
+        h = (h ^ cols[:, j]) * mult
+    try:
+        import pandas as pd
+
+        codes, _ = pd.factorize(h)
+    except ImportError:  # pragma: no cover - exercised only without pandas
+        _, codes = np.unique(h, return_inverse=True)
+    codes = np.asarray(codes, dtype=np.int64)
+    first = np.full(int(codes.max()) + 1, arr.shape[0], dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(arr.shape[0]))
+    uniq = arr[first]
+    if not np.array_equal(uniq[codes], arr):
+        return None
+    return uniq, codes
 
 
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:

@@ -105,7 +105,7 @@ def classification_report(
                     f"{len(target_names)}. Try specifying the labels parameter"
                 )
     else:
-        target_names = ["%s" % (v,) for v in labels_]
+        target_names = [str(v) for v in labels_]
 
     def values(average: str | None) -> list[Any]:
         if stats is not None:
