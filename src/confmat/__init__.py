@@ -3,6 +3,7 @@
 Rows of every confusion matrix are the true class and columns the predicted class.
 """
 
+from .accumulator import Accumulator
 from .matrix import ConfusionMatrix
 from .metrics import MetricSpec, UndefinedMetricWarning, get_metric, list_metrics
 from .multilabel import hamming_loss, multilabel_confusion_matrix
@@ -11,6 +12,7 @@ from .report import classification_report
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accumulator",
     "ConfusionMatrix",
     "MetricSpec",
     "UndefinedMetricWarning",

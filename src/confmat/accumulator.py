@@ -1,0 +1,328 @@
+"""Streaming accumulation: ``update`` with chunks, ``merge`` partial states, ``result`` at the end.
+
+A confusion matrix is a sum over samples, so chunked and distributed evaluation need only a
+running K x K table (``dist_reduce_fx="sum"`` in torchmetrics' words). The pipeline reads like
+torchmetrics' stateful metrics: validate and count each chunk with the same front door and
+kernel as the in-memory path (:func:`confmat._kernels.confusion_counts`), add the chunk's table
+into the running one, and build a :class:`~confmat.ConfusionMatrix` only when asked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._kernels import confusion_counts
+from .encode import _check_kinds, _py, check_pair, normalize_labels
+from .matrix import ConfusionMatrix, _json_label
+
+__all__ = ["Accumulator"]
+
+SCHEMA = "confmat.accumulator"
+SCHEMA_VERSION = 1
+
+
+def _is_dask(x: Any) -> bool:
+    return hasattr(x, "dask") and hasattr(x, "compute") and hasattr(x, "__dask_graph__")
+
+
+class Accumulator:
+    """Running confusion matrix (and optional score histograms) over chunks of predictions.
+
+    Parameters
+    ----------
+    labels : sequence, optional
+        Fixed classes and their order. A label outside them in a later chunk is a ``ValueError``
+        naming the label and the chunk. By default the classes are the sorted union of the
+        labels seen so far, so the result equals
+        ``ConfusionMatrix.from_predictions(all_true, all_pred)`` whatever the chunking.
+    scores : bool, optional
+        Also accumulate per-class score histograms (:class:`confmat.binned.ScoreHistogram`)
+        from the ``scores`` given to :meth:`update`, for ROC / precision-recall curves. By
+        default they are tracked as soon as an update passes scores.
+    bins : int, default 10_000
+        Number of score bins of the histograms.
+
+    Notes
+    -----
+    Counts are exact ``int64``; with ``sample_weight`` the table holds ``float64`` sums of
+    weights (an unweighted chunk then counts each sample with weight 1). The state is a small
+    table, so :meth:`to_dict` / :meth:`from_dict` move it between processes as JSON.
+
+    Examples
+    --------
+    >>> acc = Accumulator()
+    >>> acc.update([0, 1, 1], [0, 1, 0])
+    >>> acc.update([2], [2])
+    >>> acc.result().counts.tolist()
+    [[1, 0, 0], [1, 1, 0], [0, 0, 1]]
+    """
+
+    def __init__(
+        self,
+        labels: Sequence[Any] | None = None,
+        *,
+        scores: bool | None = None,
+        bins: int = 10_000,
+    ) -> None:
+        self._fixed = labels is not None
+        self._labels: list[Any] = normalize_labels(labels) if labels is not None else []
+        k = len(self._labels)
+        self._table: np.ndarray = np.zeros((k, k), dtype=np.int64)
+        self.n_samples = 0
+        self.n_updates = 0
+        if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
+            raise ValueError(f"bins must be a positive int, got {bins!r}")
+        self.bins = int(bins)
+        if scores not in (None, True, False):
+            raise TypeError(f"scores must be True, False or None, got {scores!r}")
+        self._track_scores = scores
+        self._hist: Any = None
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def labels(self) -> list[Any]:
+        """Classes so far (fixed, or the sorted union of the labels seen)."""
+        return list(self._labels)
+
+    @property
+    def labels_fixed(self) -> bool:
+        return self._fixed
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Copy of the running K x K table (rows = true class, columns = predicted class)."""
+        return self._table.copy()
+
+    @property
+    def is_weighted(self) -> bool:
+        return self._table.dtype.kind == "f"
+
+    # ------------------------------------------------------------------ update
+    def update(
+        self,
+        y_true: Any,
+        y_pred: Any,
+        scores: Any = None,
+        sample_weight: Any = None,
+    ) -> None:
+        """Add one chunk of predictions.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            Labels, as for :meth:`ConfusionMatrix.from_predictions`; Dask arrays and Dask
+            DataFrame columns are counted on their cluster (see :mod:`confmat.dask`).
+        scores : array-like, optional
+            Scores for the curves: shape (n_samples,) for the positive class of a binary
+            problem or (n_samples, n_classes) in label order.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights.
+        """
+        chunk = self.n_updates + 1
+        if _is_dask(y_true) or _is_dask(y_pred):
+            from .dask import accumulate
+
+            part = accumulate(y_true, y_pred, scores=scores, sample_weight=sample_weight,
+                              bins=self.bins)
+            self._merge_state(part, chunk)
+            self.n_updates = chunk
+            return
+        if scores is not None and self._track_scores is False:
+            raise ValueError("scores were given but this Accumulator was made with scores=False")
+        t, p = check_pair(y_true, y_pred)
+        table, labels, _ = confusion_counts(t, p, sample_weight=sample_weight)
+        if self._fixed:
+            self._check_known(labels, chunk)
+        if scores is not None:
+            self._update_scores(t, scores, sample_weight, chunk)
+        self._add(table, labels, chunk)
+        self.n_samples += int(t.shape[0])
+        self.n_updates = chunk
+
+    def _check_known(self, seen: list[Any], chunk: int) -> None:
+        known = set(self._labels)
+        unknown = [v for v in seen if v not in known]
+        if unknown:
+            raise ValueError(
+                f"chunk {chunk} has label{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(map(repr, unknown[:5]))} not in the fixed labels {self._labels}"
+            )
+
+    def _add(self, table: np.ndarray, labels: list[Any], chunk: int) -> None:
+        """Add a table over ``labels`` into the running table, growing the classes if allowed."""
+        labels = [_py(v) for v in labels]
+        if labels != self._labels:
+            index = {v: i for i, v in enumerate(self._labels)}
+            new = [v for v in labels if v not in index]
+            if new:
+                if self._fixed:
+                    raise ValueError(
+                        f"chunk {chunk} has label{'s' if len(new) > 1 else ''} "
+                        f"{', '.join(map(repr, new[:5]))} not in the fixed labels {self._labels}"
+                    )
+                self._grow(new, chunk)
+                index = {v: i for i, v in enumerate(self._labels)}
+            pos = np.fromiter((index[v] for v in labels), np.int64, len(labels))
+        else:
+            pos = None
+        if table.dtype.kind == "f" and self._table.dtype.kind != "f":
+            self._table = self._table.astype(np.float64)
+        if pos is None:
+            self._table += table.astype(self._table.dtype, copy=False)
+        else:
+            self._table[np.ix_(pos, pos)] += table.astype(self._table.dtype, copy=False)
+
+    def _grow(self, new: list[Any], chunk: int) -> None:
+        merged = list(self._labels) + list(new)
+        try:
+            _check_kinds(merged, f"labels of chunk {chunk} and the earlier chunks")
+            order = sorted(merged)
+        except TypeError as exc:
+            raise TypeError(
+                f"chunk {chunk} has labels {new[:5]} that cannot be ordered with the earlier "
+                f"labels {self._labels[:5]}: {exc}"
+            ) from exc
+        index = {v: i for i, v in enumerate(order)}
+        pos = np.fromiter((index[v] for v in self._labels), np.int64, len(self._labels))
+        grown = np.zeros((len(order), len(order)), dtype=self._table.dtype)
+        grown[np.ix_(pos, pos)] = self._table
+        self._table = grown
+        self._labels = order
+        if self._hist is not None and hasattr(self._hist, "_grow_labels"):
+            self._hist._grow_labels(order)
+
+    # ------------------------------------------------------------------ scores
+    def _update_scores(self, t: np.ndarray, scores: Any, sample_weight: Any, chunk: int) -> None:
+        if self._track_scores is False:
+            raise ValueError("scores were given but this Accumulator was made with scores=False")
+        from .binned import ScoreHistogram
+
+        if self._hist is None:
+            self._hist = ScoreHistogram(bins=self.bins)
+        try:
+            self._hist.update(t, scores, sample_weight=sample_weight)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"chunk {chunk}: {exc}") from exc
+
+    def curves(self) -> Any:
+        """The accumulated :class:`confmat.binned.ScoreHistogram` (curves, AUC, AP, sweeps)."""
+        if self._hist is None:
+            raise ValueError(
+                "no scores were accumulated: pass scores= to update() to track the curves"
+            )
+        return self._hist
+
+    # ------------------------------------------------------------------ merge / result
+    def merge(self, other: Accumulator) -> Accumulator:
+        """Add another accumulator's state into this one (in place) and return self.
+
+        The result equals one accumulator that saw both streams; with fixed labels both must
+        have the same classes.
+        """
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"can only merge an Accumulator, got {type(other).__name__}")
+        self._merge_state(other, self.n_updates + 1)
+        self.n_updates += other.n_updates
+        return self
+
+    def _merge_state(self, other: Accumulator, chunk: int) -> None:
+        if self._fixed and other._fixed and other._labels != self._labels:
+            raise ValueError(
+                f"cannot merge accumulators with different fixed labels: {self._labels} vs "
+                f"{other._labels}"
+            )
+        if other._labels:
+            self._add(other._table, other._labels, chunk)
+        elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":
+            self._table = self._table.astype(np.float64)
+        self.n_samples += other.n_samples
+        if other._hist is not None:
+            if self._track_scores is False:
+                raise ValueError("cannot merge score histograms into an Accumulator made with scores=False")
+            self._hist = other._hist if self._hist is None else self._hist + other._hist
+
+    def __add__(self, other: Accumulator) -> Accumulator:
+        if not isinstance(other, Accumulator):
+            return NotImplemented
+        out = self.copy()
+        return out.merge(other)
+
+    def copy(self) -> Accumulator:
+        out = Accumulator.from_dict(self.to_dict())
+        return out
+
+    def result(self) -> ConfusionMatrix:
+        """The confusion matrix of everything seen: equal to the in-memory computation."""
+        if self.n_samples == 0:
+            raise ValueError("the Accumulator has seen no samples; call update() first")
+        return ConfusionMatrix._from_table(self._table.copy(), self._labels, False)
+
+    # ------------------------------------------------------------------ serialisation
+    def to_dict(self) -> dict[str, Any]:
+        """Versioned, JSON-ready state (never pickle)."""
+        return {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "labels": [_json_label(v) for v in self._labels],
+            "labels_fixed": self._fixed,
+            "counts": self._table.tolist(),
+            "dtype": "float64" if self.is_weighted else "int64",
+            "n_samples": int(self.n_samples),
+            "n_updates": int(self.n_updates),
+            "bins": self.bins,
+            "track_scores": self._track_scores,
+            "scores": None if self._hist is None else self._hist.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Accumulator:
+        """Rebuild an accumulator from :meth:`to_dict` output."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"data must be a mapping, got {type(data).__name__}")
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"data is not a confmat accumulator state (schema {data.get('schema')!r})")
+        if data.get("version") != SCHEMA_VERSION:
+            raise ValueError(
+                f"unsupported accumulator state version {data.get('version')!r}; this confmat "
+                f"reads version {SCHEMA_VERSION}"
+            )
+        for key in ("labels", "counts", "n_samples"):
+            if key not in data:
+                raise ValueError(f"data is missing the {key!r} field")
+        labels = list(data["labels"])
+        out = cls(labels if data.get("labels_fixed") else None,
+                  scores=data.get("track_scores"), bins=int(data.get("bins", 10_000)))
+        dtype = np.float64 if data.get("dtype") == "float64" else np.int64
+        table = np.asarray(data["counts"], dtype=dtype).reshape(len(labels), len(labels))
+        if (table < 0).any():
+            raise ValueError("data has negative counts")
+        out._labels = labels if data.get("labels_fixed") else [_py(v) for v in labels]
+        out._table = table
+        out.n_samples = int(data["n_samples"])
+        out.n_updates = int(data.get("n_updates", 0))
+        if data.get("scores") is not None:
+            from .binned import ScoreHistogram
+
+            out._hist = ScoreHistogram.from_dict(data["scores"])
+        return out
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> Accumulator:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"text is not valid JSON: {exc}") from exc
+        return cls.from_dict(data)
+
+    def __repr__(self) -> str:
+        return (
+            f"Accumulator(labels={self._labels!r}, n_samples={self.n_samples}, "
+            f"n_updates={self.n_updates}, scores={self._hist is not None})"
+        )

@@ -1,0 +1,829 @@
+"""Out-of-core reading of prediction files in record batches, with every row accounted for.
+
+A confusion matrix is a sum, so a file of any size can be evaluated batch by batch in bounded
+memory: :func:`iter_batches` streams the requested columns as numpy arrays (pyarrow's streaming
+CSV reader, ``ParquetFile.iter_batches``, JSON lines in byte chunks, ``np.load(mmap_mode="r")``
+for ``.npy``), and :func:`evaluate_file` feeds them to a :class:`confmat.Accumulator`.
+
+Row accounting. A row is *invalid* when it has the wrong number of fields (CSV), is not a JSON
+object (JSON lines), or has a missing value (empty field, ``null``, absent key, NaN) in one of the
+requested columns. An invalid row raises a ``ValueError`` naming the file, the column and the
+1-based row number, unless ``skip_invalid=True``: then it is left out and counted in
+``rows_skipped`` (the first few row numbers are kept in ``skipped_row_numbers``). After a full
+iteration ``rows_read + rows_skipped`` is the number of data rows in the file.
+
+Row numbers are 1-based data rows: the header line of a CSV file is not counted, so data row
+``r`` is on line ``r + 1``; blank lines of a JSON lines file are not rows.
+"""
+
+from __future__ import annotations
+
+import io as _io
+import os
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "FORMATS",
+    "BatchReader",
+    "FileReport",
+    "evaluate_file",
+    "iter_batches",
+    "list_columns",
+    "read_columns",
+]
+
+#: Formats understood by the readers, and the file extensions that select them.
+FORMATS = {
+    "csv": (".csv",),
+    "tsv": (".tsv", ".tab"),
+    "parquet": (".parquet", ".pq", ".parq"),
+    "jsonl": (".jsonl", ".ndjson", ".json"),
+    "npy": (".npy",),
+}
+_ALIASES = {"ndjson": "jsonl", "json": "jsonl", "pq": "parquet"}
+_COMPRESSED = (".gz", ".bz2", ".zst", ".lz4")
+#: How many skipped row numbers a reader remembers.
+MAX_SKIPPED_NUMBERS = 10
+
+
+def _arrow() -> Any:
+    try:
+        import pyarrow
+    except ImportError as exc:  # pragma: no cover - pyarrow is in the scale / test extras
+        raise ImportError(
+            "reading CSV, Parquet and JSON lines files needs pyarrow: pip install 'confmat[scale]'"
+        ) from exc
+    return pyarrow
+
+
+def _path(path: Any) -> str:
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    p = os.fspath(path)
+    if not os.path.exists(p):
+        raise ValueError(f"file {p!r} does not exist")
+    if os.path.isdir(p):
+        raise ValueError(f"{p!r} is a directory, not a file")
+    return p
+
+
+def detect_format(path: str | os.PathLike[str], format: str | None = None) -> str:
+    """The reader format for ``path``: ``format`` if given, else from the file extension."""
+    if format is not None:
+        if not isinstance(format, str):
+            raise TypeError(f"format must be a string, got {type(format).__name__}")
+        fmt = _ALIASES.get(format.lower(), format.lower())
+        if fmt not in FORMATS:
+            raise ValueError(f"format must be one of {sorted(FORMATS)}, got {format!r}")
+        return fmt
+    name = os.fspath(path).lower()
+    for ext in _COMPRESSED:
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+            break
+    for fmt, exts in FORMATS.items():
+        if name.endswith(exts):
+            return fmt
+    raise ValueError(
+        f"cannot tell the format of {os.fspath(path)!r} from its extension; pass format= one of "
+        f"{sorted(FORMATS)}"
+    )
+
+
+# ---------------------------------------------------------------------------------- columns
+def list_columns(path: str | os.PathLike[str], *, format: str | None = None) -> list[str]:
+    """Column names of a prediction file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``.csv``, ``.tsv``, ``.parquet``, ``.jsonl`` / ``.ndjson`` or ``.npy`` file.
+    format : str, optional
+        Overrides the extension: ``"csv"``, ``"tsv"``, ``"parquet"``, ``"jsonl"`` or ``"npy"``.
+
+    Returns
+    -------
+    list of str
+        For a JSON lines file, the keys of the first record; for a 2-D ``.npy`` array, ``"0"``,
+        ``"1"``, ...; for a structured ``.npy`` array, its field names.
+    """
+    p = _path(path)
+    fmt = detect_format(p, format)
+    if fmt in ("csv", "tsv"):
+        return list(_csv_schema(p, fmt).names)
+    if fmt == "parquet":
+        return list(_parquet_file(p).schema_arrow.names)
+    if fmt == "jsonl":
+        return _jsonl_first_keys(p)
+    return list(_npy_columns(_npy_open(p))[0])
+
+
+def _missing_columns(path: str, available: Sequence[str], wanted: Sequence[str]) -> None:
+    missing = [c for c in wanted if c not in available]
+    if missing:
+        what = "column" if len(missing) == 1 else "columns"
+        raise ValueError(
+            f"file {path!r} has no {what} {', '.join(map(repr, missing))}; "
+            f"available columns: {list(available)}"
+        )
+
+
+def _check_columns(columns: Any) -> list[str]:
+    if isinstance(columns, str):
+        columns = [columns]
+    try:
+        cols = list(columns)
+    except TypeError:
+        raise TypeError(
+            f"columns must be a list of column names, got {type(columns).__name__}"
+        ) from None
+    if not cols:
+        raise ValueError("columns must name at least one column")
+    for c in cols:
+        if not isinstance(c, str):
+            raise TypeError(f"column names must be strings, got {c!r}")
+    return list(dict.fromkeys(cols))
+
+
+# ---------------------------------------------------------------------------------- reader
+class BatchReader:
+    """Iterable over record batches of some columns of a file.
+
+    Each iteration yields ``dict[str, np.ndarray]`` (one 1-D array per requested column, all of
+    the same length) and restarts the file from the top. Counters describe the last iteration:
+
+    Attributes
+    ----------
+    rows_read : int
+        Rows yielded so far.
+    rows_skipped : int
+        Invalid rows left out (only with ``skip_invalid=True``; otherwise they raise).
+    skipped_row_numbers : list of int
+        The first :data:`MAX_SKIPPED_NUMBERS` skipped 1-based row numbers.
+    total_rows : int or None
+        Rows in the file when known before reading (Parquet, npy), else None.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        columns: Sequence[str],
+        *,
+        format: str | None = None,
+        batch_rows: int = 1_000_000,
+        skip_invalid: bool = False,
+        column_types: Mapping[str, str] | None = None,
+    ) -> None:
+        self.path = _path(path)
+        self.format = detect_format(self.path, format)
+        self.columns = _check_columns(columns)
+        if isinstance(batch_rows, bool) or not isinstance(batch_rows, int | np.integer):
+            raise TypeError(f"batch_rows must be an int, got {type(batch_rows).__name__}")
+        if batch_rows < 1:
+            raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+        self.batch_rows = int(batch_rows)
+        self.skip_invalid = bool(skip_invalid)
+        self.column_types = dict(column_types or {})
+        self.rows_read = 0
+        self.rows_skipped = 0
+        self.skipped_row_numbers: list[int] = []
+        self.total_rows: int | None = None
+        self._prepare()
+
+    # -- bookkeeping
+    def _prepare(self) -> None:
+        """Open the file once to check it is readable and has the columns."""
+        if self.format in ("csv", "tsv"):
+            names = _csv_schema(self.path, self.format).names
+        elif self.format == "parquet":
+            pf = _parquet_file(self.path)
+            names = pf.schema_arrow.names
+            self.total_rows = pf.metadata.num_rows
+        elif self.format == "jsonl":
+            names = _jsonl_first_keys(self.path)
+        else:
+            arr = _npy_open(self.path)
+            names, _ = _npy_columns(arr)
+            self.total_rows = int(arr.shape[0])
+        _missing_columns(self.path, names, self.columns)
+        unknown = [c for c in self.column_types if c not in self.columns]
+        if unknown:
+            raise ValueError(f"column_types names columns that are not requested: {unknown}")
+
+    def _skip(self, numbers: Sequence[int]) -> None:
+        self.rows_skipped += len(numbers)
+        room = MAX_SKIPPED_NUMBERS - len(self.skipped_row_numbers)
+        if room > 0:
+            self.skipped_row_numbers.extend(int(r) for r in list(numbers)[:room])
+
+    def _invalid(self, row: int, column: str | None, why: str) -> ValueError:
+        where = f"column {column!r}, " if column is not None else ""
+        line = f" (line {row + 1})" if self.format in ("csv", "tsv") else ""
+        return ValueError(
+            f"file {self.path!r}: {where}row {row}{line}: {why}; pass skip_invalid=True "
+            "(--skip-invalid) to skip such rows and report how many"
+        )
+
+    def _clean(self, arrays: dict[str, Any], row_numbers: Callable[[np.ndarray], np.ndarray]) -> dict[str, np.ndarray]:
+        """Turn arrow/numpy columns into numpy, finding rows with a missing value or NaN.
+
+        ``row_numbers`` maps batch positions to 1-based file row numbers.
+        """
+        n = len(next(iter(arrays.values())))
+        bad = np.zeros(n, dtype=bool)
+        first: tuple[int, str, str] | None = None
+        out: dict[str, np.ndarray] = {}
+        for name in self.columns:
+            col = arrays[name]
+            mask = None
+            if not isinstance(col, np.ndarray):
+                col = _arrow_to_numpy(col, name)
+                if isinstance(col, tuple):
+                    col, mask = col
+            if col.dtype.kind == "f":
+                nan = np.isnan(col)
+                mask = nan if mask is None else (mask | nan)
+            elif col.dtype == object:
+                none = np.fromiter((v is None or v != v for v in col), bool, col.size)
+                mask = none if mask is None else (mask | none)
+            if mask is not None and mask.any():
+                pos = int(np.flatnonzero(mask)[0])
+                if first is None or pos < first[0]:
+                    first = (pos, name, "missing value (empty, null or NaN)")
+                bad |= mask
+            out[name] = col
+        if first is not None:
+            if not self.skip_invalid:
+                pos, name, why = first
+                raise self._invalid(int(row_numbers(np.array([pos]))[0]), name, why)
+            self._skip(row_numbers(np.flatnonzero(bad)).tolist())
+            keep = ~bad
+            out = {k: v[keep] for k, v in out.items()}
+        return out
+
+    # -- iteration
+    def __iter__(self) -> Iterator[dict[str, np.ndarray]]:
+        self.rows_read = 0
+        self.rows_skipped = 0
+        self.skipped_row_numbers = []
+        reader = {
+            "csv": self._iter_csv,
+            "tsv": self._iter_csv,
+            "parquet": self._iter_parquet,
+            "jsonl": self._iter_jsonl,
+            "npy": self._iter_npy,
+        }[self.format]
+        for batch in reader():
+            n = len(next(iter(batch.values())))
+            if n == 0:
+                continue
+            self.rows_read += n
+            yield batch
+
+    @property
+    def rows_total(self) -> int:
+        """Rows met so far, valid or skipped."""
+        return self.rows_read + self.rows_skipped
+
+    def _iter_parquet(self) -> Iterator[dict[str, np.ndarray]]:
+        pa = _arrow()
+        pf = _parquet_file(self.path)
+        start = 0
+        it = pf.iter_batches(batch_size=self.batch_rows, columns=self.columns, use_threads=True)
+        while True:
+            try:
+                batch = next(it)
+            except StopIteration:
+                return
+            except (pa.ArrowException, OSError) as exc:
+                raise ValueError(
+                    f"file {self.path!r} could not be read after row {start}: it may be "
+                    f"truncated or corrupted ({exc})"
+                ) from exc
+            arrays = {name: batch.column(name) for name in self.columns}
+            base = start
+            start += batch.num_rows
+            yield self._clean(arrays, lambda pos, base=base: pos + base + 1)
+
+    def _iter_npy(self) -> Iterator[dict[str, np.ndarray]]:
+        arr = _npy_open(self.path)
+        _, getter = _npy_columns(arr)
+        n = arr.shape[0]
+        for s in range(0, n, self.batch_rows):
+            e = min(n, s + self.batch_rows)
+            try:
+                arrays = {c: np.array(getter(c)[s:e]) for c in self.columns}
+            except (OSError, ValueError) as exc:  # pragma: no cover - mmap failures
+                raise ValueError(f"file {self.path!r} could not be read at row {s + 1}: {exc}") from exc
+            yield self._clean(arrays, lambda pos, s=s: pos + s + 1)
+
+    def _open_csv(self, on_invalid: Callable[[Any], str], threads: bool) -> Any:
+        pa = _arrow()
+        import pyarrow.csv as pcsv
+
+        sample = _sample_line_bytes(self.path)
+        block = int(min(max(sample * self.batch_rows, 1 << 20), 1 << 28))
+        types = {c: _arrow_type(pa, t, c) for c, t in self.column_types.items()}
+        return pcsv.open_csv(
+            self.path,
+            read_options=pcsv.ReadOptions(use_threads=threads, block_size=block),
+            parse_options=pcsv.ParseOptions(
+                delimiter="\t" if self.format == "tsv" else ",",
+                invalid_row_handler=on_invalid,
+            ),
+            convert_options=pcsv.ConvertOptions(
+                include_columns=self.columns,
+                strings_can_be_null=True,
+                column_types=types,
+            ),
+        )
+
+    def _iter_csv(self) -> Iterator[dict[str, np.ndarray]]:
+        pa = _arrow()
+        # Row numbers of ragged rows are known only to a single-threaded parse: use it when
+        # skipping (the numbers are reported); otherwise parse in parallel and re-scan the file
+        # single-threaded only to locate the row of an error.
+        ragged: list[int] = []  # 1-based data row numbers of rows with the wrong field count
+
+        def on_invalid(row: Any) -> str:
+            ragged.append(int(row.number) - 1 if row.number is not None else -1)
+            return "skip" if self.skip_invalid else "error"
+
+        try:
+            reader = self._open_csv(on_invalid, threads=not self.skip_invalid)
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise self._csv_error(exc, ragged) from exc
+        rows = 0  # data rows consumed so far, valid or skipped as ragged
+        done = 0  # ragged rows already accounted for
+        while True:
+            try:
+                batch = reader.read_next_batch()
+            except StopIteration:
+                return
+            except (pa.ArrowInvalid, OSError) as exc:
+                raise self._csv_error(exc, ragged) from exc
+            # the ragged rows inside this batch's span of the file shift the numbering
+            end = rows + batch.num_rows
+            gaps = []
+            for g in sorted(ragged[done:]):
+                if g <= end:
+                    gaps.append(g)
+                    end += 1
+            done += len(gaps)
+            self._skip(gaps)
+            arrays = {name: batch.column(name) for name in self.columns}
+
+            def numbers(pos: np.ndarray, rows: int = rows, gaps: list[int] = gaps) -> np.ndarray:
+                out = pos + rows + 1
+                for g in gaps:
+                    out = out + (out >= g)
+                return out
+
+            rows = end
+            yield self._clean(arrays, numbers)
+
+    def _csv_error(self, exc: Exception, ragged: list[int]) -> ValueError:
+        msg = str(exc)
+        if ragged and not self.skip_invalid:
+            row = ragged[-1]
+            if row < 0:
+                row = self._locate_ragged()
+            m = re.search(r"Expected (\d+) columns, got (\d+)", msg)
+            why = (
+                f"expected {m.group(1)} fields, found {m.group(2)}" if m else "malformed row"
+            )
+            return self._invalid(row, None, why)
+        m = re.search(r"column #(\d+): Row #(\d+): CSV conversion error to (\w+): invalid value '(.*)'", msg)
+        if m:
+            idx, line, typ, value = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)
+            name = self.columns[idx] if idx < len(self.columns) else f"#{idx}"
+            return ValueError(
+                f"file {self.path!r}: column {name!r}, row {line - 1} (line {line}): value "
+                f"{value!r} is not a {typ} like the rows before it (column types are inferred "
+                "from the first block; pass column_types={column: 'string'} to read labels as text)"
+            )
+        if "Empty CSV file" in msg:
+            return ValueError(f"file {self.path!r} is empty: no header line")
+        return ValueError(f"file {self.path!r} could not be read as {self.format.upper()}: {msg}")
+
+    def _locate_ragged(self) -> int:
+        pa = _arrow()
+        found: list[int] = []
+
+        def on_invalid(row: Any) -> str:
+            found.append(int(row.number) - 1)
+            return "error"
+
+        try:
+            for _ in self._open_csv(on_invalid, threads=False):
+                pass
+        except (pa.ArrowInvalid, OSError):
+            pass
+        return found[0] if found else -1
+
+    def _iter_jsonl(self) -> Iterator[dict[str, np.ndarray]]:
+        pa = _arrow()
+        import pyarrow.json as pjson
+
+        sample = _sample_line_bytes(self.path)
+        chunk_bytes = int(min(max(sample * self.batch_rows, 1 << 16), 1 << 28))
+        schema = None
+        line_no = 0  # lines consumed so far
+        with open(self.path, "rb") as fh:
+            rest = b""
+            while True:
+                data = fh.read(chunk_bytes)
+                eof = not data
+                buf = rest + data
+                if not eof:
+                    cut = buf.rfind(b"\n")
+                    if cut < 0:
+                        rest = buf
+                        continue
+                    chunk, rest = buf[: cut + 1], buf[cut + 1 :]
+                else:
+                    chunk, rest = buf, b""
+                if chunk.strip():
+                    lines = chunk.splitlines()
+                    numbers = np.array(
+                        [line_no + i + 1 for i, ln in enumerate(lines) if ln.strip()], dtype=np.int64
+                    )
+                    kept = [ln for ln in lines if ln.strip()]
+                    if schema is None:
+                        schema = self._json_schema(kept, numbers, pjson, pa)
+                    table, numbers = self._json_parse(kept, numbers, schema, pjson, pa)
+                    line_no += len(lines)
+                    if table is not None and table.num_rows:
+                        arrays = {name: table.column(name) for name in self.columns}
+                        yield self._clean(arrays, lambda pos, nums=numbers: nums[pos])
+                if eof:
+                    return
+
+    def _json_schema(self, lines: list[bytes], numbers: np.ndarray, pjson: Any, pa: Any) -> Any:
+        """Column types from the first chunk (like pyarrow's CSV reader), fixed for the rest."""
+        for lo in range(0, len(lines), 1000):
+            part = lines[lo : lo + 1000]
+            try:
+                t = pjson.read_json(_io.BytesIO(b"\n".join(part)))
+            except pa.ArrowInvalid:
+                continue
+            types = {}
+            for name in self.columns:
+                if name in self.column_types:
+                    types[name] = _arrow_type(pa, self.column_types[name], name)
+                elif name in t.column_names and not pa.types.is_null(t.schema.field(name).type):
+                    types[name] = t.schema.field(name).type
+            if len(types) == len(self.columns):
+                return pa.schema(list(types.items()))
+        # fall back to whatever one good line says; the per-line parse reports the bad ones
+        return None
+
+    def _json_parse(
+        self, lines: list[bytes], numbers: np.ndarray, schema: Any, pjson: Any, pa: Any
+    ) -> tuple[Any, np.ndarray]:
+        opts = pjson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
+        try:
+            table = pjson.read_json(_io.BytesIO(b"\n".join(lines)), parse_options=opts)
+            return table.select(self.columns), numbers
+        except (pa.ArrowInvalid, KeyError):
+            pass
+        # Bisect to the bad lines: O(bad * log n) parses instead of one per line.
+        good: list[Any] = []
+        good_numbers: list[np.ndarray] = []
+
+        def walk(lo: int, hi: int) -> None:
+            try:
+                t = pjson.read_json(_io.BytesIO(b"\n".join(lines[lo:hi])), parse_options=opts)
+                if t.num_rows != hi - lo:
+                    raise pa.ArrowInvalid("row count mismatch")
+                good.append(t.select(self.columns))
+                good_numbers.append(numbers[lo:hi])
+            except (pa.ArrowInvalid, KeyError) as exc:
+                if hi - lo == 1:
+                    row = int(numbers[lo])
+                    if not self.skip_invalid:
+                        raise self._invalid(row, None, f"not a JSON object with the expected types ({exc})") from None
+                    self._skip([row])
+                    return
+                mid = (lo + hi) // 2
+                walk(lo, mid)
+                walk(mid, hi)
+
+        walk(0, len(lines))
+        if not good:
+            return None, numbers[:0]
+        return pa.concat_tables(good), np.concatenate(good_numbers)
+
+
+def _arrow_type(pa: Any, name: str, column: str) -> Any:
+    types = {
+        "string": pa.string(), "str": pa.string(), "int64": pa.int64(), "int": pa.int64(),
+        "float64": pa.float64(), "float": pa.float64(), "bool": pa.bool_(),
+    }
+    if name not in types:
+        raise ValueError(f"column_types[{column!r}] must be one of {sorted(types)}, got {name!r}")
+    return types[name]
+
+
+def _arrow_to_numpy(col: Any, name: str) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """A pyarrow (chunked) array as numpy; with nulls, (values, null mask)."""
+    pa = _arrow()
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if pa.types.is_dictionary(col.type):
+        col = col.dictionary_decode()
+    mask = None
+    if col.null_count:
+        mask = np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        if pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_boolean(col.type):
+            col = col.fill_null(0 if not pa.types.is_boolean(col.type) else False)
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        arr = np.asarray(col.to_numpy(zero_copy_only=False), dtype=object)
+    else:
+        arr = np.asarray(col.to_numpy(zero_copy_only=False))
+    if arr.ndim != 1:
+        raise ValueError(f"column {name!r} is not a column of scalars (shape {arr.shape})")
+    return arr if mask is None else (arr, mask)
+
+
+def _sample_line_bytes(path: str) -> int:
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    lines = head.count(b"\n")
+    return max(8, len(head) // max(1, lines))
+
+
+def _csv_schema(path: str, fmt: str) -> Any:
+    pa = _arrow()
+    import pyarrow.csv as pcsv
+
+    try:
+        reader = pcsv.open_csv(
+            path,
+            read_options=pcsv.ReadOptions(block_size=1 << 16),
+            parse_options=pcsv.ParseOptions(
+                delimiter="\t" if fmt == "tsv" else ",", invalid_row_handler=lambda row: "skip"
+            ),
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        if "Empty CSV file" in str(exc):
+            raise ValueError(f"file {path!r} is empty: no header line") from exc
+        raise ValueError(f"file {path!r} could not be read as {fmt.upper()}: {exc}") from exc
+    return reader.schema
+
+
+def _parquet_file(path: str) -> Any:
+    pa = _arrow()
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise ValueError(
+            f"file {path!r} is not a readable Parquet file: it may be truncated or corrupted ({exc})"
+        ) from exc
+
+
+def _jsonl_first_keys(path: str) -> list[str]:
+    import json
+
+    with open(path, "rb") as fh:
+        for i, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError as exc:
+                raise ValueError(f"file {path!r}: row {i} is not valid JSON ({exc})") from exc
+            if not isinstance(obj, dict):
+                raise ValueError(f"file {path!r}: row {i} is not a JSON object")
+            return list(obj)
+    raise ValueError(f"file {path!r} is empty: no JSON records")
+
+
+def _npy_open(path: str) -> np.ndarray:
+    try:
+        arr = np.load(path, mmap_mode="r", allow_pickle=False)
+    except ValueError as exc:
+        if "pickle" in str(exc).lower() or "object" in str(exc).lower():
+            raise ValueError(
+                f"file {path!r} holds Python objects (pickled); store labels as numbers or "
+                "fixed-width strings"
+            ) from exc
+        raise ValueError(f"file {path!r} is not a readable .npy file: it may be truncated ({exc})") from exc
+    except OSError as exc:
+        raise ValueError(f"file {path!r} is not a readable .npy file ({exc})") from exc
+    if not isinstance(arr, np.ndarray):
+        raise ValueError(f"file {path!r} is an .npz archive, not a single .npy array")
+    return arr
+
+
+def _npy_columns(arr: np.ndarray) -> tuple[list[str], Callable[[str], np.ndarray]]:
+    if arr.dtype.names:
+        return list(arr.dtype.names), lambda c: arr[c]
+    if arr.ndim == 2:
+        return [str(i) for i in range(arr.shape[1])], lambda c: arr[:, int(c)]
+    if arr.ndim == 1:
+        return ["0"], lambda c: arr
+    raise ValueError(f"an .npy file must hold a 1-D or 2-D or structured array, got shape {arr.shape}")
+
+
+# ---------------------------------------------------------------------------------- API
+def iter_batches(
+    path: str | os.PathLike[str],
+    columns: Sequence[str],
+    *,
+    format: str | None = None,
+    batch_rows: int = 1_000_000,
+    skip_invalid: bool = False,
+    column_types: Mapping[str, str] | None = None,
+) -> BatchReader:
+    """Stream some columns of a file as numpy arrays, one record batch at a time.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; its format comes from the extension (``.csv``, ``.tsv``, ``.parquet``,
+        ``.jsonl`` / ``.ndjson``, ``.npy``; CSV and JSON lines may be compressed, e.g. ``.csv.gz``).
+    columns : sequence of str
+        Columns to read. A missing column is a ``ValueError`` listing the available ones.
+    format : str, optional
+        Overrides the extension.
+    batch_rows : int, default 1_000_000
+        Rows per batch (approximate for CSV and JSON lines, which are cut by bytes). Memory use
+        is bounded by a few batches, whatever the size of the file.
+    skip_invalid : bool, default False
+        Skip invalid rows (ragged, not JSON, missing value) instead of raising; they are counted
+        in ``rows_skipped``.
+    column_types : mapping, optional
+        Force a type (``"string"``, ``"int64"``, ``"float64"``, ``"bool"``) for some columns of a
+        CSV or JSON lines file, whose types are otherwise inferred from the first block.
+
+    Returns
+    -------
+    BatchReader
+        Iterate it for ``dict[str, np.ndarray]`` batches; then read ``rows_read`` and
+        ``rows_skipped``.
+
+    Examples
+    --------
+    >>> import numpy as np, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\n1,1\\n0,1\\n")
+    >>> reader = iter_batches(path, ["y", "yhat"])
+    >>> [b["yhat"].tolist() for b in reader], reader.rows_read
+    ([[1, 1]], 2)
+    """
+    return BatchReader(
+        path,
+        columns,
+        format=format,
+        batch_rows=batch_rows,
+        skip_invalid=skip_invalid,
+        column_types=column_types,
+    )
+
+
+def read_columns(
+    path: str | os.PathLike[str], columns: Sequence[str], **kw: Any
+) -> dict[str, np.ndarray]:
+    """Read whole columns of a file into memory (the batches of :func:`iter_batches` joined).
+
+    Takes the keyword arguments of :func:`iter_batches`.
+    """
+    reader = iter_batches(path, columns, **kw)
+    parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
+    for batch in reader:
+        for c, v in batch.items():
+            parts[c].append(v)
+    out: dict[str, np.ndarray] = {}
+    for c, vs in parts.items():
+        if not vs:
+            out[c] = np.empty(0)
+        elif len(vs) == 1:
+            out[c] = vs[0]
+        elif all(v.dtype.kind == vs[0].dtype.kind for v in vs):
+            out[c] = np.concatenate(vs)
+        else:
+            out[c] = np.concatenate([v.astype(object) for v in vs])
+    return out
+
+
+@dataclass
+class FileReport:
+    """What :func:`evaluate_file` read: every data row of the file is ``rows_read`` (evaluated)
+    or ``rows_skipped``."""
+
+    path: str
+    format: str
+    rows_read: int = 0
+    rows_skipped: int = 0
+    skipped_row_numbers: list[int] = field(default_factory=list)
+    batches: int = 0
+    curves: Any = None
+
+    @property
+    def rows_total(self) -> int:
+        return self.rows_read + self.rows_skipped
+
+
+def evaluate_file(
+    path: str | os.PathLike[str],
+    true_col: str,
+    pred_col: str,
+    *,
+    score_cols: str | Sequence[str] | None = None,
+    weight_col: str | None = None,
+    labels: Sequence[Any] | None = None,
+    skip_invalid: bool = False,
+    progress: Callable[[int, int | None], None] | None = None,
+    format: str | None = None,
+    batch_rows: int = 1_000_000,
+    bins: int = 10_000,
+    column_types: Mapping[str, str] | None = None,
+) -> tuple[Any, FileReport]:
+    """Evaluate a prediction file of any size in bounded memory.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        CSV, TSV, Parquet, JSON lines or ``.npy`` file (see :func:`iter_batches`).
+    true_col, pred_col : str
+        Columns of true and predicted labels.
+    score_cols : str or sequence of str, optional
+        Score columns: one column (the positive-class score of a binary problem) or one per
+        class in label order. When given, binned curves are accumulated too and returned as
+        ``report.curves`` (a :class:`confmat.binned.ScoreHistogram`).
+    weight_col : str, optional
+        Column of sample weights.
+    labels : sequence, optional
+        Fixed classes: a label outside them is an error naming it. By default the sorted union
+        of the labels seen.
+    skip_invalid : bool, default False
+        Skip invalid rows and count them instead of raising.
+    progress : callable, optional
+        Called after each batch as ``progress(rows_done, total_rows)``; ``total_rows`` is None
+        when the file does not say (CSV, JSON lines).
+    format, batch_rows, column_types
+        As in :func:`iter_batches`.
+    bins : int, default 10_000
+        Score bins of the curves.
+
+    Returns
+    -------
+    (ConfusionMatrix, FileReport)
+        The matrix has ``n == report.rows_read`` (the sum of weights when weighted).
+    """
+    from .accumulator import Accumulator
+
+    if isinstance(score_cols, str):
+        score_cols = [score_cols]
+    score_list = list(score_cols) if score_cols is not None else []
+    cols = [true_col, pred_col, *score_list]
+    if weight_col is not None:
+        cols.append(weight_col)
+    reader = iter_batches(
+        path, cols, format=format, batch_rows=batch_rows, skip_invalid=skip_invalid,
+        column_types=column_types,
+    )
+    acc = Accumulator(labels, scores=bool(score_list) or None, bins=bins)
+    report = FileReport(path=reader.path, format=reader.format)
+    for batch in reader:
+        scores = None
+        if score_list:
+            scores = (
+                batch[score_list[0]]
+                if len(score_list) == 1
+                else np.column_stack([batch[c] for c in score_list])
+            )
+        try:
+            acc.update(
+                batch[true_col],
+                batch[pred_col],
+                scores=scores,
+                sample_weight=None if weight_col is None else batch[weight_col],
+            )
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(
+                f"file {reader.path!r}, rows {reader.rows_total - len(batch[true_col]) + 1}.."
+                f"{reader.rows_total}: {exc}"
+            ) from exc
+        report.batches += 1
+        if progress is not None:
+            progress(reader.rows_total, reader.total_rows)
+    report.rows_read = reader.rows_read
+    report.rows_skipped = reader.rows_skipped
+    report.skipped_row_numbers = list(reader.skipped_row_numbers)
+    if reader.rows_read == 0:
+        raise ValueError(
+            f"file {reader.path!r} has no valid rows to evaluate "
+            f"({reader.rows_skipped} skipped)"
+        )
+    if score_list:
+        report.curves = acc.curves()
+    return acc.result(), report
