@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels import confusion_counts
-from .encode import _check_kinds, _py, check_pair, normalize_labels
+from .encode import _check_kinds, _py, as_1d, check_pair, normalize_labels
 from .matrix import ConfusionMatrix, _json_label
 
 __all__ = ["Accumulator"]
@@ -134,7 +134,7 @@ class Accumulator:
         if scores is not None and self._track_scores is False:
             raise ValueError("scores were given but this Accumulator was made with scores=False")
         t, p = check_pair(y_true, y_pred)
-        table, labels, _ = confusion_counts(t, p, sample_weight=sample_weight)
+        table, labels = self._count(t, p, sample_weight)
         if self._fixed:
             self._check_known(labels, chunk)
         if scores is not None:
@@ -142,6 +142,17 @@ class Accumulator:
         self._add(table, labels, chunk)
         self.n_samples += int(t.shape[0])
         self.n_updates = chunk
+
+    @staticmethod
+    def _count(t: np.ndarray, p: np.ndarray, sample_weight: Any) -> tuple[np.ndarray, list[Any]]:
+        if sample_weight is not None:
+            w = as_1d(sample_weight, "sample_weight")
+            if w.dtype.kind in "iufb" and w.shape == t.shape and not w.any():
+                # A chunk may carry only zero weights even when the whole stream does not.
+                table, labels, _ = confusion_counts(t, p)
+                return np.zeros(table.shape, dtype=np.float64), labels
+        table, labels, _ = confusion_counts(t, p, sample_weight=sample_weight)
+        return table, labels
 
     def _check_known(self, seen: list[Any], chunk: int) -> None:
         known = set(self._labels)
@@ -259,6 +270,8 @@ class Accumulator:
         """The confusion matrix of everything seen: equal to the in-memory computation."""
         if self.n_samples == 0:
             raise ValueError("the Accumulator has seen no samples; call update() first")
+        if self.is_weighted and not self._table.any():
+            raise ValueError("sample_weight must contain at least one non-zero weight")
         return ConfusionMatrix._from_table(self._table.copy(), self._labels, False)
 
     # ------------------------------------------------------------------ serialisation

@@ -124,7 +124,8 @@ class ConfusionMatrix:
         ----------
         y_true, y_pred : array-like of shape (n_samples,)
             Labels of one kind (ints, floats, strings or bools) from lists, numpy, pandas,
-            polars or pyarrow.
+            polars or pyarrow; Dask arrays and Dask DataFrame columns are counted on their
+            cluster without collecting them (see :mod:`confmat.dask`).
         labels : sequence, optional
             Classes and their order. By default the sorted union of the labels seen. As in
             scikit-learn, ``labels`` may name classes that never occur (their rows and columns
@@ -135,7 +136,11 @@ class ConfusionMatrix:
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights; the counts become float sums of weights.
         """
-        table, out_labels, has_other = confusion_counts(
+        if any(hasattr(v, "__dask_graph__") for v in (y_true, y_pred, sample_weight)):
+            from .dask import confusion_counts as count  # counted on the cluster, not collected
+        else:
+            count = confusion_counts
+        table, out_labels, has_other = count(
             y_true, y_pred, labels=labels, sample_weight=sample_weight
         )
         return cls._from_table(table, out_labels, has_other)
@@ -371,6 +376,47 @@ class ConfusionMatrix:
             value = evaluate(spec.name, stats, avg)
             out[spec.name] = float(value) if value.ndim == 0 else value
         return out
+
+    # ------------------------------------------------------------------ inference
+    def ci(
+        self,
+        metric: str,
+        *,
+        level: float = 0.95,
+        method: str = "auto",
+        average: str | None = None,
+        pos_label: Any = None,
+        n_resamples: int = 9999,
+        random_state: Any = None,
+        zero_division: Any = "warn",
+        **params: Any,
+    ) -> Any:
+        """Confidence interval ``(low, high)`` for any registry metric (per class where the
+        metric is per-class and ``average`` is None).
+
+        ``method``: 'wilson', 'agresti_coull', 'clopper_pearson', 'wald' (binomial proportions),
+        'kappa_asymptotic' (kappa), 'fisher_z' (2 x 2 MCC, per-class MCC), or the multinomial
+        bootstrap on the counts: 'percentile', 'basic', 'bca'. 'auto' picks Wilson for
+        proportions, the asymptotic SE for kappa and BCa otherwise. The result unpacks as
+        ``low, high`` and carries ``estimate``, ``method`` and ``references``; see
+        :func:`confmat.inference.confidence_interval` and docs/inference.md.
+        """
+        from .inference import confidence_interval
+
+        return confidence_interval(
+            self, metric, level=level, method=method, average=average, pos_label=pos_label,
+            n_resamples=n_resamples, random_state=random_state, zero_division=zero_division,
+            **params,
+        )
+
+    def at_prevalence(self, prevalence: Any, *, n: float | None = None) -> ConfusionMatrix:
+        """The expected matrix at other class prevalences (dict label -> p, or array summing to
+        1): each row keeps its proportions and is rescaled to ``n * p`` (Bayes' rule), so PPV,
+        NPV, accuracy, ... are those of the target population. See
+        :func:`confmat.inference.at_prevalence`."""
+        from .inference import at_prevalence
+
+        return at_prevalence(self, prevalence, n=n)
 
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> dict[str, Any]:

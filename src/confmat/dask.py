@@ -1,0 +1,268 @@
+"""Confusion matrices (and score histograms) of Dask collections, counted where the data lives.
+
+Each partition is counted on its worker into a small :class:`~confmat.Accumulator` (the K x K
+table of the labels that partition holds, plus optional score histograms); the partial states
+are merged up a tree (``split_every`` at a time) and only the final table reaches the client.
+The raw predictions are never collected and never shuffled.
+
+Labels are encoded without a shuffle and in one pass over the data: every partition encodes its
+own labels (the same front door as the in-memory path) and reports the table over its own
+sorted label set; merging two partial states takes the sorted union of their label sets and adds
+the tables into it. The root of the tree therefore holds the table over the global sorted label
+set, exactly what :meth:`ConfusionMatrix.from_predictions` computes in memory. (A two-pass plan,
+global label set first and counting second, would read or recompute the data twice.)
+
+Robustness: the scheduler recomputes the tasks of a lost worker; if it cannot (too many
+failures) the computation raises. A result is returned only when the number of samples it
+counted equals the known length of the input, so a partial matrix is never returned as complete.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .accumulator import Accumulator
+from .encode import _check_kinds, normalize_labels
+
+__all__ = ["accumulate", "confusion_counts", "confusion_matrix", "is_dask_collection"]
+
+
+def is_dask_collection(x: Any) -> bool:
+    """True for Dask arrays, DataFrames and Series (anything with a Dask graph)."""
+    return hasattr(x, "__dask_graph__") and hasattr(x, "compute")
+
+
+def _kind(x: Any, name: str) -> str:
+    import dask.array as da
+
+    if isinstance(x, da.Array):
+        return "array"
+    try:
+        import dask.dataframe as dd
+    except ImportError:  # pragma: no cover - dask[dataframe] missing
+        dd = None
+    if dd is not None and isinstance(x, dd.Series | dd.DataFrame):
+        return "frame"
+    raise TypeError(
+        f"{name} is a {type(x).__name__}; confmat counts Dask arrays and Dask DataFrame columns"
+    )
+
+
+def _array_blocks(x: Any, name: str, chunks: tuple[int, ...] | None, ndim: int) -> tuple[list[Any], tuple[int, ...]]:
+    if x.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got a Dask array of shape {x.shape}")
+    if ndim == 2:
+        x = x.rechunk({1: -1})
+    if chunks is not None and x.chunks[0] != chunks:
+        if any(math.isnan(c) for c in x.chunks[0]) or any(math.isnan(c) for c in chunks):
+            raise ValueError(
+                f"{name} has unknown chunk sizes and cannot be aligned with y_true; call "
+                "compute_chunk_sizes() on both first"
+            )
+        if sum(x.chunks[0]) != sum(chunks):
+            raise ValueError(
+                f"y_true and {name} have different lengths: {sum(chunks)} and {sum(x.chunks[0])}"
+            )
+        x = x.rechunk({0: chunks})
+    return list(x.to_delayed().ravel()), x.chunks[0]
+
+
+def _blocks(
+    y_true: Any, y_pred: Any, scores: Any, sample_weight: Any
+) -> tuple[list[tuple[Any, Any, Any, Any]], int | None]:
+    """Per-partition tuples ``(t, p, s, w)`` of delayed blocks, and the total length if known."""
+    kt, kp = _kind(y_true, "y_true"), _kind(y_pred, "y_pred")
+    others = {"scores": scores, "sample_weight": sample_weight}
+    for name, v in others.items():
+        if v is not None and not is_dask_collection(v):
+            raise TypeError(
+                f"{name} must be a Dask collection like y_true and y_pred, got "
+                f"{type(v).__name__}"
+            )
+    kinds = {kt, kp} | {_kind(v, n) for n, v in others.items() if v is not None}
+    if len(kinds) > 1:
+        raise TypeError(
+            "give y_true, y_pred (and scores / sample_weight) all as Dask arrays or all as "
+            "columns of Dask DataFrames, not a mix"
+        )
+    if kt == "array":
+        t_blocks, chunks = _array_blocks(y_true, "y_true", None, 1)
+        p_blocks, _ = _array_blocks(y_pred, "y_pred", chunks, 1)
+        s_blocks = (
+            _array_blocks(scores, "scores", chunks, scores.ndim)[0]
+            if scores is not None and scores.ndim in (1, 2)
+            else None
+        )
+        if scores is not None and s_blocks is None:
+            raise ValueError(f"scores must be 1-D or 2-D, got shape {scores.shape}")
+        w_blocks = (
+            _array_blocks(sample_weight, "sample_weight", chunks, 1)[0]
+            if sample_weight is not None
+            else None
+        )
+        n = None if any(math.isnan(c) for c in chunks) else int(sum(chunks))
+    else:
+        import dask.dataframe as dd
+
+        for name, v in (("y_true", y_true), ("y_pred", y_pred), ("sample_weight", sample_weight)):
+            if isinstance(v, dd.DataFrame):
+                raise TypeError(f"{name} must be one column (a Dask Series), got a Dask DataFrame")
+        parts = {y_true.npartitions, y_pred.npartitions} | {
+            v.npartitions for v in others.values() if v is not None
+        }
+        if len(parts) > 1:
+            raise ValueError(
+                "y_true, y_pred (and scores / sample_weight) must be columns of one Dask "
+                f"DataFrame with the same partitions; got npartitions {sorted(parts)}"
+            )
+        t_blocks = list(y_true.to_delayed())
+        p_blocks = list(y_pred.to_delayed())
+        s_blocks = list(scores.to_delayed()) if scores is not None else None
+        w_blocks = list(sample_weight.to_delayed()) if sample_weight is not None else None
+        n = None
+    blocks = [
+        (
+            t,
+            p,
+            None if s_blocks is None else s_blocks[i],
+            None if w_blocks is None else w_blocks[i],
+        )
+        for i, (t, p) in enumerate(zip(t_blocks, p_blocks, strict=True))
+    ]
+    return blocks, n
+
+
+def _partial(t: Any, p: Any, s: Any, w: Any, bins: int, track: bool) -> Accumulator:
+    """Count one partition (runs on a worker)."""
+    acc = Accumulator(scores=True if track else None, bins=bins)
+    t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
+    if t.shape[0] == 0:
+        return acc
+    if s is not None and hasattr(s, "to_numpy"):
+        s = s.to_numpy()
+    acc.update(t, p, scores=s, sample_weight=w)
+    acc.n_updates = 1
+    return acc
+
+
+def _merge(*parts: Accumulator) -> Accumulator:
+    """Merge partial states (runs on a worker, up the reduction tree)."""
+    out = parts[0]
+    for p in parts[1:]:
+        out.merge(p)
+    return out
+
+
+def accumulate(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scores: Any = None,
+    sample_weight: Any = None,
+    bins: int = 10_000,
+    split_every: int = 8,
+) -> Accumulator:
+    """Count Dask collections into an :class:`~confmat.Accumulator` on their cluster.
+
+    Parameters
+    ----------
+    y_true, y_pred : dask.array.Array or dask.dataframe.Series
+        1-D Dask arrays (chunks are aligned to ``y_true``'s) or columns of one Dask DataFrame.
+    scores : dask.array.Array or dask.dataframe.Series / DataFrame, optional
+        Scores for the curves: 1-D (positive class) or 2-D (one column per class).
+    sample_weight : dask.array.Array or dask.dataframe.Series, optional
+        Non-negative weights.
+    bins : int, default 10_000
+        Score bins.
+    split_every : int, default 8
+        Fan-in of the reduction tree.
+
+    Returns
+    -------
+    Accumulator
+        The merged state; ``.result()`` is the confusion matrix.
+
+    Raises
+    ------
+    RuntimeError
+        If the number of samples counted differs from the known input length (never a partial
+        result returned as complete).
+    """
+    import dask
+    from dask import delayed
+
+    if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
+        raise ValueError(f"split_every must be an int >= 2, got {split_every!r}")
+    blocks, n = _blocks(y_true, y_pred, scores, sample_weight)
+    track = scores is not None
+    part = delayed(_partial, pure=True)
+    merge = delayed(_merge, pure=True)
+    level = [part(t, p, s, w, bins, track) for t, p, s, w in blocks]
+    if not level:
+        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
+    while len(level) > 1:
+        level = [merge(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
+    (acc,) = dask.compute(level[0])
+    if n is not None and acc.n_samples != n:
+        raise RuntimeError(
+            f"the Dask computation counted {acc.n_samples} samples but the input has {n}; "
+            "refusing to return a partial confusion matrix"
+        )
+    if acc.n_samples == 0:
+        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
+    acc.n_updates = 1
+    return acc
+
+
+def _select(
+    table: np.ndarray, seen: list[Any], labels: Sequence[Any] | None
+) -> tuple[np.ndarray, list[Any], bool]:
+    """Restrict a table over ``seen`` labels to ``labels``, pooling the rest as "other"."""
+    if labels is None:
+        return table, seen, False
+    book = normalize_labels(labels)
+    if seen:
+        _check_kinds(seen[:1] + book[:1], "labels and the data")
+    k = len(book)
+    index = {v: i for i, v in enumerate(book)}
+    pos = np.fromiter((index.get(v, k) for v in seen), np.int64, len(seen))
+    out = np.zeros((k + 1, k + 1), dtype=table.dtype)
+    np.add.at(out, (pos[:, None], pos[None, :]), table)
+    if not out[k, :].any() and not out[:, k].any():
+        return out[:k, :k].copy(), book, False
+    return out, book, True
+
+
+def confusion_counts(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+) -> tuple[np.ndarray, list[Any], bool]:
+    """The Dask counterpart of :func:`confmat._kernels.confusion_counts`.
+
+    Returns ``(table, labels, has_other)`` with the same meaning, computed on the cluster.
+    """
+    acc = accumulate(y_true, y_pred, sample_weight=sample_weight)
+    return _select(acc.counts, acc.labels, labels)
+
+
+def confusion_matrix(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+) -> Any:
+    """:meth:`ConfusionMatrix.from_predictions` for Dask arrays / DataFrame columns."""
+    from .matrix import ConfusionMatrix
+
+    table, out_labels, has_other = confusion_counts(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight
+    )
+    return ConfusionMatrix._from_table(table, out_labels, has_other)
