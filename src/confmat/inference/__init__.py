@@ -1,0 +1,54 @@
+"""Uncertainty and comparison: confidence intervals for every metric, tests between classifiers
+evaluated on the same samples, model comparison tables, and prior shift.
+
+Modules: ``intervals`` (analytic intervals and the multinomial bootstrap on the counts),
+``scores`` (ROC AUC / average precision: DeLong and the sample-level bootstrap), ``paired``
+(McNemar, Stuart--Maxwell, Bowker, paired bootstrap, Holm), ``compare`` (model tables) and
+``prior`` (re-weighting to another class prevalence).
+"""
+
+from .compare import Comparison, compare
+from .intervals import (
+    METHODS,
+    ConfidenceInterval,
+    auto_method,
+    confidence_interval,
+    interval_methods,
+    kappa_standard_error,
+    proportion_interval,
+)
+from .paired import (
+    PairedResult,
+    TestResult,
+    bowker,
+    holm,
+    mcnemar,
+    paired_bootstrap,
+    stuart_maxwell,
+)
+from .prior import at_prevalence
+from .scores import DeLongResult, delong, score_ci, score_metric
+
+__all__ = [
+    "METHODS",
+    "Comparison",
+    "ConfidenceInterval",
+    "DeLongResult",
+    "PairedResult",
+    "TestResult",
+    "at_prevalence",
+    "auto_method",
+    "bowker",
+    "compare",
+    "confidence_interval",
+    "delong",
+    "holm",
+    "interval_methods",
+    "kappa_standard_error",
+    "mcnemar",
+    "paired_bootstrap",
+    "proportion_interval",
+    "score_ci",
+    "score_metric",
+    "stuart_maxwell",
+]

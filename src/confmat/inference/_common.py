@@ -1,0 +1,87 @@
+"""Argument checks and lazy SciPy access shared by the inference modules."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+DEFAULT_RESAMPLES = 9999
+
+
+def check_level(level: Any) -> float:
+    """Validate a confidence level: a number strictly between 0 and 1."""
+    if isinstance(level, bool) or not isinstance(level, int | float | np.floating | np.integer):
+        raise TypeError(f"level must be a number in (0, 1), got {type(level).__name__} {level!r}")
+    level = float(level)
+    if not (0.0 < level < 1.0):
+        raise ValueError(f"level must lie strictly between 0 and 1 (e.g. 0.95), got {level!r}")
+    return level
+
+
+def min_resamples(level: float) -> int:
+    """Fewest resamples accepted: 100, and enough for at least one resample in each tail."""
+    return max(100, math.ceil(2.0 / (1.0 - level)))
+
+
+def check_n_resamples(n_resamples: Any, level: float) -> int:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer):
+        raise TypeError(f"n_resamples must be an integer, got {type(n_resamples).__name__}")
+    n_resamples = int(n_resamples)
+    need = min_resamples(level)
+    if n_resamples < need:
+        raise ValueError(
+            f"n_resamples={n_resamples} is too few for level={level}: at least {need} are needed "
+            "so that both tails of the bootstrap distribution hold resamples (9999 is the default)"
+        )
+    return n_resamples
+
+
+def check_random_state(random_state: Any) -> np.random.Generator:
+    """``None``, an int seed or a ``numpy.random.Generator`` (used as is, so draws advance it)."""
+    if random_state is None or isinstance(random_state, np.random.Generator):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, bool) or not isinstance(random_state, int | np.integer):
+        raise TypeError(
+            "random_state must be None, an int seed or a numpy.random.Generator, got "
+            f"{type(random_state).__name__}"
+        )
+    if random_state < 0:
+        raise ValueError(f"random_state must be a non-negative seed, got {random_state}")
+    return np.random.default_rng(int(random_state))
+
+
+def scipy_special() -> Any:
+    try:
+        import scipy.special as sp
+    except ImportError as exc:  # pragma: no cover - scipy is installed in tests
+        raise ImportError(
+            "confidence intervals and tests need SciPy: pip install 'confmat[inference]'"
+        ) from exc
+    return sp
+
+
+def scipy_stats() -> Any:
+    try:
+        import scipy.stats as st
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError(
+            "confidence intervals and tests need SciPy: pip install 'confmat[inference]'"
+        ) from exc
+    return st
+
+
+def z_quantile(p: Any) -> np.ndarray:
+    """Standard normal quantile function."""
+    return scipy_special().ndtri(np.asarray(p, dtype=np.float64))
+
+
+def norm_cdf(x: Any) -> np.ndarray:
+    return scipy_special().ndtr(np.asarray(x, dtype=np.float64))
+
+
+def chunk_rows(n_rows: int, row_size: int, budget: int = 4_000_000) -> list[tuple[int, int]]:
+    """Split ``n_rows`` into (start, stop) chunks of at most ``budget`` elements."""
+    step = max(1, budget // max(1, row_size))
+    return [(s, min(n_rows, s + step)) for s in range(0, n_rows, step)]

@@ -1,0 +1,382 @@
+"""Compare several classifiers on one test set: a table of metrics with intervals, and pairwise
+tests with Holm's correction, ranked (the shape of seed 002's Tables 11-5/11-6/11-13/11-14)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..encode import as_1d
+from ..metrics import get_metric
+from ._common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
+from .intervals import ConfidenceInterval, confidence_interval
+from .paired import REF_HOLM, encode_many, holm, mcnemar, paired_bootstrap
+from .scores import delong, score_ci, score_metric_name
+
+_MCNEMAR_METRICS = ("accuracy", "error_rate", "weighted_accuracy", "hamming_loss")
+
+
+@dataclass
+class Comparison:
+    """Models (rows, ranked) x metrics (columns) with intervals, plus pairwise tests."""
+
+    models: list[str]
+    metrics: list[str]
+    intervals: dict[str, dict[str, ConfidenceInterval]]
+    pairwise: list[dict[str, Any]]
+    test_metric: str
+    level: float
+    correction: str = "holm"
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready description (the report's input)."""
+        return {
+            "schema": "confmat.comparison",
+            "version": 1,
+            "level": self.level,
+            "test_metric": self.test_metric,
+            "correction": self.correction,
+            "models": list(self.models),
+            "metrics": list(self.metrics),
+            "table": [
+                {"model": m, **{k: self.intervals[m][k].to_dict() for k in self.metrics}}
+                for m in self.models
+            ],
+            "pairwise": [dict(r) for r in self.pairwise],
+            "notes": list(self.notes),
+        }
+
+    def to_frame(self) -> Any:
+        """pandas DataFrame: one row per model (ranked), columns ``(metric, estimate|low|high)``."""
+        import pandas as pd
+
+        data = {
+            (k, part): [float(getattr(self.intervals[m][k], part)) for m in self.models]
+            for k in self.metrics for part in ("estimate", "low", "high")
+        }
+        frame = pd.DataFrame(data, index=pd.Index(self.models, name="model"))
+        frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", ""])
+        return frame
+
+    def pairwise_frame(self) -> Any:
+        """pandas DataFrame of the pairwise tests, most significant first."""
+        import pandas as pd
+
+        return pd.DataFrame(self.pairwise)
+
+    def __str__(self) -> str:
+        head = ["model", *(f"{k} [{self.level:.0%} CI]" for k in self.metrics)]
+        rows = [head]
+        for m in self.models:
+            cells = [m]
+            for k in self.metrics:
+                ci = self.intervals[m][k]
+                cells.append(f"{ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
+            rows.append(cells)
+        widths = [max(len(r[j]) for r in rows) for j in range(len(head))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+        if self.pairwise:
+            lines.append("")
+            lines.append(f"pairwise tests on {self.test_metric} ({self.correction} adjusted):")
+            for r in self.pairwise:
+                lines.append(
+                    f"  {r['model_a']} vs {r['model_b']}: diff {r['difference']:+.4f}, "
+                    f"p = {r['pvalue']:.4g}, adjusted p = {r['pvalue_adjusted']:.4g} "
+                    f"({r['method']})"
+                )
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _split_model(name: str, value: Any, labels_hint: list[Any] | None, threshold: float
+                 ) -> tuple[Any, Any]:
+    """(predictions or None, scores or None) of one model's input."""
+    if isinstance(value, Mapping):
+        extra = set(value) - {"pred", "score"}
+        if extra or not value:
+            raise ValueError(
+                f"model {name!r}: a mapping must have keys 'pred' and/or 'score', got "
+                f"{sorted(map(str, value))}"
+            )
+        return value.get("pred"), value.get("score")
+    arr = np.asarray(value) if not hasattr(value, "to_numpy") else np.asarray(value.to_numpy())
+    if arr.ndim == 2:
+        if arr.dtype.kind not in "iuf":
+            raise TypeError(f"model {name!r}: a 2-D input must be numeric class scores")
+        return None, arr
+    if arr.ndim != 1:
+        raise ValueError(f"model {name!r} must be 1-D predictions or scores, got shape {arr.shape}")
+    if arr.dtype.kind == "f" and labels_hint is not None:
+        seen = set(np.unique(arr).tolist())
+        if not seen <= set(labels_hint):
+            return None, arr
+    return value, None
+
+
+def compare(
+    models: Mapping[str, Any],
+    y_true: Any = None,
+    metrics: Sequence[str] = ("accuracy", "mcc"),
+    *,
+    level: float = 0.95,
+    method: str = "auto",
+    average: str | None = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    random_state: Any = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    test_metric: str | None = None,
+    threshold: float = 0.5,
+) -> Comparison:
+    """Compare classifiers evaluated on the same test set.
+
+    Parameters
+    ----------
+    models : mapping name -> predictions, scores or ConfusionMatrix
+        Each value is one of: 1-D predicted labels; a 1-D float array of positive-class scores
+        (binary ``y_true``; values that are not all labels mark it as scores, and labels are
+        ``pos_label if score >= threshold``); a 2-D ``(n, K)`` array of class scores in
+        label order (labels are the argmax); a mapping ``{"pred": ..., "score": ...}``; or a
+        :class:`~confmat.ConfusionMatrix` (intervals only: without samples no paired test).
+    y_true : array-like of shape (n,), optional
+        The shared truth. Required unless every model is a ConfusionMatrix.
+    metrics : sequence of str
+        Registry metrics and/or 'roc_auc' / 'average_precision' (binary scores needed). A
+        per-class metric is macro-averaged unless ``average`` or ``pos_label`` is given.
+    level, method, n_resamples, random_state
+        As in :meth:`ConfusionMatrix.ci` (score metrics use DeLong for ROC AUC and the
+        sample bootstrap for average precision).
+    test_metric : str, optional
+        Metric of the pairwise tests and of the ranking; default the first of ``metrics``.
+        Tests: McNemar for accuracy / error rate, DeLong for ROC AUC, the paired bootstrap
+        otherwise; p-values adjusted over all pairs with Holm's method.
+
+    Returns
+    -------
+    Comparison
+        ``models`` ranked by ``test_metric`` (best first, following the metric's
+        ``higher_is_better``), ``intervals[model][metric]``, ``pairwise`` (sorted by p-value),
+        ``to_frame()``, ``pairwise_frame()``, ``to_dict()``.
+    """
+    from ..matrix import ConfusionMatrix
+
+    level = check_level(level)
+    n_used = check_n_resamples(n_resamples, level)
+    rng = check_random_state(random_state)
+    if not isinstance(models, Mapping) or len(models) == 0:
+        raise TypeError("models must be a non-empty mapping of name -> predictions or scores")
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    metrics = list(metrics)
+    if not metrics:
+        raise ValueError("metrics must name at least one metric")
+    names = [str(m) for m in models]
+    canon: list[str] = []
+    for m in metrics:
+        s = score_metric_name(m)
+        canon.append(s if s is not None else get_metric(m).name)
+    if len(set(canon)) != len(canon):
+        raise ValueError(f"metrics contains duplicates: {canon}")
+    tmetric = canon[0] if test_metric is None else (
+        score_metric_name(test_metric) or get_metric(test_metric).name)
+    notes: list[str] = []
+
+    cms: dict[str, ConfusionMatrix] = {}
+    preds: dict[str, Any] = {}
+    scores: dict[str, Any] = {}
+    t_arr = None
+    book = None
+    if y_true is not None:
+        t_arr = as_1d(y_true, "y_true")
+        if t_arr.shape[0] == 0:
+            raise ValueError("y_true is empty; at least one sample is needed")
+        book = sorted({v.item() if isinstance(v, np.generic) else v for v in t_arr.tolist()},
+                      key=lambda v: (str(type(v)), v))
+    for name, value in zip(names, models.values(), strict=True):
+        if isinstance(value, ConfusionMatrix):
+            cms[name] = value
+            continue
+        if t_arr is None:
+            raise ValueError(
+                f"model {name!r} gives predictions or scores, so y_true is needed"
+            )
+        pred, score = _split_model(name, value, labels if labels is not None else book, threshold)
+        if score is not None:
+            sarr = np.asarray(score, dtype=np.float64)
+            if sarr.shape[0] != t_arr.shape[0]:
+                raise ValueError(
+                    f"model {name!r} has {sarr.shape[0]} scores but y_true has {t_arr.shape[0]} "
+                    "samples; every model must be evaluated on the same samples"
+                )
+            scores[name] = sarr
+            if pred is None:
+                klist = list(labels) if labels is not None else book
+                if sarr.ndim == 2:
+                    if sarr.shape[1] != len(klist):
+                        raise ValueError(
+                            f"model {name!r} has {sarr.shape[1]} score columns but there are "
+                            f"{len(klist)} classes {klist}"
+                        )
+                    pred = np.asarray(klist, dtype=object)[sarr.argmax(axis=1)]
+                else:
+                    if len(klist) != 2:
+                        raise ValueError(
+                            f"model {name!r} gives 1-D scores, which need a binary y_true"
+                        )
+                    pl = pos_label if pos_label is not None else _default_pos(klist, name)
+                    neg = next(v for v in klist if v != pl)
+                    pred = np.where(sarr >= threshold, pl, neg)
+                    notes.append(f"1-D scores turned into labels with score >= {threshold}")
+                if pred.dtype == object and book and all(isinstance(v, int | np.integer)
+                                                         for v in book):
+                    pred = pred.astype(np.int64)
+        if pred is not None:
+            parr = as_1d(pred, f"models[{name!r}]")
+            if parr.shape[0] != t_arr.shape[0]:
+                raise ValueError(
+                    f"model {name!r} has {parr.shape[0]} predictions but y_true has "
+                    f"{t_arr.shape[0]} samples; every model must be evaluated on the same samples"
+                )
+            preds[name] = parr
+    # one code book for all models
+    if preds:
+        pnames = list(preds)
+        tc, pcs, kbook, has_other = encode_many(t_arr, [preds[n] for n in pnames],
+                                                [f"models[{n!r}]" for n in pnames], labels)
+        del tc, pcs, has_other
+        for n in pnames:
+            cms[n] = ConfusionMatrix.from_predictions(
+                t_arr, preds[n], labels=labels if labels is not None else kbook)
+    _check_same_truth(cms, t_arr, names)
+
+    intervals: dict[str, dict[str, ConfidenceInterval]] = {n: {} for n in names}
+    for metric in canon:
+        if metric in ("roc_auc", "average_precision"):
+            for n in names:
+                if n not in scores or (scores[n].ndim != 1 and scores[n].shape[1] != 2):
+                    raise ValueError(
+                        f"metric {metric!r} needs binary scores, which model {n!r} does not give"
+                    )
+                s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(book, pos_label)]
+                intervals[n][metric] = score_ci(
+                    t_arr, s, metric, level=level, n_resamples=n_used, random_state=rng,
+                    pos_label=pos_label)
+            continue
+        spec = get_metric(metric)
+        avg = average
+        pl = None
+        if spec.kind == "per_class":
+            if pos_label is not None and average is None:
+                pl = pos_label
+            elif avg is None:
+                avg = "macro"
+                notes.append(f"{metric} is per-class: macro-averaged")
+        else:
+            avg = None
+        for n in names:
+            intervals[n][metric] = confidence_interval(
+                cms[n], metric, level=level, method=method, average=avg, pos_label=pl,
+                n_resamples=n_used, random_state=rng)
+
+    spec_hib = True if tmetric in ("roc_auc", "average_precision") else \
+        get_metric(tmetric).higher_is_better
+    if tmetric not in canon:
+        raise ValueError(f"test_metric {tmetric!r} must be one of metrics {canon}")
+    sign = -1.0 if spec_hib is False else 1.0
+    ranked = sorted(names, key=lambda n: -sign * _nan_low(intervals[n][tmetric].estimate))
+
+    pairwise: list[dict[str, Any]] = []
+    paired_ok = all(n in preds or n in scores for n in names) and t_arr is not None
+    if len(names) > 1 and not paired_ok:
+        notes.append("pairwise tests need per-sample predictions; some models are only counts")
+    elif len(names) > 1:
+        ci0 = intervals[names[0]][tmetric]
+        for i, a in enumerate(ranked):
+            for b in ranked[i + 1:]:
+                pairwise.append(_pair_test(tmetric, a, b, t_arr, preds, scores, book, ci0, level,
+                                           n_used, rng, pos_label, labels))
+        adj = holm([r["pvalue"] for r in pairwise])
+        for r, p in zip(pairwise, adj, strict=True):
+            r["pvalue_adjusted"] = float(p)
+            r["significant"] = bool(p < 1.0 - level)
+        pairwise.sort(key=lambda r: (r["pvalue_adjusted"], r["pvalue"]))
+    if pairwise:
+        notes.append(f"pairwise p-values adjusted with Holm's method ({REF_HOLM})")
+    return Comparison(ranked, canon, intervals, pairwise, tmetric, level, "holm",
+                      list(dict.fromkeys(notes)))
+
+
+def _default_pos(klist: list[Any], name: str) -> Any:
+    if set(klist) <= {0, 1} or set(klist) <= {-1, 1}:
+        return 1
+    raise ValueError(f"model {name!r} gives 1-D scores; give pos_label to say which class they score")
+
+
+def _pos_col(book: list[Any] | None, pos_label: Any) -> int:
+    if pos_label is None:
+        return 1
+    return list(book or []).index(pos_label)
+
+
+def _nan_low(v: Any) -> float:
+    v = float(v)
+    return -np.inf if np.isnan(v) else v
+
+
+def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> None:
+    """Models given as matrices must have been counted on the same truth (same class supports)."""
+    ref_name, ref = None, None
+    for n in names:
+        cm = cms[n]
+        sup = dict(zip(cm.labels, cm.counts.sum(axis=1).tolist(), strict=True))
+        if ref is None:
+            ref_name, ref = n, sup
+            continue
+        if sup != ref:
+            raise ValueError(
+                f"models {ref_name!r} and {n!r} were evaluated on different y_true: class "
+                f"supports {ref} vs {sup}"
+            )
+
+
+def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
+               scores: dict[str, Any], book: Any, ci0: ConfidenceInterval, level: float,
+               n_resamples: int, rng: Any, pos_label: Any, labels: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {"model_a": a, "model_b": b, "metric": metric}
+    if metric == "roc_auc":
+        sa = scores[a] if scores[a].ndim == 1 else scores[a][:, _pos_col(book, pos_label)]
+        sb = scores[b] if scores[b].ndim == 1 else scores[b][:, _pos_col(book, pos_label)]
+        r = delong(t_arr, sa, sb, pos_label=pos_label, level=level)
+        row.update(difference=r.difference, low=r.low, high=r.high, statistic=r.statistic,
+                   pvalue=r.pvalue, method="delong")
+        return row
+    if metric == "average_precision":
+        r = paired_bootstrap(t_arr, _score1(scores[a], book, pos_label),
+                             _score1(scores[b], book, pos_label), metric, level=level,
+                             n_resamples=n_resamples, random_state=rng, pos_label=pos_label)
+        row.update(difference=r.difference, low=r.low, high=r.high, statistic=None,
+                   pvalue=r.pvalue, method="paired bootstrap")
+        return row
+    if metric in _MCNEMAR_METRICS:
+        r = mcnemar(t_arr, preds[a], preds[b])
+        diff = ((r.table[0, 1] - r.table[1, 0]) / r.table.sum())
+        if metric in ("error_rate", "hamming_loss"):
+            diff = -diff
+        row.update(difference=float(diff), low=None, high=None, statistic=r.statistic,
+                   pvalue=r.pvalue, method=f"mcnemar ({r.method})")
+        return row
+    avg = ci0.average
+    pl = pos_label if (get_metric(metric).kind == "per_class" and avg is None) else None
+    r = paired_bootstrap(t_arr, preds[a], preds[b], metric, level=level, average=avg,
+                         n_resamples=n_resamples, random_state=rng, labels=labels, pos_label=pl)
+    row.update(difference=float(r.difference), low=float(r.low), high=float(r.high),
+               statistic=None, pvalue=float(r.pvalue), method="paired bootstrap")
+    return row
+
+
+def _score1(s: np.ndarray, book: Any, pos_label: Any) -> np.ndarray:
+    return s if s.ndim == 1 else s[:, _pos_col(book, pos_label)]

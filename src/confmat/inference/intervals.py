@@ -1,0 +1,606 @@
+r"""Confidence intervals for every registry metric of a confusion matrix.
+
+Two kinds of interval live here:
+
+* **analytic** intervals where a closed form exists: Wilson, Agresti--Coull, Clopper--Pearson (and,
+  for the coverage study, Wald) for metrics that are a binomial proportion of the counts; the
+  Fleiss--Cohen--Everitt asymptotic standard error of Cohen's kappa; Fisher's z for a 2 x 2 phi
+  coefficient (MCC);
+* the **multinomial bootstrap on the counts**, valid for any metric of the table. A resample of
+  ``N`` test samples drawn with replacement has exactly the table distribution
+  ``Multinomial(N, C / N)``, so the resampled tables are drawn directly, ``B`` at a time, as a
+  ``(B, K, K)`` stack, and the batched metric code evaluates all of them in one call. Percentile,
+  basic and BCa intervals are read from the ``B`` values; BCa's acceleration comes from the exact
+  jackknife on the counts (leaving out one sample of cell ``(i, j)`` gives the same table for all
+  ``C_ij`` samples of that cell, so ``K^2`` evaluations replace ``N``).
+
+``METHODS`` names every method with its reference; ``interval_methods(metric)`` says which apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..metrics import Stats, evaluate, get_metric
+from ..metrics.overall import kappa_weights
+from ._common import (
+    DEFAULT_RESAMPLES,
+    check_level,
+    check_n_resamples,
+    check_random_state,
+    chunk_rows,
+    norm_cdf,
+    scipy_stats,
+    z_quantile,
+)
+
+REF_WILSON = (
+    "Wilson, E. B. (1927), Probable inference, the law of succession, and statistical "
+    "inference, J. Am. Stat. Assoc. 22(158)."
+)
+REF_AGRESTI = (
+    "Agresti, A., Coull, B. A. (1998), Approximate is better than 'exact' for interval "
+    "estimation of binomial proportions, Am. Stat. 52(2)."
+)
+REF_CLOPPER = (
+    "Clopper, C. J., Pearson, E. S. (1934), The use of confidence or fiducial limits illustrated "
+    "in the case of the binomial, Biometrika 26(4)."
+)
+REF_BROWN = (
+    "Brown, L. D., Cai, T. T., DasGupta, A. (2001), Interval estimation for a binomial "
+    "proportion, Stat. Sci. 16(2)."
+)
+REF_FLEISS = (
+    "Fleiss, J. L., Cohen, J., Everitt, B. S. (1969), Large sample standard errors of kappa and "
+    "weighted kappa, Psychol. Bull. 72(5)."
+)
+REF_FISHER = (
+    "Fisher, R. A. (1921), On the 'probable error' of a coefficient of correlation deduced from "
+    "a small sample, Metron 1."
+)
+REF_EFRON = "Efron, B., Tibshirani, R. J. (1993), An Introduction to the Bootstrap, Chapman & Hall."
+REF_EFRON_BCA = (
+    "Efron, B. (1987), Better bootstrap confidence intervals, J. Am. Stat. Assoc. 82(397)."
+)
+REF_DAVISON = (
+    "Davison, A. C., Hinkley, D. V. (1997), Bootstrap Methods and their Application, CUP."
+)
+
+
+@dataclass(frozen=True)
+class Method:
+    """An interval method: its name, kind ('analytic' or 'bootstrap'), summary and reference."""
+
+    name: str
+    kind: str
+    summary: str
+    references: tuple[str, ...]
+
+
+METHODS: dict[str, Method] = {
+    m.name: m
+    for m in (
+        Method("wilson", "analytic", "Wilson score interval for a binomial proportion x / n.",
+               (REF_WILSON, REF_BROWN)),
+        Method("agresti_coull", "analytic",
+               "Wald interval around (x + z^2/2) / (n + z^2) with n + z^2 trials.",
+               (REF_AGRESTI, REF_BROWN)),
+        Method("clopper_pearson", "analytic",
+               "'Exact' interval from beta quantiles; conservative (coverage >= nominal).",
+               (REF_CLOPPER, REF_BROWN)),
+        Method("wald", "analytic",
+               "p +- z sqrt(p (1 - p) / n); shown for comparison, poor when p is near 0 or 1.",
+               (REF_BROWN,)),
+        Method("kappa_asymptotic", "analytic",
+               "kappa +- z SE with the large-sample SE of (weighted) kappa.", (REF_FLEISS,)),
+        Method("fisher_z", "analytic",
+               "tanh(atanh(r) +- z / sqrt(N - 3)) for a 2 x 2 phi coefficient (MCC).",
+               (REF_FISHER,)),
+        Method("percentile", "bootstrap",
+               "Quantiles of the metric over multinomial resamples of the counts.", (REF_EFRON,)),
+        Method("basic", "bootstrap",
+               "Reflected percentile interval 2 theta - quantiles.", (REF_DAVISON,)),
+        Method("bca", "bootstrap",
+               "Bias-corrected and accelerated percentile interval; acceleration from the exact "
+               "count jackknife.", (REF_EFRON_BCA, REF_EFRON)),
+    )
+}
+_ALIASES = {"beta": "clopper_pearson", "exact": "clopper_pearson", "fleiss": "kappa_asymptotic",
+            "normal": "wald", "fisher": "fisher_z", "bca_bootstrap": "bca"}
+PROPORTION_METHODS = ("wilson", "agresti_coull", "clopper_pearson", "wald")
+BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
+
+
+# ---------------------------------------------------------------------------------------------
+# which metrics are binomial proportions, and of which counts
+Counts = Callable[[Any], np.ndarray]
+
+#: per-class proportions: metric -> (numerator, denominator) as functions of ClassCounts
+PER_CLASS_PROPORTIONS: dict[str, tuple[Counts, Counts]] = {
+    "recall": (lambda c: c.tp, lambda c: c.support),
+    "class_accuracy": (lambda c: c.tp, lambda c: c.support),
+    "fnr": (lambda c: c.fn, lambda c: c.support),
+    "precision": (lambda c: c.tp, lambda c: c.predicted),
+    "fdr": (lambda c: c.fp, lambda c: c.predicted),
+    "specificity": (lambda c: c.tn, lambda c: c.negatives),
+    "fpr": (lambda c: c.fp, lambda c: c.negatives),
+    "npv": (lambda c: c.tn, lambda c: c.tn + c.fn),
+    "for": (lambda c: c.fn, lambda c: c.tn + c.fn),
+    "prevalence": (lambda c: c.support, lambda c: c.n),
+    "jaccard": (lambda c: c.tp, lambda c: c.tp + c.fp + c.fn),
+}
+#: per-class proportions whose micro average is still one proportion of N samples
+MICRO_PROPORTIONS = frozenset({"recall", "class_accuracy", "fnr", "precision", "fdr"})
+
+#: overall proportions: metric -> (numerator, denominator) as functions of Stats
+OVERALL_PROPORTIONS: dict[str, tuple[Counts, Counts]] = {
+    "accuracy": (lambda s: s.correct, lambda s: s.n),
+    "weighted_accuracy": (lambda s: s.correct, lambda s: s.n),
+    "error_rate": (lambda s: s.n - s.correct, lambda s: s.n),
+    "hamming_loss": (lambda s: s.n - s.correct, lambda s: s.n),
+    "zero_one_loss": (lambda s: s.n - s.correct, lambda s: s.n),
+}
+
+
+@dataclass(frozen=True)
+class ConfidenceInterval:
+    """A confidence interval; unpacks as ``low, high``.
+
+    ``low``/``high``/``estimate`` are floats for an overall (or averaged, or ``pos_label``)
+    metric and per-class arrays otherwise.
+    """
+
+    low: Any
+    high: Any
+    estimate: Any
+    metric: str
+    method: str
+    level: float
+    average: str | None = None
+    n_resamples: int | None = None
+    references: tuple[str, ...] = field(default=())
+
+    def __iter__(self) -> Iterator[Any]:
+        yield self.low
+        yield self.high
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i: int) -> Any:
+        return (self.low, self.high)[i]
+
+    def to_dict(self) -> dict[str, Any]:
+        def plain(v: Any) -> Any:
+            return v.tolist() if isinstance(v, np.ndarray) else v
+
+        return {
+            "metric": self.metric,
+            "estimate": plain(self.estimate),
+            "low": plain(self.low),
+            "high": plain(self.high),
+            "level": self.level,
+            "method": self.method,
+            "average": self.average,
+            "n_resamples": self.n_resamples,
+            "references": list(self.references),
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# binomial proportion intervals
+def proportion_interval(
+    count: Any, nobs: Any, level: float = 0.95, method: str = "wilson"
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Interval for a binomial proportion ``count / nobs`` (vectorised; NaN where nobs = 0).
+
+    With :math:`\hat p = x/n`, :math:`z = \Phi^{-1}(1 - \alpha/2)`:
+
+    * Wilson: :math:`\frac{x + z^2/2}{n + z^2} \pm \frac{z}{n + z^2}\sqrt{x(n-x)/n + z^2/4}`;
+    * Agresti--Coull: :math:`\tilde p \pm z\sqrt{\tilde p(1-\tilde p)/\tilde n}` with
+      :math:`\tilde n = n + z^2`, :math:`\tilde p = (x + z^2/2)/\tilde n`, clipped to [0, 1];
+    * Clopper--Pearson: :math:`[B(\alpha/2; x, n-x+1),\ B(1-\alpha/2; x+1, n-x)]` with ``B`` the
+      beta quantile (0 when x = 0, 1 when x = n);
+    * Wald: :math:`\hat p \pm z\sqrt{\hat p(1-\hat p)/n}`, clipped to [0, 1].
+
+    Non-integer (weighted) counts are accepted and treated as counts.
+
+    References
+    ----------
+    Wilson (1927); Agresti and Coull (1998); Clopper and Pearson (1934); Brown, Cai and DasGupta
+    (2001), who recommend Wilson (or Agresti--Coull for n >= 40) over Wald and Clopper--Pearson.
+    """
+    method = _ALIASES.get(method, method)
+    x = np.asarray(count, dtype=np.float64)
+    n = np.asarray(nobs, dtype=np.float64)
+    alpha = 1.0 - level
+    z = float(z_quantile(1.0 - alpha / 2.0))
+    empty = n <= 0
+    n_safe = np.where(empty, 1.0, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if method == "wilson":
+            z2 = z * z
+            center = (x + z2 / 2.0) / (n_safe + z2)
+            half = z / (n_safe + z2) * np.sqrt(np.maximum(x * (n_safe - x) / n_safe, 0.0) + z2 / 4.0)
+            low, high = center - half, center + half
+        elif method == "agresti_coull":
+            nt = n_safe + z * z
+            pt = (x + z * z / 2.0) / nt
+            half = z * np.sqrt(pt * (1.0 - pt) / nt)
+            low, high = pt - half, pt + half
+        elif method == "wald":
+            p = x / n_safe
+            half = z * np.sqrt(p * (1.0 - p) / n_safe)
+            low, high = p - half, p + half
+        elif method == "clopper_pearson":
+            beta = scipy_stats().beta
+            low = np.where(x <= 0, 0.0, beta.ppf(alpha / 2.0, np.maximum(x, 1e-300),
+                                                  n_safe - x + 1.0))
+            high = np.where(x >= n_safe, 1.0, beta.ppf(1.0 - alpha / 2.0, x + 1.0,
+                                                        np.maximum(n_safe - x, 1e-300)))
+        else:
+            raise ValueError(
+                f"method must be one of {', '.join(PROPORTION_METHODS)} for a proportion, "
+                f"got {method!r}"
+            )
+    low = np.clip(low, 0.0, 1.0)
+    high = np.clip(high, 0.0, 1.0)
+    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+
+
+# ---------------------------------------------------------------------------------------------
+# kappa and MCC
+def kappa_standard_error(counts: Any, weights: str | None = None) -> tuple[float, float]:
+    r"""Cohen's (weighted) kappa and its large-sample standard error (Fleiss, Cohen, Everitt 1969).
+
+    With cell proportions :math:`p_{ij}`, margins :math:`p_{i\cdot}, p_{\cdot j}` and agreement
+    weights :math:`w_{ij} = 1 - v_{ij}/\max v` (``v`` the disagreement weights of
+    :func:`~confmat.metrics.overall.kappa`; identity for unweighted kappa),
+    :math:`\bar w_{i\cdot} = \sum_j p_{\cdot j} w_{ij}`, :math:`\bar w_{\cdot j} = \sum_i p_{i\cdot}
+    w_{ij}`, :math:`p_e = \sum w_{ij} p_{i\cdot} p_{\cdot j}`:
+
+    .. math::
+        \widehat{\mathrm{Var}}(\hat\kappa) = \frac{\sum_{ij} p_{ij}\,[w_{ij} - (\bar w_{i\cdot}
+        + \bar w_{\cdot j})(1-\hat\kappa)]^2 - [\hat\kappa - p_e(1-\hat\kappa)]^2}{N (1-p_e)^2}.
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    n = c.sum()
+    k = c.shape[0]
+    v = kappa_weights(k, weights)
+    if n <= 0 or k < 2 or v.max() == 0:
+        return float("nan"), float("nan")
+    w = 1.0 - v / v.max()
+    p = c / n
+    r = p.sum(axis=1)
+    q = p.sum(axis=0)
+    po = (w * p).sum()
+    pe = (w * np.outer(r, q)).sum()
+    if pe >= 1.0:
+        return float("nan"), float("nan")
+    kap = (po - pe) / (1.0 - pe)
+    wr = w @ q
+    wc = r @ w
+    core = (p * (w - (wr[:, None] + wc[None, :]) * (1.0 - kap)) ** 2).sum()
+    var = (core - (kap - pe * (1.0 - kap)) ** 2) / (n * (1.0 - pe) ** 2)
+    return float(kap), float(np.sqrt(max(var, 0.0)))
+
+
+def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""Fisher's z interval :math:`\tanh(\operatorname{atanh} r \pm z_{1-\alpha/2}/\sqrt{N-3})`.
+
+    Exact for the Pearson correlation of a bivariate normal pair; for the phi coefficient of a
+    2 x 2 table it is a large-sample approximation (see docs/inference.md for its coverage).
+    """
+    r = np.asarray(r, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    z = float(z_quantile(0.5 + level / 2.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        center = np.arctanh(np.clip(r, -1.0, 1.0))
+        half = z / np.sqrt(n - 3.0)
+        low, high = np.tanh(center - half), np.tanh(center + half)
+    bad = n <= 3
+    return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
+
+
+# ---------------------------------------------------------------------------------------------
+# the multinomial bootstrap on the counts
+def resample_tables(
+    table: np.ndarray, n_resamples: int, rng: np.random.Generator
+) -> Iterator[np.ndarray]:
+    """Yield stacks of tables drawn from Multinomial(N, table / N), ``n_resamples`` in all.
+
+    Integer tables are resampled exactly. A float (weighted) table is treated as
+    ``round(N)`` unit-weight samples and its resamples rescaled to total ``N``.
+    """
+    shape = table.shape
+    flat = table.reshape(-1).astype(np.float64)
+    total = flat.sum()
+    if table.dtype.kind in "iu":
+        trials, scale = int(total), None
+    else:
+        trials = max(1, round(total))
+        scale = total / trials
+    p = flat / total if total > 0 else np.full(flat.size, 1.0 / flat.size)
+    p = p / p.sum()
+    for start, stop in chunk_rows(n_resamples, flat.size):
+        draw = rng.multinomial(trials, p, size=stop - start)
+        if scale is not None:
+            draw = draw * scale
+        yield draw.reshape((stop - start, *shape))
+
+
+def bootstrap_values(
+    table: np.ndarray,
+    k: int,
+    name: str,
+    average: str | None,
+    n_resamples: int,
+    rng: np.random.Generator,
+    zero_division: Any = "warn",
+    **params: Any,
+) -> np.ndarray:
+    """Metric values on ``n_resamples`` multinomial resamples of ``table``: shape (B, ...)."""
+    parts = [
+        evaluate(name, Stats(stack, k=k, zero_division=zero_division), average, warn=False,
+                 **params)
+        for stack in resample_tables(table, n_resamples, rng)
+    ]
+    return np.concatenate([np.asarray(p, dtype=np.float64) for p in parts], axis=0)
+
+
+def jackknife_values(
+    table: np.ndarray, k: int, name: str, average: str | None, zero_division: Any = "warn",
+    **params: Any,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out metric values, one per non-empty cell, and the cell counts (their weights).
+
+    Removing any one of the ``C_ij`` samples of cell ``(i, j)`` gives the same table, so the
+    N-sample jackknife is these values weighted by the counts. For a weighted table one unit of
+    weight is removed (the whole cell when it holds less than one).
+    """
+    flat = table.reshape(-1)
+    cells = np.flatnonzero(flat > 0)
+    m = flat.size
+    loo = np.broadcast_to(flat.astype(np.float64), (cells.size, m)).copy()
+    removed = np.minimum(flat[cells].astype(np.float64), 1.0)
+    loo[np.arange(cells.size), cells] -= removed
+    if table.dtype.kind in "iu":
+        loo = np.rint(loo).astype(np.int64)
+    loo = loo.reshape((cells.size, *table.shape))
+    vals = evaluate(name, Stats(loo, k=k, zero_division=zero_division), average, warn=False,
+                    **params)
+    weights = flat[cells].astype(np.float64) / removed
+    return np.asarray(vals, dtype=np.float64), weights
+
+
+def _nanquantile(values: np.ndarray, q: Any) -> np.ndarray:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanquantile(values, q, axis=0)
+
+
+def bootstrap_interval(
+    boot: np.ndarray,
+    estimate: np.ndarray,
+    level: float,
+    method: str,
+    jackknife: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Percentile, basic or BCa interval from bootstrap values ``boot`` (B, ...).
+
+    BCa (Efron 1987) uses :math:`\hat z_0 = \Phi^{-1}(\#\{\theta^* < \hat\theta\}/B +
+    \tfrac12\#\{\theta^* = \hat\theta\}/B)` (ties split, as metrics of counts are discrete) and the
+    acceleration :math:`\hat a = \sum w_c d_c^3 / (6 (\sum w_c d_c^2)^{3/2})`, :math:`d_c =
+    \bar\theta_{(\cdot)} - \theta_{(c)}`, from the count jackknife; the interval is the
+    :math:`\Phi(\hat z_0 + (\hat z_0 + z_\alpha)/(1 - \hat a(\hat z_0 + z_\alpha)))` quantiles.
+    Resamples where the metric is NaN are left out.
+    """
+    alpha = 1.0 - level
+    est = np.asarray(estimate, dtype=np.float64)
+    if method == "percentile":
+        q = _nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
+        return q[0], q[1]
+    if method == "basic":
+        q = _nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
+        return 2.0 * est - q[1], 2.0 * est - q[0]
+    if method != "bca":
+        raise ValueError(f"unknown bootstrap method {method!r}")
+    tail = boot.shape[1:]
+    flat = boot.reshape(boot.shape[0], -1)
+    est_f = np.broadcast_to(est, tail).reshape(-1)
+    valid = ~np.isnan(flat)
+    nvalid = valid.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        below = ((flat < est_f) & valid).sum(axis=0) + 0.5 * ((flat == est_f) & valid).sum(axis=0)
+        prop = below / np.maximum(nvalid, 1)
+        prop = np.clip(prop, 0.5 / np.maximum(nvalid, 1), 1.0 - 0.5 / np.maximum(nvalid, 1))
+    z0 = z_quantile(prop)
+    if jackknife is None:
+        acc = np.zeros_like(z0)
+    else:
+        jv, w = jackknife
+        jv = jv.reshape(jv.shape[0], -1)
+        ok = ~np.isnan(jv)
+        wj = np.where(ok, w[:, None], 0.0)
+        jvz = np.where(ok, jv, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = (wj * jvz).sum(axis=0) / wj.sum(axis=0)
+            d = np.where(ok, mean - jvz, 0.0)
+            num = (wj * d**3).sum(axis=0)
+            den = 6.0 * (wj * d**2).sum(axis=0) ** 1.5
+            acc = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+    zs = z_quantile([alpha / 2.0, 1.0 - alpha / 2.0])
+    low = np.empty(flat.shape[1])
+    high = np.empty(flat.shape[1])
+    for j in range(flat.shape[1]):
+        col = flat[valid[:, j], j]
+        if col.size == 0:
+            low[j] = high[j] = np.nan
+            continue
+        probs = []
+        for zq in zs:
+            s = z0[j] + zq
+            denom = 1.0 - acc[j] * s
+            p = norm_cdf(z0[j] + s / denom) if denom > 0 else (1.0 if zq > 0 else 0.0)
+            probs.append(float(np.clip(p, 0.0, 1.0)))
+        low[j], high[j] = np.quantile(col, probs)
+    return low.reshape(tail), high.reshape(tail)
+
+
+# ---------------------------------------------------------------------------------------------
+def _is_proportion(name: str, kind: str, average: str | None, params: dict[str, Any]) -> bool:
+    if kind == "overall":
+        if name not in OVERALL_PROPORTIONS:
+            return False
+        return not (name == "zero_one_loss" and not params.get("normalize", True))
+    if name not in PER_CLASS_PROPORTIONS:
+        return False
+    return average is None or (average == "micro" and name in MICRO_PROPORTIONS)
+
+
+def interval_methods(metric: str, average: str | None = None, n_classes: int = 2) -> list[str]:
+    """Methods that apply to ``metric`` (with ``average``, on a table of ``n_classes``)."""
+    spec = get_metric(metric)
+    out: list[str] = []
+    if _is_proportion(spec.name, spec.kind, average, {}):
+        out += list(PROPORTION_METHODS)
+    if spec.name == "kappa":
+        out.append("kappa_asymptotic")
+    if (spec.name == "mcc" and n_classes == 2) or (spec.name == "class_mcc" and average is None):
+        out.append("fisher_z")
+    return out + list(BOOTSTRAP_METHODS)
+
+
+def auto_method(metric: str, average: str | None = None, n_classes: int = 2,
+                params: dict[str, Any] | None = None) -> str:
+    """The ``method='auto'`` choice: Wilson for binomial proportions (Brown, Cai and DasGupta
+    2001), the Fleiss--Cohen--Everitt SE for kappa, BCa on the counts for everything else."""
+    spec = get_metric(metric)
+    if _is_proportion(spec.name, spec.kind, average, params or {}):
+        return "wilson"
+    if spec.name == "kappa":
+        return "kappa_asymptotic"
+    return "bca"
+
+
+def confidence_interval(
+    cm: Any,
+    metric: str,
+    *,
+    level: float = 0.95,
+    method: str = "auto",
+    average: str | None = None,
+    pos_label: Any = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    random_state: Any = None,
+    zero_division: Any = "warn",
+    **params: Any,
+) -> ConfidenceInterval:
+    """Confidence interval for one registry metric of a :class:`~confmat.ConfusionMatrix`.
+
+    This is the engine behind :meth:`ConfusionMatrix.ci`; see its docstring.
+    """
+    level = check_level(level)
+    spec = get_metric(metric)
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {type(method).__name__}")
+    method = _ALIASES.get(method.lower(), method.lower())
+    if pos_label is not None:
+        if spec.kind != "per_class":
+            raise ValueError(f"pos_label applies to per-class metrics, not {spec.name!r}")
+        if average is not None:
+            raise ValueError("give either pos_label or average, not both")
+    k = cm.n_classes
+    if method == "auto":
+        method = auto_method(spec.name, average, k, params)
+    if method not in METHODS:
+        raise ValueError(f"method must be 'auto' or one of {', '.join(METHODS)}, got {method!r}")
+    allowed = interval_methods(spec.name, average, k)
+    if method in PROPORTION_METHODS:
+        if not _is_proportion(spec.name, spec.kind, average, params):
+            raise ValueError(
+                f"method={method!r} needs a metric that is a binomial proportion of the counts; "
+                f"{spec.name!r} with average={average!r} is not one (use 'bca' or 'percentile')"
+            )
+    elif method not in allowed:
+        raise ValueError(
+            f"method={method!r} does not apply to {spec.name!r} with average={average!r} on "
+            f"{k} classes; choose one of {', '.join(allowed)}"
+        )
+    table = cm._table
+    stats = Stats(table, k=k, zero_division=zero_division)
+    estimate = np.asarray(evaluate(spec.name, stats, average, **params), dtype=np.float64)
+    n_used: int | None = None
+    info = METHODS[method]
+
+    if method in PROPORTION_METHODS:
+        if spec.kind == "overall":
+            num_f, den_f = OVERALL_PROPORTIONS[spec.name]
+            src: Any = stats
+        else:
+            num_f, den_f = PER_CLASS_PROPORTIONS[spec.name]
+            src = stats.per_class if average is None else stats.micro
+        num, den = num_f(src), den_f(src)
+        if average == "micro":
+            num, den = num[..., 0], den[..., 0]
+        low, high = proportion_interval(num, den, level, method)
+    elif method == "kappa_asymptotic":
+        _, se = kappa_standard_error(stats.counts, params.get("weights"))
+        z = float(z_quantile(0.5 + level / 2.0))
+        low, high = estimate - z * se, estimate + z * se
+    elif method == "fisher_z":
+        if spec.kind == "overall":
+            low, high = fisher_z_interval(estimate, stats.n, level)
+        else:
+            low, high = fisher_z_interval(estimate, stats.per_class.n, level)
+    else:
+        n_used = check_n_resamples(n_resamples, level)
+        rng = check_random_state(random_state)
+        # a value filled in by convention where a resample's metric is undefined is not an
+        # estimate: such resamples are left out unless a numeric zero_division was asked for
+        zd = "nan" if zero_division == "warn" else zero_division
+        boot = bootstrap_values(table, k, spec.name, average, n_used, rng, zd, **params)
+        jack = None
+        if method == "bca":
+            jack = jackknife_values(table, k, spec.name, average, zd, **params)
+        low, high = bootstrap_interval(boot, estimate, level, method, jack)
+
+    low = np.asarray(low, dtype=np.float64)
+    high = np.asarray(high, dtype=np.float64)
+    if pos_label is not None:
+        i = cm._index(pos_label, "pos_label")
+        low, high, estimate = low[i], high[i], estimate[i]
+
+    def out(a: np.ndarray) -> Any:
+        return float(a) if a.ndim == 0 else a
+
+    return ConfidenceInterval(
+        low=out(low), high=out(high), estimate=out(estimate), metric=spec.name, method=method,
+        level=level, average=average, n_resamples=n_used, references=info.references,
+    )
+
+
+__all__ = [
+    "METHODS",
+    "MICRO_PROPORTIONS",
+    "OVERALL_PROPORTIONS",
+    "PER_CLASS_PROPORTIONS",
+    "ConfidenceInterval",
+    "Method",
+    "auto_method",
+    "bootstrap_interval",
+    "bootstrap_values",
+    "confidence_interval",
+    "fisher_z_interval",
+    "interval_methods",
+    "jackknife_values",
+    "kappa_standard_error",
+    "proportion_interval",
+    "resample_tables",
+]
