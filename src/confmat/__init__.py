@@ -4,6 +4,23 @@ Rows of every confusion matrix are the true class and columns the predicted clas
 """
 
 from .accumulator import Accumulator
+from .binned import ScoreHistogram
+from .curves import (
+    ModelComparison,
+    OneVsRestROC,
+    PRCurve,
+    ROCCurve,
+    ThresholdChoice,
+    ThresholdSweep,
+    average_precision,
+    best_threshold,
+    compare_models,
+    precision_recall_curve,
+    roc_auc,
+    roc_curve,
+    roc_curve_ovr,
+    threshold_sweep,
+)
 from .inference import (
     bowker,
     compare,
@@ -24,11 +41,21 @@ __all__ = [
     "Accumulator",
     "ConfusionMatrix",
     "MetricSpec",
+    "ModelComparison",
+    "OneVsRestROC",
+    "PRCurve",
+    "ROCCurve",
+    "ScoreHistogram",
+    "ThresholdChoice",
+    "ThresholdSweep",
     "UndefinedMetricWarning",
     "__version__",
+    "average_precision",
+    "best_threshold",
     "bowker",
     "classification_report",
     "compare",
+    "compare_models",
     "delong",
     "get_metric",
     "hamming_loss",
@@ -36,6 +63,11 @@ __all__ = [
     "mcnemar",
     "multilabel_confusion_matrix",
     "paired_bootstrap",
+    "precision_recall_curve",
+    "roc_auc",
+    "roc_curve",
+    "roc_curve_ovr",
     "score_ci",
     "stuart_maxwell",
+    "threshold_sweep",
 ]
