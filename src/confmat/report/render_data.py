@@ -1,0 +1,55 @@
+"""JSON and CSV renderers of the report model."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from .model import Comparison, Report
+
+
+def render_json(obj: Report | Comparison, indent: int | None = 2) -> str:
+    """The report as JSON (strict: NaN and infinities are written as ``null``)."""
+    return json.dumps(obj.to_dict(), indent=indent, allow_nan=False) + "\n"
+
+
+def render_csv(obj: Report | Comparison) -> str:
+    """The report in long form, one value per row.
+
+    Columns: ``model, section, metric, class, value, low, high``; ``class`` is empty for
+    overall metrics and names the average (``micro``/``macro``/``weighted``) for averages;
+    the confusion matrix appears as ``section=matrix`` rows with ``metric`` the predicted
+    class.
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["model", "section", "metric", "class", "value", "low", "high"])
+    reports = obj.reports if isinstance(obj, Comparison) else [obj]
+    for rep in reports:
+        _rows(w, rep, rep.title if isinstance(obj, Comparison) else "")
+    if isinstance(obj, Comparison):
+        for t in obj.tests:
+            w.writerow([f"{t['a']} vs {t['b']}", "test", t["test"], "", t.get("pvalue"),
+                        "", ""])
+    return buf.getvalue()
+
+
+def _rows(w: csv.writer, rep: Report, model: str) -> None:  # type: ignore[valid-type]
+    labels = [str(v) for v in rep.labels]
+    for i, t in enumerate(labels):
+        for j, p in enumerate(labels):
+            w.writerow([model, "matrix", p, t, rep.counts[i, j].item(), "", ""])
+    for r in rep.per_class:
+        for k, v in enumerate(r.values):
+            lo, hi = r.intervals[k] if r.intervals else ("", "")
+            w.writerow([model, "per_class", r.name, labels[k], v, lo, hi])
+        for a, v in r.averages.items():
+            w.writerow([model, "average", r.name, a, v, "", ""])
+    for m in rep.overall:
+        lo, hi = m.interval if m.interval else ("", "")
+        w.writerow([model, "overall", m.name, "", m.value, lo, hi])
+    for c in rep.curves:
+        w.writerow([model, "curve", "roc_auc", str(c.pos_label), c.auc, "", ""])
+        w.writerow([model, "curve", "average_precision", str(c.pos_label), c.average_precision,
+                    "", ""])

@@ -1,0 +1,365 @@
+"""The self-contained HTML report: one file, inline CSS, JS and images, no network access.
+
+Every user-supplied string (labels, titles, file and column names) goes through
+:func:`html.escape`; the data for the threshold slider is embedded as JSON in a
+``<script type="application/json">`` block with ``<``, ``>`` and ``&`` escaped, and read by
+the page's script with ``textContent`` only. Plots are matplotlib SVGs embedded as base64
+``data:`` images (an ``<img>`` never runs scripts), so no label reaches the DOM as markup.
+A Content-Security-Policy forbids any network access from the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+from html import escape
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ..metrics import get_metric
+from .model import Comparison, Report, ThresholdCurve
+from .render_text import fmt, fmt_count
+
+#: metrics the page's script recomputes at each slider position (registry names; the page
+#: implements their formulas for a 2 x 2 table, and tests check them against scikit-learn)
+SLIDER_METRICS = ("recall", "specificity", "precision", "npv", "f1", "accuracy",
+                  "balanced_accuracy", "informedness", "markedness", "mcc")
+
+CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+       "script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _asset(name: str) -> str:
+    return resources.files("confmat.report").joinpath("templates", name).read_text("utf-8")
+
+
+def e(x: Any) -> str:
+    """Escape any value for HTML text or a quoted attribute."""
+    return escape(str(x), quote=True)
+
+
+def _json_for_script(obj: Any) -> str:
+    text = json.dumps(obj, allow_nan=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+# ------------------------------------------------------------------------------ figures
+def _figure_img(draw: Any, alt: str, caption: str) -> str:
+    """Draw with ``draw(ax)`` on a fresh matplotlib Figure (no pyplot state) and embed it as
+    a base64 SVG ``<img>``; an empty string when matplotlib is missing."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return ""
+    fig = Figure(figsize=(5.6, 4.8))
+    ax = fig.add_subplot()
+    draw(ax)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    b64 = base64.b64encode(buf.getvalue()).decode("ascii")
+    return (f'<figure><img alt="{e(alt)}" src="data:image/svg+xml;base64,{b64}">'
+            f"<figcaption>{e(caption)}</figcaption></figure>")
+
+
+def _curve_figures(rep: Report) -> str:
+    from ..plots import PrecisionRecallDisplay, RocCurveDisplay, ThresholdDisplay
+
+    if not rep.curves:
+        return ""
+    parts = []
+    if len(rep.curves) == 1:
+        c = rep.curves[0]
+        parts.append(_figure_img(lambda ax: RocCurveDisplay(c).plot(ax=ax), "ROC curve",
+                                 "ROC curve: thresholds θ marked; dashed: chance; star: perfect."))
+        parts.append(_figure_img(lambda ax: PrecisionRecallDisplay(c).plot(ax=ax), "PR curve",
+                                 "Precision-recall curve; dashed: chance (the prevalence)."))
+        parts.append(_figure_img(lambda ax: ThresholdDisplay(c).plot(ax=ax, metrics=("mcc", "precision")),
+                                 "metrics against threshold",
+                                 "MCC and precision (PPV) as the threshold θ moves."))
+    else:
+        def roc_all(ax: Any) -> None:
+            for c in rep.curves:
+                RocCurveDisplay(c).plot(ax=ax, mark_thresholds=False, chance=c is rep.curves[0],
+                                        label=f"{c.pos_label} (AUC = {fmt(c.auc, 3)})")
+
+        def pr_all(ax: Any) -> None:
+            for c in rep.curves:
+                PrecisionRecallDisplay(c).plot(ax=ax, mark_thresholds=False, chance=False,
+                                               label=f"{c.pos_label} (AP = {fmt(c.average_precision, 3)})")
+
+        parts.append(_figure_img(roc_all, "one-vs-rest ROC curves",
+                                 "One-vs-rest ROC curves, one per class; dashed: chance."))
+        parts.append(_figure_img(pr_all, "one-vs-rest PR curves",
+                                 "One-vs-rest precision-recall curves, one per class."))
+    return f'<div class="figs">{"".join(parts)}</div>'
+
+
+def _roc_overlay(cmp: Comparison) -> str:
+    from ..plots import RocComparisonDisplay
+
+    curves = {}
+    for name, rep in zip(cmp.names, cmp.reports, strict=True):
+        if len(rep.curves) == 1:
+            curves[name] = rep.curves[0]
+    if not curves:
+        return ""
+    pos = {str(c.pos_label) for c in curves.values()}
+    if len(pos) != 1:
+        return ""
+    img = _figure_img(lambda ax: RocComparisonDisplay(curves).plot(ax=ax), "ROC overlay",
+                      "ROC curves of every model with scores; inset: the top-left corner enlarged.")
+    return f'<h2>ROC curves compared</h2><div class="figs">{img}</div>'
+
+
+# ------------------------------------------------------------------------------ tables
+def _heatmap(rep: Report) -> str:
+    names = [e(v) for v in rep.labels]
+    pct = rep.row_percentages
+    head = "".join(f"<th>{n}</th>" for n in names)
+    rows = []
+    for i, n in enumerate(names):
+        cells = []
+        for j in range(len(names)):
+            p = pct[i, j]
+            bg = f"rgba(31,111,178,{p / 100:.3f})"
+            color = "#fff" if p > 55 else "#1d232b"
+            cells.append(f'<td style="background:{bg};color:{color}" title="true {n}, predicted '
+                         f'{names[j]}">{fmt_count(rep.counts[i, j])}<small>{p:.1f}%</small></td>')
+        rows.append(f"<tr><th>{n}</th>{''.join(cells)}<td class='tot'>"
+                    f"{fmt_count(rep.support[i])}</td></tr>")
+    colsum = rep.counts.sum(axis=0)
+    foot = "".join(f"<td>{fmt_count(v)}</td>" for v in colsum)
+    return (
+        '<div class="scroll"><table class="heat"><thead>'
+        f'<tr><th class="axis">true ↓ / predicted →</th>{head}<th>total</th></tr></thead>'
+        f"<tbody>{''.join(rows)}<tr><th>total</th>{foot}<td>{fmt_count(rep.n)}</td></tr>"
+        "</tbody></table></div>"
+        '<p class="note">Each cell: count, and percent of its true class (the row) — the '
+        "diagonal is each class's recall (the book's accuracy matrix).</p>"
+    )
+
+
+def _iv(iv: Any) -> str:
+    if iv is None:
+        return ""
+    return f' <span class="iv">[{fmt(iv[0], 3)}, {fmt(iv[1], 3)}]</span>'
+
+
+def _per_class_table(rep: Report) -> str:
+    names = [e(v) for v in rep.labels]
+    head = "".join(f"<th>{n}</th>" for n in names)
+    rows = [f"<tr><td class='name'>support</td>{''.join(f'<td>{fmt_count(v)}</td>' for v in rep.support)}"
+            f"<td></td><td></td><td>{fmt_count(rep.n)}</td></tr>"]
+    for r in rep.per_class:
+        ivs = r.intervals or [None] * len(r.values)
+        cells = "".join(f"<td>{fmt(v)}{_iv(iv)}</td>" for v, iv in zip(r.values, ivs, strict=True))
+        avgs = "".join(f"<td>{fmt(r.averages[a])}</td>" for a in ("micro", "macro", "weighted"))
+        rows.append(f'<tr><td class="name" title="{e(r.full_name)}">{e(r.name)}</td>{cells}{avgs}</tr>')
+    return ('<div class="scroll"><table class="per-class"><thead><tr><th>metric</th>'
+            f"{head}<th>micro</th><th>macro</th><th>weighted</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def _bar(m: Any) -> str:
+    lo, hi = m.range
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo or not math.isfinite(m.value):
+        return ""
+
+    def pos(v: float) -> float:
+        return max(0.0, min(100.0, 100.0 * (v - lo) / (hi - lo)))
+
+    ci = ""
+    if m.interval is not None and all(math.isfinite(v) for v in m.interval):
+        a, b = pos(m.interval[0]), pos(m.interval[1])
+        ci = f'<span class="ci" style="left:{a:.1f}%;width:{max(b - a, 0.8):.1f}%"></span>'
+    return f'<span class="bar"><span class="fill" style="width:{pos(m.value):.1f}%"></span>{ci}</span>'
+
+
+def _overall_table(rep: Report) -> str:
+    has_iv = any(m.interval for m in rep.overall)
+    has_int = any(m.interpretation for m in rep.overall)
+    head = "<th>metric</th><th>value</th>"
+    head += f"<th>{rep.level:.0%} interval</th>" if has_iv else ""
+    head += "<th>interpretation</th>" if has_int else ""
+    head += "<th>on its range</th><th style='text-align:left'>full name</th>"
+    rows = []
+    for m in rep.overall:
+        cells = f"<td class='name'>{e(m.name)}</td><td>{fmt(m.value)}</td>"
+        if has_iv:
+            cells += f"<td>{_iv(m.interval)}</td>"
+        if has_int:
+            cells += f"<td><span class='band'>{e(m.interpretation or '')}</span></td>"
+        cells += f"<td>{_bar(m)}</td><td class='name'>{e(m.full_name)}</td>"
+        rows.append(f"<tr>{cells}</tr>")
+    return (f'<div class="scroll"><table class="overall"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+# ------------------------------------------------------------------------------ slider
+def _slider_payload(curves: list[ThresholdCurve]) -> list[dict[str, Any]]:
+    out = []
+    for c in curves:
+        d = c.to_dict()
+        ts = d["thresholds"]
+        in01 = bool(ts) and min(ts) >= 0.0 and max(ts) <= 1.0
+        d["default_threshold"] = 0.5 if in01 else (float(np.median(ts)) if ts else 0.0)
+        out.append(d)
+    return out
+
+
+def _slider(key: str, curves: list[ThresholdCurve]) -> str:
+    select = ""
+    if len(curves) > 1:
+        opts = "".join(f'<option value="{i}">{e(c.pos_label)}</option>' for i, c in enumerate(curves))
+        select = f'<label>positive class <select>{opts}</select></label> '
+    pos = e(curves[0].pos_label) if len(curves) == 1 else "the chosen class"
+    mrows = "".join(
+        f'<tr><td class="name">{e(get_metric(n).full_name)}</td><td data-metric="{e(n)}"></td></tr>'
+        for n in SLIDER_METRICS)
+    thinned = any(len(c.thinned().thresholds) < len(c.thresholds) for c in curves)
+    note = (" Long score lists are thinned to evenly spaced thresholds; counts at each are exact."
+            if thinned else "")
+    return f"""
+<div class="cm-slider" data-widget="{e(key)}">
+  <div class="controls">
+    <p>{select}Positive class: <b>{pos}</b>. Predict positive when score ≥ θ.</p>
+    <p>θ = <span class="thr" data-out="threshold"></span></p>
+    <input type="range" min="0" max="0" step="1" value="0" aria-label="decision threshold">
+    <p class="note">Drag to move the threshold; the table and metrics are recomputed in the page
+    from the cumulative counts computed by confmat.{note}</p>
+    <table class="two"><thead><tr><th></th><th>predicted positive</th><th>predicted negative</th></tr></thead>
+    <tbody><tr><th>actual positive</th><td class="tp" data-out="tp"></td><td class="fn" data-out="fn"></td></tr>
+    <tr><th>actual negative</th><td class="fp" data-out="fp"></td><td class="tn" data-out="tn"></td></tr></tbody></table>
+  </div>
+  <div><table class="slider-metrics"><tbody>{mrows}</tbody></table></div>
+  <div><svg viewBox="-2 -2 104 104" role="img" aria-label="ROC curve with the current threshold"></svg>
+  <p class="note">ROC curve; red dot: current θ.</p></div>
+</div>"""
+
+
+# ------------------------------------------------------------------------------ pages
+def _meta(obj: Report | Comparison) -> str:
+    items = [f"<span>{e(k)}: <b>{e(v)}</b></span>" for k, v in obj.source.items()
+             if v not in (None, "", [])]
+    if isinstance(obj, Report):
+        items.append(f"<span>samples: <b>{fmt_count(obj.n)}</b></span>")
+        items.append(f"<span>classes: <b>{len(obj.labels)}</b></span>")
+    return f'<p class="meta">{"".join(items)}</p>'
+
+
+def _notes(notes: list[str]) -> str:
+    if not notes:
+        return ""
+    return "<h3>Notes</h3><ul class='note'>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>"
+
+
+def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2) -> str:
+    parts = [f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep),
+             f"<h{h}>Per-class metrics and averages</h{h}>",
+             '<p class="note">Each class against the rest'
+             + (f"; brackets: {rep.level:.0%} confidence intervals" if any(r.intervals for r in rep.per_class) else "")
+             + ".</p>", _per_class_table(rep),
+             f"<h{h}>Overall metrics</h{h}>", _overall_table(rep)]
+    if rep.curves:
+        widgets[key] = _slider_payload(rep.curves)
+        aucs = ", ".join(f"{e(c.pos_label)}: ROC AUC {fmt(c.auc)}, AP {fmt(c.average_precision)}"
+                         for c in rep.curves)
+        parts += [f"<h{h}>Scores and thresholds</h{h}>", f'<p class="note">{aucs}</p>',
+                  _curve_figures(rep), f"<h{h + 1}>Threshold slider</h{h + 1}>",
+                  _slider(key, rep.curves)]
+    parts.append(_notes(rep.notes))
+    return "\n".join(parts)
+
+
+def _comparison_body(cmp: Comparison, widgets: dict[str, Any]) -> str:
+    keys = [k for k in cmp.table[0] if k != "model" and not k.endswith("_interval")]
+    head = "".join(f"<th>{e(k)}</th>" for k in keys)
+    rows = []
+    for r in cmp.table:
+        cells = "".join(f"<td>{fmt(r[k])}{_iv(r.get(k + '_interval'))}</td>" for k in keys)
+        rows.append(f"<tr><td class='name'>{e(r['model'])}</td>{cells}</tr>")
+    parts = ["<h2>Models side by side</h2>",
+             f'<div class="scroll"><table class="compare"><thead><tr><th>model</th>{head}</tr>'
+             f"</thead><tbody>{''.join(rows)}</tbody></table></div>"]
+    if cmp.tests:
+        trs = "".join(
+            f"<tr><td class='name'>{e(t['a'])}</td><td class='name'>{e(t['b'])}</td>"
+            f"<td class='name'>{e(t['test'])}</td><td>{fmt(t.get('statistic'))}</td>"
+            f"<td>{fmt(t.get('pvalue'))}</td><td>{fmt(t.get('pvalue_holm'))}</td></tr>"
+            for t in cmp.tests)
+        parts += ["<h2>Pairwise tests</h2>",
+                  '<table class="tests"><thead><tr><th>model A</th><th>model B</th><th>test</th>'
+                  f"<th>statistic</th><th>p</th><th>p (Holm)</th></tr></thead><tbody>{trs}</tbody></table>"]
+    parts.append(_roc_overlay(cmp))
+    parts.append("<h2>Each model</h2>")
+    for i, rep in enumerate(cmp.reports):
+        body = _report_body(rep, f"m{i}", widgets, h=3)
+        parts.append(f"<details{' open' if i == 0 else ''}><summary>{e(rep.title)}</summary>"
+                     f"{body}</details>")
+    parts.append(_notes(cmp.notes))
+    return "\n".join(parts)
+
+
+def render_html(obj: Report | Comparison) -> str:
+    """The report (or comparison) as one self-contained HTML page."""
+    widgets: dict[str, Any] = {}
+    if isinstance(obj, Comparison):
+        body = _comparison_body(obj, widgets)
+    elif isinstance(obj, Report):
+        body = _report_body(obj, "r0", widgets)
+    else:
+        raise TypeError(f"expected a Report or Comparison, got {type(obj).__name__}")
+    data = _json_for_script({"widgets": widgets})
+    script = f'<script type="application/json" id="confmat-data">{data}</script>\n' \
+             f"<script>{_asset('report.js')}</script>" if widgets else ""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{e(obj.title)}</title>
+<style>{_asset('report.css')}</style>
+</head>
+<body>
+<main>
+<h1>{e(obj.title)}</h1>
+{_meta(obj)}
+{body}
+<footer>Generated by confmat {e(_version())}. Rows of every matrix are the true class, columns the
+predicted class. This page is self-contained and makes no network requests.</footer>
+</main>
+{script}
+</body>
+</html>
+"""
+
+
+def render_fragment(obj: Report | Comparison) -> str:
+    """A compact HTML fragment for notebooks: heatmap and overall metrics (no scripts)."""
+    if isinstance(obj, Comparison):
+        return _comparison_body_static(obj)
+    return (f"<div class='confmat-report'><style>{_asset('report.css')}</style>"
+            f"<h3>{e(obj.title)}</h3>{_meta(obj)}{_heatmap(obj)}{_overall_table(obj)}</div>")
+
+
+def _comparison_body_static(cmp: Comparison) -> str:
+    keys = [k for k in cmp.table[0] if k != "model" and not k.endswith("_interval")]
+    head = "".join(f"<th>{e(k)}</th>" for k in keys)
+    rows = "".join(
+        f"<tr><td class='name'>{e(r['model'])}</td>"
+        + "".join(f"<td>{fmt(r[k])}{_iv(r.get(k + '_interval'))}</td>" for k in keys) + "</tr>"
+        for r in cmp.table)
+    return (f"<div class='confmat-report'><style>{_asset('report.css')}</style>"
+            f"<h3>{e(cmp.title)}</h3><table><thead><tr><th>model</th>{head}</tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>")

@@ -1,0 +1,194 @@
+"""Plain-text and Markdown renderers of the report model (no dependencies)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .model import Comparison, Report
+
+
+def fmt(v: Any, digits: int = 4) -> str:
+    """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf'."""
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return v
+    f = float(v)
+    if math.isnan(f):
+        return "nan"
+    if math.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    if f == int(f) and abs(f) < 1e15 and isinstance(v, int):
+        return str(int(f))
+    return f"{f:.{digits}f}"
+
+
+def fmt_interval(iv: Any, digits: int = 3) -> str:
+    if iv is None:
+        return ""
+    return f"[{fmt(iv[0], digits)}, {fmt(iv[1], digits)}]"
+
+
+def fmt_count(v: float) -> str:
+    return f"{v:g}" if float(v) != int(v) else str(int(v))
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
+    """A fixed-width text table; ``align`` is one 'l' or 'r' per column (default: first left)."""
+    ncol = len(header)
+    align = align or "l" + "r" * (ncol - 1)
+    widths = [max(len(str(header[j])), *(len(str(r[j])) for r in rows)) if rows
+              else len(str(header[j])) for j in range(ncol)]
+
+    def line(cells: Sequence[str]) -> str:
+        out = []
+        for j, c in enumerate(cells):
+            c = str(c)
+            out.append(c.ljust(widths[j]) if align[j] == "l" else c.rjust(widths[j]))
+        return "  ".join(out).rstrip()
+
+    sep = "  ".join("-" * w for w in widths)
+    return "\n".join([line(header), sep, *(line(r) for r in rows)])
+
+
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
+    ncol = len(header)
+    align = align or "l" + "r" * (ncol - 1)
+
+    def esc(c: Any) -> str:
+        return str(c).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+    out = ["| " + " | ".join(esc(h) for h in header) + " |",
+           "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
+    out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | None]]:
+    """(title, header, rows, align) of every table of a report, shared by text and Markdown."""
+    names = [str(v) for v in rep.labels]
+    out = []
+    out.append((
+        "Confusion matrix (rows: true class, columns: predicted class)",
+        ["true \\ pred", *names, "total"],
+        [[n, *(fmt_count(v) for v in row), fmt_count(sum(row))]
+         for n, row in zip(names, rep.counts.tolist(), strict=True)],
+        None,
+    ))
+    out.append((
+        "Accuracy matrix (percent of each true class)",
+        ["true \\ pred", *names],
+        [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
+        None,
+    ))
+    ci = any(r.intervals for r in rep.per_class)
+    rows = [["support", *(fmt_count(v) for v in rep.support), "", "", fmt_count(rep.support.sum())]]
+    for r in rep.per_class:
+        vals = [fmt(v) for v in r.values]
+        if r.intervals:
+            vals = [f"{v} {fmt_interval(iv)}" for v, iv in zip(vals, r.intervals, strict=True)]
+        rows.append([r.name, *vals, *(fmt(r.averages[a]) for a in ("micro", "macro", "weighted"))])
+    title = "Per-class metrics (one class against the rest) and averages"
+    if ci:
+        title += f" [{rep.level:.0%} intervals]"
+    out.append((title, ["metric", *names, "micro", "macro", "weighted"], rows, None))
+    has_iv = any(m.interval for m in rep.overall)
+    has_int = any(m.interpretation for m in rep.overall)
+    header = ["metric", "value"]
+    if has_iv:
+        header.append(f"{rep.level:.0%} interval")
+    if has_int:
+        header.append("interpretation")
+    header.append("full name")
+    orows = []
+    for m in rep.overall:
+        row = [m.name, fmt(m.value)]
+        if has_iv:
+            row.append(fmt_interval(m.interval))
+        if has_int:
+            row.append(m.interpretation or "")
+        row.append(m.full_name)
+        orows.append(row)
+    out.append(("Overall metrics", header, orows, "lr" + "l" * (len(header) - 2)))
+    if rep.curves:
+        crows = [[str(c.pos_label), fmt(c.auc), fmt(c.average_precision), fmt_count(c.positives),
+                  fmt_count(c.negatives), str(len(c.thresholds))] for c in rep.curves]
+        out.append(("Score curves (positive class against the rest; rule: score >= threshold)",
+                    ["positive class", "ROC AUC", "average precision", "positives", "negatives",
+                     "thresholds"], crows, None))
+        for c in rep.curves:
+            mrows = []
+            for p in c.marked():
+                tp, fn, fp, tn = c.counts_at(p["threshold"])
+                mrows.append([fmt(p["threshold"], 2), fmt_count(tp), fmt_count(fn), fmt_count(fp),
+                              fmt_count(tn), fmt(p["tpr"], 3), fmt(p["fpr"], 3),
+                              fmt(p["precision"], 3)])
+            out.append((f"Thresholds for positive class {c.pos_label}",
+                        ["threshold", "TP", "FN", "FP", "TN", "TPR", "FPR", "PPV"], mrows, None))
+    return out
+
+
+def _cmp_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list[str]], str | None]]:
+    keys = [k for k in cmp.table[0] if k != "model" and not k.endswith("_interval")]
+    rows = []
+    for r in cmp.table:
+        cells = [r["model"]]
+        for k in keys:
+            iv = r.get(k + "_interval")
+            cells.append(fmt(r[k]) + (f" {fmt_interval(iv)}" if iv else ""))
+        rows.append(cells)
+    out = [("Models side by side", ["model", *keys], rows, None)]
+    if cmp.tests:
+        trows = [[t["a"], t["b"], t["test"], fmt(t.get("statistic")), fmt(t.get("pvalue")),
+                  fmt(t.get("pvalue_holm"))] for t in cmp.tests]
+        out.append(("Pairwise tests (Holm-adjusted over all pairs)",
+                    ["model A", "model B", "test", "statistic", "p", "p (Holm)"], trows, "lll"))
+    return out
+
+
+def _source_lines(source: dict[str, Any]) -> list[str]:
+    return [f"{k}: {v}" for k, v in source.items() if v not in (None, "", [])]
+
+
+def render_text(obj: Report | Comparison) -> str:
+    """The report (or comparison) as plain text tables."""
+    parts = [obj.title, "=" * len(obj.title)]
+    parts += _source_lines(obj.source)
+    if isinstance(obj, Comparison):
+        sections = _cmp_sections(obj)
+        for title, header, rows, align in sections:
+            parts += ["", title, table(header, rows, align)]
+        for rep in obj.reports:
+            parts += ["", render_text(rep)]
+    else:
+        parts.append(f"samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
+        for title, header, rows, align in _sections(obj):
+            parts += ["", title, table(header, rows, align)]
+    if obj.notes:
+        parts += ["", "Notes", *(f"- {n}" for n in obj.notes)]
+    return "\n".join(parts) + "\n"
+
+
+def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
+    """The report (or comparison) as GitHub-flavoured Markdown."""
+    h = "#" * level
+    parts = [f"{h} {_md_inline(obj.title)}", ""]
+    parts += [f"- {_md_inline(s)}" for s in _source_lines(obj.source)]
+    if isinstance(obj, Comparison):
+        for title, header, rows, align in _cmp_sections(obj):
+            parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
+        for rep in obj.reports:
+            parts += ["", render_markdown(rep, level + 1)]
+    else:
+        parts.append(f"- samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
+        for title, header, rows, align in _sections(obj):
+            parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
+    if obj.notes:
+        parts += ["", f"{h}# Notes", "", *(f"- {_md_inline(n)}" for n in obj.notes)]
+    return "\n".join(parts) + "\n"
+
+
+def _md_inline(s: str) -> str:
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(s))
