@@ -1,0 +1,247 @@
+"""Out-of-core readers: every row accounted for, results equal to the in-memory computation.
+
+Oracles: pandas reading the same file whole, and ``ConfusionMatrix.from_predictions`` /
+scikit-learn on the in-memory data.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import confusion_matrix as sk_confusion_matrix
+
+from confmat import ConfusionMatrix
+from confmat import io as cio
+
+
+def _frame(n: int, seed: int, k: int = 4, strings: bool = False) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.7, t, rng.integers(0, k, n))
+    df = pd.DataFrame({"y": t, "yhat": p, "score": rng.random(n), "w": rng.random(n) + 0.1})
+    if strings:
+        names = np.array(["ant", "bee", "cat", "dog", "eel"])
+        df["y"], df["yhat"] = names[t], names[p]
+    return df
+
+
+# ------------------------------------------------------------------ property tests
+@settings(max_examples=25)
+@given(
+    n=st.integers(1, 3000),
+    row_group=st.integers(1, 700),
+    batch_rows=st.integers(1, 1000),
+    seed=st.integers(0, 2**32 - 1),
+    strings=st.booleans(),
+)
+def test_parquet_random_row_groups_equals_in_memory(n, row_group, batch_rows, seed, strings):
+    df = _frame(n, seed, strings=strings)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "p.parquet")
+        pq.write_table(pa.Table.from_pandas(df), path, row_group_size=row_group)
+        cm, report = cio.evaluate_file(path, "y", "yhat", batch_rows=batch_rows)
+        cmw, _ = cio.evaluate_file(path, "y", "yhat", weight_col="w", batch_rows=batch_rows)
+        back = pd.read_parquet(path)
+    want = ConfusionMatrix.from_predictions(back["y"], back["yhat"])
+    assert report.rows_read == n and report.rows_skipped == 0
+    assert cm.labels == want.labels
+    np.testing.assert_array_equal(cm.counts, want.counts)
+    np.testing.assert_array_equal(cm.counts, sk_confusion_matrix(df["y"], df["yhat"], labels=cm.labels))
+    for name in ("accuracy", "mcc", "kappa", "balanced_accuracy"):
+        assert abs(cm.metric(name, zero_division=0.0) - want.metric(name, zero_division=0.0)) <= 1e-12
+    wantw = sk_confusion_matrix(df["y"], df["yhat"], labels=cm.labels, sample_weight=df["w"])
+    np.testing.assert_allclose(cmw.counts, wantw, rtol=1e-12, atol=1e-9)
+
+
+@settings(max_examples=15)
+@given(
+    n=st.integers(1, 2000),
+    batch_rows=st.integers(1, 800),
+    seed=st.integers(0, 2**32 - 1),
+    fmt=st.sampled_from(["csv", "tsv", "jsonl", "npy", "npy2d"]),
+)
+def test_text_and_npy_formats_read_back_exactly(n, batch_rows, seed, fmt):
+    df = _frame(n, seed, strings=fmt in ("csv", "jsonl"))
+    with tempfile.TemporaryDirectory() as d:
+        if fmt == "csv":
+            path = os.path.join(d, "p.csv")
+            df.to_csv(path, index=False)
+        elif fmt == "tsv":
+            path = os.path.join(d, "p.tsv")
+            df.to_csv(path, sep="\t", index=False)
+        elif fmt == "jsonl":
+            path = os.path.join(d, "p.ndjson")
+            df.to_json(path, orient="records", lines=True)
+            df = pd.read_json(path, lines=True)  # the file holds 10 significant digits
+        elif fmt == "npy":
+            path = os.path.join(d, "p.npy")
+            np.save(path, df[["y", "yhat", "score"]].to_records(index=False))
+        else:
+            path = os.path.join(d, "p.npy")
+            np.save(path, df[["y", "yhat"]].to_numpy())
+            df = df.rename(columns={"y": "0", "yhat": "1"})
+        cols = ["0", "1"] if fmt == "npy2d" else ["y", "yhat", "score"]
+        assert set(cols) <= set(cio.list_columns(path))
+        reader = cio.iter_batches(path, cols, batch_rows=batch_rows)
+        got = {c: [] for c in cols}
+        for batch in reader:
+            for c in cols:
+                got[c].append(batch[c])
+        assert reader.rows_read == n and reader.rows_skipped == 0
+        for c in cols:
+            arr = np.concatenate(got[c])
+            if arr.dtype.kind == "f":
+                np.testing.assert_allclose(arr, df[c].to_numpy(), rtol=1e-15)
+            else:
+                assert arr.tolist() == df[c].tolist()
+        cm, _ = cio.evaluate_file(path, cols[0], cols[1], batch_rows=batch_rows)
+    assert cm == ConfusionMatrix.from_predictions(df[cols[0]], df[cols[1]])
+
+
+# ------------------------------------------------------------------ faults and bad input
+def test_truncated_parquet_is_a_clear_error(tmp_path):
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.Table.from_pandas(_frame(5000, 1)), path, row_group_size=500)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])
+    with pytest.raises(ValueError, match=r"t\.parquet.*(truncated|corrupted)"):
+        cio.evaluate_file(path, "y", "yhat")
+    with pytest.raises(ValueError, match="truncated"):
+        cio.list_columns(path)
+
+
+def test_corrupted_parquet_page_is_an_error_never_a_short_result(tmp_path):
+    path = tmp_path / "c.parquet"
+    pq.write_table(
+        pa.Table.from_pandas(_frame(20_000, 2)), path, row_group_size=2000, compression="snappy"
+    )
+    data = bytearray(path.read_bytes())
+    mid = len(data) // 2
+    data[mid : mid + 400] = os.urandom(400)
+    path.write_bytes(bytes(data))
+    try:
+        cm, report = cio.evaluate_file(path, "y", "yhat")
+    except ValueError as exc:
+        assert "c.parquet" in str(exc)
+    else:  # the damage hit bytes that do not change the decoded columns
+        assert cm.n == report.rows_read == 20_000
+
+
+def test_ragged_csv_row_names_its_row(tmp_path):
+    path = tmp_path / "r.csv"
+    lines = ["y,yhat"] + [f"{i % 3},{(i + 1) % 3}" for i in range(50_000)]
+    lines[30_001] = "1,2,2"  # data row 30001 has three fields
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"r\.csv.*row 30001 \(line 30002\).*expected 2 fields, found 3"):
+        cio.evaluate_file(path, "y", "yhat", batch_rows=4096)
+    cm, report = cio.evaluate_file(path, "y", "yhat", skip_invalid=True, batch_rows=4096)
+    assert report.rows_skipped == 1 and report.skipped_row_numbers == [30001]
+    assert report.rows_read == 49_999 == cm.n
+    kept = pd.read_csv(path, on_bad_lines="skip")
+    assert cm == ConfusionMatrix.from_predictions(kept["y"], kept["yhat"])
+
+
+def test_missing_values_are_errors_or_counted_skips(tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text("y,yhat,score\na,b,0.5\na,,0.1\nb,b,\nb,a,0.7\n")
+    with pytest.raises(ValueError, match=r"column 'yhat', row 2 \(line 3\)"):
+        cio.evaluate_file(path, "y", "yhat")
+    cm, report = cio.evaluate_file(path, "y", "yhat", skip_invalid=True)
+    assert (report.rows_read, report.rows_skipped, report.skipped_row_numbers) == (3, 1, [2])
+    assert cm == ConfusionMatrix.from_predictions(["a", "b", "b"], ["b", "b", "a"])
+    reader = cio.iter_batches(path, ["y", "score"], skip_invalid=True)
+    list(reader)
+    assert (reader.rows_read, reader.rows_skipped, reader.skipped_row_numbers) == (3, 1, [3])
+
+
+def test_missing_label_column_lists_available(tmp_path):
+    path = tmp_path / "p.parquet"
+    pq.write_table(pa.Table.from_pandas(_frame(10, 3)), path)
+    with pytest.raises(ValueError, match=r"p\.parquet.*no column 'label'.*\['y', 'yhat', 'score', 'w'\]"):
+        cio.evaluate_file(path, "label", "yhat")
+    csv = tmp_path / "p.csv"
+    _frame(10, 3).to_csv(csv, index=False)
+    with pytest.raises(ValueError, match="no columns 'a', 'b'"):
+        cio.iter_batches(csv, ["a", "b"])
+
+
+def test_bad_jsonl_line_and_skip(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"y": 1, "yhat": 1}\n{"y": 2, "yhat":\n\n{"y": 2}\n{"y": 2, "yhat": 1}\n')
+    with pytest.raises(ValueError, match=r"p\.jsonl.*row 2"):
+        cio.evaluate_file(path, "y", "yhat")
+    cm, report = cio.evaluate_file(path, "y", "yhat", skip_invalid=True)
+    assert report.rows_read == 2 and report.rows_skipped == 2
+    assert report.skipped_row_numbers == [2, 4]  # line numbers; the blank line is no row
+    assert cm == ConfusionMatrix.from_predictions([1, 2], [1, 1])
+
+
+def test_nan_in_npy_and_truncated_npy(tmp_path):
+    arr = np.array([[0.0, 1.0], [1.0, np.nan], [1.0, 1.0]])
+    path = tmp_path / "a.npy"
+    np.save(path, arr)
+    with pytest.raises(ValueError, match=r"column '1', row 2"):
+        cio.evaluate_file(path, "0", "1")
+    cm, report = cio.evaluate_file(path, "0", "1", skip_invalid=True)
+    assert report.rows_skipped == 1 and cm.n == 2
+    np.save(path, np.arange(1000.0).reshape(500, 2))
+    data = path.read_bytes()
+    path.write_bytes(data[:-100])
+    with pytest.raises(ValueError, match=r"a\.npy.*truncated"):
+        cio.list_columns(path)
+
+
+def test_unknown_label_with_fixed_labels_names_rows(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat\ncat,cat\ndog,bird\n")
+    with pytest.raises(ValueError, match=r"p\.csv', rows 1\.\.2: chunk 1 has label 'bird'"):
+        cio.evaluate_file(path, "y", "yhat", labels=["cat", "dog"])
+
+
+def test_formats_and_arguments_are_checked(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("y,yhat\n1,1\n")
+    with pytest.raises(ValueError, match="cannot tell the format"):
+        cio.list_columns(path)
+    assert cio.list_columns(path, format="csv") == ["y", "yhat"]
+    with pytest.raises(ValueError, match="format must be one of"):
+        cio.list_columns(path, format="xlsx")
+    with pytest.raises(ValueError, match="does not exist"):
+        cio.list_columns(tmp_path / "nope.csv")
+    with pytest.raises(ValueError, match="batch_rows"):
+        cio.iter_batches(path, ["y"], format="csv", batch_rows=0)
+    empty = tmp_path / "e.csv"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="empty"):
+        cio.list_columns(empty)
+    header = tmp_path / "h.csv"
+    header.write_text("y,yhat\n")
+    with pytest.raises(ValueError, match="no valid rows"):
+        cio.evaluate_file(header, "y", "yhat")
+
+
+def test_progress_and_read_columns(tmp_path):
+    df = _frame(2500, 4)
+    path = tmp_path / "p.parquet"
+    pq.write_table(pa.Table.from_pandas(df), path, row_group_size=1000)
+    calls = []
+    cm, report = cio.evaluate_file(path, "y", "yhat", batch_rows=1000, progress=lambda a, b: calls.append((a, b)))
+    assert calls == [(1000, 2500), (2000, 2500), (2500, 2500)] and report.batches == 3
+    cols = cio.read_columns(path, ["y", "score"], batch_rows=300)
+    np.testing.assert_array_equal(cols["y"], df["y"].to_numpy())
+    np.testing.assert_array_equal(cols["score"], df["score"].to_numpy())
+
+
+def test_column_types_force_text_labels(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat\n1,1\n2,1\n")
+    cols = cio.read_columns(path, ["y", "yhat"], column_types={"y": "string", "yhat": "string"})
+    assert cols["y"].tolist() == ["1", "2"]
