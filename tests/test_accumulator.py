@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -42,7 +43,7 @@ def chunked(draw, weights: bool = False):
 
 
 def _slices(bounds):
-    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _metrics_close(a: ConfusionMatrix, b: ConfusionMatrix) -> None:

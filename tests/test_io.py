@@ -233,7 +233,7 @@ def test_progress_and_read_columns(tmp_path):
     path = tmp_path / "p.parquet"
     pq.write_table(pa.Table.from_pandas(df), path, row_group_size=1000)
     calls = []
-    cm, report = cio.evaluate_file(path, "y", "yhat", batch_rows=1000, progress=lambda a, b: calls.append((a, b)))
+    _cm, report = cio.evaluate_file(path, "y", "yhat", batch_rows=1000, progress=lambda a, b: calls.append((a, b)))
     assert calls == [(1000, 2500), (2000, 2500), (2500, 2500)] and report.batches == 3
     cols = cio.read_columns(path, ["y", "score"], batch_rows=300)
     np.testing.assert_array_equal(cols["y"], df["y"].to_numpy())
