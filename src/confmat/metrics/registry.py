@@ -48,6 +48,7 @@ class MetricSpec:
     avoid_when: str = ""
     notes: str = ""
     is_count: bool = False
+    uses_table: bool = False
 
     def describe(self) -> dict[str, Any]:
         """The spec as plain data (no function object), e.g. for JSON."""
@@ -68,6 +69,7 @@ class MetricSpec:
             "prefer_when": self.prefer_when,
             "avoid_when": self.avoid_when,
             "notes": self.notes,
+            "pycm_keys": [k.describe() for k in pycm_keys_of(self.name)],
         }
 
 
@@ -161,6 +163,16 @@ def average_values(values: np.ndarray, weights: np.ndarray | None, stats: Stats)
     return np.where(total == 0, plain, weighted)
 
 
+def _pooled_ovr(stats: Stats) -> Stats:
+    """The summed one-vs-rest table ``[[TP, FN], [FP, TN]]`` as 2 x 2 statistics."""
+    m = stats.micro
+    top = np.stack([m.tp[..., 0], m.fn[..., 0]], axis=-1)
+    bottom = np.stack([m.fp[..., 0], m.tn[..., 0]], axis=-1)
+    pooled = Stats(np.stack([top, bottom], axis=-2))
+    pooled.div = stats.div
+    return pooled
+
+
 def evaluate(
     name: str,
     stats: Stats,
@@ -180,6 +192,16 @@ def evaluate(
                 f"{spec.name!r} is an overall metric; average={average!r} does not apply"
             )
         out = spec.func(stats, **bound)
+    elif spec.uses_table:
+        # per-class values that need the whole table (e.g. confusion entropy). Micro averaging
+        # is, as for every per-class metric, the metric of the pooled one-vs-rest 2 x 2 table.
+        if average == "micro":
+            out = spec.func(_pooled_ovr(stats), **bound)[..., 0]
+        else:
+            out = spec.func(stats, **bound)
+        if average in ("macro", "weighted"):
+            weights = stats.support if average == "weighted" else None
+            out = average_values(out, weights, stats)
     elif average is None:
         out = spec.func(stats.per_class, **bound)
     elif average == "micro":
@@ -193,3 +215,101 @@ def evaluate(
     else:
         stats.div.undefined.clear()
     return np.asarray(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# PyCM keys. A spec's ``pycm`` field names the PyCM statistic that equals the metric with no
+# average and default parameters. Other PyCM keys are the same metric with an average or a
+# parameter ("TPR Macro", "F0.5"), a synonym PyCM keeps twice ("PR" = "PRE"), or one element of
+# a tuple ("95% CI"); those are declared here, next to the registry, so the oracle tests, the
+# docs and ``explain`` read one table.
+
+
+@dataclass(frozen=True)
+class PycmKey:
+    """One PyCM statistic and the confmat evaluation that reproduces it.
+
+    ``table`` is ``"class"`` for ``ConfusionMatrix.class_stat`` and ``"overall"`` for
+    ``overall_stat``; ``element`` is the position inside a tuple-valued statistic. ``differs``
+    says, in one sentence, where confmat deliberately gives another value than PyCM (such keys
+    are declared here rather than in the spec's ``pycm`` field, which promises identity).
+    """
+
+    key: str
+    table: Literal["class", "overall"]
+    metric: str
+    average: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    element: int | None = None
+    differs: str = ""
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "table": self.table,
+            "metric": self.metric,
+            "average": self.average,
+            "params": dict(self.params),
+            "element": self.element,
+            "differs": self.differs,
+        }
+
+    def call(self) -> str:
+        """How to ask confmat for it, e.g. ``cm.metric('recall', average='macro')``."""
+        args = [repr(self.metric)]
+        if self.average is not None:
+            args.append(f"average={self.average!r}")
+        args += [f"{k}={v!r}" for k, v in self.params.items()]
+        return f"cm.metric({', '.join(args)})"
+
+
+_PYCM_EXTRA: list[PycmKey] = []
+# PyCM reports the population once per class although it is one number.
+_PYCM_TABLE_OVERRIDE = {"n": "class"}
+
+
+def pycm_key(key: str, table: Literal["class", "overall"], metric: str,
+             average: str | None = None, element: int | None = None, differs: str = "",
+             **params: Any) -> PycmKey:
+    """Declare a PyCM key reproduced by ``metric`` with an average, parameters or an element,
+    or one where confmat deliberately differs (``differs`` says where and why)."""
+    entry = PycmKey(key, table, metric, average, dict(params), element, differs)
+    _PYCM_EXTRA.append(entry)
+    return entry
+
+
+def pycm_keys() -> dict[tuple[str, str], tuple[PycmKey, ...]]:
+    """Every PyCM statistic confmat reproduces: ``(table, key) -> entries`` (two entries for a
+    tuple-valued statistic such as ``("overall", "95% CI")``)."""
+    out: dict[tuple[str, str], list[PycmKey]] = {}
+    for spec in _REGISTRY.values():
+        if spec.pycm:
+            table = _PYCM_TABLE_OVERRIDE.get(
+                spec.name, "class" if spec.kind == "per_class" else "overall"
+            )
+            out.setdefault((table, spec.pycm), []).append(PycmKey(spec.pycm, table, spec.name))
+    for entry in _PYCM_EXTRA:
+        out.setdefault((entry.table, entry.key), []).append(entry)
+    return {
+        k: tuple(sorted(v, key=lambda e: -1 if e.element is None else e.element))
+        for k, v in out.items()
+    }
+
+
+def pycm_keys_of(name: str) -> list[PycmKey]:
+    """The PyCM keys that a registry metric reproduces."""
+    return [e for entries in pycm_keys().values() for e in entries if e.metric == name]
+
+
+def find_pycm(key: str) -> tuple[PycmKey, ...]:
+    """Look up a PyCM statistic by its exact key (per-class table first)."""
+    if not isinstance(key, str):
+        raise TypeError(f"key must be a string, got {type(key).__name__}")
+    table = pycm_keys()
+    for t in ("class", "overall"):
+        if (t, key) in table:
+            return table[(t, key)]
+    names = sorted({k for _, k in table})
+    close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+    raise ValueError(f"unknown PyCM key {key!r}{hint}")

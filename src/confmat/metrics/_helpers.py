@@ -1,0 +1,49 @@
+"""Small shared pieces of the catalogue families: declaring a spec, undefined values, logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._stats import Division
+from .registry import metric
+
+INF = float("inf")
+Z_95 = 1.96  # PyCM's critical value for its 95 % intervals (not 1.959964...)
+
+
+def declare(name: str, kind: str, full: str, family: str, formula: str, meaning: str, *,
+            refs: tuple[str, ...], prefer: str, avoid: str, rng: tuple[float, float] = (0.0, 1.0),
+            hib: bool | None = True, pycm: str | None = None, sklearn: str | None = None,
+            aliases: tuple[str, ...] = (), notes: str = "", params: dict | None = None,
+            check: Any = None, is_count: bool = False, uses_table: bool = False):
+    """Register a catalogue metric; every explanatory field is required here on purpose."""
+    return metric(
+        name, kind, full_name=full, family=family, formula=formula, meaning=meaning, range=rng,
+        higher_is_better=hib, aliases=aliases, references=refs, sklearn=sklearn, pycm=pycm,
+        params=params or {}, check=check, prefer_when=prefer, avoid_when=avoid, notes=notes,
+        is_count=is_count, uses_table=uses_table,
+    )
+
+
+def undefined(div: Division, value: Any, mask: Any, what: str) -> np.ndarray:
+    """Replace ``value`` where ``mask`` holds by the zero-division fill, and record it."""
+    value = np.asarray(value, dtype=np.float64)
+    mask = np.asarray(mask, dtype=bool)
+    if mask.any():
+        div.undefined.append(what)
+        return np.where(mask, div.fill, value)
+    return value
+
+
+def xlog2x(p: Any) -> np.ndarray:
+    """``p * log2(p)`` with the limit 0 at ``p = 0``."""
+    p = np.asarray(p, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+
+
+def check_z(z: Any = Z_95, **_: Any) -> None:
+    if isinstance(z, bool) or not isinstance(z, int | float) or not np.isfinite(z) or z <= 0:
+        raise ValueError(f"z must be a positive finite number (1.96 for 95 %), got {z!r}")

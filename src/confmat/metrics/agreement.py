@@ -1,0 +1,196 @@
+"""Agreement coefficients: chance-corrected accuracy in its many variants (Scott, Gwet,
+Bennett, Krippendorff), kappa's standard error and interval, Bangdiwala's B and the adjusted
+Rand index. Cohen's kappa itself lives in ``overall.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import references as R
+from ._helpers import Z_95, check_z, declare
+from ._stats import Stats
+from .overall import kappa
+
+
+def _agree(name, full, formula, meaning, **kw):
+    kw.setdefault("rng", (-1.0, 1.0))
+    return declare(name, "overall", full, "agreement", formula, meaning, **kw)
+
+
+def _f(x) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
+
+
+def _acc(s: Stats) -> np.ndarray:
+    return s.div(s.correct, s.n, "accuracy")
+
+
+def _racc(s: Stats) -> np.ndarray:
+    n = _f(s.n)
+    return s.div((_f(s.rows) * s.cols).sum(-1), n * n, "random accuracy")
+
+
+def _raccu(s: Stats) -> np.ndarray:
+    n = _f(s.n)
+    share = s.div(_f(s.rows) + s.cols, 2.0 * n[..., None], "random accuracy")
+    return (share**2).sum(-1)
+
+
+def _chance_corrected(s: Stats, observed, chance, what: str) -> np.ndarray:
+    return s.div(observed - chance, 1.0 - chance, what)
+
+
+@_agree("overall_random_accuracy", "overall random accuracy", "RACC = sum_i TOP_i P_i / N^2",
+        "Accuracy expected if predictions were drawn independently of the truth with the same "
+        "class frequencies; the chance term of Cohen's kappa.", pycm="Overall RACC",
+        rng=(0.0, 1.0), hib=None, refs=(R.PYCM,),
+        prefer="Seeing how much of the accuracy the marginals alone explain.",
+        avoid="Judging a model: it describes the class frequencies, not the model's skill.")
+def overall_random_accuracy(s: Stats) -> np.ndarray:
+    return _racc(s)
+
+
+@_agree("overall_random_accuracy_unbiased", "overall unbiased random accuracy",
+        "RACCU = sum_i ((TOP_i + P_i) / (2 N))^2",
+        "Chance accuracy when truth and prediction are assumed to share one pooled class "
+        "distribution; the chance term of Scott's pi.", pycm="Overall RACCU", rng=(0.0, 1.0),
+        hib=None, refs=(R.PYCM, R.SCOTT),
+        prefer="Understanding Scott's pi and Krippendorff's alpha.",
+        avoid="Judging a model on its own.")
+def overall_random_accuracy_unbiased(s: Stats) -> np.ndarray:
+    return _raccu(s)
+
+
+@_agree("scott_pi", "Scott's pi (unbiased kappa)", "pi = (ACC - RACCU) / (1 - RACCU)",
+        "Agreement beyond chance, with chance computed from the pooled distribution of truth "
+        "and prediction, so a model is not rewarded for predicting different frequencies than "
+        "the truth.", pycm="Kappa Unbiased", aliases=("kappa_unbiased", "scotts_pi", "pi"),
+        refs=(R.SCOTT, R.PYCM),
+        prefer="Comparing with content-analysis literature, or when prediction and truth "
+               "should have the same class distribution.",
+        avoid="Heavily imbalanced data: like kappa it drops as the pooled distribution gets "
+              "skewed.",
+        notes="PyCM reports it twice, as 'Kappa Unbiased' and 'Scott PI'.")
+def scott_pi(s: Stats) -> np.ndarray:
+    return _chance_corrected(s, _acc(s), _raccu(s), "scott_pi")
+
+
+@_agree("kappa_no_prevalence", "prevalence- and bias-adjusted kappa (PABAK)",
+        "PABAK = 2 ACC - 1",
+        "Kappa recomputed as if both marginals were uniform over two categories: a linear "
+        "rescaling of accuracy to [-1, 1].", pycm="Kappa No Prevalence",
+        aliases=("pabak",), refs=(R.BYRT,),
+        prefer="Reporting next to kappa to show how much prevalence lowers kappa (seed 000 "
+               "notes kappa drops on imbalanced data).",
+        avoid="Multi-class problems: 2 ACC - 1 is the two-category formula (PyCM uses it for "
+              "any K; Bennett's S is the K-class generalisation).")
+def kappa_no_prevalence(s: Stats) -> np.ndarray:
+    return 2.0 * _acc(s) - 1.0
+
+
+@_agree("gwet_ac1", "Gwet's AC1", "AC1 = (ACC - pe) / (1 - pe), "
+        "pe = sum_i pi_i (1 - pi_i) / (K - 1), pi_i = (TOP_i + P_i) / (2 N)",
+        "Agreement beyond chance with a chance term that stays small when one class dominates, "
+        "so it does not collapse on imbalanced data as kappa does.", pycm="Gwet AC1",
+        aliases=("ac1",), refs=(R.GWET,),
+        prefer="High agreement on imbalanced data (the 'kappa paradox').",
+        avoid="Comparing with studies that report kappa: the numbers are not interchangeable.")
+def gwet_ac1(s: Stats) -> np.ndarray:
+    k = s.counts.shape[-1]
+    pi = s.div(_f(s.rows) + s.cols, 2.0 * _f(s.n)[..., None], "gwet_ac1")
+    pe = s.div((pi * (1.0 - pi)).sum(-1), k - 1.0, "gwet_ac1")
+    return _chance_corrected(s, _acc(s), pe, "gwet_ac1")
+
+
+@_agree("bennett_s", "Bennett, Alpert and Goldstein's S", "S = (ACC - 1/K) / (1 - 1/K)",
+        "Accuracy corrected for the chance of guessing uniformly among K classes.",
+        pycm="Bennett S", aliases=("bennett_s_score", "s_score"), refs=(R.BENNETT,),
+        prefer="When every class is a priori equally likely to be chosen by chance.",
+        avoid="Imbalanced data: uniform guessing is a weak baseline, so S flatters the model.")
+def bennett_s(s: Stats) -> np.ndarray:
+    k = s.counts.shape[-1]
+    return _chance_corrected(s, _acc(s), np.asarray(1.0 / k), "bennett_s")
+
+
+@_agree("kappa_se", "standard error of Cohen's kappa",
+        "SE = sqrt(ACC (1 - ACC) / (N (1 - RACC)^2))",
+        "Large-sample standard error of kappa, treating accuracy as a binomial proportion.",
+        pycm="Kappa Standard Error", aliases=("kappa_standard_error",), rng=(0.0, float("inf")),
+        hib=False, refs=(R.FLEISS_SE, R.PYCM),
+        prefer="A quick interval for kappa on a reasonably large sample.",
+        avoid="Small samples or kappa near +-1: use a bootstrap interval (confmat.inference).",
+        notes="This is PyCM's simple formula, not the full Fleiss-Cohen-Everitt variance.")
+def kappa_se(s: Stats) -> np.ndarray:
+    acc = _acc(s)
+    racc = _racc(s)
+    return np.sqrt(s.div(acc * (1.0 - acc), _f(s.n) * (1.0 - racc) ** 2, "kappa_se"))
+
+
+_CI_NOTE = ("PyCM's 'Kappa 95% CI' is the pair (kappa_ci_lower, kappa_ci_upper) with z = 1.96.")
+
+
+@_agree("kappa_ci_lower", "lower bound of kappa's normal-approximation interval",
+        "kappa - z SE", "Lower end of kappa +- z standard errors (95 % for z = 1.96).",
+        params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM),
+        prefer="Reporting kappa with its uncertainty on a large sample.",
+        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
+def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
+    return kappa(s) - z * kappa_se(s)
+
+
+@_agree("kappa_ci_upper", "upper bound of kappa's normal-approximation interval",
+        "kappa + z SE", "Upper end of kappa +- z standard errors (95 % for z = 1.96).",
+        params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM),
+        prefer="Reporting kappa with its uncertainty on a large sample.",
+        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
+def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
+    return kappa(s) + z * kappa_se(s)
+
+
+@_agree("krippendorff_alpha", "Krippendorff's alpha (nominal, two coders)",
+        "alpha = (pa - RACCU) / (1 - RACCU), pa = (1 - 1/(2N)) ACC + 1/(2N)",
+        "Scott's pi with a small-sample correction of the observed agreement; the reliability "
+        "coefficient of content analysis.", pycm="Krippendorff Alpha",
+        aliases=("alpha", "kripp_alpha"), refs=(R.KRIPPENDORFF, R.PYCM),
+        prefer="Reliability studies that follow Krippendorff's conventions (alpha >= 0.8 "
+               "reliable, >= 0.667 tentative).",
+        avoid="Judging a classifier against ground truth: alpha treats both as fallible coders.")
+def krippendorff_alpha(s: Stats) -> np.ndarray:
+    eps = s.div(1.0, 2.0 * _f(s.n), "krippendorff_alpha")
+    pa = (1.0 - eps) * _acc(s) + eps
+    return _chance_corrected(s, pa, _raccu(s), "krippendorff_alpha")
+
+
+@_agree("bangdiwala_b", "Bangdiwala's B", "B = sum_i C[i, i]^2 / sum_i TOP_i P_i",
+        "Agreement read off the agreement chart: the area of the diagonal squares over the "
+        "area of the rectangles made by the marginals.", pycm="Bangdiwala B",
+        rng=(0.0, 1.0), refs=(R.BANGDIWALA,),
+        prefer="Alongside an agreement chart, as a picture-backed agreement measure.",
+        avoid="When chance agreement must be removed: B is not chance-corrected.")
+def bangdiwala_b(s: Stats) -> np.ndarray:
+    return s.div((_f(s.tp) ** 2).sum(-1), (_f(s.rows) * s.cols).sum(-1), "bangdiwala_b")
+
+
+def _pairs(x) -> np.ndarray:
+    x = _f(x)
+    return x * (x - 1.0) / 2.0
+
+
+@_agree("ari", "adjusted Rand index", "ARI = (sum_ij C(n_ij, 2) - E) / ((sum_i C(P_i, 2) + "
+        "sum_j C(TOP_j, 2)) / 2 - E), E = sum_i C(P_i, 2) sum_j C(TOP_j, 2) / C(N, 2)",
+        "Agreement between the partition of samples by true class and by predicted class, "
+        "counted over pairs of samples and corrected for chance; label names do not matter.",
+        pycm="ARI", sklearn="sklearn.metrics.adjusted_rand_score",
+        aliases=("adjusted_rand_index", "adjusted_rand_score"), refs=(R.HUBERT,),
+        rng=(-0.5, 1.0),
+        prefer="Clustering-style evaluation where predicted labels are arbitrary names.",
+        avoid="Classification with meaningful labels: a model that swaps two classes "
+              "consistently scores 1.",
+        notes="Undefined (zero_division) when the denominator vanishes; scikit-learn returns "
+              "1.0 for those degenerate partitions.")
+def ari(s: Stats) -> np.ndarray:
+    cells = _pairs(s.counts).sum(axis=(-2, -1))
+    a = _pairs(s.rows).sum(-1)
+    b = _pairs(s.cols).sum(-1)
+    expected = s.div(a * b, _pairs(s.n), "ari")
+    return s.div(cells - expected, (a + b) / 2.0 - expected, "ari")

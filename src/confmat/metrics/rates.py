@@ -1,0 +1,210 @@
+"""More one-vs-rest rates and counts: the rest of PyCM's per-class table that is a simple
+function of ``TP, FP, FN, TN``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import references as R
+from ._helpers import INF, declare
+from ._stats import ClassCounts
+from .per_class import npv, precision, recall, specificity
+
+
+def _pc(name, full, formula, meaning, *, family="rates", **kw):
+    return declare(name, "per_class", full, family, formula, meaning, **kw)
+
+
+@_pc("negatives", "actual negatives", "N_i = FP_i + TN_i = N - P_i",
+     "How many samples do not belong to class i.", family="counts", pycm="N",
+     aliases=("actual_negatives",), rng=(0.0, INF), hib=None, is_count=True, refs=(R.FAWCETT,),
+     prefer="Reading the one-vs-rest table of class i: the denominator of specificity and FPR.",
+     avoid="Comparing test sets of different sizes: use prevalence instead.")
+def negatives(c: ClassCounts) -> np.ndarray:
+    return c.negatives
+
+
+@_pc("predicted_negatives", "test outcome negatives", "TON_i = TN_i + FN_i = N - TOP_i",
+     "How many samples the model did not assign to class i.", family="counts", pycm="TON",
+     aliases=("ton", "test_outcome_negative"), rng=(0.0, INF), hib=None, is_count=True,
+     refs=(R.PYCM,),
+     prefer="Reading the one-vs-rest table: the denominator of NPV and FOR.",
+     avoid="Comparing test sets of different sizes.")
+def predicted_negatives(c: ClassCounts) -> np.ndarray:
+    return c.tn + c.fn
+
+
+@_pc("class_errors", "Hamming distance (errors involving class i)", "HD_i = FP_i + FN_i",
+     "How many samples are wrong with respect to class i: missed or falsely assigned.",
+     family="counts", pycm="HD", aliases=("hamming_distance", "hd"), rng=(0.0, INF), hib=False,
+     is_count=True, refs=(R.HAMMING,),
+     prefer="Counting where the errors of one class are, before turning them into rates.",
+     avoid="Comparing classes of different sizes: use the one-vs-rest error rate.")
+def class_errors(c: ClassCounts) -> np.ndarray:
+    return c.fp + c.fn
+
+
+@_pc("automatic_manual", "automatic/manual difference", "AM_i = TOP_i - P_i = FP_i - FN_i",
+     "How many more samples the model assigns to class i than truly belong to it; positive "
+     "means over-prediction, negative under-prediction.", family="counts", pycm="AM",
+     aliases=("am",), rng=(-INF, INF), hib=None, is_count=True, refs=(R.PYCM,),
+     prefer="Checking whether a model systematically over- or under-predicts a class "
+            "(e.g. counting objects where only totals matter).",
+     avoid="Judging accuracy: errors in both directions cancel, so AM = 0 does not mean correct.")
+def automatic_manual(c: ClassCounts) -> np.ndarray:
+    return c.predicted - c.support
+
+
+@_pc("ovr_accuracy", "one-vs-rest accuracy", "ACC_i = (TP_i + TN_i) / N",
+     "Share of all samples on which the model is right about 'class i or not'.", pycm="ACC",
+     aliases=("ovr_acc",), refs=(R.PYCM, R.SOKOLOVA),
+     prefer="Reproducing PyCM's per-class ACC, or a binary problem read as class i versus rest.",
+     avoid="Imbalanced or many-class problems: TN dominates, so every class looks accurate.",
+     notes="Not the per-class accuracy of seed 002 (that is recall, 'class_accuracy'). Its "
+           "macro average is PyCM's 'ACC Macro'.")
+def ovr_accuracy(c: ClassCounts) -> np.ndarray:
+    return c.div(c.tp + c.tn, c.n, "ovr_accuracy")
+
+
+@_pc("ovr_error_rate", "one-vs-rest error rate", "ERR_i = (FP_i + FN_i) / N = 1 - ACC_i",
+     "Share of all samples on which the model is wrong about 'class i or not'.", pycm="ERR",
+     aliases=("ovr_err",), hib=False, refs=(R.PYCM, R.SOKOLOVA),
+     prefer="Reproducing PyCM's per-class ERR.",
+     avoid="Imbalanced problems, for the same reason as one-vs-rest accuracy.")
+def ovr_error_rate(c: ClassCounts) -> np.ndarray:
+    return c.div(c.fp + c.fn, c.n, "ovr_error_rate")
+
+
+@_pc("predicted_rate", "test outcome positive rate (detection prevalence)",
+     "TOPR_i = TOP_i / N = (TP_i + FP_i) / N",
+     "Share of samples the model assigns to class i; compare it with the prevalence.",
+     pycm="TOPR", aliases=("topr", "detection_prevalence"), hib=None, family="counts",
+     refs=(R.PYCM,),
+     prefer="Checking calibration of class frequencies (does the model predict class i as often "
+            "as it occurs?).",
+     avoid="Judging correctness: it ignores whether the assignments are right.")
+def predicted_rate(c: ClassCounts) -> np.ndarray:
+    return c.div(c.predicted, c.n, "predicted_rate")
+
+
+@_pc("lift", "lift score", "LS_i = PPV_i / PRE_i",
+     "How many times more often a sample predicted as class i is truly class i than a sample "
+     "drawn at random.", pycm="LS", aliases=("lift_score",), rng=(0.0, INF), refs=(R.TUFFERY,),
+     prefer="Marketing or screening: how much better than random targeting the model is.",
+     avoid="Comparing across data sets with different prevalence: the maximum lift is 1/PRE.")
+def lift(c: ClassCounts) -> np.ndarray:
+    return c.div(precision(c), c.div(c.support, c.n, "lift"), "lift")
+
+
+@_pc("icsi", "individual classification success index", "ICSI_i = PPV_i + TPR_i - 1",
+     "Precision plus recall minus one: 1 for a perfect class, -1 when the class is never "
+     "found and never correctly predicted.", pycm="ICSI", aliases=("class_success_index",),
+     rng=(-1.0, 1.0), refs=(R.PYCM,),
+     prefer="A per-class score that, like F1, ignores TN but is linear in precision and recall; "
+            "its macro average is PyCM's overall 'CSI'.",
+     avoid="True negatives matter: like F1 it never looks at them.")
+def icsi(c: ClassCounts) -> np.ndarray:
+    return precision(c) + recall(c) - 1.0
+
+
+@_pc("class_aupr", "single-threshold area under the precision-recall curve",
+     "AUPR_i = (PPV_i + TPR_i) / 2",
+     "The area under the precision-recall 'curve' through the one operating point of a "
+     "hard classifier: the mean of precision and recall.", pycm="AUPR",
+     aliases=("aupr_single",), refs=(R.PYCM,),
+     prefer="Reproducing PyCM's AUPR for hard predictions.",
+     avoid="Scored models: compute the real precision-recall curve from scores instead; one "
+           "point hides the curve's shape (seed 002's complaint about AUC applies doubly).")
+def class_aupr(c: ClassCounts) -> np.ndarray:
+    return (precision(c) + recall(c)) / 2.0
+
+
+@_pc("random_accuracy", "random accuracy", "RACC_i = TOP_i P_i / N^2",
+     "Share of samples expected on cell (i, i) if predictions were independent of the truth "
+     "with the same marginals; the chance term of Cohen's kappa.", pycm="RACC",
+     family="agreement", hib=None, refs=(R.PYCM, "Cohen, J. (1960), A coefficient of "
+                                          "agreement for nominal scales, Educ. Psychol. Meas. "
+                                          "20(1)."),
+     prefer="Understanding how much of the accuracy is expected by chance.",
+     avoid="Judging a model: it measures the marginals, not the model's skill.")
+def random_accuracy(c: ClassCounts) -> np.ndarray:
+    return c.div(c.predicted.astype(np.float64) * c.support, c.n.astype(np.float64) ** 2,
+                 "random_accuracy")
+
+
+@_pc("random_accuracy_unbiased", "unbiased random accuracy",
+     "RACCU_i = ((TOP_i + P_i) / (2 N))^2",
+     "Chance agreement on class i when truth and prediction share one pooled distribution; "
+     "the chance term of Scott's pi.", pycm="RACCU", family="agreement", hib=None,
+     refs=(R.PYCM, R.SCOTT),
+     prefer="Understanding Scott's pi and Krippendorff's alpha.",
+     avoid="Judging a model on its own.")
+def random_accuracy_unbiased(c: ClassCounts) -> np.ndarray:
+    return c.div(c.predicted + c.support, 2.0 * c.n, "random_accuracy_unbiased") ** 2
+
+
+# --------------------------------------------------------------------- set similarity
+def _sim(name, full, formula, meaning, **kw):
+    return _pc(name, full, formula, meaning, family="similarity", **kw)
+
+
+@_sim("g_measure", "G-measure (Fowlkes-Mallows index, Otsuka-Ochiai coefficient)",
+      "G_i = sqrt(PPV_i TPR_i) = TP_i / sqrt(TOP_i P_i)",
+      "Geometric mean of precision and recall: the cosine similarity between the set of "
+      "class-i samples and the set of samples predicted as class i.", pycm="G",
+      aliases=("fowlkes_mallows", "ochiai", "otsuka_ochiai"), refs=(R.FOWLKES, R.POWERS),
+      prefer="A symmetric precision/recall summary less dominated by the smaller of the two "
+             "than F1.",
+      avoid="True negatives matter: it ignores TN.",
+      notes="PyCM's 'G' and 'OOC' are the same quantity; both keys map here.")
+def g_measure(c: ClassCounts) -> np.ndarray:
+    return np.sqrt(precision(c) * recall(c))
+
+
+@_sim("overlap_coefficient", "overlap coefficient (Szymkiewicz-Simpson)",
+      "OC_i = TP_i / min(TOP_i, P_i)",
+      "Overlap of the true and predicted sets of class i relative to the smaller set: 1 when "
+      "one set contains the other.", pycm="OC", aliases=("szymkiewicz_simpson",),
+      refs=(R.VIJAYMEENA,),
+      prefer="Checking whether predictions of class i are a subset (or superset) of the truth.",
+      avoid="Judging a classifier: predicting class i once, correctly, already scores 1.")
+def overlap_coefficient(c: ClassCounts) -> np.ndarray:
+    return c.div(c.tp, np.minimum(c.predicted, c.support), "overlap_coefficient")
+
+
+@_sim("braun_blanquet", "Braun-Blanquet similarity", "BB_i = TP_i / max(TOP_i, P_i)",
+      "Overlap of the true and predicted sets of class i relative to the larger set; the "
+      "smaller of precision and recall.", pycm="BB", refs=(R.VIJAYMEENA,),
+      prefer="A strict set similarity: high only if both precision and recall are high.",
+      avoid="True negatives matter: it ignores TN.")
+def braun_blanquet(c: ClassCounts) -> np.ndarray:
+    return c.div(c.tp, np.maximum(c.predicted, c.support), "braun_blanquet")
+
+
+@_sim("bray_curtis", "Bray-Curtis dissimilarity", "BCD_i = |TOP_i - P_i| / (2 N)",
+      "How different the predicted and true counts of class i are, as a share of twice the "
+      "sample size; 0 when the model predicts class i exactly as often as it occurs.",
+      pycm="BCD", hib=False, rng=(0.0, 0.5), refs=(R.BRAY_CURTIS,),
+      prefer="Comparing predicted and true class frequencies (quantification).",
+      avoid="Judging correctness: a model can match the counts while being wrong on every "
+            "sample.")
+def bray_curtis(c: ClassCounts) -> np.ndarray:
+    return c.div(np.abs(c.predicted - c.support), 2.0 * c.n, "bray_curtis")
+
+
+__all__ = ["npv", "specificity"]
+
+
+@declare("jaccard_sum", "overall", "sum of the per-class Jaccard indices", "similarity",
+         "sum_i J_i (the first element of PyCM's 'Overall J'; the second is the macro mean)",
+         "The Jaccard indices of all classes added up; K times the macro-averaged Jaccard "
+         "index.", rng=(0.0, INF), refs=(R.PYCM,),
+         prefer="Reproducing PyCM's 'Overall J'.",
+         avoid="Comparing problems with different numbers of classes: use "
+               "metric('jaccard', average='macro').",
+         notes="PyCM reports 'Overall J' as the pair (sum, mean); confmat maps the pair to "
+               "jaccard_sum and jaccard with average='macro'.")
+def jaccard_sum(s) -> np.ndarray:
+    from .per_class import jaccard
+
+    return jaccard(s.per_class).sum(axis=-1)
