@@ -310,7 +310,7 @@ class ScoreHistogram:
 
     def _range_error(self, s: np.ndarray, row: int) -> None:
         lo, hi = self.score_range
-        bad = s[row][(s[row] < lo) | (s[row] > hi)][0]
+        bad = float(s[row][(s[row] < lo) | (s[row] > hi)][0])
         raise ValueError(
             f"y_score has a score {bad!r} outside score_range=({lo}, {hi}) at row {row}; "
             "choose a score_range that covers every score"

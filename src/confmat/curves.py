@@ -71,9 +71,18 @@ def _encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
     return [classes[i] for i in order], rank[codes]
 
 
+def _numeric_1d(x: Any, name: str) -> np.ndarray:
+    """A 1-D array of numbers (scores, thresholds): no label-kind checks, NaN reported later."""
+    if isinstance(x, list | tuple):
+        arr = np.asarray(x)
+        if arr.dtype == object:
+            raise TypeError(f"{name} must contain numbers, got mixed or non-numeric values")
+        x = arr
+    return as_1d(x, name)
+
+
 def _check_scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
-    s = as_1d(y_score, name)
-    return _finite_float(s, n, name)
+    return _finite_float(_numeric_1d(y_score, name), n, name)
 
 
 def _check_scores_2d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
@@ -346,6 +355,8 @@ def _binary_auc(
     n_pos = int(np.count_nonzero(pos))
     if n_pos == 0 or n_pos == pos.shape[0]:
         return _undefined_auc()
+    if weight is not None and (not weight[pos].any() or not weight[~pos].any()):
+        return _undefined_auc()
     if weight is None and max_fpr in (None, 1):
         return _mann_whitney_auc(pos, score)
     thr, tps, fps = _cumulative_counts(pos, score, weight)
@@ -381,7 +392,7 @@ def _check_probabilities(s: np.ndarray, name: str = "y_score") -> None:
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(
             f"{name} rows must be probabilities summing to 1 for multi_class='ovr' or 'ovo'; "
-            f"row {i} sums to {sums[i]!r}"
+            f"row {i} sums to {float(sums[i])!r}"
         )
 
 
@@ -1074,7 +1085,7 @@ class ThresholdSweep:
 
 
 def _check_thresholds(thresholds: Any) -> np.ndarray:
-    t = as_1d(thresholds, "thresholds")
+    t = _numeric_1d(thresholds, "thresholds")
     if t.dtype.kind not in "iuf":
         raise TypeError(f"thresholds must be numbers, got dtype {t.dtype}")
     t = t.astype(np.float64)
