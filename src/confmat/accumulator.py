@@ -41,10 +41,15 @@ class Accumulator:
         ``ConfusionMatrix.from_predictions(all_true, all_pred)`` whatever the chunking.
     scores : bool, optional
         Also accumulate per-class score histograms (:class:`confmat.binned.ScoreHistogram`)
-        from the ``scores`` given to :meth:`update`, for ROC / precision-recall curves. By
-        default they are tracked as soon as an update passes scores.
+        from the ``scores`` given to :meth:`update`, for ROC / precision-recall curves.
+        ``True``: every update must pass scores; ``False``: none may; by default the first
+        update decides. The histogram's classes are ``labels`` when fixed, else the sorted
+        labels known after the first update with scores (a true label first seen later is an
+        error naming it: pass ``labels=`` when a class may be rare).
     bins : int, default 10_000
         Number of score bins of the histograms.
+    score_range : (float, float), default (0.0, 1.0)
+        Range of the scores (a score outside it is an error).
 
     Notes
     -----
@@ -67,6 +72,7 @@ class Accumulator:
         *,
         scores: bool | None = None,
         bins: int = 10_000,
+        score_range: tuple[float, float] = (0.0, 1.0),
     ) -> None:
         self._fixed = labels is not None
         self._labels: list[Any] = normalize_labels(labels) if labels is not None else []
@@ -80,6 +86,7 @@ class Accumulator:
         if scores not in (None, True, False):
             raise TypeError(f"scores must be True, False or None, got {scores!r}")
         self._track_scores = scores
+        self.score_range = (float(score_range[0]), float(score_range[1]))
         self._hist: Any = None
 
     # ------------------------------------------------------------------ properties
@@ -126,19 +133,27 @@ class Accumulator:
         if _is_dask(y_true) or _is_dask(y_pred):
             from .dask import accumulate
 
-            part = accumulate(y_true, y_pred, scores=scores, sample_weight=sample_weight,
-                              bins=self.bins)
+            self._check_scores_given(scores, chunk)
+            hist_labels = None
+            if scores is not None:
+                hist_labels = (
+                    self._hist.labels if self._hist is not None
+                    else self._labels if self._fixed else None
+                )
+            part = accumulate(
+                y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
+                score_range=self.score_range, score_labels=hist_labels,
+            )
             self._merge_state(part, chunk)
             self.n_updates = chunk
             return
-        if scores is not None and self._track_scores is False:
-            raise ValueError("scores were given but this Accumulator was made with scores=False")
+        self._check_scores_given(scores, chunk)
         t, p = check_pair(y_true, y_pred)
         table, labels = self._count(t, p, sample_weight)
         if self._fixed:
             self._check_known(labels, chunk)
         if scores is not None:
-            self._update_scores(t, scores, sample_weight, chunk)
+            self._update_scores(t, scores, sample_weight, labels, chunk)
         self._add(table, labels, chunk)
         self.n_samples += int(t.shape[0])
         self.n_updates = chunk
@@ -207,17 +222,49 @@ class Accumulator:
             self._hist._grow_labels(order)
 
     # ------------------------------------------------------------------ scores
-    def _update_scores(self, t: np.ndarray, scores: Any, sample_weight: Any, chunk: int) -> None:
-        if self._track_scores is False:
-            raise ValueError("scores were given but this Accumulator was made with scores=False")
+    def _check_scores_given(self, scores: Any, chunk: int) -> None:
+        if scores is not None:
+            if self._track_scores is False:
+                raise ValueError("scores were given but this Accumulator was made with scores=False")
+            if self._hist is None and self.n_samples:
+                raise ValueError(
+                    f"chunk {chunk} has scores but the earlier chunks had none; the curves would "
+                    "miss their samples (make the Accumulator with scores=True)"
+                )
+        elif self._track_scores or self._hist is not None:
+            raise ValueError(
+                f"chunk {chunk} has no scores but this Accumulator tracks them; pass scores= "
+                "to every update"
+            )
+
+    def _new_histogram(self, labels: list[Any]) -> Any:
         from .binned import ScoreHistogram
 
-        if self._hist is None:
-            self._hist = ScoreHistogram(bins=self.bins)
+        return ScoreHistogram(labels, bins=self.bins, score_range=self.score_range)
+
+    def _update_scores(
+        self, t: np.ndarray, scores: Any, sample_weight: Any, seen: list[Any], chunk: int
+    ) -> None:
+        hist = self._hist
+        if hist is None:
+            if self._fixed:
+                classes = list(self._labels)
+            else:
+                classes = sorted(set(self._labels) | {_py(v) for v in seen})
+            if len(classes) < 2:
+                raise ValueError(
+                    f"chunk {chunk}: the score histogram needs at least two classes but only "
+                    f"{classes} were seen; pass labels= to the Accumulator"
+                )
+            hist = self._new_histogram(classes)
+        else:
+            hist = hist.copy()  # leave the state untouched if this chunk is rejected
         try:
-            self._hist.update(t, scores, sample_weight=sample_weight)
+            hist.update(t, scores, sample_weight=sample_weight)
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"chunk {chunk}: {exc}") from exc
+            hint = "" if self._fixed else " (pass labels= to fix the classes up front)"
+            raise type(exc)(f"chunk {chunk}: {exc}{hint}") from exc
+        self._hist = hist
 
     def curves(self) -> Any:
         """The accumulated :class:`confmat.binned.ScoreHistogram` (curves, AUC, AP, sweeps)."""
@@ -250,11 +297,16 @@ class Accumulator:
             self._add(other._table, other._labels, chunk)
         elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":
             self._table = self._table.astype(np.float64)
+        if (self._hist is None) != (other._hist is None) and self.n_samples and other.n_samples:
+            raise ValueError(
+                "cannot merge an Accumulator that tracks scores with one that does not: the "
+                "curves would miss samples"
+            )
+        if other._hist is not None and self._track_scores is False:
+            raise ValueError("cannot merge score histograms into an Accumulator made with scores=False")
         self.n_samples += other.n_samples
         if other._hist is not None:
-            if self._track_scores is False:
-                raise ValueError("cannot merge score histograms into an Accumulator made with scores=False")
-            self._hist = other._hist if self._hist is None else self._hist + other._hist
+            self._hist = other._hist.copy() if self._hist is None else self._hist + other._hist
 
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):
@@ -287,6 +339,7 @@ class Accumulator:
             "n_samples": int(self.n_samples),
             "n_updates": int(self.n_updates),
             "bins": self.bins,
+            "score_range": list(self.score_range),
             "track_scores": self._track_scores,
             "scores": None if self._hist is None else self._hist.to_dict(),
         }
@@ -308,7 +361,8 @@ class Accumulator:
                 raise ValueError(f"data is missing the {key!r} field")
         labels = list(data["labels"])
         out = cls(labels if data.get("labels_fixed") else None,
-                  scores=data.get("track_scores"), bins=int(data.get("bins", 10_000)))
+                  scores=data.get("track_scores"), bins=int(data.get("bins", 10_000)),
+                  score_range=tuple(data.get("score_range", (0.0, 1.0))))
         dtype = np.float64 if data.get("dtype") == "float64" else np.int64
         table = np.asarray(data["counts"], dtype=dtype).reshape(len(labels), len(labels))
         if (table < 0).any():

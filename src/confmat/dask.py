@@ -28,7 +28,13 @@ import numpy as np
 from .accumulator import Accumulator
 from .encode import _check_kinds, normalize_labels
 
-__all__ = ["accumulate", "confusion_counts", "confusion_matrix", "is_dask_collection"]
+__all__ = [
+    "accumulate",
+    "confusion_counts",
+    "confusion_matrix",
+    "is_dask_collection",
+    "score_histogram",
+]
 
 
 def is_dask_collection(x: Any) -> bool:
@@ -136,9 +142,14 @@ def _blocks(
     return blocks, n
 
 
-def _partial(t: Any, p: Any, s: Any, w: Any, bins: int, track: bool) -> Accumulator:
+def _partial(
+    t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
+    score_labels: list[Any] | None,
+) -> Accumulator:
     """Count one partition (runs on a worker)."""
-    acc = Accumulator(scores=True if track else None, bins=bins)
+    acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range)
+    if score_labels is not None:
+        acc._hist = acc._new_histogram(score_labels)
     t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
     if t.shape[0] == 0:
         return acc
@@ -164,6 +175,8 @@ def accumulate(
     scores: Any = None,
     sample_weight: Any = None,
     bins: int = 10_000,
+    score_range: tuple[float, float] = (0.0, 1.0),
+    score_labels: Sequence[Any] | None = None,
     split_every: int = 8,
 ) -> Accumulator:
     """Count Dask collections into an :class:`~confmat.Accumulator` on their cluster.
@@ -178,6 +191,11 @@ def accumulate(
         Non-negative weights.
     bins : int, default 10_000
         Score bins.
+    score_range : (float, float), default (0.0, 1.0)
+        Range of the scores.
+    score_labels : sequence, optional
+        Classes of the score histograms (and order of the score columns). By default the
+        sorted labels of the data, found by an extra counting pass first.
     split_every : int, default 8
         Fan-in of the reduction tree.
 
@@ -198,10 +216,16 @@ def accumulate(
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
         raise ValueError(f"split_every must be an int >= 2, got {split_every!r}")
     blocks, n = _blocks(y_true, y_pred, scores, sample_weight)
-    track = scores is not None
+    hist_labels = None
+    if scores is not None:
+        if score_labels is None:
+            score_labels = accumulate(
+                y_true, y_pred, sample_weight=sample_weight, split_every=split_every
+            ).labels
+        hist_labels = normalize_labels(score_labels, "score_labels")
     part = delayed(_partial, pure=True)
     merge = delayed(_merge, pure=True)
-    level = [part(t, p, s, w, bins, track) for t, p, s, w in blocks]
+    level = [part(t, p, s, w, bins, score_range, hist_labels) for t, p, s, w in blocks]
     if not level:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     while len(level) > 1:
@@ -266,3 +290,26 @@ def confusion_matrix(
         y_true, y_pred, labels=labels, sample_weight=sample_weight
     )
     return ConfusionMatrix._from_table(table, out_labels, has_other)
+
+
+def score_histogram(
+    y_true: Any,
+    y_score: Any,
+    *,
+    labels: Sequence[Any] | None = None,
+    sample_weight: Any = None,
+    bins: int = 10_000,
+    score_range: tuple[float, float] = (0.0, 1.0),
+) -> Any:
+    """A :class:`confmat.binned.ScoreHistogram` of Dask collections, binned on the cluster.
+
+    ``labels`` are the histogram's classes (binary: ``labels[1]`` is the positive class whose
+    scores ``y_score`` holds; multiclass: the order of the score columns); by default the
+    sorted labels of ``y_true``, found by an extra pass. Its ``roc_curve``, ``roc_auc``,
+    ``precision_recall_curve``, ``average_precision`` and ``threshold_sweep`` give the curves.
+    """
+    acc = accumulate(
+        y_true, y_true, scores=y_score, sample_weight=sample_weight, bins=bins,
+        score_range=score_range, score_labels=labels,
+    )
+    return acc.curves()
