@@ -1,0 +1,303 @@
+"""ScoreHistogram: the binned, mergeable form.
+
+Oracles: scikit-learn on the scores rounded down to their bin's lower edge (computed here with
+``np.searchsorted``, independently of the histogram code), scikit-learn's exact AUC for the
+error bound, and ConfusionMatrix.from_predictions at bin edges.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn import metrics as skm
+from sklearn.preprocessing import label_binarize
+
+import confmat
+from confmat import binned
+from confmat.binned import ScoreHistogram
+
+
+def quantize(s, bins, lo=0.0, hi=1.0):
+    """Round each score down to its bin's lower edge, edges lo + (hi - lo) * j / bins."""
+    edges = lo + (hi - lo) * (np.arange(bins + 1) / bins)
+    j = np.searchsorted(edges, s, side="right") - 1
+    return edges[np.clip(j, 0, bins - 1)]
+
+
+@st.composite
+def binary_data(draw):
+    seed = draw(st.integers(0, 2**32 - 1))
+    n = draw(st.integers(2, 120))
+    bins = draw(st.sampled_from([1, 2, 3, 7, 10, 100, 10_000]))
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[0], y[1] = 0, 1
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.25), 0, 1)
+    if draw(st.booleans()):
+        s = np.round(s, 1)  # many scores exactly on bin edges
+    w = rng.random(n) * 2 if draw(st.booleans()) else None
+    return y, s, w, bins
+
+
+@settings(max_examples=80, deadline=None)
+@given(binary_data())
+def test_binned_equals_sklearn_on_quantized_scores(data):
+    y, s, w, bins = data
+    h = ScoreHistogram(bins=bins).update(y, s, sample_weight=w)
+    q = quantize(s, bins)
+    assert abs(h.roc_auc() - skm.roc_auc_score(y, q, sample_weight=w)) <= 1e-12
+    assert abs(h.roc_auc(max_fpr=0.3) - skm.roc_auc_score(y, q, sample_weight=w, max_fpr=0.3)) <= 1e-12
+    for g, e in zip(h.roc_curve(), skm.roc_curve(y, q, sample_weight=w), strict=True):
+        assert_allclose(g, e, rtol=1e-12, atol=1e-14)
+    for g, e in zip(h.precision_recall_curve(), skm.precision_recall_curve(y, q, sample_weight=w),
+                    strict=True):
+        assert_allclose(g, e, rtol=1e-12, atol=1e-14)
+    assert abs(h.average_precision() - skm.average_precision_score(y, q, sample_weight=w)) <= 1e-12
+
+
+@settings(max_examples=120, deadline=None)
+@given(binary_data())
+def test_binned_auc_within_stated_bound_of_exact(data):
+    y, s, w, bins = data
+    h = ScoreHistogram(bins=bins).update(y, s, sample_weight=w)
+    exact = skm.roc_auc_score(y, s, sample_weight=w)
+    bound = h.auc_error_bound()
+    assert abs(exact - h.roc_auc()) <= bound + 1e-12
+    # the bound is the share of same-bin positive/negative pairs, computed here by brute force
+    q = quantize(s, bins)
+    ww = np.ones_like(s) if w is None else w
+    pos, neg = y == 1, y == 0
+    same = (q[pos][:, None] == q[neg][None, :]) * ww[pos][:, None] * ww[neg][None, :]
+    assert bound == pytest.approx(0.5 * same.sum() / (ww[pos].sum() * ww[neg].sum()), abs=1e-12)
+
+
+def test_bound_is_tight_and_default_bins_are_accurate():
+    # all positives just above all negatives inside one bin: exact AUC 1, binned 0.5
+    h = ScoreHistogram(bins=10).update([0, 0, 1, 1], [0.51, 0.52, 0.53, 0.54])
+    assert h.roc_auc() == 0.5 and h.auc_error_bound() == 0.5
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200_000)
+    s = 1 / (1 + np.exp(-rng.normal(1.2 * y - 0.6, 1.0)))
+    h = ScoreHistogram().update(y, s)
+    exact = skm.roc_auc_score(y, s)
+    assert h.auc_error_bound() < 1e-4
+    assert abs(h.roc_auc() - exact) <= h.auc_error_bound()
+
+
+def test_chunks_merge_and_sum_equal_one_update():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 5000)
+    s = rng.random(5000)
+    w = rng.random(5000)
+    whole = ScoreHistogram(bins=500).update(y, s)
+    parts = [ScoreHistogram(bins=500).update(y[i:i + 700], s[i:i + 700]) for i in range(0, 5000, 700)]
+    assert sum(parts) == whole
+    assert parts[0].merge(*parts[1:]) == whole
+    assert parts[0] + parts[1] == ScoreHistogram(bins=500).update(y[:1400], s[:1400])
+    chained = ScoreHistogram(bins=500)
+    for i in range(0, 5000, 1000):
+        chained.update(y[i:i + 1000], s[i:i + 1000])
+    assert chained == whole
+    assert whole.counts.dtype == np.int64 and whole.n == 5000
+    weighted = ScoreHistogram(bins=500).update(y, s, sample_weight=w)
+    wparts = sum(ScoreHistogram(bins=500).update(y[i:i + 1000], s[i:i + 1000],
+                                                 sample_weight=w[i:i + 1000])
+                 for i in range(0, 5000, 1000))
+    assert_allclose(wparts.counts, weighted.counts, rtol=1e-12)
+    assert weighted.is_weighted
+    mixed = parts[0] + ScoreHistogram(bins=500).update(y[:10], s[:10], sample_weight=w[:10])
+    assert mixed.is_weighted
+    with pytest.raises(ValueError, match="different labels, bins or score_range"):
+        whole + ScoreHistogram(bins=10)
+    with pytest.raises(TypeError, match="cannot merge ScoreHistogram and int"):
+        whole.merge(3)
+
+
+def test_numba_and_numpy_paths_agree(monkeypatch):
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 3, 3000)
+    p = rng.dirichlet(np.ones(3), 3000)
+    p[:50] = np.round(p[:50], 1)
+    p[:50] /= p[:50].sum(1, keepdims=True)
+    p[50] = [0.0, 0.0, 1.0]
+    w = rng.random(3000)
+    monkeypatch.setattr(binned, "NUMBA_MIN_SIZE", 0)
+    a = ScoreHistogram([0, 1, 2], bins=97).update(y, p)
+    aw = ScoreHistogram([0, 1, 2], bins=97).update(y, p, sample_weight=w)
+    monkeypatch.setattr(binned, "NUMBA_MIN_SIZE", 1 << 60)
+    b = ScoreHistogram([0, 1, 2], bins=97).update(y, p)
+    bw = ScoreHistogram([0, 1, 2], bins=97).update(y, p, sample_weight=w)
+    assert a == b
+    assert_allclose(aw.counts, bw.counts, rtol=1e-12)
+    # both agree with searchsorted-based binning done here
+    edges = np.arange(98) / 97
+    j = np.clip(np.searchsorted(edges, p[:, 1], side="right") - 1, 0, 96)
+    assert_array_equal(a.counts[:, 1, :].sum(0), np.bincount(j, minlength=97))
+
+
+def test_json_round_trip_and_versioning():
+    rng = np.random.default_rng(3)
+    h = ScoreHistogram(["cat", "dog", "emu"], bins=50, score_range=(0, 1))
+    h.update(rng.choice(["cat", "dog", "emu"], 300), rng.dirichlet(np.ones(3), 300))
+    text = json.dumps(h.to_dict())
+    back = ScoreHistogram.from_dict(json.loads(text))
+    assert back == h and back.labels == ["cat", "dog", "emu"]
+    assert ScoreHistogram.from_json(h.to_json()) == h
+    hw = ScoreHistogram(bins=20).update([0, 1], [0.2, 0.7], sample_weight=[0.5, 2.5])
+    assert ScoreHistogram.from_dict(hw.to_dict()) == hw
+    d = h.to_dict()
+    assert d["schema"] == "confmat.score_histogram" and d["version"] == 1
+    with pytest.raises(ValueError, match="unsupported score histogram version 2"):
+        ScoreHistogram.from_dict({**d, "version": 2})
+    with pytest.raises(ValueError, match="not a score histogram"):
+        ScoreHistogram.from_dict({**d, "schema": "other"})
+    with pytest.raises(ValueError, match="missing the field 'index'"):
+        ScoreHistogram.from_dict({k: v for k, v in d.items() if k != "index"})
+    with pytest.raises(ValueError, match="non-negative"):
+        ScoreHistogram.from_dict({**d, "values": [-1.0] * len(d["values"])})
+    with pytest.raises(ValueError, match="shape"):
+        ScoreHistogram.from_dict({**d, "shape": [1, 2, 3]})
+    with pytest.raises(TypeError, match="data must be a dict"):
+        ScoreHistogram.from_dict("{}")
+
+
+def test_sweep_at_edges_is_exact():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 2000)
+    s = np.round(rng.random(2000), 3)
+    h = ScoreHistogram().update(y, s)
+    th = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]  # seed 002's table: all bin edges
+    sweep = h.threshold_sweep(thresholds=th)
+    exact = confmat.threshold_sweep(y, s, thresholds=th)
+    assert_array_equal(sweep.tables, exact.tables)
+    for t in th:
+        cm = confmat.ConfusionMatrix.from_predictions(y, (s >= t).astype(int), labels=[0, 1])
+        assert_array_equal(sweep.at(t).counts, cm.counts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_allclose(sweep.metric("mcc"), exact.metric("mcc"), rtol=1e-12)
+    default = h.threshold_sweep()
+    assert_array_equal(default.thresholds, np.unique(quantize(s, 10_000))[::-1])
+    assert sweep.at(1.5).counts.tolist() == [[np.sum(y == 0), 0], [np.sum(y == 1), 0]]
+    with pytest.raises(ValueError, match="not a bin edge"):
+        h.threshold_sweep(thresholds=[0.12345])
+    with pytest.raises(ValueError, match="not a bin edge"):
+        sweep.at(1.0)  # the top edge closes the last bin: scores equal to 1.0 are not separable
+
+
+def _probabilities(seed, n, k):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    logits = rng.normal(size=(n, k)) + 1.5 * np.eye(k)[y]
+    p = np.exp(logits)
+    return y, p / p.sum(1, keepdims=True), rng.random(n)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_multiclass_histogram_against_sklearn_on_quantized(seed):
+    k = 3 + seed % 3
+    bins = [5, 50, 1000][seed % 3]
+    y, p, w = _probabilities(seed, 400, k)
+    weight = w if seed % 2 else None
+    h = ScoreHistogram(list(range(k)), bins=bins).update(y, p, sample_weight=weight)
+    q = quantize(p, bins)
+    per_class = np.array([skm.roc_auc_score(y == c, q[:, c], sample_weight=weight)
+                          for c in range(k)])
+    assert_allclose(h.roc_auc(average=None), per_class, atol=1e-12)
+    assert h.roc_auc() == pytest.approx(per_class.mean(), abs=1e-12)
+    ind = label_binarize(y, classes=list(range(k)))
+    support = (ind * (1 if weight is None else weight[:, None])).sum(0)
+    assert h.roc_auc(average="weighted") == pytest.approx(np.average(per_class, weights=support),
+                                                          abs=1e-12)
+    sw = None if weight is None else np.repeat(weight, k)
+    assert h.roc_auc(average="micro") == pytest.approx(
+        skm.roc_auc_score(ind.ravel(), q.ravel(), sample_weight=sw), abs=1e-12)
+    assert h.roc_auc(pos_label=1) == pytest.approx(per_class[1], abs=1e-12)
+    ap = [skm.average_precision_score(y == c, q[:, c], sample_weight=weight) for c in range(k)]
+    assert h.average_precision() == pytest.approx(np.mean(ap), abs=1e-12)
+    assert h.average_precision(average="micro") == pytest.approx(
+        skm.average_precision_score(ind.ravel(), q.ravel(), sample_weight=sw), abs=1e-12)
+    if weight is None:
+        pairs, prev = [], []
+        for a, b in combinations(range(k), 2):
+            m = (y == a) | (y == b)
+            pairs.append((skm.roc_auc_score(y[m] == a, q[m, a]) +
+                          skm.roc_auc_score(y[m] == b, q[m, b])) / 2)
+            prev.append(m.mean())
+        assert h.roc_auc(multi_class="ovo") == pytest.approx(np.mean(pairs), abs=1e-12)
+        assert h.roc_auc(multi_class="ovo", average="weighted") == pytest.approx(
+            np.average(pairs, weights=prev), abs=1e-12)
+        exact = skm.roc_auc_score(y, p, multi_class="ovr")
+        assert abs(h.roc_auc() - exact) <= h.auc_error_bound() + 1e-12
+    else:
+        with pytest.raises(ValueError, match="not supported for multi_class='ovo'"):
+            h.roc_auc(multi_class="ovo")
+    sweep = h.threshold_sweep(pos_label=2, thresholds=[0.6, 0.2])
+    for i, t in enumerate([0.6, 0.2]):
+        cm = confmat.ConfusionMatrix.from_predictions(
+            (y == 2).astype(int), (p[:, 2] >= t).astype(int), labels=[0, 1], sample_weight=weight)
+        assert_allclose(sweep.tables[i], cm.counts, rtol=1e-12)
+
+
+def test_binary_histogram_inputs():
+    h = ScoreHistogram(["neg", "pos"], bins=10)
+    h.update(np.array(["neg", "pos", "pos"]), np.array([[0.9, 0.1], [0.2, 0.8], [0.4, 0.6]]))
+    assert h.counts[:, 0, :].sum(axis=1).tolist() == [1, 2]
+    assert h.roc_auc() == 1.0
+    assert h.roc_auc(pos_label="pos") == 1.0
+    hb = ScoreHistogram(bins=4).update(np.array([True, False]), [0.9, 0.1])
+    assert hb.roc_auc() == 1.0
+    h2 = ScoreHistogram(bins=10, score_range=(-5, 5)).update([0, 1], [-4.5, 5.0])
+    assert h2.counts[1, 0, 9] == 1 and h2.counts[0, 0, 0] == 1
+    assert "ScoreHistogram(labels=[0, 1]" in repr(h2)
+
+
+def test_histogram_bad_input():
+    h = ScoreHistogram(bins=10)
+    with pytest.raises(ValueError, match=r"y_score has a score 1.5 outside score_range=\(0.0, 1.0\) at row 1"):
+        h.update([0, 1], [0.5, 1.5])
+    with pytest.raises(ValueError, match="y_score contains NaN at position 0"):
+        h.update([0, 1], [np.nan, 0.5])
+    with pytest.raises(ValueError, match="y_score contains an infinite value"):
+        h.update([0, 1], [0.1, -np.inf])
+    with pytest.raises(ValueError, match="y_true and y_score have different lengths: 2 and 3"):
+        h.update([0, 1], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match=r"y_true contains label 2 not in labels \[0, 1\]"):
+        h.update([0, 2], [0.1, 0.2])
+    with pytest.raises(ValueError, match="y_true contains label 'x'"):
+        ScoreHistogram(["a", "b"]).update(["a", "x"], [0.1, 0.2])
+    with pytest.raises(ValueError, match="y_score must be 1-D"):
+        h.update([0, 1], np.ones((2, 3)) / 3)
+    h3 = ScoreHistogram([0, 1, 2], bins=10)
+    with pytest.raises(ValueError, match=r"y_score must have shape \(n, 3\)"):
+        h3.update([0, 1], [0.1, 0.2])
+    with pytest.raises(ValueError, match="rows must be probabilities summing to 1"):
+        h3.update([0, 1], [[0.5, 0.5, 0.5], [0.2, 0.2, 0.6]])
+    with pytest.raises(ValueError, match="sample_weight"):
+        h.update([0, 1], [0.1, 0.2], sample_weight=[1, -1])
+    with pytest.raises(ValueError, match="pos_label is required"):
+        h3.roc_curve()
+    with pytest.raises(ValueError, match="pos_label=7 is not one of the labels"):
+        h3.roc_auc(pos_label=7)
+    with pytest.raises(ValueError, match=r"pos_label must be 1 \(labels\[1\]"):
+        h.roc_curve(pos_label=0)
+    with pytest.raises(ValueError, match="bins must be a positive integer"):
+        ScoreHistogram(bins=0)
+    with pytest.raises(ValueError, match="score_range must be finite with lo < hi"):
+        ScoreHistogram(score_range=(1, 0))
+    with pytest.raises(ValueError, match="at least two classes"):
+        ScoreHistogram([1])
+    with pytest.raises(ValueError, match="labels contains duplicates"):
+        ScoreHistogram([1, 1])
+    # AUC undefined with one class: NaN and a warning, as the exact form
+    h.update([0, 0], [0.1, 0.2])
+    with pytest.warns(confmat.UndefinedMetricWarning, match="Only one class"):
+        assert np.isnan(h.roc_auc())
