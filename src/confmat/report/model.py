@@ -35,14 +35,16 @@ def shown_metrics(kind: str) -> list[MetricSpec]:
     """Registry metrics that a report shows for ``kind`` ('per_class' or 'overall').
 
     Raw counts are left out (the matrix shows them): per-class specs flagged ``is_count`` and
-    overall specs of the 'counts' family (the population size).
+    specs of the 'counts' family other than rates of the population (prevalence). Metrics are
+    grouped by family, in the registry's order.
     """
     out = []
     for spec in list_metrics(kind=kind):
-        if spec.is_count or (kind == "overall" and spec.family == "counts"):
+        if spec.is_count or (spec.family == "counts" and spec.range[1] != 1.0):
             continue
         out.append(spec)
-    return out
+    families = list(dict.fromkeys(s.family for s in out))
+    return sorted(out, key=lambda s: families.index(s.family))
 
 
 def _num(x: Any) -> float | None:
@@ -62,6 +64,7 @@ class MetricValue:
     interpretation: str | None = None
     higher_is_better: bool | None = None
     range: tuple[float, float] = (0.0, 1.0)
+    family: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +75,7 @@ class MetricValue:
             "interpretation": self.interpretation,
             "higher_is_better": self.higher_is_better,
             "range": [_num(v) for v in self.range],
+            "family": self.family,
         }
 
 
@@ -85,6 +89,7 @@ class PerClassRow:
     averages: dict[str, float]
     intervals: list[tuple[float, float]] | None = None
     higher_is_better: bool | None = None
+    family: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -96,6 +101,7 @@ class PerClassRow:
             if self.intervals is None
             else [[_num(a), _num(b)] for a, b in self.intervals],
             "higher_is_better": self.higher_is_better,
+            "family": self.family,
         }
 
 
@@ -234,13 +240,24 @@ def threshold_curve(
         raise ValueError(f"scores contain NaN or infinite values (first at row {bad})")
     pos = y_true == pos_label
     w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, np.float64)
-    order = np.argsort(-s, kind="stable")
-    ss, ps, ws = s[order], pos[order], w[order]
-    tp = np.cumsum(ws * ps)
-    fp = np.cumsum(ws * ~ps)
-    last = np.r_[np.flatnonzero(np.diff(ss)), len(ss) - 1] if len(ss) else np.array([], int)
-    curve = ThresholdCurve(pos_label, ss[last], tp[last], fp[last],
-                           float(tp[-1]) if len(tp) else 0.0, float(fp[-1]) if len(fp) else 0.0)
+    try:
+        from ..curves import threshold_sweep
+    except ImportError:  # pragma: no cover - curves ships with confmat
+        threshold_sweep = None
+    if threshold_sweep is not None and len(s):
+        sw = threshold_sweep(pos, s, pos_label=True, sample_weight=sample_weight)
+        tp, fp = np.asarray(sw.tp, np.float64), np.asarray(sw.fp, np.float64)
+        curve = ThresholdCurve(pos_label, np.asarray(sw.thresholds, np.float64), tp, fp,
+                               float((w * pos).sum()), float((w * ~pos).sum()))
+    else:
+        order = np.argsort(-s, kind="stable")
+        ss, ps, ws = s[order], pos[order], w[order]
+        tp = np.cumsum(ws * ps)
+        fp = np.cumsum(ws * ~ps)
+        last = np.r_[np.flatnonzero(np.diff(ss)), len(ss) - 1] if len(ss) else np.array([], int)
+        curve = ThresholdCurve(pos_label, ss[last], tp[last], fp[last],
+                               float(tp[-1]) if len(tp) else 0.0,
+                               float(fp[-1]) if len(fp) else 0.0)
     curve.auc, curve.average_precision = _areas(pos, s, w if sample_weight is not None else None)
     return curve
 
@@ -334,7 +351,13 @@ class Report:
         return render_fragment(self)
 
 
-def _interval(cm: ConfusionMatrix, name: str, level: float, average: str | None = None) -> Any:
+#: bootstrap resamples per interval in reports (intervals of metrics without an analytic form
+#: come from the multinomial bootstrap on the counts)
+REPORT_RESAMPLES = 1000
+
+
+def _interval(cm: ConfusionMatrix, name: str, level: float, average: str | None = None,
+              n_resamples: int = REPORT_RESAMPLES) -> Any:
     """``cm.ci(name)`` when confidence intervals are available for this metric, else None."""
     ci = getattr(cm, "ci", None)
     if ci is None:
@@ -342,7 +365,8 @@ def _interval(cm: ConfusionMatrix, name: str, level: float, average: str | None 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            kw: dict[str, Any] = {"level": level, "random_state": 0}
+            kw: dict[str, Any] = {"level": level, "random_state": 0,
+                                  "n_resamples": n_resamples}
             if average is not None:
                 kw["average"] = average
             return ci(name, **kw)
@@ -370,8 +394,10 @@ def _interpret(cm: ConfusionMatrix, name: str) -> str | None:
 
 
 def _pair(x: Any) -> tuple[float, float] | None:
+    if x is None:
+        return None
     try:
-        a, b = x
+        a, b = (x.low, x.high) if hasattr(x, "low") else x
         return float(a), float(b)
     except (TypeError, ValueError):
         return None
@@ -386,6 +412,7 @@ def build_report(
     sample_weight: Any = None,
     intervals: bool = True,
     level: float = 0.95,
+    n_resamples: int = REPORT_RESAMPLES,
     title: str = "Classification report",
     source: Mapping[str, Any] | None = None,
 ) -> Report:
@@ -406,6 +433,9 @@ def build_report(
         Add confidence intervals where :meth:`ConfusionMatrix.ci` provides them.
     level : float
         Confidence level of the intervals.
+    n_resamples : int
+        Bootstrap resamples for intervals without an analytic form (fixed ``random_state=0``,
+        so reports are reproducible).
     title : str
         Heading of the report.
     source : mapping, optional
@@ -426,20 +456,22 @@ def build_report(
             avgs = {a: float(cm.metric(spec.name, average=a)) for a in AVERAGES}
             ivals = None
             if intervals:
-                iv = _interval(cm, spec.name, level)
+                iv = _interval(cm, spec.name, level, n_resamples=n_resamples)
                 if iv is not None:
-                    lo, hi = (np.asarray(v, np.float64).reshape(-1) for v in iv)
+                    lo, hi = (np.asarray(v, np.float64).reshape(-1)
+                              for v in ((iv.low, iv.high) if hasattr(iv, "low") else iv))
                     if len(lo) == len(values):
                         ivals = [(float(a), float(b)) for a, b in zip(lo, hi, strict=True)]
             per_class.append(PerClassRow(spec.name, spec.full_name, values.tolist(), avgs, ivals,
-                                         spec.higher_is_better))
+                                         spec.higher_is_better, spec.family))
         overall = []
         for spec in shown_metrics("overall"):
             value = float(cm.metric(spec.name))
-            iv = _pair(_interval(cm, spec.name, level)) if intervals else None
+            iv = _pair(_interval(cm, spec.name, level, n_resamples=n_resamples)) \
+                if intervals else None
             overall.append(MetricValue(spec.name, spec.full_name, value, iv,
                                        _interpret(cm, spec.name), spec.higher_is_better,
-                                       spec.range))
+                                       spec.range, spec.family))
     for w in caught:
         msg = str(w.message)
         if msg not in notes:
@@ -539,9 +571,11 @@ def _clean(x: Any) -> Any:
 
 
 def comparison_metrics() -> list[MetricSpec]:
-    """Overall metrics compared across models: the registry's overall, non-count metrics that
-    have a direction (higher or lower is better)."""
-    return [s for s in shown_metrics("overall") if s.higher_is_better is not None]
+    """Headline metrics compared across models: overall metrics where higher is better that
+    belong to the 'summary' family or have a scikit-learn counterpart (accuracy, balanced
+    accuracy, kappa, MCC, ...). Complements such as the error rate are left out."""
+    return [s for s in shown_metrics("overall")
+            if s.higher_is_better is True and (s.family == "summary" or s.sklearn)]
 
 
 def build_comparison(
@@ -554,6 +588,8 @@ def build_comparison(
     sample_weight: Any = None,
     intervals: bool = True,
     level: float = 0.95,
+    n_resamples: int = REPORT_RESAMPLES,
+    metrics: Sequence[str] | None = None,
     title: str = "Model comparison",
     source: Mapping[str, Any] | None = None,
 ) -> Comparison:
@@ -565,8 +601,10 @@ def build_comparison(
     models : mapping name -> predicted labels
     scores : mapping name -> scores, optional
         Positive-class scores (or per-class score arrays) for the models that have them.
-    labels, pos_label, sample_weight, intervals, level, title, source
+    labels, pos_label, sample_weight, intervals, level, n_resamples, title, source
         As in :func:`build_report`.
+    metrics : sequence of str, optional
+        Overall metrics of the side-by-side table (default :func:`comparison_metrics`).
 
     Returns
     -------
@@ -599,13 +637,20 @@ def build_comparison(
         cm = ConfusionMatrix.from_predictions(y, pred, labels=labels, sample_weight=sample_weight)
         reports.append(build_report(cm, y_true=y, y_score=scores.get(name), pos_label=pos_label,
                                     sample_weight=sample_weight, intervals=intervals, level=level,
-                                    title=str(name), source=source))
-    specs = comparison_metrics()
+                                    n_resamples=n_resamples, title=str(name), source=source))
+    specs = comparison_metrics() if metrics is None else [get_metric(m) for m in metrics]
+    for spec in specs:
+        if spec.kind != "overall":
+            raise ValueError(f"compare shows overall metrics; {spec.name!r} is per-class "
+                             "(its per-class values are in each model's report)")
     table = []
     for name, rep in zip(models, reports, strict=True):
         row: dict[str, Any] = {"model": str(name)}
         for spec in specs:
-            mv = next(m for m in rep.overall if m.name == spec.name)
+            mv = next((m for m in rep.overall if m.name == spec.name), None)
+            if mv is None:
+                assert rep.matrix is not None
+                mv = MetricValue(spec.name, spec.full_name, float(rep.matrix.metric(spec.name)))
             row[spec.name] = mv.value
             row[spec.name + "_interval"] = None if mv.interval is None else list(mv.interval)
         if rep.curves and len(rep.curves) == 1 and rep.curves[0].auc is not None:

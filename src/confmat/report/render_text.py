@@ -38,7 +38,7 @@ def fmt_count(v: float) -> str:
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
     """A fixed-width text table; ``align`` is one 'l' or 'r' per column (default: first left)."""
     ncol = len(header)
-    align = align or "l" + "r" * (ncol - 1)
+    align = (align or "l").ljust(ncol, "r")
     widths = [max(len(str(header[j])), *(len(str(r[j])) for r in rows)) if rows
               else len(str(header[j])) for j in range(ncol)]
 
@@ -55,7 +55,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
     ncol = len(header)
-    align = align or "l" + "r" * (ncol - 1)
+    align = (align or "l").ljust(ncol, "r")
 
     def esc(c: Any) -> str:
         return str(c).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
@@ -89,11 +89,14 @@ def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | 
         vals = [fmt(v) for v in r.values]
         if r.intervals:
             vals = [f"{v} {fmt_interval(iv)}" for v, iv in zip(vals, r.intervals, strict=True)]
-        rows.append([r.name, *vals, *(fmt(r.averages[a]) for a in ("micro", "macro", "weighted"))])
+        rows.append([r.name, *vals, *(fmt(r.averages[a]) for a in ("micro", "macro", "weighted")),
+                     r.family])
+    rows[0].append("")
     title = "Per-class metrics (one class against the rest) and averages"
     if ci:
         title += f" [{rep.level:.0%} intervals]"
-    out.append((title, ["metric", *names, "micro", "macro", "weighted"], rows, None))
+    out.append((title, ["metric", *names, "micro", "macro", "weighted", "family"], rows,
+                "l" + "r" * (len(names) + 3) + "l"))
     has_iv = any(m.interval for m in rep.overall)
     has_int = any(m.interpretation for m in rep.overall)
     header = ["metric", "value"]
@@ -101,7 +104,7 @@ def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | 
         header.append(f"{rep.level:.0%} interval")
     if has_int:
         header.append("interpretation")
-    header.append("full name")
+    header += ["family", "full name"]
     orows = []
     for m in rep.overall:
         row = [m.name, fmt(m.value)]
@@ -109,7 +112,7 @@ def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | 
             row.append(fmt_interval(m.interval))
         if has_int:
             row.append(m.interpretation or "")
-        row.append(m.full_name)
+        row += [m.family, m.full_name]
         orows.append(row)
     out.append(("Overall metrics", header, orows, "lr" + "l" * (len(header) - 2)))
     if rep.curves:
@@ -144,7 +147,7 @@ def _cmp_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list[str]]
         trows = [[t["a"], t["b"], t["test"], fmt(t.get("statistic")), fmt(t.get("pvalue")),
                   fmt(t.get("pvalue_holm"))] for t in cmp.tests]
         out.append(("Pairwise tests (Holm-adjusted over all pairs)",
-                    ["model A", "model B", "test", "statistic", "p", "p (Holm)"], trows, "lll"))
+                    ["model A", "model B", "test", "statistic", "p", "p (Holm)"], trows, "lllrrr"))
     return out
 
 
