@@ -1,0 +1,175 @@
+"""confmat.compare: the model table with intervals, pairwise tests with Holm, errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.metrics import accuracy_score, matthews_corrcoef, roc_auc_score
+from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+from statsmodels.stats.multitest import multipletests
+
+import confmat
+from confmat import ConfusionMatrix
+
+# seed 002, Table 11-5 (MNIST 3 vs 5: TP, TN, FP, FN with 5 positive) and Table 11-6
+BOOK = {
+    "Nearest Centroid": (760, 909, 101, 132),
+    "3-NN": (878, 994, 16, 14),
+    "Naive Bayes": (612, 976, 34, 280),
+    "RF 500": (884, 1003, 7, 8),
+    "LinearSVM": (853, 986, 24, 39),
+}
+BOOK_11_6 = {  # F1, MCC, kappa as printed
+    "Nearest Centroid": (0.8671, 0.7540, 0.7535),
+    "3-NN": (0.9832, 0.9683, 0.9683),
+    "Naive Bayes": (0.7958, 0.6875, 0.6631),
+    "RF 500": (0.9916, 0.9842, 0.9842),
+    "LinearSVM": (0.9644, 0.9335, 0.9334),
+}
+
+
+def _book_models():
+    return {
+        name: ConfusionMatrix([[tp, fn], [fp, tn]], labels=["5", "3"])
+        for name, (tp, tn, fp, fn) in BOOK.items()
+    }
+
+
+def test_book_tables_11_5_and_11_6_with_intervals():
+    res = confmat.compare(_book_models(), metrics=["mcc", "f1", "kappa"], pos_label="5",
+                          n_resamples=1000, random_state=0)
+    assert res.models == ["RF 500", "3-NN", "LinearSVM", "Nearest Centroid", "Naive Bayes"]
+    for name, (f1, mcc, kappa) in BOOK_11_6.items():
+        row = res.intervals[name]
+        assert row["f1"].estimate == pytest.approx(f1, abs=5e-5)
+        assert row["mcc"].estimate == pytest.approx(mcc, abs=5e-5)
+        assert row["kappa"].estimate == pytest.approx(kappa, abs=5e-5)
+        for m in ("mcc", "f1", "kappa"):
+            assert row[m].low < row[m].estimate < row[m].high
+    assert res.pairwise == []
+    assert any("pairwise tests need per-sample predictions" in n for n in res.notes)
+    frame = res.to_frame()
+    assert list(frame.index) == res.models
+    assert frame.shape == (5, 9)
+    assert frame[("mcc", "estimate")].is_monotonic_decreasing
+    json.dumps(res.to_dict())
+    assert "RF 500" in str(res)
+
+
+def test_models_evaluated_on_different_truth_are_refused():
+    models = _book_models()
+    models["odd"] = ConfusionMatrix([[800, 90], [10, 1002]], labels=["5", "3"])
+    with pytest.raises(ValueError, match="different y_true"):
+        confmat.compare(models, metrics=["accuracy"])
+    y = np.array(["5"] * 892 + ["3"] * 1010)
+    with pytest.raises(ValueError, match="different y_true"):
+        confmat.compare({"m": y, "cm": models["odd"]}, y, metrics=["accuracy"],
+                        n_resamples=200)
+
+
+def _three_models(seed=0, n=400):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    models = {
+        "strong": np.where(rng.random(n) < 0.9, y, rng.integers(0, 3, n)),
+        "medium": np.where(rng.random(n) < 0.75, y, rng.integers(0, 3, n)),
+        "weak": np.where(rng.random(n) < 0.55, y, rng.integers(0, 3, n)),
+    }
+    return y, models
+
+
+def test_pairwise_mcnemar_with_holm():
+    y, models = _three_models()
+    res = confmat.compare(models, y, metrics=["accuracy", "mcc"], n_resamples=500,
+                          random_state=0)
+    assert res.models == ["strong", "medium", "weak"]
+    assert len(res.pairwise) == 3
+    raw = []
+    for r in res.pairwise:
+        a, b = models[r["model_a"]], models[r["model_b"]]
+        ra, rb = a == y, b == y
+        table = [[np.sum(ra & rb), np.sum(ra & ~rb)], [np.sum(~ra & rb), np.sum(~ra & ~rb)]]
+        ref = sm_mcnemar(table, exact=False, correction=True)
+        assert r["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
+        assert r["difference"] == pytest.approx(accuracy_score(y, a) - accuracy_score(y, b))
+        raw.append(r["pvalue"])
+    adjusted = multipletests(raw, method="holm")[1]
+    assert [r["pvalue_adjusted"] for r in res.pairwise] == pytest.approx(list(adjusted))
+    assert all(r["significant"] for r in res.pairwise)
+    for name in models:
+        assert res.intervals[name]["mcc"].estimate == pytest.approx(
+            matthews_corrcoef(y, models[name]))
+    assert res.pairwise_frame().shape[0] == 3
+
+
+def test_pairwise_bootstrap_for_other_metrics_and_ranking_lower_is_better():
+    y, models = _three_models(seed=1, n=300)
+    res = confmat.compare(models, y, metrics=["error_rate", "f1"], test_metric="f1",
+                          n_resamples=400, random_state=0)
+    assert res.test_metric == "f1"
+    assert all(r["method"] == "paired bootstrap" for r in res.pairwise)
+    assert all(r["low"] <= r["difference"] <= r["high"] for r in res.pairwise)
+    err = confmat.compare(models, y, metrics=["error_rate"], n_resamples=400, random_state=0)
+    assert err.models == ["strong", "medium", "weak"]  # lowest error first
+
+
+def test_score_models_delong_and_argmax_probabilities():
+    rng = np.random.default_rng(5)
+    n = 300
+    y = rng.integers(0, 2, n)
+    sa = y + rng.normal(0, 0.8, n)
+    sb = y + rng.normal(0, 1.5, n)
+    res = confmat.compare({"a": sa, "b": sb}, y, metrics=["roc_auc", "accuracy"],
+                          n_resamples=500, random_state=0)
+    assert res.intervals["a"]["roc_auc"].estimate == pytest.approx(roc_auc_score(y, sa))
+    assert res.intervals["b"]["accuracy"].estimate == pytest.approx(
+        accuracy_score(y, (sb >= 0.5).astype(int)))
+    (pair,) = res.pairwise
+    assert pair["method"] == "delong" and pair["pvalue"] < 0.05
+    proba = np.column_stack([1 - sa / 3, sa / 3])
+    res2 = confmat.compare({"p": proba, "q": {"pred": (sb > 0.5).astype(int), "score": sb}}, y,
+                           metrics=["accuracy", "average_precision"], n_resamples=300,
+                           random_state=0)
+    assert res2.intervals["p"]["accuracy"].estimate == pytest.approx(
+        accuracy_score(y, proba.argmax(1)))
+
+
+def test_reproducible():
+    y, models = _three_models(seed=2, n=200)
+    a = confmat.compare(models, y, metrics=["mcc"], n_resamples=300, random_state=4).to_dict()
+    b = confmat.compare(models, y, metrics=["mcc"], n_resamples=300, random_state=4).to_dict()
+    assert a == b
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "match"),
+    [
+        ({"level": 1.5}, ValueError, "level"),
+        ({"level": 0}, ValueError, "level"),
+        ({"n_resamples": 20}, ValueError, "n_resamples"),
+        ({"metrics": ["acuracy"]}, ValueError, "unknown metric"),
+        ({"metrics": ["accuracy", "acc"]}, ValueError, "duplicates"),
+        ({"metrics": ["accuracy"], "test_metric": "mcc"}, ValueError, "test_metric"),
+        ({"metrics": []}, ValueError, "at least one"),
+    ],
+)
+def test_argument_errors(kwargs, exc, match):
+    y, models = _three_models(seed=3, n=100)
+    kwargs = {"metrics": ["accuracy"], "n_resamples": 200, **kwargs}
+    with pytest.raises(exc, match=match):
+        confmat.compare(models, y, **kwargs)
+
+
+def test_input_errors():
+    y, models = _three_models(seed=3, n=100)
+    models["short"] = models["weak"][:-3]
+    with pytest.raises(ValueError, match="'short' has 97 predictions"):
+        confmat.compare(models, y, n_resamples=200)
+    with pytest.raises(ValueError, match="y_true is needed"):
+        confmat.compare({"a": [0, 1]}, None)
+    with pytest.raises(TypeError, match="non-empty mapping"):
+        confmat.compare({}, y)
+    with pytest.raises(ValueError, match="needs binary scores"):
+        confmat.compare({"a": models["weak"]}, y, metrics=["roc_auc"], n_resamples=200)
