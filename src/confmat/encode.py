@@ -63,13 +63,13 @@ def as_1d(y: Any, name: str) -> np.ndarray:
 def _list_to_array(y: Sequence[Any], name: str) -> np.ndarray:
     # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
     kinds = {label_kind(v) for v in y}
+    if "missing" in kinds:
+        raise ValueError(f"{name} contains a missing label (None or NaN)")
     if len(kinds) > 1:
         raise TypeError(
             f"{name} mixes label types that cannot be ordered together: {sorted(kinds)}"
         )
     kind = kinds.pop() if kinds else "number"
-    if kind == "missing":
-        raise ValueError(f"{name} contains a missing label (None or NaN)")
     if kind == "bool":
         return np.asarray(y, dtype=bool)
     if kind == "number":
@@ -201,6 +201,8 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     """Validate sample weights: 1-D, finite, non-negative, one per sample."""
     if sample_weight is None:
         return None
+    if isinstance(sample_weight, list | tuple):
+        sample_weight = np.asarray(sample_weight)  # weights are numbers, not labels
     w = as_1d(sample_weight, "sample_weight")
     if w.dtype.kind not in "iuf" and w.dtype != bool:
         raise TypeError(f"sample_weight must be numeric, got dtype {w.dtype}")
