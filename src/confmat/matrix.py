@@ -418,6 +418,21 @@ class ConfusionMatrix:
 
         return at_prevalence(self, prevalence, n=n)
 
+    def interpret(self, name: str, scale: str | None = None, *, average: str | None = None,
+                  **params: Any) -> Any:
+        """Put a metric's value into words on a published scale (``metrics.scales``).
+
+        Returns an ``Interpretation`` (label, band, scale, reference) for an overall metric or
+        an averaged per-class metric, and a list of them, one per class, otherwise. ``scale``
+        defaults to the metric's first scale (Landis & Koch for kappa); an unknown scale
+        raises ``ValueError`` listing the scales available for the metric.
+        """
+        from .metrics.scales import get_scale, interpret
+
+        get_scale(name, scale)  # fail fast, before computing
+        value = self.metric(name, average, zero_division="nan", **params)
+        return interpret(name, value, scale, class_labels=self.labels)
+
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> dict[str, Any]:
         """Versioned, JSON-ready description (never pickle)."""

@@ -58,7 +58,9 @@ def _overall(name, full, formula, meaning, *, pycm=None, sklearn=None, aliases=(
 
 @_overall("n", "number of samples", "N = sum_ij C[i, j]", "Total count (or weight) in the table.",
           pycm="POP", rng=(0.0, float("inf")), hib=None, family="counts",
-          aliases=("population", "total"))
+          aliases=("population", "total"), refs=(REF_FAWCETT,),
+          prefer="Always report it: every rate's uncertainty depends on it.",
+          avoid="Comparing models: it describes the test set.")
 def n(s: Stats) -> np.ndarray:
     return s.n
 
@@ -74,7 +76,9 @@ def accuracy(s: Stats) -> np.ndarray:
 
 
 @_overall("error_rate", "error rate", "ERR = 1 - ACC", "Share of samples misclassified.",
-          hib=False, refs=(REF_FAWCETT,), aliases=("misclassification_rate",))
+          hib=False, refs=(REF_FAWCETT,), aliases=("misclassification_rate",),
+          prefer="Talking about mistakes rather than successes (same information as accuracy).",
+          avoid="Imbalanced data, for the same reason as accuracy.")
 def error_rate(s: Stats) -> np.ndarray:
     return s.div(s.n - s.correct, s.n, "error_rate")
 
@@ -89,6 +93,8 @@ def _check_adjusted(adjusted: bool) -> None:
           sklearn="sklearn.metrics.balanced_accuracy_score", aliases=("bacc",),
           refs=(REF_BRODERSEN, REF_SKLEARN), params={"adjusted": False}, check=_check_adjusted,
           prefer="Imbalanced data where each class matters equally.",
+          avoid="When class frequencies reflect real costs: it weighs a rare class as much as a "
+                "common one.",
           notes="Classes with no true samples are left out, as scikit-learn does. With "
                 "adjusted=True the score is rescaled so chance is 0 and perfect is 1.")
 def balanced_accuracy(s: Stats, adjusted: bool = False) -> np.ndarray:
@@ -148,6 +154,9 @@ def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
           rng=(-1.0, 1.0),
           prefer="A single summary of a classifier, balanced or not (seed 002: 'if only one "
                  "metric, choose MCC').",
+          avoid="Explaining errors to a non-technical reader (it is a correlation, not a rate), "
+                "or when one class is all that matters (then report that class's recall and "
+                "precision).",
           notes="Seed 002 says MCC lies in [0, 1]; it lies in [-1, 1] (the multi-class lower "
                 "bound depends on K, between -1 and 0). A zero denominator gives 0.")
 def mcc(s: Stats) -> np.ndarray:
@@ -223,16 +232,27 @@ def mcc_yao2022(s: Stats) -> np.ndarray:
     return out
 
 
+def _check_correction(correction: float = 0.0) -> None:
+    if (isinstance(correction, bool) or not isinstance(correction, int | float)
+            or not 0.0 <= correction <= 1.0):
+        raise ValueError(f"correction must be a number in [0, 1], got {correction!r}")
+
+
 @_overall("gmean", "multi-class G-mean", "G = (prod_i TPR_i)^(1/K)",
           "Geometric mean of the per-class recalls (seed 000's multi-class G-mean): high only "
           "when every class is recognised.", sklearn="imblearn.metrics.geometric_mean_score",
           aliases=("g_mean", "geometric_mean"), refs=(REF_KUBAT, REF_YAO),
           prefer="Imbalanced data where failing any single class must be visible.",
           avoid="Many classes with one at recall 0: the score is 0 regardless of the others.",
+          params={"correction": 0.0}, check=_check_correction,
           notes="Computed as exp(mean(log TPR)) so it cannot underflow with many classes. For "
-                "two classes it equals sqrt(TPR * TNR), seed 000's binary G-mean.")
-def gmean(s: Stats) -> np.ndarray:
+                "two classes it equals sqrt(TPR * TNR), seed 000's binary G-mean. "
+                "correction replaces a recall of 0 (as imbalanced-learn's correction does), so "
+                "one missed class no longer zeroes the score.")
+def gmean(s: Stats, correction: float = 0.0) -> np.ndarray:
     r = recall(s.per_class)
+    if correction:
+        r = np.where(r == 0, float(correction), r)
     with np.errstate(divide="ignore"):
         return np.exp(np.log(r).mean(axis=-1))
 
@@ -246,6 +266,8 @@ def _check_normalize(normalize: bool = True) -> None:
           "Share (normalize=True) or number of misclassified samples.", hib=False,
           sklearn="sklearn.metrics.zero_one_loss", params={"normalize": True},
           check=_check_normalize, rng=(0.0, float("inf")), refs=(REF_SKLEARN,),
+          prefer="Reproducing scikit-learn's zero_one_loss or PyCM's 'Zero-one Loss' (count).",
+          avoid="Imbalanced data: it is the error rate, with the same blind spot as accuracy.",
           notes="PyCM's 'Zero-one Loss' is the count, i.e. normalize=False.")
 def zero_one_loss(s: Stats, normalize: bool = True) -> np.ndarray:
     if normalize:
@@ -256,6 +278,8 @@ def zero_one_loss(s: Stats, normalize: bool = True) -> np.ndarray:
 @_overall("hamming_loss", "Hamming loss", "HL = (N - sum_i C[i, i]) / N for single-label data",
           "Fraction of wrong labels; for single-label data it equals the error rate.",
           hib=False, sklearn="sklearn.metrics.hamming_loss", refs=(REF_SKLEARN,),
+          prefer="Multilabel problems, where it counts wrong labels rather than wrong samples.",
+          avoid="Single-label data: it is just the error rate.",
           notes="For multilabel indicator matrices use confmat.hamming_loss(y_true, y_pred).")
 def hamming_loss(s: Stats) -> np.ndarray:
     return error_rate(s)
@@ -265,6 +289,8 @@ def hamming_loss(s: Stats) -> np.ndarray:
           "WACC = sum_i (C_i / N) (C[i, i] / C_i) with C_i the row sums",
           "The book's weighted mean of per-class accuracies, weights = class frequencies. "
           "Algebraically it equals accuracy.", refs=(REF_KNEUSEL,),
+          prefer="Reproducing seed 002's weighted mean accuracy.",
+          avoid="Elsewhere: it equals accuracy, so report accuracy.",
           notes="Seed 002 prints it in percent (88.71 % for Table 11-8); confmat returns the "
                 "fraction. The book's accuracy-matrix code divides by cmat.sum(axis=1) without "
                 "keeping dimensions, which divides columns, not rows; ConfusionMatrix."

@@ -38,7 +38,8 @@ REF_KUBAT = (
 PROPORTION = (0.0, 1.0)
 
 
-def _count(name: str, full: str, formula: str, meaning: str, pycm: str | None, aliases=()):
+def _count(name: str, full: str, formula: str, meaning: str, pycm: str | None, aliases=(),
+           sklearn: str | None = "sklearn.metrics.multilabel_confusion_matrix"):
     return metric(
         name,
         "per_class",
@@ -50,6 +51,7 @@ def _count(name: str, full: str, formula: str, meaning: str, pycm: str | None, a
         higher_is_better=None,
         aliases=aliases,
         pycm=pycm,
+        sklearn=sklearn,
         references=(REF_FAWCETT,),
         is_count=True,
         prefer_when="Reading the raw table; every other metric is built from these counts.",
@@ -85,14 +87,15 @@ def tn(c: ClassCounts) -> np.ndarray:
 
 
 @_count("support", "support (actual positives)", "P_i = TP_i + FN_i = row sum i",
-        "How many samples truly belong to class i.", "P", aliases=("actual_positives", "p"))
+        "How many samples truly belong to class i.", "P", aliases=("actual_positives", "p"),
+        sklearn="sklearn.metrics.precision_recall_fscore_support (support)")
 def support(c: ClassCounts) -> np.ndarray:
     return c.support
 
 
 @_count("predicted", "predicted positives", "TOP_i = TP_i + FP_i = column sum i",
         "How many samples the model assigned to class i.", "TOP",
-        aliases=("predicted_positives", "top"))
+        aliases=("predicted_positives", "top"), sklearn=None)
 def predicted(c: ClassCounts) -> np.ndarray:
     return c.predicted
 
@@ -123,7 +126,7 @@ def _rate(name, full, formula, meaning, *, pycm=None, sklearn=None, aliases=(), 
 
 @_rate("recall", "recall (true positive rate, sensitivity)", "TPR = TP / (TP + FN)",
        "Of the samples that truly are class i, the share the model found.",
-       pycm="TPR", sklearn="sklearn.metrics.recall_score",
+       pycm="TPR", sklearn="sklearn.metrics.recall_score; imblearn.metrics.sensitivity_score",
        aliases=("tpr", "sensitivity", "hit_rate", "true_positive_rate"),
        refs=(REF_FAWCETT, REF_POWERS),
        prefer="Missing a positive is costly (disease screening, fraud).",
@@ -156,6 +159,7 @@ def precision(c: ClassCounts) -> np.ndarray:
 @_rate("npv", "negative predictive value", "NPV = TN / (TN + FN)",
        "Of the samples predicted as not class i, the share that truly are not class i.",
        pycm="NPV", aliases=("negative_predictive_value",),
+       prefer="Ruling a condition out: how trustworthy a negative prediction is.",
        avoid="Comparing across populations with different prevalence.")
 def npv(c: ClassCounts) -> np.ndarray:
     return c.div(c.tn, c.tn + c.fn, "npv")
@@ -164,28 +168,35 @@ def npv(c: ClassCounts) -> np.ndarray:
 @_rate("fpr", "false positive rate (fall-out)", "FPR = FP / (FP + TN) = 1 - TNR",
        "Of the samples that are not class i, the share wrongly put in class i.",
        pycm="FPR", aliases=("fall_out", "false_positive_rate"), hib=False,
-       prefer="The x axis of the ROC curve.")
+       prefer="The x axis of the ROC curve; false alarms per negative case.",
+       avoid="Rare negatives: a handful of samples make it jump.")
 def fpr(c: ClassCounts) -> np.ndarray:
     return c.div(c.fp, c.negatives, "fpr")
 
 
 @_rate("fnr", "false negative rate (miss rate)", "FNR = FN / (TP + FN) = 1 - TPR",
        "Of the samples that truly are class i, the share the model missed.",
-       pycm="FNR", aliases=("miss_rate", "false_negative_rate"), hib=False)
+       pycm="FNR", aliases=("miss_rate", "false_negative_rate"), hib=False,
+       prefer="Stating the cost of misses directly (screening, safety).",
+       avoid="Alone: predicting everything positive gives FNR 0.")
 def fnr(c: ClassCounts) -> np.ndarray:
     return c.div(c.fn, c.support, "fnr")
 
 
 @_rate("fdr", "false discovery rate", "FDR = FP / (TP + FP) = 1 - PPV",
        "Of the samples predicted as class i, the share that are not class i.",
-       pycm="FDR", aliases=("false_discovery_rate",), hib=False)
+       pycm="FDR", aliases=("false_discovery_rate",), hib=False,
+       prefer="Many simultaneous positive calls (genomics, alerting): the share that are false.",
+       avoid="Comparing across prevalences: like PPV it moves with the prior.")
 def fdr(c: ClassCounts) -> np.ndarray:
     return c.div(c.fp, c.predicted, "fdr")
 
 
 @_rate("for", "false omission rate", "FOR = FN / (FN + TN) = 1 - NPV",
        "Of the samples predicted as not class i, the share that truly are class i.",
-       pycm="FOR", aliases=("false_omission_rate",), hib=False)
+       pycm="FOR", aliases=("false_omission_rate",), hib=False,
+       prefer="Judging what is left behind by a filter (the positives among the rejected).",
+       avoid="Comparing across prevalences: it moves with the prior.")
 def false_omission_rate(c: ClassCounts) -> np.ndarray:
     return c.div(c.fn, c.fn + c.tn, "for")
 
@@ -229,6 +240,7 @@ def fbeta(c: ClassCounts, beta: float = 1.0) -> np.ndarray:
        "Overlap between the samples of class i and the samples predicted as class i.",
        pycm="J", sklearn="sklearn.metrics.jaccard_score",
        aliases=("jaccard_index", "threat_score", "csi", "iou"), refs=(REF_JACCARD, REF_SKLEARN),
+       prefer="Set overlap tasks (segmentation, retrieval) where TN is meaningless.",
        avoid="True negatives matter (like F1, it ignores TN).")
 def jaccard(c: ClassCounts) -> np.ndarray:
     return c.div(c.tp, c.tp + c.fp + c.fn, "jaccard")
@@ -239,7 +251,8 @@ def jaccard(c: ClassCounts) -> np.ndarray:
        "rest: 0 is chance, 1 perfect, -1 perfectly inverted.",
        pycm="BM", aliases=("bookmaker_informedness", "youden_j", "youden", "bm"),
        refs=(REF_POWERS, REF_YOUDEN), rng=(-1.0, 1.0),
-       prefer="Prevalence should not influence the score (it is prevalence-independent).")
+       prefer="Prevalence should not influence the score (it is prevalence-independent).",
+       avoid="Costs of misses and false alarms differ: it weighs TPR and TNR equally.")
 def informedness(c: ClassCounts) -> np.ndarray:
     return recall(c) + specificity(c) - 1.0
 
@@ -247,6 +260,7 @@ def informedness(c: ClassCounts) -> np.ndarray:
 @_rate("markedness", "markedness", "MK = PPV + NPV - 1",
        "How much a prediction of class i (or not i) tells about the truth beyond chance.",
        pycm="MK", aliases=("mk", "deltap"), refs=(REF_POWERS,), rng=(-1.0, 1.0),
+       prefer="Judging how informative the predictions are to someone who acts on them.",
        avoid="Comparing across prevalences: it moves with the prior, like PPV and NPV.")
 def markedness(c: ClassCounts) -> np.ndarray:
     return precision(c) + npv(c) - 1.0
@@ -254,7 +268,9 @@ def markedness(c: ClassCounts) -> np.ndarray:
 
 @_rate("prevalence", "prevalence", "PRE = (TP + FN) / N",
        "Share of samples that truly belong to class i.", pycm="PRE", hib=None,
-       family="counts")
+       family="counts",
+       prefer="Reading any prevalence-dependent metric (PPV, NPV, accuracy): report it next to them.",
+       avoid="Judging a model: it describes the data.")
 def prevalence(c: ClassCounts) -> np.ndarray:
     return c.div(c.support, c.n, "prevalence")
 
@@ -264,6 +280,7 @@ def prevalence(c: ClassCounts) -> np.ndarray:
        "true negative.", pycm="PLR", sklearn="sklearn.metrics.class_likelihood_ratios",
        aliases=("positive_likelihood_ratio", "plr"), refs=(REF_GLAS,), rng=(0.0, float("inf")),
        prefer="Diagnostic tests: it does not depend on prevalence.",
+       avoid="Zero false positives: it is infinite (undefined here, zero_division applies).",
        notes="Undefined when FPR = 0; follows zero_division.")
 def lr_plus(c: ClassCounts) -> np.ndarray:
     return c.div(recall(c), fpr(c), "lr_plus")
@@ -273,7 +290,9 @@ def lr_plus(c: ClassCounts) -> np.ndarray:
        "How many times more likely a negative prediction is for a true positive than for a "
        "true negative.", pycm="NLR", sklearn="sklearn.metrics.class_likelihood_ratios",
        aliases=("negative_likelihood_ratio", "nlr"), refs=(REF_GLAS,), rng=(0.0, float("inf")),
-       hib=False)
+       hib=False,
+       prefer="Ruling a condition out with a diagnostic test: prevalence-independent.",
+       avoid="Zero specificity: it is undefined (zero_division applies).")
 def lr_minus(c: ClassCounts) -> np.ndarray:
     return c.div(fnr(c), specificity(c), "lr_minus")
 
@@ -281,6 +300,8 @@ def lr_minus(c: ClassCounts) -> np.ndarray:
 @_rate("dor", "diagnostic odds ratio", "DOR = LR+ / LR- = (TP TN) / (FP FN)",
        "Odds of a positive prediction for true positives over the same odds for negatives.",
        pycm="DOR", aliases=("diagnostic_odds_ratio",), refs=(REF_GLAS,), rng=(0.0, float("inf")),
+       prefer="One prevalence-independent number for a diagnostic test (meta-analyses).",
+       avoid="It hides which of sensitivity or specificity is weak; any empty cell breaks it.",
        notes="Undefined when LR- = 0 (no false negatives); follows zero_division.")
 def dor(c: ClassCounts) -> np.ndarray:
     return c.div(lr_plus(c), lr_minus(c), "dor")
@@ -290,6 +311,9 @@ def dor(c: ClassCounts) -> np.ndarray:
        "ACC_i = C[i, i] / sum_j C[i, j] = TPR_i",
        "The diagonal of seed 002's accuracy matrix: the share of class i classified correctly.",
        refs=(REF_KNEUSEL,),
+       prefer="Reading seed 002's accuracy matrix.",
+       avoid="Elsewhere: it is recall under another name; say 'recall' to avoid confusion with "
+             "one-vs-rest accuracy.",
        notes="Equal to recall. PyCM's per-class 'ACC' is the one-vs-rest accuracy "
              "(TP + TN) / N, a different quantity.")
 def class_accuracy(c: ClassCounts) -> np.ndarray:
@@ -310,6 +334,7 @@ def mcc_binary(tp, fp, fn, tn) -> np.ndarray:
        "Correlation between 'is class i' and 'predicted as class i', using all four counts.",
        pycm="MCC", aliases=("ovr_mcc",), refs=(REF_MATTHEWS,), rng=(-1.0, 1.0),
        prefer="A single balanced per-class summary that uses TN (unlike F1).",
+       avoid="Readers who need a rate: a correlation has no 'share of samples' reading.",
        notes="Zero denominator gives 0, as seeds 000 and 002 argue.")
 def class_mcc(c: ClassCounts) -> np.ndarray:
     return mcc_binary(c.tp, c.fp, c.fn, c.tn)
@@ -318,6 +343,9 @@ def class_mcc(c: ClassCounts) -> np.ndarray:
 @_rate("class_gmean", "one-vs-rest G-mean", "GM_i = sqrt(TPR_i TNR_i)",
        "Geometric mean of the recall of class i and of the rest: high only if both are high.",
        pycm="GM", aliases=("ovr_gmean",), refs=(REF_KUBAT, REF_YAO),
-       prefer="Imbalanced binary problems (seed 000: insensitive to the class distribution).")
+       sklearn="imblearn.metrics.geometric_mean_score (average=None); "
+               "classification_report_imbalanced column 'geo'",
+       prefer="Imbalanced binary problems (seed 000: insensitive to the class distribution).",
+       avoid="When precision matters: it never looks at false positives relative to TP.")
 def class_gmean(c: ClassCounts) -> np.ndarray:
     return np.sqrt(recall(c) * specificity(c))

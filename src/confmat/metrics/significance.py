@@ -4,6 +4,8 @@ index."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import references as R
@@ -40,16 +42,34 @@ def nir(s: Stats) -> np.ndarray:
             "keep their relative precision; PyCM's 1 - sum(...) loses them (and overflows "
             "for large N), so confmat differs from PyCM there by design.")
 def p_value(s: Stats) -> np.ndarray:
-    try:
-        from scipy.special import betainc
-    except ImportError as exc:  # pragma: no cover - scipy is a test and 'all' dependency
-        raise ImportError("the 'p_value' metric needs scipy (pip install scipy)") from exc
     n = np.asarray(s.n, dtype=np.float64)
     x = np.asarray(s.correct, dtype=np.float64)
     p = nir(s)
-    with np.errstate(invalid="ignore"):
-        tail = betainc(np.maximum(x, 1e-300), np.maximum(n - x + 1.0, 1e-300), p)
+    try:
+        from scipy.special import betainc
+    except ImportError:  # pragma: no cover - scipy is optional at run time
+        tail = np.vectorize(_binom_sf, otypes=[np.float64])(x, n, p)
+    else:
+        with np.errstate(invalid="ignore"):
+            tail = betainc(np.maximum(x, 1e-300), np.maximum(n - x + 1.0, 1e-300), p)
     return np.where(np.isnan(p), np.nan, np.where(x <= 0, 1.0, tail))
+
+
+def _binom_sf(x: float, n: float, p: float) -> float:
+    """P(X >= x) for X ~ Binomial(n, p), summed in log space (fallback without scipy)."""
+    if not np.isfinite(p) or x <= 0:
+        return 1.0
+    if p <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0 if x <= n else 0.0
+    j = np.arange(math.ceil(x), math.floor(n) + 1, dtype=np.float64)
+    if j.size == 0:
+        return 0.0
+    lg = np.vectorize(math.lgamma, otypes=[np.float64])
+    logs = lg(n + 1.0) - lg(j + 1.0) - lg(n - j + 1.0) + j * math.log(p) + (n - j) * math.log1p(-p)
+    top = logs.max()
+    return float(min(1.0, math.exp(top) * np.exp(logs - top).sum()))
 
 
 @_sig("accuracy_se", "standard error of accuracy", "SE = sqrt(ACC (1 - ACC) / N)",

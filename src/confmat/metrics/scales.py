@@ -1,0 +1,240 @@
+"""Interpretation scales as data: published bands that turn a metric value into words.
+
+A scale is a list of bands ``[low, high)`` with a label, the metrics it applies to, where it
+comes from and, when PyCM 4.6 reports the same bands, PyCM's key (so the oracle test can
+check every band boundary against PyCM). ``interpret(metric, value)`` picks a band;
+``ConfusionMatrix.interpret(name)`` does the same for a computed metric.
+
+The bands are rules of thumb from the cited authors, not statistical tests; two scales can
+call the same kappa "fair" and "poor", which is why the source travels with every answer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import references as R
+from .registry import get_metric
+
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class Band:
+    """Values in ``[low, high)`` (or ``[low, high]`` when ``high_closed``) get ``label``."""
+
+    low: float
+    high: float
+    label: str
+    high_closed: bool = False
+    low_open: bool = False
+
+    def contains(self, value: float) -> bool:
+        above = value > self.low if self.low_open else value >= self.low
+        below = value <= self.high if self.high_closed else value < self.high
+        return above and below
+
+    def __str__(self) -> str:
+        left = "(" if self.low_open else "["
+        right = "]" if self.high_closed else ")"
+        return f"{left}{self.low:g}, {self.high:g}{right} {self.label}"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A named set of bands for one or more metrics."""
+
+    name: str
+    title: str
+    metrics: tuple[str, ...]
+    bands: tuple[Band, ...]
+    reference: str
+    pycm: str | None = None
+    note: str = ""
+
+    def band(self, value: float) -> Band | None:
+        if value is None or math.isnan(float(value)):
+            return None
+        for b in self.bands:
+            if b.contains(float(value)):
+                return b
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "metrics": list(self.metrics),
+            "bands": [str(b) for b in self.bands],
+            "reference": self.reference,
+            "pycm": self.pycm,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """The band a value falls in, with the scale and its source."""
+
+    metric: str
+    value: float
+    label: str
+    scale: str
+    reference: str
+    low: float | None = None
+    high: float | None = None
+    class_label: Any = None
+
+    def __str__(self) -> str:
+        who = f" [{self.class_label}]" if self.class_label is not None else ""
+        rng = f" (band {self.low:g} to {self.high:g})" if self.low is not None else ""
+        return (f"{self.metric}{who} = {self.value:.4g}: {self.label}{rng}, "
+                f"scale {self.scale!r} ({self.reference})")
+
+
+_SCALES: dict[str, Scale] = {}
+_BY_METRIC: dict[str, list[str]] = {}
+
+
+def _scale(name: str, title: str, metrics: Sequence[str], bands: Sequence[tuple], reference: str,
+           pycm: str | None = None, note: str = "") -> Scale:
+    made = tuple(Band(*b) for b in bands)
+    scale = Scale(name, title, tuple(metrics), made, reference, pycm, note)
+    _SCALES[name] = scale
+    for m in metrics:
+        _BY_METRIC.setdefault(m, []).append(name)
+    return scale
+
+
+_KAPPA_LIKE = ("kappa", "scott_pi", "gwet_ac1", "bennett_s", "kappa_no_prevalence")
+_KAPPA_NOTE = ("Proposed for Cohen's kappa; confmat also offers it for the other kappa-type "
+               "coefficients, as agreement studies commonly do.")
+
+# The first scale listed for a metric is its default.
+_scale("landis_koch", "Landis and Koch (1977) strength of agreement", _KAPPA_LIKE,
+       [(-INF, 0.0, "Poor"), (0.0, 0.2, "Slight"), (0.2, 0.4, "Fair"), (0.4, 0.6, "Moderate"),
+        (0.6, 0.8, "Substantial"), (0.8, 1.0, "Almost Perfect", True)],
+       R.LANDIS_KOCH, pycm="SOA1(Landis & Koch)", note=_KAPPA_NOTE)
+_scale("fleiss", "Fleiss (1981) benchmark", _KAPPA_LIKE,
+       [(-INF, 0.4, "Poor"), (0.4, 0.75, "Intermediate to Good"), (0.75, INF, "Excellent")],
+       R.FLEISS_BOOK, pycm="SOA2(Fleiss)", note=_KAPPA_NOTE)
+_scale("altman", "Altman (1991) benchmark", _KAPPA_LIKE,
+       [(-INF, 0.2, "Poor"), (0.2, 0.4, "Fair"), (0.4, 0.6, "Moderate"), (0.6, 0.8, "Good"),
+        (0.8, 1.0, "Very Good", True)],
+       R.ALTMAN, pycm="SOA3(Altman)", note=_KAPPA_NOTE)
+_scale("cicchetti", "Cicchetti (1994) guideline", _KAPPA_LIKE,
+       [(-INF, 0.4, "Poor"), (0.4, 0.59, "Fair"), (0.59, 0.74, "Good"),
+        (0.74, 1.0, "Excellent", True)],
+       R.CICCHETTI, pycm="SOA4(Cicchetti)", note=_KAPPA_NOTE)
+_scale("seed000", "Yao, Yang and Li (2022) kappa bands (seed 000)", ("kappa",),
+       [(-1.0, 0.21, "Below acceptable (not named by seed 000)"),
+        (0.21, 0.41, "Acceptable (可接受)"), (0.41, 0.61, "Moderate (中等)"),
+        (0.61, 0.81, "High (较高)"), (0.81, 1.0, "Almost perfect (几乎完全一致)", True)],
+       R.YAO,
+       note="The seed prints 0.21-0.40, 0.41-0.60, 0.61-0.80 and > 0.81, leaving gaps "
+            "(0.40-0.41, 0.80-0.81) and nothing below 0.21; confmat closes each gap upward "
+            "([0.21, 0.41), ...) and labels values below 0.21 as not named by the seed.")
+_scale("cramer", "Cramér's V strength of association (PyCM)", ("cramer_v",),
+       [(-INF, 0.1, "Negligible"), (0.1, 0.2, "Weak"), (0.2, 0.4, "Moderate"),
+        (0.4, 0.6, "Relatively Strong"), (0.6, 0.8, "Strong"), (0.8, INF, "Very Strong")],
+       R.PYCM, pycm="SOA5(Cramer)")
+_scale("matthews", "Matthews correlation strength (PyCM)", ("mcc", "class_mcc"),
+       [(-INF, 0.3, "Negligible"), (0.3, 0.5, "Weak"), (0.5, 0.7, "Moderate"),
+        (0.7, 0.9, "Strong"), (0.9, INF, "Very Strong")],
+       R.PYCM, pycm="SOA6(Matthews)",
+       note="As in PyCM, every value below 0.3 is 'Negligible', including strongly negative "
+            "ones; a negative MCC means inverted predictions, so read its sign first.")
+_scale("lambda", "Goodman-Kruskal lambda strength (PyCM)", ("lambda_a", "lambda_b"),
+       [(0.0, 0.2, "Very Weak", False, True), (0.2, 0.4, "Weak"), (0.4, 0.6, "Moderate"),
+        (0.6, 0.8, "Strong"), (0.8, 1.0, "Very Strong"), (1.0, 1.0, "Perfect", True)],
+       R.PYCM, pycm="SOA7(Lambda A)",
+       note="PyCM gives no band for exactly 0 (no reduction in error); neither does confmat.")
+_scale("krippendorff", "Krippendorff (2004) reliability thresholds", ("krippendorff_alpha",),
+       [(-INF, 0.667, "Low"), (0.667, 0.8, "Tentative"), (0.8, INF, "High")],
+       R.KRIPPENDORFF, pycm="SOA9(Krippendorff Alpha)")
+_scale("pearson_c", "Pearson's C strength (PyCM)", ("pearson_c",),
+       [(0.0, 0.1, "Not Appreciable", False, True), (0.1, 0.2, "Weak"), (0.2, 0.3, "Medium"),
+        (0.3, INF, "Strong")],
+       R.PYCM, pycm="SOA10(Pearson C)",
+       note="PyCM gives no band for exactly 0; neither does confmat.")
+_scale("plr", "positive likelihood ratio usefulness (PyCM)", ("lr_plus",),
+       [(-INF, 1.0, "Negligible"), (1.0, 5.0, "Poor"), (5.0, 10.0, "Fair"),
+        (10.0, INF, "Good", True)],
+       R.PYCM, pycm="PLRI")
+_scale("nlr", "negative likelihood ratio usefulness (PyCM)", ("lr_minus",),
+       [(-INF, 0.1, "Good"), (0.1, 0.2, "Fair"), (0.2, 0.5, "Poor"),
+        (0.5, INF, "Negligible", True)],
+       R.PYCM, pycm="NLRI")
+_scale("dp", "discriminant power (Sokolova et al.)", ("dp",),
+       [(-INF, 1.0, "Poor"), (1.0, 2.0, "Limited"), (2.0, 3.0, "Fair"), (3.0, INF, "Good", True)],
+       R.SOKOLOVA_2006, pycm="DPI")
+_scale("auc", "AUC quality (PyCM)", ("class_auc",),
+       [(-INF, 0.6, "Poor"), (0.6, 0.7, "Fair"), (0.7, 0.8, "Good"), (0.8, 0.9, "Very Good"),
+        (0.9, INF, "Excellent", True)],
+       R.PYCM, pycm="AUCI")
+_scale("yule_q", "Yule's Q strength (PyCM)", ("yule_q",),
+       [(-INF, 0.25, "Negligible"), (0.25, 0.5, "Weak"), (0.5, 0.75, "Moderate"),
+        (0.75, INF, "Strong", True)],
+       R.PYCM, pycm="QI")
+# PyCM also applies MCCI per class (class_mcc) and SOA8 to lambda B: same bands as above.
+PYCM_ALSO = {"MCCI": "matthews", "SOA8(Lambda B)": "lambda"}
+
+
+def list_scales(metric: str | None = None) -> list[Scale]:
+    """All scales, or those for one metric (name or alias), default first."""
+    if metric is None:
+        return list(_SCALES.values())
+    name = get_metric(metric).name
+    return [_SCALES[s] for s in _BY_METRIC.get(name, [])]
+
+
+def get_scale(metric: str, scale: str | None = None) -> Scale:
+    """The scale ``scale`` for ``metric`` (its default when None), with errors that list the
+    choices."""
+    name = get_metric(metric).name
+    available = _BY_METRIC.get(name, [])
+    if not available:
+        with_scales = ", ".join(sorted(_BY_METRIC))
+        raise ValueError(f"metric {name!r} has no interpretation scale; metrics with scales: "
+                         f"{with_scales}")
+    if scale is None:
+        return _SCALES[available[0]]
+    if not isinstance(scale, str):
+        raise TypeError(f"scale must be a string, got {type(scale).__name__}")
+    key = scale.strip().lower().replace("-", "_").replace(" ", "_").replace("&", "")
+    key = key.replace("__", "_")
+    if key not in available:
+        raise ValueError(f"unknown scale {scale!r} for {name!r}; available: "
+                         f"{', '.join(available)}")
+    return _SCALES[key]
+
+
+def interpret(metric: str, value: Any, scale: str | None = None,
+              class_labels: Sequence[Any] | None = None) -> Interpretation | list[Interpretation]:
+    """Interpret a value (or an array of per-class values) of ``metric`` on ``scale``."""
+    sc = get_scale(metric, scale)
+    name = get_metric(metric).name
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim == 0:
+        return _one(name, float(arr), sc, None)
+    if arr.ndim != 1:
+        raise ValueError(f"value must be a number or a 1-D array of per-class values, got "
+                         f"shape {arr.shape}")
+    labels = list(class_labels) if class_labels is not None else list(range(arr.size))
+    if len(labels) != arr.size:
+        raise ValueError(f"class_labels has {len(labels)} entries for {arr.size} values")
+    return [_one(name, float(v), sc, lab) for v, lab in zip(arr, labels, strict=True)]
+
+
+def _one(name: str, value: float, sc: Scale, class_label: Any) -> Interpretation:
+    band = None if math.isnan(value) else sc.band(value)
+    if band is None:
+        label = "undefined" if math.isnan(value) else "outside the scale's bands"
+        return Interpretation(name, value, label, sc.name, sc.reference, None, None, class_label)
+    return Interpretation(name, value, band.label, sc.name, sc.reference, band.low, band.high,
+                          class_label)
