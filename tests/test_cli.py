@@ -1,0 +1,354 @@
+"""The ``confmat`` command line through its real entry points (subprocess).
+
+Expected numbers come from scikit-learn or from formulas written here; error paths check the
+exit status 2, a message naming the problem, and the absence of a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import (
+    average_precision_score,
+    confusion_matrix,
+    matthews_corrcoef,
+    precision_score,
+    recall_score,
+    roc_auc_score,
+)
+
+SCRIPT = shutil.which("confmat")
+
+
+def run(*args: str, cwd: Path | None = None, script: bool = False) -> subprocess.CompletedProcess:
+    cmd = [SCRIPT, *args] if script else [sys.executable, "-m", "confmat", *args]
+    env = {**os.environ, "COLUMNS": "200", "PYTHONWARNINGS": "ignore"}
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=240)
+
+
+def assert_bad_input(res: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert res.returncode == 2, (res.returncode, res.stdout, res.stderr)
+    assert "Traceback" not in res.stderr, res.stderr
+    for f in fragments:
+        assert f.lower() in res.stderr.lower(), (f, res.stderr)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    rng = np.random.default_rng(7)
+    n = 400
+    y = rng.integers(0, 2, n)
+    s = np.clip(0.35 * y + 0.65 * rng.random(n), 0, 1).round(3)
+    p = (s >= 0.5).astype(int)
+    p2 = (s >= 0.4).astype(int)
+    s2 = np.clip(s + rng.normal(0, 0.1, n), 0, 1).round(3)
+    d = tmp_path_factory.mktemp("cli")
+    csv = d / "preds.csv"
+    with open(csv, "w") as f:
+        f.write("y,yhat,score,yhat2,score2\n")
+        for row in zip(y, p, s, p2, s2, strict=True):
+            f.write(",".join(str(v) for v in row) + "\n")
+    other = d / "other.csv"
+    with open(other, "w") as f:
+        f.write("y,yhat,score\n")
+        for row in zip(y, p2, s2, strict=True):
+            f.write(",".join(str(v) for v in row) + "\n")
+    return {"y": y, "s": s, "p": p, "p2": p2, "s2": s2, "csv": csv, "other": other, "dir": d}
+
+
+# ------------------------------------------------------------------------------ help
+def test_help_on_every_command_has_an_example_via_script_and_module() -> None:
+    assert SCRIPT is not None, "the confmat console script is not installed"
+    top = run("--help", script=True)
+    assert top.returncode == 0 and "Examples" in top.stdout
+    commands = ["matrix", "metrics", "explain", "report", "compare", "demo"]
+    for c in commands:
+        assert c in top.stdout
+        res = run(c, "--help")
+        assert res.returncode == 0, res.stderr
+        assert "Example" in res.stdout and f"confmat {c}" in res.stdout, (c, res.stdout)
+
+
+# ------------------------------------------------------------------------------ matrix
+def test_matrix_json_matches_hand_formulas(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    res = run("matrix", "[[61,2],[8,58]]", "--labels", "bus,opel", "--no-intervals", "-o",
+              str(out), script=True)
+    assert res.returncode == 0, res.stderr
+    d = json.loads(out.read_text())
+    assert d["labels"] == ["bus", "opel"] and d["counts"] == [[61, 2], [8, 58]]
+    overall = {m["name"]: m["value"] for m in d["overall"]}
+    tp, fn, fp, tn = 61, 2, 8, 58
+    assert overall["accuracy"] == pytest.approx((tp + tn) / 129, abs=1e-12)
+    mcc = (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    assert overall["mcc"] == pytest.approx(mcc, abs=1e-12)
+    per = {r["name"]: r for r in d["per_class"]}
+    assert per["recall"]["values"] == pytest.approx([61 / 63, 58 / 66])
+    assert per["precision"]["values"] == pytest.approx([61 / 69, 58 / 60])
+    assert per["recall"]["averages"]["macro"] == pytest.approx((61 / 63 + 58 / 66) / 2)
+
+
+def test_matrix_text_markdown_csv_and_counts_file(tmp_path: Path) -> None:
+    text = run("matrix", "[[5,1,0],[2,7,1],[0,0,4]]", "--no-intervals")
+    assert text.returncode == 0, text.stderr
+    assert "Confusion matrix" in text.stdout and "mcc" in text.stdout
+    md = run("matrix", "[[5,1],[2,7]]", "--format", "markdown", "--no-intervals")
+    assert md.stdout.startswith("# ") and "| metric |" in md.stdout
+    csv = run("matrix", "[[5,1],[2,7]]", "--format", "csv", "--no-intervals")
+    lines = csv.stdout.splitlines()
+    assert lines[0] == "model,section,metric,class,value,low,high"
+    acc = next(ln for ln in lines if ",overall,accuracy," in ln)
+    assert float(acc.split(",")[4]) == pytest.approx(12 / 15)
+    counts = tmp_path / "counts.csv"
+    counts.write_text("true,cat,dog\ncat,9,1\ndog,3,7\n")
+    res = run("matrix", str(counts), "--format", "json", "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["labels"] == ["cat", "dog"] and d["counts"] == [[9, 1], [3, 7]]
+
+
+def test_matrix_pred_rows_transposes() -> None:
+    res = run("matrix", "[[61,8],[2,58]]", "--pred-rows", "--format", "json", "--no-intervals")
+    assert json.loads(res.stdout)["counts"] == [[61, 2], [8, 58]]
+
+
+# ------------------------------------------------------------------------------ report
+def test_report_json_against_sklearn(data: dict) -> None:
+    res = run("report", str(data["csv"]), "--true", "y", "--pred", "yhat", "--score", "score",
+              "--format", "json", "--no-intervals", script=True)
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    y, p, s = data["y"], data["p"], data["s"]
+    assert d["counts"] == confusion_matrix(y, p).tolist()
+    per = {r["name"]: r for r in d["per_class"]}
+    assert per["precision"]["values"] == pytest.approx(precision_score(y, p, average=None))
+    assert per["recall"]["averages"]["macro"] == pytest.approx(recall_score(y, p, average="macro"))
+    overall = {m["name"]: m["value"] for m in d["overall"]}
+    assert overall["mcc"] == pytest.approx(matthews_corrcoef(y, p))
+    (curve,) = d["curves"]
+    assert curve["pos_label"] == 1
+    assert curve["auc"] == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert curve["average_precision"] == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    i = len(curve["thresholds"]) // 3
+    t = curve["thresholds"][i]
+    assert curve["tp"][i] == np.sum((s >= t) & (y == 1))
+    assert curve["fp"][i] == np.sum((s >= t) & (y == 0))
+
+
+def test_report_with_intervals_and_other_formats(data: dict, tmp_path: Path) -> None:
+    res = run("report", str(data["csv"]), "--true", "y", "--pred", "yhat", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    acc = next(m for m in json.loads(res.stdout)["overall"] if m["name"] == "accuracy")
+    lo, hi = acc["interval"]
+    assert lo < acc["value"] < hi
+    y, p = data["y"], data["p"]
+    for ext, fmt in (("parquet", "parquet"), ("jsonl", "jsonl")):
+        import pandas as pd
+
+        path = tmp_path / f"p.{ext}"
+        df = pd.DataFrame({"truth": y, "guess": p})
+        if fmt == "parquet":
+            df.to_parquet(path)
+        else:
+            df.to_json(path, orient="records", lines=True)
+        r = run("report", str(path), "--true", "truth", "--pred", "guess", "-f", "json",
+                "--no-intervals")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["counts"] == confusion_matrix(y, p).tolist()
+    npy = tmp_path / "p.npy"
+    np.save(npy, np.column_stack([y, p]))
+    r = run("report", str(npy), "--true", "0", "--pred", "1", "-f", "json", "--no-intervals")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["counts"] == confusion_matrix(y, p).tolist()
+
+
+def test_report_html_output_and_plots(data: dict, tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    plots = tmp_path / "plots"
+    res = run("report", str(data["csv"]), "--true", "y", "--pred", "yhat", "--score", "score",
+              "-o", str(out), "--plots", str(plots), "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    html = out.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "confmat-data" in html
+    assert "http://" not in html.replace("http://www.w3.org", "")
+    names = sorted(p.name for p in plots.iterdir())
+    assert names == ["confusion_matrix.png", "pr.png", "roc.png", "threshold.png"]
+    from PIL import Image
+
+    for name in names:
+        with Image.open(plots / name) as im:
+            assert im.size[0] > 200 and im.size[1] > 200
+
+
+def test_report_multiclass_scores_and_labels_option(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    n = 300
+    y = rng.choice(["a", "b", "c"], n)
+    proba = rng.dirichlet([1, 1, 1], n)
+    pred = np.array(["a", "b", "c"])[proba.argmax(1)]
+    path = tmp_path / "m.csv"
+    with open(path, "w") as f:
+        f.write("y,pred,pa,pb,pc\n")
+        for t, q, r in zip(y, pred, proba, strict=True):
+            f.write(f"{t},{q},{r[0]},{r[1]},{r[2]}\n")
+    # --scores lists one column per class in the order of --labels
+    res = run("report", str(path), "--true", "y", "--pred", "pred", "--scores", "pc,pb,pa",
+              "--labels", "c,b,a", "-f", "json", "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["labels"] == ["c", "b", "a"]
+    assert d["counts"] == confusion_matrix(y, pred, labels=["c", "b", "a"]).tolist()
+    aucs = {c["pos_label"]: c["auc"] for c in d["curves"]}
+    for j, lab in enumerate("abc"):
+        assert aucs[lab] == pytest.approx(roc_auc_score(y == lab, proba[:, j]), abs=1e-12)
+
+
+def test_report_progress_bar_on_stderr(data: dict) -> None:
+    res = run("report", str(data["csv"]), "--true", "y", "--pred", "yhat", "--progress",
+              "-f", "json", "--no-intervals")
+    assert res.returncode == 0
+    assert "reading" in res.stderr and "rows" in res.stderr
+    json.loads(res.stdout)
+
+
+def test_report_skip_invalid_counts_rows(tmp_path: Path) -> None:
+    path = tmp_path / "gaps.csv"
+    path.write_text("y,yhat\n1,1\n0,\n1,0\n0,0\n")
+    bad = run("report", str(path), "--true", "y", "--pred", "yhat")
+    assert_bad_input(bad, "row 2", "yhat")
+    ok = run("report", str(path), "--true", "y", "--pred", "yhat", "--skip-invalid", "-f",
+             "json", "--no-intervals")
+    d = json.loads(ok.stdout)
+    assert d["n"] == 3 and d["source"]["rows skipped"] == 1
+
+
+# ------------------------------------------------------------------------------ compare
+def test_compare_files_and_columns(data: dict) -> None:
+    y = data["y"]
+    res = run("compare", str(data["csv"]), str(data["other"]), "--true", "y", "--pred", "yhat",
+              "--score", "score", "-f", "json", "--no-intervals", script=True)
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["models"] == ["preds", "other"]
+    rows = {r["model"]: r for r in d["table"]}
+    assert rows["preds"]["mcc"] == pytest.approx(matthews_corrcoef(y, data["p"]))
+    assert rows["other"]["mcc"] == pytest.approx(matthews_corrcoef(y, data["p2"]))
+    assert rows["other"]["auc"] == pytest.approx(roc_auc_score(y, data["s2"]))
+    tests = {t["test"] for t in d["tests"]}
+    assert {"McNemar", "DeLong (AUC)"} <= tests
+    one = run("compare", str(data["csv"]), "--true", "y", "--pred", "yhat,yhat2", "--score",
+              "score,score2", "--name", "A", "--name", "B", "-f", "json", "--no-intervals")
+    assert one.returncode == 0, one.stderr
+    d1 = json.loads(one.stdout)
+    assert d1["models"] == ["A", "B"]
+    assert d1["table"][1]["auc"] == pytest.approx(roc_auc_score(y, data["s2"]))
+
+
+# ------------------------------------------------------------------------------ registry
+def test_metrics_search_and_explain() -> None:
+    res = run("metrics", "sensitivity", "--json")
+    names = [s["name"] for s in json.loads(res.stdout)]
+    assert "recall" in names
+    table = run("metrics", "--kind", "overall")
+    assert table.returncode == 0 and "mcc_yao2022" in table.stdout
+    ex = run("explain", "sensitivity", script=True)
+    assert ex.returncode == 0 and "recall" in ex.stdout.lower()
+    exj = json.loads(run("explain", "mcc", "--json").stdout)
+    assert exj["name"] == "mcc" and exj["kind"] == "overall"
+
+
+# ------------------------------------------------------------------------------ errors
+def test_error_missing_column(data: dict) -> None:
+    res = run("report", str(data["csv"]), "--true", "label", "--pred", "yhat")
+    assert_bad_input(res, "label")
+
+
+def test_error_missing_file_and_directory(tmp_path: Path) -> None:
+    assert_bad_input(run("report", str(tmp_path / "nope.csv"), "--true", "y", "--pred", "p"),
+                     "does not exist")
+    assert_bad_input(run("report", str(tmp_path), "--true", "y", "--pred", "p"), "directory")
+
+
+def test_error_unreadable_files(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.parquet"
+    junk.write_bytes(b"this is not parquet at all")
+    assert_bad_input(run("report", str(junk), "--true", "y", "--pred", "p"), "junk.parquet")
+    npy = tmp_path / "trunc.npy"
+    npy.write_bytes(b"\x93NUMPY\x01\x00")
+    assert_bad_input(run("report", str(npy), "--true", "0", "--pred", "1"), "trunc.npy")
+    unknown = tmp_path / "data.xyz"
+    unknown.write_text("y,p\n1,1\n")
+    assert_bad_input(run("report", str(unknown), "--true", "y", "--pred", "p"), "data.xyz")
+    if os.geteuid() != 0:  # root reads anything
+        locked = tmp_path / "locked.csv"
+        locked.write_text("y,p\n1,1\n")
+        locked.chmod(0)
+        assert_bad_input(run("report", str(locked), "--true", "y", "--pred", "p"), "permission")
+
+
+@pytest.mark.parametrize(
+    ("matrix", "fragment"),
+    [
+        ("[[61,2],[8]]", "square"),
+        ("[[1,2],[3,'x']]", "not a number"),
+        ("[[1,-2],[3,4]]", "non-negative"),
+        ("[[1,2],[3,4]", "bad matrix"),
+        ("hello", "bad matrix"),
+    ],
+)
+def test_error_bad_matrix(matrix: str, fragment: str) -> None:
+    assert_bad_input(run("matrix", matrix), fragment)
+
+
+def test_error_bad_matrix_labels_and_file(tmp_path: Path) -> None:
+    assert_bad_input(run("matrix", "[[1,2],[3,4]]", "--labels", "a,b,c"), "labels")
+    f = tmp_path / "c.csv"
+    f.write_text("a,b,c\n1,2,3\n4,5,6\n")
+    assert_bad_input(run("matrix", str(f)), "square")
+
+
+def test_error_unknown_metric_and_options(data: dict) -> None:
+    assert_bad_input(run("explain", "acuracy"), "unknown metric", "accuracy")
+    assert_bad_input(run("metrics", "zzzzqqq"), "no metric")
+    assert_bad_input(run("report", str(data["csv"]), "--true", "y", "--pred", "yhat",
+                         "--pos-label", "7", "--score", "score"), "pos-label")
+    assert_bad_input(run("report", str(data["csv"]), "--true", "y", "--pred", "yhat",
+                         "--pos-label", "spam"), "pos-label")
+    assert_bad_input(run("report", str(data["csv"]), "--true", "y", "--pred", "yhat",
+                         "--scores", "score"), "--scores")
+    assert_bad_input(run("report", str(data["csv"]), "--pred", "yhat"), "--true")
+    assert_bad_input(run("matrix", "[[1,2],[3,4]]", "--format", "pdf"), "format")
+    assert_bad_input(run("nonsense"), "no such command")
+
+
+def test_error_compare_mismatched_truth(data: dict, tmp_path: Path) -> None:
+    short = tmp_path / "short.csv"
+    short.write_text("y,yhat,score\n1,1,0.9\n0,0,0.1\n")
+    assert_bad_input(run("compare", str(data["csv"]), str(short), "--true", "y", "--pred",
+                         "yhat"), "different true labels")
+    assert_bad_input(run("compare", str(data["csv"]), "--true", "y", "--pred", "yhat"),
+                     "at least two models")
+
+
+# ------------------------------------------------------------------------------ demo
+def test_demo_writes_reports_and_reports_its_runtime(tmp_path: Path) -> None:
+    t0 = time.perf_counter()
+    res = run("demo", "-o", str(tmp_path / "demo"), script=True)
+    elapsed = time.perf_counter() - t0
+    print(f"confmat demo runtime: {elapsed:.1f} s")
+    assert res.returncode == 0, res.stderr
+    written = [Path(p) for p in res.stdout.split()]
+    assert len(written) == 6
+    for p in written:
+        assert p.exists() and p.stat().st_size > 20_000
+        assert p.read_text().startswith("<!DOCTYPE html>")
+    assert "demo finished in" in res.stderr
