@@ -1,0 +1,211 @@
+"""The HTML report in real headless Chromium (Debian's ``chromium``, driven by Playwright).
+
+One browser session for the module. Oracles: counts at a threshold are computed here with
+``score >= t`` in numpy, metrics with scikit-learn.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import (
+    accuracy_score,
+    f1_score,
+    matthews_corrcoef,
+    precision_score,
+    recall_score,
+)
+
+import confmat
+from confmat.report import build_comparison, build_report, render_html
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+EVIL = "<script>alert(1)</script>"
+OTHER = "neg & <b>bold</b>"
+EVIL_FILE = "<img src=x onerror=alert(2)>.csv"
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian chromium")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def binary_case(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    rng = np.random.default_rng(11)
+    n = 600
+    yb = rng.integers(0, 2, n)
+    score = np.clip(0.3 * yb + 0.7 * rng.random(n), 0, 1).round(3)  # ties on purpose
+    y = np.where(yb == 1, EVIL, OTHER)
+    pred = np.where(score >= 0.5, EVIL, OTHER)
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred)
+    rep = build_report(cm, y_true=y, y_score=score, pos_label=EVIL, intervals=False,
+                       title=f"report of {EVIL}", source={"file": EVIL_FILE})
+    path = tmp_path_factory.mktemp("html") / "report.html"
+    path.write_text(render_html(rep), encoding="utf-8")
+    return {"path": path, "y": yb, "score": score}
+
+
+class Page:
+    """A page with every console message, page error, dialog and network request recorded."""
+
+    def __init__(self, browser, path: Path, width: int = 1200, height: int = 900):
+        self.page = browser.new_page(viewport={"width": width, "height": height})
+        self.console: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.url = path.resolve().as_uri()
+        self.page.goto(self.url)
+        self.page.wait_for_load_state("load")
+
+    def assert_clean(self) -> None:
+        assert self.errors == [], self.errors
+        assert [c for c in self.console if c[0] in ("error", "warning")] == [], self.console
+        assert self.dialogs == [], self.dialogs
+        external = [u for u in self.requests if u != self.url and not u.startswith("data:")]
+        assert external == [], external
+
+
+def read_2x2(widget) -> tuple[float, float, float, float, float]:
+    t = float(widget.locator("[data-out='threshold']").text_content())
+    cells = [float(widget.locator(f"[data-out='{k}']").text_content())
+             for k in ("tp", "fn", "fp", "tn")]
+    return (t, *cells)
+
+
+def test_report_opens_clean_and_label_is_text(browser, binary_case) -> None:
+    pg = Page(browser, binary_case["path"])
+    page = pg.page
+    # the injected label is shown as text in the matrix, the title and the slider
+    assert page.locator("table.heat th", has_text=EVIL).count() >= 2
+    assert EVIL in page.locator("h1").text_content()
+    assert EVIL_FILE in page.locator("p.meta").text_content()
+    assert OTHER in page.locator("table.heat").text_content()
+    # no element was created from the label: only the page's own two scripts, no <img onerror>,
+    # no <b> from the label
+    assert page.locator("script").count() == 2
+    assert page.locator("img[onerror]").count() == 0
+    assert page.locator("table.heat b").count() == 0
+    for img in page.locator("figure img").all():  # figures are inline data: images
+        assert img.get_attribute("src").startswith("data:image/svg+xml;base64,")
+    assert page.locator("figure img").count() == 3
+    pg.assert_clean()
+    page.close()
+
+
+def test_slider_updates_the_2x2_table_and_metrics(browser, binary_case) -> None:
+    y, score = binary_case["y"], binary_case["score"]
+    pg = Page(browser, binary_case["path"])
+    widget = pg.page.locator(".cm-slider").first
+    slider = widget.locator("input[type=range]")
+    n_thresholds = len(np.unique(score))
+    assert int(slider.get_attribute("max")) == n_thresholds - 1
+    seen = set()
+
+    def check() -> None:
+        t, tp, fn, fp, tn = read_2x2(widget)
+        pred = (score >= t).astype(int)
+        assert tp == np.sum((pred == 1) & (y == 1))
+        assert fn == np.sum((pred == 0) & (y == 1))
+        assert fp == np.sum((pred == 1) & (y == 0))
+        assert tn == np.sum((pred == 0) & (y == 0))
+        expected = {
+            "recall": recall_score(y, pred, zero_division=0),
+            "precision": precision_score(y, pred, zero_division=0),
+            "f1": f1_score(y, pred, zero_division=0),
+            "accuracy": accuracy_score(y, pred),
+            "mcc": matthews_corrcoef(y, pred),
+        }
+        for name, value in expected.items():
+            shown = widget.locator(f"[data-metric='{name}']").text_content()
+            if shown != "undefined":
+                assert float(shown) == pytest.approx(value, abs=6e-5), (name, t)
+        seen.add(t)
+
+    check()  # the default position, near 0.5
+    slider.focus()
+    for key, times in (("ArrowRight", 40), ("ArrowLeft", 170), ("Home", 1), ("End", 1)):
+        for _ in range(times):
+            slider.press(key)
+        check()
+    # drag by setting the value as a user's input would
+    for v in (0, n_thresholds // 3, n_thresholds - 2):
+        slider.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", v)
+        check()
+    assert len(seen) >= 5
+    pg.assert_clean()
+    pg.page.close()
+
+
+def test_comparison_and_multiclass_select(browser, tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    n = 300
+    labels = ["a", EVIL, "c"]
+    y = rng.choice(labels, n)
+    proba = rng.dirichlet([1, 1, 1], n)
+    proba[np.arange(n), [labels.index(v) for v in y]] += 0.5
+    proba /= proba.sum(1, keepdims=True)
+    pred = np.array(labels)[proba.argmax(1)]
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, labels=labels)
+    rep = build_report(cm, y_true=y, y_score=proba, intervals=False, title="three classes")
+    path = tmp_path / "multi.html"
+    path.write_text(render_html(rep), encoding="utf-8")
+    pg = Page(browser, path)
+    widget = pg.page.locator(".cm-slider").first
+    widget.locator("select").select_option("1")  # the class named by the injected label
+    assert EVIL in widget.locator("select").text_content()
+    widget.locator("input[type=range]").evaluate(
+        "el => { el.value = Math.floor(el.max / 2); el.dispatchEvent(new Event('input')); }")
+    t, tp, fn, fp, tn = read_2x2(widget)
+    pos = y == EVIL
+    hit = proba[:, 1] >= t
+    assert (tp, fn, fp, tn) == (np.sum(hit & pos), np.sum(~hit & pos), np.sum(hit & ~pos),
+                                np.sum(~hit & ~pos))
+    pg.assert_clean()
+    pg.page.close()
+
+    yb = (rng.random(n) < 0.4).astype(int)
+    s1 = np.clip(0.4 * yb + 0.6 * rng.random(n), 0, 1)
+    s2 = np.clip(0.2 * yb + 0.8 * rng.random(n), 0, 1)
+    cmp = build_comparison(yb, {EVIL: (s1 >= 0.5).astype(int), "m2": (s2 >= 0.5).astype(int)},
+                           scores={EVIL: s1, "m2": s2}, intervals=False)
+    cpath = tmp_path / "cmp.html"
+    cpath.write_text(render_html(cmp), encoding="utf-8")
+    pg = Page(browser, cpath)
+    assert pg.page.locator("table.compare td", has_text=EVIL).count() == 1
+    assert pg.page.locator("script").count() == 2
+    assert pg.page.locator(".cm-slider").count() == 2
+    pg.assert_clean()
+    pg.page.close()
+
+
+def test_screenshot_is_a_nonempty_image_of_the_expected_size(browser, binary_case,
+                                                             tmp_path: Path) -> None:
+    from PIL import Image
+
+    pg = Page(browser, binary_case["path"], width=1200, height=900)
+    out = tmp_path / "report.png"
+    pg.page.screenshot(path=str(out), full_page=True)
+    height = pg.page.evaluate("document.documentElement.scrollHeight")
+    pg.page.close()
+    with Image.open(out) as im:
+        assert im.size == (1200, height) and height > 2000
+        arr = np.asarray(im.convert("L"))
+    # not blank: dark text and coloured heatmap cells, more than a handful of grey levels
+    assert arr.min() < 60 and arr.max() > 240 and len(np.unique(arr)) > 50
