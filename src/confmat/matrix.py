@@ -493,35 +493,14 @@ class ConfusionMatrix:
         return self._text_table()
 
     def _text_table(self) -> str:
-        names = [str(v) for v in self._labels]
-        cells = [[f"{v:g}" for v in row] for row in self.counts.tolist()]
-        w0 = max([len("true \\ pred"), *map(len, names)])
-        widths = [max(len(names[j]), *(len(r[j]) for r in cells)) for j in range(len(names))]
-        head = "true \\ pred".ljust(w0) + "  " + "  ".join(n.rjust(w) for n, w in zip(names, widths, strict=True))
-        lines = [head]
-        for name, row in zip(names, cells, strict=True):
-            lines.append(name.ljust(w0) + "  " + "  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
-        return "\n".join(lines)
+        from .report.render_text import matrix_text
+
+        return matrix_text(self._labels, self.counts)
 
     def _repr_html_(self) -> str:
-        from html import escape
+        from .report.render_html import matrix_html
 
-        pct = self.accuracy_matrix()
-        head = "".join(f"<th>{escape(str(v))}</th>" for v in self._labels)
-        rows = []
-        for i, name in enumerate(self._labels):
-            tds = []
-            for j in range(self.n_classes):
-                alpha = pct[i, j] / 100.0
-                tds.append(
-                    f'<td style="background: rgba(31,119,180,{alpha:.3f}); text-align:right">'
-                    f"{self.counts[i, j]:g}<br><small>{pct[i, j]:.1f}%</small></td>"
-                )
-            rows.append(f"<tr><th>{escape(str(name))}</th>{''.join(tds)}</tr>")
-        return (
-            '<table class="confmat"><caption>rows: true class, columns: predicted class</caption>'
-            f"<tr><th></th>{head}</tr>{''.join(rows)}</table>"
-        )
+        return matrix_html(self)
 
 
 def _json_label(v: Any) -> Any:

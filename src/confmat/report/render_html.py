@@ -363,3 +363,22 @@ def _comparison_body_static(cmp: Comparison) -> str:
     return (f"<div class='confmat-report'><style>{_asset('report.css')}</style>"
             f"<h3>{e(cmp.title)}</h3><table><thead><tr><th>model</th>{head}</tr></thead>"
             f"<tbody>{rows}</tbody></table></div>")
+
+
+def matrix_html(cm: Any) -> str:
+    """Notebook view of a ConfusionMatrix: the heatmap (counts and row percentages) and its
+    headline metrics (chosen by the registry, see ``comparison_metrics``). No scripts."""
+    import warnings
+
+    from .model import Report, comparison_metrics
+
+    rep = Report("", cm.labels, np.asarray(cm.counts), [], [])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        items = "".join(
+            f"<span title='{e(s.full_name)}'>{e(s.name)} <b>{fmt(cm.metric(s.name))}</b></span> "
+            for s in comparison_metrics())
+    return (f"<div class='confmat-matrix'><style>{_asset('report.css')}</style>"
+            f"<p class='meta'>ConfusionMatrix: {cm.n_classes} classes, n = {fmt_count(cm.n)}; "
+            f"rows = true class, columns = predicted class</p>{_heatmap(rep)}"
+            f"<p class='meta'>{items}</p></div>")

@@ -195,3 +195,23 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
 
 def _md_inline(s: str) -> str:
     return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(s))
+
+
+def matrix_text(labels: Sequence[Any], counts: Any) -> str:
+    """A confusion matrix as a terminal table: counts, row and column totals, and each true
+    class's recall (the diagonal of the accuracy matrix)."""
+    import numpy as np
+
+    c = np.asarray(counts)
+    names = [str(v) for v in labels]
+    tot_r, tot_c, n = c.sum(axis=1), c.sum(axis=0), c.sum()
+    header = ["true \\ pred", *names, "total", "recall"]
+    rows = []
+    for name, row, t, d in zip(names, c.tolist(), tot_r, np.diagonal(c), strict=True):
+        rows.append([name, *(fmt_count(v) for v in row), fmt_count(t),
+                     f"{100 * d / t:.1f}%" if t else "-"])
+    rows.append(["total", *(fmt_count(v) for v in tot_c), fmt_count(n),
+                 f"acc {100 * np.trace(c) / n:.1f}%" if n else "-"])
+    body = table(header, rows)
+    lines = body.splitlines()
+    return "\n".join([lines[0], *lines[2:-1], lines[1], lines[-1]])

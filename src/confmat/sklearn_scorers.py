@@ -1,0 +1,135 @@
+"""scikit-learn scorers for every registry metric, including those scikit-learn lacks.
+
+``make_scorer("mcc_yao2022")``, ``make_scorer("informedness", pos_label=1)``,
+``get_scorer("markedness_macro")`` return ordinary scikit-learn scorers for
+``cross_validate``, ``GridSearchCV`` and friends. The direction comes from the registry:
+metrics where lower is better (error rates, FPR, ...) are negated, like scikit-learn's
+``neg_*`` scorers, so that greater is always better for the search.
+
+Examples
+--------
+>>> from sklearn.model_selection import cross_validate             # doctest: +SKIP
+>>> cross_validate(clf, X, y, scoring={"gmean": get_scorer("gmean"),
+...                                    "J": make_scorer("informedness", pos_label=1)})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .matrix import ConfusionMatrix
+from .metrics import get_metric
+from .metrics.registry import AVERAGES, _bind_params
+
+__all__ = ["get_scorer", "make_scorer"]
+
+
+def _confmat_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    metric: str,
+    average: str | None = None,
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    zero_division: Any = "warn",
+    sample_weight: Any = None,
+    params: dict[str, Any] | None = None,
+) -> float:
+    """The metric of the confusion matrix of ``y_true`` and ``y_pred`` (module level, so that
+    scorers pickle for ``n_jobs > 1``)."""
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels,
+                                          sample_weight=sample_weight)
+    value = cm.metric(metric, average, pos_label=pos_label, zero_division=zero_division,
+                      **(params or {}))
+    return float(value)
+
+
+def make_scorer(
+    name: str,
+    *,
+    average: str | None = None,
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    zero_division: Any = "warn",
+    greater_is_better: bool | None = None,
+    **params: Any,
+) -> Any:
+    """A scikit-learn scorer for the registry metric ``name``.
+
+    Parameters
+    ----------
+    name : str
+        Registry name or alias (``"informedness"``, ``"youden_j"``, ``"mcc_yao2022"``...).
+    average : {'micro', 'macro', 'weighted'}, optional
+        For per-class metrics. Default ``'macro'`` unless ``pos_label`` is given.
+    pos_label : label, optional
+        For per-class metrics: score that class only (scikit-learn's ``average='binary'``).
+    labels : sequence, optional
+        Fix the classes (useful when a fold may miss a class).
+    zero_division : {'warn', 0, 1, np.nan}
+        As in scikit-learn.
+    greater_is_better : bool, optional
+        Overrides the registry's direction; required for metrics without one.
+    **params
+        Metric parameters (e.g. ``beta`` for ``fbeta``, ``weights`` for ``kappa``).
+
+    Returns
+    -------
+    scorer
+        ``scorer(estimator, X, y)``, as made by :func:`sklearn.metrics.make_scorer`.
+    """
+    try:
+        from sklearn.metrics import make_scorer as _sk_make_scorer
+    except ImportError as exc:  # pragma: no cover - scikit-learn is in the all extra
+        raise ImportError("scorers need scikit-learn: pip install scikit-learn") from exc
+    spec = get_metric(name)
+    if spec.kind == "per_class":
+        if pos_label is not None and average is not None:
+            raise ValueError("give either pos_label or average, not both")
+        if pos_label is None and average is None:
+            average = "macro"
+        if average is not None and average not in AVERAGES:
+            raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
+    elif average is not None or pos_label is not None:
+        raise ValueError(f"{spec.name!r} is an overall metric; average and pos_label do not apply")
+    if greater_is_better is None:
+        if spec.higher_is_better is None:
+            raise ValueError(
+                f"{spec.name!r} has no better direction (higher_is_better is None in the "
+                "registry); pass greater_is_better= to use it as a scorer"
+            )
+        greater_is_better = bool(spec.higher_is_better)
+    _bind_params(spec, params)  # bad parameters fail now, not inside a cross-validation loop
+    return _sk_make_scorer(
+        _confmat_score,
+        greater_is_better=greater_is_better,
+        metric=spec.name,
+        average=average,
+        pos_label=pos_label,
+        labels=None if labels is None else list(labels),
+        zero_division=zero_division,
+        params=dict(params),
+    )
+
+
+def get_scorer(name: str) -> Any:
+    """A scorer by name: a registry metric, optionally suffixed with an average
+    (``"informedness_macro"``, ``"markedness_weighted"``, ``"recall_micro"``).
+
+    Per-class metrics without a suffix are macro-averaged.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"scorer name must be a string, got {type(name).__name__}")
+    for avg in AVERAGES:
+        suffix = "_" + avg
+        if name.endswith(suffix):
+            base = name[: -len(suffix)]
+            try:
+                spec = get_metric(base)
+            except ValueError:
+                break
+            if spec.kind == "per_class":
+                return make_scorer(spec.name, average=avg)
+    return make_scorer(name)

@@ -1,0 +1,133 @@
+"""Display objects (scikit-learn's convention) and the images they save.
+
+Oracles: scikit-learn's curves and numpy counts; images are checked to be non-empty PNGs of
+the size asked for, SVG and PDF by their headers.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+from PIL import Image
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import matthews_corrcoef, precision_recall_curve, roc_auc_score, roc_curve
+
+from confmat.plots import (
+    ConfusionMatrixDisplay,
+    PrecisionRecallDisplay,
+    RocComparisonDisplay,
+    RocCurveDisplay,
+    ThresholdDisplay,
+)
+
+
+@pytest.fixture(scope="module")
+def scored():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 250)
+    s = np.clip(0.35 * y + 0.65 * rng.random(250), 0, 1).round(3)
+    return y, s
+
+
+def fresh_ax(w: float = 5.0, h: float = 4.0):
+    fig = Figure(figsize=(w, h), dpi=100)
+    return fig, fig.add_subplot()
+
+
+def assert_png(path, size) -> None:
+    with Image.open(path) as im:
+        assert im.format == "PNG" and im.size == size
+        arr = np.asarray(im.convert("RGB"))
+    assert len(np.unique(arr.reshape(-1, 3), axis=0)) > 20  # drawn, not blank
+
+
+def test_confusion_matrix_display(tmp_path) -> None:
+    y = ["a", "b", "b", "c", "a", "c", "c"]
+    p = ["a", "b", "c", "c", "b", "c", "a"]
+    fig, ax = fresh_ax(6, 5)
+    disp = ConfusionMatrixDisplay.from_predictions(y, p, ax=ax)
+    assert disp.ax_ is ax and disp.figure_ is fig
+    assert disp.confusion_matrix.tolist() == [[1, 1, 0], [0, 1, 1], [1, 0, 2]]
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 9 and texts[0] == "1\n50.0%" and texts[8] == "2\n66.7%"
+    path = tmp_path / "cm.png"
+    disp.savefig(path, bbox_inches=None)
+    assert_png(path, (600, 500))
+    disp.savefig(tmp_path / "cm.svg")
+    disp.savefig(tmp_path / "cm.pdf")
+    assert (tmp_path / "cm.svg").read_bytes().lstrip()[:5] in (b"<?xml", b"<svg ")
+    assert (tmp_path / "cm.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_roc_display_matches_sklearn(scored, tmp_path) -> None:
+    y, s = scored
+    _fig, ax = fresh_ax()
+    disp = RocCurveDisplay.from_predictions(y, s, ax=ax, name="model")
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    np.testing.assert_allclose(disp.fpr, fpr)
+    np.testing.assert_allclose(disp.tpr, tpr)
+    assert disp.roc_auc == pytest.approx(roc_auc_score(y, s))
+    labels = [ln.get_label() for ln in ax.get_lines()]
+    assert "chance" in labels and "perfect" in labels
+    chance = ax.get_lines()[labels.index("chance")]
+    assert list(chance.get_xdata()) == [0, 1] and list(chance.get_ydata()) == [0, 1]
+    # thresholds 0.1 ... 0.9 are marked at the (FPR, TPR) of score >= theta
+    marks = [t.get_text() for t in ax.texts]
+    assert marks == [f"θ={t:.2g}" for t in np.arange(1, 10) / 10]
+    pt = ax.texts[4].xy
+    hit = s >= 0.5
+    assert pt == pytest.approx((np.mean(hit[y == 0]), np.mean(hit[y == 1])))
+    disp.savefig(tmp_path / "roc.png", bbox_inches=None)
+    assert_png(tmp_path / "roc.png", (500, 400))
+
+
+def test_pr_and_threshold_displays(scored, tmp_path) -> None:
+    y, s = scored
+    _fig, ax = fresh_ax()
+    pr = PrecisionRecallDisplay.from_predictions(y, s, ax=ax)
+    precision, recall, _ = precision_recall_curve(y, s, drop_intermediate=False)
+    # the same points, read from high thresholds to low
+    np.testing.assert_allclose(pr.recall, recall[::-1])
+    np.testing.assert_allclose(pr.precision, precision[::-1])
+    chance = next(ln for ln in ax.get_lines() if ln.get_label().startswith("chance"))
+    assert chance.get_ydata()[0] == pytest.approx(np.mean(y))
+    _fig2, ax2 = fresh_ax(6.5, 4)
+    th = ThresholdDisplay.from_predictions(y, s, ax=ax2)
+    mcc = th.values("mcc")
+    for i in (0, 10, 60, len(mcc) - 1):
+        t = th.curve.thresholds[i]
+        assert mcc[i] == pytest.approx(matthews_corrcoef(y, s >= t), abs=1e-12)
+    assert len(ax2.get_lines()) == 2
+    th.savefig(tmp_path / "th.png", bbox_inches=None)
+    assert_png(tmp_path / "th.png", (650, 400))
+
+
+def test_from_estimator_and_comparison_with_inset(tmp_path) -> None:
+    X, y = load_breast_cancer(return_X_y=True)
+    X = (X - X.mean(0)) / X.std(0)
+    clf = LogisticRegression(max_iter=500).fit(X[:400], y[:400])
+    _fig, ax = fresh_ax()
+    roc = RocCurveDisplay.from_estimator(clf, X[400:], y[400:], ax=ax)
+    assert roc.roc_auc == pytest.approx(roc_auc_score(y[400:], clf.predict_proba(X[400:])[:, 1]))
+    cmd = ConfusionMatrixDisplay.from_estimator(clf, X[400:], y[400:], ax=fresh_ax()[1])
+    assert cmd.confusion_matrix.sum() == len(y) - 400
+    weak = LogisticRegression(C=1e-4).fit(X[:400, :2], y[:400])
+    _fig3, ax3 = fresh_ax(6, 6)
+    cmp = RocComparisonDisplay.from_predictions(
+        y[400:], {"full": clf.predict_proba(X[400:])[:, 1],
+                  "two features": weak.predict_proba(X[400:, :2])[:, 1]}, ax=ax3)
+    assert cmp.inset_ax_ is not None
+    assert cmp.inset_ax_.get_xlim() == (0.0, 0.2) and cmp.inset_ax_.get_ylim() == (0.8, 1.0)
+    assert len(cmp.inset_ax_.get_lines()) == 2
+    cmp.savefig(tmp_path / "cmp.png", bbox_inches=None)
+    assert_png(tmp_path / "cmp.png", (600, 600))
+    with pytest.raises(ValueError, match="pos_label"):
+        RocCurveDisplay.from_predictions([0, 1, 2], [0.1, 0.5, 0.9])
+    with pytest.raises(ValueError, match="empty"):
+        RocComparisonDisplay({})

@@ -1,0 +1,211 @@
+"""The report model and its text / Markdown / JSON / CSV / HTML renderers.
+
+Oracles: scikit-learn metrics and curves, numpy counts of ``score >= t`` written here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.metrics import (
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    confusion_matrix,
+    f1_score,
+    matthews_corrcoef,
+    precision_score,
+    recall_score,
+    roc_auc_score,
+    roc_curve,
+)
+
+import confmat
+from confmat.metrics import list_metrics
+from confmat.report import (
+    build_comparison,
+    build_report,
+    render_csv,
+    render_html,
+    render_json,
+    render_markdown,
+    render_text,
+)
+from confmat.report.model import shown_metrics, threshold_curve
+
+
+@pytest.fixture(scope="module")
+def three_class():
+    rng = np.random.default_rng(2)
+    y = rng.choice(["ant", "bee", "cat"], 500)
+    p = np.where(rng.random(500) < 0.7, y, rng.choice(["ant", "bee", "cat"], 500))
+    return y, p
+
+
+def test_report_values_match_sklearn(three_class) -> None:
+    y, p = three_class
+    cm = confmat.ConfusionMatrix.from_predictions(y, p)
+    rep = build_report(cm, intervals=False)
+    assert rep.counts.tolist() == confusion_matrix(y, p).tolist()
+    per = {r.name: r for r in rep.per_class}
+    np.testing.assert_allclose(per["precision"].values, precision_score(y, p, average=None))
+    np.testing.assert_allclose(per["recall"].values, recall_score(y, p, average=None))
+    for avg in ("micro", "macro", "weighted"):
+        assert per["f1"].averages[avg] == pytest.approx(f1_score(y, p, average=avg))
+    assert rep.overall_value("mcc") == pytest.approx(matthews_corrcoef(y, p))
+    assert rep.overall_value("cohen_kappa") == pytest.approx(cohen_kappa_score(y, p))
+    assert rep.overall_value("bacc") == pytest.approx(balanced_accuracy_score(y, p))
+    np.testing.assert_allclose(rep.row_percentages.sum(axis=1), 100.0)
+
+
+def test_report_reads_the_registry() -> None:
+    rep = build_report(confmat.ConfusionMatrix([[5, 1], [2, 7]]), intervals=False)
+    per_names = [r.name for r in rep.per_class]
+    overall_names = [m.name for m in rep.overall]
+    for spec in list_metrics():
+        shown = spec.name in per_names or spec.name in overall_names
+        assert shown == (spec in shown_metrics(spec.kind)), spec.name
+        if spec.is_count:
+            assert not shown
+    assert {"informedness", "markedness"} <= set(per_names)
+    assert {"mcc_yao2022", "gmean", "kappa"} <= set(overall_names)
+    full = {m.name: m.full_name for m in rep.overall}
+    assert full["mcc"] == confmat.get_metric("mcc").full_name
+
+
+def test_intervals_and_notes() -> None:
+    cm = confmat.ConfusionMatrix([[40, 10, 0], [5, 45, 0], [3, 2, 0]])
+    rep = build_report(cm)
+    acc = next(m for m in rep.overall if m.name == "accuracy")
+    assert acc.interval is not None and acc.interval[0] < acc.value < acc.interval[1]
+    rec = next(r for r in rep.per_class if r.name == "recall")
+    assert rec.intervals is not None and len(rec.intervals) == 3
+    # class 2 is never predicted: precision is undefined there, and the report says so
+    assert any("precision" in n for n in rep.notes)
+
+
+def test_threshold_curve_counts_and_roc_match_oracles() -> None:
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    s = (rng.random(300) * 0.7 + 0.3 * y).round(2)
+    w = rng.random(300) + 0.5
+    c = threshold_curve(y, s, pos_label=1, sample_weight=w)
+    assert np.all(np.diff(c.thresholds) < 0)
+    for i in range(0, len(c.thresholds), 7):
+        t = c.thresholds[i]
+        assert c.tp[i] == pytest.approx(np.sum(w * ((s >= t) & (y == 1))))
+        assert c.fp[i] == pytest.approx(np.sum(w * ((s >= t) & (y == 0))))
+    fpr, tpr, _ = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    mfpr, mtpr = c.roc()
+    np.testing.assert_allclose(mfpr, fpr)
+    np.testing.assert_allclose(mtpr, tpr)
+    assert c.auc == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=1e-12)
+    for t in (0.05, 0.333, 0.5, 0.77, 2.0):  # also thresholds between and beyond scores
+        tp, fn, fp, tn = c.counts_at(t)
+        hit = s >= t
+        assert (tp, fn, fp, tn) == pytest.approx((np.sum(w * (hit & (y == 1))),
+                                                  np.sum(w * (~hit & (y == 1))),
+                                                  np.sum(w * (hit & (y == 0))),
+                                                  np.sum(w * (~hit & (y == 0)))))
+    u = threshold_curve(y, s, pos_label=1)
+    mcc = u.metric("mcc")
+    for i in (3, 20, 50):
+        assert mcc[i] == pytest.approx(matthews_corrcoef(y, s >= u.thresholds[i]), abs=1e-12)
+    thin = u.thinned(10)
+    assert len(thin.thresholds) == 10
+    for t, tp in zip(thin.thresholds, thin.tp, strict=True):
+        assert tp == np.sum((s >= t) & (y == 1))
+
+
+def test_json_is_strict_and_csv_is_long_form() -> None:
+    cm = confmat.ConfusionMatrix([[10, 0], [4, 6]], labels=["yes", "no"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = build_report(cm, intervals=False)
+    rep.overall[-1].value = float("nan")
+    rep.per_class[-1].values[1] = float("inf")
+    text = render_json(rep)
+    d = json.loads(text)  # json.loads would accept NaN; check it never appears
+    assert "NaN" not in text and "Infinity" not in text
+    assert d["overall"][-1]["value"] is None and d["per_class"][-1]["values"][1] is None
+    rows = list(csv.DictReader(io.StringIO(render_csv(rep))))
+    cells = {(r["class"], r["metric"]): float(r["value"]) for r in rows if r["section"] == "matrix"}
+    assert cells == {("yes", "yes"): 10, ("yes", "no"): 0, ("no", "yes"): 4, ("no", "no"): 6}
+    acc = next(r for r in rows if r["section"] == "overall" and r["metric"] == "accuracy")
+    assert float(acc["value"]) == pytest.approx(16 / 20)
+
+
+def test_text_and_markdown_render_every_section() -> None:
+    cm = confmat.ConfusionMatrix([[5, 1], [2, 7]], labels=["a|b", "c"])
+    rep = build_report(cm, intervals=False, title="T")
+    text = render_text(rep)
+    for part in ("Confusion matrix", "Accuracy matrix", "Per-class", "Overall metrics",
+                 "mcc_yao2022", "a|b"):
+        assert part in text
+    md = render_markdown(rep)
+    assert "a\\|b" in md and "| metric |" in md
+    assert str(rep) == text
+
+
+def test_html_escapes_every_user_string() -> None:
+    evil = "<script>alert(1)</script>"
+    y = np.array([evil, "x", evil, "x", evil])
+    s = np.array([0.9, 0.2, 0.6, 0.7, 0.4])
+    cm = confmat.ConfusionMatrix.from_predictions(y, np.where(s >= 0.5, evil, "x"))
+    rep = build_report(cm, y_true=y, y_score=s, pos_label=evil, intervals=False, title=evil,
+                       source={"file": "<img src=x onerror=alert(2)>"})
+    html = render_html(rep)
+    assert evil not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "\\u003cscript\\u003e" in html  # inside the JSON data block
+    assert 'http-equiv="Content-Security-Policy"' in html and "default-src 'none'" in html
+    urls = [u for u in ("http://", "https://") if u in html.replace("http://www.w3.org", "")]
+    assert urls == []
+
+
+def test_comparison_against_sklearn_and_holm() -> None:
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 2, 400)
+    s = {m: np.clip(q * y + (1 - q) * rng.random(400), 0, 1) for m, q in
+         (("a", 0.1), ("b", 0.3), ("c", 0.35))}
+    preds = {m: (v >= 0.5).astype(int) for m, v in s.items()}
+    cmp = build_comparison(y, preds, scores=s, intervals=False)
+    for row in cmp.table:
+        assert row["mcc"] == pytest.approx(matthews_corrcoef(y, preds[row["model"]]))
+        assert row["auc"] == pytest.approx(roc_auc_score(y, s[row["model"]]))
+    ps = [t for t in cmp.tests if t.get("pvalue") is not None]
+    assert len(ps) == 6  # McNemar and DeLong for each of the 3 pairs
+    m = len(ps)
+    order = sorted(ps, key=lambda t: t["pvalue"])
+    expected, running = [], 0.0
+    for k, t in enumerate(order):
+        running = max(running, min(1.0, (m - k) * t["pvalue"]))
+        expected.append(running)
+    assert [t["pvalue_holm"] for t in order] == pytest.approx(expected)
+    json.loads(render_json(cmp))
+    assert "Models side by side" in render_text(cmp)
+    with pytest.raises(ValueError, match="predictions"):
+        build_comparison(y, {"a": preds["a"], "short": preds["b"][:10]})
+    with pytest.raises(ValueError, match="unknown models"):
+        build_comparison(y, preds, scores={"zzz": s["a"]})
+    with pytest.raises(ValueError, match="per-class"):
+        build_comparison(y, preds, metrics=["recall"], intervals=False)
+
+
+def test_bad_scores_are_named() -> None:
+    cm = confmat.ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0])
+    with pytest.raises(ValueError, match="one value per sample"):
+        build_report(cm, y_true=[0, 1, 1], y_score=[0.1, 0.2], intervals=False)
+    with pytest.raises(ValueError, match="NaN"):
+        build_report(cm, y_true=[0, 1, 1], y_score=[0.1, np.nan, 0.3], intervals=False)
+    with pytest.raises(ValueError, match="pos_label"):
+        build_report(cm, y_true=[0, 1, 1], y_score=[0.1, 0.2, 0.3], pos_label=5,
+                     intervals=False)
+    with pytest.raises(ValueError, match="without y_true"):
+        build_report(cm, y_score=[0.1, 0.2, 0.3], intervals=False)
+    with pytest.raises(TypeError, match="ConfusionMatrix"):
+        build_report([[1, 2], [3, 4]])
