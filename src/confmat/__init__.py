@@ -21,6 +21,7 @@ from .curves import (
     roc_curve_ovr,
     threshold_sweep,
 )
+from .explain import explain
 from .inference import (
     bowker,
     compare,
@@ -32,6 +33,7 @@ from .inference import (
 )
 from .matrix import ConfusionMatrix
 from .metrics import MetricSpec, UndefinedMetricWarning, get_metric, list_metrics
+from .metrics.scales import interpret, list_scales
 from .multilabel import hamming_loss, multilabel_confusion_matrix
 from .report import classification_report
 
@@ -57,9 +59,12 @@ __all__ = [
     "compare",
     "compare_models",
     "delong",
+    "explain",
     "get_metric",
     "hamming_loss",
+    "interpret",
     "list_metrics",
+    "list_scales",
     "mcnemar",
     "multilabel_confusion_matrix",
     "paired_bootstrap",

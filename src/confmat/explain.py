@@ -1,0 +1,132 @@
+"""``confmat.explain(name)``: everything the registry knows about one metric, for people.
+
+Accepts a metric name, an alias or an exact PyCM key ("TPR Macro", "F0.5", "95% CI"). The
+returned object is plain data (``to_dict()`` for JSON) and prints as a short text page, which
+the CLI shows as-is.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from .metrics import find_pycm, get_metric
+from .metrics.registry import MetricSpec, pycm_keys_of
+from .metrics.scales import list_scales
+
+_DIRECTION = {True: "higher is better", False: "lower is better",
+              None: "no better direction (descriptive)"}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The registry's text about one metric."""
+
+    name: str
+    full_name: str
+    aliases: tuple[str, ...]
+    kind: str
+    family: str
+    formula: str
+    range: tuple[float, float]
+    direction: str
+    meaning: str
+    prefer_when: str
+    avoid_when: str
+    notes: str
+    references: tuple[str, ...]
+    sklearn: str | None
+    pycm: tuple[str, ...]
+    params: dict[str, Any]
+    scales: tuple[str, ...]
+    asked_as: str | None = None
+    scale_details: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+
+    @property
+    def higher_is_better(self) -> bool | None:
+        return {v: k for k, v in _DIRECTION.items()}[self.direction]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "full_name": self.full_name, "aliases": list(self.aliases),
+            "kind": self.kind, "family": self.family, "formula": self.formula,
+            "range": list(self.range), "direction": self.direction, "meaning": self.meaning,
+            "prefer_when": self.prefer_when, "avoid_when": self.avoid_when, "notes": self.notes,
+            "references": list(self.references), "sklearn": self.sklearn,
+            "pycm": list(self.pycm), "params": dict(self.params),
+            "scales": [dict(d) for d in self.scale_details],
+        }
+
+    def __str__(self) -> str:
+        def para(label: str, text: str) -> list[str]:
+            return textwrap.wrap(f"{label}{text}", width=88, subsequent_indent="  ")
+
+        lo, hi = self.range
+        kind = "per-class (average with micro/macro/weighted)" if self.kind == "per_class" \
+            else "overall (one number per table)"
+        lines = [f"{self.name} — {self.full_name}"]
+        if self.asked_as:
+            lines.append(f"(you asked for PyCM's {self.asked_as!r})")
+        if self.aliases:
+            lines.append("also called: " + ", ".join(self.aliases))
+        lines += [f"kind: {kind}; family: {self.family}",
+                  f"range: [{lo:g}, {hi:g}]; {self.direction}", ""]
+        lines += para("formula: ", self.formula)
+        lines += ["", *para("", self.meaning)]
+        lines += ["", *para("prefer when: ", self.prefer_when)]
+        lines += para("avoid when: ", self.avoid_when)
+        if self.notes:
+            lines += para("note: ", self.notes)
+        if self.params:
+            lines += ["", "parameters: " + ", ".join(f"{k}={v!r}" for k, v in self.params.items())]
+        lines += ["", f"scikit-learn: {self.sklearn or 'no counterpart'}",
+                  "PyCM: " + ("; ".join(self.pycm) if self.pycm else "no counterpart")]
+        if self.scales:
+            lines += ["", "interpretation scales (cm.interpret(name, scale=...)):"]
+            for d in self.scale_details:
+                lines.append(f"  {d['name']}: " + "; ".join(d["bands"]))
+        lines += ["", "references:"] + [f"  - {r}" for r in self.references]
+        return "\n".join(lines)
+
+
+def _pycm_text(spec: MetricSpec) -> tuple[str, ...]:
+    out = []
+    for e in pycm_keys_of(spec.name):
+        where = "class_stat" if e.table == "class" else "overall_stat"
+        elem = f"[{e.element}]" if e.element is not None else ""
+        text = f"{where}[{e.key!r}]{elem} = {e.call()}"
+        if e.differs:
+            text += f" (differs: {e.differs})"
+        out.append(text)
+    return tuple(out)
+
+
+def explain(name: str) -> Explanation:
+    """Explain a metric by name, alias or exact PyCM key.
+
+    >>> print(explain("mcc").direction)
+    higher is better
+    >>> explain("TPR Macro").name
+    'recall'
+    """
+    asked_as = None
+    try:
+        spec = get_metric(name)
+    except ValueError as metric_error:
+        try:
+            entry = find_pycm(name)[0]
+        except (ValueError, TypeError):
+            raise metric_error from None
+        spec = get_metric(entry.metric)
+        asked_as = name
+    scales = list_scales(spec.name)
+    return Explanation(
+        name=spec.name, full_name=spec.full_name, aliases=tuple(spec.aliases), kind=spec.kind,
+        family=spec.family, formula=spec.formula, range=tuple(spec.range),
+        direction=_DIRECTION[spec.higher_is_better], meaning=spec.meaning,
+        prefer_when=spec.prefer_when, avoid_when=spec.avoid_when, notes=spec.notes,
+        references=tuple(spec.references), sklearn=spec.sklearn, pycm=_pycm_text(spec),
+        params=dict(spec.params), scales=tuple(s.name for s in scales), asked_as=asked_as,
+        scale_details=tuple(s.describe() for s in scales),
+    )
