@@ -246,10 +246,13 @@ def test_compare_files_and_columns(data: dict) -> None:
     tests = {t["test"] for t in d["tests"]}
     assert {"McNemar", "DeLong (AUC)"} <= tests
     one = run("compare", str(data["csv"]), "--true", "y", "--pred", "yhat,yhat2", "--score",
-              "score,score2", "--name", "A", "--name", "B", "-f", "json", "--no-intervals")
+              "score,score2", "--name", "A", "--name", "B", "-f", "json", "--no-intervals",
+              "--metrics", "mcc,cohens_kappa")
     assert one.returncode == 0, one.stderr
     d1 = json.loads(one.stdout)
     assert d1["models"] == ["A", "B"]
+    assert [k for k in d1["table"][0] if not k.endswith("_interval")] == ["model", "mcc",
+                                                                          "kappa", "auc"]
     assert d1["table"][1]["auc"] == pytest.approx(roc_auc_score(y, data["s2"]))
 
 
@@ -337,6 +340,8 @@ def test_error_compare_mismatched_truth(data: dict, tmp_path: Path) -> None:
                          "yhat"), "different true labels")
     assert_bad_input(run("compare", str(data["csv"]), "--true", "y", "--pred", "yhat"),
                      "at least two models")
+    assert_bad_input(run("compare", str(data["csv"]), "--true", "y", "--pred", "yhat,yhat2",
+                         "--metrics", "recall"), "per-class")
 
 
 # ------------------------------------------------------------------------------ demo

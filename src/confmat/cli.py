@@ -476,11 +476,15 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
 @click.option("--pred", "pred_cols", multiple=True, required=True,
               help="Column(s) of predicted labels; several with one file = several models.")
 @click.option("--name", "names", multiple=True, help="Model names (default: file or column).")
+@click.option("--metrics", "metric_names", multiple=True,
+              help="Overall metrics of the side-by-side table, comma-separated "
+                   "[default: the registry's headline metrics].")
 @_output_options
 def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             score: tuple[str, ...], scores: tuple[str, ...], labels: tuple[str, ...],
             pos_label: str | None, weight: str | None, progress: bool | None,
-            skip_invalid: bool, fmt_in: str | None, names: tuple[str, ...], fmt: str | None,
+            skip_invalid: bool, fmt_in: str | None, names: tuple[str, ...],
+            metric_names: tuple[str, ...], fmt: str | None,
             output: str | None, title: str | None, no_intervals: bool, plots_dir: str | None,
             plot_format: str) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
@@ -492,6 +496,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     Examples:
       confmat compare knn.csv tree.csv svm.csv --true y --pred yhat --score p
       confmat compare preds.csv --true y --pred knn,tree --score p_knn,p_tree -o cmp.html
+      confmat compare a.csv b.csv --true y --pred yhat --metrics mcc,kappa,informedness
     """
     from .report.model import build_comparison
 
@@ -551,6 +556,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     pos = _coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None
     cmp = build_comparison(y_ref, models, scores=model_scores, labels=lab, pos_label=pos,
                            sample_weight=w_ref, intervals=not no_intervals,
+                           metrics=_split(metric_names) or None,
                            title=title or "Model comparison", source=source)
     _emit(cmp, _format_for(fmt, output), output)
     _plots(cmp, plots_dir, plot_format)
