@@ -49,6 +49,8 @@ _ALIASES = {"ndjson": "jsonl", "json": "jsonl", "pq": "parquet"}
 _COMPRESSED = (".gz", ".bz2", ".zst", ".lz4")
 #: How many skipped row numbers a reader remembers.
 MAX_SKIPPED_NUMBERS = 10
+#: Read the next batch in a background thread while the current one is counted.
+PREFETCH = True
 
 
 def _arrow() -> Any:
@@ -216,10 +218,28 @@ class BatchReader:
             raise ValueError(f"column_types names columns that are not requested: {unknown}")
 
     def _skip(self, numbers: Sequence[int]) -> None:
+        """Note skipped rows; they are counted when the batch they precede is handed out."""
+        self._pending.extend(int(r) for r in numbers)
+
+    def _account(self, numbers: list[int]) -> None:
         self.rows_skipped += len(numbers)
         room = MAX_SKIPPED_NUMBERS - len(self.skipped_row_numbers)
         if room > 0:
-            self.skipped_row_numbers.extend(int(r) for r in list(numbers)[:room])
+            self.skipped_row_numbers.extend(numbers[:room])
+
+    def _source(self) -> Iterator[tuple[dict[str, np.ndarray] | None, list[int]]]:
+        reader = {
+            "csv": self._iter_csv,
+            "tsv": self._iter_csv,
+            "parquet": self._iter_parquet,
+            "jsonl": self._iter_jsonl,
+            "npy": self._iter_npy,
+        }[self.format]
+        self._pending = []
+        for batch in reader():
+            skipped, self._pending = self._pending, []
+            yield batch, skipped
+        yield None, self._pending
 
     def _invalid(self, row: int, column: str | None, why: str) -> ValueError:
         where = f"column {column!r}, " if column is not None else ""
@@ -271,14 +291,13 @@ class BatchReader:
         self.rows_read = 0
         self.rows_skipped = 0
         self.skipped_row_numbers = []
-        reader = {
-            "csv": self._iter_csv,
-            "tsv": self._iter_csv,
-            "parquet": self._iter_parquet,
-            "jsonl": self._iter_jsonl,
-            "npy": self._iter_npy,
-        }[self.format]
-        for batch in reader():
+        # The next batch is read and decoded in a background thread (pyarrow and the numba
+        # kernels release the GIL) while the caller counts the current one.
+        source = self._source()
+        for batch, skipped in (_prefetch(source) if PREFETCH else source):
+            self._account(skipped)
+            if batch is None:
+                continue
             n = len(next(iter(batch.values())))
             if n == 0:
                 continue
@@ -364,6 +383,7 @@ class BatchReader:
             try:
                 batch = reader.read_next_batch()
             except StopIteration:
+                self._skip(sorted(ragged[done:]))  # ragged rows after the last good one
                 return
             except (pa.ArrowInvalid, OSError) as exc:
                 raise self._csv_error(exc, ragged) from exc
@@ -520,6 +540,54 @@ class BatchReader:
         return pa.concat_tables(good), np.concatenate(good_numbers)
 
 
+_DONE = object()
+
+
+def _prefetch(source: Iterator[Any], depth: int = 1) -> Iterator[Any]:
+    """Iterate ``source`` in a background thread, ``depth`` items ahead; errors re-raised here."""
+    import queue
+    import threading
+
+    q: queue.Queue[Any] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run() -> None:
+        try:
+            for item in source:
+                if not put((item, None)):
+                    return
+            put((_DONE, None))
+        except BaseException as exc:  # handed to the consumer
+            put((None, exc))
+        finally:
+            close = getattr(source, "close", None)
+            if close is not None:
+                close()
+
+    thread = threading.Thread(target=run, name="confmat-io-prefetch", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, exc = q.get()
+            if exc is not None:
+                raise exc
+            if item is _DONE:
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
+
+
 def _arrow_type(pa: Any, name: str, column: str) -> Any:
     types = {
         "string": pa.string(), "str": pa.string(), "int64": pa.int64(), "int": pa.int64(),
@@ -582,7 +650,8 @@ def _parquet_file(path: str) -> Any:
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path)
+        # pre_buffer=False: read column chunks page by page, so memory follows the batch size
+        return pq.ParquetFile(path, pre_buffer=False)
     except (pa.ArrowException, OSError) as exc:
         raise ValueError(
             f"file {path!r} is not a readable Parquet file: it may be truncated or corrupted ({exc})"
@@ -743,7 +812,7 @@ def evaluate_file(
     skip_invalid: bool = False,
     progress: Callable[[int, int | None], None] | None = None,
     format: str | None = None,
-    batch_rows: int = 1_000_000,
+    batch_rows: int = 1 << 18,
     bins: int = 10_000,
     column_types: Mapping[str, str] | None = None,
 ) -> tuple[Any, FileReport]:
@@ -769,8 +838,11 @@ def evaluate_file(
     progress : callable, optional
         Called after each batch as ``progress(rows_done, total_rows)``; ``total_rows`` is None
         when the file does not say (CSV, JSON lines).
-    format, batch_rows, column_types
+    format, column_types
         As in :func:`iter_batches`.
+    batch_rows : int, default 262_144
+        Rows per batch: a few batches are in memory at a time (one being read while the
+        previous one is counted).
     bins : int, default 10_000
         Score bins of the curves.
 
