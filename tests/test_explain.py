@@ -1,0 +1,59 @@
+"""explain(): every registry metric carries every explanatory field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import confmat
+from confmat import explain, list_metrics
+
+FIELDS = ("name", "full_name", "kind", "family", "formula", "direction", "meaning",
+          "prefer_when", "avoid_when", "references")
+
+
+@pytest.mark.parametrize("name", [s.name for s in list_metrics()])
+def test_every_metric_has_every_field(name: str) -> None:
+    e = explain(name)
+    for f in FIELDS:
+        value = getattr(e, f)
+        assert value, f"{name}: {f} is empty"
+        if isinstance(value, str) and f != "name":
+            assert value.strip() == value and len(value) > 2, (name, f)
+    lo, hi = e.range
+    assert lo < hi, name
+    assert all(len(r) > 20 for r in e.references), name
+    assert e.higher_is_better is confmat.get_metric(name).higher_is_better
+    text = str(e)
+    for needle in (name, "formula:", "prefer when:", "avoid when:", "references:"):
+        assert needle in text, (name, needle)
+    assert json.dumps(e.to_dict(), default=str)
+
+
+def test_counterparts_are_named() -> None:
+    e = explain("recall")
+    assert "sklearn.metrics.recall_score" in e.sklearn
+    assert "imblearn.metrics.sensitivity_score" in e.sklearn
+    assert any("'TPR Macro'" in p and "average='macro'" in p for p in e.pycm)
+    assert explain("fbeta").pycm and any("beta=0.5" in p for p in explain("fbeta").pycm)
+    assert any("differs" in p for p in explain("yule_q").pycm)
+
+
+def test_pycm_key_and_alias_lookup() -> None:
+    assert explain("TPR Macro").name == "recall"
+    assert explain("TPR Macro").asked_as == "TPR Macro"
+    assert "TPR Macro" in str(explain("TPR Macro"))
+    assert explain("sensitivity").name == "recall"
+    assert explain("Kappa 95% CI").name == "kappa_ci_lower"
+    with pytest.raises(ValueError, match="did you mean"):
+        explain("recal")
+
+
+def test_seed_arguments_are_carried() -> None:
+    assert "TN" in explain("f1").avoid_when  # F1 ignores true negatives (seed 002)
+    assert "MCC" in explain("mcc").prefer_when or "one metric" in explain("mcc").prefer_when
+    assert "[0, 1]" in explain("mcc").notes  # seed 002's error corrected
+    assert "shape" in explain("class_auc").avoid_when  # AUC hides the curve shape
+    assert explain("kappa").scales[:1] == ("landis_koch",)
+    assert "seed000" in explain("kappa").scales

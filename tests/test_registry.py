@@ -1,0 +1,144 @@
+"""The registry: lookups, parameter errors, laziness, vectorisation, the PyCM key table."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import confmat
+from confmat.metrics import Stats, evaluate, get_metric, list_metrics, pycm_keys
+from confmat.metrics import registry as reg
+
+CM = confmat.ConfusionMatrix([[5, 2, 0], [1, 7, 3], [0, 2, 9]])
+
+
+def test_unknown_metric_suggests_close_names() -> None:
+    with pytest.raises(ValueError, match=r"unknown metric 'cohen_kapa'; did you mean 'kappa'"):
+        CM.metric("cohen_kapa")
+    with pytest.raises(ValueError, match="did you mean 'scott_pi'"):
+        CM.metric("scott_py")
+    with pytest.raises(TypeError, match="metric name must be a string"):
+        get_metric(3)
+
+
+@pytest.mark.parametrize("beta", [0, -1.0, float("nan"), float("inf"), "2", True])
+def test_bad_beta(beta) -> None:
+    with pytest.raises(ValueError, match="beta must be a positive finite number"):
+        CM.metric("fbeta", beta=beta)
+
+
+@pytest.mark.parametrize("average", ["samples", "binary", "Macro", 1])
+def test_unknown_average(average) -> None:
+    with pytest.raises(ValueError, match="average must be None, 'micro', 'macro' or 'weighted'"):
+        CM.metric("recall", average=average)
+
+
+def test_average_on_overall_metric_and_unknown_parameters() -> None:
+    with pytest.raises(ValueError, match="'gwet_ac1' is an overall metric"):
+        CM.metric("gwet_ac1", average="macro")
+    with pytest.raises(TypeError, match=r"'iba' got unexpected parameter\(s\) \['beta'\]; "
+                                        r"it accepts: alpha, squared"):
+        CM.metric("iba", beta=2)
+
+
+@pytest.mark.parametrize(("name", "kw", "message"), [
+    ("kappa_ci_lower", {"z": 0}, "z must be a positive finite number"),
+    ("accuracy_ci_upper", {"z": -1.96}, "z must be a positive finite number"),
+    ("iba", {"alpha": "big"}, "alpha must be a finite number"),
+    ("iba", {"squared": 1}, "squared must be True or False"),
+    ("gmean", {"correction": 2.0}, r"correction must be a number in \[0, 1\]"),
+])
+def test_bad_parameters(name, kw, message) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        CM.metric(name, **kw)
+
+
+def test_asking_for_one_metric_computes_only_that_one(monkeypatch) -> None:
+    calls: list[str] = []
+    for name, spec in list(reg._REGISTRY.items()):
+        def counted(*a, _f=spec.func, _n=name, **k):
+            calls.append(_n)
+            return _f(*a, **k)
+        monkeypatch.setitem(reg._REGISTRY, name, dataclasses.replace(spec, func=counted))
+    CM.metric("gwet_ac1")
+    CM.metric("cen", average="macro")
+    assert calls == ["gwet_ac1", "cen"]
+    stats = CM.stats()
+    evaluate("kappa", stats)
+    assert "per_class" not in vars(stats) and "micro" not in vars(stats)
+
+
+def test_every_metric_is_vectorised_over_batch_axes() -> None:
+    rng = np.random.default_rng(5)
+    stack = rng.integers(0, 9, (2, 3, 4, 4))
+    stack[0, 1, 2] = 0
+    stack[1, 0, :, 3] = 0
+    stack[1, 2] = np.diag([2, 3, 4, 5])
+    for spec in list_metrics():
+        averages = (None, "micro", "macro", "weighted") if spec.kind == "per_class" else (None,)
+        for avg in averages:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                batched = evaluate(spec.name, Stats(stack, zero_division="nan"), avg, warn=False)
+                single = np.array([[evaluate(spec.name, Stats(t, zero_division="nan"), avg,
+                                             warn=False) for t in row] for row in stack])
+            assert batched.shape == single.shape, (spec.name, avg)
+            np.testing.assert_allclose(batched, single, rtol=1e-12, equal_nan=True,
+                                       err_msg=f"{spec.name} {avg}")
+
+
+def test_pycm_key_table_is_consistent() -> None:
+    table = pycm_keys()
+    assert len(table) >= 118
+    for (where, key), entries in table.items():
+        assert where in ("class", "overall")
+        elements = [e.element for e in entries]
+        assert elements == [None] or elements == list(range(len(entries))), key
+        for e in entries:
+            spec = get_metric(e.metric)
+            reg.check_average(e.average)
+            reg._bind_params(spec, e.params)
+            if e.average is not None:
+                assert spec.kind == "per_class", key
+    # the spec field names the key that needs no average, parameter or element
+    assert pycm_keys()[("class", "TPR")][0].metric == "recall"
+    assert pycm_keys()[("class", "POP")][0].metric == "n"
+
+
+def test_micro_of_table_metric_is_the_pooled_one_vs_rest_table() -> None:
+    # pooled [[TP, FN], [FP, TN]] of CM: TP 21, FN 8, FP 8, TN 50; class-0 CEN of a 2 x 2 table
+    tp, fn, fp = 21, 8, 8  # TN (50) does not enter class 0's CEN
+    den = 2 * tp + fn + fp
+    by_hand = -sum(p * math.log2(p) / math.log2(2) for p in (fn / den, fp / den))
+    assert CM.metric("cen", average="micro") == pytest.approx(by_hand)
+    assert CM.metric("cen", average="macro") == pytest.approx(CM.metric("cen").mean())
+
+
+def test_hand_worked_values() -> None:
+    # [[5, 2, 0], [1, 7, 3], [0, 2, 9]]: N 29, correct 21, rows 7 11 11, cols 6 11 12
+    n, acc = 29, 21 / 29
+    pe = (7 * 6 + 11 * 11 + 11 * 12) / n**2
+    assert CM.metric("kappa_no_prevalence") == pytest.approx(2 * acc - 1)
+    assert CM.metric("bennett_s") == pytest.approx((acc - 1 / 3) / (1 - 1 / 3))
+    assert CM.metric("overall_random_accuracy") == pytest.approx(pe)
+    assert CM.metric("kappa_se") == pytest.approx(math.sqrt(acc * (1 - acc) / (n * (1 - pe)**2)))
+    assert CM.metric("nir") == pytest.approx(11 / 29)
+    assert CM.metric("global_performance_index") == pytest.approx(29 / 3)
+    assert CM.metric("chi_squared_dof") == 4
+    assert CM.metric("lambda_b") == pytest.approx((5 + 7 + 9 - 12) / (29 - 12))
+    assert CM.metric("lambda_a") == pytest.approx((5 + 7 + 9 - 11) / (29 - 11))
+    assert CM.metric("bangdiwala_b") == pytest.approx((25 + 49 + 81) / (42 + 121 + 132))
+
+
+def test_binomial_fallback_matches_scipy() -> None:
+    from scipy.stats import binom
+
+    from confmat.metrics.significance import _binom_sf
+
+    for x, n, p in [(5, 10, 0.3), (80, 100, 0.4), (1, 5, 0.2), (10, 10, 0.5), (0, 4, 0.5),
+                    (700, 1000, 0.62)]:
+        assert _binom_sf(x, n, p) == pytest.approx(binom.sf(x - 1, n, p), rel=1e-9, abs=1e-300)
