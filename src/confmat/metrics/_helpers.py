@@ -47,3 +47,17 @@ def xlog2x(p: Any) -> np.ndarray:
 def check_z(z: Any = Z_95, **_: Any) -> None:
     if isinstance(z, bool) or not isinstance(z, int | float) or not np.isfinite(z) or z <= 0:
         raise ValueError(f"z must be a positive finite number (1.96 for 95 %), got {z!r}")
+
+
+def memo(stats: Any, key: Any, compute: Any) -> np.ndarray:
+    """Compute an intermediate once per statistics object (``cm.metrics()`` shares one), and
+    replay the zero-division notes it produced so each metric still warns for itself."""
+    cache = stats.__dict__.setdefault("_catalogue_memo", {})
+    if key in cache:
+        value, notes = cache[key]
+        stats.div.undefined.extend(notes)
+        return value
+    before = len(stats.div.undefined)
+    value = compute()
+    cache[key] = (value, list(stats.div.undefined[before:]))
+    return value

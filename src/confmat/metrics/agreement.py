@@ -9,7 +9,6 @@ import numpy as np
 from . import references as R
 from ._helpers import Z_95, check_z, declare
 from ._stats import Stats
-from .overall import kappa
 
 
 def _agree(name, full, formula, meaning, **kw):
@@ -38,6 +37,11 @@ def _raccu(s: Stats) -> np.ndarray:
 
 def _chance_corrected(s: Stats, observed, chance, what: str) -> np.ndarray:
     return s.div(observed - chance, 1.0 - chance, what)
+
+
+def _kappa(s: Stats) -> np.ndarray:
+    """Unweighted Cohen's kappa from the marginals only (O(K), no K x K expected table)."""
+    return _chance_corrected(s, _acc(s), _racc(s), "kappa")
 
 
 @_agree("overall_random_accuracy", "overall random accuracy", "RACC = sum_i TOP_i P_i / N^2",
@@ -135,7 +139,7 @@ _CI_NOTE = ("PyCM's 'Kappa 95% CI' is the pair (kappa_ci_lower, kappa_ci_upper) 
         prefer="Reporting kappa with its uncertainty on a large sample.",
         avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
 def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
-    return kappa(s) - z * kappa_se(s)
+    return _kappa(s) - z * kappa_se(s)
 
 
 @_agree("kappa_ci_upper", "upper bound of kappa's normal-approximation interval",
@@ -144,7 +148,7 @@ def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
         prefer="Reporting kappa with its uncertainty on a large sample.",
         avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
 def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
-    return kappa(s) + z * kappa_se(s)
+    return _kappa(s) + z * kappa_se(s)
 
 
 @_agree("krippendorff_alpha", "Krippendorff's alpha (nominal, two coders)",

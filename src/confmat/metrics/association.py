@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, declare, undefined
+from ._helpers import INF, declare, memo, undefined
 from ._stats import ClassCounts, Stats
 
 
@@ -29,6 +29,10 @@ _EMPTY_NOTE = ("Undefined (zero_division) when a class has no true or no predict
               "that is consistently wrong is also far from independence.",
         notes=_EMPTY_NOTE)
 def chi_squared(s: Stats) -> np.ndarray:
+    return memo(s, "chi_squared", lambda: _chi_squared(s))
+
+
+def _chi_squared(s: Stats) -> np.ndarray:
     c = np.asarray(s.counts, dtype=np.float64)
     n = np.asarray(s.n, dtype=np.float64)[..., None, None]
     with np.errstate(divide="ignore", invalid="ignore"):

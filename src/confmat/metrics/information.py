@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, declare, undefined, xlog2x
+from ._helpers import INF, declare, memo, undefined, xlog2x
 from ._stats import ClassCounts, Stats
 from .per_class import precision
 
@@ -52,9 +52,9 @@ def response_entropy(s: Stats) -> np.ndarray:
        prefer="As a building block: H(T, P) = H(T) + H(P | T).",
        avoid="Judging a model on its own: a perfect model has H(T, P) = H(T), not 0.")
 def joint_entropy(s: Stats) -> np.ndarray:
-    n = np.asarray(s.n, dtype=np.float64)[..., None, None]
-    p = s.div(s.counts, n, "joint_entropy")
-    return -xlog2x(p).sum(axis=(-2, -1))
+    n = np.asarray(s.n, dtype=np.float64)
+    total = _cell_xlogx(s).sum(axis=(-2, -1))
+    return -s.div(total - xlog2x(n), n, "joint_entropy")
 
 
 @_info("conditional_entropy", "conditional entropy H(pred | true)",
@@ -67,10 +67,8 @@ def joint_entropy(s: Stats) -> np.ndarray:
              "also scores 0.")
 def conditional_entropy(s: Stats) -> np.ndarray:
     rows = np.asarray(s.rows, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        within = s.counts / np.where(rows == 0, 1.0, rows)[..., :, None]
-    inner = -xlog2x(within).sum(-1)
-    return (_shares(s, rows, "conditional_entropy") * inner).sum(-1)
+    within = _cell_xlogx(s).sum(-1) - xlog2x(rows)  # sum_j C_ij log(C_ij / P_i)
+    return -s.div(within.sum(-1), s.n, "conditional_entropy")
 
 
 @_info("mutual_information", "mutual information I(true; pred)",
@@ -135,18 +133,34 @@ def kl_divergence(s: Stats) -> np.ndarray:
 
 # --------------------------------------------------------------------- confusion entropy
 def _cen_per_class(s: Stats, modified: bool, what: str) -> np.ndarray:
+    return memo(s, ("cen", modified), lambda: _cen_compute(s, modified, what))
+
+
+def _cell_xlogx(s: Stats) -> np.ndarray:
+    """``C log2 C`` for every cell, computed once: entropies and CEN are sums of it."""
+    return memo(s, "cell_xlogx", lambda: xlog2x(s.counts))
+
+
+def _cen_compute(s: Stats, modified: bool, what: str) -> np.ndarray:
+    # sum_k (c_k/d) log(c_k/d) = (sum_k c_k log c_k - (sum_k c_k) log d) / d, so one pass of
+    # c log c over the table serves rows, columns, CEN and MCEN.
     c = np.asarray(s.counts, dtype=np.float64)
     k = c.shape[-1]
     if k == 1:
         return np.zeros(c.shape[:-1])
     diag = np.diagonal(c, axis1=-2, axis2=-1)
-    off = c * (1.0 - np.eye(k))
-    den = np.asarray(s.rows, dtype=np.float64) + s.cols - (diag if modified else 0.0)
+    clogc = _cell_xlogx(s)
+    diag_term = np.diagonal(clogc, axis1=-2, axis2=-1)
+    rows = np.asarray(s.rows, dtype=np.float64)
+    cols = np.asarray(s.cols, dtype=np.float64)
+    den = rows + cols - (diag if modified else 0.0)
     zero = den == 0
     safe = np.where(zero, 1.0, den)
-    own_row = xlog2x(off / safe[..., :, None]).sum(-1)
-    own_col = xlog2x(off / safe[..., None, :]).sum(-2)
-    value = -(own_row + own_col) / np.log2(2.0 * (k - 1))
+    mass = rows + cols - 2.0 * diag  # off-diagonal mass of row i plus column i
+    sums = clogc.sum(-1) + clogc.sum(-2) - 2.0 * diag_term
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = (sums - mass * np.log2(safe)) / safe
+    value = -total / np.log2(2.0 * (k - 1))
     return undefined(s.div, value, zero, what)
 
 
