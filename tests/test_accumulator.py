@@ -182,3 +182,37 @@ def test_bad_inputs_raise_named_errors():
     a, b = Accumulator(labels=[0, 1]), Accumulator(labels=[1, 0])
     with pytest.raises(ValueError, match="different fixed labels"):
         a.merge(b)
+
+
+@settings(max_examples=60)
+@given(chunked(weights=True))
+def test_update_grouped_equals_one_shot(case):
+    """Pre-aggregated (true, pred, count) rows, as from SQL GROUP BY, give the same matrix."""
+    import pandas as pd
+
+    t, p, w, _ = case
+    df = pd.DataFrame({"t": t, "p": p, "w": w})
+    grouped = df.groupby(["t", "p"], sort=False).agg(n=("w", "size"), w=("w", "sum")).reset_index()
+    acc = Accumulator()
+    half = len(grouped) // 2  # two groups of rows, as from two partitions
+    for part in (grouped.iloc[:half], grouped.iloc[half:]):
+        if len(part):
+            acc.update_grouped(part["t"].tolist(), part["p"].tolist(), part["n"].to_numpy())
+    want = ConfusionMatrix.from_predictions(t, p)
+    assert acc.result() == want and acc.n_samples == len(t)
+    accw = Accumulator()
+    accw.update_grouped(grouped["t"].tolist(), grouped["p"].tolist(), grouped["n"], weights=grouped["w"])
+    np.testing.assert_allclose(
+        accw.result().counts, ConfusionMatrix.from_predictions(t, p, sample_weight=w).counts,
+        rtol=1e-12, atol=1e-9,
+    )
+
+
+def test_update_grouped_bad_counts():
+    acc = Accumulator()
+    with pytest.raises(ValueError, match="non-negative"):
+        acc.update_grouped([0], [1], [-1])
+    with pytest.raises(ValueError, match="whole numbers"):
+        acc.update_grouped([0], [1], [1.5])
+    with pytest.raises(ValueError, match="counts has 1 entries"):
+        acc.update_grouped([0, 1], [1, 1], [1])

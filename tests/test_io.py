@@ -245,3 +245,28 @@ def test_column_types_force_text_labels(tmp_path):
     path.write_text("y,yhat\n1,1\n2,1\n")
     cols = cio.read_columns(path, ["y", "yhat"], column_types={"y": "string", "yhat": "string"})
     assert cols["y"].tolist() == ["1", "2"]
+
+
+def test_duckdb_example_matches_pandas(tmp_path):
+    import importlib.util
+
+    pytest.importorskip("duckdb")
+    spec = importlib.util.spec_from_file_location(
+        "duckdb_parquet", os.path.join(os.path.dirname(__file__), "..", "examples", "duckdb_parquet.py")
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rng = np.random.default_rng(5)
+    n = 3000
+    names = np.array(["bus", "car", "van", "opel"], dtype=object)
+    t = names[rng.integers(0, 4, n)]
+    p = names[rng.integers(0, 4, n)]
+    t[rng.random(n) < 0.01] = None  # NULL labels are left out and reported
+    path = str(tmp_path / "preds.parquet")
+    pq.write_table(pa.table({"y": t, "yhat": p}), path, row_group_size=700)
+    cm, left_out = mod.confusion_matrix_from_parquet(path, "y", "yhat")
+    df = pd.read_parquet(path).dropna()
+    assert left_out == n - len(df)
+    assert cm == ConfusionMatrix.from_predictions(df["y"], df["yhat"])
+    shown = mod.main([path, "y", "yhat"])
+    assert shown == cm

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels import confusion_counts
-from .encode import _check_kinds, _py, as_1d, check_pair, normalize_labels
+from .encode import _check_kinds, _py, as_1d, check_pair, encode_pair, normalize_labels
 from .matrix import ConfusionMatrix, _json_label
 
 __all__ = ["Accumulator"]
@@ -184,6 +184,68 @@ class Accumulator:
                 self._update_scores(t, scores, sample_weight, labels, chunk)
         self._add(table, labels, chunk)
         self.n_samples += int(t.shape[0])
+        self.n_updates = chunk
+
+    def update_grouped(
+        self,
+        y_true: Any,
+        y_pred: Any,
+        counts: Any,
+        *,
+        weights: Any = None,
+    ) -> None:
+        """Add pre-aggregated ``(true, pred) -> count`` rows, e.g. from a SQL ``GROUP BY``.
+
+        This is how engines that already aggregate feed confmat: a Spark
+        ``df.groupBy("y", "yhat").count()``, a DuckDB / SQL ``SELECT y, yhat, count(*) ...
+        GROUP BY y, yhat`` or a pandas ``value_counts``. A pair may appear several times.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_pairs,)
+            The label pairs.
+        counts : array-like of shape (n_pairs,)
+            Non-negative integer number of samples of each pair.
+        weights : array-like of shape (n_pairs,), optional
+            Sums of sample weights of each pair (``SUM(weight)``); the table then holds them.
+
+        Examples
+        --------
+        >>> acc = Accumulator()
+        >>> acc.update_grouped(["cat", "cat", "dog"], ["cat", "dog", "dog"], [5, 1, 3])
+        >>> acc.result().counts.tolist()
+        [[5, 1], [0, 3]]
+        """
+        chunk = self.n_updates + 1
+        self._check_scores_given(None, chunk)
+        t, p = check_pair(y_true, y_pred)
+        c = as_1d(counts, "counts")
+        if c.shape[0] != t.shape[0]:
+            raise ValueError(f"counts has {c.shape[0]} entries but there are {t.shape[0]} pairs")
+        if c.dtype.kind == "f":
+            if not np.isfinite(c).all() or (c != np.round(c)).any():
+                raise ValueError("counts must be whole numbers of samples")
+            c = c.astype(np.int64)
+        elif c.dtype.kind not in "iu":
+            raise TypeError(f"counts must be integers, got dtype {c.dtype}")
+        if (c < 0).any():
+            raise ValueError("counts must be non-negative")
+        c = c.astype(np.int64, copy=False)
+        if weights is not None:
+            from .encode import check_sample_weight
+
+            vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
+        else:
+            vals = c
+        tc, pc, labels, _ = encode_pair(t, p)
+        k = len(labels)
+        table = np.zeros((k, k), dtype=vals.dtype)
+        np.add.at(table, (tc, pc), vals)
+        labels = [_py(v) for v in labels]
+        if self._fixed:
+            self._check_known(labels, chunk)
+        self._add(table, labels, chunk)
+        self.n_samples += int(c.sum())
         self.n_updates = chunk
 
     @staticmethod
