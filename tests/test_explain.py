@@ -57,3 +57,21 @@ def test_seed_arguments_are_carried() -> None:
     assert "shape" in explain("class_auc").avoid_when  # AUC hides the curve shape
     assert explain("kappa").scales[:1] == ("landis_koch",)
     assert "seed000" in explain("kappa").scales
+
+
+def test_metric_guide_is_current() -> None:
+    """docs/metrics.md is what scripts/gen_metrics_doc.py renders from the registry now."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("gen_metrics_doc",
+                                                  root / "scripts" / "gen_metrics_doc.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    fresh = gen.render()
+    committed = (root / "docs" / "metrics.md").read_text(encoding="utf-8")
+    assert committed == fresh, "docs/metrics.md is stale: run python scripts/gen_metrics_doc.py"
+    for name in (s.name for s in list_metrics()):
+        assert f"### `{name}`" in fresh
+    assert "MCC lies in [0, 1]" in fresh  # seed 002's error is noted
