@@ -463,3 +463,15 @@ def test_at_prevalence_multiclass_and_errors():
     sub = ConfusionMatrix.from_predictions([0, 1, 2], [0, 1, 1], labels=[0, 1])
     with pytest.raises(ValueError, match="label subset"):
         sub.at_prevalence([0.5, 0.5])
+
+
+def test_degenerate_tables_give_nan_or_clipped_intervals():
+    empty = ConfusionMatrix([[0, 0], [0, 0]])
+    assert all(np.isnan(v) for v in _quiet(empty.ci, "accuracy"))
+    assert np.isnan(_quiet(empty.ci, "f1", method="bca", n_resamples=200, random_state=0).low).all()
+    # kappa = 0.96 with SE ~0.04: kappa + z SE exceeds 1 and is clipped to the range [-1, 1]
+    c = np.array([[30, 1], [0, 20]])
+    ci = ConfusionMatrix(c).ci("kappa")
+    po, pe = 50 / 51, (31 * 30 + 20 * 21) / 51**2
+    assert ci.estimate == pytest.approx((po - pe) / (1 - pe))
+    assert ci.high == 1.0 and ci.low < ci.estimate

@@ -424,7 +424,7 @@ def bootstrap_interval(
         prop = below / np.maximum(nvalid, 1)
         prop = np.clip(prop, 0.5 / np.maximum(nvalid, 1), 1.0 - 0.5 / np.maximum(nvalid, 1))
     z0 = z_quantile(prop)
-    if jackknife is None:
+    if jackknife is None or jackknife[0].shape[0] == 0:
         acc = np.zeros_like(z0)
     else:
         jv, w = jackknife
@@ -574,8 +574,11 @@ def confidence_interval(
             jack = jackknife_values(table, k, spec.name, average, zd, **params)
         low, high = bootstrap_interval(boot, estimate, level, method, jack)
 
-    low = np.asarray(low, dtype=np.float64)
-    high = np.asarray(high, dtype=np.float64)
+    # an interval never leaves the metric's declared range (kappa + z SE can exceed 1)
+    lo_r, hi_r = spec.range
+    with np.errstate(invalid="ignore"):
+        low = np.clip(np.asarray(low, dtype=np.float64), lo_r, hi_r)
+        high = np.clip(np.asarray(high, dtype=np.float64), lo_r, hi_r)
     if pos_label is not None:
         i = cm._index(pos_label, "pos_label")
         low, high, estimate = low[i], high[i], estimate[i]
