@@ -475,3 +475,15 @@ def test_degenerate_tables_give_nan_or_clipped_intervals():
     po, pe = 50 / 51, (31 * 30 + 20 * 21) / 51**2
     assert ci.estimate == pytest.approx((po - pe) / (1 - pe))
     assert ci.high == 1.0 and ci.low < ci.estimate
+
+
+def test_describe_methods_names_the_auto_choice_with_references():
+    from confmat.inference import describe_methods
+
+    rows = describe_methods("recall")
+    assert [r["name"] for r in rows][:4] == ["wilson", "agresti_coull", "clopper_pearson", "wald"]
+    assert [r["name"] for r in rows if r["auto"]] == ["wilson"]
+    assert all(r["references"] for r in rows)
+    assert [r["name"] for r in describe_methods("mcc", n_classes=3)] == [
+        "percentile", "basic", "bca"]
+    assert "fisher_z" in [r["name"] for r in describe_methods("mcc", n_classes=2)]

@@ -183,6 +183,8 @@ def compare(
         raise ValueError(f"metrics contains duplicates: {canon}")
     tmetric = canon[0] if test_metric is None else (
         score_metric_name(test_metric) or get_metric(test_metric).name)
+    if tmetric not in canon:
+        raise ValueError(f"test_metric {tmetric!r} must be one of metrics {canon}")
     notes: list[str] = []
 
     cms: dict[str, ConfusionMatrix] = {}
@@ -221,7 +223,7 @@ def compare(
                             f"model {name!r} has {sarr.shape[1]} score columns but there are "
                             f"{len(klist)} classes {klist}"
                         )
-                    pred = np.asarray(klist, dtype=object)[sarr.argmax(axis=1)]
+                    pred = np.asarray(klist)[sarr.argmax(axis=1)]
                 else:
                     if len(klist) != 2:
                         raise ValueError(
@@ -231,9 +233,6 @@ def compare(
                     neg = next(v for v in klist if v != pl)
                     pred = np.where(sarr >= threshold, pl, neg)
                     notes.append(f"1-D scores turned into labels with score >= {threshold}")
-                if pred.dtype == object and book and all(isinstance(v, int | np.integer)
-                                                         for v in book):
-                    pred = pred.astype(np.int64)
         if pred is not None:
             parr = as_1d(pred, f"models[{name!r}]")
             if parr.shape[0] != t_arr.shape[0]:
@@ -284,8 +283,6 @@ def compare(
 
     spec_hib = True if tmetric in ("roc_auc", "average_precision") else \
         get_metric(tmetric).higher_is_better
-    if tmetric not in canon:
-        raise ValueError(f"test_metric {tmetric!r} must be one of metrics {canon}")
     sign = -1.0 if spec_hib is False else 1.0
     ranked = sorted(names, key=lambda n: -sign * _nan_low(intervals[n][tmetric].estimate))
 

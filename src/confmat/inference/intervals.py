@@ -480,6 +480,18 @@ def interval_methods(metric: str, average: str | None = None, n_classes: int = 2
     return out + list(BOOTSTRAP_METHODS)
 
 
+def describe_methods(metric: str, average: str | None = None, n_classes: int = 2
+                     ) -> list[dict[str, Any]]:
+    """The interval methods that apply to ``metric``, each with its kind, summary, references
+    and whether ``method='auto'`` picks it (for reports and ``explain``)."""
+    auto = auto_method(metric, average, n_classes)
+    return [
+        {"name": m, "kind": METHODS[m].kind, "summary": METHODS[m].summary,
+         "references": list(METHODS[m].references), "auto": m == auto}
+        for m in interval_methods(metric, average, n_classes)
+    ]
+
+
 def auto_method(metric: str, average: str | None = None, n_classes: int = 2,
                 params: dict[str, Any] | None = None) -> str:
     """The ``method='auto'`` choice: Wilson for binomial proportions (Brown, Cai and DasGupta
@@ -603,6 +615,7 @@ __all__ = [
     "bootstrap_interval",
     "bootstrap_values",
     "confidence_interval",
+    "describe_methods",
     "fisher_z_interval",
     "interval_methods",
     "jackknife_values",
