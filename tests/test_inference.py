@@ -487,3 +487,34 @@ def test_describe_methods_names_the_auto_choice_with_references():
     assert [r["name"] for r in describe_methods("mcc", n_classes=3)] == [
         "percentile", "basic", "bca"]
     assert "fisher_z" in [r["name"] for r in describe_methods("mcc", n_classes=2)]
+
+
+def test_prevalence_ci_keeps_the_noise_of_the_original_rows():
+    from confmat.inference import prevalence_ci
+
+    # 20 sick (18 found), 400 healthy (20 false alarms); target prevalence 30 %
+    cm = ConfusionMatrix([[18, 2], [20, 380]], labels=["sick", "healthy"])
+    pi = 0.3
+    ci = prevalence_ci(cm, "precision", {"sick": pi, "healthy": 1 - pi}, pos_label="sick",
+                       method="percentile", n_resamples=20000, random_state=0)
+    assert ci.estimate == pytest.approx(0.9 * pi / (0.9 * pi + 0.05 * (1 - pi)))
+    # oracle: resample the samples of each class, PPV by Bayes' rule by hand
+    rng = np.random.default_rng(1)
+    sick = np.r_[np.ones(18), np.zeros(2)]       # 1 = predicted sick
+    healthy = np.r_[np.ones(20), np.zeros(380)]
+    ppv = []
+    for _ in range(4000):
+        sens = sick[rng.integers(0, 20, 20)].mean()
+        fpr = healthy[rng.integers(0, 400, 400)].mean()
+        ppv.append(sens * pi / (sens * pi + fpr * (1 - pi)))
+    lo, hi = np.quantile(ppv, [0.025, 0.975])
+    assert ci.low == pytest.approx(lo, abs=0.01) and ci.high == pytest.approx(hi, abs=0.01)
+    # an interval on the shifted matrix pretends its rows were observed at 30 %: the sick row
+    # looks 6x bigger and the healthy row smaller than they were, and the width is off
+    naive = cm.at_prevalence([pi, 1 - pi]).ci("precision", pos_label="sick",
+                                                  method="percentile", random_state=0)
+    assert abs((naive.high - naive.low) - (hi - lo)) > 0.1 * (hi - lo)
+    bca = prevalence_ci(cm, "npv", [pi, 1 - pi], n_resamples=2000, random_state=0)
+    assert np.all(bca.low <= bca.estimate) and np.all(bca.estimate <= bca.high)
+    with pytest.raises(ValueError, match="method"):
+        prevalence_ci(cm, "npv", [pi, 1 - pi], method="wilson")

@@ -27,7 +27,7 @@ from .paired import (
     paired_bootstrap,
     stuart_maxwell,
 )
-from .prior import at_prevalence
+from .prior import at_prevalence, prevalence_ci
 from .scores import DeLongResult, delong, score_ci, score_metric
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "kappa_standard_error",
     "mcnemar",
     "paired_bootstrap",
+    "prevalence_ci",
     "proportion_interval",
     "score_ci",
     "score_metric",

@@ -20,6 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from ..metrics import Stats, evaluate, get_metric
+from ._common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
+from .intervals import METHODS, ConfidenceInterval, bootstrap_interval
+
 
 def at_prevalence(cm: Any, prevalence: Any, *, n: float | None = None) -> Any:
     """Re-weight the rows of ``cm`` to the class prevalences ``prevalence``.
@@ -46,6 +50,22 @@ def at_prevalence(cm: Any, prevalence: Any, *, n: float | None = None) -> Any:
         with a positive target prevalence has no samples in ``cm``, or ``cm`` was counted with a
         label subset (its 'outside' margin cannot be re-weighted).
     """
+    from ..matrix import ConfusionMatrix
+
+    pi, total = _check_prevalence(cm, prevalence, n)
+    return ConfusionMatrix(shift_rows(cm.counts, pi, total), labels=cm.labels)
+
+
+def shift_rows(tables: np.ndarray, pi: np.ndarray, total: float) -> np.ndarray:
+    """Batched re-weighting: row i of each table (..., K, K) rescaled to ``total * pi[i]``."""
+    c = np.asarray(tables, dtype=np.float64)
+    rows = c.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(rows > 0, c / np.where(rows > 0, rows, 1.0), 0.0)
+    return total * pi[:, None] * share
+
+
+def _check_prevalence(cm: Any, prevalence: Any, n: float | None) -> tuple[np.ndarray, float]:
     from ..matrix import ConfusionMatrix
 
     if not isinstance(cm, ConfusionMatrix):
@@ -88,7 +108,76 @@ def at_prevalence(cm: Any, prevalence: Any, *, n: float | None = None) -> Any:
     total = float(cm.n) if n is None else float(n)
     if not np.isfinite(total) or total <= 0:
         raise ValueError(f"n must be a positive finite number, got {n!r}")
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(rows[:, None] > 0, cm.counts / np.where(rows > 0, rows, 1.0)[:, None], 0.0)
-    table = total * pi[:, None] * share
-    return ConfusionMatrix(table, labels=labels)
+    return pi, total
+
+
+def prevalence_ci(
+    cm: Any,
+    metric: str,
+    prevalence: Any,
+    *,
+    level: float = 0.95,
+    method: str = "bca",
+    average: str | None = None,
+    pos_label: Any = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    random_state: Any = None,
+    **params: Any,
+) -> ConfidenceInterval:
+    r"""Interval for a metric of ``cm.at_prevalence(prevalence)`` that keeps the original noise.
+
+    Intervals computed on the shifted matrix would treat its re-weighted rows as if they had been
+    observed at the target prevalence; a rare class re-weighted upwards would look far more
+    precise than its few samples allow. Here each row of the *original* matrix is resampled
+    from its own multinomial, :math:`C^*_{i\cdot} \sim \mathrm{Mult}(n_i, C_{i\cdot}/n_i)` (the
+    rows are the class-conditional estimates; their sizes are fixed by the design), every
+    resample is shifted to ``prevalence`` and the metric evaluated, all batched.
+    ``method`` is 'percentile', 'basic' or 'bca' (jackknife on the original counts, each
+    leave-one-out table shifted likewise).
+    """
+    level = check_level(level)
+    n_used = check_n_resamples(n_resamples, level)
+    rng = check_random_state(random_state)
+    if method not in ("percentile", "basic", "bca"):
+        raise ValueError(f"method must be 'percentile', 'basic' or 'bca', got {method!r}")
+    spec = get_metric(metric)
+    pi, total = _check_prevalence(cm, prevalence, None)
+    counts = cm.counts
+    k = counts.shape[0]
+    if counts.dtype.kind not in "iu":
+        raise ValueError("prevalence_ci needs integer counts (rows are resampled as samples)")
+
+    def values(tables: np.ndarray) -> np.ndarray:
+        st = Stats(shift_rows(tables, pi, total), zero_division="nan")
+        return np.asarray(evaluate(spec.name, st, average, warn=False, **params), np.float64)
+
+    est = np.asarray(evaluate(spec.name, Stats(shift_rows(counts, pi, total)), average,
+                              **params), np.float64)
+    rows = counts.sum(axis=1)
+    stack = np.zeros((n_used, k, k), dtype=np.int64)
+    for i in range(k):
+        if rows[i] > 0:
+            stack[:, i, :] = rng.multinomial(int(rows[i]), counts[i] / rows[i], size=n_used)
+    boot = values(stack)
+    jack = None
+    if method == "bca":
+        flat = counts.reshape(-1)
+        cells = np.flatnonzero(flat > 0)
+        loo = np.broadcast_to(flat, (cells.size, flat.size)).copy()
+        loo[np.arange(cells.size), cells] -= 1
+        jack = (values(loo.reshape(-1, k, k)), flat[cells].astype(np.float64))
+    low, high = bootstrap_interval(boot, est, level, method, jack)
+    lo_r, hi_r = spec.range
+    low, high = np.clip(low, lo_r, hi_r), np.clip(high, lo_r, hi_r)
+    if pos_label is not None:
+        if spec.kind != "per_class" or average is not None:
+            raise ValueError("pos_label applies to per-class metrics with average=None")
+        i = cm._index(pos_label, "pos_label")
+        low, high, est = low[i], high[i], est[i]
+
+    def out(a: Any) -> Any:
+        a = np.asarray(a, dtype=np.float64)
+        return float(a) if a.ndim == 0 else a
+
+    return ConfidenceInterval(out(low), out(high), out(est), spec.name, method, level, average,
+                              n_used, METHODS[method].references)
