@@ -518,3 +518,19 @@ def test_prevalence_ci_keeps_the_noise_of_the_original_rows():
     assert np.all(bca.low <= bca.estimate) and np.all(bca.estimate <= bca.high)
     with pytest.raises(ValueError, match="method"):
         prevalence_ci(cm, "npv", [pi, 1 - pi], method="wilson")
+
+
+def test_prior_shift_settles_seed_002_informedness_markedness_claim():
+    # seed 002 relays the claim that informedness and markedness do not depend on the class
+    # priors; under a prior shift informedness (TPR + TNR - 1) stays, markedness (PPV + NPV - 1)
+    # moves, both worked out here by Bayes' rule
+    cm = ConfusionMatrix([[878, 14], [16, 994]], labels=[5, 3])  # Table 11-5, 3-NN
+    sens, spec = 878 / 892, 994 / 1010
+    for pi in (0.05, 0.47, 0.9):
+        s = cm.at_prevalence({5: pi, 3: 1 - pi})
+        ppv = sens * pi / (sens * pi + (1 - spec) * (1 - pi))
+        npv = spec * (1 - pi) / (spec * (1 - pi) + (1 - sens) * pi)
+        assert s.metric("informedness", pos_label=5) == pytest.approx(sens + spec - 1)
+        assert s.metric("markedness", pos_label=5) == pytest.approx(ppv + npv - 1)
+    low = cm.at_prevalence({5: 0.05, 3: 0.95}).metric("markedness", pos_label=5)
+    assert low < cm.metric("markedness", pos_label=5) - 0.1
