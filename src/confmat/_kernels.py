@@ -228,7 +228,9 @@ def _count_int_direct(
         if w is None:
             present = (table.sum(axis=0) + table.sum(axis=1)) > 0
         else:
-            present = (np.bincount(t - lo, minlength=r) + np.bincount(p - lo, minlength=r)) > 0
+            # widen first: t - lo in a small dtype wraps around (int8: 44 - (-87) = -125)
+            t64, p64 = t.astype(np.int64, copy=False), p.astype(np.int64, copy=False)
+            present = (np.bincount(t64 - lo, minlength=r) + np.bincount(p64 - lo, minlength=r)) > 0
     return _select(table, present, lo, labels)
 
 
