@@ -41,7 +41,7 @@ def as_1d(y: Any, name: str) -> np.ndarray:
     elif hasattr(y, "to_numpy") and not isinstance(y, Sequence):
         try:
             arr = y.to_numpy()
-        except TypeError:  # pyarrow arrays with nulls need zero_copy_only=False
+        except (TypeError, ValueError):  # pyarrow: strings, bools, nulls need a copy
             arr = y.to_numpy(zero_copy_only=False)
         arr = np.asarray(arr)
     elif isinstance(y, list | tuple):
