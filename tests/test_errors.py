@@ -255,13 +255,6 @@ def test_merging_with_something_else():
         CM.__add__([[1, 0], [0, 1]])
 
 
-def test_merging_with_and_without_outside_margin():
-    a = from_predictions([1, 2, 3], [1, 2, 3], labels=[1, 2])
-    b = from_predictions([1, 2], [1, 2], labels=[1, 2])
-    with pytest.raises(ValueError, match="outside labels"):
-        a + b
-
-
 def test_binary_unknown_pos_label():
     with pytest.raises(ValueError, match="pos_label 'z'"):
         CM.binary("z")

@@ -207,19 +207,23 @@ class ConfusionMatrix:
                 f"{self._labels} vs {other._labels}; use relabel() or from_predictions(labels=...) "
                 "to align them"
             )
-        if other._table.shape != self._table.shape:
-            raise ValueError(
-                f"cannot {what} a matrix with an 'outside labels' margin and one without; "
-                "count both with the same labels"
-            )
         return other
+
+    def _outside_table(self) -> np.ndarray:
+        """The table with an 'outside labels' margin (all zero when nothing fell outside)."""
+        if self._table.shape[0] > self.n_classes:
+            return self._table
+        return np.pad(self._table, ((0, 1), (0, 1)))
 
     def __add__(self, other: Any) -> ConfusionMatrix:
         if isinstance(other, int) and other == 0:  # lets sum() work
             return self
         other = self._check_compatible(other, "add")
+        a, b = self._table, other._table
+        if a.shape != b.shape:  # one chunk had samples outside the labels, the other none
+            a, b = self._outside_table(), other._outside_table()
         return ConfusionMatrix._from_table(
-            self._table + other._table, self._labels, self._has_other or other._has_other
+            a + b, self._labels, self._has_other or other._has_other
         )
 
     __radd__ = __add__
