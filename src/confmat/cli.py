@@ -149,25 +149,16 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any
             size = 0
         show = sys.stderr.isatty() and size > PROGRESS_BYTES
     parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
-    progress = None
-    if show:
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        progress = Progress(TextColumn("reading {task.description}"), BarColumn(),
-                            TextColumn("{task.completed:,} rows"), TimeElapsedColumn(),
-                            console=Console(stderr=True), transient=False)
-        progress.start()
-        task = progress.add_task(Path(path).name, total=reader.total_rows)
+    progress = _make_progress(path, reader.total_rows) if show else None
     try:
         for batch in reader:
             for c, v in batch.items():
                 parts[c].append(v)
             if progress is not None:
-                progress.update(task, completed=reader.rows_total)
+                progress[0].update(progress[1], completed=reader.rows_total)
     finally:
         if progress is not None:
-            progress.stop()
+            progress[0].stop()
     if reader.rows_read == 0:
         raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped)")
     out = {}
@@ -179,6 +170,60 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any
     if reader.rows_skipped:
         out["__skipped__"] = np.array([reader.rows_skipped])
     return out
+
+
+def _stream_matrix(path: str, true: str, pred: str, weight: str | None, labels: list[str],
+                   pos_label: str | None, show: bool | None, skip_invalid: bool,
+                   fmt_in: str | None) -> tuple[Any, Any, int]:
+    """Count a file batch by batch (bounded memory) into a :class:`confmat.Accumulator`.
+
+    Returns (matrix, positive label or None, rows skipped)."""
+    from . import io as cio
+    from .accumulator import Accumulator
+
+    _check_file(path)
+    cols = list(dict.fromkeys([true, pred, *([weight] if weight else [])]))
+    reader = cio.iter_batches(path, cols, skip_invalid=skip_invalid, format=fmt_in)
+    if show is None:
+        show = sys.stderr.isatty() and os.path.getsize(path) > PROGRESS_BYTES
+    acc: Any = None
+    lab: list[Any] | None = None
+    pos = None
+    progress = _make_progress(path, reader.total_rows) if show else None
+    try:
+        for batch in reader:
+            y = batch[true]
+            if acc is None:
+                lab = _coerce(labels, y, "--labels value") if labels else None
+                pos = _coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
+                acc = Accumulator(lab)
+            w = batch[weight] if weight else None
+            if w is not None and w.dtype.kind not in "iuf":
+                raise InputError(f"column {weight!r} of {path!r} must be numeric, got values "
+                                 f"like {w[:3].tolist()}")
+            try:
+                acc.update(y, batch[pred], sample_weight=w)
+            except (ValueError, TypeError) as exc:
+                raise InputError(f"file {path!r}, rows up to {reader.rows_total}: {exc}") from exc
+            if progress is not None:
+                progress[0].update(progress[1], completed=reader.rows_total)
+    finally:
+        if progress is not None:
+            progress[0].stop()
+    if acc is None or reader.rows_read == 0:
+        raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped)")
+    return acc.result(), pos, reader.rows_skipped
+
+
+def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("reading {task.description}"), BarColumn(),
+                        TextColumn("{task.completed:,} rows"), TimeElapsedColumn(),
+                        console=Console(stderr=True), transient=False)
+    progress.start()
+    return progress, progress.add_task(Path(path).name, total=total)
 
 
 def _check_file(path: str) -> None:
@@ -440,13 +485,20 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          "per class), not both")
     if len(score_cols) > 1:
         raise InputError("--score takes one column; use --scores for one column per class")
-    data = _read_predictions(file, true_col, [pred_col], score_cols + per_class_cols, weight,
-                             progress, skip_invalid, fmt_in)
-    y, p = data[true_col], data[pred_col]
-    lab = _coerce(_split(labels), y, "--labels value") if labels else None
-    pos = _coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
-    w = data[weight] if weight else None
-    cm = ConfusionMatrix.from_predictions(y, p, labels=lab, sample_weight=w)
+    if not (score_cols or per_class_cols):
+        # no scores: count batch by batch in bounded memory, whatever the file's size
+        cm, pos, skipped = _stream_matrix(file, true_col, pred_col, weight, _split(labels),
+                                          pos_label, progress, skip_invalid, fmt_in)
+        data: dict[str, Any] = {"__skipped__": skipped}
+        y = w = None
+    else:
+        data = _read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
+                                 weight, progress, skip_invalid, fmt_in)
+        y, p = data[true_col], data[pred_col]
+        lab = _coerce(_split(labels), y, "--labels value") if labels else None
+        pos = _coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
+        w = data[weight] if weight else None
+        cm = ConfusionMatrix.from_predictions(y, p, labels=lab, sample_weight=w)
     if pos is not None and pos not in cm.labels:
         raise InputError(f"--pos-label {pos!r} is not one of the labels {cm.labels}")
     s = None
@@ -600,12 +652,12 @@ def metrics(query: str | None, kind: str | None, family: str | None, as_json: bo
 
     t = Table(box=box.SIMPLE_HEAD, title=f"{len(specs)} metrics", title_justify="left")
     for col in ("name", "kind", "family", "full name", "aliases", "range", "better"):
-        t.add_column(col)
+        t.add_column(col, no_wrap=col in ("name", "kind", "range"))
     for s in specs:
         better = {True: "higher", False: "lower", None: "-"}[s.higher_is_better]
         t.add_row(s.name, s.kind, s.family, _esc(s.full_name), _esc(", ".join(s.aliases)),
                   f"[{s.range[0]:g}, {s.range[1]:g}]", better)
-    Console(highlight=False).print(t)
+    Console(highlight=False, width=None if sys.stdout.isatty() else 200).print(t)
 
 
 @cli.command(context_settings=CONTEXT)

@@ -1,4 +1,5 @@
-"""Reports: scikit-learn compatible text, and (later) the report model and renderers."""
+"""Reports: scikit-learn compatible text, the report model and its renderers (text, Markdown, JSON,
+CSV, self-contained HTML)."""
 
 from .classification_report import classification_report
 from .model import Comparison, Report, ThresholdCurve, build_comparison, build_report

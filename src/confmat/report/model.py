@@ -389,6 +389,9 @@ def _interpret(cm: ConfusionMatrix, name: str) -> str | None:
     for attr in ("label", "band", "text"):
         v = getattr(out, attr, None)
         if isinstance(v, str):
+            lo, hi = getattr(out, "low", None), getattr(out, "high", None)
+            if isinstance(lo, int | float) and isinstance(hi, int | float):
+                return f"{v} ({lo:g} to {hi:g})"
             return v
     return str(out)
 

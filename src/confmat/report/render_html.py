@@ -198,7 +198,8 @@ def _overall_table(rep: Report) -> str:
         if has_iv:
             cells += f"<td>{_iv(m.interval)}</td>"
         if has_int:
-            cells += f"<td><span class='band'>{e(m.interpretation or '')}</span></td>"
+            band = f"<span class='band'>{e(m.interpretation)}</span>" if m.interpretation else ""
+            cells += f"<td>{band}</td>"
         cells += f"<td>{_bar(m)}</td><td class='name'>{e(m.full_name)}</td>"
         rows.append(f"<tr>{cells}</tr>")
     return (f'<div class="scroll"><table class="overall"><thead><tr>{head}</tr></thead>'
@@ -263,7 +264,8 @@ def _notes(notes: list[str]) -> str:
     return "<h3>Notes</h3><ul class='note'>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>"
 
 
-def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2) -> str:
+def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2,
+                 figures: bool = True) -> str:
     parts = [f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep),
              f"<h{h}>Per-class metrics and averages</h{h}>",
              '<p class="note">Each class against the rest'
@@ -275,13 +277,14 @@ def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2) -> 
         aucs = ", ".join(f"{e(c.pos_label)}: ROC AUC {fmt(c.auc)}, AP {fmt(c.average_precision)}"
                          for c in rep.curves)
         parts += [f"<h{h}>Scores and thresholds</h{h}>", f'<p class="note">{aucs}</p>',
-                  _curve_figures(rep), f"<h{h + 1}>Threshold slider</h{h + 1}>",
+                  _curve_figures(rep) if figures else "",
+                  f"<h{h + 1}>Threshold slider</h{h + 1}>",
                   _slider(key, rep.curves)]
     parts.append(_notes(rep.notes))
     return "\n".join(parts)
 
 
-def _comparison_body(cmp: Comparison, widgets: dict[str, Any]) -> str:
+def _comparison_body(cmp: Comparison, widgets: dict[str, Any], model_figures: bool) -> str:
     keys = [k for k in cmp.table[0] if k != "model" and not k.endswith("_interval")]
     head = "".join(f"<th>{e(k)}</th>" for k in keys)
     rows = []
@@ -303,18 +306,26 @@ def _comparison_body(cmp: Comparison, widgets: dict[str, Any]) -> str:
     parts.append(_roc_overlay(cmp))
     parts.append("<h2>Each model</h2>")
     for i, rep in enumerate(cmp.reports):
-        body = _report_body(rep, f"m{i}", widgets, h=3)
+        body = _report_body(rep, f"m{i}", widgets, h=3, figures=model_figures)
         parts.append(f"<details{' open' if i == 0 else ''}><summary>{e(rep.title)}</summary>"
                      f"{body}</details>")
     parts.append(_notes(cmp.notes))
     return "\n".join(parts)
 
 
-def render_html(obj: Report | Comparison) -> str:
-    """The report (or comparison) as one self-contained HTML page."""
+def render_html(obj: Report | Comparison, *, model_figures: bool = False) -> str:
+    """The report (or comparison) as one self-contained HTML page.
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+    model_figures : bool, default False
+        For a comparison, also draw each model's ROC, PR and threshold figures (the page
+        always has the ROC overlay and each model's tables and threshold slider).
+    """
     widgets: dict[str, Any] = {}
     if isinstance(obj, Comparison):
-        body = _comparison_body(obj, widgets)
+        body = _comparison_body(obj, widgets, model_figures)
     elif isinstance(obj, Report):
         body = _report_body(obj, "r0", widgets)
     else:
