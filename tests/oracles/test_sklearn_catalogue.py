@@ -195,6 +195,11 @@ def _imbalanced_report(cm, yt, yp, labels):
             if col != "sup":
                 _close(cm.metric(name, "weighted", zero_division=0, **kw), rep[f"avg_{col}"],
                        f"report avg_{col}")
+    # iba on the G-mean itself (squared=False), through imbalanced-learn's decorator
+    iba_gm = imb.make_index_balanced_accuracy(alpha=0.3, squared=False)(
+        imb.geometric_mean_score)
+    _close(cm.metric("iba", alpha=0.3, squared=False, zero_division=0),
+           iba_gm(yt, yp, labels=labels, average=None), "iba squared=False")
 
 
 def _ari(cm, yt, yp, labels):

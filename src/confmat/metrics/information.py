@@ -160,7 +160,7 @@ def _cen_compute(s: Stats, modified: bool, what: str) -> np.ndarray:
     sums = clogc.sum(-1) + clogc.sum(-2) - 2.0 * diag_term
     with np.errstate(divide="ignore", invalid="ignore"):
         total = (sums - mass * np.log2(safe)) / safe
-    value = -total / np.log2(2.0 * (k - 1))
+    value = 0.0 - total / np.log2(2.0 * (k - 1))  # 0.0 - x: no negative zero
     return undefined(s.div, value, zero, what)
 
 
