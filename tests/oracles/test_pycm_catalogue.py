@@ -312,3 +312,25 @@ def test_pycm_key_lookup_and_errors() -> None:
         find_pycm("TPR Macr")
     with pytest.raises(TypeError, match="key must be a string"):
         find_pycm(3)
+
+
+# PyCM's parametrised per-class methods (not part of class_stat)
+METHODS = [
+    ("sensitivity_index", {}, lambda cm: cm.sensitivity_index()),
+    ("tversky_index", {"alpha": 0.3, "beta": 1.7}, lambda cm: cm.TI(0.3, 1.7)),
+    ("net_benefit", {"w": 0.25}, lambda cm: cm.NB(0.25)),
+    ("fbeta", {"beta": 3.0}, lambda cm: cm.F_beta(3.0)),
+    ("iba", {"alpha": 0.1}, lambda cm: cm.IBA_alpha(0.1)),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "method"), METHODS, ids=[m[0] for m in METHODS])
+def test_pycm_methods(pycm_objects, name, params, method) -> None:
+    compared = 0
+    for t, cm in zip(TABLES[::2], pycm_objects[::2], strict=True):
+        ours_v = ConfusionMatrix(t).metric(name, zero_division=np.nan, **params)
+        theirs = method(cm)
+        for i, label in enumerate(cm.classes):
+            _compare(find_pycm("TPR")[0], float(ours_v[i]), theirs[label], f"{name} {label}")
+            compared += 1
+    assert compared > 1000

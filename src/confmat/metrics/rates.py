@@ -208,3 +208,77 @@ def jaccard_sum(s) -> np.ndarray:
     from .per_class import jaccard
 
     return jaccard(s.per_class).sum(axis=-1)
+
+
+# --------------------------------------------------------------------- PyCM's parametrised
+# per-class methods (ConfusionMatrix.TI, .NB, .sensitivity_index): not in class_stat, but
+# users of PyCM call them.
+def _check_weights(**kw) -> None:
+    for k, v in kw.items():
+        if isinstance(v, bool) or not isinstance(v, int | float) or not np.isfinite(v) or v < 0:
+            raise ValueError(f"{k} must be a non-negative finite number, got {v!r}")
+
+
+@_sim("tversky_index", "Tversky index", "TI_i = TP_i / (TP_i + alpha FN_i + beta FP_i)",
+      "An asymmetric set similarity between the true and predicted sets of class i: alpha "
+      "prices misses, beta false alarms; alpha = beta = 0.5 gives F1, alpha = beta = 1 the "
+      "Jaccard index.", params={"alpha": 0.5, "beta": 0.5},
+      check=lambda alpha=0.5, beta=0.5: _check_weights(alpha=alpha, beta=beta),
+      aliases=("ti",), refs=("Tversky, A. (1977), Features of similarity, Psychol. Rev. 84(4).",
+                             R.PYCM),
+      prefer="Segmentation or retrieval where misses and false alarms have different costs.",
+      avoid="True negatives matter: it ignores TN.",
+      notes="PyCM's ConfusionMatrix.TI(alpha, beta).")
+def tversky_index(c: ClassCounts, alpha: float = 0.5, beta: float = 0.5) -> np.ndarray:
+    return c.div(c.tp, c.tp + alpha * np.asarray(c.fn, np.float64) + beta * c.fp,
+                 "tversky_index")
+
+
+@_pc("net_benefit", "net benefit (decision curve analysis)", "NB_i = (TP_i - w FP_i) / N",
+     "True positives per sample minus false positives per sample priced at w, the odds of "
+     "the decision threshold: the clinical value of acting on the predictions.",
+     params={"w": 1.0}, check=lambda w=1.0: _check_weights(w=w), rng=(-INF, 1.0),
+     refs=("Vickers, A. J., Elkin, E. B. (2006), Decision curve analysis: a novel method for "
+           "evaluating prediction models, Med. Decis. Making 26(6).", R.PYCM),
+     prefer="Deciding whether acting on the model beats treating all or none, at a stated "
+            "threshold odds w = p_t / (1 - p_t).",
+     avoid="Without a meaningful threshold: w fixes the trade-off and the value moves with it.",
+     notes="PyCM's ConfusionMatrix.NB(w).")
+def net_benefit(c: ClassCounts, w: float = 1.0) -> np.ndarray:
+    return c.div(c.tp - w * np.asarray(c.fp, np.float64), c.n, "net_benefit")
+
+
+def _probit(p: np.ndarray) -> np.ndarray:
+    try:
+        from scipy.special import ndtri
+    except ImportError:  # pragma: no cover - scipy is optional at run time
+        from statistics import NormalDist
+
+        inv = np.vectorize(NormalDist().inv_cdf, otypes=[np.float64])
+        return inv(np.clip(p, 1e-300, 1 - 1e-16))
+    return ndtri(p)
+
+
+@_pc("sensitivity_index", "sensitivity index d' (signal detection)",
+     "d'_i = Phi^-1(TPR_i) - Phi^-1(FPR_i)",
+     "Separation between the classes in standard deviations of an equal-variance Gaussian "
+     "model: 0 is chance, larger is better.", aliases=("d_prime", "dprime"),
+     rng=(-INF, INF),
+     refs=("Macmillan, N. A., Creelman, C. D. (2005), Detection Theory: A User's Guide, 2nd "
+           "ed., Erlbaum.", R.PYCM),
+     prefer="Comparing detectors independently of their threshold, under the Gaussian model.",
+     avoid="Rates of exactly 0 or 1: the probits are infinite (undefined here).",
+     notes="PyCM's ConfusionMatrix.sensitivity_index(); undefined (zero_division) when TPR or "
+           "FPR is 0 or 1.")
+def sensitivity_index(c: ClassCounts) -> np.ndarray:
+    from ._helpers import undefined
+    from .per_class import fpr
+
+    t = recall(c)
+    f = fpr(c)
+    bad = (t <= 0) | (t >= 1) | (f <= 0) | (f >= 1)
+    nan = np.isnan(t) | np.isnan(f)
+    safe_t = np.where(bad | nan, 0.5, t)
+    safe_f = np.where(bad | nan, 0.5, f)
+    value = np.where(nan, np.nan, _probit(safe_t) - _probit(safe_f))
+    return undefined(c.div, value, bad & ~nan, "sensitivity_index")
