@@ -33,7 +33,7 @@ import numpy as np
 
 from .encode import _py, _uniques_and_codes, as_1d, check_sample_weight, label_kind
 from .matrix import ConfusionMatrix
-from .metrics import Stats, UndefinedMetricWarning, evaluate, get_metric
+from .metrics import ClassCounts, Stats, UndefinedMetricWarning, evaluate, get_metric
 
 __all__ = [
     "ModelComparison",
@@ -63,6 +63,17 @@ def _encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
     y = as_1d(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed")
+    if y.dtype.kind in "iub":  # small integer range: count instead of sorting
+        lo, hi = int(y.min()), int(y.max())
+        if hi - lo < 1024:
+            shifted = y.astype(np.int64, copy=False) - lo if lo else y.astype(np.int64, copy=False)
+            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+            lut = np.zeros(hi - lo + 1, dtype=np.int64)
+            lut[present] = np.arange(present.size)
+            values = (present + lo).tolist()
+            classes = [bool(v) for v in values] if y.dtype.kind == "b" else values
+            codes = shifted if present.size == hi - lo + 1 else lut[shifted]
+            return classes, codes
     uniq, codes = _uniques_and_codes(y, "y_true")
     classes = [_py(v) for v in uniq.tolist()]
     order = sorted(range(len(classes)), key=classes.__getitem__)
@@ -175,7 +186,7 @@ def _cumulative_counts(
         keep = weight != 0
         if not keep.all():
             pos, score, weight = pos[keep], score[keep], weight[keep]
-    order = np.argsort(score, kind="stable")[::-1]
+    order = np.argsort(score)[::-1]  # ties are grouped below, so stability is not needed
     s = score[order]
     p = pos[order]
     ends = np.append(np.flatnonzero(s[1:] != s[:-1]), s.shape[0] - 1)
@@ -286,7 +297,39 @@ def _rank_kernel() -> Any:
             ties += hi - lo
         return below, ties
 
-    return below_and_ties
+    @njit(cache=True, nogil=True)
+    def scan(y, s):  # pragma: no cover - compiled
+        # min and max label, first non-finite score (or -1): one pass
+        lo = y[0]
+        hi = y[0]
+        bad = -1
+        for i in range(y.shape[0]):
+            v = y[i]
+            if v < lo:
+                lo = v
+            if v > hi:
+                hi = v
+            if bad < 0 and not np.isfinite(s[i]):
+                bad = i
+        return lo, hi, bad
+
+    @njit(cache=True, nogil=True)
+    def split(y, s, pos_value):  # pragma: no cover - compiled
+        # scores of positives and of negatives, packed into one buffer from both ends
+        n = y.shape[0]
+        buf = np.empty(n, np.float64)
+        p = 0
+        q = n
+        for i in range(n):
+            if y[i] == pos_value:
+                buf[p] = s[i]
+                p += 1
+            else:
+                q -= 1
+                buf[q] = s[i]
+        return buf, p
+
+    return below_and_ties, scan, split
 
 
 def _sort_pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -301,20 +344,65 @@ def _sort_pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return fa.result(), sb
 
 
+def _sorted_halves_auc(below_and_ties: Any, buf: np.ndarray, n_pos: int) -> float:
+    """AUC from a scratch buffer holding the positive scores first, then the negatives:
+    both halves are sorted in place (two threads when large) and merged once."""
+    ps = buf[:n_pos]
+    ns = buf[n_pos:]
+    if buf.shape[0] >= 1 << 21:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1) as ex:
+            done = ex.submit(ps.sort)
+            ns.sort()
+            done.result()
+    else:
+        ps.sort()
+        ns.sort()
+    below, ties = below_and_ties(ps, ns)
+    n_neg = buf.shape[0] - n_pos
+    return (2 * int(below) + int(ties)) / (2.0 * n_pos * n_neg)
+
+
+def _fast_binary_auc(y_true: Any, y_score: Any) -> float | None:
+    """Unweighted binary AUC of large numpy inputs in two compiled passes (scan, split) plus
+    the sorts; None when the input needs the general path (which also reports errors)."""
+    if not (isinstance(y_true, np.ndarray) and isinstance(y_score, np.ndarray)):
+        return None
+    if y_true.ndim != 1 or y_score.ndim != 1 or y_true.shape != y_score.shape:
+        return None
+    if y_true.shape[0] < 1 << 16 or y_true.dtype.kind not in "iu" or y_score.dtype != np.float64:
+        return None
+    kern = _rank_kernel()
+    if kern is None:
+        return None
+    below_and_ties, scan, split = kern
+    y = np.ascontiguousarray(y_true)
+    s = np.ascontiguousarray(y_score)
+    lo, hi, bad = scan(y, s)
+    if bad >= 0 or hi - lo > 1:
+        return None
+    if hi == lo:
+        return _undefined_auc()
+    buf, n_pos = split(y, s, hi)
+    return _sorted_halves_auc(below_and_ties, buf, int(n_pos))
+
+
 def _mann_whitney_auc(pos: np.ndarray, score: np.ndarray) -> float:
     """Unweighted AUC = P(score_pos > score_neg) + P(tie) / 2, which equals the trapezoidal
     area under the empirical ROC curve (ties give the diagonal segments)."""
     n_pos = int(np.count_nonzero(pos))
     n_neg = pos.shape[0] - n_pos
-    ps, ns = _sort_pair(score[pos], score[~pos])
     kern = _rank_kernel() if pos.shape[0] >= 4096 else None
     if kern is not None:
-        below, ties = kern(ps, ns)
-        twice_u = 2 * int(below) + int(ties)
-    else:
-        left = np.searchsorted(ns, ps, side="left")
-        right = np.searchsorted(ns, ps, side="right")
-        twice_u = int(left.sum(dtype=np.int64)) + int(right.sum(dtype=np.int64))
+        buf = np.empty(pos.shape[0])
+        buf[:n_pos] = score[pos]
+        buf[n_pos:] = score[~pos]
+        return _sorted_halves_auc(kern[0], buf, n_pos)
+    ps, ns = _sort_pair(score[pos], score[~pos])
+    left = np.searchsorted(ns, ps, side="left")
+    right = np.searchsorted(ns, ps, side="right")
+    twice_u = int(left.sum(dtype=np.int64)) + int(right.sum(dtype=np.int64))
     return twice_u / (2.0 * n_pos * n_neg)
 
 
@@ -684,6 +772,10 @@ def roc_auc(
     max_fpr = _check_max_fpr(max_fpr)
     if multi_class not in ("raise", "ovr", "ovo"):
         raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
+    if sample_weight is None and labels is None and max_fpr in (None, 1):
+        fast = _fast_binary_auc(y_true, y_score)
+        if fast is not None:
+            return fast
     y_arr = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y_arr.ndim == 2 and y_arr.shape[1] > 1:
         return _multilabel_average(y_true, y_score, average, sample_weight, "auc", None, max_fpr)
@@ -1057,11 +1149,39 @@ class ThresholdSweep:
         MCC, kappa, ...) are computed on each table.
         """
         spec = get_metric(name)
-        out = evaluate(spec.name, Stats(self.tables, zero_division=zero_division), average,
-                       **params)
-        if spec.kind == "per_class" and average is None:
-            out = out[..., 1]
+        per_class = spec.kind == "per_class" and average is None
+        # metrics of one-vs-rest counts can be computed for the positive class alone; those
+        # that read the whole table (uses_table) get the full statistics
+        positive_only = per_class and not getattr(spec, "uses_table", False)
+        out = evaluate(spec.name, self._stats(zero_division, positive_only), average, **params)
+        if per_class:
+            out = out[..., 0] if positive_only else out[..., 1]
         return np.asarray(out, dtype=np.float64)
+
+    def _stats(self, zero_division: Any, positive_only: bool) -> Stats:
+        """Statistics of the whole stack, built once per ``zero_division`` from the four count
+        vectors (no reductions over the tiny 2 x 2 axes). With ``positive_only`` the per-class
+        counts hold the positive class alone, so per-class metrics do half the work."""
+        key = (repr(zero_division), positive_only)
+        cache = self.__dict__.setdefault("_stats_cache", {})
+        if key in cache:
+            return cache[key]
+        tn, fp, fn, tp = self.tn, self.fp, self.fn, self.tp
+        st = Stats(self.tables, zero_division=zero_division)
+        d = st.__dict__  # prime the cached properties of Stats with the known values
+        d["counts"] = st.table
+        d["tp"] = np.stack([tn, tp], -1)
+        d["fp"] = np.stack([fn, fp], -1)
+        d["fn"] = np.stack([fp, fn], -1)
+        d["tn"] = np.stack([tp, tn], -1)
+        d["support"] = d["rows"] = np.stack([tn + fp, fn + tp], -1)
+        d["predicted"] = d["cols"] = np.stack([tn + fn, fp + tp], -1)
+        d["n_all"] = d["n"] = tn + fp + fn + tp
+        d["correct"] = tn + tp
+        if positive_only:
+            d["per_class"] = ClassCounts(tp[:, None], fp[:, None], fn[:, None], tn[:, None], st.div)
+        cache[key] = st
+        return st
 
     def at(self, threshold: float) -> ConfusionMatrix:
         """The confusion matrix at any threshold (``score >= threshold`` is positive)."""

@@ -99,14 +99,32 @@ def test_average_precision_matches_sklearn(case):
     assert abs(got - exp) <= 1e-12
 
 
-@pytest.mark.parametrize("n", [4096, 20_000])
+@pytest.mark.parametrize("n", [4096, 20_000, 70_000])
 @pytest.mark.parametrize("ties", [None, 7, 1000])
-def test_large_binary_auc_fast_path(n, ties):
-    # n >= 4096 takes the compiled merge (when numba is installed); both paths are checked
+def test_large_binary_auc_fast_paths(n, ties):
+    # n >= 4096: compiled merge; n >= 65536 with numpy int labels: compiled scan + split too;
+    # n < 4096: searchsorted. Every path must agree with scikit-learn.
     rng = np.random.default_rng(n + (ties or 0))
     y, s, _ = _binary_case(rng, n, ties, False)
     assert abs(confmat.roc_auc(y, s) - skm.roc_auc_score(y, s)) <= 1e-12
     assert abs(confmat.roc_auc(y[:1000], s[:1000]) - skm.roc_auc_score(y[:1000], s[:1000])) <= 1e-12
+    for labels in (2 * y - 1, y + 3, y.astype(np.uint8), y.astype(bool)):
+        assert abs(confmat.roc_auc(labels, s) - skm.roc_auc_score(labels, s)) <= 1e-12
+
+
+def test_fast_path_falls_back_for_errors_and_one_class():
+    n = 70_000
+    y = np.zeros(n, dtype=np.int64)
+    s = np.linspace(0, 1, n)
+    with pytest.warns(confmat.UndefinedMetricWarning, match="Only one class"):
+        assert np.isnan(confmat.roc_auc(y, s))
+    y[::2] = 1
+    s[5] = np.nan
+    with pytest.raises(ValueError, match="y_score contains NaN at position 5"):
+        confmat.roc_auc(y, s)
+    y[7] = 2
+    with pytest.raises(ValueError, match="y_score must be 2-D"):
+        confmat.roc_auc(y, np.linspace(0, 1, n), multi_class="ovr")
 
 
 def test_string_labels_and_pos_label():
