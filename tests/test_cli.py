@@ -232,11 +232,14 @@ def test_report_skip_invalid_counts_rows(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------ compare
-def test_compare_files_and_columns(data: dict) -> None:
+def test_compare_files_and_columns(data: dict, tmp_path: Path) -> None:
     y = data["y"]
     res = run("compare", str(data["csv"]), str(data["other"]), "--true", "y", "--pred", "yhat",
-              "--score", "score", "-f", "json", "--no-intervals", script=True)
+              "--score", "score", "-f", "json", "--no-intervals", "--plots", str(tmp_path),
+              "--plot-format", "svg", script=True)
     assert res.returncode == 0, res.stderr
+    svgs = {p.name for p in tmp_path.iterdir()}
+    assert {"roc_comparison.svg", "preds_roc.svg", "other_confusion_matrix.svg"} <= svgs
     d = json.loads(res.stdout)
     assert d["models"] == ["preds", "other"]
     rows = {r["model"]: r for r in d["table"]}

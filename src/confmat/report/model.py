@@ -36,7 +36,8 @@ def shown_metrics(kind: str) -> list[MetricSpec]:
 
     Raw counts are left out (the matrix shows them): per-class specs flagged ``is_count`` and
     specs of the 'counts' family other than rates of the population (prevalence). Metrics are
-    grouped by family, in the registry's order.
+    grouped by family, families with more scikit-learn counterparts first (the familiar rates
+    and summaries before the specialised families), each in the registry's order.
     """
     out = []
     for spec in list_metrics(kind=kind):
@@ -44,7 +45,8 @@ def shown_metrics(kind: str) -> list[MetricSpec]:
             continue
         out.append(spec)
     families = list(dict.fromkeys(s.family for s in out))
-    return sorted(out, key=lambda s: families.index(s.family))
+    familiar = {f: sum(s.family == f and bool(s.sklearn) for s in out) for f in families}
+    return sorted(out, key=lambda s: (-familiar[s.family], families.index(s.family)))
 
 
 def _num(x: Any) -> float | None:

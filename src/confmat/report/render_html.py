@@ -150,7 +150,7 @@ def _heatmap(rep: Report) -> str:
 
 
 def _iv(iv: Any) -> str:
-    if iv is None:
+    if iv is None or not all(v is not None and math.isfinite(float(v)) for v in iv):
         return ""
     return f' <span class="iv">[{fmt(iv[0], 3)}, {fmt(iv[1], 3)}]</span>'
 
@@ -222,8 +222,8 @@ def _slider(key: str, curves: list[ThresholdCurve]) -> str:
     select = ""
     if len(curves) > 1:
         opts = "".join(f'<option value="{i}">{e(c.pos_label)}</option>' for i, c in enumerate(curves))
-        select = f'<label>positive class <select>{opts}</select></label> '
-    pos = e(curves[0].pos_label) if len(curves) == 1 else "the chosen class"
+        select = f'<label>Positive class: <select>{opts}</select></label>. '
+    pos = f"Positive class: <b>{e(curves[0].pos_label)}</b>. " if len(curves) == 1 else ""
     mrows = "".join(
         f'<tr><td class="name">{e(get_metric(n).full_name)}</td><td data-metric="{e(n)}"></td></tr>'
         for n in SLIDER_METRICS)
@@ -233,7 +233,7 @@ def _slider(key: str, curves: list[ThresholdCurve]) -> str:
     return f"""
 <div class="cm-slider" data-widget="{e(key)}">
   <div class="controls">
-    <p>{select}Positive class: <b>{pos}</b>. Predict positive when score ≥ θ.</p>
+    <p>{select}{pos}Predict positive when score ≥ θ (one class against the rest).</p>
     <p>θ = <span class="thr" data-out="threshold"></span></p>
     <input type="range" min="0" max="0" step="1" value="0" aria-label="decision threshold">
     <p class="note">Drag to move the threshold; the table and metrics are recomputed in the page

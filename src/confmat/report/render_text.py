@@ -22,11 +22,12 @@ def fmt(v: Any, digits: int = 4) -> str:
         return "inf" if f > 0 else "-inf"
     if f == int(f) and abs(f) < 1e15 and isinstance(v, int):
         return str(int(f))
-    return f"{f:.{digits}f}"
+    out = f"{f:.{digits}f}"
+    return out[1:] if out.startswith("-") and float(out) == 0 else out
 
 
 def fmt_interval(iv: Any, digits: int = 3) -> str:
-    if iv is None:
+    if iv is None or not all(v is not None and math.isfinite(float(v)) for v in iv):
         return ""
     return f"[{fmt(iv[0], digits)}, {fmt(iv[1], digits)}]"
 
