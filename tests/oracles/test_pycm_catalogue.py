@@ -28,6 +28,11 @@ from confmat import ConfusionMatrix
 from confmat.metrics import Stats, evaluate, find_pycm, get_metric, pycm_keys
 
 N_MATRICES = 500
+
+
+class CatalogueCoverage(UserWarning):
+    """Carries the coverage line to the end of a pytest run (not a problem report)."""
+
 RTOL, ATOL = 1e-9, 1e-12
 
 # Defined by confmat where PyCM says None, on purpose (checked against independent oracles):
@@ -154,6 +159,8 @@ def test_coverage_of_numeric_pycm_statistics(pycm_objects, capsys) -> None:
             f"{sum(t == 'overall' for t, _ in covered)}); missing: {missing or 'none'}")
     with capsys.disabled():
         print("\n" + line)
+    # also in pytest's warnings summary, which survives pytest-xdist (workers' prints do not)
+    warnings.warn(line, CatalogueCoverage, stacklevel=1)
     assert len(numeric) >= 110  # the enumeration is not vacuous (118 in PyCM 4.6)
     assert not missing, line
     # every declared key exists in PyCM (no typos in the table)
