@@ -52,3 +52,17 @@ def test_report_and_comparison_display() -> None:
     assert "Models side by side" in str(cmp)
     chtml = cmp._repr_html_()
     assert EVIL not in chtml and "&lt;script&gt;" in chtml
+
+
+def test_notebook_css_is_scoped_to_the_fragment() -> None:
+    import re
+
+    cm = confmat.ConfusionMatrix([[3, 1], [0, 4]])
+    rep = build_report(cm, intervals=False)
+    for html, scope in ((cm._repr_html_(), ".confmat-matrix"), (rep._repr_html_(),
+                                                                 ".confmat-report")):
+        css = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+        selectors = [sel.strip() for rule in re.findall(r"([^{}]+)\{", css)
+                     for sel in rule.split(",")]
+        assert len(selectors) > 20
+        assert all(sel.startswith(scope) for sel in selectors), selectors

@@ -43,6 +43,28 @@ def _asset(name: str) -> str:
     return resources.files("confmat.report").joinpath("templates", name).read_text("utf-8")
 
 
+def _scoped_css(scope: str) -> str:
+    """The report's CSS with every rule limited to ``scope`` (for notebook fragments, which
+    must not restyle the rest of the notebook)."""
+    out = []
+    for block in _asset("report.css").split("}"):
+        if "{" not in block:
+            continue
+        selectors, body = block.split("{", 1)
+        scoped = []
+        for sel in selectors.split(","):
+            sel = sel.strip()
+            if sel == "main":
+                continue
+            if sel in (":root", "body", "*"):
+                scoped.append(scope if sel != "*" else f"{scope} *")
+            else:
+                scoped.append(f"{scope} {sel}")
+        if scoped:
+            out.append(f"{', '.join(scoped)} {{{body}}}")
+    return "\n".join(out)
+
+
 def e(x: Any) -> str:
     """Escape any value for HTML text or a quoted attribute."""
     return escape(str(x), quote=True)
@@ -360,7 +382,7 @@ def render_fragment(obj: Report | Comparison) -> str:
     """A compact HTML fragment for notebooks: heatmap and overall metrics (no scripts)."""
     if isinstance(obj, Comparison):
         return _comparison_body_static(obj)
-    return (f"<div class='confmat-report'><style>{_asset('report.css')}</style>"
+    return (f"<div class='confmat-report'><style>{_scoped_css('.confmat-report')}</style>"
             f"<h3>{e(obj.title)}</h3>{_meta(obj)}{_heatmap(obj)}{_overall_table(obj)}</div>")
 
 
@@ -371,7 +393,7 @@ def _comparison_body_static(cmp: Comparison) -> str:
         f"<tr><td class='name'>{e(r['model'])}</td>"
         + "".join(f"<td>{fmt(r[k])}{_iv(r.get(k + '_interval'))}</td>" for k in keys) + "</tr>"
         for r in cmp.table)
-    return (f"<div class='confmat-report'><style>{_asset('report.css')}</style>"
+    return (f"<div class='confmat-report'><style>{_scoped_css('.confmat-report')}</style>"
             f"<h3>{e(cmp.title)}</h3><table><thead><tr><th>model</th>{head}</tr></thead>"
             f"<tbody>{rows}</tbody></table></div>")
 
@@ -389,7 +411,7 @@ def matrix_html(cm: Any) -> str:
         items = "".join(
             f"<span title='{e(s.full_name)}'>{e(s.name)} <b>{fmt(cm.metric(s.name))}</b></span> "
             for s in comparison_metrics())
-    return (f"<div class='confmat-matrix'><style>{_asset('report.css')}</style>"
+    return (f"<div class='confmat-matrix'><style>{_scoped_css('.confmat-matrix')}</style>"
             f"<p class='meta'>ConfusionMatrix: {cm.n_classes} classes, n = {fmt_count(cm.n)}; "
             f"rows = true class, columns = predicted class</p>{_heatmap(rep)}"
             f"<p class='meta'>{items}</p></div>")
