@@ -216,3 +216,60 @@ def test_update_grouped_bad_counts():
         acc.update_grouped([0], [1], [1.5])
     with pytest.raises(ValueError, match="counts has 1 entries"):
         acc.update_grouped([0, 1], [1, 1], [1])
+
+
+@settings(max_examples=40)
+@given(
+    n=st.integers(4, 300),
+    k=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    n_cuts=st.integers(0, 5),
+    weighted=st.booleans(),
+)
+def test_scores_chunked_equal_one_shot_histogram(n, k, seed, n_cuts, weighted):
+    """Chunked score histograms equal the one-shot ScoreHistogram and its curves."""
+    from confmat.binned import ScoreHistogram
+
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, k, n)
+    t[:k] = np.arange(k)
+    if k == 2:
+        s = rng.random(n)
+    else:
+        s = rng.dirichlet(np.ones(k), n)
+    p = rng.integers(0, k, n)
+    w = rng.random(n) + 0.01 if weighted else None
+    bounds = [0, *sorted(rng.integers(1, n, n_cuts).tolist()), n]
+    acc = Accumulator(labels=list(range(k)), bins=64)
+    for a, b in _slices(bounds):
+        acc.update(t[a:b], p[a:b], scores=s[a:b], sample_weight=None if w is None else w[a:b])
+    want = ScoreHistogram(list(range(k)), bins=64).update(t, s, sample_weight=w)
+    got = acc.curves()
+    if weighted:
+        np.testing.assert_allclose(got.counts, want.counts, rtol=1e-12, atol=1e-12)
+    else:
+        assert got == want
+        assert abs(got.roc_auc() - want.roc_auc()) <= 1e-12
+    back = Accumulator.from_json(acc.to_json())
+    np.testing.assert_array_equal(back.curves().counts, got.counts)
+
+
+def test_scores_rules():
+    acc = Accumulator()
+    acc.update([0, 1, 1], [0, 1, 0], scores=[0.1, 0.9, 0.4])
+    with pytest.raises(ValueError, match="chunk 2 has no scores"):
+        acc.update([0], [0])
+    with pytest.raises(ValueError, match=r"chunk 2: .*label 2 not in labels"):
+        acc.update([2], [2], scores=[0.5])
+    assert acc.n_samples == 3 and acc.curves().n == 3  # rejected chunks left no trace
+    late = Accumulator()
+    late.update([0], [1])
+    with pytest.raises(ValueError, match="earlier chunks had none"):
+        late.update([0], [1], scores=[0.3])
+    one = Accumulator()
+    with pytest.raises(ValueError, match="at least two classes"):
+        one.update([1, 1], [1, 1], scores=[0.2, 0.3])
+    with pytest.raises(ValueError, match="scores=False"):
+        Accumulator(scores=False).update([0, 1], [0, 1], scores=[0.1, 0.2])
+    with pytest.raises(ValueError, match="no scores were accumulated"):
+        Accumulator().curves()

@@ -270,3 +270,49 @@ def test_duckdb_example_matches_pandas(tmp_path):
     assert cm == ConfusionMatrix.from_predictions(df["y"], df["yhat"])
     shown = mod.main([path, "y", "yhat"])
     assert shown == cm
+
+
+def test_evaluate_file_with_scores_matches_one_shot_histogram(tmp_path):
+    from confmat.binned import ScoreHistogram
+
+    rng = np.random.default_rng(9)
+    n = 5000
+    t = rng.integers(0, 3, n)
+    probs = rng.dirichlet(np.ones(3), n)
+    df = pd.DataFrame({"y": t, "yhat": probs.argmax(axis=1), "p0": probs[:, 0], "p1": probs[:, 1], "p2": probs[:, 2]})
+    path = tmp_path / "m.parquet"
+    pq.write_table(pa.Table.from_pandas(df), path, row_group_size=999)
+    cm, report = cio.evaluate_file(path, "y", "yhat", score_cols=["p0", "p1", "p2"], labels=[0, 1, 2], bins=100, batch_rows=777)
+    want = ScoreHistogram([0, 1, 2], bins=100).update(t, probs)
+    assert report.curves == want and cm == ConfusionMatrix.from_predictions(t, df["yhat"])
+    b = tmp_path / "b.csv"
+    pd.DataFrame({"y": t % 2, "yhat": t % 2, "s": probs[:, 0]}).to_csv(b, index=False)
+    _, rep = cio.evaluate_file(b, "y", "yhat", score_cols="s", bins=50, batch_rows=500)
+    assert rep.curves == ScoreHistogram([0, 1], bins=50).update(t % 2, probs[:, 0])
+
+
+def test_csv_type_conflict_in_a_later_block_names_value_and_row(tmp_path):
+    path = tmp_path / "late.csv"
+    rows = ["y,yhat"] + ["1,0"] * 400_000 + ["cat,1"]
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(ValueError, match=r"column 'y', row 400001 \(line 400002\): value 'cat'"):
+        cio.evaluate_file(path, "y", "yhat", batch_rows=1000)
+    cols = cio.read_columns(path, ["y"], column_types={"y": "string"})
+    assert cols["y"][-1] == "cat" and len(cols["y"]) == 400_001
+
+
+def test_gzip_csv_and_early_break(tmp_path):
+    import gzip
+
+    path = tmp_path / "p.csv.gz"
+    df = _frame(3000, 8, strings=True)
+    with gzip.open(path, "wt") as fh:
+        df.to_csv(fh, index=False)
+    cm, report = cio.evaluate_file(path, "y", "yhat")
+    assert report.format == "csv" and cm == ConfusionMatrix.from_predictions(df["y"], df["yhat"])
+    pq_path = tmp_path / "p.parquet"
+    pq.write_table(pa.Table.from_pandas(df), pq_path, row_group_size=100)
+    reader = cio.iter_batches(pq_path, ["y"], batch_rows=100)
+    for _ in reader:  # stopping early stops the background reader
+        break
+    assert sum(len(b["y"]) for b in reader) == 3000 == reader.rows_read  # and it restarts

@@ -418,6 +418,8 @@ class BatchReader:
                 f"expected {m.group(1)} fields, found {m.group(2)}" if m else "malformed row"
             )
             return self._invalid(row, None, why)
+        if "conversion error" in msg and "Row #" not in msg:
+            msg = self._rescan_error() or msg  # parallel parsing does not know the row
         m = re.search(r"column #(\d+): Row #(\d+): CSV conversion error to (\w+): invalid value '(.*)'", msg)
         if m:
             idx, line, typ, value = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)
@@ -430,6 +432,16 @@ class BatchReader:
         if "Empty CSV file" in msg:
             return ValueError(f"file {self.path!r} is empty: no header line")
         return ValueError(f"file {self.path!r} could not be read as {self.format.upper()}: {msg}")
+
+    def _rescan_error(self) -> str | None:
+        """The message of the first error of a single-threaded parse (which knows rows)."""
+        pa = _arrow()
+        try:
+            for _ in self._open_csv(lambda row: "skip", threads=False):
+                pass
+        except (pa.ArrowInvalid, OSError) as exc:
+            return str(exc)
+        return None
 
     def _locate_ragged(self) -> int:
         pa = _arrow()
