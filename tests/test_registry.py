@@ -142,3 +142,25 @@ def test_binomial_fallback_matches_scipy() -> None:
     for x, n, p in [(5, 10, 0.3), (80, 100, 0.4), (1, 5, 0.2), (10, 10, 0.5), (0, 4, 0.5),
                     (700, 1000, 0.62)]:
         assert _binom_sf(x, n, p) == pytest.approx(binom.sf(x - 1, n, p), rel=1e-9, abs=1e-300)
+
+
+def test_values_stay_in_the_declared_range() -> None:
+    rng = np.random.default_rng(17)
+    tables = []
+    for k in (2, 3, 5, 9):
+        stack = rng.integers(0, 30, (60, k, k))
+        stack[::7, 0] = 0
+        stack[1::7, :, -1] = 0
+        stack[2::7] = np.eye(k, dtype=np.int64) * 9
+        stack[3::7] = stack[3::7][:, :, ::-1]  # anti-diagonal heavy: negative correlations
+        tables.append(stack)
+    for spec in list_metrics():
+        lo, hi = spec.range
+        for stack in tables:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                v = evaluate(spec.name, Stats(stack, zero_division="nan"), warn=False)
+            v = v[~np.isnan(v)]
+            assert v.size, spec.name
+            assert (v >= lo - 1e-12).all() and (v <= hi + 1e-12).all(), (
+                spec.name, spec.range, float(v.min()), float(v.max()))

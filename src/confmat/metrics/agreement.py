@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._helpers import Z_95, check_z, declare
+from ._helpers import INF, Z_95, check_z, declare
 from ._stats import Stats
 
 
@@ -135,7 +135,7 @@ _CI_NOTE = ("PyCM's 'Kappa 95% CI' is the pair (kappa_ci_lower, kappa_ci_upper) 
 
 @_agree("kappa_ci_lower", "lower bound of kappa's normal-approximation interval",
         "kappa - z SE", "Lower end of kappa +- z standard errors (95 % for z = 1.96).",
-        params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM),
+        params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM), rng=(-INF, 1.0),
         prefer="Reporting kappa with its uncertainty on a large sample.",
         avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
 def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
@@ -144,7 +144,7 @@ def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
 
 @_agree("kappa_ci_upper", "upper bound of kappa's normal-approximation interval",
         "kappa + z SE", "Upper end of kappa +- z standard errors (95 % for z = 1.96).",
-        params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM),
+        params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM), rng=(-1.0, INF),
         prefer="Reporting kappa with its uncertainty on a large sample.",
         avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
 def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:

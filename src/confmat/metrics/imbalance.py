@@ -95,14 +95,15 @@ def _check_iba(alpha=1.0, squared=True) -> None:
      "IBA_i = (1 + alpha (TPR_i - TNR_i)) * TPR_i TNR_i  (squared=True; else times sqrt(TPR TNR))",
      "The G-mean (squared by default) weighted up when recall exceeds specificity and down "
      "otherwise, so that of two models with one G-mean the one better on class i wins.",
-     pycm="IBA", aliases=("index_balanced_accuracy",), rng=(0.0, 2.0),
+     pycm="IBA", aliases=("index_balanced_accuracy",), rng=(0.0, 1.0),
      params={"alpha": 1.0, "squared": True}, check=_check_iba,
      sklearn="imblearn.metrics.classification_report_imbalanced (column 'iba')",
      refs=(R.GARCIA_IBA, R.IMBLEARN),
      prefer="Imbalanced problems where the minority class (class i) matters more.",
      avoid="Balanced problems or symmetric costs: the dominance term is a deliberate bias.",
-     notes="PyCM uses alpha=1; imbalanced-learn's report uses alpha=0.1. The range is "
-           "[0, 1 + alpha] in general.")
+     notes="PyCM uses alpha=1; imbalanced-learn's report uses alpha=0.1. The range [0, 1] "
+           "holds for alpha <= 1; a larger alpha can exceed 1 (up to (1 + alpha)^2 / (4 "
+           "alpha)).")
 def iba(c: ClassCounts, alpha: float = 1.0, squared: bool = True) -> np.ndarray:
     tpr = recall(c)
     tnr = specificity(c)

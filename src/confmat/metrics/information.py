@@ -4,6 +4,8 @@ All logarithms are base 2 (bits)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import references as R
@@ -165,6 +167,9 @@ def _cen_compute(s: Stats, modified: bool, what: str) -> np.ndarray:
 
 
 _CEN_REFS = (R.WEI_CEN, R.DELGADO_MCEN)
+# CEN and MCEN lie in [0, 1] for K >= 3; with K = 2 (log base 2, two terms whose sum may be
+# below 1) the maximum is 2 / (e ln 2), about 1.06.
+CEN_MAX = 2.0 / (math.e * math.log(2.0))
 
 
 @declare("cen", "per_class", "confusion entropy of class i", "information",
@@ -172,14 +177,15 @@ _CEN_REFS = (R.WEI_CEN, R.DELGADO_MCEN)
          "p_ik = C[i, k] / (TOP_i + P_i)",
          "How evenly the errors of class i spread over the other classes, in both directions; "
          "0 when class i has no errors, larger when the confusion is more disordered.",
-         pycm="CEN", aliases=("confusion_entropy",), hib=False, rng=(0.0, 1.0),
+         pycm="CEN", aliases=("confusion_entropy",), hib=False, rng=(0.0, CEN_MAX),
          refs=_CEN_REFS, uses_table=True,
          prefer="Distinguishing a model whose errors concentrate on one neighbour class from one "
                 "whose errors scatter.",
          avoid="Binary problems and as a sole score: CEN is not monotone in accuracy "
                "(Delgado and Núñez-González); use MCEN or MCC.",
          notes="Needs the whole table, so average='micro' means the CEN of the pooled "
-               "one-vs-rest 2 x 2 table.")
+               "one-vs-rest 2 x 2 table. Bounded by 1 for K >= 3 but not for K = 2 (maximum "
+               "2 / (e ln 2), about 1.06).")
 def cen(s: Stats) -> np.ndarray:
     return _cen_per_class(s, False, "cen")
 
@@ -188,7 +194,7 @@ def cen(s: Stats) -> np.ndarray:
          "MCEN_i = CEN_i with p_ik = C[i, k] / (TOP_i + P_i - C[i, i])",
          "Confusion entropy with the correct predictions removed from the normaliser, which "
          "repairs CEN's non-monotone behaviour for two classes.", pycm="MCEN",
-         aliases=("modified_confusion_entropy",), hib=False, rng=(0.0, 1.0), refs=_CEN_REFS,
+         aliases=("modified_confusion_entropy",), hib=False, rng=(0.0, CEN_MAX), refs=_CEN_REFS,
          uses_table=True,
          prefer="A confusion-entropy view that behaves sensibly for binary problems too.",
          avoid="Readers unfamiliar with it: MCC is easier to interpret.",
@@ -201,7 +207,7 @@ def mcen(s: Stats) -> np.ndarray:
 @_info("overall_cen", "overall confusion entropy",
        "CEN = sum_i (TOP_i + P_i) / (2 N) CEN_i",
        "The per-class confusion entropies weighted by how much of the table each class "
-       "touches.", pycm="Overall CEN", rng=(0.0, 1.0), hib=False, refs=_CEN_REFS,
+       "touches.", pycm="Overall CEN", rng=(0.0, CEN_MAX), hib=False, refs=_CEN_REFS,
        prefer="One number for how disordered the errors of a multi-class model are.",
        avoid="Binary problems (use MCEN) and as the only score: it is not monotone in "
              "accuracy.")
@@ -214,7 +220,7 @@ def overall_cen(s: Stats) -> np.ndarray:
 @_info("overall_mcen", "overall modified confusion entropy",
        "MCEN = sum_i (TOP_i + P_i - C[i, i]) / (2 N - a sum_k C[k, k]) MCEN_i, a = 0 if K = 2 "
        "else 1", "The per-class modified confusion entropies weighted by each class's share "
-       "of the errors.", pycm="Overall MCEN", rng=(0.0, 1.0), hib=False, refs=_CEN_REFS,
+       "of the errors.", pycm="Overall MCEN", rng=(0.0, CEN_MAX), hib=False, refs=_CEN_REFS,
        prefer="One confusion-entropy number that also behaves for binary problems.",
        avoid="Readers unfamiliar with it: MCC is easier to interpret.")
 def overall_mcen(s: Stats) -> np.ndarray:
