@@ -317,7 +317,7 @@ class ThresholdDisplay(_CurveDisplay):
                     markevery=max(1, len(t) // 25), markersize=4, label=spec.full_name)
         ax.set_xlabel("decision threshold θ (predict positive when score ≥ θ)")
         ax.set_ylabel("metric value")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="lower center")
         ax.grid(alpha=0.3)
         if title:
             ax.set_title(title)

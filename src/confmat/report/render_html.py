@@ -29,6 +29,9 @@ from .render_text import fmt, fmt_count
 SLIDER_METRICS = ("recall", "specificity", "precision", "npv", "f1", "accuracy",
                   "balanced_accuracy", "informedness", "markedness", "mcc")
 
+#: points per curve in the page's figures (the slider keeps its own, larger, exact set)
+FIGURE_POINTS = 4000
+
 CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
        "script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
 
@@ -100,7 +103,7 @@ def _curve_figures(rep: Report) -> str:
         return ""
     parts = []
     if len(rep.curves) == 1:
-        c = rep.curves[0]
+        c = rep.curves[0].thinned(FIGURE_POINTS)
         parts.append(_figure_img(lambda ax: RocCurveDisplay(c).plot(ax=ax), "ROC curve",
                                  "ROC curve: thresholds θ marked; dashed: chance; star: perfect."))
         parts.append(_figure_img(lambda ax: PrecisionRecallDisplay(c).plot(ax=ax), "PR curve",
@@ -109,13 +112,15 @@ def _curve_figures(rep: Report) -> str:
                                  "metrics against threshold",
                                  "MCC and precision (PPV) as the threshold θ moves."))
     else:
+        curves = [c.thinned(FIGURE_POINTS) for c in rep.curves]
+
         def roc_all(ax: Any) -> None:
-            for c in rep.curves:
-                RocCurveDisplay(c).plot(ax=ax, mark_thresholds=False, chance=c is rep.curves[0],
+            for c in curves:
+                RocCurveDisplay(c).plot(ax=ax, mark_thresholds=False, chance=c is curves[0],
                                         label=f"{c.pos_label} (AUC = {fmt(c.auc, 3)})")
 
         def pr_all(ax: Any) -> None:
-            for c in rep.curves:
+            for c in curves:
                 PrecisionRecallDisplay(c).plot(ax=ax, mark_thresholds=False, chance=False,
                                                label=f"{c.pos_label} (AP = {fmt(c.average_precision, 3)})")
 
@@ -132,7 +137,7 @@ def _roc_overlay(cmp: Comparison) -> str:
     curves = {}
     for name, rep in zip(cmp.names, cmp.reports, strict=True):
         if len(rep.curves) == 1:
-            curves[name] = rep.curves[0]
+            curves[name] = rep.curves[0].thinned(FIGURE_POINTS)
     if not curves:
         return ""
     pos = {str(c.pos_label) for c in curves.values()}
