@@ -144,9 +144,19 @@ def _blocks(
 
 def _partial(
     t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
+    score_labels: list[Any] | None, index: int = 0,
+) -> Accumulator:
+    """Count one partition (runs on a worker); errors name the partition."""
+    try:
+        return _count_partition(t, p, s, w, bins, score_range, score_labels)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"partition {index}: {exc}") from exc
+
+
+def _count_partition(
+    t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
     score_labels: list[Any] | None,
 ) -> Accumulator:
-    """Count one partition (runs on a worker)."""
     acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range)
     if score_labels is not None:
         acc._hist = acc._new_histogram(score_labels)
@@ -225,7 +235,10 @@ def accumulate(
         hist_labels = normalize_labels(score_labels, "score_labels")
     part = delayed(_partial, pure=True)
     merge = delayed(_merge, pure=True)
-    level = [part(t, p, s, w, bins, score_range, hist_labels) for t, p, s, w in blocks]
+    level = [
+        part(t, p, s, w, bins, score_range, hist_labels, i)
+        for i, (t, p, s, w) in enumerate(blocks)
+    ]
     if not level:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     while len(level) > 1:

@@ -268,9 +268,6 @@ class BatchReader:
             if col.dtype.kind == "f":
                 nan = np.isnan(col)
                 mask = nan if mask is None else (mask | nan)
-            elif col.dtype == object:
-                none = np.fromiter((v is None or v != v for v in col), bool, col.size)
-                mask = none if mask is None else (mask | none)
             if mask is not None and mask.any():
                 pos = int(np.flatnonzero(mask)[0])
                 if first is None or pos < first[0]:
@@ -877,6 +874,7 @@ def evaluate_file(
     )
     acc = Accumulator(labels, scores=bool(score_list) or None, bins=bins)
     report = FileReport(path=reader.path, format=reader.format)
+    done = 0  # data rows before the current batch, valid or skipped
     for batch in reader:
         scores = None
         if score_list:
@@ -893,10 +891,8 @@ def evaluate_file(
                 sample_weight=None if weight_col is None else batch[weight_col],
             )
         except (ValueError, TypeError) as exc:
-            raise type(exc)(
-                f"file {reader.path!r}, rows {reader.rows_total - len(batch[true_col]) + 1}.."
-                f"{reader.rows_total}: {exc}"
-            ) from exc
+            raise type(exc)(f"file {reader.path!r}, rows {done + 1}..{reader.rows_total}: {exc}") from exc
+        done = reader.rows_total
         report.batches += 1
         if progress is not None:
             progress(reader.rows_total, reader.total_rows)
