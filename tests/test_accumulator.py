@@ -261,6 +261,8 @@ def test_scores_rules():
         acc.update([0], [0])
     with pytest.raises(ValueError, match=r"chunk 2: .*label 2 not in labels"):
         acc.update([2], [2], scores=[0.5])
+    with pytest.raises(ValueError, match=r"chunk 2: .*outside score_range"):
+        acc.update([0, 1], [0, 1], scores=[0.5, 1.5])
     assert acc.n_samples == 3 and acc.curves().n == 3  # rejected chunks left no trace
     late = Accumulator()
     late.update([0], [1])

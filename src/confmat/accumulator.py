@@ -352,8 +352,8 @@ class Accumulator:
                     f"{classes} were seen; pass labels= to the Accumulator"
                 )
             hist = self._new_histogram(classes)
-        else:
-            hist = hist.copy()  # leave the state untouched if this chunk is rejected
+        # ScoreHistogram.update validates the whole chunk before adding it, so a rejected
+        # chunk leaves the running histogram untouched (tested in test_scores_rules).
         try:
             hist.update(t, scores, sample_weight=sample_weight)
         except (ValueError, TypeError) as exc:
