@@ -341,3 +341,43 @@ def test_pycm_methods(pycm_objects, name, params, method) -> None:
             _compare(find_pycm("TPR")[0], float(ours_v[i]), theirs[label], f"{name} {label}")
             compared += 1
     assert compared > 1000
+
+
+def test_aickin_alpha(pycm_objects) -> None:
+    """Agrees with PyCM's aickin_alpha() wherever the fixed-point iteration converges; where
+    it diverges confmat says undefined (PyCM returns a chaotic iterate, pinned below)."""
+    agree = diverged = 0
+    for t, cm in zip(TABLES, pycm_objects, strict=True):
+        theirs = cm.aickin_alpha()
+        ours_v = ConfusionMatrix(t).metric("aickin_alpha", zero_division=np.nan)
+        if _undefined(theirs):
+            assert math.isnan(ours_v)
+        elif math.isnan(ours_v):
+            diverged += 1
+        else:
+            assert math.isclose(ours_v, theirs, rel_tol=RTOL, abs_tol=ATOL), (t, ours_v, theirs)
+            agree += 1
+    assert agree > 400 and diverged <= N_MATRICES // 50, (agree, diverged)
+
+
+def test_aickin_alpha_divergence_is_undefined() -> None:
+    from pycm.overall_funcs import alpha2_calc
+
+    t = np.array([[2, 1], [1, 0]])
+    top, p, pop = {0: 3, 1: 1}, {0: 3, 1: 1}, {0: 4, 1: 4}
+    # PyCM's answer is not a fixed point: it jumps with the iteration budget
+    runs = [alpha2_calc(top, p, 0.5, pop, [0, 1], max_iter=m) for m in (3, 4, 20, 21, 32)]
+    assert max(runs) - min(runs) > 5
+    assert math.isnan(ConfusionMatrix(t).metric("aickin_alpha", zero_division=np.nan))
+    # a well-behaved table: the result is a fixed point of Aickin's equations
+    t = np.array([[40, 5, 2], [6, 30, 4], [1, 3, 20]])
+    a = ConfusionMatrix(t).metric("aickin_alpha", epsilon=1e-12, max_iter=10_000)
+    n, top, p = t.sum(), t.sum(0), t.sum(1)
+    acc = np.trace(t) / n
+    pa, pb = top / n, p / n
+    for _ in range(5000):  # solve the same model independently, iterating to convergence
+        pe = (pa * pb).sum()
+        pa = top / ((1 - a + a * pb / pe) * n)
+        pb = p / ((1 - a + a * pa / pe) * n)
+    pe = (pa * pb).sum()
+    assert a == pytest.approx((acc - pe) / (1 - pe), rel=1e-6)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, Z_95, check_z, declare
+from ._helpers import INF, Z_95, check_z, declare, undefined
 from ._stats import Stats
 
 
@@ -198,3 +198,63 @@ def ari(s: Stats) -> np.ndarray:
     b = _pairs(s.cols).sum(-1)
     expected = s.div(a * b, _pairs(s.n), "ari")
     return s.div(cells - expected, (a + b) / 2.0 - expected, "ari")
+
+
+def _check_aickin(max_iter=200, epsilon=1e-4) -> None:
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
+        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not epsilon > 0:
+        raise ValueError(f"epsilon must be a positive number, got {epsilon!r}")
+
+
+@_agree("aickin_alpha", "Aickin's alpha",
+        "alpha = (ACC - pe) / (1 - pe), pe = sum_i pA_i pB_i, with pA, pB re-estimated from "
+        "the marginals given alpha until alpha changes by less than epsilon",
+        "Agreement beyond chance under a model where a share alpha of the samples is "
+        "classified with certainty and the rest at random; the chance term is estimated only "
+        "from the uncertain share, so it is less pessimistic than kappa.",
+        params={"max_iter": 200, "epsilon": 1e-4}, check=_check_aickin,
+        aliases=("aickin",),
+        refs=("Aickin, M. (1990), Maximum likelihood estimation of agreement in the constant "
+              "predictive probability model, and its relation to Cohen's kappa, Biometrics "
+              "46(2).", R.PYCM),
+        prefer="Agreement studies that want a kappa-like coefficient with an explicit model of "
+               "certain versus random classification.",
+        avoid="Small tables with empty classes: the fixed-point iteration can be undefined.",
+        notes="PyCM's ConfusionMatrix.aickin_alpha(); the same fixed-point iteration and "
+              "stopping rule, vectorised over batches. Deliberately differs where the "
+              "iteration diverges (an iterate leaves [-1, 1]) or does not converge within "
+              "max_iter: PyCM returns whichever chaotic iterate happens to stop it, confmat "
+              "reports the value as undefined (zero_division).")
+def aickin_alpha(s: Stats, max_iter: int = 200, epsilon: float = 1e-4) -> np.ndarray:
+    n = _f(s.n)[..., None]
+    top = _f(s.cols)
+    p = _f(s.rows)
+    acc = _f(_acc(s))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa = top / n
+        pb = p / n
+        alpha = np.zeros(acc.shape)
+        active = np.ones(acc.shape, dtype=bool)
+        bad = np.zeros(acc.shape, dtype=bool)
+        step = 1
+        while active.any():
+            pe = (pa * pb).sum(-1)
+            new = (acc - pe) / (1.0 - pe)
+            bad |= active & ~np.isfinite(new)
+            previous = alpha
+            alpha = np.where(active, new, alpha)
+            ratio_a = np.where(active[..., None], pb / pe[..., None], 0.0)
+            new_pa = top / (((1.0 - alpha)[..., None] + alpha[..., None] * ratio_a) * n)
+            pa = np.where(active[..., None], new_pa, pa)
+            ratio_b = np.where(active[..., None], pa / pe[..., None], 0.0)
+            new_pb = p / (((1.0 - alpha)[..., None] + alpha[..., None] * ratio_b) * n)
+            pb = np.where(active[..., None], new_pb, pb)
+            bad |= active & ~(np.isfinite(pa).all(-1) & np.isfinite(pb).all(-1))
+            bad |= active & (np.abs(alpha) > 1.0)  # left [-1, 1]: the iteration is diverging
+            converged = np.abs(alpha - previous) < epsilon
+            if step > max_iter:
+                bad |= active & ~converged  # no fixed point reached: no estimate
+            active &= ~(converged | bad | (step > max_iter))
+            step += 1
+    return undefined(s.div, alpha, bad, "aickin_alpha")
