@@ -381,3 +381,45 @@ def test_aickin_alpha_divergence_is_undefined() -> None:
         pb = p / ((1 - a + a * pa / pe) * n)
     pe = (pa * pb).sum()
     assert a == pytest.approx((acc - pe) / (1 - pe), rel=1e-6)
+
+
+def test_weighted_counts_agree_with_pycm_sample_weights() -> None:
+    """Float tables (sums of sample weights) against PyCM built from weighted vectors."""
+    rng = np.random.default_rng(99)
+    compared = 0
+    for _ in range(40):
+        k = int(rng.integers(2, 6))
+        w = rng.random((k, k)) * 5 * (rng.random((k, k)) < 0.85)
+        keep = w.ravel() > 0
+        if not keep.any():
+            continue
+        yt = np.repeat(np.arange(k), k)[keep].tolist()
+        yp = np.tile(np.arange(k), k)[keep].tolist()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cm = pycm.ConfusionMatrix(actual_vector=yt, predict_vector=yp,
+                                      sample_weight=w.ravel()[keep].tolist(),
+                                      classes=list(range(k)))
+        t = np.array([[cm.table[i][j] for j in range(k)] for i in range(k)], dtype=float)
+        np.testing.assert_allclose(t, w, rtol=1e-12)
+        for (table, key), entries in pycm_keys().items():
+            for e in entries:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    v = evaluate(e.metric, Stats(t, zero_division="nan"), e.average, warn=False,
+                                 **e.params)
+                if table == "class":
+                    pairs = zip(np.broadcast_to(v, (k,)),
+                                (cm.class_stat[key][c] for c in cm.classes), strict=True)
+                else:
+                    theirs = cm.overall_stat[key]
+                    if e.element is not None and isinstance(theirs, tuple):
+                        theirs = theirs[e.element]
+                    pairs = [(v, theirs)]
+                for ours_v, theirs in pairs:
+                    if key in ("ARI", "P-Value") and _undefined(theirs):
+                        continue  # PyCM's pair counts and binomial sum need integer counts
+                    if _numeric(theirs) or _undefined(theirs):
+                        _compare(e, float(ours_v), theirs, f"weighted {key}")
+                        compared += 1
+    assert compared > 5000
