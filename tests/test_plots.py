@@ -78,11 +78,17 @@ def test_roc_display_matches_sklearn(scored, tmp_path) -> None:
     chance = ax.get_lines()[labels.index("chance")]
     assert list(chance.get_xdata()) == [0, 1] and list(chance.get_ydata()) == [0, 1]
     # thresholds 0.1 ... 0.9 are marked at the (FPR, TPR) of score >= theta
-    marks = [t.get_text() for t in ax.texts]
-    assert marks == [f"θ={t:.2g}" for t in np.arange(1, 10) / 10]
-    pt = ax.texts[4].xy
-    hit = s >= 0.5
-    assert pt == pytest.approx((np.mean(hit[y == 0]), np.mean(hit[y == 1])))
+    marker = next(ln for ln in ax.get_lines() if ln.get_marker() == "o")
+    expected = [(np.mean(s[y == 0] >= t), np.mean(s[y == 1] >= t)) for t in np.arange(1, 10) / 10]
+    np.testing.assert_allclose(np.column_stack([marker.get_xdata(), marker.get_ydata()]),
+                               expected)
+    # labels name every threshold once; close points share one label
+    named = []
+    for text in (t.get_text() for t in ax.texts):
+        for part in text.removeprefix("θ=").split(", "):
+            lo, _, hi = part.partition("–")
+            named += [round(v, 1) for v in np.arange(float(lo), float(hi or lo) + 1e-9, 0.1)]
+    assert sorted(named) == pytest.approx(list(np.arange(1, 10) / 10))
     disp.savefig(tmp_path / "roc.png", bbox_inches=None)
     assert_png(tmp_path / "roc.png", (500, 400))
 

@@ -67,6 +67,32 @@ def _scores_of(estimator: Any, X: Any, response_method: str = "auto") -> tuple[n
     )
 
 
+def _annotate_thresholds(ax: Any, points: list[tuple[float, float, float]],
+                         offset: tuple[float, float], min_gap: float = 0.07) -> None:
+    """Label marked thresholds; points closer than ``min_gap`` to one already labelled share
+    its label (``θ=0.6-0.8``) instead of overprinting it."""
+    groups: list[list[tuple[float, float, float]]] = []
+    for x, y, t in points:
+        for g in groups:
+            if abs(g[0][0] - x) < min_gap and abs(g[0][1] - y) < min_gap:
+                g.append((x, y, t))
+                break
+        else:
+            groups.append([(x, y, t)])
+    order = sorted(t for _, _, t in points)
+    for g in groups:
+        ts = sorted(t for _, _, t in g)
+        pos = [order.index(t) for t in ts]
+        if len(ts) == 1:
+            text = f"θ={ts[0]:.2g}"
+        elif pos == list(range(pos[0], pos[0] + len(pos))):
+            text = f"θ={ts[0]:.2g}–{ts[-1]:.2g}"
+        else:
+            text = "θ=" + ", ".join(f"{t:.2g}" for t in ts)
+        ax.annotate(text, (g[0][0], g[0][1]), textcoords="offset points", xytext=offset,
+                    fontsize=7)
+
+
 class _Saving:
     figure_: Any
     ax_: Any
@@ -230,9 +256,8 @@ class RocCurveDisplay(_CurveDisplay):
             pts = self.curve.marked()
             ax.plot([p["fpr"] for p in pts], [p["tpr"] for p in pts], "o", markersize=4,
                     color="black")
-            for p in pts:
-                ax.annotate(f"θ={p['threshold']:.2g}", (p["fpr"], p["tpr"]),
-                            textcoords="offset points", xytext=(5, -10), fontsize=7)
+            _annotate_thresholds(ax, [(p["fpr"], p["tpr"], p["threshold"]) for p in pts],
+                                 (5, -10))
         ax.set_xlim(-0.01, 1.01)
         ax.set_ylim(-0.01, 1.01)
         ax.set_xlabel("false positive rate (1 − specificity)")
@@ -280,9 +305,8 @@ class PrecisionRecallDisplay(_CurveDisplay):
             pts = c.marked()
             ax.plot([p["tpr"] for p in pts], [p["precision"] for p in pts], "o", markersize=4,
                     color="black")
-            for p in pts:
-                ax.annotate(f"θ={p['threshold']:.2g}", (p["tpr"], p["precision"]),
-                            textcoords="offset points", xytext=(-10, -12), fontsize=7)
+            _annotate_thresholds(ax, [(p["tpr"], p["precision"], p["threshold"]) for p in pts],
+                                 (-10, -12))
         ax.set_xlim(-0.01, 1.01)
         ax.set_ylim(-0.01, 1.05)
         ax.set_xlabel("recall (true positive rate)")
