@@ -360,3 +360,35 @@ def test_demo_writes_reports_and_reports_its_runtime(tmp_path: Path) -> None:
         assert p.exists() and p.stat().st_size > 20_000
         assert p.read_text().startswith("<!DOCTYPE html>")
     assert "demo finished in" in res.stderr
+
+
+def test_error_option_combinations_and_file_contents(data: dict, tmp_path: Path) -> None:
+    csv_path = str(data["csv"])
+    cases = [
+        (["report", csv_path, "--true", "y", "--pred", "yhat", "--score", "score",
+          "--scores", "score,score2"], "not both"),
+        (["report", csv_path, "--true", "y", "--pred", "yhat", "--score", "score,score2"],
+         "one column"),
+        (["report", csv_path, "--true", "y", "--pred", "yhat", "--labels", "0"],
+         "not in the fixed labels"),
+        (["compare", csv_path, "--true", "y", "--pred", "yhat,yhat2", "--score", "score"],
+         "one --score column per --pred"),
+        (["compare", csv_path, "--true", "y", "--pred", "yhat,yhat2", "--name", "only"],
+         "--name"),
+        (["compare", csv_path, str(data["other"]), "--true", "y", "--pred", "yhat,yhat2"],
+         "one --pred column"),
+        (["compare", csv_path, "--true", "y", "--pred", "yhat,yhat2", "--scores", "s"],
+         "--score"),
+        (["report", csv_path, "--true", "y", "--pred", "yhat", "-o",
+          str(tmp_path / "file.txt" / "x.html")], "cannot write"),
+    ]
+    (tmp_path / "file.txt").write_text("a file, not a directory")
+    words = tmp_path / "words.csv"
+    words.write_text("y,yhat,score\n1,1,high\n0,0,low\n")
+    cases.append((["report", str(words), "--true", "y", "--pred", "yhat", "--score", "score"],
+                  "must be numeric"))
+    counts = tmp_path / "counts.csv"
+    counts.write_text("true,a,b\nx,1,2\ny,3,4\n")
+    cases.append((["matrix", str(counts)], "differ from the column labels"))
+    for args, fragment in cases:
+        assert_bad_input(run(*args), fragment)
