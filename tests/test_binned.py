@@ -46,7 +46,7 @@ def binary_data(draw):
     return y, s, w, bins
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(binary_data())
 def test_binned_equals_sklearn_on_quantized_scores(data):
     y, s, w, bins = data
@@ -62,7 +62,7 @@ def test_binned_equals_sklearn_on_quantized_scores(data):
     assert abs(h.average_precision() - skm.average_precision_score(y, q, sample_weight=w)) <= 1e-12
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(binary_data())
 def test_binned_auc_within_stated_bound_of_exact(data):
     y, s, w, bins = data
@@ -83,11 +83,11 @@ def test_bound_is_tight_and_default_bins_are_accurate():
     h = ScoreHistogram(bins=10).update([0, 0, 1, 1], [0.51, 0.52, 0.53, 0.54])
     assert h.roc_auc() == 0.5 and h.auc_error_bound() == 0.5
     rng = np.random.default_rng(0)
-    y = rng.integers(0, 2, 200_000)
-    s = 1 / (1 + np.exp(-rng.normal(1.2 * y - 0.6, 1.0)))
+    y = rng.integers(0, 2, 50_000)
+    s = 1 / (1 + np.exp(-rng.normal(1.2 * y - 0.6, 1.0, y.shape)))
     h = ScoreHistogram().update(y, s)
     exact = skm.roc_auc_score(y, s)
-    assert h.auc_error_bound() < 1e-4
+    assert h.auc_error_bound() < 1e-4  # about 1 / (2 * 10_000) for spread scores
     assert abs(h.roc_auc() - exact) <= h.auc_error_bound()
 
 

@@ -28,10 +28,10 @@ def _names_without_required_params():
 @st.composite
 def sweep_cases(draw):
     seed = draw(st.integers(0, 2**32 - 1))
-    n = draw(st.integers(2, 60))
+    n = draw(st.integers(2, 40))
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
-    s = np.round(rng.random(n) + 0.3 * y, draw(st.integers(0, 2)))
+    s = np.round(rng.random(n) + 0.3 * y, draw(st.integers(0, 1)))
     w = None
     if draw(st.booleans()):
         w = rng.integers(0, 4, n).astype(float)
@@ -42,7 +42,7 @@ def sweep_cases(draw):
     return y, s, w, thresholds
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(sweep_cases())
 def test_sweep_equals_counting_thresholded_predictions(case):
     y, s, w, thresholds = case
@@ -135,11 +135,11 @@ def _brute(y, s, score_fn, maximize=True):
     return cands[i], vals[i]
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(3))
 def test_best_threshold_against_brute_force(seed):
     rng = np.random.default_rng(seed)
-    y = rng.integers(0, 2, 80)
-    s = np.round(rng.random(80) * 0.7 + 0.3 * y, 2)
+    y = rng.integers(0, 2, 40)
+    s = np.round(rng.random(40) * 0.7 + 0.3 * y, 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         t, v = _brute(y, s, lambda p: skm.recall_score(y, p) - (1 - skm.recall_score(y, p, pos_label=0)))

@@ -85,7 +85,10 @@ def test_three_class_split_matches_and_model_is_close_to_the_paper(multi, paper)
         assert multi.auc[k] == pytest.approx(skm.auc(fpr, tpr), abs=1e-12)
 
 
-def test_example_script_runs(paper, capsys):
+def test_example_script_prints_the_comparison(paper, binary, capsys, monkeypatch):
+    # main() with the network already trained by the fixture (training again is slow)
+    monkeypatch.setattr(paper, "binary_experiment", lambda path: binary)
+    monkeypatch.setattr(paper, "multiclass_experiment", lambda path: binary)
     assert paper.main(["paper_vehicle.py", str(DATA)]) == 0
     out = capsys.readouterr().out
     assert "[[61  2]" in out and "AUC class 0: 0.9733   paper: 0.9733" in out
