@@ -182,6 +182,15 @@ def _cumulative_counts(
 
     Zero-weight samples are dropped first (they neither count nor create thresholds).
     """
+    if weight is None and score.shape[0] >= 1 << 14:
+        kern = _rank_kernel()
+        if kern is not None:  # split by class, sort each part in place, merge from the top
+            _, _, split, merge_desc = kern
+            buf, n_pos = split(pos.view(np.uint8), np.ascontiguousarray(score), 1)
+            ps, ns = buf[:n_pos], buf[n_pos:]
+            ps.sort()
+            ns.sort()
+            return merge_desc(ps, ns)
     if weight is not None:
         keep = weight != 0
         if not keep.all():
@@ -329,7 +338,37 @@ def _rank_kernel() -> Any:
                 buf[q] = s[i]
         return buf, p
 
-    return below_and_ties, scan, split
+    @njit(cache=True, nogil=True)
+    def merge_desc(ps, ns):  # pragma: no cover - compiled
+        # distinct scores of two ascending arrays, walked from the top, with the number of
+        # positives / negatives at or above each one
+        i = ps.shape[0] - 1
+        j = ns.shape[0] - 1
+        m = ps.shape[0] + ns.shape[0]
+        thr = np.empty(m, np.float64)
+        tps = np.empty(m, np.int64)
+        fps = np.empty(m, np.int64)
+        tp = 0
+        fp = 0
+        k = 0
+        while i >= 0 or j >= 0:
+            if j < 0 or (i >= 0 and ps[i] >= ns[j]):
+                v = ps[i]
+            else:
+                v = ns[j]
+            while i >= 0 and ps[i] == v:
+                tp += 1
+                i -= 1
+            while j >= 0 and ns[j] == v:
+                fp += 1
+                j -= 1
+            thr[k] = v
+            tps[k] = tp
+            fps[k] = fp
+            k += 1
+        return thr[:k].copy(), tps[:k].copy(), fps[:k].copy()
+
+    return below_and_ties, scan, split, merge_desc
 
 
 def _sort_pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -376,7 +415,7 @@ def _fast_binary_auc(y_true: Any, y_score: Any) -> float | None:
     kern = _rank_kernel()
     if kern is None:
         return None
-    below_and_ties, scan, split = kern
+    below_and_ties, scan, split, _ = kern
     y = np.ascontiguousarray(y_true)
     s = np.ascontiguousarray(y_score)
     lo, hi, bad = scan(y, s)
@@ -1105,7 +1144,10 @@ class ThresholdSweep:
         self._check = check
         self.labels = list(labels)
         self.thresholds = np.asarray(thresholds, dtype=np.float64)
-        tp, fp = self._lookup(self.thresholds)
+        if thresholds is grid:  # the distinct scores themselves: no lookup needed
+            tp, fp = tps, fps
+        else:
+            tp, fp = self._lookup(self.thresholds)
         self.tp, self.fp = tp, fp
         self.fn = n_pos - tp
         self.tn = n_neg - fp

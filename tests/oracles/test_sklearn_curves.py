@@ -110,6 +110,12 @@ def test_large_binary_auc_fast_paths(n, ties):
     assert abs(confmat.roc_auc(y[:1000], s[:1000]) - skm.roc_auc_score(y[:1000], s[:1000])) <= 1e-12
     for labels in (2 * y - 1, y + 3, y.astype(np.uint8), y.astype(bool)):
         assert abs(confmat.roc_auc(labels, s) - skm.roc_auc_score(labels, s)) <= 1e-12
+    # n >= 16384 unweighted: curves from two in-place sorts and a compiled merge
+    for g, e in zip(confmat.roc_curve(y, s), skm.roc_curve(y, s), strict=True):
+        assert_array_equal(g, e)
+    for g, e in zip(confmat.precision_recall_curve(y, s), skm.precision_recall_curve(y, s),
+                    strict=True):
+        assert_allclose(g, e, rtol=RTOL)
 
 
 def test_fast_path_falls_back_for_errors_and_one_class():
