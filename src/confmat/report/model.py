@@ -697,7 +697,12 @@ def _pairwise_tests(y: np.ndarray, models: Mapping[str, Any], scores: Mapping[st
                     tests.append({"a": a, "b": b, "test": "DeLong (AUC)", **_result_fields(r)})
                 except (ValueError, TypeError) as exc:
                     notes.append(f"DeLong {a} vs {b}: {exc}")
-    _holm(tests)
+    holm = getattr(inference, "holm", None)
+    idx = [i for i, t in enumerate(tests) if t.get("pvalue") is not None]
+    if holm is not None and idx:
+        for i, adj in zip(idx, np.asarray(holm([tests[i]["pvalue"] for i in idx]), float),
+                          strict=True):
+            tests[i]["pvalue_holm"] = float(adj)
     return tests
 
 
@@ -719,15 +724,3 @@ def _result_fields(r: Any) -> dict[str, Any]:
     p = out.get("pvalue", out.get("p_value", out.get("p")))
     out["pvalue"] = None if p is None else float(p)
     return out
-
-
-def _holm(tests: list[dict[str, Any]]) -> None:
-    """Holm-adjusted p-values over all pairwise tests (step-down, monotone)."""
-    idx = [i for i, t in enumerate(tests) if t.get("pvalue") is not None]
-    m = len(idx)
-    order = sorted(idx, key=lambda i: tests[i]["pvalue"])
-    running = 0.0
-    for rank, i in enumerate(order):
-        adj = min(1.0, (m - rank) * tests[i]["pvalue"])
-        running = max(running, adj)
-        tests[i]["pvalue_holm"] = running
