@@ -33,20 +33,29 @@ ROW_GROUP = 1_000_000
 N_CLASSES = 10
 
 
-def write_parquet(path: str, n: int) -> None:
+#: File layouts: the wide one (int64 labels, float64 scores, what pandas writes by default) and a
+#: compact one (int8 labels, float32 scores, what a model server typically logs).
+LAYOUTS = {
+    "wide": ("int64", "float64"),
+    "compact": ("int8", "float32"),
+}
+
+
+def write_parquet(path: str, n: int, layout: str) -> None:
     """Write n rows of (true, pred, score) in row groups, in bounded memory."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    label_t, score_t = LAYOUTS[layout]
     rng = np.random.default_rng(20261121)
-    schema = pa.schema([("true", pa.int64()), ("pred", pa.int64()), ("score", pa.float64())])
+    schema = pa.schema([("true", label_t), ("pred", label_t), ("score", score_t)])
     tmp = path + ".part"
     with pq.ParquetWriter(tmp, schema) as writer:
         for start in range(0, n, ROW_GROUP):
             m = min(ROW_GROUP, n - start)
-            t = (rng.random(m) < 0.3).astype(np.int64)
-            score = np.clip(0.35 * t + 0.65 * rng.random(m), 0.0, 1.0)  # P(class 1)
-            pred = (score >= 0.5).astype(np.int64)
+            t = (rng.random(m) < 0.3).astype(label_t)
+            score = np.clip(0.35 * t + 0.65 * rng.random(m), 0.0, 1.0).astype(score_t)  # P(1)
+            pred = (score >= 0.5).astype(label_t)
             writer.write_table(
                 pa.table({"true": t, "pred": pred, "score": score}, schema=schema),
                 row_group_size=ROW_GROUP,
@@ -54,11 +63,11 @@ def write_parquet(path: str, n: int) -> None:
     os.replace(tmp, path)
 
 
-def ensure_file(directory: str, n: int) -> tuple[str, float]:
+def ensure_file(directory: str, n: int, layout: str) -> tuple[str, float]:
     import pyarrow.parquet as pq
 
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"predictions_{n}.parquet")
+    path = os.path.join(directory, f"predictions_{layout}_{n}.parquet")
     if os.path.exists(path):
         try:
             if pq.ParquetFile(path).metadata.num_rows == n:
@@ -66,7 +75,7 @@ def ensure_file(directory: str, n: int) -> tuple[str, float]:
         except Exception:
             pass
     t0 = time.perf_counter()
-    write_parquet(path, n)
+    write_parquet(path, n, layout)
     return path, time.perf_counter() - t0
 
 
@@ -175,6 +184,53 @@ def dask_part(n: int, chunk: int) -> dict:
     }
 
 
+def file_part(directory: str, n: int, layout: str, number: int) -> None:
+    path, gen_sec = ensure_file(directory, n, layout)
+    size_mb = os.path.getsize(path) / 2**20
+    label_t, score_t = LAYOUTS[layout]
+    print(f"\n[{number}] Parquet file, {layout} layout: {path}")
+    print(f"    {n:,} rows (binary true {label_t}, pred {label_t}, score {score_t}), row groups of "
+          f"{ROW_GROUP:,}, {size_mb:,.0f} MB on disk; "
+          + (f"written in {gen_sec:.1f} s" if gen_sec else "reused"))
+    before_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    stream = run_child(STREAM, path)
+    children_peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    mem = run_child(IN_MEMORY, path)
+
+    same = stream["counts"] == mem["counts"] and stream["labels"] == mem["labels"]
+    same_hist = stream["hist"] == mem["hist"]
+    s_tp = stream["rows"] / stream["seconds"]
+    m_tp = mem["rows"] / mem["seconds"]
+    m_tp_load = mem["rows"] / (mem["seconds"] + mem["load_seconds"])
+    peak = stream["maxrss_kb"] / 1024
+    children = (
+        f"RUSAGE_CHILDREN {children_peak_mb:,.0f} MB" if children_peak_mb > before_mb
+        else "RUSAGE_CHILDREN: an earlier child was larger"
+    )
+    print("    end to end, streaming (confmat.io.evaluate_file: matrix + score histogram)")
+    print(f"      rows evaluated {stream['rows']:,}, skipped {stream['skipped']}, "
+          f"batches {stream['batches']}")
+    print(f"      time {stream['seconds']:.2f} s (best of runs 2 and 3; run 1 took "
+          f"{stream['first_seconds']:.2f} s)  ->  {s_tp / 1e6:,.1f} M rows/s")
+    print(f"      peak RSS of the evaluating process {peak:,.0f} MB ({children})   "
+          f"target < 500 MB: {'PASS' if peak < 500 else 'FAIL'}")
+    print("    in-memory path on the same data once loaded")
+    print(f"      load whole columns {mem['load_seconds']:.2f} s (not timed below), "
+          f"peak RSS {mem['maxrss_kb'] / 1024:,.0f} MB")
+    print(f"      from_predictions + ScoreHistogram.update {mem['seconds']:.2f} s (best of 3)  ->  "
+          f"{m_tp / 1e6:,.1f} M rows/s")
+    print(f"      identical confusion matrix: {same}; identical score histogram: {same_hist} "
+          f"(binned ROC AUC {stream['auc']:.6f} vs {mem['auc']:.6f})")
+    ratio = s_tp / m_tp
+    print(f"    throughput ratio streaming / in-memory (loaded) = {ratio:.2f}   target >= 0.5: "
+          f"{'PASS' if ratio >= 0.5 else 'FAIL'}   (with run 1: "
+          f"{stream['rows'] / stream['first_seconds'] / m_tp:.2f})")
+    print(f"    throughput ratio streaming / in-memory (load + compute) = {s_tp / m_tp_load:.2f}")
+    print(f"    CPU time (all threads): streaming {stream['cpu_seconds']:.2f} s, in-memory "
+          f"{mem['cpu_seconds']:.2f} s; ratio of rows per CPU-second = "
+          f"{mem['cpu_seconds'] / stream['cpu_seconds']:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=1e8)
@@ -186,48 +242,11 @@ def main() -> None:
     print(f"confmat scale benchmark  (python {sys.version.split()[0]}, {os.cpu_count()} CPUs)")
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
 
-    path, gen_sec = ensure_file(args.dir, n)
-    size_mb = os.path.getsize(path) / 2**20
-    print(f"\n[1] Parquet file: {path}")
-    print(f"    {n:,} rows (binary true int64, pred int64, score float64), row groups of {ROW_GROUP:,}, "
-          f"{size_mb:,.0f} MB on disk; " + (f"written in {gen_sec:.1f} s" if gen_sec else "reused"))
-
-    stream = run_child(STREAM, path)
-    children_peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    mem = run_child(IN_MEMORY, path)
-
-    same = stream["counts"] == mem["counts"] and stream["labels"] == mem["labels"]
-    same_hist = stream["hist"] == mem["hist"]
-    s_tp = stream["rows"] / stream["seconds"]
-    m_tp = mem["rows"] / mem["seconds"]
-    m_tp_load = mem["rows"] / (mem["seconds"] + mem["load_seconds"])
-    peak = stream["maxrss_kb"] / 1024
-    print("\n[2] end to end, streaming (confmat.io.evaluate_file: matrix + score histogram)")
-    print(f"    rows evaluated {stream['rows']:,}, skipped {stream['skipped']}, "
-          f"batches {stream['batches']}")
-    print(f"    time {stream['seconds']:.2f} s (best of runs 2 and 3; run 1 took "
-          f"{stream['first_seconds']:.2f} s)  ->  {s_tp / 1e6:,.1f} M rows/s")
-    print(f"    peak RSS of the evaluating process {peak:,.0f} MB "
-          f"(RUSAGE_CHILDREN so far {children_peak_mb:,.0f} MB)   target < 500 MB: "
-          f"{'PASS' if peak < 500 else 'FAIL'}")
-    print("\n[3] in-memory path on the same data once loaded")
-    print(f"    load whole columns {mem['load_seconds']:.2f} s (not timed below), "
-          f"peak RSS {mem['maxrss_kb'] / 1024:,.0f} MB")
-    print(f"    from_predictions + ScoreHistogram.update {mem['seconds']:.2f} s (best of 3)  ->  "
-          f"{m_tp / 1e6:,.1f} M rows/s")
-    print(f"    identical confusion matrix: {same}; identical score histogram: {same_hist} "
-          f"(binned ROC AUC {stream['auc']:.6f} vs {mem['auc']:.6f})")
-    ratio = s_tp / m_tp
-    print(f"    throughput ratio streaming / in-memory (loaded) = {ratio:.2f}   target >= 0.5: "
-          f"{'PASS' if ratio >= 0.5 else 'FAIL'}   (with run 1: "
-          f"{stream['rows'] / stream['first_seconds'] / m_tp:.2f})")
-    print(f"    throughput ratio streaming / in-memory (load + compute) = {s_tp / m_tp_load:.2f}")
-    print(f"    CPU time (all threads): streaming {stream['cpu_seconds']:.2f} s, in-memory "
-          f"{mem['cpu_seconds']:.2f} s; ratio of rows per CPU-second = "
-          f"{mem['cpu_seconds'] / stream['cpu_seconds']:.2f}")
+    for i, layout in enumerate(LAYOUTS):
+        file_part(args.dir, n, layout, i + 1)
 
     dn = int(args.dask_rows)
-    print(f"\n[4] Dask LocalCluster (2 worker processes x 1 thread): {dn:,} labels generated "
+    print(f"\n[3] Dask LocalCluster (2 worker processes x 1 thread): {dn:,} labels generated "
           f"lazily in chunks of {int(args.dask_chunk):,}")
     d = dask_part(dn, int(args.dask_chunk))
     print(f"    {d['chunks']} partitions, time {d['seconds']:.1f} s  ->  "

@@ -51,6 +51,8 @@ _COMPRESSED = (".gz", ".bz2", ".zst", ".lz4")
 MAX_SKIPPED_NUMBERS = 10
 #: Read the next batch in a background thread while the current one is counted.
 PREFETCH = True
+#: Decode Parquet columns on pyarrow's thread pool.
+PARQUET_THREADS = True
 
 
 def _arrow() -> Any:
@@ -310,7 +312,9 @@ class BatchReader:
         pa = _arrow()
         pf = _parquet_file(self.path)
         start = 0
-        it = pf.iter_batches(batch_size=self.batch_rows, columns=self.columns, use_threads=True)
+        it = pf.iter_batches(
+            batch_size=self.batch_rows, columns=self.columns, use_threads=PARQUET_THREADS
+        )
         while True:
             try:
                 batch = next(it)
