@@ -60,7 +60,8 @@ class Explanation:
 
     def __str__(self) -> str:
         def para(label: str, text: str) -> list[str]:
-            return textwrap.wrap(f"{label}{text}", width=88, subsequent_indent="  ")
+            return textwrap.wrap(f"{label}{text}", width=88,
+                                 subsequent_indent="  " if label else "")
 
         lo, hi = self.range
         kind = "per-class (average with micro/macro/weighted)" if self.kind == "per_class" \
