@@ -1208,8 +1208,12 @@ class ThresholdSweep:
         cache = self.__dict__.setdefault("_stats_cache", {})
         if key in cache:
             return cache[key]
-        tn, fp, fn, tp = self.tn, self.fp, self.fn, self.tp
-        st = Stats(self.tables, zero_division=zero_division)
+        # float64 once here, rather than a conversion inside every metric
+        tn, fp, fn, tp = (np.asarray(v, dtype=np.float64) for v in (self.tn, self.fp, self.fn, self.tp))
+        st = Stats(
+            np.stack([np.stack([tn, fp], -1), np.stack([fn, tp], -1)], -2),
+            zero_division=zero_division,
+        )
         d = st.__dict__  # prime the cached properties of Stats with the known values
         d["counts"] = st.table
         d["tp"] = np.stack([tn, tp], -1)
