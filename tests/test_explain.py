@@ -48,6 +48,14 @@ def test_pycm_key_and_alias_lookup() -> None:
     assert explain("Kappa 95% CI").name == "kappa_ci_lower"
     with pytest.raises(ValueError, match="did you mean"):
         explain("recal")
+    # PyCM's string-valued interpretation keys lead to the metric that has the scale
+    from confmat.metrics.scales import list_scales
+    assert explain("SOA1(Landis & Koch)").name == "kappa"
+    assert explain("PLRI").name == "lr_plus" and "plr" in explain("PLRI").scales
+    assert explain("MCCI").name == "class_mcc"
+    for sc in list_scales():
+        if sc.pycm:
+            assert sc.name in explain(sc.pycm).scales
 
 
 def test_seed_arguments_are_carried() -> None:

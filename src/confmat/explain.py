@@ -1,8 +1,8 @@
 """``confmat.explain(name)``: everything the registry knows about one metric, for people.
 
-Accepts a metric name, an alias or an exact PyCM key ("TPR Macro", "F0.5", "95% CI"). The
-returned object is plain data (``to_dict()`` for JSON) and prints as a short text page, which
-the CLI shows as-is.
+Accepts a metric name, an alias or an exact PyCM key ("TPR Macro", "F0.5", "95% CI", and the
+interpretation keys such as "SOA1(Landis & Koch)" or "PLRI"). The returned object is plain
+data (``to_dict()`` for JSON) and prints as a short text page, which the CLI shows as-is.
 """
 
 from __future__ import annotations
@@ -103,6 +103,18 @@ def _pycm_text(spec: MetricSpec) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _pycm_interpretation_keys() -> dict[str, str]:
+    """PyCM's string-valued keys ('SOA1(Landis & Koch)', 'PLRI', ...) -> the metric whose
+    interpretation scale reproduces them."""
+    from .metrics.scales import PYCM_ALSO
+
+    out = {s.pycm: s.metrics[0] for s in list_scales() if s.pycm}
+    out["MCCI"] = "class_mcc"
+    out["SOA8(Lambda B)"] = "lambda_b"
+    assert set(PYCM_ALSO) <= set(out)
+    return out
+
+
 def explain(name: str) -> Explanation:
     """Explain a metric by name, alias or exact PyCM key.
 
@@ -116,10 +128,12 @@ def explain(name: str) -> Explanation:
         spec = get_metric(name)
     except ValueError as metric_error:
         try:
-            entry = find_pycm(name)[0]
+            spec = get_metric(find_pycm(name)[0].metric)
         except (ValueError, TypeError):
-            raise metric_error from None
-        spec = get_metric(entry.metric)
+            scale_metric = _pycm_interpretation_keys().get(name)
+            if scale_metric is None:
+                raise metric_error from None
+            spec = get_metric(scale_metric)
         asked_as = name
     scales = list_scales(spec.name)
     return Explanation(
