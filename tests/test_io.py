@@ -192,6 +192,12 @@ def test_nan_in_npy_and_truncated_npy(tmp_path):
         cio.evaluate_file(path, "0", "1")
     cm, report = cio.evaluate_file(path, "0", "1", skip_invalid=True)
     assert report.rows_skipped == 1 and cm.n == 2
+    big = tmp_path / "big.npy"  # the sum overflows to inf, yet there is no NaN
+    np.save(big, np.array([[1e308, 1e308], [1e308, -1e308], [-1e308, 1e308]]))
+    cm, report = cio.evaluate_file(big, "0", "1")
+    assert report.rows_read == 3 and cm == ConfusionMatrix.from_predictions(
+        [1e308, 1e308, -1e308], [1e308, -1e308, 1e308]
+    )
     np.save(path, np.arange(1000.0).reshape(500, 2))
     data = path.read_bytes()
     path.write_bytes(data[:-100])

@@ -267,7 +267,7 @@ class BatchReader:
                 col = _arrow_to_numpy(col, name)
                 if isinstance(col, tuple):
                     col, mask = col
-            if col.dtype.kind == "f":
+            if col.dtype.kind == "f" and not _finite_sum(col):
                 nan = np.isnan(col)
                 mask = nan if mask is None else (mask | nan)
             if mask is not None and mask.any():
@@ -554,6 +554,12 @@ class BatchReader:
 
 
 _DONE = object()
+
+
+def _finite_sum(col: np.ndarray) -> bool:
+    """A finite sum proves there is no NaN, without a mask pass over the batch."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(np.add.reduce(col)))
 
 
 def _prefetch(source: Iterator[Any], depth: int = 1) -> Iterator[Any]:
