@@ -119,10 +119,10 @@ def test_precision_recall_fbeta_jaccard(case: Case, average, zero_division, beta
 
 
 @settings(max_examples=N_EXAMPLES)
-@given(cases(("int", "str", "bool"), labels="none"), ZERO_DIVISIONS, st.data())
+@given(cases(("int", "str", "bool"), labels="none", max_classes=2), ZERO_DIVISIONS, st.data())
 def test_binary_average_via_pos_label(case: Case, zero_division, data) -> None:
     """sklearn's average='binary' equals confmat's metric(..., pos_label=...)."""
-    assume(len(case.seen) <= 2)
+    assert len(case.seen) <= 2
     pos_label = data.draw(st.sampled_from(case.seen))
     kw = dict(pos_label=pos_label, sample_weight=case.sample_weight, zero_division=zero_division)
     cm = _cm(case)
@@ -251,7 +251,7 @@ def _assert_report_dicts_equal(ours, expected) -> None:
 
 @settings(max_examples=N_EXAMPLES)
 @given(
-    cases(("int", "str", "bool")),
+    cases(("int", "str", "bool", "float")),
     st.integers(0, 5),
     st.booleans(),
     ZERO_DIVISIONS,
@@ -278,13 +278,23 @@ def test_classification_report_text_and_dict(case: Case, digits, names, zero_div
 
 
 @settings(max_examples=N_EXAMPLES // 2)
-@given(indicators(), st.integers(1, 4), ZERO_DIVISIONS)
-def test_classification_report_multilabel(data_tpw, digits, zero_division) -> None:
+@given(indicators(), st.integers(1, 4), ZERO_DIVISIONS, st.data())
+def test_classification_report_multilabel(data_tpw, digits, zero_division, data) -> None:
+    """Multilabel indicators: 'micro avg' and 'samples avg' rows, column subsets, names."""
     t, p, w = data_tpw
-    kw = dict(sample_weight=w, zero_division=zero_division, digits=digits)
+    labels = None
+    names = None
+    if data.draw(st.booleans()):
+        labels = data.draw(st.lists(st.integers(0, t.shape[1] - 1), min_size=1, unique=True))
+        names = [f"tag{c}" for c in labels]
+    kw = dict(sample_weight=w, zero_division=zero_division, digits=digits, labels=labels,
+              target_names=names)
     expected = sk_or_error(skm.classification_report, t, p, **kw)
     assume(not isinstance(expected, ValueError))
     assert quiet(confmat.classification_report, t, p, **kw) == expected
+    expected_d = quiet(skm.classification_report, t, p, output_dict=True, **kw)
+    ours_d = quiet(confmat.classification_report, t, p, output_dict=True, **kw)
+    _assert_report_dicts_equal(ours_d, expected_d)
 
 
 def test_classification_report_mismatched_target_names_warns_like_sklearn() -> None:

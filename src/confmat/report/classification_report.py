@@ -17,9 +17,14 @@ HEADERS = ("precision", "recall", "f1-score", "support")
 _METRICS = ("precision", "recall", "f1")
 
 
-def _samples_average(y_true: Any, y_pred: Any, sample_weight: Any, zero_division: Any) -> list[float]:
-    """Precision, recall and F1 per sample, then averaged over samples (multilabel only)."""
+def _samples_average(
+    y_true: Any, y_pred: Any, sample_weight: Any, zero_division: Any, columns: Any = None
+) -> list[float]:
+    """Precision, recall and F1 per sample, then averaged over samples (multilabel only).
+    Only the selected label ``columns`` count, as in scikit-learn."""
     t, p = check_indicators(y_true, y_pred)
+    if columns is not None:
+        t, p = t[:, columns], p[:, columns]
     w = check_sample_weight(sample_weight, t.shape[0])
     shim = Stats(np.zeros((1, 1)), zero_division=zero_division)
     inter = (t & p).sum(axis=1)
@@ -115,7 +120,7 @@ def classification_report(
         if average == "micro":
             return [_per(m, micro)[0] for m in _METRICS]
         if average == "samples":
-            return _samples_average(y_true, y_pred, sample_weight, zero_division)
+            return _samples_average(y_true, y_pred, sample_weight, zero_division, idx)
         shim = Stats(np.zeros((1, 1)), zero_division=zero_division)
         w = support if average == "weighted" else None
         return [average_values(_per(m, per), w, shim) for m in _METRICS]
