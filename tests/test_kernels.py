@@ -8,6 +8,10 @@ take the factorising path), sample weights and ``labels=`` subsets.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -144,3 +148,23 @@ def test_strings_and_bools_count_like_sklearn(rng) -> None:
     table, labels, _ = confusion_counts(b_t, b_p)
     assert labels == [False, True]
     np.testing.assert_array_equal(table, confusion_matrix(b_t, b_p))
+
+
+def test_numba_is_imported_lazily_and_can_be_disabled() -> None:
+    """``import confmat`` does not import numba; with CONFMAT_DISABLE_NUMBA set the default
+    path is pure numpy and still gives seed 001's v5 counts on a large input."""
+    code = (
+        "import sys, numpy as np, confmat\n"
+        "assert 'numba' not in sys.modules, 'numba imported eagerly'\n"
+        "from confmat._kernels import NUMBA_MIN_SIZE, confusion_counts\n"
+        "rng = np.random.default_rng(1)\n"
+        "t = rng.integers(0, 7, NUMBA_MIN_SIZE + 5); p = rng.integers(0, 7, t.size)\n"
+        "table, labels, _ = confusion_counts(t, p)\n"
+        "assert 'numba' not in sys.modules, 'numba imported although disabled'\n"
+        "v5 = np.bincount(7 * t + p, minlength=49).reshape(7, 7)\n"
+        "assert labels == list(range(7)) and (table == v5).all()\n"
+    )
+    env = {**os.environ, "CONFMAT_DISABLE_NUMBA": "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
