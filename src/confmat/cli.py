@@ -433,7 +433,18 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
     _plots(rep, plots_dir, plot_format)
 
 
-def _input_options(f: Any) -> Any:
+def _input_options(pred_option: Any) -> Any:
+    """The file-reading options, in help order: --true, --pred (``pred_option``), scores..."""
+
+    def deco(f: Any) -> Any:
+        f = pred_option(_file_options(f))
+        return click.option("--true", "true_col", required=True,
+                            help="Column of true labels.")(f)
+
+    return deco
+
+
+def _file_options(f: Any) -> Any:
     f = click.option("--input-format", "fmt_in",
                      type=click.Choice(["csv", "tsv", "parquet", "jsonl", "npy"]),
                      help="File format [default: from the extension].")(f)
@@ -450,14 +461,13 @@ def _input_options(f: Any) -> Any:
                      help="One score column per class, in label order (comma-separated).")(f)
     f = click.option("--score", "score", multiple=True,
                      help="Column of positive-class scores (binary problems).")(f)
-    f = click.option("--true", "true_col", required=True, help="Column of true labels.")(f)
     return f
 
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("file", type=click.Path(dir_okay=True))
-@_input_options
-@click.option("--pred", "pred_col", required=True, help="Column of predicted labels.")
+@_input_options(click.option("--pred", "pred_col", required=True,
+                             help="Column of predicted labels."))
 @_output_options
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
@@ -524,9 +534,9 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True))
-@_input_options
-@click.option("--pred", "pred_cols", multiple=True, required=True,
-              help="Column(s) of predicted labels; several with one file = several models.")
+@_input_options(click.option("--pred", "pred_cols", multiple=True, required=True,
+                             help="Column(s) of predicted labels; several with one file = "
+                                  "several models."))
 @click.option("--name", "names", multiple=True, help="Model names (default: file or column).")
 @click.option("--metrics", "metric_names", multiple=True,
               help="Overall metrics of the side-by-side table, comma-separated "
