@@ -144,11 +144,20 @@ def test_slider_updates_the_2x2_table_and_metrics(browser, binary_case) -> None:
         for _ in range(times):
             slider.press(key)
         check()
-    # drag by setting the value as a user's input would
+    # click on the track and drag with the mouse
+    box = slider.bounding_box()
+    y_mid = box["y"] + box["height"] / 2
+    pg.page.mouse.click(box["x"] + 0.25 * box["width"], y_mid)
+    check()
+    pg.page.mouse.down()
+    pg.page.mouse.move(box["x"] + 0.8 * box["width"], y_mid, steps=8)
+    pg.page.mouse.up()
+    check()
+    # set the value as an input event would
     for v in (0, n_thresholds // 3, n_thresholds - 2):
         slider.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", v)
         check()
-    assert len(seen) >= 5
+    assert len(seen) >= 7
     pg.assert_clean()
     pg.page.close()
 
