@@ -34,6 +34,18 @@ def _positive_scores(model: Any, X: Any, pos_index: int) -> np.ndarray | None:
     return None
 
 
+def _summary(cmp: Any, log: Callable[[str], None]) -> None:
+    """One line per model: MCC and accuracy with their intervals, and AUC when scored."""
+    for row in cmp.table:
+        parts = []
+        for key in ("mcc", "accuracy"):
+            iv = row.get(key + "_interval")
+            parts.append(f"{key} {row[key]:.3f}" + (f" [{iv[0]:.3f}, {iv[1]:.3f}]" if iv else ""))
+        if row.get("auc") is not None:
+            parts.append(f"AUC {row['auc']:.3f}")
+        log(f"    {row['model']:<20} " + ", ".join(parts))
+
+
 def _write(path: Path, html: str, log: Callable[[str], None]) -> Path:
     path.write_text(html, encoding="utf-8")
     log(f"  wrote {path}")
@@ -58,13 +70,13 @@ def _binary_experiment(name: str, title: str, X: np.ndarray, y: np.ndarray, pos_
         s = _positive_scores(model, Xte, list(model.classes_).index(pos_label))
         if s is not None:
             scores[mname] = s
-        log(f"  {mname}: accuracy {np.mean(preds[mname] == yte):.3f} "
-            f"({time.perf_counter() - t0:.1f} s)")
+        log(f"  trained {mname} ({time.perf_counter() - t0:.1f} s)")
     labels = [pos_label, *sorted(set(yte.tolist()) - {pos_label})]
     src = {"data": f"{title} (scikit-learn), test set of {len(yte)} samples",
            "split": "70/30 stratified, random_state=0"}
     cmp = build_comparison(yte, preds, scores=scores, labels=labels, pos_label=pos_label,
                            title=f"{title}: models compared", source=src)
+    _summary(cmp, log)
     cm = ConfusionMatrix.from_predictions(yte, preds[report_model], labels=labels)
     rep = build_report(cm, y_true=yte, y_score=scores.get(report_model), pos_label=pos_label,
                        title=f"{title}: {report_model}", source=src)
@@ -161,7 +173,7 @@ def _experiments(out: Path, quick: bool, log: Callable[[str], None], written: li
             m.fit(Xtr, ytr)
             preds[mname] = m.predict(Xte)
             probas[mname] = m.predict_proba(Xte)
-            log(f"  {mname}: accuracy {np.mean(preds[mname] == yte):.3f}")
+            log(f"  trained {mname}")
         labels = list(range(10))
         src = {"data": f"Digits, 10 classes (scikit-learn), test set of {len(yte)} samples"}
         cm = ConfusionMatrix.from_predictions(yte, preds["MLP 100"], labels=labels)
@@ -171,4 +183,5 @@ def _experiments(out: Path, quick: bool, log: Callable[[str], None], written: li
         cmp = build_comparison(yte, preds, labels=labels,
                                title="Digits, 10 classes: a 2-node network against a 100-node one",
                                source=src)
+        _summary(cmp, log)
         written.append(_write(out / "digits_10class_comparison.html", render_html(cmp), log))
