@@ -212,15 +212,16 @@ def _bar(m: Any) -> str:
     return f'<span class="bar"><span class="fill" style="width:{pos(m.value):.1f}%"></span>{ci}</span>'
 
 
-def _overall_table(rep: Report) -> str:
-    has_iv = any(m.interval for m in rep.overall)
-    has_int = any(m.interpretation for m in rep.overall)
+def _overall_table(rep: Report, metrics: list[Any] | None = None, css: str = "overall") -> str:
+    metrics = rep.overall if metrics is None else metrics
+    has_iv = any(m.interval for m in metrics)
+    has_int = any(m.interpretation for m in metrics)
     head = "<th>metric</th><th>value</th>"
     head += f"<th>{rep.level:.0%} interval</th>" if has_iv else ""
     head += "<th>interpretation</th>" if has_int else ""
     head += "<th>on its range</th><th style='text-align:left'>full name</th>"
     rows = []
-    for m in rep.overall:
+    for m in metrics:
         cells = f"<td class='name'>{e(m.name)}</td><td>{fmt(m.value)}</td>"
         if has_iv:
             cells += f"<td>{_iv(m.interval)}</td>"
@@ -229,7 +230,7 @@ def _overall_table(rep: Report) -> str:
             cells += f"<td>{band}</td>"
         cells += f"<td>{_bar(m)}</td><td class='name'>{e(m.full_name)}</td>"
         rows.append(f"<tr>{cells}</tr>")
-    return (f'<div class="scroll"><table class="overall"><thead><tr>{head}</tr></thead>'
+    return (f'<div class="scroll"><table class="{css}"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
@@ -293,12 +294,13 @@ def _notes(notes: list[str]) -> str:
 
 def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2,
                  figures: bool = True) -> str:
+    from .model import comparison_metrics
+
+    headline = {s.name for s in comparison_metrics()}
     parts = [f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep),
-             f"<h{h}>Per-class metrics and averages</h{h}>",
-             '<p class="note">Each class against the rest'
-             + (f"; brackets: {rep.level:.0%} confidence intervals" if any(r.intervals for r in rep.per_class) else "")
-             + ".</p>", _per_class_table(rep),
-             f"<h{h}>Overall metrics</h{h}>", _overall_table(rep)]
+             f"<h{h}>Summary</h{h}>",
+             '<p class="note">The headline metrics; every metric follows below.</p>',
+             _overall_table(rep, [m for m in rep.overall if m.name in headline], "summary")]
     if rep.curves:
         widgets[key] = _slider_payload(rep.curves)
         aucs = ", ".join(f"{e(c.pos_label)}: ROC AUC {fmt(c.auc)}, AP {fmt(c.average_precision)}"
@@ -307,6 +309,12 @@ def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2,
                   _curve_figures(rep) if figures else "",
                   f"<h{h + 1}>Threshold slider</h{h + 1}>",
                   _slider(key, rep.curves)]
+    parts += [f"<h{h}>Per-class metrics and averages</h{h}>",
+              '<p class="note">Each class against the rest'
+              + (f"; brackets: {rep.level:.0%} confidence intervals"
+                 if any(r.intervals for r in rep.per_class) else "")
+              + ".</p>", _per_class_table(rep),
+              f"<h{h}>All overall metrics</h{h}>", _overall_table(rep)]
     parts.append(_notes(rep.notes))
     return "\n".join(parts)
 
