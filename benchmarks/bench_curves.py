@@ -96,6 +96,11 @@ def bench_sweep(n: int) -> None:
     t_sort, _ = best_of(lambda: np.sort(s), 3)
     line("numpy np.sort(scores) (load reference)", t_sort)
     print(f"  -> {t_all:.2f} s (target < 2 s): {verdict(t_all < 2)}")
+    core = [m.name for m in confmat.list_metrics()
+            if m.func.__module__ in ("confmat.metrics.per_class", "confmat.metrics.overall")]
+    t_core = t_build + sum(per[n] for n in core)
+    print(f"     sweep + the {len(core)} core metrics (metrics/per_class.py, overall.py): "
+          f"{t_core:.2f} s: {verdict(t_core < 2)}")
     for drop in (1, 2, 5):
         rest = sum(v for _, v in ranked[drop:])
         names_out = ", ".join(k for k, _ in ranked[:drop])
