@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import (
     balanced_accuracy_score,
     cohen_kappa_score,
@@ -36,6 +38,7 @@ from confmat.report import (
     render_text,
 )
 from confmat.report.model import shown_metrics, threshold_curve
+from conftest import count_tables
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +146,7 @@ def test_text_and_markdown_render_every_section() -> None:
     cm = confmat.ConfusionMatrix([[5, 1], [2, 7]], labels=["a|b", "c"])
     rep = build_report(cm, intervals=False, title="T")
     text = render_text(rep)
-    for part in ("Confusion matrix", "Accuracy matrix", "Per-class", "Overall metrics",
+    for part in ("Confusion matrix", "Accuracy matrix", "Summary", "Per-class", "All overall",
                  "mcc_yao2022", "a|b"):
         assert part in text
     md = render_markdown(rep)
@@ -209,3 +212,23 @@ def test_bad_scores_are_named() -> None:
         build_report(cm, y_score=[0.1, 0.2, 0.3], intervals=False)
     with pytest.raises(TypeError, match="ConfusionMatrix"):
         build_report([[1, 2], [3, 4]])
+
+
+@settings(max_examples=25, deadline=None)
+@given(table=count_tables(k_min=1, k_max=6), weighted=st.booleans())
+def test_any_table_renders_in_every_format(table, weighted) -> None:
+    counts = table * 0.5 if weighted else table
+    cm = confmat.ConfusionMatrix(counts, labels=[f"c{i}<&>" for i in range(len(table))])
+    rep = build_report(cm, intervals=False)
+    d = json.loads(render_json(rep))
+    assert d["counts"] == counts.tolist()
+    per = {r["name"]: r for r in d["per_class"]}
+    support = counts.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        recall = np.where(support > 0, np.diagonal(counts) / np.where(support > 0, support, 1), 0)
+    np.testing.assert_allclose(per["recall"]["values"], recall)
+    html = render_html(rep)
+    assert "<&>" not in html and "c0&lt;&amp;&gt;" in html
+    rows = list(csv.DictReader(io.StringIO(render_csv(rep))))
+    assert sum(float(r["value"]) for r in rows if r["section"] == "matrix") == counts.sum()
+    assert render_text(rep) and render_markdown(rep)

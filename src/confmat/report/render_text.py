@@ -84,6 +84,14 @@ def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | 
         [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
         None,
     ))
+    from .model import comparison_metrics
+
+    headline = {s.name for s in comparison_metrics()}
+    srows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.interpretation or ""]
+             for m in rep.overall if m.name in headline]
+    out.append(("Summary (headline metrics)",
+                ["metric", "value", f"{rep.level:.0%} interval", "interpretation"], srows,
+                "lrrl"))
     ci = any(r.intervals for r in rep.per_class)
     rows = [["support", *(fmt_count(v) for v in rep.support), "", "", fmt_count(rep.support.sum())]]
     for r in rep.per_class:
@@ -115,7 +123,7 @@ def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | 
             row.append(m.interpretation or "")
         row += [m.family, m.full_name]
         orows.append(row)
-    out.append(("Overall metrics", header, orows, "lr" + "l" * (len(header) - 2)))
+    out.append(("All overall metrics", header, orows, "lr" + "l" * (len(header) - 2)))
     if rep.curves:
         crows = [[str(c.pos_label), fmt(c.auc), fmt(c.average_precision), fmt_count(c.positives),
                   fmt_count(c.negatives), str(len(c.thresholds))] for c in rep.curves]
