@@ -35,7 +35,7 @@ from .matrix import ConfusionMatrix
 from .metrics import MetricSpec, UndefinedMetricWarning, get_metric, list_metrics
 from .metrics.scales import interpret, list_scales
 from .multilabel import hamming_loss, multilabel_confusion_matrix
-from .report import classification_report
+from .report import build_comparison, build_report, classification_report
 
 __version__ = "0.1.0"
 
@@ -55,6 +55,8 @@ __all__ = [
     "average_precision",
     "best_threshold",
     "bowker",
+    "build_comparison",
+    "build_report",
     "classification_report",
     "compare",
     "compare_models",
