@@ -67,6 +67,7 @@ class MetricValue:
     higher_is_better: bool | None = None
     range: tuple[float, float] = (0.0, 1.0)
     family: str = ""
+    interval_method: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,6 +79,7 @@ class MetricValue:
             "higher_is_better": self.higher_is_better,
             "range": [_num(v) for v in self.range],
             "family": self.family,
+            "interval_method": self.interval_method,
         }
 
 
@@ -92,6 +94,7 @@ class PerClassRow:
     intervals: list[tuple[float, float]] | None = None
     higher_is_better: bool | None = None
     family: str = ""
+    interval_method: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,6 +107,7 @@ class PerClassRow:
             else [[_num(a), _num(b)] for a, b in self.intervals],
             "higher_is_better": self.higher_is_better,
             "family": self.family,
+            "interval_method": self.interval_method,
         }
 
 
@@ -460,23 +464,28 @@ def build_report(
             values = np.asarray(cm.metric(spec.name), dtype=np.float64)
             avgs = {a: float(cm.metric(spec.name, average=a)) for a in AVERAGES}
             ivals = None
+            method = None
             if intervals:
                 iv = _interval(cm, spec.name, level, n_resamples=n_resamples)
+                method = getattr(iv, "method", None)
                 if iv is not None:
                     lo, hi = (np.asarray(v, np.float64).reshape(-1)
                               for v in ((iv.low, iv.high) if hasattr(iv, "low") else iv))
                     if len(lo) == len(values):
                         ivals = [(float(a), float(b)) for a, b in zip(lo, hi, strict=True)]
             per_class.append(PerClassRow(spec.name, spec.full_name, values.tolist(), avgs, ivals,
-                                         spec.higher_is_better, spec.family))
+                                         spec.higher_is_better, spec.family,
+                                         str(method) if ivals and method else None))
         overall = []
         for spec in shown_metrics("overall"):
             value = float(cm.metric(spec.name))
-            iv = _pair(_interval(cm, spec.name, level, n_resamples=n_resamples)) \
-                if intervals else None
+            raw = _interval(cm, spec.name, level, n_resamples=n_resamples) if intervals else None
+            iv = _pair(raw)
+            method = getattr(raw, "method", None) if iv is not None else None
             overall.append(MetricValue(spec.name, spec.full_name, value, iv,
                                        _interpret(cm, spec.name), spec.higher_is_better,
-                                       spec.range, spec.family))
+                                       spec.range, spec.family,
+                                       str(method) if method is not None else None))
     for w in caught:
         msg = str(w.message)
         if msg not in notes:

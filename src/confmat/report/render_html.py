@@ -224,7 +224,8 @@ def _overall_table(rep: Report, metrics: list[Any] | None = None, css: str = "ov
     for m in metrics:
         cells = f"<td class='name'>{e(m.name)}</td><td>{fmt(m.value)}</td>"
         if has_iv:
-            cells += f"<td>{_iv(m.interval)}</td>"
+            how = f" title='{e(m.interval_method)}'" if m.interval_method else ""
+            cells += f"<td{how}>{_iv(m.interval)}</td>"
         if has_int:
             band = f"<span class='band'>{e(m.interpretation)}</span>" if m.interpretation else ""
             cells += f"<td>{band}</td>"

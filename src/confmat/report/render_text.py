@@ -118,7 +118,8 @@ def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | 
     for m in rep.overall:
         row = [m.name, fmt(m.value)]
         if has_iv:
-            row.append(fmt_interval(m.interval))
+            row.append(fmt_interval(m.interval)
+                       + (f" {m.interval_method}" if m.interval_method and m.interval else ""))
         if has_int:
             row.append(m.interpretation or "")
         row += [m.family, m.full_name]
