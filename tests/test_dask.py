@@ -112,6 +112,16 @@ def test_accumulator_and_curves_accept_dask(client):
     h = score_histogram(dt, ds)
     assert h == ScoreHistogram([0, 1]).update(t, s)
     assert h.roc_auc() == ScoreHistogram([0, 1]).update(t, s).roc_auc()
+    # multiclass scores as DataFrame columns, class set found by the extra label pass
+    y3 = rng.integers(0, 3, n)
+    probs = rng.dirichlet(np.ones(3), n)
+    df = pd.DataFrame({"y": y3, "yhat": probs.argmax(axis=1), "p0": probs[:, 0],
+                       "p1": probs[:, 1], "p2": probs[:, 2]})
+    ddf = dd.from_pandas(df, npartitions=4)
+    acc3 = Accumulator()
+    acc3.update(ddf.y, ddf.yhat, scores=ddf[["p0", "p1", "p2"]])
+    assert acc3.curves() == ScoreHistogram([0, 1, 2]).update(y3, probs)
+    assert acc3.result() == ConfusionMatrix.from_predictions(y3, df.yhat)
 
 
 def test_fixed_labels_error_names_label_and_chunk(client):
