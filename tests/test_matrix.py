@@ -286,3 +286,11 @@ def test_text_forms_name_the_layout():
     assert all(name in text for name in NAMES)
     assert "ConfusionMatrix(labels=['bus', 'opel', 'saab', 'van'], n=200)" in repr(cm)
     assert "saab" in cm._repr_html_()
+
+
+def test_true_negatives_of_weighted_counts_are_never_negative():
+    """TN = N - TP - FN - FP in floating point can round below 0 where it is exactly 0."""
+    cm = ConfusionMatrix.from_predictions([-3, -3, -3, 0], [-3, -3, 0, -3],
+                                          sample_weight=[0.0, 0.0, 1.0, 1.5861051423386617e-241])
+    assert (cm.one_vs_rest() >= 0).all()
+    assert cm.binary(-3).counts.tolist() == [[0.0, 1.0], [1.5861051423386617e-241, 0.0]]

@@ -142,7 +142,11 @@ class Stats:
 
     @cached_property
     def tn(self) -> np.ndarray:
-        return self.n_all[..., None] - self.tp - self.fn - self.fp
+        tn = self.n_all[..., None] - self.tp - self.fn - self.fp
+        if tn.dtype.kind == "f":
+            # with float weights the subtraction can leave -1e-16 where the count is 0
+            tn = np.maximum(tn, 0.0)
+        return tn
 
     # overall statistics use the selected block
     @cached_property
