@@ -171,9 +171,13 @@ def _count_partition(
 
 
 def _merge(*parts: Accumulator) -> Accumulator:
-    """Merge partial states (runs on a worker, up the reduction tree)."""
-    out = parts[0]
-    for p in parts[1:]:
+    """Merge partial states (runs on a worker, up the reduction tree).
+
+    The inputs are left untouched: a task the scheduler reruns must see the same inputs.
+    """
+    first = parts[0]
+    out = Accumulator(bins=first.bins, score_range=first.score_range)
+    for p in parts:
         out.merge(p)
     return out
 
