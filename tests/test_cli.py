@@ -392,3 +392,20 @@ def test_error_option_combinations_and_file_contents(data: dict, tmp_path: Path)
     cases.append((["matrix", str(counts)], "differ from the column labels"))
     for args, fragment in cases:
         assert_bad_input(run(*args), fragment)
+
+
+def test_report_binned_curves_stream(data: dict) -> None:
+    y, s = data["y"], data["s"]
+    res = run("report", str(data["csv"]), "--true", "y", "--pred", "yhat", "--score", "score",
+              "--bins", "1000", "-f", "json", "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["counts"] == confusion_matrix(y, data["p"]).tolist()
+    (curve,) = d["curves"]
+    # scores have 3 decimals, so with 1000 bins every threshold is a bin edge: exact counts
+    for t, tp, fp in zip(curve["thresholds"], curve["tp"], curve["fp"], strict=True):
+        assert (tp, fp) == (np.sum((s >= t) & (y == 1)), np.sum((s >= t) & (y == 0)))
+    bound = float(next(n for n in d["notes"] if "within" in n).split("within ")[1].split()[0])
+    assert abs(curve["auc"] - roc_auc_score(y, s)) <= bound + 1e-12
+    assert_bad_input(run("report", str(data["csv"]), "--true", "y", "--pred", "yhat",
+                         "--bins", "10"), "--bins")

@@ -468,12 +468,15 @@ def _file_options(f: Any) -> Any:
 @click.argument("file", type=click.Path(dir_okay=True))
 @_input_options(click.option("--pred", "pred_col", required=True,
                              help="Column of predicted labels."))
+@click.option("--bins", type=click.IntRange(min=1),
+              help="Curves from BINS score bins over [0, 1], streamed in bounded memory "
+                   "(for files too large to hold; the AUC error bound is reported).")
 @_output_options
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
-           fmt: str | None, output: str | None, title: str | None, no_intervals: bool,
-           plots_dir: str | None, plot_format: str) -> None:
+           bins: int | None, fmt: str | None, output: str | None, title: str | None,
+           no_intervals: bool, plots_dir: str | None, plot_format: str) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -484,6 +487,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.csv --true y --pred yhat
       confmat report preds.parquet --true y --pred yhat --score p1 -o report.html
       confmat report preds.csv --true y --pred yhat --scores p0,p1,p2 --format markdown
+      confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
     """
     from .matrix import ConfusionMatrix
     from .report.model import build_report
@@ -495,6 +499,13 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          "per class), not both")
     if len(score_cols) > 1:
         raise InputError("--score takes one column; use --scores for one column per class")
+    if bins is not None:
+        if not (score_cols or per_class_cols):
+            raise InputError("--bins applies to score columns; give --score or --scores")
+        _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
+                       _split(labels), pos_label, progress, skip_invalid, fmt_in, bins,
+                       not no_intervals, title, fmt, output, plots_dir, plot_format)
+        return
     if not (score_cols or per_class_cols):
         # no scores: count batch by batch in bounded memory, whatever the file's size
         cm, pos, skipped = _stream_matrix(file, true_col, pred_col, weight, _split(labels),
@@ -528,6 +539,52 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                        title=title or f"Report: {Path(file).name}", source=source)
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
+    _emit(rep, _format_for(fmt, output), output)
+    _plots(rep, plots_dir, plot_format)
+
+
+def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str],
+                   weight: str | None, labels: list[str], pos_label: str | None,
+                   show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
+                   intervals: bool, title: str | None, fmt: str | None, output: str | None,
+                   plots_dir: str | None, plot_format: str) -> None:
+    """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
+    from . import io as cio
+    from .report.model import build_report, curves_from_histogram
+
+    _check_file(file)
+    first = next(iter(cio.iter_batches(file, [true_col], batch_rows=1000, format=fmt_in,
+                                       skip_invalid=True)), None)
+    if first is None:
+        raise InputError(f"file {file!r} has no rows to evaluate")
+    y0 = first[true_col]
+    lab = _coerce(labels, y0, "--labels value") if labels else None
+    pos = _coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
+    if show is None:
+        show = sys.stderr.isatty() and os.path.getsize(file) > PROGRESS_BYTES
+    bar = _make_progress(file, None) if show else None
+
+    def tick(done: int, total: int | None) -> None:
+        if bar is not None:
+            bar[0].update(bar[1], completed=done, total=total)
+
+    try:
+        cm, frep = cio.evaluate_file(file, true_col, pred_col, score_cols=score_cols,
+                                     weight_col=weight, labels=lab, skip_invalid=skip_invalid,
+                                     progress=tick, format=fmt_in, bins=bins)
+    finally:
+        if bar is not None:
+            bar[0].stop()
+    curves, notes = curves_from_histogram(frep.curves, None if pos is None else [pos])
+    source = {"file": file, "true": true_col, "pred": pred_col,
+              "scores": ", ".join(score_cols), "weight": weight,
+              "curves": f"binned, {bins} bins"}
+    if frep.rows_skipped:
+        source["rows skipped"] = frep.rows_skipped
+    rep = build_report(cm, intervals=intervals, title=title or f"Report: {Path(file).name}",
+                       source=source)
+    rep.curves = curves
+    rep.notes += notes
     _emit(rep, _format_for(fmt, output), output)
     _plots(rep, plots_dir, plot_format)
 

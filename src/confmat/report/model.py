@@ -268,6 +268,34 @@ def threshold_curve(
     return curve
 
 
+def curves_from_histogram(hist: Any, pos_labels: Sequence[Any] | None = None
+                          ) -> tuple[list[ThresholdCurve], list[str]]:
+    """Threshold curves from a binned :class:`confmat.binned.ScoreHistogram`.
+
+    The thresholds are the lower edges of the non-empty bins; counts there are exact for the
+    rule ``score >= edge``. Returns the curves and notes stating each AUC's error bound.
+    """
+    labels = list(hist.labels)
+    if pos_labels is None:
+        pos_labels = [labels[1]] if hist.is_binary else labels
+    curves, notes = [], []
+    for pl in pos_labels:
+        kw = {} if hist.is_binary else {"pos_label": pl}
+        sw = hist.threshold_sweep(**kw)
+        tp, fp = np.asarray(sw.tp, np.float64), np.asarray(sw.fp, np.float64)
+        pos, neg, _, _ = hist._pos_neg(pl if not hist.is_binary else None)
+        c = ThresholdCurve(pl, np.asarray(sw.thresholds, np.float64), tp, fp,
+                           float(pos.sum()), float(neg.sum()))
+        if pos.sum() > 0 and neg.sum() > 0:
+            c.auc = float(hist.roc_auc(**kw))
+            c.average_precision = float(hist.average_precision(**kw))
+            bound = float(hist.auc_error_bound(**kw))
+            notes.append(f"class {pl}: curves from {hist.bins} score bins; the ROC AUC is within "
+                         f"{bound:.2g} of the exact one")
+        curves.append(c)
+    return curves, notes
+
+
 def _areas(pos: np.ndarray, s: np.ndarray, w: Any) -> tuple[float | None, float | None]:
     if pos.all() or not pos.any():
         return None, None
