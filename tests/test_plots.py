@@ -103,6 +103,8 @@ def test_pr_and_threshold_displays(scored, tmp_path) -> None:
     np.testing.assert_allclose(pr.precision, precision[::-1])
     chance = next(ln for ln in ax.get_lines() if ln.get_label().startswith("chance"))
     assert chance.get_ydata()[0] == pytest.approx(np.mean(y))
+    pr.savefig(tmp_path / "pr.png", bbox_inches=None)
+    assert_png(tmp_path / "pr.png", (500, 400))
     _fig2, ax2 = fresh_ax(6.5, 4)
     th = ThresholdDisplay.from_predictions(y, s, ax=ax2)
     mcc = th.values("mcc")
