@@ -425,6 +425,12 @@ def _interpret(cm: ConfusionMatrix, name: str) -> str | None:
         if isinstance(v, str):
             lo, hi = getattr(out, "low", None), getattr(out, "high", None)
             if isinstance(lo, int | float) and isinstance(hi, int | float):
+                if math.isinf(hi) and math.isinf(lo):
+                    return v
+                if math.isinf(hi):
+                    return f"{v} (≥ {lo:g})"
+                if math.isinf(lo):
+                    return f"{v} (< {hi:g})"
                 return f"{v} ({lo:g} to {hi:g})"
             return v
     return str(out)
