@@ -23,6 +23,9 @@ from confmat._kernels import MAX_DIRECT_RANGE, NUMBA_MIN_SIZE, confusion_counts
 
 pytest.importorskip("numba")
 
+# sklearn warns when only one label occurs; that case is part of what is being tested
+pytestmark = pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
+
 DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 
 

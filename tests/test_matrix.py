@@ -19,6 +19,9 @@ from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 from confmat import ConfusionMatrix
 from conftest import N_EXAMPLES, Case, cases, count_tables, quiet
 
+# sklearn warns when only one label occurs; that case is part of what is being tested
+pytestmark = pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
+
 VEHICLE = np.array([[50, 2, 3, 1], [4, 30, 12, 2], [1, 15, 33, 0], [0, 1, 2, 44]])
 NAMES = ["bus", "opel", "saab", "van"]
 
