@@ -298,6 +298,15 @@ def test_binary_roc_auc_accepts_two_column_probabilities():
     assert confmat.roc_auc(["n", "y", "n", "y"], p1, labels=["y", "n"]) == 0.0
 
 
+def test_average_precision_two_column_scores_follow_pos_label():
+    y = np.array(["a", "b", "a", "b", "b"])
+    p_b = np.array([0.2, 0.9, 0.4, 0.3, 0.7])
+    proba = np.c_[1 - p_b, p_b]
+    for pos, col in (("b", p_b), ("a", 1 - p_b)):
+        exp = skm.average_precision_score(y, col, pos_label=pos)
+        assert confmat.average_precision(y, proba, pos_label=pos) == pytest.approx(exp, abs=1e-12)
+
+
 def test_zero_weight_class_gives_nan_with_warning():
     with pytest.warns(confmat.UndefinedMetricWarning, match="Only one class"):
         assert np.isnan(confmat.roc_auc(Y, S, sample_weight=[1, 0, 1, 0]))

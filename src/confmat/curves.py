@@ -710,7 +710,9 @@ def average_precision(
         return _average_columns(indicator, s, _weights(sample_weight, codes.shape[0]),
                                 average, "ap", method)
     if s_arr.ndim == 2 and s_arr.shape[1] == 2:
-        y_score = s_arr[:, 1]
+        # columns follow the sorted classes: take the positive class's column
+        pos = _resolve_pos_label(classes, pos_label)
+        y_score = s_arr[:, 0 if len(classes) == 2 and pos == classes[0] else 1]
     b = _binary_input(y_true, y_score, pos_label, sample_weight)
     _, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
     return _ap_from_counts(tps, fps, method)
