@@ -227,34 +227,39 @@ def _check_aickin(max_iter=200, epsilon=1e-4) -> None:
               "max_iter: PyCM returns whichever chaotic iterate happens to stop it, confmat "
               "reports the value as undefined (zero_division).")
 def aickin_alpha(s: Stats, max_iter: int = 200, epsilon: float = 1e-4) -> np.ndarray:
-    n = _f(s.n)[..., None]
-    top = _f(s.cols)
-    p = _f(s.rows)
-    acc = _f(_acc(s))
+    shape = np.shape(s.n)
+    k = s.rows.shape[-1]
+    n = _f(s.n).reshape(-1, 1)
+    top = _f(s.cols).reshape(-1, k)
+    p = _f(s.rows).reshape(-1, k)
+    acc = _f(_acc(s)).reshape(-1)
+    alpha = np.zeros(acc.shape)
+    bad = np.zeros(acc.shape, dtype=bool)
+    # iterate only the tables that have not converged yet (a sweep has a million of them)
+    idx = np.arange(acc.shape[0])
     with np.errstate(divide="ignore", invalid="ignore"):
-        pa = top / n
-        pb = p / n
-        alpha = np.zeros(acc.shape)
-        active = np.ones(acc.shape, dtype=bool)
-        bad = np.zeros(acc.shape, dtype=bool)
+        pa = top[idx] / n[idx]
+        pb = p[idx] / n[idx]
+        a = alpha[idx]
         step = 1
-        while active.any():
+        while idx.size:
             pe = (pa * pb).sum(-1)
-            new = (acc - pe) / (1.0 - pe)
-            bad |= active & ~np.isfinite(new)
-            previous = alpha
-            alpha = np.where(active, new, alpha)
-            ratio_a = np.where(active[..., None], pb / pe[..., None], 0.0)
-            new_pa = top / (((1.0 - alpha)[..., None] + alpha[..., None] * ratio_a) * n)
-            pa = np.where(active[..., None], new_pa, pa)
-            ratio_b = np.where(active[..., None], pa / pe[..., None], 0.0)
-            new_pb = p / (((1.0 - alpha)[..., None] + alpha[..., None] * ratio_b) * n)
-            pb = np.where(active[..., None], new_pb, pb)
-            bad |= active & ~(np.isfinite(pa).all(-1) & np.isfinite(pb).all(-1))
-            bad |= active & (np.abs(alpha) > 1.0)  # left [-1, 1]: the iteration is diverging
-            converged = np.abs(alpha - previous) < epsilon
+            new = (acc[idx] - pe) / (1.0 - pe)
+            wrong = ~np.isfinite(new)
+            previous = a
+            a = np.where(wrong, a, new)
+            pa = top[idx] / (((1.0 - a)[:, None] + a[:, None] * (pb / pe[:, None])) * n[idx])
+            pb = p[idx] / (((1.0 - a)[:, None] + a[:, None] * (pa / pe[:, None])) * n[idx])
+            wrong |= ~(np.isfinite(pa).all(-1) & np.isfinite(pb).all(-1))
+            wrong |= np.abs(a) > 1.0  # left [-1, 1]: the iteration is diverging
+            converged = np.abs(a - previous) < epsilon
             if step > max_iter:
-                bad |= active & ~converged  # no fixed point reached: no estimate
-            active &= ~(converged | bad | (step > max_iter))
+                wrong |= ~converged  # no fixed point reached: no estimate
+            alpha[idx] = a
+            bad[idx] |= wrong
+            keep = ~(converged | wrong | (step > max_iter))
+            idx, pa, pb, a = idx[keep], pa[keep], pb[keep], a[keep]
             step += 1
+    alpha = alpha.reshape(shape)
+    bad = bad.reshape(shape)
     return undefined(s.div, alpha, bad, "aickin_alpha")
