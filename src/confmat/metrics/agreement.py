@@ -235,22 +235,23 @@ def aickin_alpha(s: Stats, max_iter: int = 200, epsilon: float = 1e-4) -> np.nda
     acc = _f(_acc(s)).reshape(-1)
     alpha = np.zeros(acc.shape)
     bad = np.zeros(acc.shape, dtype=bool)
-    # iterate only the tables that have not converged yet (a sweep has a million of them)
+    # iterate only the tables that have not converged yet (a sweep has a million of them),
+    # carrying their inputs along so that no step gathers from the full arrays
     idx = np.arange(acc.shape[0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pa = top[idx] / n[idx]
-        pb = p[idx] / n[idx]
-        a = alpha[idx]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        pa = top / n
+        pb = p / n
+        a = alpha.copy()
         step = 1
         while idx.size:
             pe = (pa * pb).sum(-1)
-            new = (acc[idx] - pe) / (1.0 - pe)
+            new = (acc - pe) / (1.0 - pe)
             wrong = ~np.isfinite(new)
             previous = a
             a = np.where(wrong, a, new)
-            pa = top[idx] / (((1.0 - a)[:, None] + a[:, None] * (pb / pe[:, None])) * n[idx])
-            pb = p[idx] / (((1.0 - a)[:, None] + a[:, None] * (pa / pe[:, None])) * n[idx])
-            wrong |= ~(np.isfinite(pa).all(-1) & np.isfinite(pb).all(-1))
+            pa = top / (((1.0 - a)[:, None] + a[:, None] * (pb / pe[:, None])) * n)
+            pb = p / (((1.0 - a)[:, None] + a[:, None] * (pa / pe[:, None])) * n)
+            wrong |= ~np.isfinite(pa.sum(-1) + pb.sum(-1))  # NaN/inf anywhere propagates
             wrong |= np.abs(a) > 1.0  # left [-1, 1]: the iteration is diverging
             converged = np.abs(a - previous) < epsilon
             if step > max_iter:
@@ -258,7 +259,9 @@ def aickin_alpha(s: Stats, max_iter: int = 200, epsilon: float = 1e-4) -> np.nda
             alpha[idx] = a
             bad[idx] |= wrong
             keep = ~(converged | wrong | (step > max_iter))
-            idx, pa, pb, a = idx[keep], pa[keep], pb[keep], a[keep]
+            if not keep.all():
+                idx, pa, pb, a = idx[keep], pa[keep], pb[keep], a[keep]
+                top, p, n, acc = top[keep], p[keep], n[keep], acc[keep]
             step += 1
     alpha = alpha.reshape(shape)
     bad = bad.reshape(shape)
