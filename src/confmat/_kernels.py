@@ -172,7 +172,9 @@ def count_codes(
                 t, p, np.ascontiguousarray(weights), np.int64(lo), np.int64(r), _nchunks(numba)
             )
         return flat.reshape(r, r)
-    idx = (t.astype(np.int64, copy=False) - lo) * r + (p.astype(np.int64, copy=False) - lo)
+    idx = t.astype(np.int64) if lo == 0 else t.astype(np.int64) - lo
+    idx *= r
+    idx += p.astype(np.int64, copy=False) if lo == 0 else p.astype(np.int64) - lo
     flat = np.bincount(idx, weights=weights, minlength=r * r)
     if weights is None:
         flat = flat.astype(np.int64, copy=False)
