@@ -58,6 +58,7 @@ def cases(
     labels: str = "any",
     weights: bool = True,
     max_size: int = 40,
+    max_classes: int = 8,
 ) -> Case:
     """Draw a :class:`Case`.
 
@@ -66,7 +67,7 @@ def cases(
     """
     kind = draw(st.sampled_from(kinds))
     pool = POOLS[kind]
-    k = draw(st.integers(1, len(pool)))
+    k = draw(st.integers(1, min(len(pool), max_classes)))
     classes = draw(st.permutations(pool))[:k]
     n = draw(st.integers(1, max_size))
     y_true = draw(st.lists(st.sampled_from(classes), min_size=n, max_size=n))
