@@ -1212,10 +1212,10 @@ class ThresholdSweep:
             return cache[key]
         # float64 once here, rather than a conversion inside every metric
         tn, fp, fn, tp = (np.asarray(v, dtype=np.float64) for v in (self.tn, self.fp, self.fn, self.tp))
-        st = Stats(
-            np.stack([np.stack([tn, fp], -1), np.stack([fn, tp], -1)], -2),
-            zero_division=zero_division,
-        )
+        # class axes stored first and viewed last: reductions over the 2 x 2 axes then add
+        # whole contiguous rows of T values instead of striding through tiny blocks
+        classes_first = np.stack([np.stack([tn, fp]), np.stack([fn, tp])])
+        st = Stats(np.moveaxis(classes_first, (0, 1), (-2, -1)), zero_division=zero_division)
         d = st.__dict__  # prime the cached properties of Stats with the known values
         d["counts"] = st.table
         d["tp"] = np.stack([tn, tp], -1)
