@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ._helpers import declare
 from ._stats import Stats
 from .per_class import (
     REF_FAWCETT,
@@ -16,7 +17,6 @@ from .per_class import (
     REF_YAO,
     recall,
 )
-from .registry import metric
 
 REF_COHEN = "Cohen, J. (1960), A coefficient of agreement for nominal scales, Educ. Psychol. Meas. 20(1)."
 REF_COHEN_W = (
@@ -32,28 +32,10 @@ REF_BRODERSEN = (
 )
 
 
-def _overall(name, full, formula, meaning, *, pycm=None, sklearn=None, aliases=(), refs=(),
-             rng=(0.0, 1.0), hib=True, family="summary", prefer="", avoid="", notes="",
-             params=None, check=None):
-    return metric(
-        name,
-        "overall",
-        full_name=full,
-        family=family,
-        formula=formula,
-        meaning=meaning,
-        range=rng,
-        higher_is_better=hib,
-        aliases=aliases,
-        pycm=pycm,
-        sklearn=sklearn,
-        references=refs,
-        prefer_when=prefer,
-        avoid_when=avoid,
-        notes=notes,
-        params=params or {},
-        check=check,
-    )
+def _overall(name, full, formula, meaning, *, refs=(), rng=(0.0, 1.0), hib=True,
+             family="summary", prefer="", avoid="", **kw):
+    return declare(name, "overall", full, family, formula, meaning, refs=refs, prefer=prefer,
+                   avoid=avoid, rng=rng, hib=hib, **kw)
 
 
 @_overall("n", "number of samples", "N = sum_ij C[i, j]", "Total count (or weight) in the table.",

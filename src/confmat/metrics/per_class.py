@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._helpers import declare
 from ._stats import ClassCounts
-from .registry import metric
 
 REF_SKLEARN = "Pedregosa et al. (2011), Scikit-learn: Machine Learning in Python, JMLR 12."
 REF_POWERS = (
@@ -40,22 +40,12 @@ PROPORTION = (0.0, 1.0)
 
 def _count(name: str, full: str, formula: str, meaning: str, pycm: str | None, aliases=(),
            sklearn: str | None = "sklearn.metrics.multilabel_confusion_matrix"):
-    return metric(
-        name,
-        "per_class",
-        full_name=full,
-        family="counts",
-        formula=formula,
-        meaning=meaning,
-        range=(0.0, float("inf")),
-        higher_is_better=None,
-        aliases=aliases,
-        pycm=pycm,
-        sklearn=sklearn,
-        references=(REF_FAWCETT,),
+    return declare(
+        name, "per_class", full, "counts", formula, meaning, refs=(REF_FAWCETT,),
+        prefer="Reading the raw table; every other metric is built from these counts.",
+        avoid="Comparing models on test sets of different sizes: use a rate instead.",
+        rng=(0.0, float("inf")), hib=None, pycm=pycm, sklearn=sklearn, aliases=aliases,
         is_count=True,
-        prefer_when="Reading the raw table; every other metric is built from these counts.",
-        avoid_when="Comparing models on test sets of different sizes: use a rate instead.",
     )
 
 
@@ -100,28 +90,10 @@ def predicted(c: ClassCounts) -> np.ndarray:
     return c.predicted
 
 
-def _rate(name, full, formula, meaning, *, pycm=None, sklearn=None, aliases=(), refs=(REF_FAWCETT,),
-          hib=True, rng=PROPORTION, family="rates", prefer="", avoid="", notes="", params=None,
-          check=None):
-    return metric(
-        name,
-        "per_class",
-        full_name=full,
-        family=family,
-        formula=formula,
-        meaning=meaning,
-        range=rng,
-        higher_is_better=hib,
-        aliases=aliases,
-        pycm=pycm,
-        sklearn=sklearn,
-        references=refs,
-        prefer_when=prefer,
-        avoid_when=avoid,
-        notes=notes,
-        params=params or {},
-        check=check,
-    )
+def _rate(name, full, formula, meaning, *, refs=(REF_FAWCETT,), rng=PROPORTION, hib=True,
+          family="rates", prefer="", avoid="", **kw):
+    return declare(name, "per_class", full, family, formula, meaning, refs=refs, prefer=prefer,
+                   avoid=avoid, rng=rng, hib=hib, **kw)
 
 
 @_rate("recall", "recall (true positive rate, sensitivity)", "TPR = TP / (TP + FN)",
