@@ -32,3 +32,16 @@ def test_compiled_batch_matches_pycm(k):
         assert ours[i] == pytest.approx(expected, rel=1e-9, abs=1e-12)
         checked += 1
     assert checked > 100
+
+
+def test_compiled_batch_flags_the_same_tables_as_the_array_loop():
+    rng = np.random.default_rng(7)
+    tables = rng.integers(0, 30, (4500, 3, 3)) + np.eye(3, dtype=np.int64) * 20
+    compiled = evaluate("aickin_alpha", Stats(tables, zero_division="nan"))  # >= 4096 tables
+    # batches below 4096 tables take the numpy fixed-point loop
+    reference = np.concatenate([
+        evaluate("aickin_alpha", Stats(tables[i:i + 1500], zero_division="nan"))
+        for i in range(0, len(tables), 1500)
+    ])
+    np.testing.assert_array_equal(np.isnan(compiled), np.isnan(reference))
+    np.testing.assert_allclose(compiled, reference, rtol=1e-9, atol=1e-12, equal_nan=True)

@@ -1218,12 +1218,12 @@ class ThresholdSweep:
         st = Stats(np.moveaxis(classes_first, (0, 1), (-2, -1)), zero_division=zero_division)
         d = st.__dict__  # prime the cached properties of Stats with the known values
         d["counts"] = st.table
-        d["tp"] = np.stack([tn, tp], -1)
-        d["fp"] = np.stack([fn, fp], -1)
-        d["fn"] = np.stack([fp, fn], -1)
-        d["tn"] = np.stack([tp, tn], -1)
-        d["support"] = d["rows"] = np.stack([tn + fp, fn + tp], -1)
-        d["predicted"] = d["cols"] = np.stack([tn + fn, fp + tp], -1)
+        d["tp"] = np.stack([tn, tp]).T
+        d["fp"] = np.stack([fn, fp]).T
+        d["fn"] = np.stack([fp, fn]).T
+        d["tn"] = np.stack([tp, tn]).T
+        d["support"] = d["rows"] = np.stack([tn + fp, fn + tp]).T
+        d["predicted"] = d["cols"] = np.stack([tn + fn, fp + tp]).T
         d["n_all"] = d["n"] = tn + fp + fn + tp
         d["correct"] = tn + tp
         if positive_only:

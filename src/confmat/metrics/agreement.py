@@ -211,40 +211,65 @@ def _check_aickin(max_iter=200, epsilon=1e-4) -> None:
 
 @lru_cache(maxsize=1)
 def _aickin_kernel():  # pragma: no cover - compiled; the numpy loop below is the reference
-    """The same fixed-point iteration compiled per table (None without numba)."""
+    """The same fixed-point iteration compiled, tables in parallel blocks (None without numba)."""
     try:
         from numba import njit, prange
     except ImportError:
         return None
 
     @njit(cache=True, error_model="numpy")
-    def one(top, p, n, acc, max_iter, eps):
-        k = top.shape[0]
-        pa = top / n
-        pb = p / n
-        a = 0.0
+    def block(top, p, n, acc, max_iter, eps, alpha, bad, start, stop):
+        # the tables of a block iterate in lock-step: their dependency chains (each step
+        # waits on the previous divisions) are independent, so the CPU overlaps them;
+        # every table still follows exactly the steps of `one`
+        b = stop - start
+        k = top.shape[1]
+        pa = np.empty((b, k))
+        pb = np.empty((b, k))
+        a = np.zeros(b)
+        live = np.ones(b, dtype=np.bool_)
+        topn = np.empty((b, k))
+        pn = np.empty((b, k))
+        for j in range(b):
+            for i in range(k):
+                topn[j, i] = top[start + j, i] / n[start + j]
+                pn[j, i] = p[start + j, i] / n[start + j]
+                pa[j, i] = topn[j, i]
+                pb[j, i] = pn[j, i]
         step = 1
-        while True:
-            pe = 0.0
-            for i in range(k):
-                pe += pa[i] * pb[i]
-            new = (acc - pe) / (1.0 - pe)
-            wrong = not np.isfinite(new)
-            previous = a
-            if not wrong:
-                a = new
-            total = 0.0
-            for i in range(k):
-                pa[i] = top[i] / (((1.0 - a) + a * (pb[i] / pe)) * n)
-            for i in range(k):
-                pb[i] = p[i] / (((1.0 - a) + a * (pa[i] / pe)) * n)
-                total += pa[i] + pb[i]
-            wrong = wrong or not np.isfinite(total) or abs(a) > 1.0
-            converged = abs(a - previous) < eps
-            if step > max_iter and not converged:
-                wrong = True
-            if converged or wrong or step > max_iter:
-                return a, wrong
+        left = b
+        while left > 0:
+            for j in range(b):
+                if not live[j]:
+                    continue
+                t = start + j
+                pe = 0.0
+                for i in range(k):
+                    pe += pa[j, i] * pb[j, i]
+                new = (acc[t] - pe) / (1.0 - pe)
+                wrong = not np.isfinite(new)
+                previous = a[j]
+                if not wrong:
+                    a[j] = new
+                aj = a[j]
+                # PyCM's update with the divisions by pe and n hoisted out of the class loop
+                # (equal up to rounding in the last bits)
+                r = aj / pe
+                total = 0.0
+                for i in range(k):
+                    pa[j, i] = topn[j, i] / ((1.0 - aj) + r * pb[j, i])
+                for i in range(k):
+                    pb[j, i] = pn[j, i] / ((1.0 - aj) + r * pa[j, i])
+                    total += pa[j, i] + pb[j, i]
+                wrong = wrong or not np.isfinite(total) or abs(aj) > 1.0
+                converged = abs(aj - previous) < eps
+                if step > max_iter and not converged:
+                    wrong = True
+                if converged or wrong or step > max_iter:
+                    live[j] = False
+                    left -= 1
+                    alpha[t] = aj
+                    bad[t] = wrong
             step += 1
 
     @njit(parallel=True, cache=True, error_model="numpy")
@@ -252,8 +277,9 @@ def _aickin_kernel():  # pragma: no cover - compiled; the numpy loop below is th
         m = top.shape[0]
         alpha = np.zeros(m)
         bad = np.zeros(m, dtype=np.bool_)
-        for t in prange(m):
-            alpha[t], bad[t] = one(top[t], p[t], n[t], acc[t], max_iter, eps)
+        size = 8
+        for c in prange((m + size - 1) // size):
+            block(top, p, n, acc, max_iter, eps, alpha, bad, c * size, min(m, (c + 1) * size))
         return alpha, bad
 
     return run
