@@ -314,8 +314,22 @@ def _areas(pos: np.ndarray, s: np.ndarray, w: Any) -> tuple[float | None, float 
             float(average_precision_score(pos, s, sample_weight=w)))
 
 
+class _Display:
+    """Terminal text (``str``) and notebook HTML (``_repr_html_``) from the renderers."""
+
+    def __str__(self) -> str:
+        from .render_text import render_text
+
+        return render_text(self)  # type: ignore[arg-type]
+
+    def _repr_html_(self) -> str:
+        from .render_html import render_fragment
+
+        return render_fragment(self)  # type: ignore[arg-type]
+
+
 @dataclass
-class Report:
+class Report(_Display):
     """Everything a renderer shows about one classifier's evaluation."""
 
     title: str
@@ -370,19 +384,9 @@ class Report:
             "notes": list(self.notes),
         }
 
-    # notebook / terminal display -----------------------------------------------------------
-    def __str__(self) -> str:
-        from .render_text import render_text
-
-        return render_text(self)
-
     def __repr__(self) -> str:
         return f"<Report {self.title!r}: {len(self.labels)} classes, n={self.n:g}>"
 
-    def _repr_html_(self) -> str:
-        from .render_html import render_fragment
-
-        return render_fragment(self)
 
 
 #: bootstrap resamples per interval in reports (intervals of metrics without an analytic form
@@ -564,7 +568,7 @@ def _curves_for(labels: list[Any], y_true: Any, y_score: Any, pos_label: Any,
 
 # ------------------------------------------------------------------------------ comparison
 @dataclass
-class Comparison:
+class Comparison(_Display):
     """Several classifiers on the same samples, side by side, with pairwise tests."""
 
     title: str
@@ -588,18 +592,9 @@ class Comparison:
             "notes": list(self.notes),
         }
 
-    def __str__(self) -> str:
-        from .render_text import render_text
-
-        return render_text(self)
-
     def __repr__(self) -> str:
         return f"<Comparison {self.title!r}: {', '.join(self.names)}>"
 
-    def _repr_html_(self) -> str:
-        from .render_html import render_fragment
-
-        return render_fragment(self)
 
 
 def _clean(x: Any) -> Any:
