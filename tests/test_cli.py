@@ -270,6 +270,8 @@ def test_metrics_search_and_explain() -> None:
     assert ex.returncode == 0 and "recall" in ex.stdout.lower()
     exj = json.loads(run("explain", "mcc", "--json").stdout)
     assert exj["name"] == "mcc" and exj["kind"] == "overall"
+    pycm_key = run("explain", "TPR Macro")  # PyCM's key for macro-averaged recall
+    assert pycm_key.returncode == 0 and pycm_key.stdout.startswith("recall")
 
 
 # ------------------------------------------------------------------------------ errors

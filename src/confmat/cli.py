@@ -741,39 +741,13 @@ def explain(metric: str, as_json: bool) -> None:
     """
     import json
 
-    from .metrics import get_metric
+    from .explain import explain as explain_metric
 
-    spec = get_metric(metric)
+    info = explain_metric(metric)  # names, aliases and PyCM keys ("TPR Macro") all work
     if as_json:
-        click.echo(json.dumps(spec.describe(), indent=2, default=str))
+        click.echo(json.dumps(info.to_dict(), indent=2, default=str))
         return
-    import confmat
-
-    text = None
-    explain_fn = getattr(confmat, "explain", None)
-    if explain_fn is not None:
-        text = str(explain_fn(spec.name))
-    if not text:
-        d = spec.describe()
-        lines = [f"{spec.name} — {spec.full_name}",
-                 f"kind: {spec.kind}, family: {spec.family}, range: [{spec.range[0]:g}, "
-                 f"{spec.range[1]:g}], "
-                 + {True: "higher is better", False: "lower is better",
-                    None: "no better direction"}[spec.higher_is_better]]
-        if spec.aliases:
-            lines.append("aliases: " + ", ".join(spec.aliases))
-        lines += ["", f"formula: {spec.formula}", "", spec.meaning]
-        for key, label in (("prefer_when", "prefer when"), ("avoid_when", "avoid when"),
-                           ("notes", "notes")):
-            if d.get(key):
-                lines += ["", f"{label}: {d[key]}"]
-        if spec.params:
-            lines += ["", "parameters: " + ", ".join(f"{k}={v!r}" for k, v in spec.params.items())]
-        if spec.sklearn or spec.pycm:
-            lines += ["", f"scikit-learn: {spec.sklearn or '-'}; PyCM: {spec.pycm or '-'}"]
-        if spec.references:
-            lines += ["", "references:", *(f"  - {r}" for r in spec.references)]
-        text = "\n".join(lines)
+    text = str(info)
     click.echo(text)
 
 
