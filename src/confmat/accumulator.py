@@ -19,7 +19,7 @@ import numpy as np
 
 from ._kernels import confusion_counts
 from .encode import _check_kinds, _py, as_1d, check_pair, encode_pair, normalize_labels
-from .matrix import ConfusionMatrix, _json_label
+from .matrix import ConfusionMatrix, _json_label, parse_json
 
 __all__ = ["Accumulator"]
 
@@ -477,11 +477,7 @@ class Accumulator:
 
     @classmethod
     def from_json(cls, text: str) -> Accumulator:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"text is not valid JSON: {exc}") from exc
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     def __repr__(self) -> str:
         return (

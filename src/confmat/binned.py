@@ -51,6 +51,7 @@ from .curves import (
     _undefined_auc,
 )
 from .encode import _py, _uniques_and_codes, as_1d, check_sample_weight, normalize_labels
+from .matrix import parse_json
 
 __all__ = ["ScoreHistogram"]
 
@@ -407,7 +408,7 @@ class ScoreHistogram:
 
     @classmethod
     def from_json(cls, text: str) -> ScoreHistogram:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(parse_json(text))
 
     # ---------------------------------------------------------------- binary views
     def _pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:

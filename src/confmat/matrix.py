@@ -483,11 +483,7 @@ class ConfusionMatrix:
 
     @classmethod
     def from_json(cls, text: str) -> ConfusionMatrix:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"text is not valid JSON: {exc}") from exc
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:
@@ -505,6 +501,14 @@ class ConfusionMatrix:
         from .report.render_html import matrix_html
 
         return matrix_html(self)
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads`` whose error names the argument (shared by every ``from_json``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"text is not valid JSON: {exc}") from exc
 
 
 def _json_label(v: Any) -> Any:
