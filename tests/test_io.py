@@ -322,3 +322,123 @@ def test_gzip_csv_and_early_break(tmp_path):
     for _ in reader:  # stopping early stops the background reader
         break
     assert sum(len(b["y"]) for b in reader) == 3000 == reader.rows_read  # and it restarts
+
+
+# ------------------------------------------------------------------ row groups on several threads
+def _table_with_nulls(n: int, seed: int, k: int, null_rate: float) -> pa.Table:
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.7, t, rng.integers(0, k, n))
+    score = np.clip(0.3 * (t == k - 1) + 0.7 * rng.random(n), 0.0, 1.0)
+    return pa.table({
+        "y": pa.array(t, mask=rng.random(n) < null_rate),
+        "yhat": pa.array(p, mask=rng.random(n) < null_rate),
+        "score": pa.array(score, mask=rng.random(n) < null_rate),
+    })
+
+
+def _evaluate_both(path, **kw):
+    """evaluate_file read by one thread and by several; both outcomes (result or error text)."""
+    out = []
+    for workers in (1, 3):
+        seen: list[int] = []
+        try:
+            cm, rep = cio.evaluate_file(path, "y", "yhat", workers=workers,
+                                        progress=lambda done, total, seen=seen: seen.append(done),
+                                        **kw)
+        except (ValueError, TypeError) as exc:
+            out.append(("error", type(exc).__name__, str(exc)))
+        else:
+            assert seen == sorted(seen) and seen[-1] == rep.rows_total
+            out.append((cm, rep))
+    return out
+
+
+@settings(max_examples=25)
+@given(
+    n=st.integers(1, 4000),
+    row_group=st.integers(1, 600),
+    batch_rows=st.integers(1, 800),
+    seed=st.integers(0, 2**32 - 1),
+    null_rate=st.sampled_from([0.0, 0.001, 0.05]),
+    with_scores=st.booleans(),
+)
+def test_row_groups_on_threads_equal_one_thread_and_in_memory(
+    n, row_group, batch_rows, seed, null_rate, with_scores
+):
+    k = 2 if with_scores else 5
+    table = _table_with_nulls(n, seed, k, null_rate)
+    kw = {"batch_rows": batch_rows, "skip_invalid": True}
+    if with_scores:
+        kw.update(score_cols="score", bins=64, labels=None)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "p.parquet")
+        pq.write_table(table, path, row_group_size=row_group)
+        one, many = _evaluate_both(path, **kw)
+    df = table.to_pandas()
+    valid = df[["y", "yhat", "score"] if with_scores else ["y", "yhat"]].notna().all(axis=1)
+    if one[0] == "error" or many[0] == "error":
+        assert one == many
+        # the only errors: no valid row, or a histogram whose first rows show one class
+        assert "no valid rows" in one[2] or "needs at least two classes" in one[2]
+        return
+    (cm1, rep1), (cm3, rep3) = one, many
+    kept = df[valid]
+    want = sk_confusion_matrix(kept["y"].astype(int), kept["yhat"].astype(int), labels=cm1.labels)
+    np.testing.assert_array_equal(cm1.counts, want)
+    assert cm3.labels == cm1.labels and np.array_equal(cm3.counts, cm1.counts)
+    skipped = (np.flatnonzero(~valid.to_numpy()) + 1).tolist()
+    for rep in (rep1, rep3):
+        assert (rep.rows_read, rep.rows_skipped) == (int(valid.sum()), n - int(valid.sum()))
+        assert rep.skipped_row_numbers == skipped[: cio.MAX_SKIPPED_NUMBERS]
+    assert rep3.batches == rep1.batches
+    if with_scores:
+        assert rep3.curves.labels == rep1.curves.labels
+        np.testing.assert_array_equal(rep3.curves.counts, rep1.curves.counts)
+
+
+def test_row_group_errors_read_as_with_one_thread(tmp_path):
+    rng = np.random.default_rng(5)
+    n = 20_000
+    t = rng.integers(0, 3, n)
+    # a null in a late row group, and a label outside the fixed labels in another
+    y = pa.array(t, mask=np.arange(n) == 15_123)
+    path = tmp_path / "e.parquet"
+    pq.write_table(pa.table({"y": y, "yhat": t}), path, row_group_size=1000)
+    (_, _, msg1), (_, _, msg3) = _evaluate_both(path, batch_rows=300)
+    assert msg1 == msg3 and "column 'y', row 15124" in msg3
+    t2 = t.copy()
+    t2[17_500] = 7
+    pq.write_table(pa.table({"y": t2, "yhat": t}), path, row_group_size=1000)
+    (_, _, msg1), (_, _, msg3) = _evaluate_both(path, batch_rows=300, labels=[0, 1, 2])
+    assert msg1 == msg3
+    # batches of 300 never span row groups of 1000: 300, 300, 300, 100 per group; data row
+    # 17501 is in the second batch of group 17 (rows 17301..17600), chunk 17 * 4 + 2
+    assert "rows 17301..17600: chunk 70 has label 7 not in the fixed labels [0, 1, 2]" in msg3
+    # the histogram's classes are fixed by the first rows read; a class seen later is an error
+    y3 = np.where(np.arange(n) < 12_000, t % 2, t)
+    pq.write_table(pa.table({"y": y3, "yhat": y3, "s": rng.random(n)}), path, row_group_size=1000)
+    (_, _, msg1), (_, _, msg3) = _evaluate_both(path, score_cols="s", batch_rows=1000)
+    assert msg1 == msg3 and "y_true contains label 2 not in labels [0, 1]" in msg3
+
+
+def test_first_row_groups_all_invalid(tmp_path):
+    n = 5000
+    t = np.arange(n) % 2
+    mask = np.arange(n) < 2500  # the first five row groups hold no valid row
+    path = tmp_path / "f.parquet"
+    table = pa.table({"y": pa.array(t, mask=mask), "yhat": t, "s": np.linspace(0, 1, n)})
+    pq.write_table(table, path, row_group_size=500)
+    (cm1, rep1), (cm3, rep3) = _evaluate_both(path, skip_invalid=True, score_cols="s", bins=16)
+    assert cm1 == cm3 and cm3.n == 2500 and rep3.rows_skipped == 2500
+    assert rep3.skipped_row_numbers == list(range(1, 11))
+    np.testing.assert_array_equal(rep1.curves.counts, rep3.curves.counts)
+
+
+def test_workers_argument_is_checked(tmp_path):
+    path = tmp_path / "w.parquet"
+    pq.write_table(pa.table({"y": [0, 1], "yhat": [0, 1]}), path)
+    with pytest.raises(ValueError, match="workers must be at least 1, got 0"):
+        cio.evaluate_file(path, "y", "yhat", workers=0)
+    with pytest.raises(TypeError, match="workers must be an int or None, got str"):
+        cio.evaluate_file(path, "y", "yhat", workers="2")

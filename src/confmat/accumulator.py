@@ -403,6 +403,18 @@ class Accumulator:
         if other._hist is not None:
             self._hist = other._hist.copy() if self._hist is None else self._hist + other._hist
 
+    def _empty_part(self) -> Accumulator:
+        """An empty accumulator whose updates can later be merged into this one exactly as if
+        they had been made here: same fixed labels, bins and score range, and (once this one
+        has chosen them) the same histogram classes."""
+        part = Accumulator(
+            self._labels if self._fixed else None, scores=self._track_scores, bins=self.bins,
+            score_range=self.score_range,
+        )
+        if self._hist is not None:
+            part._hist = self._new_histogram(list(self._hist.labels))
+        return part
+
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):
             return NotImplemented

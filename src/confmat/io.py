@@ -251,10 +251,16 @@ class BatchReader:
             "(--skip-invalid) to skip such rows and report how many"
         )
 
-    def _clean(self, arrays: dict[str, Any], row_numbers: Callable[[np.ndarray], np.ndarray]) -> dict[str, np.ndarray]:
+    def _clean(
+        self,
+        arrays: dict[str, Any],
+        row_numbers: Callable[[np.ndarray], np.ndarray],
+        skipped: list[int] | None = None,
+    ) -> dict[str, np.ndarray]:
         """Turn arrow/numpy columns into numpy, finding rows with a missing value or NaN.
 
-        ``row_numbers`` maps batch positions to 1-based file row numbers.
+        ``row_numbers`` maps batch positions to 1-based file row numbers. Skipped rows go to
+        ``skipped`` when given (thread-safe use), else to the reader's pending list.
         """
         n = len(next(iter(arrays.values())))
         bad = np.zeros(n, dtype=bool)
@@ -280,7 +286,11 @@ class BatchReader:
             if not self.skip_invalid:
                 pos, name, why = first
                 raise self._invalid(int(row_numbers(np.array([pos]))[0]), name, why)
-            self._skip(row_numbers(np.flatnonzero(bad)).tolist())
+            numbers = row_numbers(np.flatnonzero(bad)).tolist()
+            if skipped is None:
+                self._skip(numbers)
+            else:
+                skipped.extend(int(r) for r in numbers)
             keep = ~bad
             out = {k: v[keep] for k, v in out.items()}
         return out
@@ -309,11 +319,44 @@ class BatchReader:
         return self.rows_read + self.rows_skipped
 
     def _iter_parquet(self) -> Iterator[dict[str, np.ndarray]]:
-        pa = _arrow()
         pf = _parquet_file(self.path)
-        start = 0
+        for groups, start in self._parquet_units():
+            for batch, skipped, _, _ in self._read_unit(pf, groups, start, PARQUET_THREADS):
+                self._skip(skipped)
+                yield batch
+
+    def _parquet_units(self) -> list[tuple[list[int], int]]:
+        """The file's row groups cut into units of work: (row groups, 0-based first row).
+
+        A unit is one row group, or several consecutive ones holding at most ``batch_rows``
+        rows together, so the batches of a unit never depend on how units are scheduled: a
+        read on one thread and one on several cut the file into the same batches.
+        """
+        md = _parquet_file(self.path).metadata
+        units: list[tuple[list[int], int]] = []
+        start = rows = 0
+        for g in range(md.num_row_groups):
+            size = md.row_group(g).num_rows
+            if units and rows + size <= self.batch_rows:
+                units[-1][0].append(g)
+                rows += size
+            else:
+                units.append(([g], start))
+                rows = size
+            start += size
+        return units
+
+    def _read_unit(
+        self, pf: Any, groups: list[int], start: int, threads: bool = False
+    ) -> Iterator[tuple[dict[str, np.ndarray], list[int], int, int]]:
+        """Cleaned batches of some row groups, without touching the reader's counters (several
+        threads may read units at once, each with its own ``pf``): (batch, skipped row
+        numbers, 0-based first row, rows in the batch before skipping). A decoding failure is
+        an error naming the row after which it happened."""
+        pa = _arrow()
         it = pf.iter_batches(
-            batch_size=self.batch_rows, columns=self.columns, use_threads=PARQUET_THREADS
+            batch_size=self.batch_rows, row_groups=groups, columns=self.columns,
+            use_threads=threads,
         )
         while True:
             try:
@@ -325,10 +368,14 @@ class BatchReader:
                     f"file {self.path!r} could not be read after row {start}: it may be "
                     f"truncated or corrupted ({exc})"
                 ) from exc
-            arrays = {name: batch.column(name) for name in self.columns}
-            base = start
+            skipped: list[int] = []
+            clean = self._clean(
+                {name: batch.column(name) for name in self.columns},
+                lambda pos, base=start: pos + base + 1,
+                skipped,
+            )
+            yield clean, skipped, start, batch.num_rows
             start += batch.num_rows
-            yield self._clean(arrays, lambda pos, base=base: pos + base + 1)
 
     def _iter_npy(self) -> Iterator[dict[str, np.ndarray]]:
         arr = _npy_open(self.path)
@@ -834,6 +881,7 @@ def evaluate_file(
     batch_rows: int = 1_000_000,
     bins: int = 10_000,
     column_types: Mapping[str, str] | None = None,
+    workers: int | None = None,
 ) -> tuple[Any, FileReport]:
     """Evaluate a prediction file of any size in bounded memory.
 
@@ -855,17 +903,24 @@ def evaluate_file(
     skip_invalid : bool, default False
         Skip invalid rows and count them instead of raising.
     progress : callable, optional
-        Called after each batch as ``progress(rows_done, total_rows)``; ``total_rows`` is None
-        when the file does not say (CSV, JSON lines).
+        Called after each batch (each row group when several are read at once) as
+        ``progress(rows_done, total_rows)``; ``total_rows`` is None when the file does not say
+        (CSV, JSON lines).
     format, column_types
         As in :func:`iter_batches`.
     batch_rows : int, default 1_000_000
-        Rows per batch: a few batches are in memory at a time (one being read while the
-        previous one is counted). A million rows matches common Parquet row groups and keeps
-        the per-batch overhead of decoding low (about 380 MB peak for 1e8 rows of
-        int64/int64/float64 in benchmarks/bench_scale.py).
+        Rows per batch: a few batches are in memory at a time. A million rows matches common
+        Parquet row groups and keeps the per-batch overhead of decoding low (about 400 MB peak
+        for 1e8 rows of int64/int64/float64 in benchmarks/bench_scale.py).
     bins : int, default 10_000
         Score bins of the curves.
+    workers : int, optional
+        Threads that decode and count the row groups of a Parquet file at once: each group is
+        read and counted by one thread into its own partial state, and the partial states are
+        added in file order. Default: the CPUs this process may use. With 1, and for other
+        formats and single-row-group files, one thread reads the next batch while the current
+        one is counted. The result is the same either way (counts exactly; sums of float
+        weights up to rounding, as they are added in another order).
 
     Returns
     -------
@@ -880,14 +935,16 @@ def evaluate_file(
     cols = [true_col, pred_col, *score_list]
     if weight_col is not None:
         cols.append(weight_col)
+    n_workers = _check_workers(workers)
     reader = iter_batches(
         path, cols, format=format, batch_rows=batch_rows, skip_invalid=skip_invalid,
         column_types=column_types,
     )
     acc = Accumulator(labels, scores=bool(score_list) or None, bins=bins)
     report = FileReport(path=reader.path, format=reader.format)
-    done = 0  # data rows before the current batch, valid or skipped
-    for batch in reader:
+
+    def feed(target: Any, batch: dict[str, np.ndarray], first: int, last: int) -> None:
+        """Add one batch (file rows ``first``..``last``, 1-based) to an accumulator."""
         scores = None
         if score_list:
             scores = (
@@ -896,17 +953,27 @@ def evaluate_file(
                 else np.column_stack([batch[c] for c in score_list])
             )
         try:
-            acc.update(
+            target.update(
                 batch[true_col],
                 batch[pred_col],
                 scores=scores,
                 sample_weight=None if weight_col is None else batch[weight_col],
             )
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"file {reader.path!r}, rows {done + 1}..{reader.rows_total}: {exc}") from exc
-        done = reader.rows_total
-        report.batches += 1
-        if progress is not None:
+            raise type(exc)(f"file {reader.path!r}, rows {first}..{last}: {exc}") from exc
+
+    units = reader._parquet_units() if reader.format == "parquet" and n_workers > 1 else []
+    if len(units) > 1:
+        _evaluate_units(reader, units, acc, report, feed, progress, n_workers)
+    else:
+        done = 0  # data rows before the current batch, valid or skipped
+        for batch in reader:
+            feed(acc, batch, done + 1, reader.rows_total)
+            done = reader.rows_total
+            report.batches += 1
+            if progress is not None:
+                progress(reader.rows_total, reader.total_rows)
+        if progress is not None and reader.rows_total != done:  # skipped rows at the end
             progress(reader.rows_total, reader.total_rows)
     report.rows_read = reader.rows_read
     report.rows_skipped = reader.rows_skipped
@@ -919,3 +986,96 @@ def evaluate_file(
     if score_list:
         report.curves = acc.curves()
     return acc.result(), report
+
+
+def _check_workers(workers: Any) -> int:
+    if workers is None:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # pragma: no cover - not Linux
+            return max(1, os.cpu_count() or 1)
+    if isinstance(workers, bool) or not isinstance(workers, int | np.integer):
+        raise TypeError(f"workers must be an int or None, got {type(workers).__name__}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    return int(workers)
+
+
+def _evaluate_units(
+    reader: BatchReader,
+    units: list[tuple[list[int], int]],
+    acc: Any,
+    report: FileReport,
+    feed: Callable[[Any, dict[str, np.ndarray], int, int], None],
+    progress: Callable[[int, int | None], None] | None,
+    workers: int,
+) -> None:
+    """Read and count the row groups of a Parquet file on ``workers`` threads.
+
+    Each unit of row groups (see ``BatchReader._parquet_units``) goes into a fresh partial accumulator on a worker thread (pyarrow's decoder and
+    the counting kernels release the GIL; the kernels run single-threaded there); the partials
+    are merged into ``acc`` in file order, so the row accounting and the labels are those of a
+    sequential read. The first units are read on the calling thread until ``acc`` has samples,
+    which fixes the classes of the score histogram as a sequential read would. A unit whose
+    partial fails is read again on the calling thread into ``acc`` itself (and so are the
+    units after it): the error is then exactly the one of a sequential read (its row numbers,
+    label and chunk number), never a half-merged result.
+    """
+    import threading
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    local = threading.local()
+
+    def run(index: int, target: Any) -> tuple[int, list[int], int]:
+        pf = getattr(local, "pf", None)
+        if pf is None:
+            pf = local.pf = _parquet_file(reader.path)
+        groups, start = units[index]
+        rows, skipped, batches = 0, [], 0
+        for batch, skip, first, size in reader._read_unit(pf, groups, start):
+            skipped.extend(skip)
+            n = len(next(iter(batch.values())))
+            if n:
+                feed(target, batch, first + 1, first + size)
+                rows += n
+                batches += 1
+        return rows, skipped, batches
+
+    def account(rows: int, skipped: list[int], batches: int) -> None:
+        reader.rows_read += rows
+        reader._account(skipped)
+        report.batches += batches
+        if progress is not None:
+            progress(reader.rows_total, reader.total_rows)
+
+    reader.rows_read = reader.rows_skipped = 0
+    reader.skipped_row_numbers = []
+    i = 0
+    while i < len(units) and acc.n_samples == 0:
+        account(*run(i, acc))
+        i += 1
+    failed = None
+    ex = ThreadPoolExecutor(workers, thread_name_prefix="confmat-io")
+    try:
+        pending: deque[tuple[int, Any, Future[Any]]] = deque()
+        nxt = i
+        while pending or nxt < len(units):
+            # a bounded window of units in flight keeps memory to a few batches
+            while nxt < len(units) and len(pending) < 2 * workers:
+                part = acc._empty_part()
+                pending.append((nxt, part, ex.submit(run, nxt, part)))
+                nxt += 1
+            index, part, fut = pending.popleft()
+            try:
+                res = fut.result()
+            except (ValueError, TypeError):
+                failed = index
+                break
+            acc.merge(part)
+            account(*res)
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+    if failed is not None:
+        for index in range(failed, len(units)):
+            account(*run(index, acc))
