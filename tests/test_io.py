@@ -442,3 +442,45 @@ def test_workers_argument_is_checked(tmp_path):
         cio.evaluate_file(path, "y", "yhat", workers=0)
     with pytest.raises(TypeError, match="workers must be an int or None, got str"):
         cio.evaluate_file(path, "y", "yhat", workers="2")
+
+
+def _rss_file_kb() -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("RssFile:"):
+                return int(line.split()[1])
+    raise AssertionError("no RssFile line")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux /proc")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_mapped_parquet_pages_are_released_as_units_are_read(tmp_path, monkeypatch, workers):
+    rng = np.random.default_rng(3)
+    n = 4_000_000
+    t = rng.integers(0, 2, n)
+    path = tmp_path / "big.parquet"
+    pq.write_table(pa.table({"y": t, "yhat": t[::-1].copy(), "s": rng.random(n)}), path,
+                   row_group_size=200_000)
+    size_kb = os.path.getsize(path) // 1024
+
+    def peak_growth() -> tuple[int, ConfusionMatrix]:
+        base = _rss_file_kb()
+        peak = [0]
+
+        def progress(done, total):
+            peak[0] = max(peak[0], _rss_file_kb() - base)
+
+        cm, _ = cio.evaluate_file(path, "y", "yhat", score_cols="s", workers=workers,
+                                  batch_rows=200_000, progress=progress)
+        return peak[0], cm
+
+    assert cio.PARQUET_MMAP
+    peak_growth()  # first use loads compiled kernels (file-backed pages too)
+    released, cm = peak_growth()
+    monkeypatch.setattr(cio._ParquetSource, "release", lambda self, groups: None)
+    kept, cm_kept = peak_growth()
+    monkeypatch.setattr(cio, "PARQUET_MMAP", False)
+    _, cm_read = peak_growth()
+    assert cm == cm_kept == cm_read == ConfusionMatrix.from_predictions(t, t[::-1])
+    assert kept > 0.8 * size_kb  # without releasing, the mapped file becomes resident
+    assert released < 0.3 * size_kb, (released, size_kb)

@@ -53,6 +53,9 @@ MAX_SKIPPED_NUMBERS = 10
 PREFETCH = True
 #: Decode Parquet columns on pyarrow's thread pool.
 PARQUET_THREADS = True
+#: Map local Parquet files into memory instead of copying each column chunk out of the page
+#: cache; the pages of a unit are released once it is read, so resident memory stays bounded.
+PARQUET_MMAP = True
 
 
 def _arrow() -> Any:
@@ -319,11 +322,13 @@ class BatchReader:
         return self.rows_read + self.rows_skipped
 
     def _iter_parquet(self) -> Iterator[dict[str, np.ndarray]]:
-        pf = _parquet_file(self.path)
+        source = _ParquetSource(self.path)
+        pf = source.file()
         for groups, start in self._parquet_units():
             for batch, skipped, _, _ in self._read_unit(pf, groups, start, PARQUET_THREADS):
                 self._skip(skipped)
                 yield batch
+            source.release(groups)
 
     def _parquet_units(self) -> list[tuple[list[int], int]]:
         """The file's row groups cut into units of work: (row groups, 0-based first row).
@@ -711,17 +716,79 @@ def _csv_schema(path: str, fmt: str) -> Any:
     return reader.schema
 
 
-def _parquet_file(path: str) -> Any:
+def _parquet_file(path: str, source: Any = None) -> Any:
     pa = _arrow()
     import pyarrow.parquet as pq
 
     try:
         # pre_buffer=False: read column chunks page by page, so memory follows the batch size
-        return pq.ParquetFile(path, pre_buffer=False)
+        return pq.ParquetFile(path if source is None else source, pre_buffer=False)
     except (pa.ArrowException, OSError) as exc:
         raise ValueError(
             f"file {path!r} is not a readable Parquet file: it may be truncated or corrupted ({exc})"
         ) from exc
+
+
+class _ParquetSource:
+    """Per-thread ``ParquetFile`` objects over one local file.
+
+    With :data:`PARQUET_MMAP` the file is mapped read-only and every thread reads zero-copy
+    slices of the mapping (no copy out of the page cache, about a fifth of the decoding time
+    of a snappy file); :meth:`release` drops the mapped pages of row groups already read, which
+    keeps the resident memory to the units in flight. Re-reading a released page only maps it
+    again, so releasing early is never wrong. Without ``madvise`` (not Linux / macOS) or when
+    the file cannot be mapped, pyarrow reads the file by path.
+    """
+
+    def __init__(self, path: str) -> None:
+        import mmap
+        import threading
+
+        self.path = path
+        self._map: Any = None
+        self._buffer: Any = None
+        self._local = threading.local()
+        if PARQUET_MMAP and hasattr(mmap, "MADV_DONTNEED"):
+            try:
+                fd = os.open(path, os.O_RDONLY)
+                try:
+                    self._map = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+                finally:
+                    os.close(fd)
+            except (OSError, ValueError):  # empty or special file: read it by path
+                self._map = None
+        if self._map is not None:
+            self._buffer = _arrow().py_buffer(self._map)
+
+    def file(self) -> Any:
+        """The calling thread's ``ParquetFile``."""
+        pf = getattr(self._local, "pf", None)
+        if pf is None:
+            source = None if self._buffer is None else _arrow().BufferReader(self._buffer)
+            pf = self._local.pf = _parquet_file(self.path, source)
+        return pf
+
+    def release(self, groups: Sequence[int]) -> None:
+        """Drop the mapped pages of the column chunks of ``groups``."""
+        if self._map is None or not groups:
+            return
+        import mmap
+
+        md = self.file().metadata
+        lo, hi = self._map.size(), 0
+        for g in groups:
+            rg = md.row_group(g)
+            for i in range(rg.num_columns):
+                col = rg.column(i)
+                start = col.data_page_offset
+                if col.dictionary_page_offset is not None:
+                    start = min(start, col.dictionary_page_offset)
+                lo = min(lo, start)
+                hi = max(hi, start + col.total_compressed_size)
+        lo -= lo % mmap.PAGESIZE
+        hi = min(hi, self._map.size())
+        if hi > lo:
+            self._map.madvise(mmap.MADV_DONTNEED, lo, hi - lo)
 
 
 def _jsonl_first_keys(path: str) -> list[str]:
@@ -1021,25 +1088,22 @@ def _evaluate_units(
     units after it): the error is then exactly the one of a sequential read (its row numbers,
     label and chunk number), never a half-merged result.
     """
-    import threading
     from collections import deque
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    local = threading.local()
+    source = _ParquetSource(reader.path)
 
     def run(index: int, target: Any) -> tuple[int, list[int], int]:
-        pf = getattr(local, "pf", None)
-        if pf is None:
-            pf = local.pf = _parquet_file(reader.path)
         groups, start = units[index]
         rows, skipped, batches = 0, [], 0
-        for batch, skip, first, size in reader._read_unit(pf, groups, start):
+        for batch, skip, first, size in reader._read_unit(source.file(), groups, start):
             skipped.extend(skip)
             n = len(next(iter(batch.values())))
             if n:
                 feed(target, batch, first + 1, first + size)
                 rows += n
                 batches += 1
+        source.release(groups)
         return rows, skipped, batches
 
     def account(rows: int, skipped: list[int], batches: int) -> None:
