@@ -231,6 +231,29 @@ def test_report_skip_invalid_counts_rows(tmp_path: Path) -> None:
     assert d["n"] == 3 and d["source"]["rows skipped"] == 1
 
 
+
+def test_report_parquet_row_groups_weights_and_skips(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(11)
+    n = 30_000
+    y = rng.choice(["cat", "dog", "eel"], n)
+    p = np.where(rng.random(n) < 0.8, y, rng.choice(["cat", "dog", "eel"], n))
+    w = rng.random(n) + 0.5
+    missing = rng.random(n) < 0.01
+    path = tmp_path / "groups.parquet"
+    pq.write_table(pa.table({"y": pa.array(y, mask=missing), "yhat": p, "w": w}), path,
+                   row_group_size=1000)
+    res = run("report", str(path), "--true", "y", "--pred", "yhat", "--weight", "w",
+              "--labels", "dog,cat,eel", "--skip-invalid", "-f", "json", "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    keep = ~missing
+    want = confusion_matrix(y[keep], p[keep], labels=["dog", "cat", "eel"], sample_weight=w[keep])
+    np.testing.assert_allclose(d["counts"], want, rtol=1e-12)
+    assert d["source"]["rows skipped"] == int(missing.sum())
+
 # ------------------------------------------------------------------------------ compare
 def test_compare_files_and_columns(data: dict, tmp_path: Path) -> None:
     y = data["y"]

@@ -172,47 +172,46 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any
     return out
 
 
-def _stream_matrix(path: str, true: str, pred: str, weight: str | None, labels: list[str],
-                   pos_label: str | None, show: bool | None, skip_invalid: bool,
-                   fmt_in: str | None) -> tuple[Any, Any, int]:
-    """Count a file batch by batch (bounded memory) into a :class:`confmat.Accumulator`.
+def _evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels: list[str],
+                     pos_label: str | None, show: bool | None, skip_invalid: bool,
+                     fmt_in: str | None, score_cols: list[str] | None = None,
+                     bins: int = 10_000) -> tuple[Any, Any, Any]:
+    """One bounded-memory pass through :func:`confmat.io.evaluate_file` (row groups of a Parquet
+    file on every core), with ``--labels`` / ``--pos-label`` read in the type of the true labels.
 
-    Returns (matrix, positive label or None, rows skipped)."""
+    Returns (matrix, positive label or None, FileReport)."""
     from . import io as cio
-    from .accumulator import Accumulator
 
     _check_file(path)
-    cols = list(dict.fromkeys([true, pred, *([weight] if weight else [])]))
-    reader = cio.iter_batches(path, cols, skip_invalid=skip_invalid, format=fmt_in)
+    first = next(iter(cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
+                                       skip_invalid=True)), None)
+    if first is None:
+        raise InputError(f"file {path!r} has no rows to evaluate")
+    y0 = first[true]
+    lab = _coerce(labels, y0, "--labels value") if labels else None
+    pos = _coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
+    if weight is not None:
+        w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
+                                        skip_invalid=True)), {weight: np.zeros(0)})[weight]
+        if w0.dtype.kind not in "iuf":
+            raise InputError(f"column {weight!r} of {path!r} must be numeric, got values like "
+                             f"{w0[:3].tolist()}")
     if show is None:
         show = sys.stderr.isatty() and os.path.getsize(path) > PROGRESS_BYTES
-    acc: Any = None
-    lab: list[Any] | None = None
-    pos = None
-    progress = _make_progress(path, reader.total_rows) if show else None
+    bar = _make_progress(path, None) if show else None
+
+    def tick(done: int, total: int | None) -> None:
+        if bar is not None:
+            bar[0].update(bar[1], completed=done, total=total)
+
     try:
-        for batch in reader:
-            y = batch[true]
-            if acc is None:
-                lab = _coerce(labels, y, "--labels value") if labels else None
-                pos = _coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
-                acc = Accumulator(lab)
-            w = batch[weight] if weight else None
-            if w is not None and w.dtype.kind not in "iuf":
-                raise InputError(f"column {weight!r} of {path!r} must be numeric, got values "
-                                 f"like {w[:3].tolist()}")
-            try:
-                acc.update(y, batch[pred], sample_weight=w)
-            except (ValueError, TypeError) as exc:
-                raise InputError(f"file {path!r}, rows up to {reader.rows_total}: {exc}") from exc
-            if progress is not None:
-                progress[0].update(progress[1], completed=reader.rows_total)
+        cm, frep = cio.evaluate_file(path, true, pred, score_cols=score_cols, weight_col=weight,
+                                     labels=lab, skip_invalid=skip_invalid, progress=tick,
+                                     format=fmt_in, bins=bins)
     finally:
-        if progress is not None:
-            progress[0].stop()
-    if acc is None or reader.rows_read == 0:
-        raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped)")
-    return acc.result(), pos, reader.rows_skipped
+        if bar is not None:
+            bar[0].stop()
+    return cm, pos, frep
 
 
 def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
@@ -508,9 +507,9 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         return
     if not (score_cols or per_class_cols):
         # no scores: count batch by batch in bounded memory, whatever the file's size
-        cm, pos, skipped = _stream_matrix(file, true_col, pred_col, weight, _split(labels),
-                                          pos_label, progress, skip_invalid, fmt_in)
-        data: dict[str, Any] = {"__skipped__": skipped}
+        cm, pos, frep = _evaluate_stream(file, true_col, pred_col, weight, _split(labels),
+                                         pos_label, progress, skip_invalid, fmt_in)
+        data: dict[str, Any] = {"__skipped__": frep.rows_skipped}
         y = w = None
     else:
         data = _read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
@@ -549,32 +548,10 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,
                    plots_dir: str | None, plot_format: str) -> None:
     """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
-    from . import io as cio
     from .report.model import build_report, curves_from_histogram
 
-    _check_file(file)
-    first = next(iter(cio.iter_batches(file, [true_col], batch_rows=1000, format=fmt_in,
-                                       skip_invalid=True)), None)
-    if first is None:
-        raise InputError(f"file {file!r} has no rows to evaluate")
-    y0 = first[true_col]
-    lab = _coerce(labels, y0, "--labels value") if labels else None
-    pos = _coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
-    if show is None:
-        show = sys.stderr.isatty() and os.path.getsize(file) > PROGRESS_BYTES
-    bar = _make_progress(file, None) if show else None
-
-    def tick(done: int, total: int | None) -> None:
-        if bar is not None:
-            bar[0].update(bar[1], completed=done, total=total)
-
-    try:
-        cm, frep = cio.evaluate_file(file, true_col, pred_col, score_cols=score_cols,
-                                     weight_col=weight, labels=lab, skip_invalid=skip_invalid,
-                                     progress=tick, format=fmt_in, bins=bins)
-    finally:
-        if bar is not None:
-            bar[0].stop()
+    cm, pos, frep = _evaluate_stream(file, true_col, pred_col, weight, labels, pos_label, show,
+                                     skip_invalid, fmt_in, score_cols=score_cols, bins=bins)
     curves, notes = curves_from_histogram(frep.curves, None if pos is None else [pos])
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols), "weight": weight,
