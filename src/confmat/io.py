@@ -56,6 +56,9 @@ PARQUET_THREADS = True
 #: Map local Parquet files into memory instead of copying each column chunk out of the page
 #: cache; the pages of a unit are released once it is read, so resident memory stays bounded.
 PARQUET_MMAP = True
+#: Decode dictionary-encoded integer columns of a mapped Parquet file with confmat's compiled
+#: page decoder (:mod:`confmat._pqdict`) instead of pyarrow's (needs numba).
+PARQUET_DICT_DECODER = not os.environ.get("CONFMAT_DISABLE_NUMBA")
 
 
 def _arrow() -> Any:
@@ -265,14 +268,17 @@ class BatchReader:
         ``row_numbers`` maps batch positions to 1-based file row numbers. Skipped rows go to
         ``skipped`` when given (thread-safe use), else to the reader's pending list.
         """
-        n = len(next(iter(arrays.values())))
+        first_col = next(iter(arrays.values()))
+        n = len(first_col[0] if isinstance(first_col, tuple) else first_col)
         bad = np.zeros(n, dtype=bool)
         first: tuple[int, str, str] | None = None
         out: dict[str, np.ndarray] = {}
         for name in self.columns:
             col = arrays[name]
             mask = None
-            if not isinstance(col, np.ndarray):
+            if isinstance(col, tuple):  # (values, null mask or None) of a decoded column
+                col, mask = col
+            elif not isinstance(col, np.ndarray):
                 col = _arrow_to_numpy(col, name)
                 if isinstance(col, tuple):
                     col, mask = col
@@ -323,9 +329,8 @@ class BatchReader:
 
     def _iter_parquet(self) -> Iterator[dict[str, np.ndarray]]:
         source = _ParquetSource(self.path)
-        pf = source.file()
         for groups, start in self._parquet_units():
-            for batch, skipped, _, _ in self._read_unit(pf, groups, start, PARQUET_THREADS):
+            for batch, skipped, _, _ in self._read_unit(source, groups, start, PARQUET_THREADS):
                 self._skip(skipped)
                 yield batch
             source.release(groups)
@@ -352,35 +357,47 @@ class BatchReader:
         return units
 
     def _read_unit(
-        self, pf: Any, groups: list[int], start: int, threads: bool = False
+        self, source: _ParquetSource, groups: list[int], start: int, threads: bool = False
     ) -> Iterator[tuple[dict[str, np.ndarray], list[int], int, int]]:
         """Cleaned batches of some row groups, without touching the reader's counters (several
-        threads may read units at once, each with its own ``pf``): (batch, skipped row
-        numbers, 0-based first row, rows in the batch before skipping). A decoding failure is
-        an error naming the row after which it happened."""
+        threads may read units at once, each with the ``ParquetFile`` of its thread): (batch,
+        skipped row numbers, 0-based first row, rows in the batch before skipping). A decoding
+        failure is an error naming the row after which it happened.
+
+        Dictionary-encoded integer columns (labels, typically) are decoded by
+        :mod:`confmat._pqdict` from the mapped file when it takes their layout; pyarrow reads
+        the other columns.
+        """
         pa = _arrow()
-        it = pf.iter_batches(
-            batch_size=self.batch_rows, row_groups=groups, columns=self.columns,
-            use_threads=threads,
-        )
+        pf = source.file()
+        direct = source.dictionary_columns(self.columns, groups)
+        others = [c for c in self.columns if c not in direct]
+        if others:
+            it: Iterator[Any] = pf.iter_batches(
+                batch_size=self.batch_rows, row_groups=groups, columns=others,
+                use_threads=threads,
+            )
+        else:  # the batch sizes pyarrow would use: batch_rows rows, then the rest
+            total = sum(pf.metadata.row_group(g).num_rows for g in groups)
+            it = iter([min(self.batch_rows, total - s) for s in range(0, total, self.batch_rows)])
         while True:
             try:
                 batch = next(it)
+                n = batch if isinstance(batch, int) else batch.num_rows
+                arrays = {} if isinstance(batch, int) else {c: batch.column(c) for c in others}
+                for name, col in direct.items():
+                    arrays[name] = col.take(n)
             except StopIteration:
                 return
-            except (pa.ArrowException, OSError) as exc:
+            except (pa.ArrowException, OSError, ValueError) as exc:
                 raise ValueError(
                     f"file {self.path!r} could not be read after row {start}: it may be "
                     f"truncated or corrupted ({exc})"
                 ) from exc
             skipped: list[int] = []
-            clean = self._clean(
-                {name: batch.column(name) for name in self.columns},
-                lambda pos, base=start: pos + base + 1,
-                skipped,
-            )
-            yield clean, skipped, start, batch.num_rows
-            start += batch.num_rows
+            clean = self._clean(arrays, lambda pos, base=start: pos + base + 1, skipped)
+            yield clean, skipped, start, n
+            start += n
 
     def _iter_npy(self) -> Iterator[dict[str, np.ndarray]]:
         arr = _npy_open(self.path)
@@ -759,6 +776,37 @@ class _ParquetSource:
                 self._map = None
         if self._map is not None:
             self._buffer = _arrow().py_buffer(self._map)
+            self.data = np.frombuffer(self._map, dtype=np.uint8)
+
+    data: np.ndarray | None = None
+
+    def dictionary_columns(self, columns: Sequence[str], groups: Sequence[int]) -> dict[str, Any]:
+        """Decoders (``confmat._pqdict.DictColumn``) of the requested columns whose chunks in
+        ``groups`` are dictionary-encoded integers that module decodes."""
+        if self.data is None or not PARQUET_DICT_DECODER or not groups:
+            return {}
+        try:
+            from . import _pqdict
+
+            _pqdict._kernels()
+        except ImportError:  # numba is optional
+            return {}
+        pf = self.file()
+        md, schema = pf.metadata, pf.schema
+        index = {schema.column(i).path: i for i in range(len(schema))}
+        out: dict[str, Any] = {}
+        for name in columns:
+            i = index.get(name)
+            if i is None or pf.schema_arrow.get_field_index(name) < 0:
+                continue
+            arrow_type = str(pf.schema_arrow.field(name).type)
+            plans = [
+                _pqdict.plan_chunk(self.data, md.row_group(g).column(i), schema.column(i), arrow_type)
+                for g in groups
+            ]
+            if all(p is not None for p in plans):
+                out[name] = _pqdict.DictColumn(self.data, plans)  # type: ignore[arg-type]
+        return out
 
     def file(self) -> Any:
         """The calling thread's ``ParquetFile``."""
@@ -1096,7 +1144,7 @@ def _evaluate_units(
     def run(index: int, target: Any) -> tuple[int, list[int], int]:
         groups, start = units[index]
         rows, skipped, batches = 0, [], 0
-        for batch, skip, first, size in reader._read_unit(source.file(), groups, start):
+        for batch, skip, first, size in reader._read_unit(source, groups, start):
             skipped.extend(skip)
             n = len(next(iter(batch.values())))
             if n:
