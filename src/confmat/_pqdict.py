@@ -542,6 +542,8 @@ def _kernels() -> Any:
                 return pos, count, nulls, 1 if count == 0 else 0
             v2 = ptype == 3
             lev_len = hdr[6] if v2 else 0
+            if lev_len < 0 or lev_len > csize:
+                return pos, count, nulls, -1
             # the values section (and, for v1, the levels before it)
             dstart = body + lev_len
             dend = body + csize
@@ -622,9 +624,11 @@ def plan_chunk(data: np.ndarray, column: Any, schema_column: Any, arrow_type: st
     ``ColumnChunkMetaData``, ``schema_column`` its ``ColumnSchema`` and ``arrow_type`` the
     string of its Arrow type.
     """
+    import pyarrow as pa
+
     try:
         return _plan(data, column, schema_column, arrow_type)
-    except _Unsupported:
+    except (_Unsupported, IndexError, ValueError, pa.ArrowException):  # damaged or not ours
         return None
 
 
