@@ -1,0 +1,71 @@
+"""Compiled kernels of :class:`confmat.binned.ScoreHistogram` (imported only with numba).
+
+Module-level functions, so that numba's on-disk cache finds them again in a new process
+(kernels defined inside a function and calling each other are compiled afresh every time).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, nogil=True, boundscheck=False)
+def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, s1, loc):
+    # Rows s0..s1 into loc (flat [code, col, bin]); returns the first bad row or -1.
+    # A plain loop: inside a parfor body the same code ran about 1.5x slower.
+    bad = -1
+    e0 = edges[0]
+    e1 = edges[nbins]
+    top = nbins - 1
+    if ncols == 1 and not use_w:  # binary, unweighted: the common case, twice as fast
+        for i in range(s0, s1):
+            s = scores[i, 0]
+            if not (s >= e0 and s <= e1):
+                if bad < 0:
+                    bad = i
+                continue
+            j = np.int64((s - lo) * scale)
+            if j > top:
+                j = top
+            if j < 0:
+                j = 0
+            if s < edges[j]:
+                j -= 1
+            elif j < top and s >= edges[j + 1]:
+                j += 1
+            loc[codes[i] * nbins + j] += 1.0
+        return bad
+    for i in range(s0, s1):
+        base = codes[i] * ncols * nbins
+        w = weights[i] if use_w else 1.0
+        for k in range(ncols):
+            s = scores[i, k]
+            if not (s >= e0 and s <= e1):
+                if bad < 0:
+                    bad = i
+                continue
+            j = np.int64((s - lo) * scale)
+            if j > top:
+                j = top
+            if j < 0:
+                j = 0
+            if s < edges[j]:
+                j -= 1
+            elif j < top and s >= edges[j + 1]:
+                j += 1
+            loc[base + k * nbins + j] += w
+    return bad
+
+@njit(parallel=True, cache=True, nogil=True)
+def accumulate(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, nclasses,
+               nchunks):  # pragma: no cover - compiled
+    # scores: (n, ncols); out[t, code, col, bin]; returns (histogram, first bad row or -1)
+    n = scores.shape[0]
+    step = (n + nchunks - 1) // nchunks
+    out = np.zeros((nchunks, nclasses * ncols * nbins), np.float64)
+    bad = np.full(nchunks, -1, np.int64)
+    for c in prange(nchunks):
+        s0 = c * step
+        s1 = min(n, s0 + step)
+        bad[c] = bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols,
+                          s0, s1, out[c])
+    return out.sum(axis=0), bad
