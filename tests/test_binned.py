@@ -301,3 +301,34 @@ def test_histogram_bad_input():
     h.update([0, 0], [0.1, 0.2])
     with pytest.warns(confmat.UndefinedMetricWarning, match="Only one class"):
         assert np.isnan(h.roc_auc())
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_in_place_counting_of_stream_chunks_and_rollback(k, monkeypatch):
+    numba = pytest.importorskip("numba")
+    rng = np.random.default_rng(4)
+    n = 200_000
+    y = rng.integers(0, k, n)
+    s = rng.random(n) if k == 2 else rng.dirichlet(np.ones(k), n)
+    labels = list(range(k))
+    parallel = ScoreHistogram(labels, bins=500).update(y, s)  # every thread: temporaries
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+
+    def no_temporaries(*args, **kwargs):
+        raise AssertionError("a one-thread unweighted chunk must be counted in place")
+
+    monkeypatch.setattr(ScoreHistogram, "_bin", no_temporaries)
+    try:
+        h = ScoreHistogram(labels, bins=500).update(y[:100_000], s[:100_000])
+        h.update(y[100_000:], s[100_000:])
+        np.testing.assert_array_equal(h.counts, parallel.counts)
+        assert h.counts.dtype == np.int64
+        before = h.counts.copy()
+        bad = s[:100_000].copy()
+        bad[77_777] = 1.5 if k == 2 else bad[77_777] * 0 + np.r_[1.5, -0.5, 0.0][:k]
+        with pytest.raises(ValueError, match="outside score_range"):
+            h.update(y[:100_000], bad)
+        np.testing.assert_array_equal(h.counts, before)  # the rejected chunk was taken back
+    finally:
+        numba.set_num_threads(old)

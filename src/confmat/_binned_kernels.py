@@ -69,3 +69,33 @@ def accumulate(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, nc
         bad[c] = bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols,
                           s0, s1, out[c])
     return out.sum(axis=0), bad
+
+
+@njit(cache=True, nogil=True, boundscheck=False)
+def count_rows(codes, scores, edges, lo, scale, nbins, ncols, counts, delta):
+    # Unweighted rows added (delta 1) or taken back (delta -1) in place into the int64
+    # counts (flat [code, col, bin]); scores outside the edges are skipped and the first
+    # such row returned (-1 if none), so a second call with -delta undoes the first exactly.
+    bad = -1
+    e0 = edges[0]
+    e1 = edges[nbins]
+    top = nbins - 1
+    for i in range(scores.shape[0]):
+        base = codes[i] * ncols * nbins
+        for k in range(ncols):
+            s = scores[i, k]
+            if not (s >= e0 and s <= e1):
+                if bad < 0:
+                    bad = i
+                continue
+            j = np.int64((s - lo) * scale)
+            if j > top:
+                j = top
+            if j < 0:
+                j = 0
+            if s < edges[j]:
+                j -= 1
+            elif j < top and s >= edges[j + 1]:
+                j += 1
+            counts[base + k * nbins + j] += delta
+    return bad

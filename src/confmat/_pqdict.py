@@ -17,8 +17,10 @@ compact protocol, definition levels and indices in the RLE / bit-packing hybrid 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -215,6 +217,18 @@ def _plan(data: np.ndarray, column: Any, schema_column: Any, arrow_type: str) ->
 
 
 # ---------------------------------------------------------------------- decoding
+_local = threading.local()
+
+
+def _buffers() -> Any:
+    """This thread's decompression scratch and definition-level buffers."""
+    bufs = getattr(_local, "bufs", None)
+    if bufs is None:
+        bufs = _local.bufs = SimpleNamespace(scratch=np.empty(0, np.uint8),
+                                             levels=np.empty(0, np.uint8))
+    return bufs
+
+
 class DictColumn:
     """Values (and null masks) of consecutive planned column chunks, handed out in slices."""
 
@@ -226,10 +240,14 @@ class DictColumn:
         self._cur: ChunkPlan | None = None
         self._pos = 0
         self._dict = np.empty(0, self.dtype)
-        self._scratch = np.empty(max([p.largest_page for p in plans], default=0) + 64, np.uint8)
+        # work buffers live as long as the thread: fresh ones per chunk cost page faults
+        bufs = _buffers()
+        need = max([p.largest_page for p in plans], default=0) + 64
+        if bufs.scratch.shape[0] < need:
+            bufs.scratch = np.empty(need, np.uint8)
+        self._bufs = bufs
         self._hdr = np.zeros(8, np.int64)
         self._left: tuple[np.ndarray, np.ndarray] | None = None  # decoded, not yet handed out
-        self._lev = np.empty(0, np.uint8)  # definition levels, reused from batch to batch
 
     def _decode(self, out: np.ndarray, lev: np.ndarray) -> tuple[int, int, int]:
         _, _, decode_pages = _kernels()
@@ -238,13 +256,13 @@ class DictColumn:
         while True:
             pos, count, nulls, status = decode_pages(
                 self.data, self._pos, self._cur.end, self._cur.max_def, self._cur.snappy,
-                self._dict, out, lev, self._scratch, self._hdr,
+                self._dict, out, lev, self._bufs.scratch, self._hdr,
             )
             self._pos = pos
             total += count
             total_nulls += nulls
             if status == 2:  # a page larger than the headers said: grow and go on
-                self._scratch = np.empty(int(self._hdr[1]) + 64, np.uint8)
+                self._bufs.scratch = np.empty(int(self._hdr[1]) + 64, np.uint8)
                 out, lev = out[count:], lev[count:]
                 continue
             if status < 0:
@@ -254,9 +272,9 @@ class DictColumn:
     def take(self, n: int) -> tuple[np.ndarray, np.ndarray | None]:
         """The next ``n`` values and their null mask (None when none is null)."""
         out = np.empty(n, self.dtype)
-        if self._lev.shape[0] < n:
-            self._lev = np.empty(n, np.uint8)
-        lev = self._lev[:n]
+        if self._bufs.levels.shape[0] < n:
+            self._bufs.levels = np.empty(n, np.uint8)
+        lev = self._bufs.levels[:n]
         filled = 0
         nulls = 0
         if self._left is not None:

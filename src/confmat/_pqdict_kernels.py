@@ -276,12 +276,8 @@ def rle_dict(buf, pos, end, bw, n, values, out):  # pragma: no cover - compiled
     nvals = values.shape[0]
     mask = (np.uint64(1) << np.uint64(bw)) - np.uint64(1)
     width = (bw + 7) // 8
-    per = 8 // bw if (bw == 1 or bw == 2 or bw == 4) else 1
-    table = np.empty((256 if per > 1 else 1, per), values.dtype)
-    if per > 1 and nvals:
-        for byte in range(256):
-            for v in range(per):
-                table[byte, v] = values[min((byte >> (v * bw)) & ((1 << bw) - 1), nvals - 1)]
+    # widths 1 and 2 (two to four classes) take whole bytes at a time, unrolled
+    fast = (bw == 1 and nvals >= 2) or (bw == 2 and nvals >= 4)
     while i < n:
         header, pos = uvarint(buf, pos, end)
         if pos < 0:
@@ -291,22 +287,32 @@ def rle_dict(buf, pos, end, bw, n, values, out):  # pragma: no cover - compiled
             take = min(groups * 8, n - i)
             if pos + (take * bw + 7) // 8 > end:
                 return -1
-            if bw == 1 or bw == 2 or bw == 4:
-                # a byte holds 8 // bw whole values: look the byte up in a table
-                if nvals < (1 << bw):  # some byte could name a value outside the dict
-                    for v in range(take):
-                        bit = v * bw
-                        idx = np.int64((buf[pos + (bit >> 3)] >> (bit & 7)) & ((1 << bw) - 1))
-                        if idx >= nvals:
-                            return -1
-                nbytes = take // per
+            if fast and bw == 1:
+                nbytes = take // 8
                 o = i
                 for b in range(nbytes):
                     tb = buf[pos + b]
-                    for v in range(per):
-                        out[o + v] = table[tb, v]
-                    o += per
-                start = nbytes * per
+                    out[o] = values[tb & 1]
+                    out[o + 1] = values[(tb >> 1) & 1]
+                    out[o + 2] = values[(tb >> 2) & 1]
+                    out[o + 3] = values[(tb >> 3) & 1]
+                    out[o + 4] = values[(tb >> 4) & 1]
+                    out[o + 5] = values[(tb >> 5) & 1]
+                    out[o + 6] = values[(tb >> 6) & 1]
+                    out[o + 7] = values[(tb >> 7) & 1]
+                    o += 8
+                start = nbytes * 8
+            elif fast and bw == 2:
+                nbytes = take // 4
+                o = i
+                for b in range(nbytes):
+                    tb = buf[pos + b]
+                    out[o] = values[tb & 3]
+                    out[o + 1] = values[(tb >> 2) & 3]
+                    out[o + 2] = values[(tb >> 4) & 3]
+                    out[o + 3] = values[(tb >> 6) & 3]
+                    o += 4
+                start = nbytes * 4
             elif bw <= 8:  # eight values in bw bytes: one 64-bit word per group
                 full = take // 8
                 for g in range(full):

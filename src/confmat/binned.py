@@ -68,10 +68,10 @@ def _kernels() -> Any:
     try:
         import numba
 
-        from ._binned_kernels import accumulate
+        from ._binned_kernels import accumulate, count_rows
     except ImportError:  # pragma: no cover - numba is optional
         return None
-    return numba, accumulate
+    return numba, accumulate, count_rows
 
 
 class ScoreHistogram:
@@ -230,6 +230,8 @@ class ScoreHistogram:
         w = check_sample_weight(sample_weight, n) if sample_weight is not None else None
         if n == 0:
             return self
+        if w is None and not self.is_weighted and self._count_in_place(codes, s):
+            return self
         hist = self._bin(codes, s, w)
         if w is not None and not self.is_weighted:
             self.counts = self.counts.astype(np.float64)
@@ -239,13 +241,32 @@ class ScoreHistogram:
             self.counts += np.rint(hist).astype(np.int64) if hist.dtype.kind == "f" else hist
         return self
 
+    def _count_in_place(self, codes: np.ndarray, s: np.ndarray) -> bool:
+        """Unweighted chunks on one thread (the chunks of a stream) go straight into
+        ``counts``, without temporaries; a bad score takes the chunk back out before the
+        error, so a rejected chunk still leaves the histogram untouched. False when the
+        chunk is binned by :meth:`_bin` instead."""
+        kern = _kernels() if codes.shape[0] * self._ncols >= NUMBA_MIN_SIZE else None
+        if kern is None or int(kern[0].get_num_threads()) > 1 or not self.counts.flags.c_contiguous:
+            return False
+        _, _, count_rows = kern
+        lo, hi = self.score_range
+        b = self.bins
+        args = (np.ascontiguousarray(codes), np.ascontiguousarray(s), self.edges, lo,
+                b / (hi - lo), b, self._ncols, self.counts.reshape(-1))
+        bad = count_rows(*args, 1)
+        if bad >= 0:
+            count_rows(*args, -1)
+            self._range_error(s, int(bad))
+        return True
+
     def _bin(self, codes: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> np.ndarray:
         lo, hi = self.score_range
         edges = self.edges
         k, c, b = self.counts.shape
         kern = _kernels() if codes.shape[0] * c >= NUMBA_MIN_SIZE else None
         if kern is not None:
-            numba, accumulate = kern
+            numba, accumulate, _ = kern
             flat, bad = accumulate(
                 np.ascontiguousarray(codes),
                 np.ascontiguousarray(s),
