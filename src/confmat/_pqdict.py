@@ -1,15 +1,16 @@
-"""Dictionary-encoded integer columns of a Parquet file, decoded from the column chunks.
+"""Integer columns of a Parquet file (labels), decoded from the column chunks.
 
 Label columns are almost always dictionary-encoded (a handful of distinct values), and pyarrow
-expands them into nullable 64-bit arrays through a general decoder: about half of the cost of
+expands them into nullable 64-bit arrays through a general decoder: a large part of the cost of
 reading a (true, pred, score) file. Here the pages of such a column chunk are read from the
-memory-mapped file, decompressed with ``pyarrow.Codec``, and their RLE / bit-packed dictionary
-indices turned into label values by a compiled kernel, in the narrowest integer type that holds
-the dictionary. Only the plain layout is taken (a top-level integer column, at most one
-definition level, a dictionary page followed by dictionary-encoded data pages, v1 or v2, with
-a codec pyarrow has); :func:`plan_chunk` returns None for anything else and the caller lets
-pyarrow read that column chunk. ``tests/test_pqdict.py`` checks the values and null masks
-against pyarrow on files of many layouts.
+memory-mapped file and decoded by compiled kernels (:mod:`confmat._pqdict_kernels`): Thrift
+page headers, Snappy, the RLE / bit-packed definition levels and dictionary indices, turned
+into label values in the narrowest integer type that holds the dictionary. PLAIN pages (a
+dictionary that overflowed, or none at all) are copied as stored. Only the plain layout is
+taken: a top-level integer column with at most one definition level, Snappy or no
+compression, data pages v1 or v2; :func:`plan_chunk` returns None for anything else and the
+caller lets pyarrow read that column chunk. ``tests/test_pqdict.py`` checks values and null
+masks against pyarrow on files of many layouts.
 
 The page format is the Parquet specification's (``parquet.thrift``): page headers in Thrift's
 compact protocol, definition levels and indices in the RLE / bit-packing hybrid encoding.
@@ -130,7 +131,8 @@ def _kernels() -> Any:
 # ---------------------------------------------------------------------- planning
 @dataclass
 class ChunkPlan:
-    """One dictionary-encoded column chunk: where its data pages are, and its dictionary."""
+    """One column chunk taken here: where its data pages are, its dictionary (empty when it
+    has none) and the type its values are handed out in."""
 
     data_start: int
     end: int
@@ -139,14 +141,21 @@ class ChunkPlan:
     snappy: bool
     largest_page: int
     dictionary: np.ndarray
+    dtype: np.dtype
+
+
+def _physical_dtype(physical: str, arrow_type: str) -> np.dtype:
+    """The type of the PLAIN-encoded values of an integer column."""
+    unsigned = arrow_type.startswith("uint")
+    width = 4 if physical == "INT32" else 8
+    return np.dtype(("<u" if unsigned else "<i") + str(width))
 
 
 def _dictionary_values(body: np.ndarray, n: int, physical: str, arrow_type: str) -> np.ndarray:
-    width = 4 if physical == "INT32" else 8
-    if n < 0 or body.shape[0] < n * width:
+    dtype = _physical_dtype(physical, arrow_type)
+    if n < 0 or body.shape[0] < n * dtype.itemsize:
         raise _Unsupported("dictionary page shorter than its values")
-    unsigned = arrow_type.startswith("uint")
-    raw = body[: n * width].view(("<u" if unsigned else "<i") + str(width))
+    raw = body[: n * dtype.itemsize].view(dtype)
     if n == 0:
         return raw.astype(np.int8)
     # the narrowest type that holds the dictionary (labels are compared by value)
@@ -178,42 +187,51 @@ def plan_chunk(data: np.ndarray, column: Any, schema_column: Any, arrow_type: st
 
 
 def _plan(data: np.ndarray, column: Any, schema_column: Any, arrow_type: str) -> ChunkPlan:
-    if arrow_type not in _INT_TYPES or column.physical_type not in ("INT32", "INT64"):
+    physical = column.physical_type
+    # Only integer columns: a score column's PLAIN pages are mostly Snappy literals, which the
+    # compiled decoder copies ten times slower than pyarrow's (measured), so pyarrow reads them.
+    if arrow_type not in _INT_TYPES or physical not in ("INT32", "INT64"):
         raise _Unsupported("not an integer column")
     if schema_column.max_repetition_level != 0 or schema_column.max_definition_level > 1:
         raise _Unsupported("nested column")
-    if column.compression not in ("SNAPPY", "UNCOMPRESSED") or not column.has_dictionary_page:
-        raise _Unsupported("codec or no dictionary")
+    if column.compression not in ("SNAPPY", "UNCOMPRESSED"):
+        raise _Unsupported("codec")
     start = column.data_page_offset
     if column.dictionary_page_offset:
         start = min(start, column.dictionary_page_offset)
     end = start + column.total_compressed_size
     if start < 0 or end > data.shape[0]:
         raise _Unsupported("column chunk outside the file")
+    snappy = column.compression == "SNAPPY"
     buf = memoryview(data[start:end])
     header, pos = _read_struct(buf, 0)
-    dph = header.get(7)
-    usize, csize = header.get(2), header.get(3)
-    if (header.get(1) != _DICTIONARY_PAGE or not isinstance(dph, dict)
-            or dph.get(2) not in (_PLAIN, _PLAIN_DICTIONARY)
-            or not isinstance(usize, int) or not isinstance(csize, int)
-            or csize < 0 or pos + csize > len(buf)):
-        raise _Unsupported("no dictionary page first")
-    snappy = column.compression == "SNAPPY"
-    raw = data[start + pos : start + pos + csize]
-    if snappy:
-        import pyarrow as pa
+    values = np.empty(0, _physical_dtype(physical, arrow_type))
+    data_start = start
+    if header.get(1) == _DICTIONARY_PAGE:
+        dph = header.get(7)
+        usize, csize = header.get(2), header.get(3)
+        if (not isinstance(dph, dict) or dph.get(2) not in (_PLAIN, _PLAIN_DICTIONARY)
+                or not isinstance(usize, int) or not isinstance(csize, int)
+                or csize < 0 or pos + csize > len(buf)):
+            raise _Unsupported("dictionary page")
+        raw = data[start + pos : start + pos + csize]
+        if snappy:
+            import pyarrow as pa
 
-        body = np.frombuffer(pa.Codec("snappy").decompress(raw, decompressed_size=usize), np.uint8)
-    else:
-        body = raw
-    values = _dictionary_values(body, int(dph.get(1, 0)), column.physical_type, arrow_type)
+            body = np.frombuffer(pa.Codec("snappy").decompress(raw, decompressed_size=usize),
+                                 np.uint8)
+        else:
+            body = raw
+        values = _dictionary_values(body, int(dph.get(1, 0)), physical, arrow_type)
+        data_start = start + pos + csize
     _, scan_pages, _ = _kernels()
-    total, largest, status = scan_pages(data, start + pos + csize, end, np.zeros(8, np.int64))
+    total, largest, plain, status = scan_pages(data, data_start, end, np.zeros(8, np.int64))
     if status != 0 or total != column.num_values:
-        raise _Unsupported("data pages not all dictionary-encoded")
-    return ChunkPlan(start + pos + csize, end, int(total), schema_column.max_definition_level,
-                     snappy, int(largest), values)
+        raise _Unsupported("pages of another kind, or damaged headers")
+    # PLAIN pages are copied byte for byte: the chunk's values then keep their stored type
+    dtype = _physical_dtype(physical, arrow_type).newbyteorder("=") if plain else values.dtype
+    return ChunkPlan(data_start, end, int(total), schema_column.max_definition_level, snappy,
+                     int(largest), values, np.dtype(dtype))
 
 
 # ---------------------------------------------------------------------- decoding
@@ -234,7 +252,11 @@ class DictColumn:
 
     def __init__(self, data: np.ndarray, plans: list[ChunkPlan]) -> None:
         self.data = data
-        self.dtype = np.result_type(*[p.dictionary.dtype for p in plans]) if plans else np.dtype(np.int64)
+        plain = {p.dtype for p in plans if p.dtype != p.dictionary.dtype}
+        if plain:  # a chunk with PLAIN pages: every chunk in its stored type
+            self.dtype = np.dtype(plain.pop())  # one column: one stored type
+        else:
+            self.dtype = np.result_type(*[p.dtype for p in plans]) if plans else np.dtype(np.int64)
         self._plans = list(plans)
         self._next = 0
         self._cur: ChunkPlan | None = None
@@ -247,6 +269,7 @@ class DictColumn:
             bufs.scratch = np.empty(need, np.uint8)
         self._bufs = bufs
         self._hdr = np.zeros(8, np.int64)
+        self._stats = np.zeros(1, np.int64)
         self._left: tuple[np.ndarray, np.ndarray] | None = None  # decoded, not yet handed out
 
     def _decode(self, out: np.ndarray, lev: np.ndarray) -> tuple[int, int, int]:
@@ -256,7 +279,8 @@ class DictColumn:
         while True:
             pos, count, nulls, status = decode_pages(
                 self.data, self._pos, self._cur.end, self._cur.max_def, self._cur.snappy,
-                self._dict, out, lev, self._bufs.scratch, self._hdr,
+                self._dict, out, out.view(np.uint8), lev, self._bufs.scratch, self._hdr,
+                self._stats,
             )
             self._pos = pos
             total += count
@@ -269,8 +293,9 @@ class DictColumn:
                 raise ValueError("corrupted Parquet page in a dictionary-encoded column")
             return total, total_nulls, status
 
-    def take(self, n: int) -> tuple[np.ndarray, np.ndarray | None]:
-        """The next ``n`` values and their null mask (None when none is null)."""
+    def take(self, n: int) -> tuple[np.ndarray, np.ndarray | None, bool]:
+        """The next ``n`` values, their null mask (None when none is null), and whether every
+        value decoded so far is finite (always, for the integer columns taken here)."""
         out = np.empty(n, self.dtype)
         if self._bufs.levels.shape[0] < n:
             self._bufs.levels = np.empty(n, np.uint8)
@@ -307,6 +332,7 @@ class DictColumn:
                 filled += k
                 if k < got:
                     self._left = (side[k:got], side_lev[k:got])
+        finite = bool(self._stats[0] == 0)
         if not nulls:
-            return out, None
-        return out, lev == 0
+            return out, None, finite
+        return out, lev == 0, finite

@@ -356,8 +356,8 @@ def rle_dict(buf, pos, end, bw, n, values, out):  # pragma: no cover - compiled
     return n
 
 @njit(cache=True, nogil=True, boundscheck=False)
-def page_values(data, p, dend, v2, buf, body, lev_len, max_def, def_enc, n, values, dst,
-                lv):  # pragma: no cover - compiled
+def page_values(data, p, dend, v2, buf, body, lev_len, max_def, def_enc, enc, n, values, dst,
+                dst_bytes, lv):  # pragma: no cover - compiled
     # One data page's levels and values (data: its values section, decompressed); returns
     # how many values are present, negative when corrupted (-1) or not taken here (-3).
     present = n
@@ -377,7 +377,12 @@ def page_values(data, p, dend, v2, buf, body, lev_len, max_def, def_enc, n, valu
             return -1
     else:
         lv[:] = 1
-    if present:
+    if present and enc == 0:  # PLAIN: the values' little-endian bytes, back to back
+        nbytes = present * (dst_bytes.shape[0] // max(1, dst.shape[0]))
+        if p + nbytes > dend:
+            return -1
+        dst_bytes[:nbytes] = data[p : p + nbytes]
+    elif present:
         if p >= dend:
             return -1
         bw = np.int64(data[p])
@@ -389,33 +394,43 @@ def page_values(data, p, dend, v2, buf, body, lev_len, max_def, def_enc, n, valu
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def scan_pages(buf, pos, end, hdr):  # pragma: no cover - compiled
-    # Headers only: (values in the data pages, largest uncompressed page, status); status
-    # -3 when a data page is not dictionary-encoded (pyarrow then reads the chunk).
+    # Headers only: (values in the data pages, largest uncompressed page, PLAIN pages seen,
+    # status); status -3 when a page is of a kind not decoded here (pyarrow then reads the
+    # chunk), -1 when the headers are damaged.
     total = 0
     largest = 0
+    plain = 0
     while pos < end:
         body = page_header(buf, pos, end, hdr)
         if body < 0 or hdr[2] < 0 or hdr[1] < 0 or body + hdr[2] > end:
-            return total, largest, -1
+            return total, largest, plain, -1
         if hdr[0] == 0 or hdr[0] == 3:
-            if (hdr[4] != 2 and hdr[4] != 8) or hdr[3] < 0:
-                return total, largest, -3
+            if hdr[3] < 0:
+                return total, largest, plain, -1
+            if hdr[4] == 0:
+                plain += 1
+            elif hdr[4] != 2 and hdr[4] != 8:
+                return total, largest, plain, -3
             total += hdr[3]
             largest = max(largest, hdr[1])
         elif hdr[0] != 1:
-            return total, largest, -3
+            return total, largest, plain, -3
         pos = body + hdr[2]
-    return total, largest, 0
+    return total, largest, plain, 0
+
 
 @njit(cache=True, nogil=True, boundscheck=False)
-def decode_pages(buf, pos, end, max_def, use_snappy, values, out, levels, scratch, hdr):
+def decode_pages(buf, pos, end, max_def, use_snappy, values, out, out_bytes, levels, scratch,
+                 hdr, stats):
     # Whole data pages from buf[pos:end] into out / levels (1 = present) while they fit.
     # Returns (pos, values written, nulls, status): status 0 = done or out is full,
     # 1 = the next page needs more room in out than there is at all, 2 = scratch too small
-    # (hdr[1] says how much), negative = corrupted or not a layout taken here.
+    # (hdr[1] says how much), negative = corrupted or not a layout taken here. out_bytes is
+    # out seen as bytes (for PLAIN pages); stats[0] counts values that are not finite.
     count = 0
     nulls = 0
     cap = out.shape[0]
+    vw = out_bytes.shape[0] // max(1, cap)
     while pos < end:
         body = page_header(buf, pos, end, hdr)
         if body < 0:
@@ -428,7 +443,8 @@ def decode_pages(buf, pos, end, max_def, use_snappy, values, out, levels, scratc
             continue
         if ptype != 0 and ptype != 3:
             return pos, count, nulls, -3
-        if hdr[4] != 2 and hdr[4] != 8:
+        enc = hdr[4]
+        if enc != 0 and enc != 2 and enc != 8:
             return pos, count, nulls, -3
         if n < 0:
             return pos, count, nulls, -1
@@ -452,12 +468,13 @@ def decode_pages(buf, pos, end, max_def, use_snappy, values, out, levels, scratc
                 return pos, count, nulls, -1
         lv = levels[count : count + n]
         dst = out[count : count + n]
+        dst_bytes = out_bytes[count * vw : (count + n) * vw]
         if use_snappy and (not v2 or hdr[7] == 1):
-            present = page_values(scratch, 0, got, v2, buf, body, lev_len, max_def, hdr[5], n,
-                                  values, dst, lv)
+            present = page_values(scratch, 0, got, v2, buf, body, lev_len, max_def, hdr[5], enc,
+                                  n, values, dst, dst_bytes, lv)
         else:
             present = page_values(buf, dstart, dend, v2, buf, body, lev_len, max_def, hdr[5],
-                                  n, values, dst, lv)
+                                  enc, n, values, dst, dst_bytes, lv)
         if present < 0:
             return pos, count, nulls, present
         if present < n:  # spread the values over the present slots, from the back
@@ -469,6 +486,12 @@ def decode_pages(buf, pos, end, max_def, use_snappy, values, out, levels, scratc
                 else:
                     dst[i] = 0
             nulls += n - present
+        bad = 0
+        for i in range(n):  # x - x is 0 for finite numbers only (and for every integer)
+            x = dst[i]
+            if not (x - x == 0):
+                bad += 1
+        stats[0] += bad
         count += n
         pos = body + csize
     return pos, count, nulls, 0

@@ -276,13 +276,14 @@ class BatchReader:
         for name in self.columns:
             col = arrays[name]
             mask = None
-            if isinstance(col, tuple):  # (values, null mask or None) of a decoded column
-                col, mask = col
+            verified = False  # known to hold no NaN (nor infinity)
+            if isinstance(col, tuple):  # (values, null mask or None, all finite) of a decoded column
+                col, mask, verified = col
             elif not isinstance(col, np.ndarray):
                 col = _arrow_to_numpy(col, name)
                 if isinstance(col, tuple):
                     col, mask = col
-            if col.dtype.kind == "f" and not _finite_sum(col):
+            if col.dtype.kind == "f" and not verified and not _finite_sum(col):
                 nan = np.isnan(col)
                 mask = nan if mask is None else (mask | nan)
             if mask is not None and mask.any():
@@ -805,7 +806,7 @@ class _ParquetSource:
 
     def dictionary_columns(self, columns: Sequence[str], groups: Sequence[int]) -> dict[str, Any]:
         """Decoders (``confmat._pqdict.DictColumn``) of the requested columns whose chunks in
-        ``groups`` are dictionary-encoded integers that module decodes."""
+        ``groups`` that module decodes (integer columns, dictionary-encoded or plain)."""
         if self.data is None or not PARQUET_DICT_DECODER or not groups:
             return {}
         try:
