@@ -28,11 +28,11 @@ def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, 
                 j = top
             if j < 0:
                 j = 0
-            if s < edges[j]:
+            if s < edges[np.uint64(j)]:
                 j -= 1
-            elif j < top and s >= edges[j + 1]:
+            elif j < top and s >= edges[np.uint64(j + 1)]:
                 j += 1
-            loc[codes[i] * nbins + j] += 1.0
+            loc[np.uint64(codes[i] * nbins + j)] += 1.0  # unsigned: no wraparound test
         return bad
     for i in range(s0, s1):
         base = codes[i] * ncols * nbins
@@ -48,11 +48,11 @@ def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, 
                 j = top
             if j < 0:
                 j = 0
-            if s < edges[j]:
+            if s < edges[np.uint64(j)]:
                 j -= 1
-            elif j < top and s >= edges[j + 1]:
+            elif j < top and s >= edges[np.uint64(j + 1)]:
                 j += 1
-            loc[base + k * nbins + j] += w
+            loc[np.uint64(base + k * nbins + j)] += w
     return bad
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -80,6 +80,24 @@ def count_rows(codes, scores, edges, lo, scale, nbins, ncols, counts, delta):
     e0 = edges[0]
     e1 = edges[nbins]
     top = nbins - 1
+    if ncols == 1:  # binary: one score column, no inner loop
+        for i in range(scores.shape[0]):
+            s = scores[i, 0]
+            if not (s >= e0 and s <= e1):
+                if bad < 0:
+                    bad = i
+                continue
+            j = np.int64((s - lo) * scale)
+            if j > top:
+                j = top
+            if j < 0:
+                j = 0
+            if s < edges[np.uint64(j)]:
+                j -= 1
+            elif j < top and s >= edges[np.uint64(j + 1)]:
+                j += 1
+            counts[np.uint64(codes[i] * nbins + j)] += delta
+        return bad
     for i in range(scores.shape[0]):
         base = codes[i] * ncols * nbins
         for k in range(ncols):
@@ -93,9 +111,9 @@ def count_rows(codes, scores, edges, lo, scale, nbins, ncols, counts, delta):
                 j = top
             if j < 0:
                 j = 0
-            if s < edges[j]:
+            if s < edges[np.uint64(j)]:
                 j -= 1
-            elif j < top and s >= edges[j + 1]:
+            elif j < top and s >= edges[np.uint64(j + 1)]:
                 j += 1
-            counts[base + k * nbins + j] += delta
+            counts[np.uint64(base + k * nbins + j)] += delta
     return bad

@@ -207,7 +207,10 @@ def snappy(src, pos, end, dst):  # pragma: no cover - compiled
             ln += 1
             if pos + ln > end or o + ln > n:
                 return -1
-            dst[o : o + ln] = src[pos : pos + ln]
+            d = dst[o : o + ln]
+            sv = src[pos : pos + ln]
+            for b in range(ln):  # indexing by the loop variable: a plain, vectorised copy
+                d[b] = sv[b]
             pos += ln
             o += ln
             continue
@@ -232,8 +235,14 @@ def snappy(src, pos, end, dst):  # pragma: no cover - compiled
             pos += 4
         if off == 0 or off > o or o + ln > n:
             return -1
-        for b in range(ln):  # may overlap its own output
-            dst[o + b] = dst[o - off + b]
+        if off >= ln:
+            d = dst[o : o + ln]
+            sv = dst[o - off : o - off + ln]
+            for b in range(ln):
+                d[b] = sv[b]
+        else:
+            for b in range(ln):  # overlaps its own output: byte by byte, in order
+                dst[o + b] = dst[o - off + b]
         o += ln
     return o if o == n else -1
 
@@ -288,30 +297,27 @@ def rle_dict(buf, pos, end, bw, n, values, out):  # pragma: no cover - compiled
             if pos + (take * bw + 7) // 8 > end:
                 return -1
             if fast and bw == 1:
+                # unsigned indices: no negative-index wraparound test, so the loop vectorises
                 nbytes = take // 8
-                o = i
+                seg = out[i : i + nbytes * 8]
+                src = buf[pos : pos + nbytes]
+                v0 = values[0]
+                v1 = values[1]
                 for b in range(nbytes):
-                    tb = buf[pos + b]
-                    out[o] = values[tb & 1]
-                    out[o + 1] = values[(tb >> 1) & 1]
-                    out[o + 2] = values[(tb >> 2) & 1]
-                    out[o + 3] = values[(tb >> 3) & 1]
-                    out[o + 4] = values[(tb >> 4) & 1]
-                    out[o + 5] = values[(tb >> 5) & 1]
-                    out[o + 6] = values[(tb >> 6) & 1]
-                    out[o + 7] = values[(tb >> 7) & 1]
-                    o += 8
+                    tb = src[b]
+                    o = np.uint64(b) * np.uint64(8)
+                    for k in range(8):
+                        seg[o + np.uint64(k)] = v1 if (tb >> k) & 1 else v0
                 start = nbytes * 8
             elif fast and bw == 2:
                 nbytes = take // 4
-                o = i
+                seg = out[i : i + nbytes * 4]
+                src = buf[pos : pos + nbytes]
                 for b in range(nbytes):
-                    tb = buf[pos + b]
-                    out[o] = values[tb & 3]
-                    out[o + 1] = values[(tb >> 2) & 3]
-                    out[o + 2] = values[(tb >> 4) & 3]
-                    out[o + 3] = values[(tb >> 6) & 3]
-                    o += 4
+                    tb = src[b]
+                    o = np.uint64(b) * np.uint64(4)
+                    for k in range(4):
+                        seg[o + np.uint64(k)] = values[np.uint64((tb >> (2 * k)) & 3)]
                 start = nbytes * 4
             elif bw <= 8:  # eight values in bw bytes: one 64-bit word per group
                 full = take // 8
@@ -381,7 +387,9 @@ def page_values(data, p, dend, v2, buf, body, lev_len, max_def, def_enc, enc, n,
         nbytes = present * (dst_bytes.shape[0] // max(1, dst.shape[0]))
         if p + nbytes > dend:
             return -1
-        dst_bytes[:nbytes] = data[p : p + nbytes]
+        sv = data[p : p + nbytes]
+        for b in range(nbytes):
+            dst_bytes[b] = sv[b]
     elif present:
         if p >= dend:
             return -1
