@@ -66,6 +66,7 @@ def layouts(draw):
         "use_dictionary": draw(st.sampled_from([True, True, False])),
         "seed": draw(st.integers(0, 2**32 - 1)),
         "slices": draw(st.lists(st.integers(1, 700), min_size=1, max_size=8)),
+        "narrow": draw(st.booleans()),
     }
 
 
@@ -88,9 +89,11 @@ def test_decoded_chunks_equal_pyarrow(tmp_path_factory, lay):
     pf = pq.ParquetFile(path)
     data = _mapped(path)
     md = pf.metadata
-    plans = [D.plan_chunk(data, md.row_group(g).column(0), pf.schema.column(0), lay["type"])
+    plans = [D.plan_chunk(data, md.row_group(g).column(0), pf.schema.column(0), lay["type"],
+                          lay["narrow"])
              for g in range(md.num_row_groups)]
-    if lay["compression"] in ("snappy", "none"):  # dictionary or PLAIN pages: all taken
+    narrow_plain = lay["type"] in ("int8", "int16", "uint8", "uint16") and not lay["narrow"]
+    if lay["compression"] in ("snappy", "none") and not narrow_plain:  # all taken
         assert all(p is not None for p in plans), "a common layout fell back to pyarrow"
     taken = [g for g, p in enumerate(plans) if p is not None]
     if not taken:
@@ -112,6 +115,8 @@ def test_decoded_chunks_equal_pyarrow(tmp_path_factory, lay):
         k += 1
         got, got_mask, finite = col.take(size)
         assert finite
+        if not lay["narrow"]:
+            assert got.dtype == np.dtype(lay["type"])  # pyarrow's type
         assert got.shape == (size,)
         exp_mask = want_mask[at : at + size]
         if got_mask is None:
@@ -160,6 +165,10 @@ def test_evaluate_file_same_with_and_without_the_decoder(tmp_path, monkeypatch):
                         rep.batches))
     assert results[0] == results[1]
     keep = ~np.asarray(table["y"].is_null())
+    # readers hand out the columns' own types; only evaluate_file narrows labels
+    monkeypatch.setattr(cio, "PARQUET_DICT_DECODER", True)
+    batch = next(iter(cio.iter_batches(path, ["y", "yhat"], skip_invalid=True)))
+    assert batch["yhat"].dtype == np.int64 and batch["y"].dtype == np.int64
     assert results[0][0] == ConfusionMatrix.from_predictions(t[keep], p[keep])
 
 

@@ -171,22 +171,27 @@ def _narrow(values: np.ndarray) -> np.dtype:
     return np.dtype(np.uint64)
 
 
-def plan_chunk(data: np.ndarray, column: Any, schema_column: Any, arrow_type: str) -> ChunkPlan | None:
+def plan_chunk(
+    data: np.ndarray, column: Any, schema_column: Any, arrow_type: str, narrow: bool = False
+) -> ChunkPlan | None:
     """The plan of one column chunk, or None unless this module decodes it.
 
     ``data`` is the whole file as uint8 (a memory map), ``column`` the chunk's
     ``ColumnChunkMetaData``, ``schema_column`` its ``ColumnSchema`` and ``arrow_type`` the
-    string of its Arrow type.
+    string of its Arrow type. Values come in the column's own type (as pyarrow gives them),
+    or with ``narrow`` in the narrowest integer type holding a dictionary-only chunk.
     """
     import pyarrow as pa
 
     try:
-        return _plan(data, column, schema_column, arrow_type)
+        return _plan(data, column, schema_column, arrow_type, narrow)
     except (_Unsupported, IndexError, ValueError, pa.ArrowException):  # damaged or not ours
         return None
 
 
-def _plan(data: np.ndarray, column: Any, schema_column: Any, arrow_type: str) -> ChunkPlan:
+def _plan(
+    data: np.ndarray, column: Any, schema_column: Any, arrow_type: str, narrow: bool
+) -> ChunkPlan:
     physical = column.physical_type
     # Only integer columns: a score column's PLAIN pages are mostly Snappy literals, which the
     # compiled decoder copies ten times slower than pyarrow's (measured), so pyarrow reads them.
@@ -229,7 +234,14 @@ def _plan(data: np.ndarray, column: Any, schema_column: Any, arrow_type: str) ->
     if status != 0 or total != column.num_values:
         raise _Unsupported("pages of another kind, or damaged headers")
     # PLAIN pages are copied byte for byte: the chunk's values then keep their stored type
-    dtype = _physical_dtype(physical, arrow_type).newbyteorder("=") if plain else values.dtype
+    if narrow:
+        dtype = _physical_dtype(physical, arrow_type).newbyteorder("=") if plain else values.dtype
+    else:
+        dtype = np.dtype(arrow_type)
+        # PLAIN pages hold the stored type (INT32 for int8 / int16 columns): copy, then cast
+        if plain and _physical_dtype(physical, arrow_type).itemsize != dtype.itemsize:
+            raise _Unsupported("PLAIN pages of a narrower integer column")
+    values = values.astype(dtype)
     return ChunkPlan(data_start, end, int(total), schema_column.max_definition_level, snappy,
                      int(largest), values, np.dtype(dtype))
 

@@ -203,6 +203,9 @@ class BatchReader:
         self.rows_skipped = 0
         self.skipped_row_numbers: list[int] = []
         self.total_rows: int | None = None
+        # integer Parquet columns decoded by confmat in the narrowest type holding them (only
+        # for evaluate_file, which counts labels; readers hand out the columns' own types)
+        self._narrow_ints = False
         self._prepare()
 
     # -- bookkeeping
@@ -372,7 +375,7 @@ class BatchReader:
         pa = _arrow()
         pf = source.file()
         source.prefault(groups, self.columns)
-        direct = source.dictionary_columns(self.columns, groups)
+        direct = source.dictionary_columns(self.columns, groups, self._narrow_ints)
         others = [c for c in self.columns if c not in direct]
         if others:
             it: Iterator[Any] = pf.iter_batches(
@@ -804,7 +807,9 @@ class _ParquetSource:
 
     data: np.ndarray | None = None
 
-    def dictionary_columns(self, columns: Sequence[str], groups: Sequence[int]) -> dict[str, Any]:
+    def dictionary_columns(
+        self, columns: Sequence[str], groups: Sequence[int], narrow: bool = False
+    ) -> dict[str, Any]:
         """Decoders (``confmat._pqdict.DictColumn``) of the requested columns whose chunks in
         ``groups`` that module decodes (integer columns, dictionary-encoded or plain)."""
         if self.data is None or not PARQUET_DICT_DECODER or not groups:
@@ -825,7 +830,8 @@ class _ParquetSource:
                 continue
             arrow_type = str(pf.schema_arrow.field(name).type)
             plans = [
-                _pqdict.plan_chunk(self.data, md.row_group(g).column(i), schema.column(i), arrow_type)
+                _pqdict.plan_chunk(self.data, md.row_group(g).column(i), schema.column(i),
+                                   arrow_type, narrow)
                 for g in groups
             ]
             if all(p is not None for p in plans):
@@ -1111,6 +1117,7 @@ def evaluate_file(
         path, cols, format=format, batch_rows=batch_rows, skip_invalid=skip_invalid,
         column_types=column_types,
     )
+    reader._narrow_ints = True  # labels (and integer weights) are only counted here
     acc = Accumulator(labels, scores=bool(score_list) or None, bins=bins)
     report = FileReport(path=reader.path, format=reader.format)
 
