@@ -8,6 +8,22 @@ import numpy as np
 from numba import njit, prange
 
 
+@njit(cache=True, nogil=True, boundscheck=False, inline="always")
+def bin_of(s, edges, lo, scale, top):
+    # The bin j of a score within the edges: edges[j] <= s < edges[j + 1] (the last bin
+    # closed), from the arithmetic guess corrected by one against the stored edges.
+    j = np.int64((s - lo) * scale)
+    if j > top:
+        j = top
+    if j < 0:
+        j = 0
+    if s < edges[np.uint64(j)]:  # unsigned: no negative-index wraparound test
+        j -= 1
+    elif j < top and s >= edges[np.uint64(j + 1)]:
+        j += 1
+    return j
+
+
 @njit(cache=True, nogil=True, boundscheck=False)
 def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, s1, loc):
     # Rows s0..s1 into loc (flat [code, col, bin]); returns the first bad row or -1.
@@ -23,15 +39,7 @@ def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, 
                 if bad < 0:
                     bad = i
                 continue
-            j = np.int64((s - lo) * scale)
-            if j > top:
-                j = top
-            if j < 0:
-                j = 0
-            if s < edges[np.uint64(j)]:
-                j -= 1
-            elif j < top and s >= edges[np.uint64(j + 1)]:
-                j += 1
+            j = bin_of(s, edges, lo, scale, top)
             loc[np.uint64(codes[i] * nbins + j)] += 1.0  # unsigned: no wraparound test
         return bad
     for i in range(s0, s1):
@@ -43,17 +51,10 @@ def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, 
                 if bad < 0:
                     bad = i
                 continue
-            j = np.int64((s - lo) * scale)
-            if j > top:
-                j = top
-            if j < 0:
-                j = 0
-            if s < edges[np.uint64(j)]:
-                j -= 1
-            elif j < top and s >= edges[np.uint64(j + 1)]:
-                j += 1
+            j = bin_of(s, edges, lo, scale, top)
             loc[np.uint64(base + k * nbins + j)] += w
     return bad
+
 
 @njit(parallel=True, cache=True, nogil=True)
 def accumulate(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, nclasses,
@@ -87,15 +88,7 @@ def count_rows(codes, scores, edges, lo, scale, nbins, ncols, counts, delta):
                 if bad < 0:
                     bad = i
                 continue
-            j = np.int64((s - lo) * scale)
-            if j > top:
-                j = top
-            if j < 0:
-                j = 0
-            if s < edges[np.uint64(j)]:
-                j -= 1
-            elif j < top and s >= edges[np.uint64(j + 1)]:
-                j += 1
+            j = bin_of(s, edges, lo, scale, top)
             counts[np.uint64(codes[i] * nbins + j)] += delta
         return bad
     for i in range(scores.shape[0]):
@@ -106,14 +99,6 @@ def count_rows(codes, scores, edges, lo, scale, nbins, ncols, counts, delta):
                 if bad < 0:
                     bad = i
                 continue
-            j = np.int64((s - lo) * scale)
-            if j > top:
-                j = top
-            if j < 0:
-                j = 0
-            if s < edges[np.uint64(j)]:
-                j -= 1
-            elif j < top and s >= edges[np.uint64(j + 1)]:
-                j += 1
+            j = bin_of(s, edges, lo, scale, top)
             counts[np.uint64(base + k * nbins + j)] += delta
     return bad

@@ -25,6 +25,7 @@ def uvarint(buf, pos, end):  # pragma: no cover - compiled
             break
     return np.int64(-1), np.int64(-1)
 
+
 @njit(cache=True, nogil=True, boundscheck=False)
 def skip_value(buf, pos, end, ttype):  # pragma: no cover - compiled
     # Skip one Thrift compact value (structs and lists nest through an explicit stack);
@@ -104,6 +105,7 @@ def skip_value(buf, pos, end, ttype):  # pragma: no cover - compiled
         if pos > end:
             return -1
 
+
 @njit(cache=True, nogil=True, boundscheck=False)
 def page_header(buf, pos, end, out):  # pragma: no cover - compiled
     # PageHeader fields into out: [type, uncompressed, compressed, num_values, encoding,
@@ -181,6 +183,7 @@ def page_header(buf, pos, end, out):  # pragma: no cover - compiled
             if pos < 0:
                 return -1
 
+
 @njit(cache=True, nogil=True, boundscheck=False)
 def snappy(src, pos, end, dst):  # pragma: no cover - compiled
     # Snappy raw format into dst; returns the length, -1 if malformed, -2 if dst is short.
@@ -246,6 +249,7 @@ def snappy(src, pos, end, dst):  # pragma: no cover - compiled
         o += ln
     return o if o == n else -1
 
+
 @njit(cache=True, nogil=True, boundscheck=False)
 def rle_levels(buf, pos, end, n, out):  # pragma: no cover - compiled
     # Bit width 1 definition levels into out[:n]; returns how many are 1, -1 if cut short.
@@ -276,6 +280,7 @@ def rle_levels(buf, pos, end, n, out):  # pragma: no cover - compiled
             present += val * take
             i += take
     return present
+
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def rle_dict(buf, pos, end, bw, n, values, out):  # pragma: no cover - compiled
@@ -361,6 +366,7 @@ def rle_dict(buf, pos, end, bw, n, values, out):  # pragma: no cover - compiled
             i += take
     return n
 
+
 @njit(cache=True, nogil=True, boundscheck=False)
 def page_values(data, p, dend, v2, buf, body, lev_len, max_def, def_enc, enc, n, values, dst,
                 dst_bytes, lv):  # pragma: no cover - compiled
@@ -399,6 +405,7 @@ def page_values(data, p, dend, v2, buf, body, lev_len, max_def, def_enc, enc, n,
         if rle_dict(data, p + 1, dend, bw, present, values, dst) < 0:
             return -1
     return present
+
 
 @njit(cache=True, nogil=True, boundscheck=False)
 def scan_pages(buf, pos, end, hdr):  # pragma: no cover - compiled
