@@ -1,6 +1,6 @@
-"""The compiled decoder of integer Parquet columns against pyarrow's reader.
+"""The compiled decoder of integer and float Parquet columns against pyarrow's reader.
 
-Files of many layouts are written with pyarrow (integer types, dictionary sizes and so index
+Files of many layouts are written with pyarrow (integer and float types, NaN and infinities, dictionary sizes and so index
 bit widths, nulls, required columns, page sizes and row limits, data page v1 / v2, codecs,
 dictionaries that overflow into plain pages, no dictionary); every column chunk the decoder takes must give
 pyarrow's values and null mask, in any slicing, and the common layouts must be taken.
@@ -28,6 +28,8 @@ INT_TYPES = {
     "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(), "int64": pa.int64(),
     "uint8": pa.uint8(), "uint16": pa.uint16(), "uint32": pa.uint32(), "uint64": pa.uint64(),
 }
+FLOAT_TYPES = {"float": pa.float32(), "double": pa.float64()}
+TYPES = {**INT_TYPES, **FLOAT_TYPES}
 
 
 def _mapped(path):
@@ -39,7 +41,13 @@ def _mapped(path):
     return np.frombuffer(mm, np.uint8)
 
 
-def _values(rng, n, type_name, card):
+def _values(rng, n, type_name, card, nonfinite):
+    if type_name in FLOAT_TYPES:
+        dtype = np.float32 if type_name == "float" else np.float64
+        pool = rng.normal(0, 1e3, card).astype(dtype)
+        if nonfinite:
+            pool[: min(3, card)] = np.array([np.nan, np.inf, -np.inf], dtype)[: min(3, card)]
+        return pool[rng.integers(0, len(pool), n)]
     info = np.iinfo(np.dtype(type_name))
     lo, hi = int(info.min), int(info.max)
     # distinct values spread over the type's range, extremes included
@@ -53,7 +61,8 @@ def _values(rng, n, type_name, card):
 def layouts(draw):
     return {
         "n": draw(st.integers(1, 3000)),
-        "type": draw(st.sampled_from(sorted(INT_TYPES))),
+        "type": draw(st.sampled_from(sorted(TYPES))),
+        "nonfinite": draw(st.sampled_from([False, False, True])),
         "card": draw(st.sampled_from([1, 2, 3, 5, 16, 17, 200, 300])),
         "null_rate": draw(st.sampled_from([0.0, 0.0, 0.02, 0.5, 1.0])),
         "required": draw(st.booleans()),
@@ -64,6 +73,7 @@ def layouts(draw):
         "row_group": draw(st.integers(1, 1200)),
         "dict_limit": draw(st.sampled_from([64, 1 << 20])),
         "use_dictionary": draw(st.sampled_from([True, True, False])),
+        "write_batch": draw(st.sampled_from([16, 1024])),
         "seed": draw(st.integers(0, 2**32 - 1)),
         "slices": draw(st.lists(st.integers(1, 700), min_size=1, max_size=8)),
         "narrow": draw(st.booleans()),
@@ -75,17 +85,17 @@ def layouts(draw):
 def test_decoded_chunks_equal_pyarrow(tmp_path_factory, lay):
     rng = np.random.default_rng(lay["seed"])
     n = lay["n"]
-    vals = _values(rng, n, lay["type"], lay["card"])
+    vals = _values(rng, n, lay["type"], lay["card"], lay["nonfinite"])
     nullable = not lay["required"]
     mask = (rng.random(n) < lay["null_rate"]) if nullable else np.zeros(n, bool)
-    field = pa.field("c", INT_TYPES[lay["type"]], nullable=nullable)
-    table = pa.table({"c": pa.array(vals, type=INT_TYPES[lay["type"]], mask=mask)},
+    field = pa.field("c", TYPES[lay["type"]], nullable=nullable)
+    table = pa.table({"c": pa.array(vals, type=TYPES[lay["type"]], mask=mask)},
                      schema=pa.schema([field]))
     path = str(tmp_path_factory.mktemp("pq") / "f.parquet")
     pq.write_table(table, path, row_group_size=lay["row_group"], compression=lay["compression"],
                    data_page_version=lay["version"], data_page_size=lay["page"],
                    max_rows_per_page=lay["max_rows"], dictionary_pagesize_limit=lay["dict_limit"],
-                   use_dictionary=lay["use_dictionary"])
+                   use_dictionary=lay["use_dictionary"], write_batch_size=lay["write_batch"])
     pf = pq.ParquetFile(path)
     data = _mapped(path)
     md = pf.metadata
@@ -114,17 +124,25 @@ def test_decoded_chunks_equal_pyarrow(tmp_path_factory, lay):
         size = min(lay["slices"][k % len(lay["slices"])], total - at)
         k += 1
         got, got_mask, finite = col.take(size)
-        assert finite
-        if not lay["narrow"]:
+        exp_mask = want_mask[at : at + size]
+        keep = ~exp_mask
+        if finite:  # the decoder vouches: no NaN or infinity handed out
+            assert np.isfinite(got[keep].astype(np.float64)).all()
+        if not (lay["type"] in FLOAT_TYPES and lay["nonfinite"]):
+            assert finite
+        if lay["type"] in FLOAT_TYPES:
+            assert got.dtype == want_vals.dtype
+        elif not lay["narrow"]:
             assert got.dtype == np.dtype(lay["type"])  # pyarrow's type
         assert got.shape == (size,)
-        exp_mask = want_mask[at : at + size]
         if got_mask is None:
             assert not exp_mask.any()
         else:
             np.testing.assert_array_equal(got_mask, exp_mask)
-        keep = ~exp_mask
-        assert [int(v) for v in got[keep]] == [int(v) for v in want_vals[at : at + size][keep]]
+        if lay["type"] in FLOAT_TYPES:  # bit for bit, NaN included
+            assert got[keep].tobytes() == want_vals[at : at + size][keep].tobytes()
+        else:
+            assert [int(v) for v in got[keep]] == [int(v) for v in want_vals[at : at + size][keep]]
         at += size
     with pytest.raises(ValueError, match="fewer values"):
         col.take(1)
@@ -201,3 +219,26 @@ def test_damaged_dictionary_pages_are_errors_or_pyarrow_results(tmp_path):
         except (pa.ArrowException, OSError):
             continue  # pyarrow refuses what still decoded here: nothing to compare with
         assert cm == ConfusionMatrix.from_predictions(ref["y"].to_numpy(), ref["yhat"].to_numpy())
+
+
+@pytest.mark.parametrize("type_name", ["uint32", "int16", "int64"])
+def test_chunks_mixing_dictionary_and_plain_pages_share_the_stored_type(tmp_path, type_name):
+    # row group 0: two distinct values (dictionary only); row group 1: many (the 64-byte
+    # dictionary overflows into PLAIN pages); one decoder over both, narrowed
+    rng = np.random.default_rng(8)
+    info = np.iinfo(np.dtype(type_name))
+    vals = np.concatenate([np.tile(np.array([3, 5], type_name), 500),
+                           rng.integers(0, min(int(info.max), 10**6), 1000).astype(type_name)])
+    path = tmp_path / "m.parquet"
+    pq.write_table(pa.table({"c": pa.array(vals, type=TYPES[type_name])}), path,
+                   row_group_size=1000, dictionary_pagesize_limit=64, write_batch_size=16,
+                   data_page_size=256)
+    pf = pq.ParquetFile(path)
+    data = _mapped(path)
+    plans = [D.plan_chunk(data, pf.metadata.row_group(g).column(0), pf.schema.column(0),
+                          type_name, True) for g in range(2)]
+    assert plans[0] is not None and plans[1] is not None
+    assert not plans[0].plain and plans[1].plain
+    got, mask, _ = D.DictColumn(data, plans).take(2000)
+    assert mask is None
+    assert [int(v) for v in got] == [int(v) for v in vals]

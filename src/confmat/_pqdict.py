@@ -142,10 +142,16 @@ class ChunkPlan:
     largest_page: int
     dictionary: np.ndarray
     dtype: np.dtype
+    plain: bool = False  # has PLAIN pages: values copied as stored, so dtype is the stored type
+
+
+_FLOAT_TYPES = {"float": ("FLOAT", "<f4"), "double": ("DOUBLE", "<f8")}
 
 
 def _physical_dtype(physical: str, arrow_type: str) -> np.dtype:
-    """The type of the PLAIN-encoded values of an integer column."""
+    """The type of the PLAIN-encoded values of a column."""
+    if arrow_type in _FLOAT_TYPES:
+        return np.dtype(_FLOAT_TYPES[arrow_type][1])
     unsigned = arrow_type.startswith("uint")
     width = 4 if physical == "INT32" else 8
     return np.dtype(("<u" if unsigned else "<i") + str(width))
@@ -156,6 +162,8 @@ def _dictionary_values(body: np.ndarray, n: int, physical: str, arrow_type: str)
     if n < 0 or body.shape[0] < n * dtype.itemsize:
         raise _Unsupported("dictionary page shorter than its values")
     raw = body[: n * dtype.itemsize].view(dtype)
+    if dtype.kind == "f":
+        return raw.astype(dtype.newbyteorder("="))
     if n == 0:
         return raw.astype(np.int8)
     # the narrowest type that holds the dictionary (labels are compared by value)
@@ -195,8 +203,11 @@ def _plan(
     physical = column.physical_type
     # Only integer columns: a score column's PLAIN pages are mostly Snappy literals, which the
     # compiled decoder copies ten times slower than pyarrow's (measured), so pyarrow reads them.
-    if arrow_type not in _INT_TYPES or physical not in ("INT32", "INT64"):
-        raise _Unsupported("not an integer column")
+    if arrow_type in _FLOAT_TYPES:
+        if physical != _FLOAT_TYPES[arrow_type][0]:
+            raise _Unsupported("float column of another physical type")
+    elif arrow_type not in _INT_TYPES or physical not in ("INT32", "INT64"):
+        raise _Unsupported("not an integer or float column")
     if schema_column.max_repetition_level != 0 or schema_column.max_definition_level > 1:
         raise _Unsupported("nested column")
     if column.compression not in ("SNAPPY", "UNCOMPRESSED"):
@@ -234,7 +245,9 @@ def _plan(
     if status != 0 or total != column.num_values:
         raise _Unsupported("pages of another kind, or damaged headers")
     # PLAIN pages are copied byte for byte: the chunk's values then keep their stored type
-    if narrow:
+    if arrow_type in _FLOAT_TYPES:  # scores: always their stored type
+        dtype = _physical_dtype(physical, arrow_type).newbyteorder("=")
+    elif narrow:
         dtype = _physical_dtype(physical, arrow_type).newbyteorder("=") if plain else values.dtype
     else:
         dtype = np.dtype(arrow_type)
@@ -243,7 +256,7 @@ def _plan(
             raise _Unsupported("PLAIN pages of a narrower integer column")
     values = values.astype(dtype)
     return ChunkPlan(data_start, end, int(total), schema_column.max_definition_level, snappy,
-                     int(largest), values, np.dtype(dtype))
+                     int(largest), values, np.dtype(dtype), bool(plain))
 
 
 # ---------------------------------------------------------------------- decoding
@@ -264,9 +277,9 @@ class DictColumn:
 
     def __init__(self, data: np.ndarray, plans: list[ChunkPlan]) -> None:
         self.data = data
-        plain = {p.dtype for p in plans if p.dtype != p.dictionary.dtype}
-        if plain:  # a chunk with PLAIN pages: every chunk in its stored type
-            self.dtype = np.dtype(plain.pop())  # one column: one stored type
+        plain = {p.dtype for p in plans if p.plain}
+        if plain:  # a chunk with PLAIN pages: every chunk in the stored type (one per column)
+            self.dtype = np.dtype(plain.pop())
         else:
             self.dtype = np.result_type(*[p.dtype for p in plans]) if plans else np.dtype(np.int64)
         self._plans = list(plans)

@@ -326,30 +326,34 @@ def rle_dict(buf, pos, end, bw, n, values, out):  # pragma: no cover - compiled
                 start = nbytes * 4
             elif bw <= 8:  # eight values in bw bytes: one 64-bit word per group
                 full = take // 8
+                seg = out[i : i + full * 8]
                 for g in range(full):
-                    base = pos + g * bw
+                    base = np.uint64(pos + g * bw)
                     word = np.uint64(0)
                     for b in range(bw):
-                        word |= np.uint64(buf[base + b]) << np.uint64(8 * b)
+                        word |= np.uint64(buf[base + np.uint64(b)]) << np.uint64(8 * b)
                     for v in range(8):
-                        idx = np.int64((word >> np.uint64(v * bw)) & mask)
+                        idx = np.uint64((word >> np.uint64(v * bw)) & mask)
                         if idx >= nvals:
                             return -1
-                        out[i + g * 8 + v] = values[idx]
+                        seg[np.uint64(g * 8 + v)] = values[idx]
                 start = full * 8
             else:
                 start = 0
+            seg = out[i : i + take]
+            ubw = np.uint64(bw)
             for v in range(start, take):
-                bit = v * bw
-                byte = pos + (bit >> 3)
+                bit = np.uint64(v) * ubw
+                byte = np.uint64(pos) + (bit >> np.uint64(3))
                 word = np.uint64(0)
-                for b in range((bw + (bit & 7) + 7) // 8):
-                    if byte + b < end:
-                        word |= np.uint64(buf[byte + b]) << np.uint64(8 * b)
-                idx = np.int64((word >> np.uint64(bit & 7)) & mask)
+                for b in range((bw + int(bit & np.uint64(7)) + 7) // 8):
+                    at = byte + np.uint64(b)
+                    if at < end:
+                        word |= np.uint64(buf[at]) << np.uint64(8 * b)
+                idx = np.uint64((word >> (bit & np.uint64(7))) & mask)
                 if idx >= nvals:
                     return -1
-                out[i + v] = values[idx]
+                seg[np.uint64(v)] = values[idx]
             pos += groups * bw
             i += take
         else:
