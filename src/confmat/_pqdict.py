@@ -1,16 +1,17 @@
-"""Integer columns of a Parquet file (labels), decoded from the column chunks.
+"""Integer and float columns of a Parquet file (labels, scores), decoded from the chunks.
 
 Label columns are almost always dictionary-encoded (a handful of distinct values), and pyarrow
 expands them into nullable 64-bit arrays through a general decoder: a large part of the cost of
-reading a (true, pred, score) file. Here the pages of such a column chunk are read from the
+reading a (true, pred, score) file. Here the pages of a column chunk are read from the
 memory-mapped file and decoded by compiled kernels (:mod:`confmat._pqdict_kernels`): Thrift
-page headers, Snappy, the RLE / bit-packed definition levels and dictionary indices, turned
-into label values in the narrowest integer type that holds the dictionary. PLAIN pages (a
-dictionary that overflowed, or none at all) are copied as stored. Only the plain layout is
-taken: a top-level integer column with at most one definition level, Snappy or no
-compression, data pages v1 or v2; :func:`plan_chunk` returns None for anything else and the
-caller lets pyarrow read that column chunk. ``tests/test_pqdict.py`` checks values and null
-masks against pyarrow on files of many layouts.
+page headers, Snappy, the RLE / bit-packed definition levels and dictionary indices. Labels
+can be handed out in the narrowest integer type that holds the dictionary (``narrow``); PLAIN
+pages (scores, a dictionary that overflowed, or none at all) are copied as stored, and the
+values that are not finite are counted on the way, so the reader need not scan for NaN. Only
+the plain layout is taken: a top-level integer or float column with at most one definition
+level, Snappy or no compression, data pages v1 or v2; :func:`plan_chunk` returns None for
+anything else and the caller lets pyarrow read that column chunk. ``tests/test_pqdict.py``
+checks values, null masks and the finiteness report against pyarrow on files of many layouts.
 
 The page format is the Parquet specification's (``parquet.thrift``): page headers in Thrift's
 compact protocol, definition levels and indices in the RLE / bit-packing hybrid encoding.
@@ -201,8 +202,6 @@ def _plan(
     data: np.ndarray, column: Any, schema_column: Any, arrow_type: str, narrow: bool
 ) -> ChunkPlan:
     physical = column.physical_type
-    # Only integer columns: a score column's PLAIN pages are mostly Snappy literals, which the
-    # compiled decoder copies ten times slower than pyarrow's (measured), so pyarrow reads them.
     if arrow_type in _FLOAT_TYPES:
         if physical != _FLOAT_TYPES[arrow_type][0]:
             raise _Unsupported("float column of another physical type")
@@ -320,7 +319,7 @@ class DictColumn:
 
     def take(self, n: int) -> tuple[np.ndarray, np.ndarray | None, bool]:
         """The next ``n`` values, their null mask (None when none is null), and whether every
-        value decoded so far is finite (always, for the integer columns taken here)."""
+        value decoded so far is finite (no NaN or infinity, so no scan is needed)."""
         out = np.empty(n, self.dtype)
         if self._bufs.levels.shape[0] < n:
             self._bufs.levels = np.empty(n, np.uint8)

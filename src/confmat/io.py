@@ -811,7 +811,7 @@ class _ParquetSource:
         self, columns: Sequence[str], groups: Sequence[int], narrow: bool = False
     ) -> dict[str, Any]:
         """Decoders (``confmat._pqdict.DictColumn``) of the requested columns whose chunks in
-        ``groups`` that module decodes (integer columns, dictionary-encoded or plain)."""
+        ``groups`` that module decodes (integer and float columns, dictionary-encoded or plain)."""
         if self.data is None or not PARQUET_DICT_DECODER or not groups:
             return {}
         try:
