@@ -51,9 +51,12 @@ def _values(rng, n, type_name, card, nonfinite):
     info = np.iinfo(np.dtype(type_name))
     lo, hi = int(info.min), int(info.max)
     # distinct values spread over the type's range, extremes included
+    dtype = np.dtype(type_name)
     pool = np.unique(np.concatenate([
-        [lo, hi], rng.integers(lo, hi, size=card, dtype=np.dtype(type_name), endpoint=True)
-    ]).astype(np.dtype(type_name)))[:card]
+        np.array([lo, hi], dtype=dtype),
+        rng.integers(lo, hi, size=card, dtype=dtype, endpoint=True),
+    ]))
+    pool = pool[np.linspace(0, len(pool) - 1, min(card, len(pool))).astype(int)]  # ends kept
     return pool[rng.integers(0, len(pool), n)]
 
 
