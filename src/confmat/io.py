@@ -1087,7 +1087,7 @@ def evaluate_file(
         As in :func:`iter_batches`.
     batch_rows : int, default 1_000_000
         Rows per batch: a few batches are in memory at a time. A million rows matches common
-        Parquet row groups and keeps the per-batch overhead of decoding low (about 400 MB peak
+        Parquet row groups and keeps the per-batch overhead of decoding low (under 350 MB peak
         for 1e8 rows of int64/int64/float64 in benchmarks/bench_scale.py).
     bins : int, default 10_000
         Score bins of the curves.
