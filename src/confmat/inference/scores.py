@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..encode import as_1d
+from ..encode import _py, as_1d
 from ._common import (
     check_level,
     check_n_resamples,
@@ -264,17 +264,93 @@ def weighted_average_precision(srt: _Sorted, w: np.ndarray) -> np.ndarray:
 
 
 _SCORE_FUNCS = {"roc_auc": weighted_auc, "average_precision": weighted_average_precision}
+_AVERAGES = ("macro", "weighted")
 
 
-def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_label: Any = None
-                 ) -> float:
-    """ROC AUC or average precision of binary scores (no resampling)."""
+class _OneVsRest:
+    """Multiclass scores (n, K) as K one-vs-rest problems, sorted once each.
+
+    The metric of a resample is the mean of the K per-class values (``macro``) or their mean
+    weighted by the classes' supports in that resample (``weighted``), as scikit-learn's
+    ``roc_auc_score(multi_class="ovr")`` and ``average_precision_score`` on binarised labels.
+    """
+
+    def __init__(self, y_true: Any, y_score: np.ndarray, name: str, labels: Any,
+                 average: str) -> None:
+        if average not in _AVERAGES:
+            raise ValueError(f"average must be one of {_AVERAGES} for multiclass scores, "
+                             f"got {average!r}")
+        y = as_1d(y_true, "y_true")
+        k = y_score.shape[1]
+        if labels is None:
+            classes = np.unique(y) if y.dtype != object else np.asarray(sorted(set(y.tolist())), object)
+        else:
+            classes = np.asarray(list(labels), dtype=y.dtype if y.dtype != object else object)
+            if len(set(classes.tolist())) != len(classes):
+                raise ValueError("labels must not repeat a class")
+        if len(classes) != k:
+            raise ValueError(
+                f"{name} has {k} columns but there are {len(classes)} classes "
+                f"({classes.tolist()[:10]}); give one score column per class, in label order"
+            )
+        unknown = ~np.isin(y, classes)
+        if unknown.any():
+            raise ValueError(f"y_true contains label {_py(y[unknown][0])!r} not in labels "
+                             f"{classes.tolist()[:10]}")
+        self.average = average
+        self.pos = np.stack([y == c for c in classes])  # (K, n)
+        for c, p in zip(classes.tolist(), self.pos, strict=True):
+            if not p.any() or p.all():
+                raise ValueError(
+                    f"class {c!r} has no {'samples' if not p.any() else 'negatives'} in y_true: "
+                    "its one-vs-rest score metric is undefined"
+                )
+        self.parts = [_Sorted(p, y_score[:, j]) for j, p in enumerate(self.pos)]
+
+    def evaluate(self, func: Any, w: np.ndarray) -> np.ndarray:
+        vals = np.stack([func(part, w) for part in self.parts], axis=1)  # (B, K)
+        if self.average == "macro":
+            return vals.mean(axis=1)
+        support = w @ self.pos.T.astype(np.float64)  # (B, K)
+        total = support.sum(axis=1)
+        with np.errstate(invalid="ignore"):
+            return (vals * support).sum(axis=1) / total
+
+
+def _evaluator(y_true: Any, y_score: Any, name: str, pos_label: Any, labels: Any,
+               average: str) -> tuple[Any, int]:
+    """(evaluator of (B, n) multiplicities, n) for binary (n,) or multiclass (n, K) scores."""
+    raw = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    if raw.ndim == 2 and raw.shape[1] >= 3:
+        if raw.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be numeric scores, got dtype {raw.dtype}")
+        n = as_1d(y_true, "y_true").shape[0]
+        if raw.shape[0] != n:
+            raise ValueError(f"{name} has {raw.shape[0]} rows but y_true has {n}")
+        sc = raw.astype(np.float64)
+        if not np.isfinite(sc).all():
+            raise ValueError(f"{name} contains NaN or infinite values")
+        ovr = _OneVsRest(y_true, sc, name, labels, average)
+        return ovr.evaluate, n
+    pos, _ = binary_target(y_true, pos_label)
+    _need_both(pos)
+    srt = _Sorted(pos, check_scores(y_score, pos.size, name))
+    return (lambda func, w: func(srt, w)), pos.size
+
+
+def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_label: Any = None,
+                 average: str = "macro", labels: Any = None) -> float:
+    """ROC AUC or average precision (no resampling).
+
+    Binary scores are ``(n,)``, of ``pos_label``. Multiclass scores are ``(n, K)``, one column
+    per class in the order of ``labels`` (default: the sorted classes of ``y_true``), averaged
+    one-vs-rest: ``average='macro'`` or ``'weighted'`` (by class support).
+    """
     name = score_metric_name(metric)
     if name is None:
         raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
-    pos, _ = binary_target(y_true, pos_label)
-    s = check_scores(y_score, pos.size, "y_score")
-    return float(_SCORE_FUNCS[name](_Sorted(pos, s), np.ones((1, pos.size)))[0])
+    evaluate, n = _evaluator(y_true, y_score, "y_score", pos_label, labels, average)
+    return float(evaluate(_SCORE_FUNCS[name], np.ones((1, n)))[0])
 
 
 def resample_weights(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -291,24 +367,27 @@ def score_bootstrap(
     n_resamples: int,
     rng: np.random.Generator,
     pos_label: Any = None,
+    *,
+    average: str = "macro",
+    labels: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Point estimates (M,) and paired bootstrap values (B, M) of a score metric for M models."""
+    """Point estimates (M,) and paired bootstrap values (B, M) of a score metric for M models
+    (binary ``(n,)`` or multiclass ``(n, K)`` scores, as in :func:`score_metric`)."""
     name = score_metric_name(metric)
     if name is None:
         raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
-    pos, _ = binary_target(y_true, pos_label)
-    _need_both(pos)
     items = list(scores.items()) if isinstance(scores, dict) else [
         (f"score_{i}", s) for i, s in enumerate(scores)]
-    srts = [_Sorted(pos, check_scores(s, pos.size, str(k))) for k, s in items]
+    evals = [_evaluator(y_true, s, str(k), pos_label, labels, average) for k, s in items]
+    n = evals[0][1]
     func = _SCORE_FUNCS[name]
-    ones = np.ones((1, pos.size))
-    est = np.array([func(s, ones)[0] for s in srts])
-    out = np.empty((n_resamples, len(srts)))
-    for start, stop in chunk_rows(n_resamples, pos.size, budget=2_000_000):
-        w = resample_weights(pos.size, stop - start, rng)
-        for j, s in enumerate(srts):
-            out[start:stop, j] = func(s, w)
+    ones = np.ones((1, n))
+    est = np.array([ev(func, ones)[0] for ev, _ in evals])
+    out = np.empty((n_resamples, len(evals)))
+    for start, stop in chunk_rows(n_resamples, n, budget=2_000_000):
+        w = resample_weights(n, stop - start, rng)
+        for j, (ev, _) in enumerate(evals):
+            out[start:stop, j] = ev(func, w)
     return est, out
 
 
@@ -322,16 +401,22 @@ def score_ci(
     n_resamples: int = 2000,
     random_state: Any = None,
     pos_label: Any = None,
+    average: str = "macro",
+    labels: Any = None,
 ) -> ConfidenceInterval:
-    """Confidence interval for ROC AUC or average precision of binary scores.
+    """Confidence interval for ROC AUC or average precision.
 
     Parameters
     ----------
     metric : {'roc_auc', 'average_precision'}
     method : {'auto', 'delong', 'percentile', 'basic'}
-        ``'delong'`` (ROC AUC only): :math:`\\hat\\theta \\pm z\\sqrt{S}` with DeLong's variance,
-        clipped to [0, 1]. The bootstrap methods resample the samples (``n_resamples`` times,
-        stratification none). ``'auto'`` is DeLong for ROC AUC and percentile otherwise.
+        ``'delong'`` (binary ROC AUC only): :math:`\\hat\\theta \\pm z\\sqrt{S}` with DeLong's
+        variance, clipped to [0, 1]. The bootstrap methods resample the samples (``n_resamples``
+        times, stratification none). ``'auto'`` is DeLong for binary ROC AUC and percentile
+        otherwise.
+    average, labels
+        For multiclass scores ``(n, K)``: one-vs-rest average (``'macro'`` or ``'weighted'``)
+        and the classes of the columns, as in :func:`score_metric`.
 
     Resamples that lack a class are left out.
     """
@@ -339,11 +424,13 @@ def score_ci(
     name = score_metric_name(metric)
     if name is None:
         raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
+    raw = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    multiclass = raw.ndim == 2 and raw.shape[1] >= 3
     if method == "auto":
-        method = "delong" if name == "roc_auc" else "percentile"
+        method = "delong" if name == "roc_auc" and not multiclass else "percentile"
     if method == "delong":
-        if name != "roc_auc":
-            raise ValueError("method='delong' applies to metric='roc_auc' only")
+        if name != "roc_auc" or multiclass:
+            raise ValueError("method='delong' applies to binary metric='roc_auc' only")
         pos, _ = binary_target(y_true, pos_label)
         _need_both(pos)
         s = check_scores(y_score, pos.size, "y_score")
@@ -359,7 +446,8 @@ def score_ci(
         )
     n_used = check_n_resamples(n_resamples, level)
     rng = check_random_state(random_state)
-    est, boot = score_bootstrap(y_true, [y_score], name, n_used, rng, pos_label)
+    est, boot = score_bootstrap(y_true, [y_score], name, n_used, rng, pos_label,
+                                average=average, labels=labels)
     low, high = bootstrap_interval(boot[:, 0], est[0], level, method)
     return ConfidenceInterval(float(low), float(high), float(est[0]), name, method, level,
                               n_resamples=n_used, references=(REF_EFRON, REF_DAVISON))
