@@ -86,3 +86,25 @@ def test_multiclass_scores_bad_input():
     bad[5, 1] = np.nan
     with pytest.raises(ValueError, match="y_score contains NaN"):
         score_metric(y, bad, "roc_auc")
+
+
+def test_paired_bootstrap_of_two_multiclass_models_is_sklearn_on_the_same_resamples():
+    from confmat.inference import paired_bootstrap
+
+    y, s_a = _data(5, 120, 3, False)
+    _, s_b = _data(6, 120, 3, False)
+    s_b = 0.5 * s_b + 0.5 * s_a  # correlated with model A
+    b, seed = 200, 4
+    res = paired_bootstrap(y, s_a, s_b, "roc_auc", n_resamples=b, random_state=seed,
+                           average="weighted")
+    want_a = _sklearn(y, s_a, [0, 1, 2], "roc_auc", "weighted")
+    want_b = _sklearn(y, s_b, [0, 1, 2], "roc_auc", "weighted")
+    assert res.difference == pytest.approx(want_a - want_b, abs=1e-12)
+    idx = np.random.default_rng(seed).integers(0, len(y), size=(b, len(y)))
+    diffs = [
+        _sklearn(y[r], s_a[r], [0, 1, 2], "roc_auc", "weighted")
+        - _sklearn(y[r], s_b[r], [0, 1, 2], "roc_auc", "weighted")
+        for r in idx if len(np.unique(y[r])) == 3
+    ]
+    lo, hi = np.quantile(diffs, [0.025, 0.975])
+    assert (res.low, res.high) == (pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12))

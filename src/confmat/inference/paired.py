@@ -317,7 +317,8 @@ def paired_bootstrap(
     joint table is resampled from ``Multinomial(N, joint / N)`` (identical in distribution to
     resampling samples, at the cost of ``K^3`` cells instead of ``N`` samples). For
     ``metric='roc_auc'`` or ``'average_precision'`` they are scores and samples are resampled
-    (the same multiplicities for both models).
+    (the same multiplicities for both models); multiclass scores ``(n, K)`` are averaged
+    one-vs-rest (``average`` 'macro', the default, or 'weighted'; ``labels`` orders the columns).
 
     Returns the difference, its percentile interval, and the two-sided p-value of the null
     'equal metric', from the resampled differences centred on the observed one (Hall and Wilson
@@ -331,7 +332,8 @@ def paired_bootstrap(
     score_name = score_metric_name(metric)
     if score_name is not None:
         est, boot = score_bootstrap(y_true, {"pred_a": pred_a, "pred_b": pred_b}, score_name,
-                                    n_used, rng, pos_label)
+                                    n_used, rng, pos_label, average=average or "macro",
+                                    labels=labels)
         diffs = boot[:, 0] - boot[:, 1]
         obs = est[0] - est[1]
         q = _nanquantile(diffs, [alpha / 2.0, 1.0 - alpha / 2.0])
