@@ -484,3 +484,40 @@ def test_mapped_parquet_pages_are_released_as_units_are_read(tmp_path, monkeypat
     assert cm == cm_kept == cm_read == ConfusionMatrix.from_predictions(t, t[::-1])
     assert kept > 0.8 * size_kb  # without releasing, the mapped file becomes resident
     assert released < 0.3 * size_kb, (released, size_kb)
+
+
+@pytest.mark.parametrize("use_dictionary", [True, False])
+def test_text_labels_in_parquet_evaluate_like_pandas(tmp_path, use_dictionary):
+    rng = np.random.default_rng(12)
+    n = 30_000
+    names = np.array(["cat", "dög", "", "x" * 70, "nul\x00", "eel", "猫"], dtype=object)
+    t = rng.integers(0, len(names), n)
+    p = np.where(rng.random(n) < 0.7, t, rng.integers(0, len(names), n))
+    y = pa.array(names[t].tolist(), mask=rng.random(n) < 0.01)
+    path = tmp_path / "text.parquet"
+    # row groups with only short labels (gathered into fixed-width arrays) and groups with a
+    # long or NUL-holding label (left as Python strings)
+    order = np.argsort(t >= 3, kind="stable")
+    table = pa.table({"y": y, "yhat": names[p].tolist()}).take(pa.array(order))
+    pq.write_table(table, path, row_group_size=4000, use_dictionary=use_dictionary)
+    results = []
+    for workers in (1, 3):
+        cm, rep = cio.evaluate_file(path, "y", "yhat", skip_invalid=True, workers=workers,
+                                    batch_rows=2500)
+        results.append((cm, rep.rows_read, rep.rows_skipped, rep.skipped_row_numbers))
+    assert results[0] == results[1]
+    df = pq.read_table(path).to_pandas()
+    kept = df.dropna()
+    # a plain-Python oracle: scikit-learn turns labels into numpy strings, which drop a
+    # trailing NUL character
+    labels = results[0][0].labels
+    pos = {v: i for i, v in enumerate(labels)}
+    want = np.zeros((len(labels), len(labels)), np.int64)
+    for a, b in zip(kept["y"].tolist(), kept["yhat"].tolist(), strict=True):
+        want[pos[a], pos[b]] += 1
+    np.testing.assert_array_equal(results[0][0].counts, want)
+    assert "nul\x00" in labels and "nul" not in labels
+    assert sorted(results[0][0].labels) == sorted(set(kept["y"]) | set(kept["yhat"]))
+    assert results[0][2] == int(df["y"].isna().sum())
+    batch = next(iter(cio.iter_batches(path, ["yhat"])))  # readers keep Python strings
+    assert batch["yhat"].dtype == object

@@ -283,7 +283,7 @@ class BatchReader:
             if isinstance(col, tuple):  # (values, null mask or None, all finite) of a decoded column
                 col, mask, verified = col
             elif not isinstance(col, np.ndarray):
-                col = _arrow_to_numpy(col, name)
+                col = _arrow_to_numpy(col, name, self._narrow_ints)
                 if isinstance(col, tuple):
                     col, mask = col
             if col.dtype.kind == "f" and not verified and not _finite_sum(col):
@@ -332,7 +332,7 @@ class BatchReader:
         return self.rows_read + self.rows_skipped
 
     def _iter_parquet(self) -> Iterator[dict[str, np.ndarray]]:
-        source = _ParquetSource(self.path)
+        source = _ParquetSource(self.path, self.columns)
         for groups, start in self._parquet_units():
             for batch, skipped, _, _ in self._read_unit(source, groups, start, PARQUET_THREADS):
                 self._skip(skipped)
@@ -691,12 +691,25 @@ def _arrow_type(pa: Any, name: str, column: str) -> Any:
     return types[name]
 
 
-def _arrow_to_numpy(col: Any, name: str) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """A pyarrow (chunked) array as numpy; with nulls, (values, null mask)."""
+def _arrow_to_numpy(
+    col: Any, name: str, fixed_width_text: bool = False
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """A pyarrow (chunked) array as numpy; with nulls, (values, null mask).
+
+    With ``fixed_width_text`` a dictionary of short strings becomes a fixed-width numpy string
+    array, gathered from the dictionary (labels to count: much faster to encode than Python
+    string objects); otherwise text comes back as an object array of ``str``.
+    """
     pa = _arrow()
     if isinstance(col, pa.ChunkedArray):
         col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
     if pa.types.is_dictionary(col.type):
+        if fixed_width_text:
+            arr = _gather_text(col)
+            if arr is not None:
+                if col.null_count:
+                    return arr, np.asarray(col.is_null().to_numpy(zero_copy_only=False), bool)
+                return arr
         col = col.dictionary_decode()
     mask = None
     if col.null_count:
@@ -710,6 +723,23 @@ def _arrow_to_numpy(col: Any, name: str) -> np.ndarray | tuple[np.ndarray, np.nd
     if arr.ndim != 1:
         raise ValueError(f"column {name!r} is not a column of scalars (shape {arr.shape})")
     return arr if mask is None else (arr, mask)
+
+
+def _gather_text(col: Any) -> np.ndarray | None:
+    """A dictionary array of short strings as a fixed-width numpy string array; None when its
+    strings are long or hold NUL characters (numpy's fixed width would drop trailing NULs)."""
+    pa = _arrow()
+    dictionary = col.dictionary
+    if not (pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type)):
+        return None
+    values = dictionary.to_pylist()
+    if any(v is None or "\x00" in v or len(v) > 64 for v in values):
+        return None
+    table = np.array(values if values else [""], dtype=str)
+    indices = col.indices
+    if indices.null_count:
+        indices = indices.fill_null(0)
+    return table[np.asarray(indices.to_numpy(zero_copy_only=False))]
 
 
 def _sample_line_bytes(path: str) -> int:
@@ -738,13 +768,14 @@ def _csv_schema(path: str, fmt: str) -> Any:
     return reader.schema
 
 
-def _parquet_file(path: str, source: Any = None) -> Any:
+def _parquet_file(path: str, source: Any = None, read_dictionary: Any = None) -> Any:
     pa = _arrow()
     import pyarrow.parquet as pq
 
     try:
         # pre_buffer=False: read column chunks page by page, so memory follows the batch size
-        return pq.ParquetFile(path if source is None else source, pre_buffer=False)
+        return pq.ParquetFile(path if source is None else source, pre_buffer=False,
+                              read_dictionary=read_dictionary or None)
     except (pa.ArrowException, OSError) as exc:
         raise ValueError(
             f"file {path!r} is not a readable Parquet file: it may be truncated or corrupted ({exc})"
@@ -784,11 +815,20 @@ class _ParquetSource:
     the file cannot be mapped, pyarrow reads the file by path.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, columns: Sequence[str] = ()) -> None:
         import mmap
         import threading
 
         self.path = path
+        # text columns are read as dictionaries (indices + the distinct strings), which is
+        # how Parquet stores them anyway; the reader turns them into numpy arrays
+        schema = _parquet_file(path).schema_arrow
+        pa = _arrow()
+        self._text = [
+            c for c in columns
+            if schema.get_field_index(c) >= 0
+            and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))
+        ]
         self._map: Any = None
         self._buffer: Any = None
         self._local = threading.local()
@@ -843,7 +883,7 @@ class _ParquetSource:
         pf = getattr(self._local, "pf", None)
         if pf is None:
             source = None if self._buffer is None else _arrow().BufferReader(self._buffer)
-            pf = self._local.pf = _parquet_file(self.path, source)
+            pf = self._local.pf = _parquet_file(self.path, source, self._text)
         return pf
 
     def prefault(self, groups: Sequence[int], columns: Sequence[str]) -> None:
@@ -1202,7 +1242,7 @@ def _evaluate_units(
     from collections import deque
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    source = _ParquetSource(reader.path)
+    source = _ParquetSource(reader.path, reader.columns)
 
     def run(index: int, target: Any) -> tuple[int, list[int], int]:
         groups, start = units[index]
