@@ -324,6 +324,10 @@ def test_in_place_counting_of_stream_chunks_and_rollback(k, monkeypatch):
         h.update(y[100_000:], s[100_000:])
         np.testing.assert_array_equal(h.counts, parallel.counts)
         assert h.counts.dtype == np.int64
+        if k == 2:  # independently: numpy's histogram of each class's scores
+            for c in (0, 1):
+                want, _ = np.histogram(s[y == c], bins=500, range=(0.0, 1.0))
+                np.testing.assert_array_equal(h.counts[c, 0], want)
         before = h.counts.copy()
         bad = s[:100_000].copy()
         bad[77_777] = 1.5 if k == 2 else bad[77_777] * 0 + np.r_[1.5, -0.5, 0.0][:k]

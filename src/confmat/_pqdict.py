@@ -28,12 +28,8 @@ from typing import Any
 import numpy as np
 
 # parquet.thrift enums
-_DATA_PAGE, _INDEX_PAGE, _DICTIONARY_PAGE, _DATA_PAGE_V2 = 0, 1, 2, 3
-_PLAIN, _PLAIN_DICTIONARY, _RLE, _RLE_DICTIONARY = 0, 2, 3, 8
-_CODECS = {
-    "UNCOMPRESSED": None, "SNAPPY": "snappy", "GZIP": "gzip", "BROTLI": "brotli",
-    "ZSTD": "zstd", "LZ4_RAW": "lz4_raw",
-}
+_DICTIONARY_PAGE = 2
+_PLAIN, _PLAIN_DICTIONARY = 0, 2
 _INT_TYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
@@ -41,92 +37,13 @@ class _Unsupported(Exception):
     """A layout this decoder does not take: pyarrow reads the column chunk instead."""
 
 
-# ---------------------------------------------------------------------- Thrift compact protocol
-def _varint(buf: memoryview, pos: int) -> tuple[int, int]:
-    out = shift = 0
-    while True:
-        if pos >= len(buf):
-            raise _Unsupported("page header runs past the column chunk")
-        b = buf[pos]
-        pos += 1
-        out |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return out, pos
-        shift += 7
-        if shift > 63:
-            raise _Unsupported("varint too long")
-
-
-def _zigzag(n: int) -> int:
-    return (n >> 1) ^ -(n & 1)
-
-
-def _read_value(buf: memoryview, pos: int, ttype: int) -> tuple[Any, int]:
-    if ttype in (1, 2):  # booleans inside a struct carry their value in the type
-        return ttype == 1, pos
-    if ttype == 3:
-        return buf[pos], pos + 1
-    if ttype in (4, 5, 6):
-        v, pos = _varint(buf, pos)
-        return _zigzag(v), pos
-    if ttype == 7:
-        return None, pos + 8
-    if ttype == 8:
-        n, pos = _varint(buf, pos)
-        return None, pos + n
-    if ttype in (9, 10):
-        head = buf[pos]
-        pos += 1
-        size, etype = head >> 4, head & 0x0F
-        if size == 15:
-            size, pos = _varint(buf, pos)
-        for _ in range(size):
-            if etype in (1, 2):  # list elements that are booleans take a byte each
-                pos += 1
-            else:
-                _, pos = _read_value(buf, pos, etype)
-        return None, pos
-    if ttype == 11:
-        size, pos = _varint(buf, pos)
-        if size:
-            kv = buf[pos]
-            pos += 1
-            for _ in range(size):
-                _, pos = _read_value(buf, pos, kv >> 4)
-                _, pos = _read_value(buf, pos, kv & 0x0F)
-        return None, pos
-    if ttype == 12:
-        return _read_struct(buf, pos)
-    raise _Unsupported(f"unknown Thrift type {ttype}")
-
-
-def _read_struct(buf: memoryview, pos: int) -> tuple[dict[int, Any], int]:
-    """A Thrift compact struct as {field id: value} (nested structs as dicts, others skipped)."""
-    out: dict[int, Any] = {}
-    last = 0
-    while True:
-        if pos >= len(buf):
-            raise _Unsupported("page header runs past the column chunk")
-        head = buf[pos]
-        pos += 1
-        if head == 0:
-            return out, pos
-        delta, ttype = head >> 4, head & 0x0F
-        if delta:
-            fid = last + delta
-        else:
-            raw, pos = _varint(buf, pos)
-            fid = _zigzag(raw)
-        out[fid], pos = _read_value(buf, pos, ttype)
-        last = fid
-
-
 # ---------------------------------------------------------------------- kernels
 @lru_cache(maxsize=1)
 def _kernels() -> Any:
-    from ._pqdict_kernels import decode_pages, scan_pages, snappy
+    """The compiled kernels (an ImportError without numba)."""
+    from . import _pqdict_kernels
 
-    return snappy, scan_pages, decode_pages
+    return _pqdict_kernels
 
 
 # ---------------------------------------------------------------------- planning
@@ -190,11 +107,9 @@ def plan_chunk(
     string of its Arrow type. Values come in the column's own type (as pyarrow gives them),
     or with ``narrow`` in the narrowest integer type holding a dictionary-only chunk.
     """
-    import pyarrow as pa
-
     try:
         return _plan(data, column, schema_column, arrow_type, narrow)
-    except (_Unsupported, IndexError, ValueError, pa.ArrowException):  # damaged or not ours
+    except (_Unsupported, ValueError):  # damaged or not ours
         return None
 
 
@@ -218,29 +133,25 @@ def _plan(
     if start < 0 or end > data.shape[0]:
         raise _Unsupported("column chunk outside the file")
     snappy = column.compression == "SNAPPY"
-    buf = memoryview(data[start:end])
-    header, pos = _read_struct(buf, 0)
+    kern = _kernels()
+    hdr = np.zeros(8, np.int64)  # see page_header: type, sizes, values, encoding, ...
+    body = kern.page_header(data, start, end, hdr)
     values = np.empty(0, _physical_dtype(physical, arrow_type))
     data_start = start
-    if header.get(1) == _DICTIONARY_PAGE:
-        dph = header.get(7)
-        usize, csize = header.get(2), header.get(3)
-        if (not isinstance(dph, dict) or dph.get(2) not in (_PLAIN, _PLAIN_DICTIONARY)
-                or not isinstance(usize, int) or not isinstance(csize, int)
-                or csize < 0 or pos + csize > len(buf)):
+    if body >= 0 and hdr[0] == _DICTIONARY_PAGE:
+        usize, csize, n = int(hdr[1]), int(hdr[2]), int(hdr[3])
+        if (hdr[4] not in (_PLAIN, _PLAIN_DICTIONARY) or csize < 0 or body + csize > end
+                or not 0 <= usize <= column.total_uncompressed_size):
             raise _Unsupported("dictionary page")
-        raw = data[start + pos : start + pos + csize]
         if snappy:
-            import pyarrow as pa
-
-            body = np.frombuffer(pa.Codec("snappy").decompress(raw, decompressed_size=usize),
-                                 np.uint8)
+            page = np.empty(usize, np.uint8)
+            if kern.snappy(data, body, body + csize, page) != usize:
+                raise _Unsupported("damaged dictionary page")
         else:
-            body = raw
-        values = _dictionary_values(body, int(dph.get(1, 0)), physical, arrow_type)
-        data_start = start + pos + csize
-    _, scan_pages, _ = _kernels()
-    total, largest, plain, status = scan_pages(data, data_start, end, np.zeros(8, np.int64))
+            page = data[body : body + csize]
+        values = _dictionary_values(page, n, physical, arrow_type)
+        data_start = body + csize
+    total, largest, plain, status = kern.scan_pages(data, data_start, end, hdr)
     if status != 0 or total != column.num_values:
         raise _Unsupported("pages of another kind, or damaged headers")
     # PLAIN pages are copied byte for byte: the chunk's values then keep their stored type
@@ -250,7 +161,7 @@ def _plan(
         dtype = _physical_dtype(physical, arrow_type).newbyteorder("=") if plain else values.dtype
     else:
         dtype = np.dtype(arrow_type)
-        # PLAIN pages hold the stored type (INT32 for int8 / int16 columns): copy, then cast
+        # PLAIN pages are copied as stored (INT32 for int8 / int16 columns): not in this type
         if plain and _physical_dtype(physical, arrow_type).itemsize != dtype.itemsize:
             raise _Unsupported("PLAIN pages of a narrower integer column")
     values = values.astype(dtype)
@@ -297,7 +208,7 @@ class DictColumn:
         self._left: tuple[np.ndarray, np.ndarray] | None = None  # decoded, not yet handed out
 
     def _decode(self, out: np.ndarray, lev: np.ndarray) -> tuple[int, int, int]:
-        _, _, decode_pages = _kernels()
+        decode_pages = _kernels().decode_pages
         assert self._cur is not None
         total = total_nulls = 0
         while True:
@@ -314,7 +225,7 @@ class DictColumn:
                 out, lev = out[count:], lev[count:]
                 continue
             if status < 0:
-                raise ValueError("corrupted Parquet page in a dictionary-encoded column")
+                raise ValueError("corrupted Parquet page")
             return total, total_nulls, status
 
     def take(self, n: int) -> tuple[np.ndarray, np.ndarray | None, bool]:
@@ -336,8 +247,7 @@ class DictColumn:
         while filled < n:
             if self._cur is None or self._pos >= self._cur.end:
                 if self._next == len(self._plans):
-                    raise ValueError("a dictionary-encoded column chunk has fewer values than "
-                                     "its row group says")
+                    raise ValueError("a column chunk has fewer values than its row group says")
                 self._cur = self._plans[self._next]
                 self._next += 1
                 self._pos = self._cur.data_start

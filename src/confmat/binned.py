@@ -178,7 +178,7 @@ class ScoreHistogram:
                 bad = y[(y < 0) | (y >= k)][0]
                 raise ValueError(f"y_true contains label {_py(bad)!r} not in labels {self.labels}")
             # small integer codes go to the kernel as they are (it is compiled per type)
-            return y if y.dtype.itemsize <= 8 and y.dtype.kind == "i" else y.astype(np.int64)
+            return y if y.dtype.kind == "i" else y.astype(np.int64)
         uniq, codes = _uniques_and_codes(y, "y_true")
         try:
             lut = np.array([self._index[_py(v)] for v in uniq.tolist()], dtype=np.int64)

@@ -31,7 +31,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .encode import _py, _uniques_and_codes, as_1d, check_sample_weight, label_kind
+from .encode import (
+    _py,
+    _uniques_and_codes,
+    all_finite,
+    as_1d,
+    check_sample_weight,
+    label_kind,
+)
 from .matrix import ConfusionMatrix
 from .metrics import ClassCounts, Stats, UndefinedMetricWarning, evaluate, get_metric
 
@@ -111,9 +118,8 @@ def _finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     if s.shape[0] != n:
         raise ValueError(f"y_true and {name} have different lengths: {n} and {s.shape[0]}")
     s = s.astype(np.float64, copy=False)
-    with np.errstate(over="ignore", invalid="ignore"):
-        if s.size and np.isfinite(np.add.reduce(s, axis=None)):
-            return s  # a finite sum proves every score finite, without a mask
+    if all_finite(s):
+        return s
     bad = ~np.isfinite(s)
     if bad.any():
         pos = np.argwhere(bad)[0]

@@ -197,6 +197,13 @@ def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
     return out
 
 
+def all_finite(a: np.ndarray) -> bool:
+    """True when every value of a float array is finite, proven by a finite sum (no mask
+    pass); a sum that overflows only sends the caller to its element-wise check."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(a.size == 0 or np.isfinite(np.add.reduce(a, axis=None)))
+
+
 def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     """Validate sample weights: 1-D, finite, non-negative, one per sample."""
     if sample_weight is None:

@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from .encode import all_finite
+
 __all__ = [
     "FORMATS",
     "BatchReader",
@@ -56,8 +58,8 @@ PARQUET_THREADS = True
 #: Map local Parquet files into memory instead of copying each column chunk out of the page
 #: cache; the pages of a unit are released once it is read, so resident memory stays bounded.
 PARQUET_MMAP = True
-#: Decode dictionary-encoded integer columns of a mapped Parquet file with confmat's compiled
-#: page decoder (:mod:`confmat._pqdict`) instead of pyarrow's (needs numba).
+#: Decode the integer and float columns of a mapped Parquet file with confmat's compiled page
+#: decoder (:mod:`confmat._pqdict`) instead of pyarrow's, where it takes their layout (numba).
 PARQUET_DICT_DECODER = not os.environ.get("CONFMAT_DISABLE_NUMBA")
 
 
@@ -286,7 +288,7 @@ class BatchReader:
                 col = _arrow_to_numpy(col, name, self._narrow_ints)
                 if isinstance(col, tuple):
                     col, mask = col
-            if col.dtype.kind == "f" and not verified and not _finite_sum(col):
+            if col.dtype.kind == "f" and not verified and not all_finite(col):
                 nan = np.isnan(col)
                 mask = nan if mask is None else (mask | nan)
             if mask is not None and mask.any():
@@ -368,9 +370,8 @@ class BatchReader:
         skipped row numbers, 0-based first row, rows in the batch before skipping). A decoding
         failure is an error naming the row after which it happened.
 
-        Dictionary-encoded integer columns (labels, typically) are decoded by
-        :mod:`confmat._pqdict` from the mapped file when it takes their layout; pyarrow reads
-        the other columns.
+        Integer and float columns are decoded by :mod:`confmat._pqdict` from the mapped file
+        when it takes their layout; pyarrow reads the other columns.
         """
         pa = _arrow()
         pf = source.file()
@@ -630,12 +631,6 @@ class BatchReader:
 _DONE = object()
 
 
-def _finite_sum(col: np.ndarray) -> bool:
-    """A finite sum proves there is no NaN, without a mask pass over the batch."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        return bool(np.isfinite(np.add.reduce(col)))
-
-
 def _prefetch(source: Iterator[Any], depth: int = 1) -> Iterator[Any]:
     """Iterate ``source`` in a background thread, ``depth`` items ahead; errors re-raised here."""
     import queue
@@ -831,6 +826,8 @@ class _ParquetSource:
         ]
         self._map: Any = None
         self._buffer: Any = None
+        self.data: np.ndarray | None = None  # the mapping as bytes
+        self._populate = True  # MADV_POPULATE_READ works here (until refused once)
         self._local = threading.local()
         if PARQUET_MMAP and hasattr(mmap, "MADV_DONTNEED"):
             try:
@@ -844,8 +841,6 @@ class _ParquetSource:
         if self._map is not None:
             self._buffer = _arrow().py_buffer(self._map)
             self.data = np.frombuffer(self._map, dtype=np.uint8)
-
-    data: np.ndarray | None = None
 
     def dictionary_columns(
         self, columns: Sequence[str], groups: Sequence[int], narrow: bool = False
@@ -899,8 +894,6 @@ class _ParquetSource:
             if _madvise(self.data, lo, hi - lo, 22) != 0:  # MADV_POPULATE_READ
                 self._populate = False
                 return
-
-    _populate = True
 
     def release(self, groups: Sequence[int]) -> None:
         """Drop the mapped pages of the column chunks of ``groups``."""
@@ -1230,8 +1223,9 @@ def _evaluate_units(
 ) -> None:
     """Read and count the row groups of a Parquet file on ``workers`` threads.
 
-    Each unit of row groups (see ``BatchReader._parquet_units``) goes into a fresh partial accumulator on a worker thread (pyarrow's decoder and
-    the counting kernels release the GIL; the kernels run single-threaded there); the partials
+    Each unit of row groups (see ``BatchReader._parquet_units``) goes into a fresh partial
+    accumulator on a worker thread (the decoders and the counting kernels release the GIL;
+    the kernels run single-threaded there); the partials
     are merged into ``acc`` in file order, so the row accounting and the labels are those of a
     sequential read. The first units are read on the calling thread until ``acc`` has samples,
     which fixes the classes of the score histogram as a sequential read would. A unit whose

@@ -48,13 +48,18 @@ def score_metric_name(name: Any) -> str | None:
     return _SCORE_ALIASES.get(name.strip().lower().replace("-", "_"))
 
 
+def _sorted_classes(y: np.ndarray) -> np.ndarray:
+    """The distinct labels of ``y``, sorted."""
+    return np.unique(y) if y.dtype != object else np.asarray(sorted(set(y.tolist())), object)
+
+
 def binary_target(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
     """``y_true`` as a boolean 'is positive' vector, choosing ``pos_label`` as scikit-learn does
     (1 for {0, 1} or {-1, 1} labels, True for booleans, else it must be given)."""
     y = as_1d(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed")
-    values = np.unique(y) if y.dtype != object else np.asarray(sorted(set(y.tolist())), object)
+    values = _sorted_classes(y)
     if len(values) > 2:
         raise ValueError(
             f"y_true must have two classes for a score metric, found {len(values)}: "
@@ -73,7 +78,11 @@ def binary_target(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
 
 
 def check_scores(score: Any, n: int, name: str) -> np.ndarray:
-    s = as_1d(score, name)
+    return _numeric_scores(as_1d(score, name), n, name)
+
+
+def _numeric_scores(s: np.ndarray, n: int, name: str) -> np.ndarray:
+    """Scores (n,) or (n, K) as finite float64, errors naming ``name``."""
     if s.dtype.kind not in "iuf" and s.dtype != bool:
         raise TypeError(f"{name} must be numeric scores, got dtype {s.dtype}")
     if s.shape[0] != n:
@@ -283,7 +292,7 @@ class _OneVsRest:
         y = as_1d(y_true, "y_true")
         k = y_score.shape[1]
         if labels is None:
-            classes = np.unique(y) if y.dtype != object else np.asarray(sorted(set(y.tolist())), object)
+            classes = _sorted_classes(y)
         else:
             classes = np.asarray(list(labels), dtype=y.dtype if y.dtype != object else object)
             if len(set(classes.tolist())) != len(classes):
@@ -322,15 +331,8 @@ def _evaluator(y_true: Any, y_score: Any, name: str, pos_label: Any, labels: Any
     """(evaluator of (B, n) multiplicities, n) for binary (n,) or multiclass (n, K) scores."""
     raw = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if raw.ndim == 2 and raw.shape[1] >= 3:
-        if raw.dtype.kind not in "iuf":
-            raise TypeError(f"{name} must be numeric scores, got dtype {raw.dtype}")
         n = as_1d(y_true, "y_true").shape[0]
-        if raw.shape[0] != n:
-            raise ValueError(f"{name} has {raw.shape[0]} rows but y_true has {n}")
-        sc = raw.astype(np.float64)
-        if not np.isfinite(sc).all():
-            raise ValueError(f"{name} contains NaN or infinite values")
-        ovr = _OneVsRest(y_true, sc, name, labels, average)
+        ovr = _OneVsRest(y_true, _numeric_scores(raw, n, name), name, labels, average)
         return ovr.evaluate, n
     pos, _ = binary_target(y_true, pos_label)
     _need_both(pos)
