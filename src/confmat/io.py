@@ -1,984 +1,328 @@
-"""Out-of-core reading of prediction files in record batches, with every row accounted for.
+"""Evaluate predictions where they are stored: files of any size and database relations.
 
-A confusion matrix is a sum, so a file of any size can be evaluated batch by batch in bounded
-memory: :func:`iter_batches` streams the requested columns as numpy arrays (pyarrow's streaming
-CSV reader, ``ParquetFile.iter_batches``, JSON lines in byte chunks, ``np.load(mmap_mode="r")``
-for ``.npy``), and :func:`evaluate_file` feeds them to a :class:`confmat.Accumulator`.
+A confusion matrix is a sum, so a source of any size is evaluated in bounded memory, either by
+the engine itself (``GROUP BY true, pred`` in DuckDB) or batch by batch from the ordered Arrow
+record batches an engine streams (:mod:`confmat.inputs.files` says which engine reads which
+format). Nothing is decoded by confmat itself.
 
-Row accounting. A row is *invalid* when it has the wrong number of fields (CSV), is not a JSON
-object (JSON lines), or has a missing value (empty field, ``null``, absent key, NaN) in one of the
-requested columns. An invalid row raises a ``ValueError`` naming the file, the column and the
-1-based row number, unless ``skip_invalid=True``: then it is left out and counted in
-``rows_skipped`` (the first few row numbers are kept in ``skipped_row_numbers``). After a full
-iteration ``rows_read + rows_skipped`` is the number of data rows in the file.
+Row accounting. A row is *skipped* when one of its requested values is missing: a null true
+label, a null prediction, a null or NaN score, a null or NaN weight (the reasons are kept apart,
+in that order of precedence). By default a skipped row is an error naming the source, the
+column and the 1-based row number; with ``skip_invalid=True`` it is left out and counted in
+``FileReport.skipped_by_reason``. After a read ``rows_read + rows_skipped`` equals the number of
+rows the source declares (Parquet and Arrow metadata, ``.npy`` shape) or, for CSV, JSON lines and
+SQL, the number the engine counted; a mismatch is an error. A source an engine cannot read whole
+(damaged, truncated, malformed lines, ragged CSV rows) is an error naming it, never a partial
+matrix.
 
 Row numbers are 1-based data rows: the header line of a CSV file is not counted, so data row
-``r`` is on line ``r + 1``; blank lines of a JSON lines file are not rows.
+``r`` is on line ``r + 1``.
 """
 
 from __future__ import annotations
 
-import io as _io
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .encode import all_finite
+from .inputs.files import (
+    FORMATS,
+    ReadError,
+    Source,
+    aggregate,
+    detect_format,
+    open_source,
+    relation_source,
+)
 
 __all__ = [
     "FORMATS",
     "BatchReader",
     "FileReport",
+    "ReadError",
+    "detect_format",
     "evaluate_file",
+    "evaluate_sql",
     "iter_batches",
     "list_columns",
     "read_columns",
 ]
 
-#: Formats understood by the readers, and the file extensions that select them.
-FORMATS = {
-    "csv": (".csv",),
-    "tsv": (".tsv", ".tab"),
-    "parquet": (".parquet", ".pq", ".parq"),
-    "jsonl": (".jsonl", ".ndjson", ".json"),
-    "npy": (".npy",),
-}
-_ALIASES = {"ndjson": "jsonl", "json": "jsonl", "pq": "parquet"}
-_COMPRESSED = (".gz", ".bz2", ".zst", ".lz4")
-#: How many skipped row numbers a reader remembers.
+#: How many skipped row numbers a read remembers.
 MAX_SKIPPED_NUMBERS = 10
-#: Read the next batch in a background thread while the current one is counted.
-PREFETCH = True
-#: Decode Parquet columns on pyarrow's thread pool.
-PARQUET_THREADS = True
-#: Map local Parquet files into memory instead of copying each column chunk out of the page
-#: cache; the pages of a unit are released once it is read, so resident memory stays bounded.
-PARQUET_MMAP = True
-#: Decode the integer and float columns of a mapped Parquet file with confmat's compiled page
-#: decoder (:mod:`confmat._pqdict`) instead of pyarrow's, where it takes their layout (numba).
-PARQUET_DICT_DECODER = not os.environ.get("CONFMAT_DISABLE_NUMBA")
+#: Why a row is skipped, in order of precedence.
+REASONS = ("null true label", "null prediction", "null or NaN score", "null or NaN weight")
 
 
-def _arrow() -> Any:
-    try:
-        import pyarrow
-    except ImportError as exc:  # pragma: no cover - pyarrow is in the scale / test extras
-        raise ImportError(
-            "reading CSV, Parquet and JSON lines files needs pyarrow: pip install 'confmat[scale]'"
-        ) from exc
-    return pyarrow
-
-
-def _path(path: Any) -> str:
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
-    p = os.fspath(path)
-    if not os.path.exists(p):
-        raise ValueError(f"file {p!r} does not exist")
-    if os.path.isdir(p):
-        raise ValueError(f"{p!r} is a directory, not a file")
-    return p
-
-
-def detect_format(path: str | os.PathLike[str], format: str | None = None) -> str:
-    """The reader format for ``path``: ``format`` if given, else from the file extension."""
-    if format is not None:
-        if not isinstance(format, str):
-            raise TypeError(f"format must be a string, got {type(format).__name__}")
-        fmt = _ALIASES.get(format.lower(), format.lower())
-        if fmt not in FORMATS:
-            raise ValueError(f"format must be one of {sorted(FORMATS)}, got {format!r}")
-        return fmt
-    name = os.fspath(path).lower()
-    for ext in _COMPRESSED:
-        if name.endswith(ext):
-            name = name[: -len(ext)]
-            break
-    for fmt, exts in FORMATS.items():
-        if name.endswith(exts):
-            return fmt
-    raise ValueError(
-        f"cannot tell the format of {os.fspath(path)!r} from its extension; pass format= one of "
-        f"{sorted(FORMATS)}"
-    )
-
-
-# ---------------------------------------------------------------------------------- columns
 def list_columns(path: str | os.PathLike[str], *, format: str | None = None) -> list[str]:
     """Column names of a prediction file.
 
     Parameters
     ----------
     path : str or os.PathLike
-        A ``.csv``, ``.tsv``, ``.parquet``, ``.jsonl`` / ``.ndjson`` or ``.npy`` file.
+        A file, a directory or a glob of files in one of :data:`FORMATS`.
     format : str, optional
-        Overrides the extension: ``"csv"``, ``"tsv"``, ``"parquet"``, ``"jsonl"`` or ``"npy"``.
+        Overrides the extension.
 
     Returns
     -------
     list of str
-        For a JSON lines file, the keys of the first record; for a 2-D ``.npy`` array, ``"0"``,
-        ``"1"``, ...; for a structured ``.npy`` array, its field names.
+        For a 2-D ``.npy`` array, ``"0"``, ``"1"``, ...; for a structured one or an ``.npz``
+        archive, its field or array names.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\n1,1\\n")
+    >>> list_columns(path)
+    ['y', 'yhat']
     """
-    p = _path(path)
-    fmt = detect_format(p, format)
-    if fmt in ("csv", "tsv"):
-        return list(_csv_schema(p, fmt).names)
-    if fmt == "parquet":
-        return list(_parquet_file(p).schema_arrow.names)
-    if fmt == "jsonl":
-        return _jsonl_first_keys(p)
-    return list(_npy_columns(_npy_open(p))[0])
-
-
-def _missing_columns(path: str, available: Sequence[str], wanted: Sequence[str]) -> None:
-    missing = [c for c in wanted if c not in available]
-    if missing:
-        what = "column" if len(missing) == 1 else "columns"
-        raise ValueError(
-            f"file {path!r} has no {what} {', '.join(map(repr, missing))}; "
-            f"available columns: {list(available)}"
-        )
+    return list(open_source(path, format=format).columns)
 
 
 def _check_columns(columns: Any) -> list[str]:
     if isinstance(columns, str):
         columns = [columns]
-    try:
-        cols = list(columns)
-    except TypeError:
-        raise TypeError(
-            f"columns must be a list of column names, got {type(columns).__name__}"
-        ) from None
-    if not cols:
-        raise ValueError("columns must name at least one column")
-    for c in cols:
+    if not isinstance(columns, Sequence) or not columns:
+        raise ValueError(f"columns must be a non-empty sequence of column names, got {columns!r}")
+    for c in columns:
         if not isinstance(c, str):
             raise TypeError(f"column names must be strings, got {c!r}")
-    return list(dict.fromkeys(cols))
+    return list(columns)
 
 
-# ---------------------------------------------------------------------------------- reader
-class BatchReader:
-    """Iterable over record batches of some columns of a file.
+def _check_batch_rows(batch_rows: Any) -> int:
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int | np.integer):
+        raise TypeError(f"batch_rows must be an int, got {type(batch_rows).__name__}")
+    if batch_rows < 1:
+        raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+    return int(batch_rows)
 
-    Each iteration yields ``dict[str, np.ndarray]`` (one 1-D array per requested column, all of
-    the same length) and restarts the file from the top. Counters describe the last iteration:
 
-    Attributes
-    ----------
-    rows_read : int
-        Rows yielded so far.
-    rows_skipped : int
-        Invalid rows left out (only with ``skip_invalid=True``; otherwise they raise).
-    skipped_row_numbers : list of int
-        The first :data:`MAX_SKIPPED_NUMBERS` skipped 1-based row numbers.
-    total_rows : int or None
-        Rows in the file when known before reading (Parquet, npy), else None.
-    """
+def _check_na_values(na_values: Any) -> list[str] | None:
+    if na_values is None:
+        return None
+    if isinstance(na_values, str):
+        na_values = [na_values]
+    out = list(na_values)
+    for v in out:
+        if not isinstance(v, str):
+            raise TypeError(f"na_values must be strings, got {v!r}")
+    return out
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        columns: Sequence[str],
-        *,
-        format: str | None = None,
-        batch_rows: int = 1_000_000,
-        skip_invalid: bool = False,
-        column_types: Mapping[str, str] | None = None,
-    ) -> None:
-        self.path = _path(path)
-        self.format = detect_format(self.path, format)
-        self.columns = _check_columns(columns)
-        if isinstance(batch_rows, bool) or not isinstance(batch_rows, int | np.integer):
-            raise TypeError(f"batch_rows must be an int, got {type(batch_rows).__name__}")
-        if batch_rows < 1:
-            raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
-        self.batch_rows = int(batch_rows)
-        self.skip_invalid = bool(skip_invalid)
-        self.column_types = dict(column_types or {})
+
+# --------------------------------------------------------------------------- batch cleaning
+@dataclass
+class _Roles:
+    """Which requested column plays which part: its skip reason (index into REASONS)."""
+
+    reason: dict[str, int]
+
+    @classmethod
+    def of(cls, true_col: str | None, pred_col: str | None, score_cols: Sequence[str],
+           weight_col: str | None, other: Sequence[str] = ()) -> _Roles:
+        reason: dict[str, int] = {}
+        for c in other:
+            reason.setdefault(c, 0)
+        if true_col is not None:
+            reason[true_col] = 0
+        if pred_col is not None and pred_col not in reason:
+            reason[pred_col] = 1
+        for c in score_cols:
+            reason.setdefault(c, 2)
+        if weight_col is not None:
+            reason.setdefault(weight_col, 3)
+        return cls(reason)
+
+
+class _Cleaner:
+    """Finds the missing values of each Arrow batch, raises or drops them, and keeps the row
+    accounting (one place for every streamed source)."""
+
+    def __init__(self, name: str, roles: _Roles, skip_invalid: bool,
+                 na_values: list[str] | None) -> None:
+        self.name = name
+        self.roles = roles
+        self.skip_invalid = skip_invalid
+        self.na_values = na_values
         self.rows_read = 0
         self.rows_skipped = 0
+        self.by_reason = dict.fromkeys(REASONS, 0)
         self.skipped_row_numbers: list[int] = []
-        self.total_rows: int | None = None
-        # integer Parquet columns decoded by confmat in the narrowest type holding them (only
-        # for evaluate_file, which counts labels; readers hand out the columns' own types)
-        self._narrow_ints = False
-        self._prepare()
-
-    # -- bookkeeping
-    def _prepare(self) -> None:
-        """Open the file once to check it is readable and has the columns."""
-        if self.format in ("csv", "tsv"):
-            names = _csv_schema(self.path, self.format).names
-        elif self.format == "parquet":
-            pf = _parquet_file(self.path)
-            names = pf.schema_arrow.names
-            self.total_rows = pf.metadata.num_rows
-        elif self.format == "jsonl":
-            names = _jsonl_first_keys(self.path)
-        else:
-            arr = _npy_open(self.path)
-            names, _ = _npy_columns(arr)
-            self.total_rows = int(arr.shape[0])
-        _missing_columns(self.path, names, self.columns)
-        unknown = [c for c in self.column_types if c not in self.columns]
-        if unknown:
-            raise ValueError(f"column_types names columns that are not requested: {unknown}")
-
-    def _skip(self, numbers: Sequence[int]) -> None:
-        """Note skipped rows; they are counted when the batch they precede is handed out."""
-        self._pending.extend(int(r) for r in numbers)
-
-    def _account(self, numbers: list[int]) -> None:
-        self.rows_skipped += len(numbers)
-        room = MAX_SKIPPED_NUMBERS - len(self.skipped_row_numbers)
-        if room > 0:
-            self.skipped_row_numbers.extend(numbers[:room])
-
-    def _source(self) -> Iterator[tuple[dict[str, np.ndarray] | None, list[int]]]:
-        reader = {
-            "csv": self._iter_csv,
-            "tsv": self._iter_csv,
-            "parquet": self._iter_parquet,
-            "jsonl": self._iter_jsonl,
-            "npy": self._iter_npy,
-        }[self.format]
-        self._pending = []
-        for batch in reader():
-            skipped, self._pending = self._pending, []
-            yield batch, skipped
-        yield None, self._pending
-
-    def _invalid(self, row: int, column: str | None, why: str) -> ValueError:
-        where = f"column {column!r}, " if column is not None else ""
-        line = f" (line {row + 1})" if self.format in ("csv", "tsv") else ""
-        return ValueError(
-            f"file {self.path!r}: {where}row {row}{line}: {why}; pass skip_invalid=True "
-            "(--skip-invalid) to skip such rows and report how many"
-        )
-
-    def _clean(
-        self,
-        arrays: dict[str, Any],
-        row_numbers: Callable[[np.ndarray], np.ndarray],
-        skipped: list[int] | None = None,
-    ) -> dict[str, np.ndarray]:
-        """Turn arrow/numpy columns into numpy, finding rows with a missing value or NaN.
-
-        ``row_numbers`` maps batch positions to 1-based file row numbers. Skipped rows go to
-        ``skipped`` when given (thread-safe use), else to the reader's pending list.
-        """
-        first_col = next(iter(arrays.values()))
-        n = len(first_col[0] if isinstance(first_col, tuple) else first_col)
-        bad = np.zeros(n, dtype=bool)
-        first: tuple[int, str, str] | None = None
-        out: dict[str, np.ndarray] = {}
-        for name in self.columns:
-            col = arrays[name]
-            mask = None
-            verified = False  # known to hold no NaN (nor infinity)
-            if isinstance(col, tuple):  # (values, null mask or None, all finite) of a decoded column
-                col, mask, verified = col
-            elif not isinstance(col, np.ndarray):
-                col = _arrow_to_numpy(col, name, self._narrow_ints)
-                if isinstance(col, tuple):
-                    col, mask = col
-            if col.dtype.kind == "f" and not verified and not all_finite(col):
-                nan = np.isnan(col)
-                mask = nan if mask is None else (mask | nan)
-            if mask is not None and mask.any():
-                pos = int(np.flatnonzero(mask)[0])
-                if first is None or pos < first[0]:
-                    first = (pos, name, "missing value (empty, null or NaN)")
-                bad |= mask
-            out[name] = col
-        if first is not None:
-            if not self.skip_invalid:
-                pos, name, why = first
-                raise self._invalid(int(row_numbers(np.array([pos]))[0]), name, why)
-            numbers = row_numbers(np.flatnonzero(bad)).tolist()
-            if skipped is None:
-                self._skip(numbers)
-            else:
-                skipped.extend(int(r) for r in numbers)
-            keep = ~bad
-            out = {k: v[keep] for k, v in out.items()}
-        return out
-
-    # -- iteration
-    def __iter__(self) -> Iterator[dict[str, np.ndarray]]:
-        self.rows_read = 0
-        self.rows_skipped = 0
-        self.skipped_row_numbers = []
-        # The next batch is read and decoded in a background thread (pyarrow and the numba
-        # kernels release the GIL) while the caller counts the current one.
-        source = self._source()
-        for batch, skipped in (_prefetch(source) if PREFETCH else source):
-            self._account(skipped)
-            if batch is None:
-                continue
-            n = len(next(iter(batch.values())))
-            if n == 0:
-                continue
-            self.rows_read += n
-            yield batch
 
     @property
     def rows_total(self) -> int:
-        """Rows met so far, valid or skipped."""
         return self.rows_read + self.rows_skipped
 
-    def _iter_parquet(self) -> Iterator[dict[str, np.ndarray]]:
-        source = _ParquetSource(self.path, self.columns)
-        for groups, start in self._parquet_units():
-            for batch, skipped, _, _ in self._read_unit(source, groups, start, PARQUET_THREADS):
-                self._skip(skipped)
-                yield batch
-            source.release(groups)
+    def _missing(self, arr: Any) -> Any:
+        """Boolean Arrow mask of the missing values of one column, or None if there are none."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
 
-    def _parquet_units(self) -> list[tuple[list[int], int]]:
-        """The file's row groups cut into units of work: (row groups, 0-based first row).
-
-        A unit is one row group, or several consecutive ones holding at most ``batch_rows``
-        rows together, so the batches of a unit never depend on how units are scheduled: a
-        read on one thread and one on several cut the file into the same batches.
-        """
-        md = _parquet_file(self.path).metadata
-        units: list[tuple[list[int], int]] = []
-        start = rows = 0
-        for g in range(md.num_row_groups):
-            size = md.row_group(g).num_rows
-            if units and rows + size <= self.batch_rows:
-                units[-1][0].append(g)
-                rows += size
+        mask = arr.is_null() if arr.null_count else None
+        typ = arr.type
+        if pa.types.is_floating(typ):
+            nan = pc.is_nan(arr)
+            if pc.any(nan).as_py():
+                mask = nan if mask is None else pc.or_(mask, nan)
+        if self.na_values:
+            if pa.types.is_dictionary(typ):
+                hit = pc.take(pc.is_in(arr.dictionary, value_set=pa.array(self.na_values)),
+                              arr.indices)
+            elif pa.types.is_string(typ) or pa.types.is_large_string(typ):
+                hit = pc.is_in(arr, value_set=pa.array(self.na_values))
             else:
-                units.append(([g], start))
-                rows = size
-            start += size
-        return units
+                hit = None
+            if hit is not None and pc.any(hit).as_py():
+                mask = hit if mask is None else pc.or_(mask, hit)
+        if mask is not None:
+            mask = pc.fill_null(mask, True)
+            if not pc.any(mask).as_py():
+                return None
+        return mask
 
-    def _read_unit(
-        self, source: _ParquetSource, groups: list[int], start: int, threads: bool = False
-    ) -> Iterator[tuple[dict[str, np.ndarray], list[int], int, int]]:
-        """Cleaned batches of some row groups, without touching the reader's counters (several
-        threads may read units at once, each with the ``ParquetFile`` of its thread): (batch,
-        skipped row numbers, 0-based first row, rows in the batch before skipping). A decoding
-        failure is an error naming the row after which it happened.
-
-        Integer and float columns are decoded by :mod:`confmat._pqdict` from the mapped file
-        when it takes their layout; pyarrow reads the other columns.
-        """
-        pa = _arrow()
-        pf = source.file()
-        source.prefault(groups, self.columns)
-        direct = source.dictionary_columns(self.columns, groups, self._narrow_ints)
-        others = [c for c in self.columns if c not in direct]
-        if others:
-            it: Iterator[Any] = pf.iter_batches(
-                batch_size=self.batch_rows, row_groups=groups, columns=others,
-                use_threads=threads,
-            )
-        else:  # the batch sizes pyarrow would use: batch_rows rows, then the rest
-            total = sum(pf.metadata.row_group(g).num_rows for g in groups)
-            it = iter([min(self.batch_rows, total - s) for s in range(0, total, self.batch_rows)])
-        while True:
-            try:
-                batch = next(it)
-                n = batch if isinstance(batch, int) else batch.num_rows
-                arrays = {} if isinstance(batch, int) else {c: batch.column(c) for c in others}
-                for name, col in direct.items():
-                    arrays[name] = col.take(n)
-            except StopIteration:
-                return
-            except (pa.ArrowException, OSError, ValueError) as exc:
-                raise ValueError(
-                    f"file {self.path!r} could not be read after row {start}: it may be "
-                    f"truncated or corrupted ({exc})"
-                ) from exc
-            skipped: list[int] = []
-            clean = self._clean(arrays, lambda pos, base=start: pos + base + 1, skipped)
-            yield clean, skipped, start, n
-            start += n
-
-    def _iter_npy(self) -> Iterator[dict[str, np.ndarray]]:
-        arr = _npy_open(self.path)
-        _, getter = _npy_columns(arr)
-        n = arr.shape[0]
-        for s in range(0, n, self.batch_rows):
-            e = min(n, s + self.batch_rows)
-            try:
-                arrays = {c: np.array(getter(c)[s:e]) for c in self.columns}
-            except (OSError, ValueError) as exc:  # pragma: no cover - mmap failures
-                raise ValueError(f"file {self.path!r} could not be read at row {s + 1}: {exc}") from exc
-            yield self._clean(arrays, lambda pos, s=s: pos + s + 1)
-
-    def _open_csv(self, on_invalid: Callable[[Any], str], threads: bool) -> Any:
-        pa = _arrow()
-        import pyarrow.csv as pcsv
-
-        sample = _sample_line_bytes(self.path)
-        block = int(min(max(sample * self.batch_rows, 1 << 20), 1 << 28))
-        types = {c: _arrow_type(pa, t, c) for c, t in self.column_types.items()}
-        return pcsv.open_csv(
-            self.path,
-            read_options=pcsv.ReadOptions(use_threads=threads, block_size=block),
-            parse_options=pcsv.ParseOptions(
-                delimiter="\t" if self.format == "tsv" else ",",
-                invalid_row_handler=on_invalid,
-            ),
-            convert_options=pcsv.ConvertOptions(
-                include_columns=self.columns,
-                strings_can_be_null=True,
-                column_types=types,
-            ),
-        )
-
-    def _iter_csv(self) -> Iterator[dict[str, np.ndarray]]:
-        pa = _arrow()
-        # Row numbers of ragged rows are known only to a single-threaded parse: use it when
-        # skipping (the numbers are reported); otherwise parse in parallel and re-scan the file
-        # single-threaded only to locate the row of an error.
-        ragged: list[int] = []  # 1-based data row numbers of rows with the wrong field count
-
-        def on_invalid(row: Any) -> str:
-            ragged.append(int(row.number) - 1 if row.number is not None else -1)
-            return "skip" if self.skip_invalid else "error"
-
-        try:
-            reader = self._open_csv(on_invalid, threads=not self.skip_invalid)
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise self._csv_error(exc, ragged) from exc
-        rows = 0  # data rows consumed so far, valid or skipped as ragged
-        done = 0  # ragged rows already accounted for
-        while True:
-            try:
-                batch = reader.read_next_batch()
-            except StopIteration:
-                self._skip(sorted(ragged[done:]))  # ragged rows after the last good one
-                return
-            except (pa.ArrowInvalid, OSError) as exc:
-                raise self._csv_error(exc, ragged) from exc
-            # the ragged rows inside this batch's span of the file shift the numbering
-            end = rows + batch.num_rows
-            gaps = []
-            for g in sorted(ragged[done:]):
-                if g <= end:
-                    gaps.append(g)
-                    end += 1
-            done += len(gaps)
-            self._skip(gaps)
-            arrays = {name: batch.column(name) for name in self.columns}
-
-            def numbers(pos: np.ndarray, rows: int = rows, gaps: list[int] = gaps) -> np.ndarray:
-                out = pos + rows + 1
-                for g in gaps:
-                    out = out + (out >= g)
-                return out
-
-            rows = end
-            yield self._clean(arrays, numbers)
-
-    def _csv_error(self, exc: Exception, ragged: list[int]) -> ValueError:
-        msg = str(exc)
-        if ragged and not self.skip_invalid:
-            row = ragged[-1]
-            if row < 0:
-                row = self._locate_ragged()
-            m = re.search(r"Expected (\d+) columns, got (\d+)", msg)
-            why = (
-                f"expected {m.group(1)} fields, found {m.group(2)}" if m else "malformed row"
-            )
-            return self._invalid(row, None, why)
-        if "conversion error" in msg and "Row #" not in msg:
-            msg = self._rescan_error() or msg  # parallel parsing does not know the row
-        m = re.search(r"column #(\d+): Row #(\d+): CSV conversion error to (\w+): invalid value '(.*)'", msg)
-        if m:
-            idx, line, typ, value = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)
-            name = self.columns[idx] if idx < len(self.columns) else f"#{idx}"
-            return ValueError(
-                f"file {self.path!r}: column {name!r}, row {line - 1} (line {line}): value "
-                f"{value!r} is not a {typ} like the rows before it (column types are inferred "
-                "from the first block; pass column_types={column: 'string'} to read labels as text)"
-            )
-        if "Empty CSV file" in msg:
-            return ValueError(f"file {self.path!r} is empty: no header line")
-        return ValueError(f"file {self.path!r} could not be read as {self.format.upper()}: {msg}")
-
-    def _rescan_error(self) -> str | None:
-        """The message of the first error of a single-threaded parse (which knows rows)."""
-        pa = _arrow()
-        try:
-            for _ in self._open_csv(lambda row: "skip", threads=False):
-                pass
-        except (pa.ArrowInvalid, OSError) as exc:
-            return str(exc)
-        return None
-
-    def _locate_ragged(self) -> int:
-        pa = _arrow()
-        found: list[int] = []
-
-        def on_invalid(row: Any) -> str:
-            found.append(int(row.number) - 1)
-            return "error"
-
-        try:
-            for _ in self._open_csv(on_invalid, threads=False):
-                pass
-        except (pa.ArrowInvalid, OSError):
-            pass
-        return found[0] if found else -1
-
-    def _iter_jsonl(self) -> Iterator[dict[str, np.ndarray]]:
-        pa = _arrow()
-        import pyarrow.json as pjson
-
-        sample = _sample_line_bytes(self.path)
-        chunk_bytes = int(min(max(sample * self.batch_rows, 1 << 16), 1 << 28))
-        schema = None
-        line_no = 0  # lines consumed so far
-        with open(self.path, "rb") as fh:
-            rest = b""
-            while True:
-                data = fh.read(chunk_bytes)
-                eof = not data
-                buf = rest + data
-                if not eof:
-                    cut = buf.rfind(b"\n")
-                    if cut < 0:
-                        rest = buf
-                        continue
-                    chunk, rest = buf[: cut + 1], buf[cut + 1 :]
-                else:
-                    chunk, rest = buf, b""
-                if chunk.strip():
-                    lines = chunk.splitlines()
-                    numbers = np.array(
-                        [line_no + i + 1 for i, ln in enumerate(lines) if ln.strip()], dtype=np.int64
-                    )
-                    kept = [ln for ln in lines if ln.strip()]
-                    if schema is None:
-                        schema = self._json_schema(kept, numbers, pjson, pa)
-                    table, numbers = self._json_parse(kept, numbers, schema, pjson, pa)
-                    line_no += len(lines)
-                    if table is not None and table.num_rows:
-                        arrays = {name: table.column(name) for name in self.columns}
-                        yield self._clean(arrays, lambda pos, nums=numbers: nums[pos])
-                if eof:
-                    return
-
-    def _json_schema(self, lines: list[bytes], numbers: np.ndarray, pjson: Any, pa: Any) -> Any:
-        """Column types from the first chunk (like pyarrow's CSV reader), fixed for the rest."""
-        for lo in range(0, len(lines), 1000):
-            part = lines[lo : lo + 1000]
-            try:
-                t = pjson.read_json(_io.BytesIO(b"\n".join(part)))
-            except pa.ArrowInvalid:
-                continue
-            types = {}
-            for name in self.columns:
-                if name in self.column_types:
-                    types[name] = _arrow_type(pa, self.column_types[name], name)
-                elif name in t.column_names and not pa.types.is_null(t.schema.field(name).type):
-                    types[name] = t.schema.field(name).type
-            if len(types) == len(self.columns):
-                return pa.schema(list(types.items()))
-        # fall back to whatever one good line says; the per-line parse reports the bad ones
-        return None
-
-    def _json_parse(
-        self, lines: list[bytes], numbers: np.ndarray, schema: Any, pjson: Any, pa: Any
-    ) -> tuple[Any, np.ndarray]:
-        opts = pjson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
-        try:
-            table = pjson.read_json(_io.BytesIO(b"\n".join(lines)), parse_options=opts)
-            return table.select(self.columns), numbers
-        except (pa.ArrowInvalid, KeyError):
-            pass
-        # Bisect to the bad lines: O(bad * log n) parses instead of one per line.
-        good: list[Any] = []
-        good_numbers: list[np.ndarray] = []
-
-        def walk(lo: int, hi: int) -> None:
-            try:
-                t = pjson.read_json(_io.BytesIO(b"\n".join(lines[lo:hi])), parse_options=opts)
-                if t.num_rows != hi - lo:
-                    raise pa.ArrowInvalid("row count mismatch")
-                good.append(t.select(self.columns))
-                good_numbers.append(numbers[lo:hi])
-            except (pa.ArrowInvalid, KeyError) as exc:
-                if hi - lo == 1:
-                    row = int(numbers[lo])
-                    if not self.skip_invalid:
-                        raise self._invalid(row, None, f"not a JSON object with the expected types ({exc})") from None
-                    self._skip([row])
-                    return
-                mid = (lo + hi) // 2
-                walk(lo, mid)
-                walk(mid, hi)
-
-        walk(0, len(lines))
-        if not good:
-            return None, numbers[:0]
-        return pa.concat_tables(good), np.concatenate(good_numbers)
-
-
-_DONE = object()
-
-
-def _prefetch(source: Iterator[Any], depth: int = 1) -> Iterator[Any]:
-    """Iterate ``source`` in a background thread, ``depth`` items ahead; errors re-raised here."""
-    import queue
-    import threading
-
-    q: queue.Queue[Any] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def put(item: Any) -> bool:
-        while not stop.is_set():
-            try:
-                q.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def run() -> None:
-        try:
-            for item in source:
-                if not put((item, None)):
-                    return
-            put((_DONE, None))
-        except BaseException as exc:  # handed to the consumer
-            put((None, exc))
-        finally:
-            close = getattr(source, "close", None)
-            if close is not None:
-                close()
-
-    thread = threading.Thread(target=run, name="confmat-io-prefetch", daemon=True)
-    thread.start()
-    try:
-        while True:
-            item, exc = q.get()
-            if exc is not None:
-                raise exc
-            if item is _DONE:
-                return
-            yield item
-    finally:
-        stop.set()
-        thread.join()
-
-
-def _arrow_type(pa: Any, name: str, column: str) -> Any:
-    types = {
-        "string": pa.string(), "str": pa.string(), "int64": pa.int64(), "int": pa.int64(),
-        "float64": pa.float64(), "float": pa.float64(), "bool": pa.bool_(),
-    }
-    if name not in types:
-        raise ValueError(f"column_types[{column!r}] must be one of {sorted(types)}, got {name!r}")
-    return types[name]
-
-
-def _arrow_to_numpy(
-    col: Any, name: str, fixed_width_text: bool = False
-) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """A pyarrow (chunked) array as numpy; with nulls, (values, null mask).
-
-    With ``fixed_width_text`` a dictionary of short strings becomes a fixed-width numpy string
-    array, gathered from the dictionary (labels to count: much faster to encode than Python
-    string objects); otherwise text comes back as an object array of ``str``.
-    """
-    pa = _arrow()
-    if isinstance(col, pa.ChunkedArray):
-        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
-    if pa.types.is_dictionary(col.type):
-        if fixed_width_text:
-            arr = _gather_text(col)
-            if arr is not None:
-                if col.null_count:
-                    return arr, np.asarray(col.is_null().to_numpy(zero_copy_only=False), bool)
-                return arr
-        col = col.dictionary_decode()
-    mask = None
-    if col.null_count:
-        mask = np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
-        if pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_boolean(col.type):
-            col = col.fill_null(0 if not pa.types.is_boolean(col.type) else False)
-    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
-        arr = np.asarray(col.to_numpy(zero_copy_only=False), dtype=object)
-    else:
-        arr = np.asarray(col.to_numpy(zero_copy_only=False))
-    if arr.ndim != 1:
-        raise ValueError(f"column {name!r} is not a column of scalars (shape {arr.shape})")
-    return arr if mask is None else (arr, mask)
-
-
-def _gather_text(col: Any) -> np.ndarray | None:
-    """A dictionary array of short strings as a fixed-width numpy string array; None when its
-    strings are long or hold NUL characters (numpy's fixed width would drop trailing NULs)."""
-    pa = _arrow()
-    dictionary = col.dictionary
-    if not (pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type)):
-        return None
-    values = dictionary.to_pylist()
-    if any(v is None or "\x00" in v or len(v) > 64 for v in values):
-        return None
-    table = np.array(values if values else [""], dtype=str)
-    indices = col.indices
-    if indices.null_count:
-        indices = indices.fill_null(0)
-    return table[np.asarray(indices.to_numpy(zero_copy_only=False))]
-
-
-def _sample_line_bytes(path: str) -> int:
-    with open(path, "rb") as fh:
-        head = fh.read(1 << 16)
-    lines = head.count(b"\n")
-    return max(8, len(head) // max(1, lines))
-
-
-def _csv_schema(path: str, fmt: str) -> Any:
-    pa = _arrow()
-    import pyarrow.csv as pcsv
-
-    try:
-        reader = pcsv.open_csv(
-            path,
-            read_options=pcsv.ReadOptions(block_size=1 << 16),
-            parse_options=pcsv.ParseOptions(
-                delimiter="\t" if fmt == "tsv" else ",", invalid_row_handler=lambda row: "skip"
-            ),
-        )
-    except (pa.ArrowInvalid, OSError) as exc:
-        if "Empty CSV file" in str(exc):
-            raise ValueError(f"file {path!r} is empty: no header line") from exc
-        raise ValueError(f"file {path!r} could not be read as {fmt.upper()}: {exc}") from exc
-    return reader.schema
-
-
-def _parquet_file(path: str, source: Any = None, read_dictionary: Any = None) -> Any:
-    pa = _arrow()
-    import pyarrow.parquet as pq
-
-    try:
-        # pre_buffer=False: read column chunks page by page, so memory follows the batch size
-        return pq.ParquetFile(path if source is None else source, pre_buffer=False,
-                              read_dictionary=read_dictionary or None)
-    except (pa.ArrowException, OSError) as exc:
-        raise ValueError(
-            f"file {path!r} is not a readable Parquet file: it may be truncated or corrupted ({exc})"
-        ) from exc
-
-
-def _madvise(data: Any, start: int, length: int, advice: int) -> int:
-    """``madvise`` on part of a mapping through ctypes, which lets other threads run during
-    the call (``mmap.madvise`` holds the GIL); -1 when unavailable or refused."""
-    global _LIBC_MADVISE
-    if _LIBC_MADVISE is None:
-        try:
-            import ctypes
-
-            fn = ctypes.CDLL(None, use_errno=True).madvise
-            fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-            fn.restype = ctypes.c_int
-            _LIBC_MADVISE = fn
-        except (OSError, AttributeError):  # pragma: no cover - not a Unix libc
-            _LIBC_MADVISE = False
-    if not _LIBC_MADVISE or data is None:
-        return -1
-    return int(_LIBC_MADVISE(data.ctypes.data + start, length, advice))
-
-
-_LIBC_MADVISE: Any = None
-
-
-class _ParquetSource:
-    """Per-thread ``ParquetFile`` objects over one local file.
-
-    With :data:`PARQUET_MMAP` the file is mapped read-only and every thread reads zero-copy
-    slices of the mapping (no copy out of the page cache, about a fifth of the decoding time
-    of a snappy file); :meth:`release` drops the mapped pages of row groups already read, which
-    keeps the resident memory to the units in flight. Re-reading a released page only maps it
-    again, so releasing early is never wrong. Without ``madvise`` (not Linux / macOS) or when
-    the file cannot be mapped, pyarrow reads the file by path.
-    """
-
-    def __init__(self, path: str, columns: Sequence[str] = ()) -> None:
-        import mmap
-        import threading
-
-        self.path = path
-        # text columns are read as dictionaries (indices + the distinct strings), which is
-        # how Parquet stores them anyway; the reader turns them into numpy arrays
-        schema = _parquet_file(path).schema_arrow
-        pa = _arrow()
-        self._text = [
-            c for c in columns
-            if schema.get_field_index(c) >= 0
-            and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))
-        ]
-        self._map: Any = None
-        self._buffer: Any = None
-        self.data: np.ndarray | None = None  # the mapping as bytes
-        self._populate = True  # MADV_POPULATE_READ works here (until refused once)
-        self._local = threading.local()
-        if PARQUET_MMAP and hasattr(mmap, "MADV_DONTNEED"):
-            try:
-                fd = os.open(path, os.O_RDONLY)
-                try:
-                    self._map = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
-                finally:
-                    os.close(fd)
-            except (OSError, ValueError):  # empty or special file: read it by path
-                self._map = None
-        if self._map is not None:
-            self._buffer = _arrow().py_buffer(self._map)
-            self.data = np.frombuffer(self._map, dtype=np.uint8)
-
-    def dictionary_columns(
-        self, columns: Sequence[str], groups: Sequence[int], narrow: bool = False
-    ) -> dict[str, Any]:
-        """Decoders (``confmat._pqdict.DictColumn``) of the requested columns whose chunks in
-        ``groups`` that module decodes (integer and float columns, dictionary-encoded or plain)."""
-        if self.data is None or not PARQUET_DICT_DECODER or not groups:
-            return {}
-        try:
-            from . import _pqdict
-
-            _pqdict._kernels()
-        except ImportError:  # numba is optional
-            return {}
-        pf = self.file()
-        md, schema = pf.metadata, pf.schema
-        index = {schema.column(i).path: i for i in range(len(schema))}
-        out: dict[str, Any] = {}
-        for name in columns:
-            i = index.get(name)
-            if i is None or pf.schema_arrow.get_field_index(name) < 0:
-                continue
-            arrow_type = str(pf.schema_arrow.field(name).type)
-            plans = [
-                _pqdict.plan_chunk(self.data, md.row_group(g).column(i), schema.column(i),
-                                   arrow_type, narrow)
-                for g in groups
-            ]
-            if all(p is not None for p in plans):
-                out[name] = _pqdict.DictColumn(self.data, plans)  # type: ignore[arg-type]
-        return out
-
-    def file(self) -> Any:
-        """The calling thread's ``ParquetFile``."""
-        pf = getattr(self._local, "pf", None)
-        if pf is None:
-            source = None if self._buffer is None else _arrow().BufferReader(self._buffer)
-            pf = self._local.pf = _parquet_file(self.path, source, self._text)
-        return pf
-
-    def prefault(self, groups: Sequence[int], columns: Sequence[str]) -> None:
-        """Map the pages of some columns of ``groups`` in one call per column chunk
-        (``MADV_POPULATE_READ``, Linux 5.14+) rather than one page fault at a time; a no-op
-        where unsupported."""
-        if self._map is None or not self._populate:
-            return
-        schema = self.file().schema
-        wanted = set(columns)
-        index = [i for i in range(len(schema)) if schema.column(i).path in wanted]
-        for lo, hi in self._ranges(groups, index):
-            if _madvise(self.data, lo, hi - lo, 22) != 0:  # MADV_POPULATE_READ
-                self._populate = False
-                return
-
-    def release(self, groups: Sequence[int]) -> None:
-        """Drop the mapped pages of the column chunks of ``groups``."""
-        span = self._span(groups)
-        if span is not None:
-            import mmap
-
-            if _madvise(self.data, span[0], span[1] - span[0], mmap.MADV_DONTNEED) != 0:
-                self._map.madvise(mmap.MADV_DONTNEED, span[0], span[1] - span[0])
-
-    def _span(self, groups: Sequence[int]) -> tuple[int, int] | None:
-        """Page-aligned byte range of the column chunks of ``groups`` in the mapping."""
-        if self._map is None or not groups:
-            return None
-        ranges = self._ranges(groups, None)
-        if not ranges:
-            return None
-        return min(r[0] for r in ranges), max(r[1] for r in ranges)
-
-    def _ranges(self, groups: Sequence[int], columns: Sequence[int] | None) -> list[tuple[int, int]]:
-        """Page-aligned byte ranges of column chunks (all columns when ``columns`` is None)."""
-        import mmap
-
-        md = self.file().metadata
-        size = self._map.size()
+    def masks(self, batch: Any) -> list[tuple[int, str, Any]]:
+        """(reason, column, mask) of the columns of a batch that miss values, by precedence."""
         out = []
-        for g in groups:
-            rg = md.row_group(g)
-            for i in range(rg.num_columns) if columns is None else columns:
-                col = rg.column(i)
-                start = col.data_page_offset
-                if col.dictionary_page_offset is not None:
-                    start = min(start, col.dictionary_page_offset)
-                lo = start - start % mmap.PAGESIZE
-                hi = min(start + col.total_compressed_size, size)
-                if hi > lo:
-                    out.append((lo, hi))
+        for col, why in self.roles.reason.items():
+            m = self._missing(batch.column(batch.schema.get_field_index(col)))
+            if m is not None:
+                out.append((why, col, m))
+        out.sort(key=lambda r: r[0])
         return out
 
+    def first_missing(self, masks: list[tuple[int, str, Any]]) -> tuple[int, int, str]:
+        """(row within the batch, reason, column) of the first missing value."""
+        return min((int(np.flatnonzero(m.to_numpy(zero_copy_only=False))[0]), why, col)
+                   for why, col, m in masks)
 
-def _jsonl_first_keys(path: str) -> list[str]:
-    import json
+    def error(self, row: int, why: int, col: str) -> ValueError:
+        return ValueError(
+            f"{self.name}, row {row}: {REASONS[why]} (column {col!r} is missing a value); "
+            "pass skip_invalid=True to skip such rows and count them"
+        )
 
-    with open(path, "rb") as fh:
-        for i, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError as exc:
-                raise ValueError(f"file {path!r}: row {i} is not valid JSON ({exc})") from exc
-            if not isinstance(obj, dict):
-                raise ValueError(f"file {path!r}: row {i} is not a JSON object")
-            return list(obj)
-    raise ValueError(f"file {path!r} is empty: no JSON records")
+    def clean(self, batch: Any) -> Any:
+        """The batch without its invalid rows (or an error naming the first one)."""
+        import pyarrow.compute as pc
 
-
-def _npy_open(path: str) -> np.ndarray:
-    try:
-        arr = np.load(path, mmap_mode="r", allow_pickle=False)
-    except ValueError as exc:
-        if "pickle" in str(exc).lower() or "object" in str(exc).lower():
-            raise ValueError(
-                f"file {path!r} holds Python objects (pickled); store labels as numbers or "
-                "fixed-width strings"
-            ) from exc
-        raise ValueError(f"file {path!r} is not a readable .npy file: it may be truncated ({exc})") from exc
-    except OSError as exc:
-        raise ValueError(f"file {path!r} is not a readable .npy file ({exc})") from exc
-    if not isinstance(arr, np.ndarray):
-        raise ValueError(f"file {path!r} is an .npz archive, not a single .npy array")
-    return arr
-
-
-def _npy_columns(arr: np.ndarray) -> tuple[list[str], Callable[[str], np.ndarray]]:
-    if arr.dtype.names:
-        return list(arr.dtype.names), lambda c: arr[c]
-    if arr.ndim == 2:
-        return [str(i) for i in range(arr.shape[1])], lambda c: arr[:, int(c)]
-    if arr.ndim == 1:
-        return ["0"], lambda c: arr
-    raise ValueError(f"an .npy file must hold a 1-D or 2-D or structured array, got shape {arr.shape}")
+        start = self.rows_total
+        n = batch.num_rows
+        reason_masks = self.masks(batch)
+        if not reason_masks:
+            self.rows_read += n
+            return batch
+        if not self.skip_invalid:
+            row, why, col = self.first_missing(reason_masks)
+            raise self.error(start + row + 1, why, col)
+        taken = np.zeros(n, dtype=bool)
+        for why, _col, m in reason_masks:
+            mm = np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool) & ~taken
+            self.by_reason[REASONS[why]] += int(mm.sum())
+            taken |= mm
+        k = int(taken.sum())
+        if len(self.skipped_row_numbers) < MAX_SKIPPED_NUMBERS:
+            rows = np.flatnonzero(taken)[: MAX_SKIPPED_NUMBERS - len(self.skipped_row_numbers)]
+            self.skipped_row_numbers.extend(int(start + r + 1) for r in rows)
+        self.rows_skipped += k
+        self.rows_read += n - k
+        return batch.filter(pc.invert(_arrow_bool(taken)))
 
 
-# ---------------------------------------------------------------------------------- API
+def _arrow_bool(a: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    return pa.array(a, type=pa.bool_())
+
+
+def _reconcile(source: Source, done: int) -> None:
+    if source.rows is not None and done != source.rows:
+        raise ReadError(
+            f"{source.name} cannot be read whole: it declares {source.rows} rows but "
+            f"{done} were read"
+        )
+
+
+def _numpy(arr: Any) -> np.ndarray:
+    """An Arrow column as numpy (decoded; for :func:`iter_batches`)."""
+    return np.asarray(arr.to_numpy(zero_copy_only=False))
+
+
+# --------------------------------------------------------------------------- batch reader
+class BatchReader:
+    """Iterate the batches of :func:`iter_batches`; the row accounting is read afterwards.
+
+    Attributes
+    ----------
+    rows_read, rows_skipped : int
+        Rows handed out and rows left out (``skip_invalid=True``) so far.
+    skipped_by_reason : dict
+        Skipped rows per reason (see :data:`REASONS`).
+    total_rows : int or None
+        The number of rows the source declares, when it declares one.
+    """
+
+    def __init__(self, path: Any, columns: Sequence[str], *, format: str | None = None,
+                 batch_rows: int = 1_000_000, skip_invalid: bool = False,
+                 column_types: Mapping[str, str] | None = None,
+                 na_values: Sequence[str] | None = None,
+                 roles: _Roles | None = None, source: Source | None = None) -> None:
+        self.columns = _check_columns(columns)
+        self.batch_rows = _check_batch_rows(batch_rows)
+        self.skip_invalid = bool(skip_invalid)
+        na = _check_na_values(na_values)
+        self.source = source if source is not None else open_source(
+            path, format=format, column_types=column_types, na_values=na)
+        self.source.check_columns(self.columns)
+        self.path = os.fspath(path) if isinstance(path, str | os.PathLike) else self.source.name
+        self.format = self.source.format
+        self.total_rows = self.source.rows
+        roles = roles or _Roles.of(None, None, (), None, other=self.columns)
+        # DuckDB applied na_values already while parsing CSV / JSON lines
+        self._roles = roles
+        self._na = na if self.source.relation is None else None
+        self._clean = _Cleaner(self.source.name, roles, self.skip_invalid, self._na)
+
+    @property
+    def rows_read(self) -> int:
+        return self._clean.rows_read
+
+    @property
+    def rows_skipped(self) -> int:
+        return self._clean.rows_skipped
+
+    @property
+    def rows_total(self) -> int:
+        return self._clean.rows_total
+
+    @property
+    def skipped_by_reason(self) -> dict[str, int]:
+        return {k: v for k, v in self._clean.by_reason.items() if v}
+
+    @property
+    def skipped_row_numbers(self) -> list[int]:
+        return list(self._clean.skipped_row_numbers)
+
+    def arrow_batches(self) -> Iterator[Any]:
+        """Cleaned ``pyarrow.RecordBatch`` es (text columns may be dictionary-encoded); each
+        iteration reads the source again from its start."""
+        self._clean = _Cleaner(self.source.name, self._roles, self.skip_invalid, self._na)
+        for batch in self.source.batches(self.columns, self.batch_rows):
+            clean = self._clean.clean(batch)
+            if clean.num_rows:
+                yield clean
+        _reconcile(self.source, self.rows_total)
+
+    def __iter__(self) -> Iterator[dict[str, np.ndarray]]:
+        for batch in self.arrow_batches():
+            yield {c: _numpy(batch.column(batch.schema.get_field_index(c)))
+                   for c in dict.fromkeys(self.columns)}
+
+
 def iter_batches(
     path: str | os.PathLike[str],
     columns: Sequence[str],
@@ -987,27 +331,31 @@ def iter_batches(
     batch_rows: int = 1_000_000,
     skip_invalid: bool = False,
     column_types: Mapping[str, str] | None = None,
+    na_values: Sequence[str] | None = None,
 ) -> BatchReader:
     """Stream some columns of a file as numpy arrays, one record batch at a time.
 
     Parameters
     ----------
     path : str or os.PathLike
-        The file; its format comes from the extension (``.csv``, ``.tsv``, ``.parquet``,
-        ``.jsonl`` / ``.ndjson``, ``.npy``; CSV and JSON lines may be compressed, e.g. ``.csv.gz``).
+        A file, a directory (a Parquet dataset, hive partitions included) or a glob. Formats:
+        CSV / TSV (also ``.gz``, ``.zst``, ``.bz2``), Parquet, JSON lines (also ``.gz``,
+        ``.zst``), Arrow IPC / Feather, ``.npy`` / ``.npz``; chosen from the extension.
     columns : sequence of str
-        Columns to read. A missing column is a ``ValueError`` listing the available ones.
+        Columns to read. A missing or duplicated column is a ``ValueError`` naming it.
     format : str, optional
-        Overrides the extension.
+        Overrides the extension: one of :data:`FORMATS`.
     batch_rows : int, default 1_000_000
-        Rows per batch (approximate for CSV and JSON lines, which are cut by bytes). Memory use
-        is bounded by a few batches, whatever the size of the file.
+        Rows per batch at most; memory use is bounded by a few batches.
     skip_invalid : bool, default False
-        Skip invalid rows (ragged, not JSON, missing value) instead of raising; they are counted
-        in ``rows_skipped``.
+        Skip rows with a missing value instead of raising; they are counted in
+        ``rows_skipped`` and ``skipped_by_reason``.
     column_types : mapping, optional
-        Force a type (``"string"``, ``"int64"``, ``"float64"``, ``"bool"``) for some columns of a
-        CSV or JSON lines file, whose types are otherwise inferred from the first block.
+        Force a type (``"string"``, ``"int64"``, ``"uint64"``, ``"float64"``, ``"bool"``) for
+        columns of a CSV or JSON lines file, whose types are otherwise inferred by the engine.
+    na_values : sequence of str, optional
+        Text values that mean "missing". By default only an empty CSV field and a JSON
+        ``null`` are missing: strings such as ``"NA"``, ``"null"`` or ``"NaN"`` are class names.
 
     Returns
     -------
@@ -1017,21 +365,15 @@ def iter_batches(
 
     Examples
     --------
-    >>> import numpy as np, tempfile, os
+    >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
     >>> _ = open(path, "w").write("y,yhat\\n1,1\\n0,1\\n")
     >>> reader = iter_batches(path, ["y", "yhat"])
     >>> [b["yhat"].tolist() for b in reader], reader.rows_read
     ([[1, 1]], 2)
     """
-    return BatchReader(
-        path,
-        columns,
-        format=format,
-        batch_rows=batch_rows,
-        skip_invalid=skip_invalid,
-        column_types=column_types,
-    )
+    return BatchReader(path, columns, format=format, batch_rows=batch_rows,
+                       skip_invalid=skip_invalid, column_types=column_types, na_values=na_values)
 
 
 def read_columns(
@@ -1040,41 +382,59 @@ def read_columns(
     """Read whole columns of a file into memory (the batches of :func:`iter_batches` joined).
 
     Takes the keyword arguments of :func:`iter_batches`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\na,b\\nb,b\\n")
+    >>> read_columns(path, ["y"])["y"].tolist()
+    ['a', 'b']
     """
+    import pyarrow as pa
+
     reader = iter_batches(path, columns, **kw)
-    parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
-    for batch in reader:
-        for c, v in batch.items():
-            parts[c].append(v)
+    batches = list(reader.arrow_batches())
     out: dict[str, np.ndarray] = {}
-    for c, vs in parts.items():
-        if not vs:
+    for c in dict.fromkeys(reader.columns):
+        parts = [b.column(b.schema.get_field_index(c)) for b in batches]
+        if not parts:
             out[c] = np.empty(0)
-        elif len(vs) == 1:
-            out[c] = vs[0]
-        elif all(v.dtype.kind == vs[0].dtype.kind for v in vs):
-            out[c] = np.concatenate(vs)
-        else:
-            out[c] = np.concatenate([v.astype(object) for v in vs])
+            continue
+        if any(pa.types.is_dictionary(p.type) for p in parts):
+            parts = [p.dictionary_decode() if pa.types.is_dictionary(p.type) else p
+                     for p in parts]
+        out[c] = _numpy(pa.chunked_array(parts))
     return out
 
 
+# --------------------------------------------------------------------------- evaluation
 @dataclass
 class FileReport:
-    """What :func:`evaluate_file` read: every data row of the file is ``rows_read`` (evaluated)
-    or ``rows_skipped``."""
+    """What an evaluation read: every row of the source is ``rows_read`` (evaluated) or
+    ``rows_skipped`` (counted per reason in ``skipped_by_reason``)."""
 
     path: str
     format: str
     rows_read: int = 0
     rows_skipped: int = 0
+    skipped_by_reason: dict[str, int] = field(default_factory=dict)
     skipped_row_numbers: list[int] = field(default_factory=list)
     batches: int = 0
+    engine: str = ""
     curves: Any = None
 
     @property
     def rows_total(self) -> int:
         return self.rows_read + self.rows_skipped
+
+
+def _score_list(score_cols: Any) -> list[str]:
+    if score_cols is None:
+        return []
+    if isinstance(score_cols, str):
+        return [score_cols]
+    return _check_columns(score_cols)
 
 
 def evaluate_file(
@@ -1086,205 +446,293 @@ def evaluate_file(
     weight_col: str | None = None,
     labels: Sequence[Any] | None = None,
     skip_invalid: bool = False,
+    na_values: Sequence[str] | None = None,
     progress: Callable[[int, int | None], None] | None = None,
     format: str | None = None,
     batch_rows: int = 1_000_000,
     bins: int = 10_000,
     column_types: Mapping[str, str] | None = None,
-    workers: int | None = None,
 ) -> tuple[Any, FileReport]:
     """Evaluate a prediction file of any size in bounded memory.
 
     Parameters
     ----------
     path : str or os.PathLike
-        CSV, TSV, Parquet, JSON lines or ``.npy`` file (see :func:`iter_batches`).
+        A file, a directory or a glob (see :func:`iter_batches` for the formats).
     true_col, pred_col : str
         Columns of true and predicted labels.
     score_cols : str or sequence of str, optional
-        Score columns: one column (the positive-class score of a binary problem) or one per
-        class in label order. When given, binned curves are accumulated too and returned as
-        ``report.curves`` (a :class:`confmat.binned.ScoreHistogram`).
+        Score columns: one (the positive-class score of a binary problem) or one per class in
+        label order. Binned curves are then accumulated too and returned as ``report.curves``
+        (a :class:`confmat.binned.ScoreHistogram`).
     weight_col : str, optional
         Column of sample weights.
     labels : sequence, optional
         Fixed classes: a label outside them is an error naming it. By default the sorted union
         of the labels seen.
     skip_invalid : bool, default False
-        Skip invalid rows and count them instead of raising.
+        Skip rows with a missing value and count them (per reason) instead of raising.
+    na_values : sequence of str, optional
+        Text values that mean "missing" (by default none: ``"NA"`` is a class name).
     progress : callable, optional
-        Called after each batch (each row group when several are read at once) as
-        ``progress(rows_done, total_rows)``; ``total_rows`` is None when the file does not say
-        (CSV, JSON lines).
-    format, column_types
+        Called after each batch as ``progress(rows_done, total_rows)``; ``total_rows`` is None
+        when the source does not declare it.
+    format, column_types, batch_rows
         As in :func:`iter_batches`.
-    batch_rows : int, default 1_000_000
-        Rows per batch: a few batches are in memory at a time. A million rows matches common
-        Parquet row groups and keeps the per-batch overhead of decoding low (under 350 MB peak
-        for 1e8 rows of int64/int64/float64 in benchmarks/bench_scale.py).
     bins : int, default 10_000
         Score bins of the curves.
-    workers : int, optional
-        Threads that decode and count the row groups of a Parquet file at once: each group is
-        read and counted by one thread into its own partial state, and the partial states are
-        added in file order. Default: the CPUs this process may use. With 1, and for other
-        formats and single-row-group files, one thread reads the next batch while the current
-        one is counted. The result is the same either way (counts exactly; sums of float
-        weights up to rounding, as they are added in another order).
 
     Returns
     -------
     (ConfusionMatrix, FileReport)
         The matrix has ``n == report.rows_read`` (the sum of weights when weighted).
+
+    Raises
+    ------
+    ValueError
+        A missing or duplicated column, a missing value without ``skip_invalid``, a label
+        outside ``labels``, or a file the engine cannot read whole (:class:`ReadError`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\nsick,sick\\nwell,sick\\nwell,well\\n")
+    >>> cm, report = evaluate_file(path, "y", "yhat")
+    >>> cm.counts.tolist(), report.rows_read
+    ([[1, 0], [1, 1]], 3)
     """
+    na = _check_na_values(na_values)
+    source = open_source(path, format=format, column_types=column_types, na_values=na)
+    return _evaluate(source, os.fspath(path), true_col, pred_col, score_cols=score_cols,
+                     weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
+                     na_values=na, progress=progress, batch_rows=batch_rows, bins=bins)
+
+
+def evaluate_sql(
+    source: Any,
+    query: str | None = None,
+    *,
+    true_col: str | None = None,
+    pred_col: str | None = None,
+    score_cols: str | Sequence[str] | None = None,
+    weight_col: str | None = None,
+    labels: Sequence[Any] | None = None,
+    skip_invalid: bool = False,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_rows: int = 1_000_000,
+    bins: int = 10_000,
+) -> tuple[Any, FileReport]:
+    """Evaluate a DuckDB relation, or a SQL query over a DuckDB connection, where it lives.
+
+    Without scores the counting runs inside DuckDB (``GROUP BY true, pred``); with scores the
+    engine streams ordered Arrow batches into the score histogram.
+
+    Parameters
+    ----------
+    source : duckdb.DuckDBPyConnection or duckdb.DuckDBPyRelation
+        A connection (then ``query`` is required) or a relation (then ``query`` must be None).
+    query : str, optional
+        A ``SELECT`` over the connection, e.g. ``"select y, yhat, p from preds where split =
+        'test'"``.
+    true_col, pred_col : str, optional
+        Columns of true and predicted labels; by default the first and the second column of
+        the result.
+    score_cols, weight_col, labels, skip_invalid, progress, batch_rows, bins
+        As in :func:`evaluate_file`.
+
+    Returns
+    -------
+    (ConfusionMatrix, FileReport)
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("create table preds as select * from (values (1, 1), (0, 1), (0, 0)) t(y, yhat)")
+    >>> cm, report = evaluate_sql(con, "select y, yhat from preds")
+    >>> cm.counts.tolist(), report.engine
+    ([[1, 1], [0, 1]], 'duckdb GROUP BY')
+    """
+    rel, name = _relation(source, query)
+    src = relation_source(rel, name)
+    cols = src.columns
+    if true_col is None or pred_col is None:
+        if len(cols) < 2:
+            raise ValueError(f"{name} has {len(cols)} column(s); true and predicted labels "
+                             "need two (or pass true_col= and pred_col=)")
+        true_col = cols[0] if true_col is None else true_col
+        pred_col = cols[1] if pred_col is None else pred_col
+    return _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
+                     weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
+                     na_values=None, progress=progress, batch_rows=batch_rows, bins=bins)
+
+
+def _relation(source: Any, query: str | None) -> tuple[Any, str]:
+    try:
+        import duckdb
+    except ImportError as exc:  # pragma: no cover - duckdb is installed with confmat[scale]
+        raise ImportError("evaluate_sql needs duckdb: pip install duckdb") from exc
+    if isinstance(source, duckdb.DuckDBPyConnection):
+        if not isinstance(query, str):
+            raise TypeError("query must be a SQL string when source is a DuckDB connection, "
+                            f"got {type(query).__name__}")
+        try:
+            rel = source.sql(query)
+        except duckdb.Error as exc:
+            raise ValueError(f"query {query!r} failed: {exc}") from exc
+        if rel is None:
+            raise ValueError(f"query {query!r} returns no rows (it is not a SELECT)")
+        return rel, f"the query {query!r}"
+    if isinstance(source, duckdb.DuckDBPyRelation):
+        if query is not None:
+            raise TypeError("query must be None when source is a DuckDB relation")
+        return source, "the DuckDB relation"
+    raise TypeError("source must be a duckdb connection or relation, got "
+                    f"{type(source).__name__}")
+
+
+def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_cols: Any,
+              weight_col: str | None, labels: Any, skip_invalid: bool,
+              na_values: list[str] | None, progress: Any, batch_rows: int,
+              bins: int) -> tuple[Any, FileReport]:
+    scores = _score_list(score_cols)
+    cols = _check_columns([true_col, pred_col, *scores]
+                          + ([weight_col] if weight_col is not None else []))
+    source.check_columns(cols)
+    batch_rows = _check_batch_rows(batch_rows)
+    report = FileReport(path=path, format=source.format)
+    if source.relation is not None and not scores:
+        report.engine = "duckdb GROUP BY"
+        cm = _evaluate_grouped(source, true_col, pred_col, weight_col, labels, skip_invalid,
+                               report)
+        if progress is not None:
+            progress(report.rows_total, report.rows_total)
+        return cm, report
+    report.engine = "duckdb stream" if source.relation is not None else (
+        "pyarrow dataset" if source.dataset is not None else "numpy")
+    return _evaluate_stream(source, path, true_col, pred_col, scores, weight_col, labels,
+                            skip_invalid, na_values, progress, batch_rows, bins, report)
+
+
+def _evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
+                     scores: list[str], weight_col: str | None, labels: Any,
+                     skip_invalid: bool, na_values: list[str] | None, progress: Any,
+                     batch_rows: int, bins: int, report: FileReport) -> tuple[Any, FileReport]:
     from .accumulator import Accumulator
 
-    if isinstance(score_cols, str):
-        score_cols = [score_cols]
-    score_list = list(score_cols) if score_cols is not None else []
-    cols = [true_col, pred_col, *score_list]
-    if weight_col is not None:
-        cols.append(weight_col)
-    n_workers = _check_workers(workers)
-    reader = iter_batches(
-        path, cols, format=format, batch_rows=batch_rows, skip_invalid=skip_invalid,
-        column_types=column_types,
-    )
-    reader._narrow_ints = True  # labels (and integer weights) are only counted here
-    acc = Accumulator(labels, scores=bool(score_list) or None, bins=bins)
-    report = FileReport(path=reader.path, format=reader.format)
+    roles = _Roles.of(true_col, pred_col, scores, weight_col)
+    reader = BatchReader(path, [true_col, pred_col, *scores]
+                         + ([weight_col] if weight_col is not None else []),
+                         batch_rows=batch_rows, skip_invalid=skip_invalid, na_values=na_values,
+                         roles=roles, source=source)
+    acc = Accumulator(labels, scores=bool(scores) or None, bins=bins)
+    done = 0
+    for batch in reader.arrow_batches():
 
-    def feed(target: Any, batch: dict[str, np.ndarray], first: int, last: int) -> None:
-        """Add one batch (file rows ``first``..``last``, 1-based) to an accumulator."""
-        scores = None
-        if score_list:
-            scores = (
-                batch[score_list[0]]
-                if len(score_list) == 1
-                else np.column_stack([batch[c] for c in score_list])
-            )
+        def col(name: str, b: Any = batch) -> Any:
+            return b.column(b.schema.get_field_index(name))
+
+        s = None
+        if scores:
+            s = (_numpy(col(scores[0])) if len(scores) == 1
+                 else np.column_stack([_numpy(col(c)) for c in scores]))
+        w = None if weight_col is None else _numpy(col(weight_col))
+        first, last = done + 1, reader.rows_total
         try:
-            target.update(
-                batch[true_col],
-                batch[pred_col],
-                scores=scores,
-                sample_weight=None if weight_col is None else batch[weight_col],
-            )
+            acc.update(col(true_col), col(pred_col), scores=s, sample_weight=w)
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"file {reader.path!r}, rows {first}..{last}: {exc}") from exc
-
-    units = reader._parquet_units() if reader.format == "parquet" and n_workers > 1 else []
-    if len(units) > 1:
-        _evaluate_units(reader, units, acc, report, feed, progress, n_workers)
-    else:
-        done = 0  # data rows before the current batch, valid or skipped
-        for batch in reader:
-            feed(acc, batch, done + 1, reader.rows_total)
-            done = reader.rows_total
-            report.batches += 1
-            if progress is not None:
-                progress(reader.rows_total, reader.total_rows)
-        if progress is not None and reader.rows_total != done:  # skipped rows at the end
+            raise type(exc)(f"{source.name}, rows {first}..{last}: {exc}") from exc
+        done = reader.rows_total
+        report.batches += 1
+        if progress is not None:
             progress(reader.rows_total, reader.total_rows)
+    if progress is not None and reader.rows_total != done:
+        progress(reader.rows_total, reader.total_rows)
     report.rows_read = reader.rows_read
     report.rows_skipped = reader.rows_skipped
-    report.skipped_row_numbers = list(reader.skipped_row_numbers)
+    report.skipped_by_reason = reader.skipped_by_reason
+    report.skipped_row_numbers = reader.skipped_row_numbers
     if reader.rows_read == 0:
         raise ValueError(
-            f"file {reader.path!r} has no valid rows to evaluate "
-            f"({reader.rows_skipped} skipped)"
-        )
-    if score_list:
+            f"{source.name} has no valid rows to evaluate ({reader.rows_skipped} skipped)")
+    if scores:
         report.curves = acc.curves()
     return acc.result(), report
 
 
-def _check_workers(workers: Any) -> int:
-    if workers is None:
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # pragma: no cover - not Linux
-            return max(1, os.cpu_count() or 1)
-    if isinstance(workers, bool) or not isinstance(workers, int | np.integer):
-        raise TypeError(f"workers must be an int or None, got {type(workers).__name__}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    return int(workers)
+def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: str | None,
+                      labels: Any, skip_invalid: bool, report: FileReport) -> Any:
+    """The pairs counted by the engine; the row accounting read off the groups."""
+    from .encode import encode_pair, normalize_labels
+    from .matrix import ConfusionMatrix
+
+    g = aggregate(source, true_col, pred_col, weight_col)
+    t, p, n = g["true"], g["pred"], g["count"]
+    null_t = _is_null(t)
+    null_p = _is_null(p) & ~null_t
+    ok = ~(null_t | null_p)
+    by_reason = {REASONS[0]: int(n[null_t].sum()), REASONS[1]: int(n[null_p].sum())}
+    if weight_col is not None:
+        by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
+    skipped = sum(by_reason.values())
+    total = int(n.sum())
+    if skipped and not skip_invalid:
+        raise _first_missing(source, true_col, pred_col, weight_col)
+    if weight_col is not None:
+        if (g["min_weight"][ok] < 0).any() or not np.isfinite(g["max_weight"][ok]).all() and (
+                g["max_weight"][ok] == np.inf).any():
+            bad = float(g["min_weight"][ok].min()) if (g["min_weight"][ok] < 0).any() else np.inf
+            raise ValueError(f"{source.name}: column {weight_col!r} (sample_weight) holds "
+                             f"{bad!r}; weights must be finite and non-negative")
+        counts: np.ndarray = g["weight"][ok]
+    else:
+        counts = n[ok]
+    report.rows_skipped = skipped
+    report.rows_read = total - skipped
+    report.skipped_by_reason = {k: v for k, v in by_reason.items() if v}
+    report.batches = 1
+    if report.rows_read == 0:
+        raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
+    tv, pv = t[ok], p[ok]
+    book = None if labels is None else normalize_labels(labels)
+    tc, pc, out_labels, has_other = encode_pair(tv, pv, book)
+    if has_other:
+        k = len(out_labels)
+        bad_t = tv[tc == k]
+        bad = bad_t[0] if bad_t.size else pv[pc == k][0]
+        raise ValueError(f"{source.name}: label {_py(bad)!r} is not in labels {out_labels}")
+    k = len(out_labels)
+    table = np.zeros((k, k), dtype=counts.dtype)
+    np.add.at(table, (tc, pc), counts)
+    return ConfusionMatrix(table, labels=out_labels)
 
 
-def _evaluate_units(
-    reader: BatchReader,
-    units: list[tuple[list[int], int]],
-    acc: Any,
-    report: FileReport,
-    feed: Callable[[Any, dict[str, np.ndarray], int, int], None],
-    progress: Callable[[int, int | None], None] | None,
-    workers: int,
-) -> None:
-    """Read and count the row groups of a Parquet file on ``workers`` threads.
+def _py(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
 
-    Each unit of row groups (see ``BatchReader._parquet_units``) goes into a fresh partial
-    accumulator on a worker thread (the decoders and the counting kernels release the GIL;
-    the kernels run single-threaded there); the partials
-    are merged into ``acc`` in file order, so the row accounting and the labels are those of a
-    sequential read. The first units are read on the calling thread until ``acc`` has samples,
-    which fixes the classes of the score histogram as a sequential read would. A unit whose
-    partial fails is read again on the calling thread into ``acc`` itself (and so are the
-    units after it): the error is then exactly the one of a sequential read (its row numbers,
-    label and chunk number), never a half-merged result.
-    """
-    from collections import deque
-    from concurrent.futures import Future, ThreadPoolExecutor
 
-    source = _ParquetSource(reader.path, reader.columns)
+def _is_null(a: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "O":
+        return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in a.tolist()),
+                           bool, a.size)
+    if a.dtype.kind == "f":
+        return np.isnan(a)
+    return np.zeros(a.shape, dtype=bool)
 
-    def run(index: int, target: Any) -> tuple[int, list[int], int]:
-        groups, start = units[index]
-        rows, skipped, batches = 0, [], 0
-        for batch, skip, first, size in reader._read_unit(source, groups, start):
-            skipped.extend(skip)
-            n = len(next(iter(batch.values())))
-            if n:
-                feed(target, batch, first + 1, first + size)
-                rows += n
-                batches += 1
-        source.release(groups)
-        return rows, skipped, batches
 
-    def account(rows: int, skipped: list[int], batches: int) -> None:
-        reader.rows_read += rows
-        reader._account(skipped)
-        report.batches += batches
-        if progress is not None:
-            progress(reader.rows_total, reader.total_rows)
-
-    reader.rows_read = reader.rows_skipped = 0
-    reader.skipped_row_numbers = []
-    i = 0
-    while i < len(units) and acc.n_samples == 0:
-        account(*run(i, acc))
-        i += 1
-    failed = None
-    ex = ThreadPoolExecutor(workers, thread_name_prefix="confmat-io")
-    try:
-        pending: deque[tuple[int, Any, Future[Any]]] = deque()
-        nxt = i
-        while pending or nxt < len(units):
-            # a bounded window of units in flight keeps memory to a few batches
-            while nxt < len(units) and len(pending) < 2 * workers:
-                part = acc._empty_part()
-                pending.append((nxt, part, ex.submit(run, nxt, part)))
-                nxt += 1
-            index, part, fut = pending.popleft()
-            try:
-                res = fut.result()
-            except (ValueError, TypeError):
-                failed = index
-                break
-            acc.merge(part)
-            account(*res)
-    finally:
-        ex.shutdown(wait=True, cancel_futures=True)
-    if failed is not None:
-        for index in range(failed, len(units)):
-            account(*run(index, acc))
+def _first_missing(source: Source, true_col: str, pred_col: str,
+                   weight_col: str | None) -> ValueError:
+    """The error naming the first row with a missing value, found by streaming the columns in
+    order from the engine (only on the error path)."""
+    cols = [true_col, pred_col] + ([weight_col] if weight_col else [])
+    cleaner = _Cleaner(source.name, _Roles.of(true_col, pred_col, (), weight_col), False, None)
+    done = 0
+    for batch in source.batches(cols, 1 << 20):
+        masks = cleaner.masks(batch)
+        if masks:
+            row, why, col = cleaner.first_missing(masks)
+            return cleaner.error(done + row + 1, why, col)
+        done += batch.num_rows
+    return ReadError(f"{source.name} cannot be read whole: the engine's count and its rows "
+                     "disagree on missing values")

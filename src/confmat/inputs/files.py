@@ -1,0 +1,469 @@
+"""Files and database relations as sources of Arrow record batches, parsed by well-kept engines.
+
+confmat never decodes a file format itself. Each format goes to the engine that measured
+fastest on it (figures in docs/scaling.md):
+
+* **Parquet** (a file, a directory, a glob, hive-partitioned datasets) and **Arrow IPC /
+  Feather**: :mod:`pyarrow.dataset`. Text columns are read as dictionaries, so counting works
+  on the dictionary indices and never builds one Python string per row.
+* **CSV / TSV** (plain, ``.gz``, ``.zst``, ``.bz2``) and **JSON lines** (plain, ``.gz``,
+  ``.zst``): DuckDB's readers. Without scores, :func:`aggregate` pushes the counting into the
+  engine (``GROUP BY true, pred``).
+* **A DuckDB relation or a SQL query**: the same, where the data lives.
+* ``.npy`` / ``.npz``: :func:`numpy.load` (memory-mapped for ``.npy``).
+
+Everything an engine raises while reading becomes a ``ValueError`` naming the file: a file an
+engine cannot read whole is an error, never a partial result.
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "COMPRESSIONS",
+    "FORMATS",
+    "ReadError",
+    "Source",
+    "detect_format",
+    "open_source",
+    "relation_source",
+]
+
+#: Formats understood by the readers, and the file extensions that select them.
+FORMATS: dict[str, tuple[str, ...]] = {
+    "csv": (".csv",),
+    "tsv": (".tsv", ".tab"),
+    "parquet": (".parquet", ".pq", ".parq"),
+    "jsonl": (".jsonl", ".ndjson", ".json"),
+    "arrow": (".arrow", ".feather", ".ipc"),
+    "npy": (".npy", ".npz"),
+}
+_ALIASES = {"ndjson": "jsonl", "json": "jsonl", "pq": "parquet", "feather": "arrow", "ipc": "arrow",
+            "npz": "npy"}
+#: Compressed text files (CSV, TSV, JSON lines) by extension.
+COMPRESSIONS = {".gz": "gzip", ".zst": "zstd", ".bz2": "bz2"}
+#: Types a user may force on CSV / JSON lines columns, and DuckDB's names for them.
+COLUMN_TYPES = {"string": "VARCHAR", "int64": "BIGINT", "uint64": "UBIGINT",
+                "float64": "DOUBLE", "bool": "BOOLEAN"}
+#: Longest CSV line DuckDB accepts (its default, 2 MB, refuses long free-text fields).
+MAX_LINE_BYTES = 64 << 20
+
+
+class ReadError(ValueError):
+    """An engine could not read a source whole (damaged, truncated or malformed)."""
+
+
+def engine_error(what: str, exc: BaseException) -> ReadError:
+    """The one message for a source an engine refused: names the source and the reason."""
+    text = str(exc).strip().splitlines()
+    reason = " ".join(line.strip() for line in text[:3]) or type(exc).__name__
+    return ReadError(f"{what} cannot be read whole: {reason}")
+
+
+def _engine_exceptions() -> tuple[type[BaseException], ...]:
+    out: list[type[BaseException]] = [OSError, ValueError, TypeError, NotImplementedError,
+                                      KeyError, IndexError, EOFError, RuntimeError]
+    try:
+        import duckdb
+
+        out.append(duckdb.Error)
+    except ImportError:  # pragma: no cover - duckdb is a core dependency of file reading
+        pass
+    return tuple(out)
+
+
+def _strip_compression(name: str) -> tuple[str, str | None]:
+    for ext, codec in COMPRESSIONS.items():
+        if name.endswith(ext):
+            return name[: -len(ext)], codec
+    return name, None
+
+
+def detect_format(path: str | os.PathLike[str], format: str | None = None) -> str:
+    """The reader format for ``path``: ``format`` if given, else from the file extension (of
+    the first file, for a directory or a glob)."""
+    if format is not None:
+        if not isinstance(format, str):
+            raise TypeError(f"format must be a string, got {type(format).__name__}")
+        fmt = _ALIASES.get(format.lower(), format.lower())
+        if fmt not in FORMATS:
+            raise ValueError(f"format must be one of {sorted(FORMATS)}, got {format!r}")
+        return fmt
+    name = os.fspath(path)
+    if os.path.isdir(name):
+        files = _dataset_files(name)
+        name = files[0] if files else name
+    base, _ = _strip_compression(name.lower())
+    for fmt, exts in FORMATS.items():
+        if base.endswith(exts):
+            return fmt
+    raise ValueError(
+        f"cannot tell the format of {os.fspath(path)!r} from its extension; pass format= one of "
+        f"{sorted(FORMATS)}"
+    )
+
+
+def _dataset_files(directory: str) -> list[str]:
+    out = []
+    for root, dirs, files in os.walk(directory):
+        dirs.sort()
+        out.extend(os.path.join(root, f) for f in sorted(files)
+                   if not f.startswith((".", "_")))
+    return out
+
+
+def _resolve(path: Any) -> list[str]:
+    """The files behind ``path``: itself, a directory's data files, or a glob's matches."""
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    p = os.fspath(path)
+    if os.path.isdir(p):
+        files = _dataset_files(p)
+        if not files:
+            raise ValueError(f"directory {p!r} holds no data files")
+        return files
+    if os.path.exists(p):
+        return [p]
+    if _glob.has_magic(p):
+        files = sorted(_glob.glob(p, recursive=True))
+        if not files:
+            raise ValueError(f"no file matches {p!r}")
+        return files
+    raise ValueError(f"file {p!r} does not exist")
+
+
+# ------------------------------------------------------------------------------ sources
+@dataclass
+class Source:
+    """Columns of a file or relation, readable as ordered Arrow record batches.
+
+    ``rows`` is the number of rows the source itself declares (Parquet and Arrow metadata,
+    ``.npy`` shape), or None when only reading counts them (CSV, JSON lines, SQL).
+    ``relation`` is a DuckDB relation over the source when DuckDB reads it, so the counting
+    can be pushed into the engine.
+    """
+
+    name: str
+    format: str
+    columns: list[str]
+    rows: int | None = None
+    relation: Any = None
+    dataset: Any = None
+    arrays: Mapping[str, np.ndarray] | None = None
+    keep: list[Any] = field(default_factory=list)
+
+    def check_columns(self, wanted: Sequence[str]) -> None:
+        """Every wanted column present exactly once (a duplicated name is ambiguous)."""
+        for c in wanted:
+            n = self.columns.count(c)
+            if n > 1:
+                raise ValueError(f"{self.name} has {n} columns named {c!r}; column names must be unique")
+        missing = [c for c in wanted if c not in self.columns]
+        if missing:
+            what = "column" if len(missing) == 1 else "columns"
+            raise ValueError(
+                f"{self.name} has no {what} {', '.join(map(repr, missing))}; "
+                f"available columns: {self.columns}"
+            )
+
+    def batches(self, columns: Sequence[str], batch_rows: int) -> Iterator[Any]:
+        """Ordered ``pyarrow.RecordBatch`` es of the columns; engine errors become
+        :class:`ReadError`."""
+        import pyarrow as pa
+
+        self.check_columns(columns)
+        cols = list(dict.fromkeys(columns))
+        errors = _engine_exceptions()
+        try:
+            if self.dataset is not None:
+                it: Iterator[Any] = iter(self.dataset.to_batches(
+                    columns=cols, batch_size=batch_rows, use_threads=True))
+            elif self.relation is not None:
+                rel = self.relation.select(*(_quote(c) for c in cols))
+                it = iter(rel.to_arrow_reader(batch_rows))
+            else:
+                assert self.arrays is not None
+                n = 0 if not cols else len(self.arrays[cols[0]])
+
+                def gen() -> Iterator[Any]:
+                    for start in range(0, n, batch_rows):
+                        yield pa.record_batch(
+                            [pa.array(np.asarray(self.arrays[c][start:start + batch_rows]))
+                             for c in cols], names=cols)
+
+                it = gen()
+            while True:
+                try:
+                    batch = next(it)
+                except StopIteration:
+                    return
+                yield batch
+        except ReadError:
+            raise
+        except errors as exc:
+            raise engine_error(self.name, exc) from exc
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def open_source(
+    path: Any,
+    *,
+    format: str | None = None,
+    column_types: Mapping[str, str] | None = None,
+    na_values: Sequence[str] | None = None,
+) -> Source:
+    """Open a file, a directory or a glob as a :class:`Source` (nothing is read but metadata)."""
+    files = _resolve(path)
+    fmt = detect_format(files[0], format)
+    name = f"file {os.fspath(path)!r}"
+    types = _check_types(column_types)
+    errors = _engine_exceptions()
+    try:
+        if fmt in ("parquet", "arrow"):
+            if types:
+                raise ValueError(
+                    f"column_types applies to CSV and JSON lines files; {fmt} files carry types")
+            return _arrow_dataset(name, files, fmt, os.fspath(path))
+        if fmt == "npy":
+            if types:
+                raise ValueError("column_types applies to CSV and JSON lines files")
+            return _numpy_source(name, files)
+        return _duckdb_text(name, files, fmt, types, na_values)
+    except ReadError:
+        raise
+    except (TypeError, ValueError) as exc:
+        if type(exc) in (TypeError, ValueError):
+            raise
+        raise engine_error(name, exc) from exc
+    except errors as exc:
+        raise engine_error(name, exc) from exc
+
+
+def _check_types(column_types: Mapping[str, str] | None) -> dict[str, str]:
+    if column_types is None:
+        return {}
+    if not isinstance(column_types, Mapping):
+        raise TypeError(f"column_types must be a mapping of column name to type, got "
+                        f"{type(column_types).__name__}")
+    out = {}
+    for col, typ in column_types.items():
+        if typ not in COLUMN_TYPES:
+            raise ValueError(
+                f"column_types[{col!r}] must be one of {sorted(COLUMN_TYPES)}, got {typ!r}")
+        out[str(col)] = COLUMN_TYPES[typ]
+    return out
+
+
+def _arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    partitioning = "hive" if os.path.isdir(root) else None
+    kw: dict[str, Any] = {"partitioning": partitioning}
+    if os.path.isdir(root):
+        source: Any = root
+    else:
+        source = files if len(files) > 1 else files[0]
+    if fmt == "arrow":
+        base = ds.dataset(source, format="ipc", **kw)
+        return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base)
+    base = ds.dataset(source, format="parquet", **kw)
+    schema = base.schema
+    text = [f.name for f in schema
+            if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    dataset = base
+    if text:
+        pformat = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=text))
+        dataset = ds.dataset(source, format=pformat, **kw)
+    rows = 0
+    for frag in dataset.get_fragments():
+        md = frag.metadata
+        declared = md.num_rows
+        groups = sum(md.row_group(i).num_rows for i in range(md.num_row_groups))
+        if declared < 0 or declared != groups:
+            raise ReadError(
+                f"{name} cannot be read whole: its footer declares {declared} rows but its row "
+                f"groups hold {groups} (file {frag.path!r})"
+            )
+        rows += declared
+    return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset)
+
+
+def _numpy_source(name: str, files: list[str]) -> Source:
+    if len(files) > 1:
+        raise ValueError(f"{name}: read .npy / .npz files one at a time")
+    path = files[0]
+    try:
+        obj = np.load(path, mmap_mode="r", allow_pickle=False)
+    except ValueError as exc:
+        if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
+            raise ValueError(
+                f"{name} holds Python objects (pickled); store labels as numbers or "
+                "fixed-width strings") from exc
+        raise ReadError(f"{name} cannot be read whole: {exc}") from exc
+    except (OSError, EOFError) as exc:
+        raise ReadError(f"{name} cannot be read whole: {exc}") from exc
+    keep: list[Any] = []
+    if isinstance(obj, np.lib.npyio.NpzFile):
+        keep.append(obj)
+        try:
+            arrays = {k: obj[k] for k in obj.files}
+        except Exception as exc:  # zipfile and numpy raise many types on a damaged archive
+            raise ReadError(f"{name} cannot be read whole: {exc}") from exc
+        for k, a in arrays.items():
+            if a.dtype.kind == "O":
+                raise ValueError(f"{name}: array {k!r} holds Python objects")
+        lengths = {k: (a.shape[0] if a.ndim else -1) for k, a in arrays.items()}
+        bad = {k: a.shape for k, a in arrays.items() if a.ndim != 1}
+        if bad:
+            raise ValueError(f"{name}: every array of an .npz file must be 1-D (one column "
+                             f"each), got shapes {bad}")
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"{name}: the arrays of an .npz file must have one length, got "
+                             f"{lengths}")
+        n = next(iter(lengths.values()), 0)
+        return Source(name, "npy", list(arrays), rows=n, arrays=arrays, keep=keep)
+    arr = obj
+    if arr.dtype.names:
+        arrays = {c: arr[c] for c in arr.dtype.names}
+    elif arr.ndim == 2:
+        arrays = {str(i): arr[:, i] for i in range(arr.shape[1])}
+    elif arr.ndim == 1:
+        arrays = {"0": arr}
+    else:
+        raise ValueError(
+            f"{name}: an .npy file must hold a 1-D, 2-D or structured array, got shape {arr.shape}")
+    return Source(name, "npy", list(arrays), rows=int(arr.shape[0]), arrays=arrays)
+
+
+def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
+                 na_values: Sequence[str] | None) -> Source:
+    import duckdb
+
+    con = duckdb.connect()
+    codecs = {_strip_compression(f.lower())[1] for f in files}
+    keep: list[Any] = [con]
+    if "bz2" in codecs:
+        # DuckDB has no bzip2 codec: Python's (C) decompressor feeds its reader as a stream
+        if len(files) > 1:
+            raise ValueError(f"{name}: read .bz2 files one at a time")
+        import bz2
+
+        handle = bz2.open(files[0], "rb")
+        keep.append(handle)
+        target: Any = handle
+    else:
+        target = files if len(files) > 1 else files[0]
+    nulls = list(na_values) if na_values is not None else None
+    if fmt in ("csv", "tsv"):
+        kw: dict[str, Any] = {"header": True, "max_line_size": MAX_LINE_BYTES}
+        if fmt == "tsv":
+            kw["sep"] = "\t"
+        if types:
+            kw["dtype"] = types
+        if nulls is not None:
+            kw["na_values"] = ["", *nulls]
+        header = _csv_header(con, target, fmt, files[0])
+        rel = con.read_csv(target, **kw)
+        columns = header if header is not None else list(rel.columns)
+        if header is not None and len(set(header)) != len(header):
+            seen: set[str] = set()
+            dups = sorted({c for c in header if c in seen or seen.add(c)})
+            raise ValueError(f"{name} has duplicate column names {dups}; column names must be "
+                             "unique")
+    else:
+        kw = {"format": "newline_delimited"}
+        if types:
+            kw["dtype"] = types
+        rel = con.read_json(target, **kw)
+        columns = list(rel.columns)
+        if nulls:
+            exprs = []
+            for c, t in zip(rel.columns, rel.types, strict=True):
+                if str(t) == "VARCHAR":
+                    listed = ", ".join(_literal(v) for v in nulls)
+                    exprs.append(f"CASE WHEN {_quote(c)} IN ({listed}) THEN NULL "
+                                 f"ELSE {_quote(c)} END AS {_quote(c)}")
+                else:
+                    exprs.append(_quote(c))
+            rel = rel.select(", ".join(exprs))
+    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep)
+
+
+def _csv_header(con: Any, target: Any, fmt: str, path: str) -> list[str] | None:
+    """The header fields as written (DuckDB renames duplicates, which must be an error)."""
+    if not isinstance(target, str):
+        return None
+    kw: dict[str, Any] = {"header": False, "all_varchar": True, "max_line_size": MAX_LINE_BYTES}
+    if fmt == "tsv":
+        kw["sep"] = "\t"
+    rows = con.read_csv(target, **kw).limit(1).fetchall()
+    if not rows:
+        return []
+    return ["" if v is None else str(v) for v in rows[0]]
+
+
+def relation_source(relation: Any, name: str = "the SQL relation") -> Source:
+    """A DuckDB relation (or anything with ``.columns`` and ``.to_arrow_reader``) as a source."""
+    return Source(name, "sql", list(relation.columns), rows=None, relation=relation)
+
+
+def aggregate(source: Source, true_col: str, pred_col: str,
+              weight_col: str | None = None) -> dict[str, np.ndarray]:
+    """Count the (true, pred) pairs inside DuckDB: ``GROUP BY true, pred``.
+
+    Returns numpy columns ``true``, ``pred``, ``count`` (rows per pair), and with weights
+    ``weight`` (the sum of the valid weights), ``bad_weight`` (rows whose weight is null or
+    NaN) and ``min_weight``. Rows with a null label come back as groups with a null key.
+    """
+    rel = source.relation
+    t, p = _quote(true_col), _quote(pred_col)
+    aggs = "count(*) AS n"
+    if weight_col is not None:
+        w = _quote(weight_col)
+        bad = f"({w} IS NULL OR isnan({w}::DOUBLE))"
+        aggs += (f", sum(CASE WHEN {bad} THEN NULL ELSE {w}::DOUBLE END) AS w"
+                 f", count(*) FILTER (WHERE {bad}) AS bad_w"
+                 f", min(CASE WHEN {bad} THEN NULL ELSE {w}::DOUBLE END) AS min_w"
+                 f", max(CASE WHEN {bad} THEN NULL ELSE {w}::DOUBLE END) AS max_w")
+    query = f"SELECT {t} AS t, {p} AS p, {aggs} FROM rel GROUP BY ALL"
+    errors = _engine_exceptions()
+    try:
+        res = source.relation.query("rel", query).fetchnumpy()
+    except errors as exc:
+        raise engine_error(source.name, exc) from exc
+    del rel
+    out = {"true": _unmask(res["t"]), "pred": _unmask(res["p"]),
+           "count": np.asarray(res["n"], dtype=np.int64)}
+    if weight_col is not None:
+        out["weight"] = np.asarray(np.ma.filled(res["w"], 0.0), dtype=np.float64)
+        out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)
+        out["min_weight"] = np.asarray(np.ma.filled(res["min_w"], np.inf), dtype=np.float64)
+        out["max_weight"] = np.asarray(np.ma.filled(res["max_w"], -np.inf), dtype=np.float64)
+    return out
+
+
+def _unmask(col: Any) -> np.ndarray:
+    """A fetched column as an object-free array where possible, with None for nulls."""
+    if isinstance(col, np.ma.MaskedArray):
+        mask = np.ma.getmaskarray(col)
+        if mask.any():
+            data = np.asarray(col.data, dtype=object)
+            data[mask] = None
+            return data
+        return np.asarray(col.data)
+    return np.asarray(col)
