@@ -701,7 +701,8 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
         k = len(out_labels)
         bad_t = tv[tc == k]
         bad = bad_t[0] if bad_t.size else pv[pc == k][0]
-        raise ValueError(f"{source.name}: label {_py(bad)!r} is not in labels {out_labels}")
+        raise ValueError(f"{source.name}: label {_py(bad)!r} is not in the fixed labels "
+                         f"{out_labels}")
     k = len(out_labels)
     table = np.zeros((k, k), dtype=counts.dtype)
     np.add.at(table, (tc, pc), counts)
