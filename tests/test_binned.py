@@ -154,17 +154,17 @@ def test_json_round_trip_and_versioning():
     assert ScoreHistogram.from_dict(hw.to_dict()) == hw
     d = h.to_dict()
     assert d["schema"] == "confmat.score_histogram" and d["version"] == 1
-    with pytest.raises(ValueError, match="unsupported score histogram version 2"):
+    with pytest.raises(ValueError, match="unsupported schema version 2"):
         ScoreHistogram.from_dict({**d, "version": 2})
-    with pytest.raises(ValueError, match="not a score histogram"):
+    with pytest.raises(ValueError, match="not a confmat score histogram"):
         ScoreHistogram.from_dict({**d, "schema": "other"})
-    with pytest.raises(ValueError, match="missing the field 'index'"):
+    with pytest.raises(ValueError, match="missing the 'index' field"):
         ScoreHistogram.from_dict({k: v for k, v in d.items() if k != "index"})
     with pytest.raises(ValueError, match="non-negative"):
         ScoreHistogram.from_dict({**d, "values": [-1.0] * len(d["values"])})
     with pytest.raises(ValueError, match="shape"):
         ScoreHistogram.from_dict({**d, "shape": [1, 2, 3]})
-    with pytest.raises(TypeError, match="data must be a dict"):
+    with pytest.raises(TypeError, match="data must be a mapping"):
         ScoreHistogram.from_dict("{}")
 
 

@@ -19,7 +19,18 @@ import numpy as np
 
 from ._kernels import confusion_counts
 from .encode import _check_kinds, _py, as_1d, check_pair, encode_pair, normalize_labels
-from .matrix import ConfusionMatrix, _json_label, parse_json
+from .inputs.state import (
+    check_envelope,
+    exact_total,
+    json_labels,
+    parse_json,
+    read_choice,
+    read_counts,
+    read_float_range,
+    read_int,
+    read_labels,
+)
+from .matrix import ConfusionMatrix
 
 __all__ = ["Accumulator"]
 
@@ -439,7 +450,7 @@ class Accumulator:
         return {
             "schema": SCHEMA,
             "version": SCHEMA_VERSION,
-            "labels": [_json_label(v) for v in self._labels],
+            "labels": json_labels(self._labels, "Accumulator.to_dict"),
             "labels_fixed": self._fixed,
             "counts": self._table.tolist(),
             "dtype": "float64" if self.is_weighted else "int64",
@@ -453,35 +464,67 @@ class Accumulator:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Accumulator:
-        """Rebuild an accumulator from :meth:`to_dict` output."""
-        if not isinstance(data, Mapping):
-            raise TypeError(f"data must be a mapping, got {type(data).__name__}")
-        if data.get("schema") != SCHEMA:
-            raise ValueError(f"data is not a confmat accumulator state (schema {data.get('schema')!r})")
-        if data.get("version") != SCHEMA_VERSION:
-            raise ValueError(
-                f"unsupported accumulator state version {data.get('version')!r}; this confmat "
-                f"reads version {SCHEMA_VERSION}"
-            )
-        for key in ("labels", "counts", "n_samples"):
-            if key not in data:
-                raise ValueError(f"data is missing the {key!r} field")
-        labels = list(data["labels"])
-        out = cls(labels if data.get("labels_fixed") else None,
-                  scores=data.get("track_scores"), bins=int(data.get("bins", 10_000)),
-                  score_range=tuple(data.get("score_range", (0.0, 1.0))))
-        dtype = np.float64 if data.get("dtype") == "float64" else np.int64
-        table = np.asarray(data["counts"], dtype=dtype).reshape(len(labels), len(labels))
-        if (table < 0).any():
-            raise ValueError("data has negative counts")
-        out._labels = labels if data.get("labels_fixed") else [_py(v) for v in labels]
-        out._table = table
-        out.n_samples = int(data["n_samples"])
-        out.n_updates = int(data.get("n_updates", 0))
-        if data.get("scores") is not None:
-            from .binned import ScoreHistogram
+        """Rebuild an accumulator from :meth:`to_dict` output, validated as untrusted input
+        (:mod:`confmat.inputs.state`): exact non-negative counts of the declared ``dtype``
+        over the labels (sorted unless fixed), ``n_samples`` equal to the total of an
+        unweighted table, a score histogram whose classes with samples are among the labels.
+        """
+        return cls._from_state(data, "Accumulator.from_dict")
 
-            out._hist = ScoreHistogram.from_dict(data["scores"])
+    @classmethod
+    def _from_state(cls, data: Any, name: str) -> Accumulator:
+        check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state")
+        fixed = read_choice(data, "labels_fixed", name, (True, False), default=False)
+        labels = read_labels(data, "labels", name, minimum=1 if fixed else 0)
+        if not fixed and labels != sorted(labels):
+            raise ValueError(
+                f"{name}: field 'labels' must be sorted when 'labels_fixed' is false (the "
+                f"classes seen are kept in sorted order), got {labels[:10]}"
+            )
+        k = len(labels)
+        dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
+        table = read_counts(data, "counts", name, shape=(k, k),
+                            integer="auto" if dtype is None else dtype == "int64",
+                            why=f" (K x K for the {k} labels)")
+        n_samples = read_int(data, "n_samples", name, minimum=0)
+        if table.dtype.kind == "i" and n_samples != exact_total(table):
+            raise ValueError(
+                f"{name}: field 'n_samples' is {n_samples} but the unweighted 'counts' add up "
+                f"to {exact_total(table)}"
+            )
+        if table.dtype.kind == "f" and n_samples == 0 and table.any():
+            raise ValueError(f"{name}: field 'n_samples' is 0 but 'counts' holds weights")
+        if k == 0 and n_samples:
+            raise ValueError(f"{name}: field 'n_samples' is {n_samples} but there are no labels")
+        track = read_choice(data, "track_scores", name, (None, True, False), default=None)
+        bins = read_int(data, "bins", name, minimum=1, default=10_000)
+        score_range = read_float_range(data, "score_range", name, default=(0.0, 1.0))
+        try:
+            out = cls(labels if fixed else None, scores=track, bins=bins, score_range=score_range)
+        except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
+            raise type(exc)(f"{name}: field 'labels': {exc}") from exc
+        if not fixed:
+            out._labels = labels
+        out._table = table
+        out.n_samples = n_samples
+        out.n_updates = read_int(data, "n_updates", name, minimum=0, default=0)
+        if data.get("scores") is not None:
+            if track is False:
+                raise ValueError(
+                    f"{name}: field 'scores' holds a histogram but 'track_scores' is false"
+                )
+            from .binned import read_histogram
+
+            hist = read_histogram(data["scores"], name, at=("scores",))
+            known = set(out._labels)
+            seen = hist.counts.reshape(len(hist.labels), -1).any(axis=1)
+            unknown = [v for v, s in zip(hist.labels, seen, strict=True) if s and v not in known]
+            if unknown:
+                raise ValueError(
+                    f"{name}: field 'scores' has samples of the classes {unknown[:5]}, which "
+                    f"are not in 'labels'"
+                )
+            out._hist = hist
         return out
 
     def to_json(self, **kwargs: Any) -> str:
@@ -489,7 +532,9 @@ class Accumulator:
 
     @classmethod
     def from_json(cls, text: str) -> Accumulator:
-        return cls.from_dict(parse_json(text))
+        """Rebuild an accumulator from :meth:`to_json` text (validated like :meth:`from_dict`)."""
+        name = "Accumulator.from_json"
+        return cls._from_state(parse_json(text, name), name)
 
     def __repr__(self) -> str:
         return (

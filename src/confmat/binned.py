@@ -51,12 +51,26 @@ from .curves import (
     _undefined_auc,
 )
 from .encode import _py, _uniques_and_codes, as_1d, check_sample_weight, normalize_labels
-from .matrix import parse_json
+from .inputs.state import (
+    check_envelope,
+    field_name,
+    json_labels,
+    parse_json,
+    read_choice,
+    read_counts,
+    read_float_range,
+    read_int,
+    read_labels,
+)
 
 __all__ = ["ScoreHistogram"]
 
 SCHEMA = "confmat.score_histogram"
 SCHEMA_VERSION = 1
+#: ``from_dict`` refuses histograms of more cells (labels x columns x bins; 16 GiB of
+#: int64): the sparse JSON form is small whatever the size, so a few bytes of untrusted
+#: input could otherwise make it allocate without bound.
+MAX_CELLS = 2**31
 #: Chunks at least this long are binned by the numba kernel when numba is installed.
 NUMBA_MIN_SIZE = 1 << 16
 
@@ -353,7 +367,7 @@ class ScoreHistogram:
         return {
             "schema": SCHEMA,
             "version": SCHEMA_VERSION,
-            "labels": [_json_label(v) for v in self.labels],
+            "labels": json_labels(self.labels, "ScoreHistogram.to_dict"),
             "bins": self.bins,
             "score_range": list(self.score_range),
             "dtype": "float64" if self.is_weighted else "int64",
@@ -364,40 +378,19 @@ class ScoreHistogram:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScoreHistogram:
-        """Rebuild a histogram written by :meth:`to_dict` (validated; no code is executed)."""
-        if not isinstance(data, dict):
-            raise TypeError(f"data must be a dict from ScoreHistogram.to_dict(), got {type(data).__name__}")
-        if data.get("schema") != SCHEMA:
-            raise ValueError(f"data is not a score histogram (schema {data.get('schema')!r})")
-        if data.get("version") != SCHEMA_VERSION:
-            raise ValueError(
-                f"unsupported score histogram version {data.get('version')!r}; "
-                f"this confmat reads version {SCHEMA_VERSION}"
-            )
-        try:
-            out = cls(data["labels"], bins=data["bins"], score_range=tuple(data["score_range"]))
-            index = np.asarray(data["index"], dtype=np.int64)
-            dtype = {"int64": np.int64, "float64": np.float64}[data["dtype"]]
-            values = np.asarray(data["values"], dtype=dtype)
-        except KeyError as exc:
-            raise ValueError(f"data is missing the field {exc.args[0]!r}") from None
-        if list(data.get("shape", [])) != list(out.counts.shape):
-            raise ValueError(f"data shape {data.get('shape')} does not match {list(out.counts.shape)}")
-        if index.shape != values.shape or (index.size and (index.min() < 0 or index.max() >= out.counts.size)):
-            raise ValueError("data index/values are inconsistent with the histogram shape")
-        if (values < 0).any() or not np.isfinite(values).all():
-            raise ValueError("data values must be finite and non-negative")
-        flat = np.zeros(out.counts.size, dtype=dtype)
-        flat[index] = values
-        out.counts = flat.reshape(out.counts.shape)
-        return out
+        """Rebuild a histogram written by :meth:`to_dict`, validated as untrusted input
+        (:mod:`confmat.inputs.state`; no code is executed): the ``shape`` of the labels and
+        bins, distinct in-range ``index`` entries and exact ``values`` of the ``dtype``."""
+        return read_histogram(data, "ScoreHistogram.from_dict")
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str) -> ScoreHistogram:
-        return cls.from_dict(parse_json(text))
+        """Rebuild a histogram from :meth:`to_json` text (validated like :meth:`from_dict`)."""
+        name = "ScoreHistogram.from_json"
+        return read_histogram(parse_json(text, name), name)
 
     # ---------------------------------------------------------------- binary views
     def _pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:
@@ -602,8 +595,46 @@ def _pair_bound(pos: np.ndarray, neg: np.ndarray) -> float:
     return float(0.5 * (pos.astype(np.float64) * neg).sum() / (p * q))
 
 
-def _json_label(v: Any) -> Any:
-    v = _py(v)
-    if isinstance(v, str | int | float | bool) or v is None:
-        return v
-    raise TypeError(f"label {v!r} of type {type(v).__name__} cannot be stored in JSON")
+def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHistogram:
+    """Validate and rebuild :meth:`ScoreHistogram.to_dict` output (public within the
+    package: :class:`~confmat.Accumulator` state nests one under ``at = ("scores",)``)."""
+    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat score histogram", at=at)
+    labels = read_labels(data, (*at, "labels"), name, minimum=2)
+    bins = read_int(data, (*at, "bins"), name, minimum=1)
+    score_range = read_float_range(data, (*at, "score_range"), name)
+    k = len(labels)
+    shape = (k, 1 if k == 2 else k, bins)
+    if shape[0] * shape[1] * bins > MAX_CELLS:
+        raise ValueError(
+            f"{name}: field {field_name((*at, 'bins'))} gives a histogram of {k} x {shape[1]} x "
+            f"{bins} cells, more than the {MAX_CELLS} this confmat reads"
+        )
+    declared = read_counts(data, (*at, "shape"), name, shape=(3,), check_total=False)
+    if tuple(declared.tolist()) != shape:
+        raise ValueError(
+            f"{name}: field {field_name((*at, 'shape'))} is {declared.tolist()} but the "
+            f"{k} labels and {bins} bins make {list(shape)}"
+        )
+    dtype = read_choice(data, (*at, "dtype"), name, ("int64", "float64"))
+    index = read_counts(data, (*at, "index"), name, shape=(None,), check_total=False)
+    values = read_counts(data, (*at, "values"), name, shape=(index.shape[0],),
+                         integer=dtype == "int64",
+                         why=" (one value per entry of 'index')")
+    size = k * shape[1] * bins
+    if index.size and index.max() >= size:
+        i = int(np.argmax(index >= size))
+        raise ValueError(
+            f"{name}: field {field_name((*at, 'index', i))} is {int(index[i])}, beyond the "
+            f"{size} cells of a histogram of shape {list(shape)}"
+        )
+    ordered = index if bool((index[1:] > index[:-1]).all()) else np.sort(index)
+    if (ordered[1:] == ordered[:-1]).any():
+        raise ValueError(f"{name}: field {field_name((*at, 'index'))} repeats a cell")
+    try:
+        out = ScoreHistogram(labels, bins=bins, score_range=score_range)
+    except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
+        raise type(exc)(f"{name}: field {field_name((*at, 'labels'))}: {exc}") from exc
+    flat = np.zeros(size, dtype=values.dtype)
+    flat[index] = values
+    out.counts = flat.reshape(shape)
+    return out

@@ -10,6 +10,14 @@ import numpy as np
 
 from ._kernels import confusion_counts
 from .encode import as_1d
+from .inputs.state import (
+    check_envelope,
+    json_labels,
+    parse_json,
+    read_choice,
+    read_counts,
+    read_labels,
+)
 from .metrics import Stats, evaluate, get_metric
 
 SCHEMA = "confmat.confusion_matrix"
@@ -444,7 +452,7 @@ class ConfusionMatrix:
             "schema": SCHEMA,
             "version": SCHEMA_VERSION,
             "orientation": "true_rows",
-            "labels": [_json_label(v) for v in self._labels],
+            "labels": json_labels(self._labels, "ConfusionMatrix.to_dict"),
             "counts": self.counts.tolist(),
             "dtype": "float64" if self.is_weighted else "int64",
         }
@@ -454,36 +462,46 @@ class ConfusionMatrix:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ConfusionMatrix:
-        if not isinstance(data, Mapping):
-            raise TypeError(f"data must be a mapping, got {type(data).__name__}")
-        if data.get("schema") != SCHEMA:
-            raise ValueError(f"data is not a confmat confusion matrix (schema {data.get('schema')!r})")
-        version = data.get("version")
-        if version != SCHEMA_VERSION:
+        """Rebuild a matrix from :meth:`to_dict` output, validated as untrusted input
+        (:mod:`confmat.inputs.state`): exact non-negative counts of the declared ``dtype``, a
+        K x K table for K distinct labels, an ``outside`` table that extends ``counts``."""
+        return cls._from_state(data, "ConfusionMatrix.from_dict")
+
+    @classmethod
+    def _from_state(cls, data: Any, name: str) -> ConfusionMatrix:
+        check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat confusion matrix")
+        orientation = read_choice(data, "orientation", name, ("true_rows", "pred_rows"),
+                                  default="true_rows")
+        labels = read_labels(data, "labels", name, tuples=True)
+        k = len(labels)
+        dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
+        integer = "auto" if dtype is None else dtype == "int64"
+        counts = read_counts(data, "counts", name, shape=(k, k), integer=integer,
+                             why=f" (K x K for the {k} labels)")
+        if orientation == "pred_rows":
+            counts = counts.T.copy()
+        if "outside" not in data:
+            return cls._from_table(counts, labels, False)
+        table = read_counts(data, "outside", name, shape=(k + 1, k + 1),
+                            integer=counts.dtype.kind == "i",
+                            why=f" (K + 1 rows and columns for the {k} labels)")
+        if orientation == "pred_rows":
+            table = table.T.copy()
+        if not np.array_equal(table[:k, :k], counts):
             raise ValueError(
-                f"unsupported schema version {version!r}; this confmat reads version {SCHEMA_VERSION}"
+                f"{name}: the 'outside' table does not match 'counts' (its first {k} rows and "
+                "columns must equal 'counts')"
             )
-        for key in ("labels", "counts"):
-            if key not in data:
-                raise ValueError(f"data is missing the {key!r} field")
-        dtype = np.float64 if data.get("dtype") == "float64" else np.int64
-        labels = [tuple(v) if isinstance(v, list) else v for v in data["labels"]]
-        cm = cls(np.asarray(data["counts"], dtype=dtype), labels=labels,
-                 orientation=data.get("orientation", "true_rows"))
-        if "outside" in data:
-            table = _check_table(np.asarray(data["outside"], dtype=dtype), "outside")
-            k = cm.n_classes
-            if table.shape != (k + 1, k + 1) or not np.array_equal(table[:k, :k], cm.counts):
-                raise ValueError("the 'outside' table does not match 'counts'")
-            return cls._from_table(table, cm.labels, True)
-        return cm
+        return cls._from_table(table, labels, True)
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), **kwargs)
 
     @classmethod
     def from_json(cls, text: str) -> ConfusionMatrix:
-        return cls.from_dict(parse_json(text))
+        """Rebuild a matrix from :meth:`to_json` text (validated like :meth:`from_dict`)."""
+        name = "ConfusionMatrix.from_json"
+        return cls._from_state(parse_json(text, name), name)
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:
@@ -501,21 +519,3 @@ class ConfusionMatrix:
         from .report.render_html import matrix_html
 
         return matrix_html(self)
-
-
-def parse_json(text: str) -> Any:
-    """``json.loads`` whose error names the argument (shared by every ``from_json``)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"text is not valid JSON: {exc}") from exc
-
-
-def _json_label(v: Any) -> Any:
-    if isinstance(v, np.generic):
-        return v.item()
-    if isinstance(v, str | int | float | bool) or v is None:
-        return v
-    if isinstance(v, tuple):
-        return list(v)
-    raise TypeError(f"label {v!r} of type {type(v).__name__} cannot be stored in JSON")
