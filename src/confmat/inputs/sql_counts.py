@@ -1,0 +1,140 @@
+"""Counting pushed into DuckDB: ``GROUP BY true, pred`` (and score bins) where the data lives.
+
+A confusion matrix and a score histogram are sums over rows, so DuckDB can compute them with
+one aggregation over a file, a dataset or a relation, in parallel and in bounded memory; only
+the small table of groups comes back to Python. Rows with a missing value form their own
+groups (a null key, or a null bin), so the row accounting by reason costs nothing extra.
+
+The score bins follow :class:`confmat.binned.ScoreHistogram` exactly: bin ``j`` holds
+``e_j <= s < e_{j+1}`` with edges ``e_j = lo + (hi - lo) * (j / B)`` computed in the same
+IEEE double operations, the last bin also holds ``s = hi``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["bin_expression", "count_groups", "literal", "parquet_rows", "quote", "unmask"]
+
+
+def quote(name: str) -> str:
+    """A column name as a SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(value: str) -> str:
+    """A string as a SQL literal."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _double(x: float) -> str:
+    # repr round-trips a float exactly; DuckDB reads it back as the same double
+    return f"{float(x)!r}::DOUBLE"
+
+
+def bin_expression(col: str, bins: int, score_range: tuple[float, float]) -> str:
+    """SQL (a DOUBLE) for the histogram bin of a score column.
+
+    The value is the bin of :class:`~confmat.binned.ScoreHistogram` for a score in range;
+    NULL for a missing score; below 0 for a score under ``lo``; at least
+    ``2 * bins`` for a score over ``hi`` (``s = hi`` is in the last bin). NaN and null both
+    give NULL (a missing score). The bin index is
+    ``floor((s - lo) * (B / (hi - lo)))`` moved by one where the rounding of that product
+    disagrees with the edges, which are computed as numpy computes them.
+    """
+    lo, hi = (float(v) for v in score_range)
+    s = f"nullif({quote(col)}::DOUBLE, 'NaN'::DOUBLE)"  # a NaN score is missing, like a null
+    if lo == 0.0 and hi == 1.0:
+        # lo + (hi - lo) * x == x and (s - lo) * (B / 1.0) == s * B exactly in IEEE doubles
+        j = f"floor({s} * {_double(bins)})"
+
+        def edge(k: str) -> str:
+            return f"(({k}) / {_double(bins)})"
+    else:
+        j = f"floor(({s} - {_double(lo)}) * {_double(bins / (hi - lo))})"
+
+        def edge(k: str) -> str:
+            return f"({_double(lo)} + {_double(hi - lo)} * (({k}) / {_double(bins)}))"
+
+    last = bins - 1
+    return (f"(least({j}, {last}::DOUBLE) - ({s} < {edge(f'least({j}, {last}::DOUBLE)')})::DOUBLE"
+            f" + ({j} < {last}::DOUBLE AND {s} >= {edge(j + ' + 1')})::DOUBLE"
+            f" + ({s} > {_double(hi)})::DOUBLE * {_double(2 * bins)})")
+
+
+def count_groups(
+    relation: Any,
+    true_col: str,
+    pred_col: str,
+    *,
+    weight_col: str | None = None,
+    score_col: str | None = None,
+    bins: int = 10_000,
+    score_range: tuple[float, float] = (0.0, 1.0),
+) -> dict[str, np.ndarray]:
+    """One aggregation over the relation.
+
+    Returns numpy columns ``true``, ``pred`` (object arrays holding None for nulls where a
+    null occurs), ``count`` (rows per group); with a score column ``bin`` (float: NaN for a
+    missing score, outside ``[0, bins)`` for a score outside the range, see
+    :func:`bin_expression`); with weights ``weight`` (the sum of
+    the valid weights), ``bad_weight`` (rows whose weight is null or NaN), ``min_weight`` and
+    ``max_weight`` (over the valid weights).
+    """
+    keys = [f"{quote(true_col)} AS t", f"{quote(pred_col)} AS p"]
+    if score_col is not None:
+        keys.append(f"{bin_expression(score_col, bins, score_range)} AS b")
+    aggs = ["count(*) AS n"]
+    if weight_col is not None:
+        w = quote(weight_col) + "::DOUBLE"
+        bad = f"({w} IS NULL OR isnan({w}))"
+        good = f"CASE WHEN {bad} THEN NULL ELSE {w} END"
+        aggs += [f"sum({good}) AS w", f"count(*) FILTER (WHERE {bad}) AS bad_w",
+                 f"min({good}) AS min_w", f"max({good}) AS max_w"]
+    query = f"SELECT {', '.join(keys + aggs)} FROM rel GROUP BY ALL"
+    res = relation.query("rel", query).fetchnumpy()
+    out = {"true": unmask(res["t"]), "pred": unmask(res["p"]),
+           "count": np.asarray(res["n"], dtype=np.int64)}
+    if score_col is not None:
+        out["bin"] = np.asarray(np.ma.filled(res["b"], np.nan), dtype=np.float64)
+    if weight_col is not None:
+        out["weight"] = np.asarray(np.ma.filled(res["w"], 0.0), dtype=np.float64)
+        out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)
+        out["min_weight"] = np.asarray(np.ma.filled(res["min_w"], np.inf), dtype=np.float64)
+        out["max_weight"] = np.asarray(np.ma.filled(res["max_w"], -np.inf), dtype=np.float64)
+    return out
+
+
+def unmask(col: Any) -> np.ndarray:
+    """A fetched column as numpy: object dtype with None where the engine had nulls."""
+    if isinstance(col, np.ma.MaskedArray):
+        mask = np.ma.getmaskarray(col)
+        if mask.any():
+            data = np.asarray(col.data, dtype=object)
+            data[mask] = None
+            return data
+        return np.asarray(col.data)
+    return np.asarray(col)
+
+
+def parquet_rows(con: Any, files: Sequence[str], name: str) -> int:
+    """Rows the Parquet footers declare, checked against their row groups (a footer that
+    disagrees with its own row groups is a damaged file)."""
+    listed = "[" + ", ".join(literal(f) for f in files) + "]"
+    declared = con.sql(
+        f"SELECT file_name, num_rows FROM parquet_file_metadata({listed})").fetchall()
+    groups = dict(con.sql(
+        "SELECT file_name, sum(row_group_num_rows) FROM "
+        f"(SELECT DISTINCT file_name, row_group_id, row_group_num_rows "
+        f"FROM parquet_metadata({listed})) GROUP BY ALL").fetchall())
+    total = 0
+    for fname, rows in declared:
+        held = int(groups.get(fname) or 0)
+        if rows is None or rows < 0 or int(rows) != held:
+            raise ValueError(f"{name} cannot be read whole: the footer of {fname!r} declares "
+                             f"{rows} rows but its row groups hold {held}")
+        total += int(rows)
+    return total
