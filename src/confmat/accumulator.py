@@ -31,6 +31,7 @@ from .inputs.state import (
     read_labels,
 )
 from .matrix import ConfusionMatrix
+from .metrics._exact import check_sum, check_total, int_total
 
 __all__ = ["Accumulator"]
 
@@ -236,11 +237,14 @@ class Accumulator:
         if c.dtype.kind == "f":
             if not np.isfinite(c).all() or (c != np.round(c)).any():
                 raise ValueError("counts must be whole numbers of samples")
+            if c.size and c.max() >= 2.0**63:  # the cast below would not be defined
+                check_total(np.array([int(c.max())], dtype=object), f"counts of chunk {chunk}")
             c = c.astype(np.int64)
         elif c.dtype.kind not in "iu":
             raise TypeError(f"counts must be integers, got dtype {c.dtype}")
         if (c < 0).any():
             raise ValueError("counts must be non-negative")
+        check_total(c, f"counts of chunk {chunk}")  # each count and their total fit int64
         c = c.astype(np.int64, copy=False)
         if weights is not None:
             from .encode import check_sample_weight
@@ -256,7 +260,7 @@ class Accumulator:
         if self._fixed:
             self._check_known(labels, chunk)
         self._add(table, labels, chunk)
-        self.n_samples += int(c.sum())
+        self.n_samples += int_total(c)
         self.n_updates = chunk
 
     @staticmethod
@@ -284,8 +288,14 @@ class Accumulator:
                 f"{', '.join(map(repr, unknown[:5]))} not in the fixed labels {self._labels}"
             )
 
-    def _add(self, table: np.ndarray, labels: list[Any], chunk: int) -> None:
-        """Add a table over ``labels`` into the running table, growing the classes if allowed."""
+    def _add(self, table: np.ndarray, labels: list[Any], chunk: int,
+             what: str | None = None) -> None:
+        """Add a table over ``labels`` into the running table, growing the classes if allowed.
+        Integer counts must keep a total that fits int64 (``OverflowError`` naming ``what``,
+        by default the chunk, and nothing added otherwise)."""
+        if table.dtype.kind in "iu" and self._table.dtype.kind in "iu":
+            check_sum([int_total(self._table), int_total(table)],
+                      what or f"chunk {chunk} added to the running counts")
         labels = [_py(v) for v in labels]
         if labels != self._labels:
             index = {v: i for i, v in enumerate(self._labels)}
@@ -389,18 +399,18 @@ class Accumulator:
         """
         if not isinstance(other, Accumulator):
             raise TypeError(f"can only merge an Accumulator, got {type(other).__name__}")
-        self._merge_state(other, self.n_updates + 1)
+        self._merge_state(other, self.n_updates + 1, "acc.merge(other): merging the counts")
         self.n_updates += other.n_updates
         return self
 
-    def _merge_state(self, other: Accumulator, chunk: int) -> None:
+    def _merge_state(self, other: Accumulator, chunk: int, what: str | None = None) -> None:
         if self._fixed and other._fixed and other._labels != self._labels:
             raise ValueError(
                 f"cannot merge accumulators with different fixed labels: {self._labels} vs "
                 f"{other._labels}"
             )
         if other._labels:
-            self._add(other._table, other._labels, chunk)
+            self._add(other._table, other._labels, chunk, what)
         elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":
             self._table = self._table.astype(np.float64)
         if (self._hist is None) != (other._hist is None) and self.n_samples and other.n_samples:
@@ -442,6 +452,7 @@ class Accumulator:
             raise ValueError("the Accumulator has seen no samples; call update() first")
         if self.is_weighted and not self._table.any():
             raise ValueError("sample_weight must contain at least one non-zero weight")
+        check_total(self._table, "the accumulated counts")  # e.g. a state read from JSON
         return ConfusionMatrix._from_table(self._table.copy(), self._labels, False)
 
     # ------------------------------------------------------------------ serialisation

@@ -19,6 +19,7 @@ from .inputs.state import (
     read_labels,
 )
 from .metrics import Stats, evaluate, get_metric
+from .metrics._exact import check_sum, check_total, int_total
 
 SCHEMA = "confmat.confusion_matrix"
 SCHEMA_VERSION = 1
@@ -31,6 +32,9 @@ def _check_table(counts: Any, name: str = "counts") -> np.ndarray:
     except Exception as exc:
         raise TypeError(f"{name} could not be read as an array: {exc}") from exc
     if arr.dtype == object:
+        ints = [v for v in arr.flat if isinstance(v, int) and not isinstance(v, bool)]
+        if ints and len(ints) == arr.size:  # integers numpy could not hold in 64 bits
+            check_total(arr, name)
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError) as exc:
@@ -48,6 +52,7 @@ def _check_table(counts: Any, name: str = "counts") -> np.ndarray:
         i, j = np.argwhere(arr < 0)[0]
         raise ValueError(f"{name} must be non-negative; found {arr[i, j]} at row {i}, column {j}")
     if arr.dtype.kind in "iu":
+        check_total(arr, name)  # before the cast: a uint64 count past int64 would wrap
         return arr.astype(np.int64)
     return arr.astype(np.float64)
 
@@ -224,23 +229,28 @@ class ConfusionMatrix:
         return np.pad(self._table, ((0, 1), (0, 1)))
 
     def __add__(self, other: Any) -> ConfusionMatrix:
+        return self._add(other, "cm + other")
+
+    __radd__ = __add__
+
+    def _add(self, other: Any, what: str) -> ConfusionMatrix:
         if isinstance(other, int) and other == 0:  # lets sum() work
             return self
         other = self._check_compatible(other, "add")
         a, b = self._table, other._table
+        if a.dtype.kind in "iu" and b.dtype.kind in "iu":  # the sum must fit int64
+            check_sum([int_total(a), int_total(b)], what)
         if a.shape != b.shape:  # one chunk had samples outside the labels, the other none
             a, b = self._outside_table(), other._outside_table()
         return ConfusionMatrix._from_table(
             a + b, self._labels, self._has_other or other._has_other
         )
 
-    __radd__ = __add__
-
     def merge(self, *others: ConfusionMatrix) -> ConfusionMatrix:
         """Sum of this matrix and ``others`` (all with the same labels)."""
         out = self
-        for o in others:
-            out = out + o
+        for i, o in enumerate(others):
+            out = out._add(o, f"cm.merge(...): adding operand {i + 1} of {len(others)}")
         return out
 
     def __eq__(self, other: object) -> bool:

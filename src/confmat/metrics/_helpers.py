@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ._exact import exact_difference, largest
 from ._stats import Division
 from .registry import metric
 
@@ -61,3 +62,50 @@ def memo(stats: Any, key: Any, compute: Any) -> np.ndarray:
     value = compute()
     cache[key] = (value, list(stats.div.undefined[before:]))
     return value
+
+
+def chance_terms(stats: Any) -> tuple[np.ndarray, ...]:
+    """``(N c - sum_k t_k p_k, sum_k t_k (N - p_k), sum_k p_k (N - p_k), sum_k t_k (N - t_k))``
+    in float64, ``c`` the trace, ``t`` and ``p`` the row and column sums, shared by kappa and
+    MCC: N^2 times the covariance of truth and prediction, the chance disagreement
+    ``N^2 (1 - p_e)`` and the two variances (the last three written without cancellation).
+    The covariance cancels near chance level, so it is formed exactly (``exact_difference``)."""
+
+    def build(n, c, t, p):
+        m = n[..., None]
+        return n * c, (t * p).sum(-1), (t * (m - p)).sum(-1), (p * (m - p)).sum(-1), \
+            (t * (m - t)).sum(-1)
+
+    def compute():
+        n = np.asarray(stats.n)
+        return exact_difference(build, (n, stats.correct, stats.rows, stats.cols),
+                                largest(n) ** 2)
+
+    return memo(stats, "chance_terms", compute)
+
+
+def ovr_covariance(c: Any) -> np.ndarray:
+    """``TP TN - FP FN`` per class in float64, formed exactly (it cancels near chance level):
+    the numerator of one-vs-rest MCC, informedness, markedness and Yule's Q."""
+
+    def compute():
+        tp, fp, fn, tn = np.broadcast_arrays(c.tp, c.fp, c.fn, c.tn)
+        bound = largest(tp + fp + fn + tn) ** 2 if tp.dtype.kind in "iu" else 0
+        return exact_difference(lambda tp, fp, fn, tn: (tp * tn, fp * fn),
+                                (tp, fp, fn, tn), bound)[0]
+
+    return memo(c, "ovr_covariance", compute)
+
+
+def where_defined(num: Any, den: Any, composed: Any) -> np.ndarray:
+    """``num / den`` where ``den != 0``; elsewhere ``composed()``, the metric composed of its
+    parts (called only then), so that undefined values and their warnings follow the
+    zero-division policy exactly as the composed formula does."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    ok = den != 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = num / np.where(ok, den, 1.0)
+    if ok.all():
+        return value
+    return np.where(ok, value, composed())

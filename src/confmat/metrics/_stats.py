@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ._exact import INT64_MAX, check_total, largest
+
 ZERO_DIVISION_CHOICES = ("warn", 0, 1, "nan")
 
 
@@ -102,12 +104,18 @@ class ClassCounts:
 
 
 class Stats:
-    """Lazy, cached statistics of a (batch of) confusion table(s)."""
+    """Lazy, cached statistics of a (batch of) confusion table(s).
+
+    Integer tables must have totals that fit int64 (checked here: ``OverflowError``
+    otherwise); then every sum below is exact. Products of counts are never formed in int64
+    by the metrics (see :mod:`confmat.metrics._exact`).
+    """
 
     def __init__(self, table: Any, k: int | None = None, zero_division: Any = "warn") -> None:
         self.table = np.asarray(table)
         if self.table.ndim < 2 or self.table.shape[-1] != self.table.shape[-2]:
             raise ValueError(f"a confusion table must be square, got shape {self.table.shape}")
+        check_total(self.table, "table")
         self.k = self.table.shape[-1] if k is None else k
         self.div = Division(zero_division)
 
@@ -171,10 +179,13 @@ class Stats:
 
     @cached_property
     def micro(self) -> ClassCounts:
-        return ClassCounts(
-            self.tp.sum(-1, keepdims=True),
-            self.fp.sum(-1, keepdims=True),
-            self.fn.sum(-1, keepdims=True),
-            self.tn.sum(-1, keepdims=True),
-            self.div,
-        )
+        """The one-vs-rest counts summed over classes. Summed TP, FP and FN are at most N each
+        and TN at most K N; a sum that could pass int64 (TN when K N does, all four when 2 N
+        does) is taken in float64 instead of wrapping around."""
+        parts = [self.tp, self.fp, self.fn, self.tn]
+        if self.table.dtype.kind in "iu":
+            n_max = largest(self.n_all)
+            wide = [2 * n_max > INT64_MAX] * 3 + [self.k * n_max > INT64_MAX]
+            parts = [np.asarray(x, dtype=np.float64) if w else x
+                     for x, w in zip(parts, wide, strict=True)]
+        return ClassCounts(*(x.sum(-1, keepdims=True) for x in parts), self.div)

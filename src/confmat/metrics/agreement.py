@@ -9,7 +9,8 @@ from functools import lru_cache
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, Z_95, check_z, declare, undefined
+from ._exact import exact_difference, largest
+from ._helpers import INF, Z_95, chance_terms, check_z, declare, undefined, where_defined
 from ._stats import Stats
 
 
@@ -43,7 +44,24 @@ def _chance_corrected(s: Stats, observed, chance, what: str) -> np.ndarray:
 
 def _kappa(s: Stats) -> np.ndarray:
     """Unweighted Cohen's kappa from the marginals only (O(K), no K x K expected table)."""
-    return _chance_corrected(s, _acc(s), _racc(s), "kappa")
+    cov, chance, _, _ = chance_terms(s)
+    return where_defined(cov, chance, lambda: _chance_corrected(s, _acc(s), _racc(s), "kappa"))
+
+
+# The chance-corrected coefficients below are ratios of polynomials in the counts whose
+# numerators cancel near chance level; each is formed as ``(pos - neg) / den`` in exact
+# arithmetic (``exact_difference``), ``t``, ``p`` the row and column sums and ``c`` the trace.
+# Where a denominator vanishes, the coefficient composed of its parts gives the zero-division
+# value, as it always did.
+def _exact_ratio(s: Stats, build, bound_factor: int, composed) -> np.ndarray:
+    n = np.asarray(s.n)
+    num, den = exact_difference(build, (n, s.correct, s.rows, s.cols),
+                                bound_factor * largest(n) ** 2)
+    return where_defined(num, den, composed)
+
+
+def _pooled(n, c, t, p):
+    return t + p, 2 * n[..., None]
 
 
 @_agree("overall_random_accuracy", "overall random accuracy", "RACC = sum_i TOP_i P_i / N^2",
@@ -78,7 +96,12 @@ def overall_random_accuracy_unbiased(s: Stats) -> np.ndarray:
               "skewed.",
         notes="PyCM reports it twice, as 'Kappa Unbiased' and 'Scott PI'.")
 def scott_pi(s: Stats) -> np.ndarray:
-    return _chance_corrected(s, _acc(s), _raccu(s), "scott_pi")
+    def build(n, c, t, p):  # (4 N c - sum s^2) / sum s (2N - s), s = t + p
+        pooled, twice = _pooled(n, c, t, p)
+        return 4 * n * c, (pooled * pooled).sum(-1), (pooled * (twice - pooled)).sum(-1)
+
+    return _exact_ratio(s, build, 4, lambda: _chance_corrected(s, _acc(s), _raccu(s),
+                                                               "scott_pi"))
 
 
 @_agree("kappa_no_prevalence", "prevalence- and bias-adjusted kappa (PABAK)",
@@ -91,7 +114,8 @@ def scott_pi(s: Stats) -> np.ndarray:
         avoid="Multi-class problems: 2 ACC - 1 is the two-category formula (PyCM uses it for "
               "any K; Bennett's S is the K-class generalisation).")
 def kappa_no_prevalence(s: Stats) -> np.ndarray:
-    return 2.0 * _acc(s) - 1.0
+    # (c - (N - c)) / N: exact, where 2 ACC - 1 cancels near ACC = 1/2
+    return where_defined(s.correct - (s.n - s.correct), s.n, lambda: 2.0 * _acc(s) - 1.0)
 
 
 @_agree("gwet_ac1", "Gwet's AC1", "AC1 = (ACC - pe) / (1 - pe), "
@@ -103,9 +127,21 @@ def kappa_no_prevalence(s: Stats) -> np.ndarray:
         avoid="Comparing with studies that report kappa: the numbers are not interchangeable.")
 def gwet_ac1(s: Stats) -> np.ndarray:
     k = s.counts.shape[-1]
-    pi = s.div(_f(s.rows) + s.cols, 2.0 * _f(s.n)[..., None], "gwet_ac1")
-    pe = s.div((pi * (1.0 - pi)).sum(-1), k - 1.0, "gwet_ac1")
-    return _chance_corrected(s, _acc(s), pe, "gwet_ac1")
+
+    def composed():
+        pi = s.div(_f(s.rows) + s.cols, 2.0 * _f(s.n)[..., None], "gwet_ac1")
+        pe = s.div((pi * (1.0 - pi)).sum(-1), k - 1.0, "gwet_ac1")
+        return _chance_corrected(s, _acc(s), pe, "gwet_ac1")
+
+    if k < 2:
+        return composed()
+
+    def build(n, c, t, p):  # (4 (K-1) N c - x) / (4 (K-1) N^2 - x), x = sum s (2N - s)
+        pooled, twice = _pooled(n, c, t, p)
+        x = (pooled * (twice - pooled)).sum(-1)
+        return 4 * (k - 1) * n * c, x, 4 * (k - 1) * n * n - x
+
+    return _exact_ratio(s, build, 4 * (k - 1), composed)
 
 
 @_agree("bennett_s", "Bennett, Alpert and Goldstein's S", "S = (ACC - 1/K) / (1 - 1/K)",
@@ -115,7 +151,11 @@ def gwet_ac1(s: Stats) -> np.ndarray:
         avoid="Imbalanced data: uniform guessing is a weak baseline, so S flatters the model.")
 def bennett_s(s: Stats) -> np.ndarray:
     k = s.counts.shape[-1]
-    return _chance_corrected(s, _acc(s), np.asarray(1.0 / k), "bennett_s")
+    n = np.asarray(s.n)
+    num, den = exact_difference(lambda n, c: (k * c, n, (k - 1) * n), (n, s.correct),
+                                k * largest(n))
+    return where_defined(num, den, lambda: _chance_corrected(s, _acc(s), np.asarray(1.0 / k),
+                                                             "bennett_s"))
 
 
 @_agree("kappa_se", "standard error of Cohen's kappa",
@@ -162,9 +202,17 @@ def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
                "reliable, >= 0.667 tentative).",
         avoid="Judging a classifier against ground truth: alpha treats both as fallible coders.")
 def krippendorff_alpha(s: Stats) -> np.ndarray:
-    eps = s.div(1.0, 2.0 * _f(s.n), "krippendorff_alpha")
-    pa = (1.0 - eps) * _acc(s) + eps
-    return _chance_corrected(s, pa, _raccu(s), "krippendorff_alpha")
+    def composed():
+        eps = s.div(1.0, 2.0 * _f(s.n), "krippendorff_alpha")
+        pa = (1.0 - eps) * _acc(s) + eps
+        return _chance_corrected(s, pa, _raccu(s), "krippendorff_alpha")
+
+    def build(n, c, t, p):  # (2 (2N - 1) c + 2N - sum s^2) / sum s (2N - s)
+        pooled, twice = _pooled(n, c, t, p)
+        return (2 * (2 * n - 1) * c + 2 * n, (pooled * pooled).sum(-1),
+                (pooled * (twice - pooled)).sum(-1))
+
+    return _exact_ratio(s, build, 4, composed)
 
 
 @_agree("bangdiwala_b", "Bangdiwala's B", "B = sum_i C[i, i]^2 / sum_i TOP_i P_i",
@@ -175,11 +223,6 @@ def krippendorff_alpha(s: Stats) -> np.ndarray:
         avoid="When chance agreement must be removed: B is not chance-corrected.")
 def bangdiwala_b(s: Stats) -> np.ndarray:
     return s.div((_f(s.tp) ** 2).sum(-1), (_f(s.rows) * s.cols).sum(-1), "bangdiwala_b")
-
-
-def _pairs(x) -> np.ndarray:
-    x = _f(x)
-    return x * (x - 1.0) / 2.0
 
 
 @_agree("ari", "adjusted Rand index", "ARI = (sum_ij C(n_ij, 2) - E) / ((sum_i C(P_i, 2) + "
@@ -195,11 +238,19 @@ def _pairs(x) -> np.ndarray:
         notes="Undefined (zero_division) when the denominator vanishes; scikit-learn returns "
               "1.0 for those degenerate partitions.")
 def ari(s: Stats) -> np.ndarray:
-    cells = _pairs(s.counts).sum(axis=(-2, -1))
-    a = _pairs(s.rows).sum(-1)
-    b = _pairs(s.cols).sum(-1)
-    expected = s.div(a * b, _pairs(s.n), "ari")
-    return s.div(cells - expected, (a + b) / 2.0 - expected, "ari")
+    def build(n, counts, t, p):
+        # with twice the pair counts S = sum C (C-1), A = sum t (t-1), B = sum p (p-1),
+        # T = N (N-1): ARI = 2 (S T - A B) / (A (T - B) + B (T - A)), T - B = sum p (N - p)
+        m = n[..., None]
+        a = (t * (t - 1)).sum(-1)
+        b = (p * (p - 1)).sum(-1)
+        cells = (counts * (counts - 1)).sum(axis=(-2, -1))
+        return (cells * (n * (n - 1)), a * b,
+                a * (p * (m - p)).sum(-1) + b * (t * (m - t)).sum(-1))
+
+    n = np.asarray(s.n)
+    num, den = exact_difference(build, (n, s.counts, s.rows, s.cols), 2 * largest(n) ** 4)
+    return s.div(2.0 * num, den, "ari")  # den = 0 also covers N < 2
 
 
 def _check_aickin(max_iter=200, epsilon=1e-4) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, declare, memo, undefined
+from ._exact import exact_difference, largest
+from ._helpers import INF, declare, memo, ovr_covariance, undefined
 from ._stats import ClassCounts, Stats
 
 
@@ -33,14 +34,22 @@ def chi_squared(s: Stats) -> np.ndarray:
 
 
 def _chi_squared(s: Stats) -> np.ndarray:
-    c = np.asarray(s.counts, dtype=np.float64)
-    n = np.asarray(s.n, dtype=np.float64)[..., None, None]
+    # X2 = sum_ij D_ij^2 / (N P_i TOP_j) with D_ij = N C_ij - P_i TOP_j, formed exactly: C_ij
+    # minus its expected count cancels near independence
+    c = np.asarray(s.counts)
+    shape = c.shape
+    n = np.asarray(s.n)
+    rows = np.asarray(s.rows)[..., :, None]
+    cols = np.asarray(s.cols)[..., None, :]
+    d, = exact_difference(lambda n, c, r, p: (n * c, r * p),
+                          [np.broadcast_to(x, shape) for x in (n[..., None, None], c, rows, cols)],
+                          largest(n) ** 2)
+    rc = np.asarray(rows, np.float64) * cols
+    zero = (rows == 0) | (cols == 0)  # an expected count of 0 (also when N = 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        expected = np.asarray(s.rows, np.float64)[..., :, None] * s.cols[..., None, :] / np.where(
-            n == 0, 1.0, n)
-        zero = expected == 0
-        terms = np.where(zero, 0.0, (c - expected) ** 2 / np.where(zero, 1.0, expected))
-    return undefined(s.div, terms.sum(axis=(-2, -1)), zero.any(axis=(-2, -1)), "chi_squared")
+        terms = np.where(zero, 0.0, d * (d / np.where(zero, 1.0, rc)))
+        total = terms.sum(axis=(-2, -1)) / np.where(n == 0, 1.0, n)
+    return undefined(s.div, total, zero.any(axis=(-2, -1)), "chi_squared")
 
 
 @_assoc("chi_squared_dof", "degrees of freedom of the chi-squared test", "DF = (K - 1)^2",
@@ -96,9 +105,8 @@ def pearson_c(s: Stats) -> np.ndarray:
               "even with strong association.",
         notes="Undefined (zero_division) when all predictions fall in one class.")
 def lambda_b(s: Stats) -> np.ndarray:
-    c = np.asarray(s.counts, dtype=np.float64)
-    top = np.asarray(s.cols, np.float64).max(-1)
-    return s.div(c.max(-1).sum(-1) - top, s.n - top, "lambda_b")
+    top = np.asarray(s.cols).max(-1)  # counts, so the differences are exact
+    return s.div(np.asarray(s.counts).max(-1).sum(-1) - top, s.n - top, "lambda_b")
 
 
 @_assoc("lambda_a", "Goodman and Kruskal's lambda A (predict the truth from the prediction)",
@@ -111,9 +119,8 @@ def lambda_b(s: Stats) -> np.ndarray:
               "class.",
         notes="Undefined (zero_division) when only one true class occurs.")
 def lambda_a(s: Stats) -> np.ndarray:
-    c = np.asarray(s.counts, dtype=np.float64)
-    p = np.asarray(s.rows, np.float64).max(-1)
-    return s.div(c.max(-2).sum(-1) - p, s.n - p, "lambda_a")
+    p = np.asarray(s.rows).max(-1)
+    return s.div(np.asarray(s.counts).max(-2).sum(-1) - p, s.n - p, "lambda_a")
 
 
 @declare("yule_q", "per_class", "Yule's Q (coefficient of association)", "association",
@@ -130,4 +137,4 @@ def lambda_a(s: Stats) -> np.ndarray:
 def yule_q(c: ClassCounts) -> np.ndarray:
     a = np.asarray(c.tp, np.float64) * c.tn
     b = np.asarray(c.fp, np.float64) * c.fn
-    return c.div(a - b, a + b, "yule_q")
+    return c.div(ovr_covariance(c), a + b, "yule_q")

@@ -8,7 +8,8 @@ import math
 import numpy as np
 
 from . import references as R
-from ._helpers import declare, undefined
+from ._exact import exact_difference, largest
+from ._helpers import declare, undefined, where_defined
 from ._stats import ClassCounts, Stats
 from .per_class import _fbeta, recall, specificity
 
@@ -78,10 +79,28 @@ def dp(c: ClassCounts) -> np.ndarray:
             "majority class.",
      avoid="Comparing across problems: the penalty term is ad hoc.")
 def optimized_precision(c: ClassCounts) -> np.ndarray:
-    tpr = recall(c)
-    tnr = specificity(c)
-    acc = c.div(c.tp + c.tn, c.n, "optimized_precision")
-    return acc - c.div(np.abs(tnr - tpr), tnr + tpr, "optimized_precision")
+    def composed():
+        tpr = recall(c)
+        tnr = specificity(c)
+        acc = c.div(c.tp + c.tn, c.n, "optimized_precision")
+        return acc - c.div(np.abs(tnr - tpr), tnr + tpr, "optimized_precision")
+
+    def build(tp, fp, fn, tn):
+        # with x = TN P, y = TP N: OP = ((TP + TN)(x + y) - n |x - y|) / (n (x + y)); the
+        # numerator written per sign of x - y so that no term cancels inside it
+        x = tn * (tp + fn)
+        y = tp * (fp + tn)
+        n = tp + fp + fn + tn
+        up, down = n + tp + tn, fp + fn
+        ge = x >= y
+        return (np.where(ge, y * up, x * up), np.where(ge, x * down, y * down),
+                n * (x + y))
+
+    tp, fp, fn, tn = np.broadcast_arrays(c.tp, c.fp, c.fn, c.tn)
+    bound = 2 * largest(c.n) ** 3 if tp.dtype.kind in "iu" else 0
+    num, den = exact_difference(build, (tp, fp, fn, tn), bound)
+    both = (np.asarray(c.support) > 0) & (np.asarray(c.negatives) > 0)
+    return where_defined(num, np.where(both, den, 0.0), composed)
 
 
 def _check_iba(alpha=1.0, squared=True) -> None:
@@ -108,7 +127,12 @@ def iba(c: ClassCounts, alpha: float = 1.0, squared: bool = True) -> np.ndarray:
     tpr = recall(c)
     tnr = specificity(c)
     g = tpr * tnr if squared else np.sqrt(tpr * tnr)
-    return (1.0 + alpha * (tpr - tnr)) * g
+    # 1 + alpha (TPR - TNR) = (1 - alpha) + alpha (TPR + FPR): no cancellation for alpha <= 1
+    neg = np.asarray(c.negatives, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fpr = np.asarray(c.fp, np.float64) / np.where(neg > 0, neg, 1.0)
+    dominance = np.where(neg > 0, (1.0 - alpha) + alpha * (tpr + fpr), 1.0 + alpha * (tpr - tnr))
+    return dominance * g
 
 
 @_pc("agm", "adjusted G-mean", "AGM_i = (GM_i + TNR_i N_i / N) / (1 + N_i / N), 0 if TPR_i = 0",

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from ._helpers import declare
+from ._exact import exact_difference, largest
+from ._helpers import chance_terms, declare
 from ._stats import Stats
 from .per_class import (
     REF_FAWCETT,
@@ -117,14 +118,21 @@ def kappa_weights(k: int, weights: str | None) -> np.ndarray:
           notes="Unweighted kappa equals 1 - sum(O off-diagonal)/sum(E off-diagonal), i.e. "
                 "(p_o - p_e) / (1 - p_e). Undefined when the expected disagreement is 0.")
 def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
-    c = s.counts.astype(np.float64)
-    k = c.shape[-1]
-    w = kappa_weights(k, weights)
-    expected = s.div(s.rows[..., :, None] * s.cols[..., None, :], s.n[..., None, None], "kappa",
-                     fill=0.0)
-    num = (w * c).sum(axis=(-2, -1))
-    den = (w * expected).sum(axis=(-2, -1))
-    return 1.0 - s.div(num, den, "kappa", fill=1.0 - s.div.fill)
+    if weights is None:  # (N c - sum t p) / (N^2 - sum t p): the marginals suffice
+        cov, chance, _, _ = chance_terms(s)
+        return s.div(cov, chance, "kappa")
+    k = s.counts.shape[-1]
+    w = np.rint(kappa_weights(k, weights)).astype(np.int64)
+
+    def build(n, c, t, p):
+        # kappa_w = 1 - sum(w O) / sum(w E) = (sum w t p - N sum w C) / sum w t p
+        expected = (w * (t[..., :, None] * p[..., None, :])).sum(axis=(-2, -1))
+        return expected, n * (w * c).sum(axis=(-2, -1)), expected
+
+    n = np.asarray(s.n)
+    num, den = exact_difference(build, (n, s.counts, s.rows, s.cols),
+                                max(int(w.max()), 1) * largest(n) ** 2)
+    return s.div(num, den, "kappa")
 
 
 @_overall("mcc", "Matthews correlation coefficient (multi-class R_K)",
@@ -142,12 +150,7 @@ def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
           notes="Seed 002 says MCC lies in [0, 1]; it lies in [-1, 1] (the multi-class lower "
                 "bound depends on K, between -1 and 0). A zero denominator gives 0.")
 def mcc(s: Stats) -> np.ndarray:
-    t = s.rows.astype(np.float64)
-    p = s.cols.astype(np.float64)
-    nn = s.n.astype(np.float64)
-    cov_tp = s.correct * nn - (t * p).sum(-1)
-    cov_pp = nn**2 - (p * p).sum(-1)
-    cov_tt = nn**2 - (t * t).sum(-1)
+    cov_tp, _, cov_pp, cov_tt = chance_terms(s)
     den = np.sqrt(cov_pp) * np.sqrt(cov_tt)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den == 0, 0.0, cov_tp / np.where(den == 0, 1.0, den))
@@ -165,19 +168,36 @@ def _log_abs_diff(la: np.ndarray, lb: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return mag, sign
 
 
+def _prod(values: list[int]) -> int:
+    """Product of many integers, multiplied pairwise (a balanced tree keeps it fast)."""
+    while len(values) > 1:
+        values = [values[i] * values[i + 1] if i + 1 < len(values) else values[i]
+                  for i in range(0, len(values), 2)]
+    return values[0] if values else 1
+
+
 def _yao_exact(c: np.ndarray) -> float:
-    """Exact-integer evaluation for one integer table (used when floats would cancel)."""
-    k = c.shape[0]
-    ci = [[int(v) for v in row] for row in c]
-    t = math.prod(ci[i][i] for i in range(k)) ** (k - 1)
-    f = math.prod(ci[i][j] for i in range(k) for j in range(k) if i != j)
-    num = t - f
-    rows = math.prod(ci[i][i] + ci[i][j] for i in range(k) for j in range(k) if i != j)
-    cols = math.prod(ci[j][j] + ci[i][j] for j in range(k) for i in range(k) if i != j)
-    den2 = rows * cols
+    """Exact-integer evaluation for one integer table, rounded once at the end."""
+    ci = [[int(v) for v in row] for row in np.asarray(c)]
+    k = len(ci)
+    off = [(i, j) for i in range(k) for j in range(k) if i != j]
+    num = _prod([ci[i][i] for i in range(k)]) ** (k - 1) - _prod([ci[i][j] for i, j in off])
+    den2 = _prod([ci[i][i] + ci[i][j] for i, j in off]) * _prod([ci[j][j] + ci[i][j]
+                                                              for i, j in off])
     if den2 == 0 or num == 0:
         return 0.0
-    return math.copysign(math.exp(math.log(abs(num)) - 0.5 * math.log(den2)), num)
+    # |num| / sqrt(den2) <= 1: scale num^2 / den2 by 4^shift into [1/4, 4] before dividing
+    # (int / int is correctly rounded however large), so even 1e-200 keeps its digits
+    square = num * num
+    shift = max(0, (den2.bit_length() - square.bit_length() + 1) // 2)
+    mag = math.ldexp(math.sqrt((square << (2 * shift)) / den2), -shift)
+    return mag if num > 0 else -mag
+
+
+#: the log-space evaluation is redone exactly where its error estimate passes this
+YAO_RTOL = 1e-11
+#: largest K evaluated exactly (the products have about K^2 * 50 bits)
+YAO_MAX_EXACT_K = 128
 
 
 @_overall("mcc_yao2022", "multi-class MCC of Yao, Yang and Li (2022)",
@@ -207,10 +227,23 @@ def mcc_yao2022(s: Stats) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         out = sign * np.exp(mag - log_den)
     out = np.where(np.isneginf(log_den) | (sign == 0), 0.0, out)
-    if out.ndim == 0 and np.issubdtype(s.counts.dtype, np.integer) and sign != 0:
-        # close terms cancel catastrophically in floating point: redo exactly
-        if np.isfinite(log_t) and np.isfinite(log_f) and abs(log_t - log_f) < 1e-3 and k <= 64:
-            return np.asarray(_yao_exact(np.asarray(s.counts)))
+    if np.issubdtype(s.counts.dtype, np.integer) and 2 <= k <= YAO_MAX_EXACT_K:
+        # each log carries a rounding error of about eps |log|; a near-cancelling difference
+        # of the two products magnifies it by 1 / (1 - exp(-|log_t - log_f|))
+        def size(x):
+            return np.where(np.isfinite(x), np.abs(x), 0.0)
+
+        scale = size(log_t) + size(log_f) + size(log_rows) + size(log_cols)
+        both = np.isfinite(log_t) & np.isfinite(log_f)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gap = np.expm1(np.abs(np.where(both, log_t - log_f, np.inf)))
+            error = 8 * np.finfo(np.float64).eps * scale * (1.0 + 1.0 / gap)
+        redo = np.isfinite(log_den) & (both | (sign != 0)) & ~(error <= YAO_RTOL)
+        if redo.any():
+            out = np.array(out, dtype=np.float64)
+            tables = np.asarray(s.counts).reshape(-1, k, k)
+            for i in np.flatnonzero(redo):
+                out.reshape(-1)[i] = _yao_exact(tables[i])
     return out
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._helpers import declare
-from ._stats import ClassCounts
+from ._helpers import declare, ovr_covariance, where_defined
+from ._stats import ClassCounts, Division
 
 REF_SKLEARN = "Pedregosa et al. (2011), Scikit-learn: Machine Learning in Python, JMLR 12."
 REF_POWERS = (
@@ -36,6 +36,10 @@ REF_KUBAT = (
 )
 
 PROPORTION = (0.0, 1.0)
+
+
+def _f(x) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
 
 
 def _count(name: str, full: str, formula: str, meaning: str, pycm: str | None, aliases=(),
@@ -226,7 +230,9 @@ def jaccard(c: ClassCounts) -> np.ndarray:
        prefer="Prevalence should not influence the score (it is prevalence-independent).",
        avoid="Costs of misses and false alarms differ: it weighs TPR and TNR equally.")
 def informedness(c: ClassCounts) -> np.ndarray:
-    return recall(c) + specificity(c) - 1.0
+    # = (TP TN - FP FN) / (P N): exact numerator, no cancellation of TPR + TNR against 1
+    return where_defined(ovr_covariance(c), _f(c.support) * c.negatives,
+                         lambda: recall(c) + specificity(c) - 1.0)
 
 
 @_rate("markedness", "markedness", "MK = PPV + NPV - 1",
@@ -235,7 +241,9 @@ def informedness(c: ClassCounts) -> np.ndarray:
        prefer="Judging how informative the predictions are to someone who acts on them.",
        avoid="Comparing across prevalences: it moves with the prior, like PPV and NPV.")
 def markedness(c: ClassCounts) -> np.ndarray:
-    return precision(c) + npv(c) - 1.0
+    # = (TP TN - FP FN) / (TOP TON)
+    return where_defined(ovr_covariance(c), _f(c.predicted) * (c.tn + c.fn),
+                         lambda: precision(c) + npv(c) - 1.0)
 
 
 @_rate("prevalence", "prevalence", "PRE = (TP + FN) / N",
@@ -294,8 +302,12 @@ def class_accuracy(c: ClassCounts) -> np.ndarray:
 
 def mcc_binary(tp, fp, fn, tn) -> np.ndarray:
     """MCC of 2 x 2 counts; 0 where the denominator vanishes (a constant prediction or truth)."""
-    tp, fp, fn, tn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn, tn))
-    num = tp * tn - fp * fn
+    return _mcc_of(ClassCounts(tp, fp, fn, tn, Division()))
+
+
+def _mcc_of(c: ClassCounts) -> np.ndarray:
+    num = ovr_covariance(c)  # TP TN - FP FN, formed exactly
+    tp, fp, fn, tn = (np.asarray(a, dtype=np.float64) for a in (c.tp, c.fp, c.fn, c.tn))
     den = np.sqrt((tp + fp) * (tp + fn)) * np.sqrt((tn + fp) * (tn + fn))
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den == 0, 0.0, num / np.where(den == 0, 1.0, den))
@@ -309,7 +321,7 @@ def mcc_binary(tp, fp, fn, tn) -> np.ndarray:
        avoid="Readers who need a rate: a correlation has no 'share of samples' reading.",
        notes="Zero denominator gives 0, as seeds 000 and 002 argue.")
 def class_mcc(c: ClassCounts) -> np.ndarray:
-    return mcc_binary(c.tp, c.fp, c.fn, c.tn)
+    return _mcc_of(c)
 
 
 @_rate("class_gmean", "one-vs-rest G-mean", "GM_i = sqrt(TPR_i TNR_i)",

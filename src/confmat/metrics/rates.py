@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, declare
+from ._exact import exact_difference, largest
+from ._helpers import INF, declare, where_defined
 from ._stats import ClassCounts
 from .per_class import npv, precision, recall, specificity
 
@@ -104,7 +105,14 @@ def lift(c: ClassCounts) -> np.ndarray:
             "its macro average is PyCM's overall 'CSI'.",
      avoid="True negatives matter: like F1 it never looks at them.")
 def icsi(c: ClassCounts) -> np.ndarray:
-    return precision(c) + recall(c) - 1.0
+    # = (TP^2 - FP FN) / (TOP P): exact numerator, no cancellation of PPV + TPR against 1
+    def compute():
+        tp, fp, fn = np.broadcast_arrays(c.tp, c.fp, c.fn)
+        bound = largest(c.n) ** 2 if tp.dtype.kind in "iu" else 0
+        return exact_difference(lambda tp, fp, fn: (tp * tp, fp * fn), (tp, fp, fn), bound)[0]
+
+    return where_defined(compute(), np.asarray(c.predicted, np.float64) * c.support,
+                         lambda: precision(c) + recall(c) - 1.0)
 
 
 @_pc("class_aupr", "single-threshold area under the precision-recall curve",
@@ -140,7 +148,8 @@ def random_accuracy(c: ClassCounts) -> np.ndarray:
      prefer="Understanding Scott's pi and Krippendorff's alpha.",
      avoid="Judging a model on its own.")
 def random_accuracy_unbiased(c: ClassCounts) -> np.ndarray:
-    return c.div(c.predicted + c.support, 2.0 * c.n, "random_accuracy_unbiased") ** 2
+    return c.div(np.asarray(c.predicted, np.float64) + c.support, 2.0 * c.n,
+                 "random_accuracy_unbiased") ** 2
 
 
 # --------------------------------------------------------------------- set similarity
@@ -245,7 +254,9 @@ def tversky_index(c: ClassCounts, alpha: float = 0.5, beta: float = 0.5) -> np.n
      avoid="Without a meaningful threshold: w fixes the trade-off and the value moves with it.",
      notes="PyCM's ConfusionMatrix.NB(w).")
 def net_benefit(c: ClassCounts, w: float = 1.0) -> np.ndarray:
-    return c.div(c.tp - w * np.asarray(c.fp, np.float64), c.n, "net_benefit")
+    # TP - w FP as (TP - FP) + (1 - w) FP: exact for the default w = 1
+    fp = np.asarray(c.fp, np.float64)
+    return c.div(np.asarray(c.tp - c.fp, np.float64) + (1.0 - w) * fp, c.n, "net_benefit")
 
 
 def _probit(p: np.ndarray) -> np.ndarray:

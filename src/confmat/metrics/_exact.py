@@ -1,0 +1,124 @@
+"""Arithmetic on counts that cannot silently overflow: checked totals and exact differences.
+
+Counts are ``int64``. When a table's total fits, so does every row sum, column sum and
+one-vs-rest count, and the statistics in :class:`~confmat.metrics.Stats` are exact. What does
+not fit are totals of merges and products of counts (``N**2``, row sums times column sums),
+so:
+
+- :func:`check_total` proves a table's total fits, by a bound (largest cell times number of
+  cells) that costs one ``max``, or else by an exact sum in Python integers;
+- :func:`exact_difference` forms a difference of products of counts, such as MCC's
+  ``N c - sum_k t_k p_k``. Such a difference cancels when the metric is near chance level, so
+  in floating point it can lose every digit. It is formed in ``int64`` when a bound proves
+  every intermediate fits (``N < 3e9`` for the degree-2 numerators of kappa or MCC): exact,
+  vectorised and as fast as ``float64``. Otherwise in ``float64``, and the entries where the
+  difference lost more than three digits are formed again with Python integers, so the
+  relative error stays near 1e-12 whatever the counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+INT64_MAX = 2**63 - 1
+#: below this share of its terms a float difference is redone exactly (3 digits lost at most)
+CANCEL = 1e-3
+
+
+def int_total(a: Any) -> int:
+    """The exact total of an integer array as a Python int (any size, no wrap-around)."""
+    a = np.asarray(a)
+    if a.size == 0:
+        return 0
+    top = int(a.max())
+    if top * a.size <= INT64_MAX and int(a.min()) >= 0:
+        return int(a.sum())
+    return int(a.astype(object).sum())
+
+
+def check_total(table: Any, what: str = "counts") -> None:
+    """Raise ``OverflowError`` naming ``what`` if a count or the total of an integer table (or
+    of any table of a ``(..., M, M)`` stack) exceeds ``2**63 - 1``. Float tables pass; an
+    object array is taken to hold Python ints."""
+    a = np.asarray(table)
+    if a.dtype.kind not in "iuO" or a.size == 0:
+        return
+    cells = a.shape[-1] * a.shape[-2] if a.ndim >= 2 else a.size
+    top = int(a.max())
+    if top * cells <= INT64_MAX:
+        return
+    if top > INT64_MAX:
+        raise OverflowError(
+            f"{what}: a count of {top} exceeds 2**63 - 1, the largest int64; counts this large "
+            "cannot be stored exactly (pass float64 weights if an approximation will do)"
+        )
+    totals = a.reshape(-1, cells).astype(object).sum(axis=1)
+    worst = max(totals)
+    if worst > INT64_MAX:
+        raise OverflowError(
+            f"{what}: the total of the table would exceed 2**63 - 1 (int64): it is {worst}; "
+            "split the data so each table's total fits, or pass float64 weights if an "
+            "approximation will do"
+        )
+
+
+def check_sum(totals: Sequence[int], what: str) -> int:
+    """``sum(totals)`` (Python ints), or ``OverflowError`` naming ``what`` past int64."""
+    total = sum(int(t) for t in totals)
+    if total > INT64_MAX:
+        raise OverflowError(
+            f"{what}: the total would exceed 2**63 - 1 (int64): "
+            f"{' + '.join(str(int(t)) for t in totals)} = {total}"
+        )
+    return total
+
+
+def largest(a: Any) -> int:
+    """The largest value of an integer array as a Python int (0 when empty)."""
+    a = np.asarray(a)
+    return int(a.max()) if a.size else 0
+
+
+def exact_difference(
+    build: Callable[..., tuple[Any, ...]], arrays: Sequence[Any], bound: int
+) -> tuple[np.ndarray, ...]:
+    """``pos - neg`` and further results of ``build(*arrays) -> (pos, neg, *rest)`` as float64.
+
+    ``build`` may use ``+``, ``-``, ``*``, ``abs``, ``np.where`` and sums, so that it runs on
+    int64, float64 or Python-int (object) arrays alike; ``pos``, ``neg`` and each of ``rest``
+    have the batch shape, which leads the shape of every array. ``bound`` (a Python int)
+    bounds every intermediate of the integer evaluation.
+
+    Float arrays (weighted counts) are evaluated in float64. Integer arrays are evaluated in
+    int64 when ``bound`` fits; otherwise in float64, and again with Python integers where
+    ``|pos - neg|`` is below ``CANCEL * (|pos| + |neg|)``. Each result is then rounded once.
+    """
+    arrays = [np.asarray(a) for a in arrays]
+    if any(a.dtype.kind not in "iu" for a in arrays):
+        out = build(*(a.astype(np.float64, copy=False) for a in arrays))
+        return (np.asarray(out[0] - out[1], np.float64),
+                *(np.asarray(r, np.float64) for r in out[2:]))
+    if bound <= INT64_MAX:
+        out = build(*(a.astype(np.int64, copy=False) for a in arrays))
+        return (np.asarray(out[0] - out[1]).astype(np.float64),
+                *(np.asarray(r).astype(np.float64) for r in out[2:]))
+    out = build(*(a.astype(np.float64) for a in arrays))
+    pos, neg = (np.asarray(x, np.float64) for x in out[:2])
+    results = [np.array(pos - neg), *(np.array(r, np.float64) for r in out[2:])]
+    with np.errstate(invalid="ignore"):
+        shaky = np.abs(results[0]) < CANCEL * (np.abs(pos) + np.abs(neg))
+    if shaky.any():
+        batch = shaky.shape
+        idx = np.flatnonzero(shaky)
+        sub = []
+        for a in arrays:
+            a = np.broadcast_to(a, batch + a.shape[len(batch):])
+            sub.append(a.reshape((-1, *a.shape[len(batch):]))[idx].astype(object))
+        redo = build(*sub)
+        again = [redo[0] - redo[1], *redo[2:]]
+        for r, e in zip(results, again, strict=True):
+            r.reshape(-1)[idx] = np.asarray(e, dtype=object).astype(np.float64)
+    return tuple(results)
