@@ -9,11 +9,15 @@ Row accounting. A row is *skipped* when one of its requested values is missing: 
 label, a null prediction, a null or NaN score, a null or NaN weight (the reasons are kept apart,
 in that order of precedence). By default a skipped row is an error naming the source, the
 column and the 1-based row number; with ``skip_invalid=True`` it is left out and counted in
-``FileReport.skipped_by_reason``. After a read ``rows_read + rows_skipped`` equals the number of
-rows the source declares (Parquet and Arrow metadata, ``.npy`` shape) or, for CSV, JSON lines and
-SQL, the number the engine counted; a mismatch is an error. A source an engine cannot read whole
-(damaged, truncated, malformed lines, ragged CSV rows) is an error naming it, never a partial
-matrix.
+``FileReport.skipped_by_reason`` (the first row numbers in ``skipped_row_numbers``; when DuckDB
+counted the rows, a second pass that stops at the tenth finds them). After a read
+``rows_read + rows_skipped`` equals the number of rows the source declares (Parquet and Arrow
+metadata, ``.npy`` shape) or, for CSV, JSON lines and SQL, the number the engine counted; a
+mismatch is an error, and so is a Parquet footer that disagrees with itself (its row count
+against its row groups', a row group's against its column chunks'). A source an engine cannot
+read whole (damaged, truncated, malformed lines, ragged CSV rows) is an error naming it, never
+a partial matrix; so is a value the engine read but confmat cannot take (text and numbers
+mixed in a label column, a score outside its range): a ``ValueError`` naming the source.
 
 Row numbers are 1-based data rows: the header line of a CSV file is not counted, so data row
 ``r`` is on line ``r + 1``.
@@ -578,11 +582,15 @@ def _relation(source: Any, query: str | None) -> tuple[Any, str]:
             raise TypeError("query must be a SQL string when source is a DuckDB connection, "
                             f"got {type(query).__name__}")
         try:
+            statements = duckdb.extract_statements(query)
+            kinds = [s.type for s in statements]
+            if kinds != [duckdb.StatementType.SELECT]:
+                # checked before running it: the query must not change the database
+                found = ", ".join(k.name for k in kinds) or "no statement"
+                raise ValueError(f"query must be one SELECT statement, got {found}: {query!r}")
             rel = source.sql(query)
         except duckdb.Error as exc:
             raise ValueError(f"query {query!r} failed: {exc}") from exc
-        if rel is None:
-            raise ValueError(f"query {query!r} returns no rows (it is not a SELECT)")
         return rel, f"the query {query!r}"
     if isinstance(source, duckdb.DuckDBPyRelation):
         if query is not None:
@@ -642,7 +650,7 @@ def _evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         try:
             acc.update(col(true_col), col(pred_col), scores=s, sample_weight=w)
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"{source.name}, rows {first}..{last}: {exc}") from exc
+            raise _content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
         report.batches += 1
         if progress is not None:
@@ -677,11 +685,17 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
         by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
     skipped = sum(by_reason.values())
     total = int(n.sum())
-    if skipped and not skip_invalid:
-        raise _first_missing(source, true_col, pred_col, weight_col)
+    if skipped:
+        found = _scan_missing(source, true_col, pred_col, weight_col,
+                              1 if not skip_invalid else min(skipped, MAX_SKIPPED_NUMBERS))
+        if not found:
+            raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
+                            "rows disagree on missing values")
+        if not skip_invalid:
+            raise found[0][1]
+        report.skipped_row_numbers = [row for row, _ in found]
     if weight_col is not None:
-        if (g["min_weight"][ok] < 0).any() or not np.isfinite(g["max_weight"][ok]).all() and (
-                g["max_weight"][ok] == np.inf).any():
+        if (g["min_weight"][ok] < 0).any() or (g["max_weight"][ok] == np.inf).any():
             bad = float(g["min_weight"][ok].min()) if (g["min_weight"][ok] < 0).any() else np.inf
             raise ValueError(f"{source.name}: column {weight_col!r} (sample_weight) holds "
                              f"{bad!r}; weights must be finite and non-negative")
@@ -696,7 +710,10 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
         raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
     tv, pv = t[ok], p[ok]
     book = None if labels is None else normalize_labels(labels)
-    tc, pc, out_labels, has_other = encode_pair(tv, pv, book)
+    try:
+        tc, pc, out_labels, has_other = encode_pair(tv, pv, book)
+    except (ValueError, TypeError) as exc:
+        raise _content_error(source, None, exc) from exc
     if has_other:
         k = len(out_labels)
         bad_t = tv[tc == k]
@@ -707,6 +724,16 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
     table = np.zeros((k, k), dtype=counts.dtype)
     np.add.at(table, (tc, pc), counts)
     return ConfusionMatrix(table, labels=out_labels)
+
+
+def _content_error(source: Source, rows: str | None, exc: Exception) -> ValueError:
+    """A problem with the values of a source, as the ``ValueError`` naming it: what a file
+    holds is a value, whatever the type of the in-memory check that found it."""
+    where = source.name if rows is None else f"{source.name}, {rows}"
+    hint = ""
+    if isinstance(exc, TypeError) and source.format in ("csv", "tsv", "jsonl"):
+        hint = " (the engine inferred the column types; column_types= can set them)"
+    return ValueError(f"{where}: {exc}{hint}")
 
 
 def _py(v: Any) -> Any:
@@ -722,18 +749,24 @@ def _is_null(a: np.ndarray) -> np.ndarray:
     return np.zeros(a.shape, dtype=bool)
 
 
-def _first_missing(source: Source, true_col: str, pred_col: str,
-                   weight_col: str | None) -> ValueError:
-    """The error naming the first row with a missing value, found by streaming the columns in
-    order from the engine (only on the error path)."""
+def _scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
+                  limit: int) -> list[tuple[int, ValueError]]:
+    """The first ``limit`` rows with a missing value, with the error naming each, found by
+    streaming the columns in order from the engine (only when the counts show such rows)."""
     cols = [true_col, pred_col] + ([weight_col] if weight_col else [])
     cleaner = _Cleaner(source.name, _Roles.of(true_col, pred_col, (), weight_col), False, None)
+    out: list[tuple[int, ValueError]] = []
     done = 0
-    for batch in source.batches(cols, 1 << 20):
+    for batch in source.batches(cols, 1 << 18):
         masks = cleaner.masks(batch)
         if masks:
-            row, why, col = cleaner.first_missing(masks)
-            return cleaner.error(done + row + 1, why, col)
+            hit = np.zeros(batch.num_rows, dtype=bool)
+            for _why, _col, m in masks:
+                hit |= np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool)
+            for r in np.flatnonzero(hit)[: limit - len(out)].tolist():
+                why, col = min((why, col) for why, col, m in masks if m[r].as_py())
+                out.append((done + r + 1, cleaner.error(done + r + 1, why, col)))
+            if len(out) >= limit:
+                break
         done += batch.num_rows
-    return ReadError(f"{source.name} cannot be read whole: the engine's count and its rows "
-                     "disagree on missing values")
+    return out

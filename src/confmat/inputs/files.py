@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import glob as _glob
 import os
+import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,9 @@ COMPRESSIONS = {".gz": "gzip", ".zst": "zstd", ".bz2": "bz2"}
 #: Types a user may force on CSV / JSON lines columns, and DuckDB's names for them.
 COLUMN_TYPES = {"string": "VARCHAR", "int64": "BIGINT", "uint64": "UBIGINT",
                 "float64": "DOUBLE", "bool": "BOOLEAN"}
+#: DuckDB integer types wider than 64 bits (its CSV and JSON readers infer HUGEINT for
+#: integers past the int64 range).
+WIDE_INTEGERS = ("HUGEINT", "UHUGEINT")
 #: Longest CSV line DuckDB accepts (its default, 2 MB, refuses long free-text fields).
 MAX_LINE_BYTES = 64 << 20
 
@@ -158,6 +162,25 @@ class Source:
     dataset: Any = None
     arrays: Mapping[str, np.ndarray] | None = None
     keep: list[Any] = field(default_factory=list)
+    footers: list[tuple[str, Any]] = field(default_factory=list)
+
+    def check_footers(self, wanted: Sequence[str]) -> None:
+        """Each Parquet row group's row count agrees with the value counts of its column chunks
+        (for flat columns they are equal). pyarrow reads as many rows as a row group declares,
+        so a damaged count would otherwise drop or invent rows without an error."""
+        for path, md in self.footers:
+            schema = md.schema
+            flat = [j for j in range(md.num_columns)
+                    if schema.column(j).path in wanted and schema.column(j).max_repetition_level == 0]
+            for i in range(md.num_row_groups):
+                rg = md.row_group(i)
+                for j in flat:
+                    values = rg.column(j).num_values
+                    if values != rg.num_rows:
+                        raise ReadError(
+                            f"{self.name} cannot be read whole: row group {i} declares "
+                            f"{rg.num_rows} rows but its column {schema.column(j).path!r} holds "
+                            f"{values} values (file {path!r})")
 
     def check_columns(self, wanted: Sequence[str]) -> None:
         """Every wanted column present exactly once (a duplicated name is ambiguous)."""
@@ -180,6 +203,7 @@ class Source:
 
         self.check_columns(columns)
         cols = list(dict.fromkeys(columns))
+        self.check_footers(cols)
         errors = _engine_exceptions()
         try:
             if self.dataset is not None:
@@ -204,11 +228,43 @@ class Source:
                     batch = next(it)
                 except StopIteration:
                     return
-                yield batch
+                yield _exact_batch(batch)
         except ReadError:
             raise
         except errors as exc:
             raise engine_error(self.name, exc) from exc
+
+
+def _exact_batch(batch: Any) -> Any:
+    """A batch as an engine handed it out, checked and with exact integer types.
+
+    * Dictionary columns are validated: a damaged Parquet page can carry indices past the end
+      of its dictionary, which pyarrow's dictionary reading passes on unchecked (its plain
+      reading refuses them).
+    * Whole-number decimals (DuckDB's ``HUGEINT``, which its CSV and JSON readers infer for
+      integers past the int64 range) become int64 or uint64 when they fit, so that labels up
+      to 2**64 - 1 stay exact instead of turning into floats or ``Decimal`` objects.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cols = list(batch.columns)
+    changed = False
+    for i, col in enumerate(cols):
+        typ = col.type
+        if pa.types.is_dictionary(typ):
+            col.validate(full=True)
+        elif pa.types.is_decimal(typ) and typ.scale == 0:
+            for target in (pa.int64(), pa.uint64()):
+                try:
+                    cols[i] = pc.cast(col, target)
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                    continue
+                changed = True
+                break
+    if not changed:
+        return batch
+    return pa.record_batch(cols, names=batch.schema.names)
 
 
 def _quote(name: str) -> str:
@@ -278,10 +334,17 @@ def _arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
         source: Any = root
     else:
         source = files if len(files) > 1 else files[0]
+    try:
+        base = ds.dataset(source, format="ipc" if fmt == "arrow" else "parquet", **kw)
+    except pa.ArrowInvalid as exc:
+        if "duplicate" in str(exc):
+            for f in files:
+                _check_unique_names(name, f, _schema_names(f, fmt) or [], len(files) > 1)
+        raise
     if fmt == "arrow":
-        base = ds.dataset(source, format="ipc", **kw)
+        for frag in base.get_fragments():
+            _check_unique_names(name, frag.path, frag.physical_schema.names, len(files) > 1)
         return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base)
-    base = ds.dataset(source, format="parquet", **kw)
     schema = base.schema
     text = [f.name for f in schema
             if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
@@ -290,8 +353,12 @@ def _arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
         pformat = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=text))
         dataset = ds.dataset(source, format=pformat, **kw)
     rows = 0
+    footers = []
     for frag in dataset.get_fragments():
         md = frag.metadata
+        # the dataset's schema is the first file's: another file may repeat a name
+        _check_unique_names(name, frag.path, md.schema.to_arrow_schema().names, len(files) > 1)
+        footers.append((frag.path, md))
         declared = md.num_rows
         groups = sum(md.row_group(i).num_rows for i in range(md.num_row_groups))
         if declared < 0 or declared != groups:
@@ -300,7 +367,38 @@ def _arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
                 f"groups hold {groups} (file {frag.path!r})"
             )
         rows += declared
-    return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset)
+    return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
+
+
+def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
+    """The error naming the duplicated columns of a Parquet or Arrow file (the dataset factory
+    only says that some names repeat, and reads later files by the first file's schema)."""
+    dups = _duplicates(names)
+    if dups:
+        where = f"{name} (file {path!r})" if several else name
+        raise ValueError(f"{where} has duplicate column names {dups}; column names must be "
+                         "unique")
+
+
+def _schema_names(path: str, fmt: str) -> list[str] | None:
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    try:
+        return list((pq.read_schema(path) if fmt == "parquet" else ipc.open_file(path).schema).names)
+    except _engine_exceptions():
+        return None
+
+
+def _duplicates(names: Sequence[str]) -> list[str]:
+    """The names that occur more than once, sorted."""
+    seen: set[str] = set()
+    dups = set()
+    for c in names:
+        if c in seen:
+            dups.add(c)
+        seen.add(c)
+    return sorted(dups)
 
 
 def _numpy_source(name: str, files: list[str]) -> Source:
@@ -310,12 +408,15 @@ def _numpy_source(name: str, files: list[str]) -> Source:
     try:
         obj = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as exc:
-        if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
+        if any(w in str(exc) for w in ("allow_pickle", "Object arrays", "Python objects")):
             raise ValueError(
                 f"{name} holds Python objects (pickled); store labels as numbers or "
                 "fixed-width strings") from exc
+        if "mmap length" in str(exc):
+            raise ReadError(f"{name} cannot be read whole: it is shorter than its header "
+                            "declares (truncated)") from exc
         raise ReadError(f"{name} cannot be read whole: {exc}") from exc
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zipfile.BadZipFile) as exc:
         raise ReadError(f"{name} cannot be read whole: {exc}") from exc
     keep: list[Any] = []
     if isinstance(obj, np.lib.npyio.NpzFile):
@@ -354,6 +455,11 @@ def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                  na_values: Sequence[str] | None) -> Source:
     import duckdb
 
+    empty = [f for f in files
+             if _strip_compression(f.lower())[1] is None and os.path.getsize(f) == 0]
+    if empty:
+        raise ValueError(f"{name} is empty" if len(files) == 1 else
+                         f"{name}: file {empty[0]!r} is empty")
     con = duckdb.connect()
     codecs = {_strip_compression(f.lower())[1] for f in files}
     keep: list[Any] = [con]
@@ -377,14 +483,19 @@ def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
             kw["dtype"] = types
         if nulls is not None:
             kw["na_values"] = ["", *nulls]
-        header = _csv_header(con, target, fmt, files[0])
+        header = _csv_header(con, files[0], fmt)
+        if not header:
+            raise ValueError(f"{name} has no header line (it holds no text)")
         rel = con.read_csv(target, **kw)
-        columns = header if header is not None else list(rel.columns)
-        if header is not None and len(set(header)) != len(header):
-            seen: set[str] = set()
-            dups = sorted({c for c in header if c in seen or seen.add(c)})
-            raise ValueError(f"{name} has duplicate column names {dups}; column names must be "
-                             "unique")
+        columns = list(rel.columns)
+        if len(header) == len(columns):
+            # DuckDB renames a repeated name (y, y_1) and tells names apart ignoring case
+            folded = [h.casefold() for h in header]
+            dups = _duplicates(folded)
+            if dups:
+                names = sorted({h for h in header if h.casefold() in dups})
+                raise ValueError(f"{name} has duplicate column names {names}; column names "
+                                 "must be unique (ignoring case)")
     else:
         kw = {"format": "newline_delimited"}
         if types:
@@ -404,14 +515,22 @@ def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep)
 
 
-def _csv_header(con: Any, target: Any, fmt: str, path: str) -> list[str] | None:
-    """The header fields as written (DuckDB renames duplicates, which must be an error)."""
-    if not isinstance(target, str):
-        return None
+def _csv_header(con: Any, path: str, fmt: str) -> list[str]:
+    """The header fields of a CSV file as written (DuckDB renames duplicates, which must be an
+    error); empty for a file without a line."""
     kw: dict[str, Any] = {"header": False, "all_varchar": True, "max_line_size": MAX_LINE_BYTES}
     if fmt == "tsv":
         kw["sep"] = "\t"
-    rows = con.read_csv(target, **kw).limit(1).fetchall()
+    target: Any = path
+    if _strip_compression(path.lower())[1] == "bz2":
+        import bz2
+
+        target = bz2.open(path, "rb")
+    try:
+        rows = con.read_csv(target, **kw).limit(1).fetchall()
+    finally:
+        if not isinstance(target, str):
+            target.close()
     if not rows:
         return []
     return ["" if v is None else str(v) for v in rows[0]]
@@ -431,7 +550,10 @@ def aggregate(source: Source, true_col: str, pred_col: str,
     NaN) and ``min_weight``. Rows with a null label come back as groups with a null key.
     """
     rel = source.relation
-    t, p = _quote(true_col), _quote(pred_col)
+    types = {c: str(typ) for c, typ in zip(rel.columns, rel.types, strict=True)}
+    # numpy would turn integers wider than 64 bits into floats: fetch them as text
+    wide = {c for c in (true_col, pred_col) if types.get(c) in WIDE_INTEGERS}
+    t, p = (_quote(c) + ("::VARCHAR" if c in wide else "") for c in (true_col, pred_col))
     aggs = "count(*) AS n"
     if weight_col is not None:
         w = _quote(weight_col)
@@ -449,11 +571,30 @@ def aggregate(source: Source, true_col: str, pred_col: str,
     del rel
     out = {"true": _unmask(res["t"]), "pred": _unmask(res["p"]),
            "count": np.asarray(res["n"], dtype=np.int64)}
+    for key, col in (("true", true_col), ("pred", pred_col)):
+        if col in wide:
+            out[key] = _exact_integers(out[key])
     if weight_col is not None:
         out["weight"] = np.asarray(np.ma.filled(res["w"], 0.0), dtype=np.float64)
         out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)
         out["min_weight"] = np.asarray(np.ma.filled(res["min_w"], np.inf), dtype=np.float64)
         out["max_weight"] = np.asarray(np.ma.filled(res["max_w"], -np.inf), dtype=np.float64)
+    return out
+
+
+def _exact_integers(values: np.ndarray) -> np.ndarray:
+    """Integers written as text (None for null) as the narrowest exact array: int64 or uint64
+    when every value fits, else Python ints (objects)."""
+    ints = [None if v is None else int(v) for v in values.tolist()]
+    present = [v for v in ints if v is not None]
+    if present and len(present) == len(ints):
+        lo, hi = min(present), max(present)
+        if lo >= -(1 << 63) and hi < (1 << 63):
+            return np.array(ints, dtype=np.int64)
+        if lo >= 0 and hi < (1 << 64):
+            return np.array(ints, dtype=np.uint64)
+    out = np.empty(len(ints), dtype=object)
+    out[:] = ints
     return out
 
 

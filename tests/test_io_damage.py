@@ -1,0 +1,499 @@
+"""Damaged files: every read equals the engine's own full read of the same bytes, or is a clean
+``ValueError`` naming the file (project issue #11, "Data in").
+
+Hundreds of deterministic damages (seeded byte flips, bursts, truncations, header and footer
+edits) of Parquet (snappy, zstd and uncompressed; int and text labels; dictionary and plain
+pages), CSV and JSON lines files (plain and compressed), and a few ``.npz`` archives. Each damaged file is evaluated by
+:func:`confmat.io.evaluate_file` (labels only, and with a score column where the file has one)
+and read by the engine alone:
+
+* Parquet: ``pyarrow.parquet.read_table`` (plain strings, no dictionary reading);
+* ``.npz``: ``numpy.load`` without a memory map;
+* CSV / JSON lines: a DuckDB ``SELECT … FROM read_csv(…, header = true)`` /
+  ``read_json(…, format = 'newline_delimited')`` (the conventions ``confmat.io`` documents:
+  the first line is the header), fetched as Python rows.
+
+The oracle reads the columns the evaluation asks for (a damaged column nobody asked for is
+not the evaluation's business) and counts the (true, predicted) pairs of its valid rows with a
+plain ``collections.Counter``; a row is skipped when a label is null (NaN counts as missing
+for float labels) or the score is null or NaN. Verdicts:
+
+* both read: the pairs, ``rows_read`` and ``rows_read + rows_skipped`` must be equal;
+* confmat raises a ``ValueError`` naming the file: accepted (also when the engine reads the
+  file: the issue allows refusing, e.g. a score outside [0, 1]);
+* the engine's read fails but confmat returns a matrix: a failure (a partial result);
+* any other exception type, a crash or a hang: a failure.
+
+The cases run in child processes (this file with ``--child``) that print one JSON line per
+case; a segfault or a hang (``faulthandler`` ends a case after ``CASE_TIMEOUT`` seconds) loses
+only that case, which is reported as a failure, and the next child goes on after it.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: seconds one case may take in the child before it is ended as a hang
+CASE_TIMEOUT = 20
+#: the cases this file must run at least (the issue asks for 200)
+MIN_CASES = 200
+SEED = 20240611
+
+
+# ---------------------------------------------------------------------------------- child side
+def _key(v: Any) -> list[Any]:
+    """A label as JSON: numbers by value (1 and 1.0 are one class, as in Python and numpy;
+    an int is kept exact), booleans and text kept apart ("1" and True are other classes)."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, bool):
+        return ["bool", v]
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, int):
+        return ["int", str(v)]
+    if isinstance(v, float):
+        return ["num", repr(v)]
+    return [type(v).__name__, str(v)]
+
+
+def _missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _oracle(case: dict[str, Any]) -> dict[str, Any]:
+    """The engine's own full read of the requested columns, counted without confmat."""
+    path, fmt, cols = case["path"], case["format"], case["columns"]
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(path, columns=cols)
+            rows = list(zip(*(table.column(c).to_pylist() for c in cols), strict=True))
+        elif fmt == "npy":
+            with np.load(path, allow_pickle=False) as arrays:  # an .npz archive
+                rows = list(zip(*(arrays[c].tolist() for c in cols), strict=True))
+        else:
+            import duckdb
+
+            con = duckdb.connect()
+            target = path
+            if path.endswith(".bz2"):  # DuckDB has no bzip2 codec: decompress it here
+                plain = path[:-4] + ".plain"
+                with bz2.open(path, "rb") as fh, open(plain, "wb") as out:
+                    out.write(fh.read())
+                target = plain
+            reader = ("read_csv(?, header = true)" if fmt == "csv"
+                      else "read_json(?, format = 'newline_delimited')")
+            sel = ", ".join('"' + c + '"' for c in cols)
+            rows = con.execute(f"SELECT {sel} FROM {reader}", [target]).fetchall()
+            con.close()
+    except Exception as exc:  # any refusal of the engine is a verdict
+        return {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    pairs: Counter[tuple[str, str]] = Counter()
+    valid = 0
+    for row in rows:
+        if any(_missing(v) for v in row):
+            continue
+        valid += 1
+        pairs[json.dumps(_key(row[0])), json.dumps(_key(row[1]))] += 1
+    return {"ok": True, "rows": len(rows), "valid": valid,
+            "pairs": sorted([a, b, n] for (a, b), n in pairs.items())}
+
+
+def _confmat(case: dict[str, Any]) -> dict[str, Any]:
+    from confmat import io as cio
+
+    cols = case["columns"]
+    try:
+        cm, rep = cio.evaluate_file(case["path"], cols[0], cols[1], score_cols=case.get("score"),
+                                    skip_invalid=case["skip_invalid"], bins=32,
+                                    batch_rows=case["batch_rows"])
+    except Exception as exc:  # the verdict is made by the parent
+        return {"ok": False, "clean": isinstance(exc, ValueError),
+                "type": type(exc).__module__ + "." + type(exc).__qualname__,
+                "message": str(exc)[:600]}
+    counts = np.asarray(cm.counts)
+    pairs = sorted([json.dumps(_key(a)), json.dumps(_key(b)), int(counts[i, j])]
+                   for i, a in enumerate(cm.labels) for j, b in enumerate(cm.labels)
+                   if counts[i, j])
+    out = {"ok": True, "rows_read": rep.rows_read, "rows_skipped": rep.rows_skipped,
+           "by_reason": sum(rep.skipped_by_reason.values()), "n": int(counts.sum()),
+           "pairs": pairs}
+    if case.get("score"):
+        out["histogram_n"] = int(np.asarray(rep.curves.counts).sum())
+    return out
+
+
+def _child(cases_file: str) -> None:
+    import faulthandler
+    import warnings
+
+    warnings.simplefilter("ignore")
+    faulthandler.enable()
+    import duckdb  # noqa: F401 - load the engines before the first timed case
+    import pyarrow.parquet  # noqa: F401
+
+    import confmat.io  # noqa: F401
+
+    cases = json.loads(Path(cases_file).read_text())
+    for case in cases:
+        print(json.dumps({"id": case["id"], "phase": "start"}), flush=True)
+        faulthandler.dump_traceback_later(case.get("timeout", CASE_TIMEOUT), exit=True)
+        if case.get("selftest") == "crash":
+            faulthandler.disable()  # keep the test log short
+            os.kill(os.getpid(), signal.SIGSEGV)
+        elif case.get("selftest") == "hang":
+            time.sleep(3600)
+        oracle = _oracle(case)
+        got = _confmat(case)
+        faulthandler.cancel_dump_traceback_later()
+        print(json.dumps({"id": case["id"], "oracle": oracle, "confmat": got}), flush=True)
+
+
+# --------------------------------------------------------------------------------- base files
+def _labels(rng: np.random.Generator, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    t = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.7, t, rng.integers(0, k, n))
+    return t, p
+
+
+def _bases(d: Path) -> list[dict[str, Any]]:
+    """The undamaged files: (path, format, columns, score column or None)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(SEED)
+    names = np.array(["ant", "bee", "cat", "dog", "NA", ""], dtype=object)
+    out = []
+
+    def add(name: str, fmt: str, score: str | None, batch_rows: int) -> None:
+        out.append({"path": str(d / name), "format": fmt, "columns": ["y", "yhat"],
+                    "score": score, "batch_rows": batch_rows})
+
+    n = 1500
+    t, p = _labels(rng, n, 4)
+    pq.write_table(pa.table({"y": t, "yhat": p}), d / "int_snappy.parquet",
+                   row_group_size=400, compression="snappy")
+    add("int_snappy.parquet", "parquet", None, 300)
+    t, p = _labels(rng, n, 6)
+    y = pa.array(names[t].tolist(), mask=rng.random(n) < 0.02)
+    pq.write_table(pa.table({"y": y, "yhat": names[p].tolist()}), d / "text_zstd.parquet",
+                   row_group_size=500, compression="zstd")
+    add("text_zstd.parquet", "parquet", None, 1000)
+    t, p = _labels(rng, n, 5)
+    pq.write_table(pa.table({"y": names[t].tolist(), "yhat": names[p].tolist()}),
+                   d / "text_plain_snappy.parquet", row_group_size=700, compression="snappy",
+                   use_dictionary=False)
+    add("text_plain_snappy.parquet", "parquet", None, 512)
+    t, p = _labels(rng, n, 2)
+    s = np.clip(0.4 * t + 0.6 * rng.random(n), 0, 1)
+    pq.write_table(pa.table({"y": t, "yhat": p, "s": pa.array(s, mask=rng.random(n) < 0.01)}),
+                   d / "score_zstd.parquet", row_group_size=600, compression="zstd",
+                   use_dictionary=False)
+    add("score_zstd.parquet", "parquet", "s", 256)
+    # uncompressed pages: a flip changes values or dictionary indices instead of failing a
+    # decompressor, the hard case for "never a shifted or misaligned matrix"
+    t, p = _labels(rng, n, 3)
+    pq.write_table(pa.table({"y": t, "yhat": p}), d / "int_none.parquet", row_group_size=300,
+                   compression="none")
+    add("int_none.parquet", "parquet", None, 1000)
+    t, p = _labels(rng, n, 6)
+    y = pa.array(names[t].tolist(), mask=rng.random(n) < 0.02)
+    pq.write_table(pa.table({"y": y, "yhat": names[p].tolist()}), d / "text_none.parquet",
+                   row_group_size=500, compression="none")
+    add("text_none.parquet", "parquet", None, 200)
+
+    n = 800
+    t, p = _labels(rng, n, 4)
+    text = "y,yhat\n" + "".join(f"{a},{b}\n" for a, b in zip(t, p, strict=True))
+    (d / "int.csv").write_text(text)
+    add("int.csv", "csv", None, 300)
+    t, p = _labels(rng, n, 2)
+    s = np.clip(0.4 * t + 0.6 * rng.random(n), 0, 1).round(4)
+    word = np.array(["neg", "pos"])
+    text = "y,yhat,s\n" + "".join(f"{word[a]},{word[b]},{c}\n" for a, b, c in zip(t, p, s, strict=True))
+    (d / "score.csv").write_text(text)
+    add("score.csv", "csv", "s", 300)
+    t, p = _labels(rng, n, 4)
+    text = "y,yhat\n" + "".join(f"{names[a]},{names[b]}\n" for a, b in zip(t, p, strict=True))
+    with gzip.open(d / "text.csv.gz", "wt") as fh:
+        fh.write(text)
+    add("text.csv.gz", "csv", None, 300)
+    with bz2.open(d / "text.csv.bz2", "wt") as fh:
+        fh.write(text)
+    add("text.csv.bz2", "csv", None, 300)
+
+    t, p = _labels(rng, n, 6)
+    text = "".join(json.dumps({"y": names[a], "yhat": names[b]}) + "\n"
+                   for a, b in zip(t, p, strict=True))
+    (d / "text.jsonl").write_text(text)
+    add("text.jsonl", "jsonl", None, 300)
+    t, p = _labels(rng, n, 2)
+    s = np.clip(0.4 * t + 0.6 * rng.random(n), 0, 1).round(4)
+    text = "".join(json.dumps({"y": int(a), "yhat": int(b), "s": float(c)}) + "\n"
+                   for a, b, c in zip(t, p, s, strict=True))
+    (d / "score.jsonl").write_text(text)
+    add("score.jsonl", "jsonl", "s", 300)
+    with gzip.open(d / "text.jsonl.gz", "wt") as fh:
+        fh.write((d / "text.jsonl").read_text())
+    add("text.jsonl.gz", "jsonl", None, 300)
+
+    t, p = _labels(rng, n, 3)
+    np.savez(d / "int.npz", y=t, yhat=p)
+    add("int.npz", "npy", None, 300)
+    np.savez_compressed(d / "text.npz", y=names[t].astype(str), yhat=names[p].astype(str))
+    add("text.npz", "npy", None, 300)
+    return out
+
+
+# ------------------------------------------------------------------------------------ damages
+def _flip(rng: np.random.Generator, data: bytes, lo: int = 0, hi: int | None = None) -> bytes:
+    b = bytearray(data)
+    hi = len(b) if hi is None else hi
+    for _ in range(int(rng.integers(1, 5))):
+        i = int(rng.integers(lo, hi))
+        b[i] ^= int(rng.integers(1, 256))
+    return bytes(b)
+
+
+def _burst(rng: np.random.Generator, data: bytes) -> bytes:
+    b = bytearray(data)
+    width = int(rng.integers(8, 65))
+    i = int(rng.integers(0, max(1, len(b) - width)))
+    b[i:i + width] = rng.integers(0, 256, width, dtype=np.uint8).tobytes()
+    return bytes(b)
+
+
+def _truncate(rng: np.random.Generator, data: bytes) -> bytes:
+    return data[: int(rng.integers(0, len(data)))]
+
+
+def _parquet_edit(rng: np.random.Generator, data: bytes, which: int) -> bytes:
+    """Header and footer edits: magic numbers, the footer length, the Thrift metadata."""
+    flen = int.from_bytes(data[-8:-4], "little")
+    start = len(data) - 8 - flen
+    b = bytearray(data)
+    if which == 0:
+        b[0:4] = b"PAR0"
+    elif which == 1:
+        b[-4:] = b"PARE"
+    elif which == 2:
+        b[-8:-4] = (flen + int(rng.choice([-7, -1, 1, 3, 1 << 20]))).to_bytes(4, "little",
+                                                                               signed=True)
+    elif which == 3:
+        return _flip(rng, data, start, len(data) - 8)
+    elif which == 4:  # the footer cut short but the tail kept
+        cut = int(rng.integers(1, flen))
+        return data[:start] + data[start + cut:]
+    else:  # the schema's column names: the first bytes of the footer
+        return _flip(rng, data, start, min(start + 64, len(data) - 8))
+    return bytes(b)
+
+
+def _text_edit(rng: np.random.Generator, data: bytes, fmt: str, which: int) -> bytes:
+    """Header and line edits of a CSV or JSON lines file."""
+    text = data.decode()
+    lines = text.split("\n")
+    i = int(rng.integers(1, max(2, len(lines) - 1)))
+    if fmt == "csv":
+        header = ["yhat,y", "y,y", "y;yhat", "y,yhat,z", "y", '"y","yhat"', "\ufeffy,yhat",
+                  "Y,yhat", ""]
+        if which < len(header):
+            extra = lines[0].split(",")[2:]
+            lines[0] = ",".join([header[which], *extra]) if header[which] else ""
+        elif which == len(header):
+            lines[i] = lines[i] + ","
+        elif which == len(header) + 1:
+            lines[i] = '"' + lines[i]
+        else:
+            lines[i] = lines[i] + lines.pop(i + 1) if i + 1 < len(lines) else ""
+    else:
+        if which == 0:
+            lines[0] = lines[0].replace('"y"', '"why"', 1)
+        elif which == 1:
+            lines[0] = lines[0][: len(lines[0]) // 2]
+        elif which == 2:
+            lines[0] = lines[0].replace("}", ', "extra": [1, 2]}', 1)
+        elif which == 3:
+            lines[0] = lines[0].replace('"y": ', '"y": {"a": ', 1).replace(",", "},", 1)
+        elif which == 4:
+            lines[i] = lines[i].replace('"y": ', '"y": 1.5, "y2": ', 1)
+        elif which == 5:
+            lines[i] = lines[i] + lines.pop(i + 1) if i + 1 < len(lines) else ""
+        elif which == 6:
+            lines[i] = lines[i].replace('"yhat"', '"y"', 1)
+        else:
+            lines.insert(i, "[1, 2]")
+    return "\n".join(lines).encode()
+
+
+def _recompress(path: str, data: bytes) -> bytes:
+    if path.endswith(".gz"):
+        return gzip.compress(data, mtime=0)
+    if path.endswith(".bz2"):
+        return bz2.compress(data)
+    return data
+
+
+def _plain(path: str, data: bytes) -> bytes:
+    if path.endswith(".gz"):
+        return gzip.decompress(data)
+    if path.endswith(".bz2"):
+        return bz2.decompress(data)
+    return data
+
+
+def _cases(d: Path) -> list[dict[str, Any]]:
+    rng = np.random.default_rng(SEED + 1)
+    cases = []
+    for base in _bases(d):
+        path = base["path"]
+        data = Path(path).read_bytes()
+        compressed = path.endswith((".gz", ".bz2"))
+        damages: list[tuple[str, bytes]] = []
+        if base["format"] == "npy":
+            damages += [("flip", _flip(rng, data)) for _ in range(6)]
+            damages += [("burst", _burst(rng, data)) for _ in range(2)]
+            damages += [("truncate", _truncate(rng, data)) for _ in range(3)]
+        elif base["format"] == "parquet":
+            damages += [("flip", _flip(rng, data)) for _ in range(10)]
+            damages += [("burst", _burst(rng, data)) for _ in range(5)]
+            damages += [("truncate", _truncate(rng, data)) for _ in range(4)]
+            damages += [(f"footer{w}", _parquet_edit(rng, data, w)) for w in range(6)]
+            damages += [("footer3", _parquet_edit(rng, data, 3)) for _ in range(4)]
+        else:
+            n_edits = 12 if base["format"] == "csv" else 8
+            plain = _plain(path, data)
+            damages += [("flip", _flip(rng, data)) for _ in range(6 if compressed else 9)]
+            damages += [("burst", _burst(rng, data)) for _ in range(2 if compressed else 3)]
+            damages += [("truncate", _truncate(rng, data)) for _ in range(3)]
+            if compressed:  # damage the text inside an intact stream, too
+                damages += [("text flip", _recompress(path, _flip(rng, plain)))
+                            for _ in range(3)]
+                damages += [(f"edit{w}", _recompress(path, _text_edit(rng, plain, base["format"], w)))
+                            for w in range(0, n_edits, 3)]
+            else:
+                damages += [(f"edit{w}", _text_edit(rng, data, base["format"], w))
+                            for w in range(n_edits)]
+        stem, dot, ext = Path(path).name.partition(".")
+        for j, (kind, damaged) in enumerate(damages):
+            out = d / f"{stem}-{j:02d}{dot}{ext}"
+            out.write_bytes(damaged)
+            case = {**base, "path": str(out), "kind": kind, "id": len(cases),
+                    "skip_invalid": len(cases) % 5 != 0}
+            if base["score"] is not None and j % 2:
+                case["score"] = None  # the labels alone, too
+            if case["score"] is not None:
+                case["columns"] = [*base["columns"], base["score"]]
+            cases.append(case)
+    return cases
+
+
+# ----------------------------------------------------------------------------------- verdicts
+def _verdict(case: dict[str, Any], res: dict[str, Any]) -> tuple[str, str | None]:
+    """(tally name, failure text or None)."""
+    oracle, got = res["oracle"], res["confmat"]
+    name = Path(case["path"]).name
+    where = f"case {case['id']} ({case['kind']}, {name})"
+    if not got["ok"]:
+        if not got["clean"]:
+            return "other exception", f"{where}: {got['type']}: {got['message']}"
+        if name not in got["message"]:
+            return "error without the file name", f"{where}: {got['message']}"
+        return ("clean error, engine refuses too" if not oracle["ok"]
+                else "clean error, engine reads it"), None
+    if not oracle["ok"]:
+        return "partial result", (f"{where}: the engine refuses the file ({oracle['error']}) "
+                                  f"but confmat returned {got}")
+    if (got["pairs"] != oracle["pairs"] or got["rows_read"] != oracle["valid"]
+            or got["rows_read"] + got["rows_skipped"] != oracle["rows"]
+            or got["by_reason"] != got["rows_skipped"] or got["n"] != got["rows_read"]
+            or got.get("histogram_n", got["n"]) != got["n"]):
+        return "different result", f"{where}: confmat {got} but the engine {oracle}"
+    return "equal", None
+
+
+def _run(cases: list[dict[str, Any]], workdir: Path) -> dict[int, dict[str, Any] | str]:
+    """Results by case id; a string for a case whose child crashed or hung."""
+    results: dict[int, dict[str, Any] | str] = {}
+    todo = list(cases)
+    while todo:
+        spec = workdir / "cases.json"
+        spec.write_text(json.dumps(todo))
+        budget = 60 + CASE_TIMEOUT + 2 * len(todo)
+        try:
+            proc = subprocess.run([sys.executable, __file__, "--child", str(spec)],
+                                  capture_output=True, timeout=budget,
+                                  env={**os.environ, "PYTHONWARNINGS": "ignore"})
+            out, err, code = proc.stdout, proc.stderr, proc.returncode
+        except subprocess.TimeoutExpired as exc:
+            out, err, code = exc.stdout or b"", exc.stderr or b"", "timeout"
+        started = None
+        for line in out.decode(errors="replace").splitlines():
+            msg = json.loads(line)
+            if msg.get("phase") == "start":
+                started = msg["id"]
+            else:
+                results[msg["id"]] = msg
+                started = None
+        done = {c["id"] for c in todo if c["id"] in results}
+        if started is None and len(done) == len(todo):
+            break
+        if started is None:  # the child died before its first case
+            raise AssertionError(f"damage child failed (status {code}): {err.decode()[-3000:]}")
+        results[started] = (f"crashed or hung (status {code}): "
+                            f"{err.decode(errors='replace')[-1500:]}")
+        todo = [c for c in todo if c["id"] not in results]
+    return results
+
+
+def test_damaged_files_equal_the_engine_or_fail_cleanly(tmp_path: Path) -> None:
+    cases = _cases(tmp_path)
+    results = _run(cases, tmp_path)
+    tallies: Counter[str] = Counter()
+    failures = []
+    for case in cases:
+        res = results[case["id"]]
+        if isinstance(res, str):
+            tallies["crash or hang"] += 1
+            failures.append(f"case {case['id']} ({case['kind']}, {case['path']}): {res}")
+            continue
+        tally, failure = _verdict(case, res)
+        tallies[tally] += 1
+        if failure:
+            failures.append(failure)
+    by_format = Counter(c["format"] for c in cases)
+    print(f"\n{len(cases)} damaged files {dict(by_format)}: {dict(tallies)}")
+    assert len(cases) >= MIN_CASES and sum(tallies.values()) == len(cases)
+    assert not failures, "\n".join(failures[:20])
+
+
+def test_the_harness_reports_crashes_and_hangs(tmp_path: Path) -> None:
+    """A case that kills its child or never ends is reported, and the cases after it run."""
+    good = tmp_path / "ok.csv"
+    good.write_text("y,yhat\na,a\na,b\n")
+    base = {"path": str(good), "format": "csv", "columns": ["y", "yhat"], "score": None,
+            "batch_rows": 10, "skip_invalid": True, "kind": "selftest"}
+    cases = [{**base, "id": 0}, {**base, "id": 1, "selftest": "crash"}, {**base, "id": 2},
+             {**base, "id": 3, "selftest": "hang", "timeout": 1}, {**base, "id": 4}]
+    results = _run(cases, tmp_path)
+    assert isinstance(results[1], str) and isinstance(results[3], str)
+    assert [_verdict(cases[i], results[i])[0] for i in (0, 2, 4)] == ["equal"] * 3
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
+    _child(sys.argv[2])
