@@ -3,11 +3,13 @@
 
 Hundreds of deterministic damages (seeded byte flips, bursts, truncations, header and footer
 edits) of Parquet (snappy, zstd and uncompressed; int and text labels; dictionary and plain
-pages), CSV and JSON lines files (plain and compressed), and a few ``.npz`` archives. Each damaged file is evaluated by
+pages), CSV and JSON lines files (plain and compressed), and a few Arrow IPC / Feather files
+and ``.npz`` archives. Each damaged file is evaluated by
 :func:`confmat.io.evaluate_file` (labels only, and with a score column where the file has one)
 and read by the engine alone:
 
 * Parquet: ``pyarrow.parquet.read_table`` (plain strings, no dictionary reading);
+* Arrow IPC / Feather: ``pyarrow.ipc.open_file(…).read_all()``, then a full validation;
 * ``.npz``: ``numpy.load`` without a memory map;
 * CSV / JSON lines: a DuckDB ``SELECT … FROM read_csv(…, header = true)`` /
   ``read_json(…, format = 'newline_delimited')`` (the conventions ``confmat.io`` documents:
@@ -82,6 +84,13 @@ def _oracle(case: dict[str, Any]) -> dict[str, Any]:
             import pyarrow.parquet as pq
 
             table = pq.read_table(path, columns=cols)
+            rows = list(zip(*(table.column(c).to_pylist() for c in cols), strict=True))
+        elif fmt == "arrow":
+            import pyarrow as pa
+
+            with pa.memory_map(path) as src:
+                table = pa.ipc.open_file(src).read_all()
+            table.validate(full=True)  # the IPC reader checks only what it must to read
             rows = list(zip(*(table.column(c).to_pylist() for c in cols), strict=True))
         elif fmt == "npy":
             with np.load(path, allow_pickle=False) as arrays:  # an .npz archive
@@ -174,6 +183,7 @@ def _labels(rng: np.random.Generator, n: int, k: int) -> tuple[np.ndarray, np.nd
 def _bases(d: Path) -> list[dict[str, Any]]:
     """The undamaged files: (path, format, columns, score column or None)."""
     import pyarrow as pa
+    import pyarrow.feather
     import pyarrow.parquet as pq
 
     rng = np.random.default_rng(SEED)
@@ -251,6 +261,16 @@ def _bases(d: Path) -> list[dict[str, Any]]:
     with gzip.open(d / "text.jsonl.gz", "wt") as fh:
         fh.write((d / "text.jsonl").read_text())
     add("text.jsonl.gz", "jsonl", None, 300)
+
+    t, p = _labels(rng, n, 5)
+    table = pa.table({"y": pa.array(names[t].tolist(), mask=rng.random(n) < 0.02),
+                      "yhat": names[p].tolist()})
+    with pa.ipc.new_file(d / "text.arrow", table.schema) as w:
+        w.write_table(table, max_chunksize=300)
+    add("text.arrow", "arrow", None, 256)
+    pa.feather.write_feather(pa.table({"y": t, "yhat": p}), d / "int.feather",
+                             compression="lz4", chunksize=400)
+    add("int.feather", "arrow", None, 1000)
 
     t, p = _labels(rng, n, 3)
     np.savez(d / "int.npz", y=t, yhat=p)
@@ -365,7 +385,13 @@ def _cases(d: Path) -> list[dict[str, Any]]:
         data = Path(path).read_bytes()
         compressed = path.endswith((".gz", ".bz2"))
         damages: list[tuple[str, bytes]] = []
-        if base["format"] == "npy":
+        if base["format"] == "arrow":
+            damages += [("flip", _flip(rng, data)) for _ in range(10)]
+            damages += [("burst", _burst(rng, data)) for _ in range(4)]
+            damages += [("truncate", _truncate(rng, data)) for _ in range(3)]
+            damages += [("footer flip", _flip(rng, data, len(data) - 400, len(data)))
+                        for _ in range(5)]
+        elif base["format"] == "npy":
             damages += [("flip", _flip(rng, data)) for _ in range(6)]
             damages += [("burst", _burst(rng, data)) for _ in range(2)]
             damages += [("truncate", _truncate(rng, data)) for _ in range(3)]

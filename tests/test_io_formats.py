@@ -263,6 +263,29 @@ def test_parquet_directory_and_glob(tmp_path):
         cio.evaluate_file(str(d / "nothing-*.parquet"), "y", "yhat")
 
 
+@pytest.mark.parametrize("ext", [".csv", ".jsonl"])
+def test_text_globs_match_columns_by_name_never_by_position(tmp_path, ext):
+    """A glob of text files whose columns come in another order in a later file: read by
+    name (DuckDB's CSV reader binds later files by position unless told otherwise)."""
+    parts = [{"y": ["a", "a", "b"], "yhat": ["b", "b", "b"]}, {"yhat": ["c"], "y": ["d"]},
+             {"yhat": ["e", "e"], "y": ["f", "a"]}]
+    for i, part in enumerate(parts):
+        path = tmp_path / f"part-{i}{ext}" if i < 2 else tmp_path / f"part-{i}{ext}.gz"
+        write_text(path, csv_text(part) if ext == ".csv" else jsonl_text(part))
+    y = [v for part in parts for v in part["y"]]
+    yhat = [v for part in parts for v in part["yhat"]]
+    cm, rep = cio.evaluate_file(str(tmp_path / f"part-*{ext}*"), "y", "yhat")
+    assert rep.rows_read == len(y)
+    assert_matrix(cm, y, yhat)
+    got = cio.read_columns(str(tmp_path / f"part-*{ext}*"), ["y", "yhat"], batch_rows=2)
+    assert sorted(zip(got["y"].tolist(), got["yhat"].tolist(), strict=True)) == sorted(
+        zip(y, yhat, strict=True))
+    if ext == ".csv":
+        write_text(tmp_path / "part-9.csv", csv_text({"y": ["a"], "yhat": ["a"], "s": [0.5]}))
+        with pytest.raises(ValueError, match=r"part-9\.csv' has the columns \['y', 'yhat', 's'\] but .*need the same columns"):
+            cio.evaluate_file(str(tmp_path / "part-*.csv*"), "y", "yhat")
+
+
 def test_hive_partitions_as_label_columns(tmp_path):
     df = _frame(2000, 7)
     df.loc[df.index[::97], "y"] = None  # null partition values: __HIVE_DEFAULT_PARTITION__

@@ -228,16 +228,18 @@ class Source:
                     batch = next(it)
                 except StopIteration:
                     return
-                yield _exact_batch(batch)
+                yield _exact_batch(batch, full=self.format == "arrow")
         except ReadError:
             raise
         except errors as exc:
             raise engine_error(self.name, exc) from exc
 
 
-def _exact_batch(batch: Any) -> Any:
+def _exact_batch(batch: Any, full: bool = False) -> Any:
     """A batch as an engine handed it out, checked and with exact integer types.
 
+    * With ``full``, every column is validated: Arrow IPC reading maps the file's buffers as
+      they are, so damaged offsets or text would reach the counting (and crash it) unchecked.
     * Dictionary columns are validated: a damaged Parquet page can carry indices past the end
       of its dictionary, which pyarrow's dictionary reading passes on unchecked (its plain
       reading refuses them).
@@ -248,11 +250,13 @@ def _exact_batch(batch: Any) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if full:
+        batch.validate(full=True)
     cols = list(batch.columns)
     changed = False
     for i, col in enumerate(cols):
         typ = col.type
-        if pa.types.is_dictionary(typ):
+        if pa.types.is_dictionary(typ) and not full:
             col.validate(full=True)
         elif pa.types.is_decimal(typ) and typ.scale == 0:
             for target in (pa.int64(), pa.uint64()):
@@ -486,6 +490,15 @@ def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         header = _csv_header(con, files[0], fmt)
         if not header:
             raise ValueError(f"{name} has no header line (it holds no text)")
+        if len(files) > 1:
+            # DuckDB binds the columns of later files by position unless told to use names
+            for f in files[1:]:
+                other = _csv_header(con, f, fmt)
+                if sorted(other) != sorted(header):
+                    raise ValueError(
+                        f"{name}: file {f!r} has the columns {other} but {files[0]!r} has "
+                        f"{header}; the files of one source need the same columns")
+            kw["union_by_name"] = True
         rel = con.read_csv(target, **kw)
         columns = list(rel.columns)
         if len(header) == len(columns):
