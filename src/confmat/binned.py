@@ -255,6 +255,46 @@ class ScoreHistogram:
             self.counts += np.rint(hist).astype(np.int64) if hist.dtype.kind == "f" else hist
         return self
 
+    def update_grouped(self, y_true: Any, bin_index: Any, counts: Any) -> ScoreHistogram:
+        """Add pre-binned ``(true label code, bin) -> count`` rows of a binary histogram, as
+        an engine's ``GROUP BY true, bin`` produces them (see
+        :func:`confmat.inputs.sql_counts.bin_expression`, which bins as :meth:`update`
+        does); returns ``self``.
+
+        Parameters
+        ----------
+        y_true : array-like of int, shape (n_groups,)
+            Codes of the true classes: indices into ``labels``.
+        bin_index : array-like of int, shape (n_groups,)
+            Bins in ``[0, bins)``.
+        counts : array-like, shape (n_groups,)
+            Non-negative counts (int) or sums of weights (float).
+
+        Examples
+        --------
+        >>> h = ScoreHistogram(bins=4).update_grouped([0, 1, 1], [0, 3, 1], [2, 1, 1])
+        >>> h.counts[:, 0, :].tolist()
+        [[2, 0, 0, 0], [0, 1, 0, 1]]
+        """
+        if not self.is_binary:
+            raise ValueError("update_grouped serves binary histograms (one score column)")
+        t = np.asarray(y_true, dtype=np.int64)
+        b = np.asarray(bin_index, dtype=np.int64)
+        c = np.asarray(counts)
+        if not (t.shape == b.shape == c.shape) or t.ndim != 1:
+            raise ValueError("y_true, bin_index and counts must be 1-D of one length, got "
+                             f"{t.shape}, {b.shape}, {c.shape}")
+        if t.size and (t.min() < 0 or t.max() > 1):
+            raise ValueError("y_true must hold class codes 0 or 1")
+        if b.size and (b.min() < 0 or b.max() >= self.bins):
+            raise ValueError(f"bin_index must lie in [0, {self.bins})")
+        if c.dtype.kind not in "iuf" or (c.size and (not np.isfinite(c).all() or c.min() < 0)):
+            raise ValueError("counts must be finite and non-negative numbers")
+        if c.dtype.kind == "f" and not self.is_weighted:
+            self.counts = self.counts.astype(np.float64)
+        np.add.at(self.counts[:, 0, :], (t, b), c.astype(self.counts.dtype))
+        return self
+
     def _count_in_place(self, codes: np.ndarray, s: np.ndarray) -> bool:
         """Unweighted chunks on one thread (the chunks of a stream) go straight into
         ``counts``, without temporaries; a bad score takes the chunk back out before the

@@ -32,11 +32,13 @@ from typing import Any
 
 import numpy as np
 
+from .inputs.sql_counts import count_groups, quote
 from .inputs.files import (
     FORMATS,
     ReadError,
     Source,
-    aggregate,
+    engine_exceptions,
+    engine_error,
     detect_format,
     open_source,
     relation_source,
@@ -288,7 +290,7 @@ class BatchReader:
         roles = roles or _Roles.of(None, None, (), None, other=self.columns)
         # DuckDB applied na_values already while parsing CSV / JSON lines
         self._roles = roles
-        self._na = na if self.source.relation is None else None
+        self._na = na if self.source.streams_raw else None
         self._clean = _Cleaner(self.source.name, roles, self.skip_invalid, self._na)
 
     @property
@@ -610,10 +612,10 @@ def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_
     source.check_columns(cols)
     batch_rows = _check_batch_rows(batch_rows)
     report = FileReport(path=path, format=source.format)
-    if source.relation is not None and not scores:
+    if source.relation is not None and len(scores) <= 1:
         report.engine = "duckdb GROUP BY"
         cm = _evaluate_grouped(source, true_col, pred_col, weight_col, labels, skip_invalid,
-                               report)
+                               report, scores[0] if scores else None, bins, na_values)
         if progress is not None:
             progress(report.rows_total, report.rows_total)
         return cm, report
@@ -670,23 +672,37 @@ def _evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
 
 
 def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: str | None,
-                      labels: Any, skip_invalid: bool, report: FileReport) -> Any:
-    """The pairs counted by the engine; the row accounting read off the groups."""
+                      labels: Any, skip_invalid: bool, report: FileReport,
+                      score_col: str | None = None, bins: int = 10_000,
+                      na_values: list[str] | None = None) -> Any:
+    """The pairs (and score bins) counted by the engine in one ``GROUP BY``; the row
+    accounting read off the groups."""
     from .encode import encode_pair, normalize_labels
     from .matrix import ConfusionMatrix
 
-    g = aggregate(source, true_col, pred_col, weight_col)
+    if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
+        raise ValueError(f"bins must be a positive integer, got {bins!r}")
+    try:
+        g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
+                         score_col=score_col, bins=int(bins))
+    except engine_exceptions() as exc:
+        raise engine_error(source.name, exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
     null_t = _is_null(t)
     null_p = _is_null(p) & ~null_t
     ok = ~(null_t | null_p)
     by_reason = {REASONS[0]: int(n[null_t].sum()), REASONS[1]: int(n[null_p].sum())}
+    if score_col is not None:
+        null_s = np.isnan(g["bin"]) & ok
+        by_reason[REASONS[2]] = int(n[null_s].sum())
+        ok &= ~null_s
     if weight_col is not None:
         by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
     skipped = sum(by_reason.values())
     total = int(n.sum())
     if skipped:
-        found = _scan_missing(source, true_col, pred_col, weight_col,
+        found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
+                              na_values if source.streams_raw else None,
                               1 if not skip_invalid else min(skipped, MAX_SKIPPED_NUMBERS))
         if not found:
             raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
@@ -718,12 +734,58 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
         k = len(out_labels)
         bad_t = tv[tc == k]
         bad = bad_t[0] if bad_t.size else pv[pc == k][0]
-        raise ValueError(f"{source.name}: label {_py(bad)!r} is not in the fixed labels "
-                         f"{out_labels}")
+        col = true_col if bad_t.size else pred_col
+        row = _first_row_where(source, f"{quote(col)} IS NOT DISTINCT FROM "
+                                       f"(SELECT {quote(col)} FROM rel WHERE {quote(col)}::VARCHAR = "
+                                       f"{_sql_text(bad)} LIMIT 1)")
+        where = source.name if row is None else f"{source.name}, row {row}"
+        raise ValueError(f"{where}: label {_py(bad)!r} (column {col!r}) is not in the fixed "
+                         f"labels {out_labels}")
     k = len(out_labels)
     table = np.zeros((k, k), dtype=counts.dtype)
     np.add.at(table, (tc, pc), counts)
+    if score_col is not None:
+        report.curves = _grouped_histogram(source, score_col, g["bin"][ok], tc, counts,
+                                           out_labels, int(bins))
     return ConfusionMatrix(table, labels=out_labels)
+
+
+def _grouped_histogram(source: Source, score_col: str, b: np.ndarray, codes: np.ndarray,
+                       counts: np.ndarray, labels: list[Any], bins: int) -> Any:
+    """The score histogram of the engine's bin groups (binary problems: one score column)."""
+    from .binned import ScoreHistogram
+
+    if len(labels) < 2:
+        raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
+                         f"only {labels} were seen; pass labels=")
+    if len(labels) > 2:
+        raise ValueError(f"{source.name}: one score column serves a binary problem, but the "
+                         f"labels are {labels}; give one score column per class")
+    outside = (b < 0) | (b >= bins)
+    if outside.any():
+        col = quote(score_col)
+        row = _first_row_where(source, f"{col}::DOUBLE < 0.0 OR {col}::DOUBLE > 1.0")
+        raise ValueError(f"{source.name}, row {row}: column {score_col!r} holds a score "
+                         "outside score_range=(0.0, 1.0); scores must be probabilities")
+    hist = ScoreHistogram(labels, bins=bins)
+    hist.update_grouped(codes, b.astype(np.int64), counts)
+    return hist
+
+
+def _sql_text(v: Any) -> str:
+    return "'" + str(_py(v)).replace("'", "''") + "'"
+
+
+def _first_row_where(source: Source, predicate: str) -> int | None:
+    """The 1-based number of the first row where a SQL predicate holds, streamed in order."""
+    rel = source.relation.query("rel", f"SELECT coalesce({predicate}, false) AS hit FROM rel")
+    done = 0
+    for batch in rel.to_arrow_reader(1 << 18):
+        hit = np.asarray(batch.column(0).to_numpy(zero_copy_only=False), dtype=bool)
+        if hit.any():
+            return done + int(np.flatnonzero(hit)[0]) + 1
+        done += batch.num_rows
+    return None
 
 
 def _content_error(source: Source, rows: str | None, exc: Exception) -> ValueError:
@@ -750,11 +812,14 @@ def _is_null(a: np.ndarray) -> np.ndarray:
 
 
 def _scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
+                  score_col: str | None, na_values: list[str] | None,
                   limit: int) -> list[tuple[int, ValueError]]:
     """The first ``limit`` rows with a missing value, with the error naming each, found by
     streaming the columns in order from the engine (only when the counts show such rows)."""
-    cols = [true_col, pred_col] + ([weight_col] if weight_col else [])
-    cleaner = _Cleaner(source.name, _Roles.of(true_col, pred_col, (), weight_col), False, None)
+    scores = [score_col] if score_col else []
+    cols = [true_col, pred_col, *scores] + ([weight_col] if weight_col else [])
+    cleaner = _Cleaner(source.name, _Roles.of(true_col, pred_col, scores, weight_col), False,
+                       na_values)
     out: list[tuple[int, ValueError]] = []
     done = 0
     for batch in source.batches(cols, 1 << 18):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import glob as _glob
 import os
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +55,6 @@ COLUMN_TYPES = {"string": "VARCHAR", "int64": "BIGINT", "uint64": "UBIGINT",
                 "float64": "DOUBLE", "bool": "BOOLEAN"}
 #: DuckDB integer types wider than 64 bits (its CSV and JSON readers infer HUGEINT for
 #: integers past the int64 range).
-WIDE_INTEGERS = ("HUGEINT", "UHUGEINT")
 #: Longest CSV line DuckDB accepts (its default, 2 MB, refuses long free-text fields).
 MAX_LINE_BYTES = 64 << 20
 
@@ -71,7 +70,7 @@ def engine_error(what: str, exc: BaseException) -> ReadError:
     return ReadError(f"{what} cannot be read whole: {reason}")
 
 
-def _engine_exceptions() -> tuple[type[BaseException], ...]:
+def engine_exceptions() -> tuple[type[BaseException], ...]:
     out: list[type[BaseException]] = [OSError, ValueError, TypeError, NotImplementedError,
                                       KeyError, IndexError, EOFError, RuntimeError]
     try:
@@ -163,6 +162,21 @@ class Source:
     arrays: Mapping[str, np.ndarray] | None = None
     keep: list[Any] = field(default_factory=list)
     footers: list[tuple[str, Any]] = field(default_factory=list)
+    #: Opens the pyarrow dataset on first streaming (Parquet is counted by DuckDB; only
+    #: streaming needs pyarrow, whose import and footer checks then happen once).
+    make_dataset: Callable[[], Source] | None = None
+
+    @property
+    def streams_raw(self) -> bool:
+        """Whether :meth:`batches` hands out values as stored (pyarrow or numpy), rather than
+        through the DuckDB relation (which already read ``na_values`` as NULL)."""
+        return self.relation is None or self.dataset is not None or self.make_dataset is not None
+
+    def stream_source(self) -> None:
+        if self.dataset is None and self.make_dataset is not None:
+            opened = self.make_dataset()
+            self.dataset, self.footers = opened.dataset, opened.footers
+            self.make_dataset = None
 
     def check_footers(self, wanted: Sequence[str]) -> None:
         """Each Parquet row group's row count agrees with the value counts of its column chunks
@@ -203,8 +217,9 @@ class Source:
 
         self.check_columns(columns)
         cols = list(dict.fromkeys(columns))
+        self.stream_source()
         self.check_footers(cols)
-        errors = _engine_exceptions()
+        errors = engine_exceptions()
         try:
             if self.dataset is not None:
                 it: Iterator[Any] = iter(self.dataset.to_batches(
@@ -291,12 +306,14 @@ def open_source(
     fmt = detect_format(files[0], format)
     name = f"file {os.fspath(path)!r}"
     types = _check_types(column_types)
-    errors = _engine_exceptions()
+    errors = engine_exceptions()
     try:
         if fmt in ("parquet", "arrow"):
             if types:
                 raise ValueError(
                     f"column_types applies to CSV and JSON lines files; {fmt} files carry types")
+            if fmt == "parquet":
+                return _parquet_source(name, files, os.fspath(path), na_values)
             return _arrow_dataset(name, files, fmt, os.fspath(path))
         if fmt == "npy":
             if types:
@@ -374,6 +391,31 @@ def _arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
 
 
+def duckdb_connection() -> Any:
+    """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal)."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
+def _parquet_source(name: str, files: list[str], root: str,
+                    na_values: Sequence[str] | None) -> Source:
+    """Parquet counted by DuckDB (``GROUP BY`` pushed into the engine); streamed, when a
+    caller needs batches, by pyarrow's dataset scanner."""
+    from .sql_counts import parquet_rows
+
+    con = duckdb_connection()
+    rows = parquet_rows(con, files, name)
+    rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
+    columns = list(rel.columns)
+    if na_values:
+        rel = text_nulls(rel, na_values)
+    return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
+                  make_dataset=lambda: _arrow_dataset(name, files, "parquet", root))
+
+
 def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
     """The error naming the duplicated columns of a Parquet or Arrow file (the dataset factory
     only says that some names repeat, and reads later files by the first file's schema)."""
@@ -390,7 +432,7 @@ def _schema_names(path: str, fmt: str) -> list[str] | None:
 
     try:
         return list((pq.read_schema(path) if fmt == "parquet" else ipc.open_file(path).schema).names)
-    except _engine_exceptions():
+    except engine_exceptions():
         return None
 
 
@@ -464,7 +506,7 @@ def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     if empty:
         raise ValueError(f"{name} is empty" if len(files) == 1 else
                          f"{name}: file {empty[0]!r} is empty")
-    con = duckdb.connect()
+    con = duckdb_connection()
     codecs = {_strip_compression(f.lower())[1] for f in files}
     keep: list[Any] = [con]
     if "bz2" in codecs:
@@ -516,16 +558,21 @@ def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         rel = con.read_json(target, **kw)
         columns = list(rel.columns)
         if nulls:
-            exprs = []
-            for c, t in zip(rel.columns, rel.types, strict=True):
-                if str(t) == "VARCHAR":
-                    listed = ", ".join(_literal(v) for v in nulls)
-                    exprs.append(f"CASE WHEN {_quote(c)} IN ({listed}) THEN NULL "
-                                 f"ELSE {_quote(c)} END AS {_quote(c)}")
-                else:
-                    exprs.append(_quote(c))
-            rel = rel.select(", ".join(exprs))
+            rel = text_nulls(rel, nulls)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep)
+
+
+def text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
+    """The relation with the listed text values of its text columns read as NULL."""
+    exprs = []
+    listed = ", ".join(_literal(v) for v in nulls)
+    for c, t in zip(rel.columns, rel.types, strict=True):
+        if str(t) == "VARCHAR":
+            exprs.append(f"CASE WHEN {_quote(c)} IN ({listed}) THEN NULL "
+                         f"ELSE {_quote(c)} END AS {_quote(c)}")
+        else:
+            exprs.append(_quote(c))
+    return rel.select(", ".join(exprs))
 
 
 def _csv_header(con: Any, path: str, fmt: str) -> list[str]:
@@ -552,72 +599,3 @@ def _csv_header(con: Any, path: str, fmt: str) -> list[str]:
 def relation_source(relation: Any, name: str = "the SQL relation") -> Source:
     """A DuckDB relation (or anything with ``.columns`` and ``.to_arrow_reader``) as a source."""
     return Source(name, "sql", list(relation.columns), rows=None, relation=relation)
-
-
-def aggregate(source: Source, true_col: str, pred_col: str,
-              weight_col: str | None = None) -> dict[str, np.ndarray]:
-    """Count the (true, pred) pairs inside DuckDB: ``GROUP BY true, pred``.
-
-    Returns numpy columns ``true``, ``pred``, ``count`` (rows per pair), and with weights
-    ``weight`` (the sum of the valid weights), ``bad_weight`` (rows whose weight is null or
-    NaN) and ``min_weight``. Rows with a null label come back as groups with a null key.
-    """
-    rel = source.relation
-    types = {c: str(typ) for c, typ in zip(rel.columns, rel.types, strict=True)}
-    # numpy would turn integers wider than 64 bits into floats: fetch them as text
-    wide = {c for c in (true_col, pred_col) if types.get(c) in WIDE_INTEGERS}
-    t, p = (_quote(c) + ("::VARCHAR" if c in wide else "") for c in (true_col, pred_col))
-    aggs = "count(*) AS n"
-    if weight_col is not None:
-        w = _quote(weight_col)
-        bad = f"({w} IS NULL OR isnan({w}::DOUBLE))"
-        aggs += (f", sum(CASE WHEN {bad} THEN NULL ELSE {w}::DOUBLE END) AS w"
-                 f", count(*) FILTER (WHERE {bad}) AS bad_w"
-                 f", min(CASE WHEN {bad} THEN NULL ELSE {w}::DOUBLE END) AS min_w"
-                 f", max(CASE WHEN {bad} THEN NULL ELSE {w}::DOUBLE END) AS max_w")
-    query = f"SELECT {t} AS t, {p} AS p, {aggs} FROM rel GROUP BY ALL"
-    errors = _engine_exceptions()
-    try:
-        res = source.relation.query("rel", query).fetchnumpy()
-    except errors as exc:
-        raise engine_error(source.name, exc) from exc
-    del rel
-    out = {"true": _unmask(res["t"]), "pred": _unmask(res["p"]),
-           "count": np.asarray(res["n"], dtype=np.int64)}
-    for key, col in (("true", true_col), ("pred", pred_col)):
-        if col in wide:
-            out[key] = _exact_integers(out[key])
-    if weight_col is not None:
-        out["weight"] = np.asarray(np.ma.filled(res["w"], 0.0), dtype=np.float64)
-        out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)
-        out["min_weight"] = np.asarray(np.ma.filled(res["min_w"], np.inf), dtype=np.float64)
-        out["max_weight"] = np.asarray(np.ma.filled(res["max_w"], -np.inf), dtype=np.float64)
-    return out
-
-
-def _exact_integers(values: np.ndarray) -> np.ndarray:
-    """Integers written as text (None for null) as the narrowest exact array: int64 or uint64
-    when every value fits, else Python ints (objects)."""
-    ints = [None if v is None else int(v) for v in values.tolist()]
-    present = [v for v in ints if v is not None]
-    if present and len(present) == len(ints):
-        lo, hi = min(present), max(present)
-        if lo >= -(1 << 63) and hi < (1 << 63):
-            return np.array(ints, dtype=np.int64)
-        if lo >= 0 and hi < (1 << 64):
-            return np.array(ints, dtype=np.uint64)
-    out = np.empty(len(ints), dtype=object)
-    out[:] = ints
-    return out
-
-
-def _unmask(col: Any) -> np.ndarray:
-    """A fetched column as an object-free array where possible, with None for nulls."""
-    if isinstance(col, np.ma.MaskedArray):
-        mask = np.ma.getmaskarray(col)
-        if mask.any():
-            data = np.asarray(col.data, dtype=object)
-            data[mask] = None
-            return data
-        return np.asarray(col.data)
-    return np.asarray(col)

@@ -17,7 +17,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["bin_expression", "count_groups", "literal", "parquet_rows", "quote", "unmask"]
+__all__ = ["WIDE_INTEGERS", "bin_expression", "count_groups", "exact_integers", "literal",
+           "parquet_rows", "quote", "unmask"]
+
+#: DuckDB integer types wider than 64 bits (its CSV and JSON readers infer them for integers
+#: past the int64 range).
+WIDE_INTEGERS = ("HUGEINT", "UHUGEINT")
 
 
 def quote(name: str) -> str:
@@ -84,7 +89,11 @@ def count_groups(
     the valid weights), ``bad_weight`` (rows whose weight is null or NaN), ``min_weight`` and
     ``max_weight`` (over the valid weights).
     """
-    keys = [f"{quote(true_col)} AS t", f"{quote(pred_col)} AS p"]
+    types = {c: str(typ) for c, typ in zip(relation.columns, relation.types, strict=True)}
+    # numpy would turn integers wider than 64 bits into floats: fetch them as text
+    wide = {c for c in (true_col, pred_col) if types.get(c) in WIDE_INTEGERS}
+    t, p = (quote(c) + ("::VARCHAR" if c in wide else "") for c in (true_col, pred_col))
+    keys = [f"{t} AS t", f"{p} AS p"]
     if score_col is not None:
         keys.append(f"{bin_expression(score_col, bins, score_range)} AS b")
     aggs = ["count(*) AS n"]
@@ -98,6 +107,9 @@ def count_groups(
     res = relation.query("rel", query).fetchnumpy()
     out = {"true": unmask(res["t"]), "pred": unmask(res["p"]),
            "count": np.asarray(res["n"], dtype=np.int64)}
+    for key, c in (("true", true_col), ("pred", pred_col)):
+        if c in wide:
+            out[key] = exact_integers(out[key])
     if score_col is not None:
         out["bin"] = np.asarray(np.ma.filled(res["b"], np.nan), dtype=np.float64)
     if weight_col is not None:
@@ -105,6 +117,22 @@ def count_groups(
         out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)
         out["min_weight"] = np.asarray(np.ma.filled(res["min_w"], np.inf), dtype=np.float64)
         out["max_weight"] = np.asarray(np.ma.filled(res["max_w"], -np.inf), dtype=np.float64)
+    return out
+
+
+def exact_integers(values: np.ndarray) -> np.ndarray:
+    """Integers written as text (None for null) as the narrowest exact array: int64 or uint64
+    when every value fits, else Python ints (objects)."""
+    ints = [None if v is None else int(v) for v in values.tolist()]
+    present = [v for v in ints if v is not None]
+    if present and len(present) == len(ints):
+        lo, hi = min(present), max(present)
+        if lo >= -(1 << 63) and hi < (1 << 63):
+            return np.array(ints, dtype=np.int64)
+        if lo >= 0 and hi < (1 << 64):
+            return np.array(ints, dtype=np.uint64)
+    out = np.empty(len(ints), dtype=object)
+    out[:] = ints
     return out
 
 
@@ -121,20 +149,36 @@ def unmask(col: Any) -> np.ndarray:
 
 
 def parquet_rows(con: Any, files: Sequence[str], name: str) -> int:
-    """Rows the Parquet footers declare, checked against their row groups (a footer that
-    disagrees with its own row groups is a damaged file)."""
+    """Rows the Parquet footers declare, checked against their row groups and column chunks
+    (a footer that disagrees with itself is a damaged file: an engine would read as many rows
+    as it declares, dropping or inventing some), and the top-level column names checked for
+    duplicates (DuckDB would rename the second one)."""
     listed = "[" + ", ".join(literal(f) for f in files) + "]"
     declared = con.sql(
         f"SELECT file_name, num_rows FROM parquet_file_metadata({listed})").fetchall()
-    groups = dict(con.sql(
-        "SELECT file_name, sum(row_group_num_rows) FROM "
-        f"(SELECT DISTINCT file_name, row_group_id, row_group_num_rows "
-        f"FROM parquet_metadata({listed})) GROUP BY ALL").fetchall())
+    chunks = con.sql(
+        "SELECT file_name, row_group_id, any_value(row_group_num_rows), "
+        "min(num_values) FILTER (WHERE path_in_schema NOT LIKE '%,%'), "
+        "max(num_values) FILTER (WHERE path_in_schema NOT LIKE '%,%'), "
+        "list(path_in_schema) FILTER (WHERE path_in_schema NOT LIKE '%,%') "
+        f"FROM parquet_metadata({listed}) GROUP BY ALL").fetchall()
+    held: dict[str, int] = {}
+    for fname, group, rows, lo, hi, paths in chunks:
+        held[fname] = held.get(fname, 0) + int(rows or 0)
+        if lo is not None and (lo != rows or hi != rows):
+            bad = lo if lo != rows else hi
+            raise ValueError(f"{name} cannot be read whole: row group {group} of {fname!r} "
+                             f"declares {rows} rows but a column chunk holds {bad} values")
+        if group == 0 and paths and len(set(paths)) != len(paths):
+            seen: set[str] = set()
+            dups = sorted({c for c in paths if c in seen or seen.add(c)})
+            raise ValueError(f"{name} has duplicate column names {dups}; column names must "
+                             "be unique")
     total = 0
     for fname, rows in declared:
-        held = int(groups.get(fname) or 0)
-        if rows is None or rows < 0 or int(rows) != held:
+        got = held.get(fname, 0)
+        if rows is None or rows < 0 or int(rows) != got:
             raise ValueError(f"{name} cannot be read whole: the footer of {fname!r} declares "
-                             f"{rows} rows but its row groups hold {held}")
+                             f"{rows} rows but its row groups hold {got}")
         total += int(rows)
     return total
