@@ -32,17 +32,17 @@ from typing import Any
 
 import numpy as np
 
-from .inputs.sql_counts import count_groups, quote
 from .inputs.files import (
     FORMATS,
     ReadError,
     Source,
-    engine_exceptions,
-    engine_error,
     detect_format,
+    engine_error,
+    engine_exceptions,
     open_source,
     relation_source,
 )
+from .inputs.sql_counts import count_groups, quote
 
 __all__ = [
     "FORMATS",

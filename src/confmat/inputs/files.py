@@ -499,7 +499,6 @@ def _numpy_source(name: str, files: list[str]) -> Source:
 
 def _duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                  na_values: Sequence[str] | None) -> Source:
-    import duckdb
 
     empty = [f for f in files
              if _strip_compression(f.lower())[1] is None and os.path.getsize(f) == 0]
