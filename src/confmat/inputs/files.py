@@ -55,8 +55,9 @@ COLUMN_TYPES = {"string": "VARCHAR", "int64": "BIGINT", "uint64": "UBIGINT",
                 "float64": "DOUBLE", "bool": "BOOLEAN"}
 #: DuckDB integer types wider than 64 bits (its CSV and JSON readers infer HUGEINT for
 #: integers past the int64 range).
-#: Longest CSV line DuckDB accepts (its default, 2 MB, refuses long free-text fields).
-MAX_LINE_BYTES = 64 << 20
+#: Longest CSV line DuckDB accepts: its default, 2 MB (larger settings make DuckDB reserve
+#: buffers of that size per thread: 64 MB took 1.8 GB of memory on a 1e8-row file).
+MAX_LINE_BYTES = 2 << 20
 
 
 class ReadError(ValueError):
@@ -210,23 +211,38 @@ class Source:
                 f"available columns: {self.columns}"
             )
 
-    def batches(self, columns: Sequence[str], batch_rows: int) -> Iterator[Any]:
+    def batches(self, columns: Sequence[str], batch_rows: int, *,
+                counted: bool = False) -> Iterator[Any]:
         """Ordered ``pyarrow.RecordBatch`` es of the columns; engine errors become
-        :class:`ReadError`."""
+        :class:`ReadError`. With ``counted``, a source with a DuckDB relation is streamed by
+        DuckDB (the engine that counted it: the same decoding, the same values and rows, and
+        ``na_values`` already NULL) rather than by the pyarrow dataset."""
         import pyarrow as pa
 
         self.check_columns(columns)
         cols = list(dict.fromkeys(columns))
-        self.stream_source()
-        self.check_footers(cols)
         errors = engine_exceptions()
+        via_relation = self.relation is not None and (counted or (
+            self.dataset is None and self.make_dataset is None))
+        if not via_relation:
+            try:  # the lazily opened pyarrow dataset reads footers: engine errors too
+                self.stream_source()
+                self.check_footers(cols)
+            except ReadError:
+                raise
+            except ValueError as exc:
+                if type(exc) is ValueError:  # confmat's own message (duplicate names, ...)
+                    raise
+                raise engine_error(self.name, exc) from exc
+            except errors as exc:
+                raise engine_error(self.name, exc) from exc
         try:
-            if self.dataset is not None:
-                it: Iterator[Any] = iter(self.dataset.to_batches(
-                    columns=cols, batch_size=batch_rows, use_threads=True))
-            elif self.relation is not None:
+            if via_relation:
                 rel = self.relation.select(*(_quote(c) for c in cols))
-                it = iter(rel.to_arrow_reader(batch_rows))
+                it: Iterator[Any] = iter(rel.to_arrow_reader(batch_rows))
+            elif self.dataset is not None:
+                it = iter(self.dataset.to_batches(
+                    columns=cols, batch_size=batch_rows, use_threads=True))
             else:
                 assert self.arrays is not None
                 n = 0 if not cols else len(self.arrays[cols[0]])
