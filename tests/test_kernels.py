@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -74,6 +75,12 @@ def _sklearn_block(t, p, w, labels):
 @given(data=st.data())
 def test_numba_and_numpy_paths_agree_with_each_other_and_sklearn(dtype, data) -> None:
     t, p, w, labels = data.draw(int_inputs(dtype))
+    if labels is not None and not set(labels) & {int(v) for v in t}:
+        # as in scikit-learn: labels must name at least one class of y_true
+        for use_numba in (True, False):
+            with pytest.raises(ValueError, match="labels names no class that occurs in y_true"):
+                confusion_counts(t, p, labels=labels, sample_weight=w, use_numba=use_numba)
+        return
     fast, fast_labels, fast_other = confusion_counts(t, p, labels=labels, sample_weight=w,
                                                      use_numba=True)
     slow, slow_labels, slow_other = confusion_counts(t, p, labels=labels, sample_weight=w,
@@ -86,8 +93,7 @@ def test_numba_and_numpy_paths_agree_with_each_other_and_sklearn(dtype, data) ->
     expected_labels = labels if labels is not None else sorted({int(v) for v in np.r_[t, p]})
     assert fast_labels == expected_labels
     k = len(expected_labels)
-    if set(expected_labels) & {int(v) for v in t}:  # sklearn needs one label present in y_true
-        np.testing.assert_array_equal(fast[:k, :k], _sklearn_block(t, p, w, expected_labels))
+    np.testing.assert_array_equal(fast[:k, :k], _sklearn_block(t, p, w, expected_labels))
     # nothing is lost: the table (with its outside margin) holds every sample
     total = w.sum() if w is not None else t.shape[0]
     assert fast.sum() == total
@@ -171,3 +177,56 @@ def test_numba_is_imported_lazily_and_can_be_disabled() -> None:
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("late", [-5, 127, 64, 1023, 1024, 2**40], ids=str)
+def test_a_label_the_sample_missed_is_still_counted(rng, late) -> None:
+    """The integer ranges are guessed from a sample and checked while counting: a label that
+    only turns up late (below, above or far outside the guess) costs a recount, not a count."""
+    n = NUMBA_MIN_SIZE + 4321
+    dtype = np.int8 if -128 <= late <= 127 else np.int64
+    t = rng.integers(0, 10, size=n).astype(dtype)
+    p = rng.integers(0, 10, size=n).astype(dtype)
+    t[-3] = late
+    p[-2] = late
+    fast, labels, _ = confusion_counts(t, p)
+    slow, labels2, _ = confusion_counts(t, p, use_numba=False)
+    assert labels == labels2 == sorted(set(range(10)) | {late})
+    np.testing.assert_array_equal(fast, slow)
+    assert fast.sum() == n
+    np.testing.assert_array_equal(fast, confusion_matrix(t.astype(np.int64), p.astype(np.int64),
+                                                         labels=labels))
+
+
+@pytest.mark.parametrize("use_numba", [True, False])
+def test_mixed_int_dtypes_keep_exact_labels(use_numba) -> None:
+    """int8 next to uint64 near 2**64: no float64 promotion (np.unique of the concatenation
+    would collapse 2**64 - 1 and 2**64 - 2), no wrap-around onto negative labels."""
+    top = 2**64 - 1
+    t = np.array([top, top - 1, 0, 5, top], dtype=np.uint64)
+    p = np.array([-1, -128, 0, 5, 127], dtype=np.int8)
+    table, labels, _ = confusion_counts(t, p, use_numba=use_numba)
+    assert labels == [-128, -1, 0, 5, 127, top - 1, top]
+    assert all(type(v) is int for v in labels)
+    pairs = list(zip([int(v) for v in t], [int(v) for v in p], strict=True))
+    expected = np.zeros((7, 7), dtype=np.int64)
+    for a, b in pairs:
+        expected[labels.index(a), labels.index(b)] += 1
+    np.testing.assert_array_equal(table, expected)
+
+
+@pytest.mark.parametrize("use_numba", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint32])
+def test_numbers_counted_through_their_bits(use_numba, dtype, rng) -> None:
+    """Float labels and integers too widely spread for a direct count are factorised (by the
+    compiled table, keyed by each value's bits, or by pandas): 0.0 and -0.0 are one label."""
+    pool = np.array([0.0, -0.0, 1.5, 2.25, 1e6] if np.dtype(dtype).kind == "f"
+                    else [0, 7, 10**6, 3 * 10**6], dtype=dtype)
+    t = pool[rng.integers(0, pool.size, 500)]
+    p = pool[rng.integers(0, pool.size, 500)]
+    table, labels, _ = confusion_counts(t, p, use_numba=use_numba)
+    expected_labels = sorted({v.item() for v in pool})
+    assert labels == expected_labels
+    tally = Counter(zip(t.tolist(), p.tolist(), strict=True))  # 0.0 == -0.0: one key
+    expected = [[tally[(a, b)] for b in labels] for a in labels]
+    np.testing.assert_array_equal(table, expected)
