@@ -166,16 +166,23 @@ def test_missing_values_are_errors_or_counted_skips(tmp_path):
     assert (report.rows_read, report.rows_skipped, report.skipped_row_numbers) == (3, 2, [2, 5])
     assert report.skipped_by_reason == {"null true label": 1, "null prediction": 1}
     assert cm == ConfusionMatrix.from_predictions(["a", "b", "b"], ["b", "b", "a"])
-    # streamed (scores): the score's NaN or null is a third reason
-    with pytest.raises(ValueError, match=r"m\.csv', row 2: null prediction"):
-        cio.evaluate_file(path, "y", "yhat", score_cols="score", labels=["a", "b"])
-    cm, report = cio.evaluate_file(path, "y", "yhat", score_cols="score", labels=["a", "b"],
-                                   skip_invalid=True, batch_rows=2)
-    assert report.engine == "duckdb stream"
-    assert (report.rows_read, report.rows_skipped, report.skipped_row_numbers) == (2, 3, [2, 3, 5])
-    assert report.skipped_by_reason == {"null true label": 1, "null prediction": 1,
-                                        "null or NaN score": 1}
-    assert cm == ConfusionMatrix.from_predictions(["a", "b"], ["b", "a"], labels=["a", "b"])
+    # one score column, binned in the same GROUP BY: the score's NaN or null is a third
+    # reason; several score columns are streamed, with the same accounting
+    two = tmp_path / "m2.csv"
+    two.write_text("y,yhat,s0,score\na,b,0.5,0.5\na,,0.9,0.1\nb,b,,\nb,a,0.3,0.7\n,,0.8,0.2\n")
+    for file, scores, engine in [(path, "score", "duckdb GROUP BY"),
+                                 (two, ["s0", "score"], "duckdb stream")]:
+        with pytest.raises(ValueError, match=r"m2?\.csv', row 2: null prediction"):
+            cio.evaluate_file(file, "y", "yhat", score_cols=scores, labels=["a", "b"])
+        cm, report = cio.evaluate_file(file, "y", "yhat", score_cols=scores, labels=["a", "b"],
+                                       skip_invalid=True, batch_rows=2)
+        assert report.engine == engine
+        assert (report.rows_read, report.rows_skipped, report.skipped_row_numbers) == (
+            2, 3, [2, 3, 5])
+        assert report.skipped_by_reason == {"null true label": 1, "null prediction": 1,
+                                            "null or NaN score": 1}
+        assert cm == ConfusionMatrix.from_predictions(["a", "b"], ["b", "a"], labels=["a", "b"])
+        assert report.curves.counts.sum() == 2
     reader = cio.iter_batches(path, ["y", "score"], skip_invalid=True)
     list(reader)
     assert (reader.rows_read, reader.rows_skipped, reader.skipped_row_numbers) == (3, 2, [3, 5])
@@ -233,15 +240,42 @@ def test_nan_in_npy_and_truncated_npy(tmp_path):
 
 def test_unknown_label_with_fixed_labels_names_it(tmp_path):
     path = tmp_path / "p.csv"
-    path.write_text("y,yhat,s\ncat,cat,0.1\ndog,bird,0.7\n")
-    with pytest.raises(ValueError, match=r"p\.csv': label 'bird' is not in the fixed labels \['cat', 'dog'\]"):
-        cio.evaluate_file(path, "y", "yhat", labels=["cat", "dog"])
-    with pytest.raises(ValueError, match=r"p\.csv', rows 1\.\.2: .*'bird'.*\['cat', 'dog'\]"):
-        cio.evaluate_file(path, "y", "yhat", score_cols="s", labels=["cat", "dog"])
-    # labels= naming no class of y_true is an error (a label of the file lies outside them)
+    path.write_text("y,yhat,s,s0\ncat,cat,0.1,0.9\n,eel,0.5,0.5\ndog,bird,0.7,0.3\n"
+                    "bird,dog,0.2,0.8\n")
+    # counted by the engine (no score, or one): the first valid row holding it is named
     for kw in ({}, {"score_cols": "s"}):
+        with pytest.raises(ValueError, match=r"p\.csv', row 3: label 'bird' \(column 'yhat'\) "
+                                             r"is not in the fixed labels \['cat', 'dog'\]"):
+            cio.evaluate_file(path, "y", "yhat", labels=["cat", "dog"], skip_invalid=True, **kw)
+    # streamed (several score columns): the batch holding it
+    with pytest.raises(ValueError, match=r"p\.csv', rows 1\.\.4: .*'bird'.*\['cat', 'dog'\]"):
+        cio.evaluate_file(path, "y", "yhat", score_cols=["s0", "s"], labels=["cat", "dog"],
+                          skip_invalid=True)
+    # labels= naming no class of y_true is an error (a label of the file lies outside them)
+    for kw in ({}, {"score_cols": "s"}, {"score_cols": ["s0", "s"]}):
         with pytest.raises(ValueError, match=r"p\.csv'.*not in the fixed labels"):
-            cio.evaluate_file(path, "y", "yhat", labels=["bird", "eel"], **kw)
+            cio.evaluate_file(path, "y", "yhat", labels=["bird", "eel"], skip_invalid=True, **kw)
+
+
+def test_rows_skipped_for_their_weight_lend_no_label_and_no_score(tmp_path):
+    """A row left out for its missing weight is not seen at all, counted by the engine or
+    streamed: its label is no class, its score (even outside [0, 1]) no error."""
+    path = tmp_path / "w.csv"
+    path.write_text("y,yhat,s,s0,w\ncat,cat,0.2,0.8,1\neel,cat,1.5,-0.5,\ndog,cat,0.7,0.3,2\n"
+                    "dog,dog,0.4,0.6,0.5\neel,eel,0.1,0.9,nan\n")
+    for scores, engine in [(None, "duckdb GROUP BY"), ("s", "duckdb GROUP BY"),
+                           (["s0", "s"], "duckdb stream")]:
+        cm, rep = cio.evaluate_file(path, "y", "yhat", weight_col="w", score_cols=scores,
+                                    skip_invalid=True, batch_rows=3)
+        assert rep.engine == engine and cm.labels == ["cat", "dog"]
+        assert rep.skipped_by_reason == {"null or NaN weight": 2}
+        assert rep.skipped_row_numbers == [2, 5] and rep.rows_read == 3
+        assert cm == ConfusionMatrix.from_predictions(["cat", "dog", "dog"], ["cat", "cat", "dog"],
+                                                      sample_weight=[1.0, 2.0, 0.5])
+    # a negative weight is an error naming its row
+    path.write_text("y,yhat,w\ncat,cat,1\ndog,cat,2\ndog,dog,-0.5\n")
+    with pytest.raises(ValueError, match=r"w\.csv', row 3: column 'w' \(sample_weight\) holds -0\.5"):
+        cio.evaluate_file(path, "y", "yhat", weight_col="w")
 
 
 def test_formats_and_arguments_are_checked(tmp_path):
@@ -291,8 +325,18 @@ def test_progress_and_read_columns(tmp_path):
     path = tmp_path / "p.parquet"
     pq.write_table(pa.Table.from_pandas(df), path, row_group_size=1000)
     calls = []
+    # counted by the engine at once: one call with the rows the footer declares
     _cm, report = cio.evaluate_file(path, "y", "yhat", batch_rows=1000, progress=lambda a, b: calls.append((a, b)))
+    assert calls == [(2500, 2500)] and report.batches == 1 and report.engine == "duckdb GROUP BY"
+    # streamed (several score columns): one call per batch
+    two = tmp_path / "two.parquet"
+    pq.write_table(pa.table({"y": df["y"] % 2, "yhat": df["yhat"] % 2, "p0": 1 - df["score"],
+                             "p1": df["score"]}), two, row_group_size=1000)
+    calls.clear()
+    _cm, report = cio.evaluate_file(two, "y", "yhat", score_cols=["p0", "p1"], batch_rows=1000,
+                                    progress=lambda a, b: calls.append((a, b)))
     assert calls == [(1000, 2500), (2000, 2500), (2500, 2500)] and report.batches == 3
+    assert report.engine == "pyarrow dataset"
     cols = cio.read_columns(path, ["y", "score"], batch_rows=300)
     np.testing.assert_array_equal(cols["y"], df["y"].to_numpy())
     np.testing.assert_array_equal(cols["score"], df["score"].to_numpy())
@@ -476,15 +520,27 @@ def test_row_group_errors_name_rows_and_labels(tmp_path):
     t2 = t.copy()
     t2[17_500] = 7
     pq.write_table(pa.table({"y": t2, "yhat": t}), path, row_group_size=1000)
-    # batches of 300 never span row groups of 1000: 300, 300, 300, 100 per group; data row
-    # 17501 is in the second batch of group 17 (rows 17301..17600), chunk 17 * 4 + 2
-    with pytest.raises(ValueError, match=r"rows 17301\.\.17600: chunk 70 has label 7 not in the fixed labels \[0, 1, 2\]"):
+    # counted by the engine: the row itself is named
+    with pytest.raises(ValueError, match=r"e\.parquet', row 17501: label 7 \(column 'y'\) is not in the fixed labels \[0, 1, 2\]"):
         cio.evaluate_file(path, "y", "yhat", batch_rows=300, labels=[0, 1, 2])
-    # the histogram's classes are fixed by the first rows read; a class seen later is an error
+    # streamed: batches of 300 never span row groups of 1000: 300, 300, 300, 100 per group;
+    # data row 17501 is in the second batch of group 17 (rows 17301..17600), chunk 17 * 4 + 2
+    s = rng.random(n)
+    pq.write_table(pa.table({"y": t2, "yhat": t, "p0": s / 2, "p1": s / 2, "p2": 1 - s}), path,
+                   row_group_size=1000)
+    with pytest.raises(ValueError, match=r"rows 17301\.\.17600: chunk 70 has label 7 not in the fixed labels \[0, 1, 2\]"):
+        cio.evaluate_file(path, "y", "yhat", score_cols=["p0", "p1", "p2"], batch_rows=300,
+                          labels=[0, 1, 2])
+    # one score column serves two classes: the first row holding a third one is named
     y3 = np.where(np.arange(n) < 12_000, t % 2, t)
-    pq.write_table(pa.table({"y": y3, "yhat": y3, "s": rng.random(n)}), path, row_group_size=1000)
-    with pytest.raises(ValueError, match=r"rows 12001\.\.13000: .*y_true contains label 2 not in labels \[0, 1\]"):
+    first = int(np.flatnonzero(y3 == 2)[0]) + 1
+    pq.write_table(pa.table({"y": y3, "yhat": y3, "s": s, "s0": 1 - s}), path,
+                   row_group_size=1000)
+    with pytest.raises(ValueError, match=rf"e\.parquet', row {first}: label 2 \(column 'y'\) is a third class"):
         cio.evaluate_file(path, "y", "yhat", score_cols="s", batch_rows=1000)
+    # streamed, the histogram's classes are fixed by the first rows read
+    with pytest.raises(ValueError, match=r"rows 12001\.\.13000: .*y_true contains label 2 not in labels \[0, 1\]"):
+        cio.evaluate_file(path, "y", "yhat", score_cols=["s0", "s"], batch_rows=1000)
 
 
 def test_first_row_groups_all_invalid(tmp_path):

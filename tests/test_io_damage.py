@@ -8,7 +8,10 @@ and ``.npz`` archives. Each damaged file is evaluated by
 :func:`confmat.io.evaluate_file` (labels only, and with a score column where the file has one)
 and read by the engine alone:
 
-* Parquet: ``pyarrow.parquet.read_table`` (plain strings, no dictionary reading);
+* Parquet, labels alone or with one score column (counted by DuckDB's ``GROUP BY``, the score
+  binned in it): DuckDB's own full read, ``SELECT … FROM read_parquet(?)``;
+* Parquet with several score columns (streamed by the pyarrow dataset):
+  ``pyarrow.parquet.read_table`` (plain strings, no dictionary reading);
 * Arrow IPC / Feather: ``pyarrow.ipc.open_file(…).read_all()``, then a full validation;
 * ``.npz``: ``numpy.load`` without a memory map;
 * CSV / JSON lines: a DuckDB ``SELECT … FROM read_csv(…, header = true)`` /
@@ -24,6 +27,9 @@ for float labels) or the score is null or NaN. Verdicts:
 * confmat raises a ``ValueError`` naming the file: accepted (also when the engine reads the
   file: the issue allows refusing, e.g. a score outside [0, 1]);
 * the engine's read fails but confmat returns a matrix: a failure (a partial result);
+* for Parquet the other engine's full read is recorded too, and the cases where DuckDB and
+  pyarrow disagree on the same bytes (one refuses, or they decode other values) are tallied
+  and printed (information: each evaluation is checked against the engine that read it);
 * any other exception type, a crash or a hang: a failure.
 
 The cases run in child processes (this file with ``--child``) that print one JSON line per
@@ -76,11 +82,27 @@ def _missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
-def _oracle(case: dict[str, Any]) -> dict[str, Any]:
+def _oracle_engine(case: dict[str, Any]) -> str:
+    """The engine that reads a case for confmat: DuckDB counts Parquet with at most one score
+    column; several score columns are streamed by the pyarrow dataset."""
+    if case["format"] != "parquet":
+        return case["format"]
+    return "parquet-pyarrow" if len(case["columns"]) > 3 else "parquet-duckdb"
+
+
+def _oracle(case: dict[str, Any], engine: str | None = None) -> dict[str, Any]:
     """The engine's own full read of the requested columns, counted without confmat."""
-    path, fmt, cols = case["path"], case["format"], case["columns"]
+    path, cols = case["path"], case["columns"]
+    fmt = engine or _oracle_engine(case)
     try:
-        if fmt == "parquet":
+        if fmt == "parquet-duckdb":
+            import duckdb
+
+            con = duckdb.connect()
+            sel = ", ".join('"' + c + '"' for c in cols)
+            rows = con.execute(f"SELECT {sel} FROM read_parquet(?)", [path]).fetchall()
+            con.close()
+        elif fmt == "parquet-pyarrow":
             import pyarrow.parquet as pq
 
             table = pq.read_table(path, columns=cols)
@@ -141,7 +163,7 @@ def _confmat(case: dict[str, Any]) -> dict[str, Any]:
                    if counts[i, j])
     out = {"ok": True, "rows_read": rep.rows_read, "rows_skipped": rep.rows_skipped,
            "by_reason": sum(rep.skipped_by_reason.values()), "n": int(counts.sum()),
-           "pairs": pairs}
+           "pairs": pairs, "engine": rep.engine}
     if case.get("score"):
         out["histogram_n"] = int(np.asarray(rep.curves.counts).sum())
     return out
@@ -169,8 +191,12 @@ def _child(cases_file: str) -> None:
             time.sleep(3600)
         oracle = _oracle(case)
         got = _confmat(case)
+        out = {"id": case["id"], "oracle": oracle, "confmat": got}
+        if case["format"] == "parquet":  # the other engine, for the record
+            other = {"parquet-duckdb": "parquet-pyarrow", "parquet-pyarrow": "parquet-duckdb"}
+            out["other"] = _oracle(case, other[_oracle_engine(case)])
         faulthandler.cancel_dump_traceback_later()
-        print(json.dumps({"id": case["id"], "oracle": oracle, "confmat": got}), flush=True)
+        print(json.dumps(out), flush=True)
 
 
 # --------------------------------------------------------------------------------- base files
@@ -190,7 +216,7 @@ def _bases(d: Path) -> list[dict[str, Any]]:
     names = np.array(["ant", "bee", "cat", "dog", "NA", ""], dtype=object)
     out = []
 
-    def add(name: str, fmt: str, score: str | None, batch_rows: int) -> None:
+    def add(name: str, fmt: str, score: str | list[str] | None, batch_rows: int) -> None:
         out.append({"path": str(d / name), "format": fmt, "columns": ["y", "yhat"],
                     "score": score, "batch_rows": batch_rows})
 
@@ -215,6 +241,13 @@ def _bases(d: Path) -> list[dict[str, Any]]:
                    d / "score_zstd.parquet", row_group_size=600, compression="zstd",
                    use_dictionary=False)
     add("score_zstd.parquet", "parquet", "s", 256)
+    # several score columns: streamed by the pyarrow dataset
+    t, p = _labels(rng, n, 2)
+    s = np.clip(0.4 * t + 0.6 * rng.random(n), 0, 1)
+    pq.write_table(pa.table({"y": t, "yhat": p, "p0": 1 - s,
+                             "p1": pa.array(s, mask=rng.random(n) < 0.01)}),
+                   d / "scores_snappy.parquet", row_group_size=500, compression="snappy")
+    add("scores_snappy.parquet", "parquet", ["p0", "p1"], 300)
     # uncompressed pages: a flip changes values or dictionary indices instead of failing a
     # decompressor, the hard case for "never a shifted or misaligned matrix"
     t, p = _labels(rng, n, 3)
@@ -421,15 +454,25 @@ def _cases(d: Path) -> list[dict[str, Any]]:
             out.write_bytes(damaged)
             case = {**base, "path": str(out), "kind": kind, "id": len(cases),
                     "skip_invalid": len(cases) % 5 != 0}
-            if base["score"] is not None and j % 2:
+            if isinstance(base["score"], str) and j % 2:
                 case["score"] = None  # the labels alone, too
             if case["score"] is not None:
-                case["columns"] = [*base["columns"], base["score"]]
+                scores = [case["score"]] if isinstance(case["score"], str) else case["score"]
+                case["columns"] = [*base["columns"], *scores]
             cases.append(case)
     return cases
 
 
 # ----------------------------------------------------------------------------------- verdicts
+def _engines_agree(res: dict[str, Any]) -> bool:
+    """Whether DuckDB and pyarrow read a damaged Parquet file alike (both refuse it, or both
+    read the same rows and pairs)."""
+    a, b = res["oracle"], res["other"]
+    if a["ok"] != b["ok"]:
+        return False
+    return not a["ok"] or (a["rows"], a["valid"], a["pairs"]) == (b["rows"], b["valid"], b["pairs"])
+
+
 def _verdict(case: dict[str, Any], res: dict[str, Any]) -> tuple[str, str | None]:
     """(tally name, failure text or None)."""
     oracle, got = res["oracle"], res["confmat"]
@@ -491,7 +534,8 @@ def test_damaged_files_equal_the_engine_or_fail_cleanly(tmp_path: Path) -> None:
     cases = _cases(tmp_path)
     results = _run(cases, tmp_path)
     tallies: Counter[str] = Counter()
-    failures = []
+    engines: Counter[str] = Counter()
+    failures, notes = [], []
     for case in cases:
         res = results[case["id"]]
         if isinstance(res, str):
@@ -502,8 +546,24 @@ def test_damaged_files_equal_the_engine_or_fail_cleanly(tmp_path: Path) -> None:
         tallies[tally] += 1
         if failure:
             failures.append(failure)
+        name = f"case {case['id']} ({case['kind']}, {Path(case['path']).name})"
+        if tally == "clean error, engine reads it":
+            notes.append(f"{name}: confmat refuses, {_oracle_engine(case)} reads it: "
+                         f"{res['confmat']['message'][:200]}")
+        if "other" in res:
+            agree = _engines_agree(res)
+            engines["duckdb and pyarrow agree" if agree else "duckdb and pyarrow disagree"] += 1
+            if not agree:
+                o, x = res["oracle"], res["other"]
+                notes.append(f"{name}: {_oracle_engine(case)} "
+                             f"{'reads it' if o['ok'] else 'refuses: ' + o['error'][:120]}; the "
+                             f"other {'reads it' if x['ok'] else 'refuses: ' + x['error'][:120]}"
+                             + (" (other values)" if o["ok"] and x["ok"] else ""))
     by_format = Counter(c["format"] for c in cases)
-    print(f"\n{len(cases)} damaged files {dict(by_format)}: {dict(tallies)}")
+    by_oracle = Counter(_oracle_engine(c) for c in cases)
+    print(f"\n{len(cases)} damaged files {dict(by_format)}, oracles {dict(by_oracle)}: "
+          f"{dict(tallies)}; Parquet read by both engines: {dict(engines)}")
+    print("\n".join(notes))
     assert len(cases) >= MIN_CASES and sum(tallies.values()) == len(cases)
     assert not failures, "\n".join(failures[:20])
 

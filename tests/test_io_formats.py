@@ -218,7 +218,8 @@ def test_parquet_and_arrow_files_read_back_the_values_written(tmp_path_factory, 
         return
     cm, rep = cio.evaluate_file(path, "y", "yhat", skip_invalid=True, batch_rows=batch_rows)
     assert_matrix(cm, y, yhat)
-    assert (rep.rows_read, rep.rows_skipped, rep.engine) == (n - skipped, skipped, "pyarrow dataset")
+    engine = "duckdb GROUP BY" if writer.startswith("parquet") else "pyarrow dataset"
+    assert (rep.rows_read, rep.rows_skipped, rep.engine) == (n - skipped, skipped, engine)
     assert rep.skipped_row_numbers == [i + 1 for i, v in enumerate(y) if v is None][:10]
     got = cio.read_columns(path, ["yhat"], batch_rows=batch_rows)["yhat"].tolist()
     assert got == yhat and all(type(a) is type(b) for a, b in zip(got, yhat, strict=True))
@@ -378,11 +379,17 @@ def test_evaluate_sql_query_and_relation_on_a_database_file(database):
     rel = con.table("preds").filter("split = 'test'")
     cm2, _ = cio.evaluate_sql(rel, true_col="y", pred_col="yhat")
     assert cm2 == cm
-    # scores: streamed into a histogram equal to a one-shot one over the same rows
+    # one score column: binned in the same GROUP BY, a histogram equal to a one-shot one over
+    # the same rows; several score columns: streamed, the same histogram
+    want_h = ScoreHistogram([0, 1], bins=50).update(test["y"], test["p"])
     cm3, rep3 = cio.evaluate_sql(con, "select y, yhat, p from preds where split = 'test' order by rowid",
                                  score_cols="p", bins=50, batch_rows=333)
-    assert cm3 == cm and rep3.engine == "duckdb stream"
-    assert rep3.curves == ScoreHistogram([0, 1], bins=50).update(test["y"], test["p"])
+    assert cm3 == cm and rep3.engine == "duckdb GROUP BY" and rep3.curves == want_h
+    cm4, rep4 = cio.evaluate_sql(con, "select y, yhat, 1 - p as q, p from preds "
+                                 "where split = 'test' order by rowid",
+                                 score_cols=["q", "p"], bins=50, batch_rows=333)
+    assert cm4 == cm and rep4.engine == "duckdb stream" and rep4.batches == -(-len(test) // 333)
+    assert rep4.curves == want_h
     # weights, summed in the engine
     cmw, _ = cio.evaluate_sql(rel, true_col="y", pred_col="yhat", weight_col="w")
     np.testing.assert_allclose(
@@ -585,23 +592,32 @@ def test_parquet_footer_row_counts_that_disagree_are_errors(tmp_path):
     (tmp_path / "rows.parquet").write_bytes(bad)
     assert pq.ParquetFile(tmp_path / "rows.parquet").metadata.num_rows == 1001
     assert pq.read_table(tmp_path / "rows.parquet").num_rows == 1000  # pyarrow does not mind
-    with pytest.raises(ValueError, match=r"rows\.parquet' cannot be read whole: its footer declares 1001 rows but its row groups hold 1000"):
-        cio.evaluate_file(tmp_path / "rows.parquet", "y", "yhat")
+    for call in (lambda p: cio.evaluate_file(p, "y", "yhat"), cio.list_columns,
+                 lambda p: cio.read_columns(p, ["y"])):
+        with pytest.raises(ValueError, match=r"rows\.parquet' cannot be read whole: the footer "
+                                             r"of '.*rows\.parquet' declares 1001 rows but its "
+                                             r"row groups hold 1000"):
+            call(tmp_path / "rows.parquet")
     # a row group declaring 501 rows (and the file 1001): pyarrow reads 1000 rows
     bad = bytearray(good)
     _patch_i64_field(bad, 1000, 1001, 0)
     _patch_i64_field(bad, 500, 501, 2)  # chunk values y, yhat, then the group's num_rows
     (tmp_path / "group.parquet").write_bytes(bad)
     assert pq.ParquetFile(tmp_path / "group.parquet").metadata.row_group(0).num_rows == 501
-    with pytest.raises(ValueError, match=r"group\.parquet' cannot be read whole: row group 0 declares 501 rows but its column 'y' holds 500 values"):
-        cio.evaluate_file(tmp_path / "group.parquet", "y", "yhat")
+    for kw in ({}, {"score_cols": ["y", "yhat"]}):  # counted by DuckDB, or streamed
+        with pytest.raises(ValueError, match=r"group\.parquet' cannot be read whole: row group 0 "
+                                             r"of '.*group\.parquet' declares 501 rows but its "
+                                             r"column 'y' holds 500 values"):
+            cio.evaluate_file(tmp_path / "group.parquet", "y", "yhat", **kw)
     # ... or 499, which pyarrow reads as 999 rows, silently dropping one
     bad = bytearray(good)
     _patch_i64_field(bad, 1000, 999, 0)
     _patch_i64_field(bad, 500, 499, 2)
     (tmp_path / "short.parquet").write_bytes(bad)
     assert pq.read_table(tmp_path / "short.parquet").num_rows == 999
-    with pytest.raises(ValueError, match=r"short\.parquet' cannot be read whole: row group 0 declares 499 rows"):
+    with pytest.raises(ValueError, match=r"short\.parquet' cannot be read whole: row group 0 of "
+                                         r"'.*short\.parquet' declares 499 rows but its column "
+                                         r"'y' holds 500 values"):
         cio.evaluate_file(tmp_path / "short.parquet", "y", "yhat", score_cols=None)
 
 
@@ -651,6 +667,93 @@ def test_skipped_rows_by_reason_equal_an_independent_count(tmp_path_factory, see
     assert rep.skipped_row_numbers == (np.flatnonzero(bad.to_numpy()) + 1).tolist()[:10]
     keep = df[~bad]
     assert pairs_of(cm) == Counter(zip(keep["y"], keep["yhat"], strict=True))
+
+
+# ------------------------------------------------------------------- score bins in the engine
+def _edge_scores(bins: int, rng: np.random.Generator, n_edges: int) -> list[float]:
+    """Bin edges ``j / bins`` (as ScoreHistogram computes them) and their float neighbours,
+    inside [0, 1], with 0, 1, -0.0 and their neighbours."""
+    edges = ScoreHistogram([0, 1], bins=bins).edges
+    js = np.unique(np.concatenate([[0, 1, bins - 1, bins],
+                                   rng.integers(0, bins + 1, n_edges)]).clip(0, bins))
+    out = [-0.0, 5e-324, float(np.nextafter(1.0, 0.0))]
+    for e in edges[js]:
+        out += [float(e), float(np.nextafter(e, -np.inf)), float(np.nextafter(e, np.inf))]
+    return [v for v in out if 0.0 <= v <= 1.0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(bins=st.sampled_from([1, 7, 1000, 10_000]), seed=st.integers(0, 2**32 - 1),
+       n_random=st.integers(0, 200), weighted=st.booleans(), text=st.booleans(),
+       row_group=st.integers(1, 300),
+       outside=st.sampled_from([-1.0, -5e-324, float(np.nextafter(1.0, 2.0)), 1.5, np.inf,
+                                -np.inf]))
+def test_scores_binned_by_the_engine_equal_score_histogram(tmp_path_factory, bins, seed,
+                                                           n_random, weighted, text, row_group,
+                                                           outside):
+    """One score column is binned inside DuckDB's GROUP BY (Parquet and CSV): the histogram
+    equals ScoreHistogram.update of the same values exactly, at the bin edges and their
+    float neighbours too; a score outside [0, 1] is an error naming its row."""
+    rng = np.random.default_rng(seed)
+    s = _edge_scores(bins, rng, 40) + rng.random(n_random).tolist()
+    s = [s[i] for i in rng.permutation(len(s))]
+    n = len(s)
+    t = rng.integers(0, 2, n)
+    t[:2] = [0, 1]
+    p = np.where(rng.random(n) < 0.7, t, 1 - t)
+    names = np.array(["neg", "pos"])
+    y, yhat = (names[t].tolist(), names[p].tolist()) if text else (t.tolist(), p.tolist())
+    w = (rng.integers(0, 9, n) / 4).tolist() if weighted else None  # exact sums in any order
+    labels = ["neg", "pos"] if text else [0, 1]
+    want = ScoreHistogram(labels, bins=bins).update(y, np.array(s), sample_weight=w)
+    d = tmp_path_factory.mktemp("bins")
+    columns = {"y": y, "yhat": yhat, "s": s, **({"w": w} if weighted else {})}
+    pq.write_table(pa.table(columns), d / "b.parquet", row_group_size=row_group)
+    write_text(d / "b.csv", csv_text(columns))
+    kw = {"score_cols": "s", "bins": bins, "weight_col": "w" if weighted else None}
+    for name in ("b.parquet", "b.csv"):
+        cm, rep = cio.evaluate_file(d / name, "y", "yhat", **kw)
+        assert rep.engine == "duckdb GROUP BY" and rep.rows_read == n
+        assert rep.curves.labels == labels and rep.curves.bins == bins
+        assert rep.curves.counts.dtype == want.counts.dtype
+        np.testing.assert_array_equal(rep.curves.counts, want.counts)
+        assert pairs_of(cm) == +count_pairs(y, yhat, w)
+    # a score outside [0, 1]: the error names the row (1-based) and the column
+    bad_row = int(rng.integers(0, n))
+    s_bad = list(s)
+    s_bad[bad_row] = outside
+    columns["s"] = s_bad
+    pq.write_table(pa.table(columns), d / "o.parquet", row_group_size=row_group)
+    write_text(d / "o.csv", csv_text(columns))
+    for name in ("o.parquet", "o.csv"):
+        with pytest.raises(ValueError, match=rf"{name}', row {bad_row + 1}: column 's' holds a "
+                                             rf"score {outside!r} outside score_range"):
+            cio.evaluate_file(d / name, "y", "yhat", **kw)
+
+
+def test_nan_in_a_parquet_row_group_with_finite_statistics_is_missing(tmp_path):
+    """Parquet writers leave NaN out of a row group's min / max; DuckDB 2.0 then folds
+    ``isnan(x)`` to false for the whole group. A NaN score or weight there is still missing."""
+    s = [0.25, np.nan, 0.75, 0.5, np.nan, 0.125]
+    w = [1.0, 1.0, np.nan, 2.0, 1.0, 0.5]
+    y, yhat = [0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1]
+    path = tmp_path / "nan.parquet"
+    pq.write_table(pa.table({"y": y, "yhat": yhat, "s": s, "w": w}), path, row_group_size=2)
+    assert pq.ParquetFile(path).metadata.row_group(0).column(2).statistics.max == 0.25
+    with pytest.raises(ValueError, match=r"row 2: null or NaN score \(column 's'"):
+        cio.evaluate_file(path, "y", "yhat", score_cols="s", bins=8)
+    cm, rep = cio.evaluate_file(path, "y", "yhat", score_cols="s", weight_col="w", bins=8,
+                                skip_invalid=True)
+    assert rep.engine == "duckdb GROUP BY"
+    assert rep.skipped_by_reason == {"null or NaN score": 2, "null or NaN weight": 1}
+    assert rep.skipped_row_numbers == [2, 3, 5]
+    keep = [0, 3, 5]
+    assert pairs_of(cm) == Counter({(0, 0): 3.0, (1, 1): 0.5})
+    want = ScoreHistogram([0, 1], bins=8).update(np.array(y)[keep], np.array(s)[keep],
+                                                 sample_weight=np.array(w)[keep])
+    np.testing.assert_array_equal(rep.curves.counts, want.counts)
+    with pytest.raises(ValueError, match=r"row 3: null or NaN weight \(column 'w'"):
+        cio.evaluate_file(path, "y", "yhat", weight_col="w")
 
 
 # ----------------------------------------------------------------------------------- CLI

@@ -42,7 +42,7 @@ from .inputs.files import (
     open_source,
     relation_source,
 )
-from .inputs.sql_counts import count_groups, quote
+from .inputs.sql_counts import count_groups
 
 __all__ = [
     "FORMATS",
@@ -482,7 +482,9 @@ def evaluate_file(
         Text values that mean "missing" (by default none: ``"NA"`` is a class name).
     progress : callable, optional
         Called after each batch as ``progress(rows_done, total_rows)``; ``total_rows`` is None
-        when the source does not declare it.
+        when the source does not declare it. When the engine counts the source at once
+        (``report.engine == "duckdb GROUP BY"``) it is called once, at the end, with the rows
+        counted as both arguments.
     format, column_types, batch_rows
         As in :func:`iter_batches`.
     bins : int, default 10_000
@@ -531,8 +533,9 @@ def evaluate_sql(
 ) -> tuple[Any, FileReport]:
     """Evaluate a DuckDB relation, or a SQL query over a DuckDB connection, where it lives.
 
-    Without scores the counting runs inside DuckDB (``GROUP BY true, pred``); with scores the
-    engine streams ordered Arrow batches into the score histogram.
+    Without scores, or with one score column, the counting runs inside DuckDB (``GROUP BY
+    true, pred`` and the score's bin); with several score columns the engine streams ordered
+    Arrow batches into the score histogram.
 
     Parameters
     ----------
@@ -615,12 +618,14 @@ def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_
     if source.relation is not None and len(scores) <= 1:
         report.engine = "duckdb GROUP BY"
         cm = _evaluate_grouped(source, true_col, pred_col, weight_col, labels, skip_invalid,
-                               report, scores[0] if scores else None, bins, na_values)
+                               report, scores[0] if scores else None, bins)
         if progress is not None:
             progress(report.rows_total, report.rows_total)
         return cm, report
-    report.engine = "duckdb stream" if source.relation is not None else (
-        "pyarrow dataset" if source.dataset is not None else "numpy")
+    # Parquet has a relation (counted by DuckDB) but is streamed by the pyarrow dataset
+    report.engine = "pyarrow dataset" if (
+        source.dataset is not None or source.make_dataset is not None) else (
+        "duckdb stream" if source.relation is not None else "numpy")
     return _evaluate_stream(source, path, true_col, pred_col, scores, weight_col, labels,
                             skip_invalid, na_values, progress, batch_rows, bins, report)
 
@@ -673,10 +678,10 @@ def _evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
 
 def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: str | None,
                       labels: Any, skip_invalid: bool, report: FileReport,
-                      score_col: str | None = None, bins: int = 10_000,
-                      na_values: list[str] | None = None) -> Any:
+                      score_col: str | None = None, bins: int = 10_000) -> Any:
     """The pairs (and score bins) counted by the engine in one ``GROUP BY``; the row
-    accounting read off the groups."""
+    accounting read off the groups. A row the errors must name is found by a second pass
+    over the rows, streamed in order by the same engine (only on the error path)."""
     from .encode import encode_pair, normalize_labels
     from .matrix import ConfusionMatrix
 
@@ -698,11 +703,14 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
         ok &= ~null_s
     if weight_col is not None:
         by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
+        # a group whose every row lacks its weight holds no valid row: its labels, bin and
+        # weights are not seen (as when streaming, where such rows are dropped first)
+        ok &= n > g["bad_weight"]
     skipped = sum(by_reason.values())
     total = int(n.sum())
+    scan = _RowScan(source, true_col, pred_col, score_col, weight_col)
     if skipped:
         found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
-                              na_values if source.streams_raw else None,
                               1 if not skip_invalid else min(skipped, MAX_SKIPPED_NUMBERS))
         if not found:
             raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
@@ -711,9 +719,15 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
             raise found[0][1]
         report.skipped_row_numbers = [row for row, _ in found]
     if weight_col is not None:
-        if (g["min_weight"][ok] < 0).any() or (g["max_weight"][ok] == np.inf).any():
-            bad = float(g["min_weight"][ok].min()) if (g["min_weight"][ok] < 0).any() else np.inf
-            raise ValueError(f"{source.name}: column {weight_col!r} (sample_weight) holds "
+        lo, hi = g["min_weight"][ok], g["max_weight"][ok]
+        if (lo < 0).any() or (hi == np.inf).any():
+            hit = scan.first(lambda v: (_floats(v[weight_col]) < 0)
+                             | (_floats(v[weight_col]) == np.inf))
+            bad = float(lo.min()) if (lo < 0).any() else np.inf
+            where = source.name if hit is None else f"{source.name}, row {hit[0]}"
+            if hit is not None:
+                bad = float(_floats([hit[1][weight_col]])[0])
+            raise ValueError(f"{where}: column {weight_col!r} (sample_weight) holds "
                              f"{bad!r}; weights must be finite and non-negative")
         counts: np.ndarray = g["weight"][ok]
     else:
@@ -733,25 +747,34 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
     if has_other:
         k = len(out_labels)
         bad_t = tv[tc == k]
-        bad = bad_t[0] if bad_t.size else pv[pc == k][0]
-        col = true_col if bad_t.size else pred_col
-        row = _first_row_where(source, f"{quote(col)} IS NOT DISTINCT FROM "
-                                       f"(SELECT {quote(col)} FROM rel WHERE {quote(col)}::VARCHAR = "
-                                       f"{_sql_text(bad)} LIMIT 1)")
-        where = source.name if row is None else f"{source.name}, row {row}"
+        bad, col = (bad_t[0], true_col) if bad_t.size else (pv[pc == k][0], pred_col)
+        found_label = scan.first_label(lambda a, b: _outside(a, b, out_labels))
+        where = source.name
+        if found_label is not None:
+            row, bad, col = found_label
+            where = f"{source.name}, row {row}"
         raise ValueError(f"{where}: label {_py(bad)!r} (column {col!r}) is not in the fixed "
                          f"labels {out_labels}")
     k = len(out_labels)
     table = np.zeros((k, k), dtype=counts.dtype)
     np.add.at(table, (tc, pc), counts)
     if score_col is not None:
-        report.curves = _grouped_histogram(source, score_col, g["bin"][ok], tc, counts,
-                                           out_labels, int(bins))
+        report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
+                                           out_labels, int(bins), labels is None)
     return ConfusionMatrix(table, labels=out_labels)
 
 
-def _grouped_histogram(source: Source, score_col: str, b: np.ndarray, codes: np.ndarray,
-                       counts: np.ndarray, labels: list[Any], bins: int) -> Any:
+def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the true and predicted labels outside a fixed code book."""
+    from .encode import encode_pair
+
+    tc, pc, _, _ = encode_pair(t, p, book)
+    return tc == len(book), pc == len(book)
+
+
+def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
+                       codes: np.ndarray, counts: np.ndarray, labels: list[Any], bins: int,
+                       seen: bool) -> Any:
     """The score histogram of the engine's bin groups (binary problems: one score column)."""
     from .binned import ScoreHistogram
 
@@ -759,33 +782,117 @@ def _grouped_histogram(source: Source, score_col: str, b: np.ndarray, codes: np.
         raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
                          f"only {labels} were seen; pass labels=")
     if len(labels) > 2:
-        raise ValueError(f"{source.name}: one score column serves a binary problem, but the "
-                         f"labels are {labels}; give one score column per class")
+        third = scan.third_label() if seen else None
+        if third is None:
+            raise ValueError(f"{source.name}: one score column serves a binary problem, but "
+                             f"the labels are {labels}; give one score column per class")
+        row, label, col = third
+        raise ValueError(f"{source.name}, row {row}: label {_py(label)!r} (column {col!r}) is "
+                         "a third class, but one score column serves a binary problem (the "
+                         f"labels are {labels}); give one score column per class")
     outside = (b < 0) | (b >= bins)
     if outside.any():
-        col = quote(score_col)
-        row = _first_row_where(source, f"{col}::DOUBLE < 0.0 OR {col}::DOUBLE > 1.0")
-        raise ValueError(f"{source.name}, row {row}: column {score_col!r} holds a score "
-                         "outside score_range=(0.0, 1.0); scores must be probabilities")
+        hit = scan.first(lambda v: (_floats(v[score_col]) < 0.0) | (_floats(v[score_col]) > 1.0))
+        where = source.name if hit is None else f"{source.name}, row {hit[0]}"
+        value = "" if hit is None else f" {float(_floats([hit[1][score_col]])[0])!r}"
+        raise ValueError(f"{where}: column {score_col!r} holds a score{value} outside "
+                         "score_range=(0.0, 1.0); scores must be probabilities")
     hist = ScoreHistogram(labels, bins=bins)
     hist.update_grouped(codes, b.astype(np.int64), counts)
     return hist
 
 
-def _sql_text(v: Any) -> str:
-    return "'" + str(_py(v)).replace("'", "''") + "'"
+def _floats(values: Any) -> np.ndarray:
+    """Values as the engine's ``::DOUBLE`` reads them (a score column inferred as text, e.g.
+    one starting with ``inf``, is cast by the counting query too)."""
+    return np.asarray(values).astype(np.float64)
 
 
-def _first_row_where(source: Source, predicate: str) -> int | None:
-    """The 1-based number of the first row where a SQL predicate holds, streamed in order."""
-    rel = source.relation.query("rel", f"SELECT coalesce({predicate}, false) AS hit FROM rel")
-    done = 0
-    for batch in rel.to_arrow_reader(1 << 18):
-        hit = np.asarray(batch.column(0).to_numpy(zero_copy_only=False), dtype=bool)
-        if hit.any():
-            return done + int(np.flatnonzero(hit)[0]) + 1
-        done += batch.num_rows
-    return None
+class _RowScan:
+    """The valid rows of a source (no missing value in the requested columns), streamed in
+    order by the engine that counted them, to name the first row where something holds."""
+
+    def __init__(self, source: Source, true_col: str, pred_col: str, score_col: str | None,
+                 weight_col: str | None) -> None:
+        self.source = source
+        self.true_col, self.pred_col = true_col, pred_col
+        scores = [score_col] if score_col else []
+        self.cols = list(dict.fromkeys(
+            [true_col, pred_col, *scores] + ([weight_col] if weight_col else [])))
+        self.roles = _Roles.of(true_col, pred_col, scores, weight_col)
+
+    def valid(self) -> Iterator[tuple[int, np.ndarray, dict[str, np.ndarray]]]:
+        """(rows before the batch, indices of its valid rows, their values by column)."""
+        cleaner = _Cleaner(self.source.name, self.roles, False, None)
+        done = 0
+        for batch in self.source.batches(self.cols, 1 << 16, counted=True):
+            bad = np.zeros(batch.num_rows, dtype=bool)
+            for _why, _col, m in cleaner.masks(batch):
+                bad |= np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool)
+            idx = np.flatnonzero(~bad)
+            if idx.size:
+                yield done, idx, {c: _numpy(batch.column(batch.schema.get_field_index(c)))[idx]
+                                  for c in self.cols}
+            done += batch.num_rows
+
+    def first(self, test: Callable[[dict[str, np.ndarray]], np.ndarray]
+              ) -> tuple[int, dict[str, Any]] | None:
+        """(1-based row, its values) of the first valid row where ``test`` holds."""
+        try:
+            for done, idx, values in self.valid():
+                with np.errstate(invalid="ignore"):
+                    hit = np.flatnonzero(np.asarray(test(values), dtype=bool))
+                if hit.size:
+                    i = int(hit[0])
+                    return done + int(idx[i]) + 1, {c: v[i] for c, v in values.items()}
+        except (ValueError, TypeError):  # the row is a courtesy: the error stands without it
+            return None
+        return None
+
+    def first_label(self, test: Callable[[np.ndarray, np.ndarray],
+                                          tuple[np.ndarray, np.ndarray]]
+                    ) -> tuple[int, Any, str] | None:
+        """(1-based row, label, column) of the first valid row whose true (then predicted)
+        label passes ``test``, which gives a mask for each."""
+        try:
+            for done, idx, values in self.valid():
+                t, p = values[self.true_col], values[self.pred_col]
+                mt, mp = (np.asarray(m, dtype=bool) for m in test(t, p))
+                hit = np.flatnonzero(mt | mp)
+                if hit.size:
+                    i = int(hit[0])
+                    label, col = (t[i], self.true_col) if mt[i] else (p[i], self.pred_col)
+                    return done + int(idx[i]) + 1, label, col
+        except (ValueError, TypeError):
+            return None
+        return None
+
+    def third_label(self) -> tuple[int, Any, str] | None:
+        """(1-based row, label, column) of the first valid row holding a third class (labels
+        in order of appearance, the true label of a row before its prediction)."""
+        from .encode import encode_pair
+
+        seen: dict[Any, None] = {}
+        try:
+            for done, idx, values in self.valid():
+                t, p = values[self.true_col], values[self.pred_col]
+                tc, pc, book, _ = encode_pair(t, p, None)
+                firsts: dict[int, tuple[int, int]] = {}
+                for order, codes in enumerate((tc, pc)):
+                    uniq, at = np.unique(codes, return_index=True)
+                    for c, i in zip(uniq.tolist(), at.tolist(), strict=True):
+                        firsts[c] = min(firsts.get(c, (i, order)), (i, order))
+                for c, (i, order) in sorted(firsts.items(), key=lambda kv: kv[1]):
+                    label = _py(book[c])
+                    if label in seen:
+                        continue
+                    seen[label] = None
+                    if len(seen) > 2:
+                        col = self.true_col if order == 0 else self.pred_col
+                        return done + int(idx[i]) + 1, label, col
+        except (ValueError, TypeError):
+            return None
+        return None
 
 
 def _content_error(source: Source, rows: str | None, exc: Exception) -> ValueError:
@@ -812,17 +919,17 @@ def _is_null(a: np.ndarray) -> np.ndarray:
 
 
 def _scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
-                  score_col: str | None, na_values: list[str] | None,
-                  limit: int) -> list[tuple[int, ValueError]]:
+                  score_col: str | None, limit: int) -> list[tuple[int, ValueError]]:
     """The first ``limit`` rows with a missing value, with the error naming each, found by
-    streaming the columns in order from the engine (only when the counts show such rows)."""
+    streaming the columns in order from the engine that counted them (only when the counts
+    show such rows)."""
     scores = [score_col] if score_col else []
     cols = [true_col, pred_col, *scores] + ([weight_col] if weight_col else [])
     cleaner = _Cleaner(source.name, _Roles.of(true_col, pred_col, scores, weight_col), False,
-                       na_values)
+                       None)
     out: list[tuple[int, ValueError]] = []
     done = 0
-    for batch in source.batches(cols, 1 << 18):
+    for batch in source.batches(cols, 1 << 18, counted=True):
         masks = cleaner.masks(batch)
         if masks:
             hit = np.zeros(batch.num_rows, dtype=bool)

@@ -3,12 +3,16 @@
 confmat never decodes a file format itself. Each format goes to the engine that measured
 fastest on it (figures in docs/scaling.md):
 
-* **Parquet** (a file, a directory, a glob, hive-partitioned datasets) and **Arrow IPC /
-  Feather**: :mod:`pyarrow.dataset`. Text columns are read as dictionaries, so counting works
-  on the dictionary indices and never builds one Python string per row.
+* **Parquet** (a file, a directory, a glob, hive-partitioned datasets): counted by DuckDB
+  (``GROUP BY true, pred`` and, with one score column, its bin: see
+  :mod:`confmat.inputs.sql_counts`), on a connection that does not plan with the file's
+  min / max statistics (a damaged file's statistics must not change the counts); streamed,
+  when batches are needed (several score columns, :func:`confmat.io.iter_batches`), by
+  :mod:`pyarrow.dataset`, opened lazily.
+* **Arrow IPC / Feather**: :mod:`pyarrow.dataset`. Text columns are read as dictionaries, so
+  counting works on the dictionary indices and never builds one Python string per row.
 * **CSV / TSV** (plain, ``.gz``, ``.zst``, ``.bz2``) and **JSON lines** (plain, ``.gz``,
-  ``.zst``): DuckDB's readers. Without scores, :func:`aggregate` pushes the counting into the
-  engine (``GROUP BY true, pred``).
+  ``.zst``): DuckDB's readers, which count in the engine like Parquet.
 * **A DuckDB relation or a SQL query**: the same, where the data lives.
 * ``.npy`` / ``.npz``: :func:`numpy.load` (memory-mapped for ``.npy``).
 
@@ -407,12 +411,22 @@ def _arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
 
 
-def duckdb_connection() -> Any:
-    """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal)."""
+def duckdb_connection(trust_statistics: bool = True) -> Any:
+    """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal).
+
+    Without ``trust_statistics`` the optimizer does not plan with the min / max statistics a
+    file declares (Parquet row groups): DuckDB narrows ``GROUP BY`` keys to the declared range
+    and folds ``isnan`` and comparisons with it, so a damaged file whose values lie outside
+    its statistics would be counted into other classes, silently (DuckDB's own full read of
+    the same bytes shows the values). Counting then costs up to twice as long, and equals
+    that full read.
+    """
     import duckdb
 
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
+    if not trust_statistics:
+        con.execute("SET disabled_optimizers = 'statistics_propagation'")
     return con
 
 
@@ -422,7 +436,7 @@ def _parquet_source(name: str, files: list[str], root: str,
     caller needs batches, by pyarrow's dataset scanner."""
     from .sql_counts import parquet_rows
 
-    con = duckdb_connection()
+    con = duckdb_connection(trust_statistics=False)
     rows = parquet_rows(con, files, name)
     rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
     columns = list(rel.columns)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["WIDE_INTEGERS", "bin_expression", "count_groups", "exact_integers", "literal",
-           "parquet_rows", "quote", "unmask"]
+           "parquet_rows", "quote", "unmask", "without_nan"]
 
 #: DuckDB integer types wider than 64 bits (its CSV and JSON readers infer them for integers
 #: past the int64 range).
@@ -40,6 +40,17 @@ def _double(x: float) -> str:
     return f"{float(x)!r}::DOUBLE"
 
 
+def without_nan(expr: str) -> str:
+    """SQL for a DOUBLE expression with NaN read as NULL.
+
+    Not ``isnan(x)`` nor ``nullif(x, 'NaN')``: DuckDB (2.0) folds both to false on a Parquet
+    row group whose min / max statistics are finite (writers leave NaN out of them), so a NaN
+    score or weight there would count as a number. ``isfinite`` and ``isinf`` are not folded
+    that way, and a NaN is neither.
+    """
+    return f"(CASE WHEN isfinite({expr}) OR isinf({expr}) THEN {expr} END)"
+
+
 def bin_expression(col: str, bins: int, score_range: tuple[float, float]) -> str:
     """SQL (a DOUBLE) for the histogram bin of a score column.
 
@@ -51,7 +62,7 @@ def bin_expression(col: str, bins: int, score_range: tuple[float, float]) -> str
     disagrees with the edges, which are computed as numpy computes them.
     """
     lo, hi = (float(v) for v in score_range)
-    s = f"nullif({quote(col)}::DOUBLE, 'NaN'::DOUBLE)"  # a NaN score is missing, like a null
+    s = without_nan(f"{quote(col)}::DOUBLE")  # a NaN score is missing, like a null
     if lo == 0.0 and hi == 1.0:
         # lo + (hi - lo) * x == x and (s - lo) * (B / 1.0) == s * B exactly in IEEE doubles
         j = f"floor({s} * {_double(bins)})"
@@ -98,9 +109,8 @@ def count_groups(
         keys.append(f"{bin_expression(score_col, bins, score_range)} AS b")
     aggs = ["count(*) AS n"]
     if weight_col is not None:
-        w = quote(weight_col) + "::DOUBLE"
-        bad = f"({w} IS NULL OR isnan({w}))"
-        good = f"CASE WHEN {bad} THEN NULL ELSE {w} END"
+        good = without_nan(quote(weight_col) + "::DOUBLE")
+        bad = f"({good} IS NULL)"
         aggs += [f"sum({good}) AS w", f"count(*) FILTER (WHERE {bad}) AS bad_w",
                  f"min({good}) AS min_w", f"max({good}) AS max_w"]
     query = f"SELECT {', '.join(keys + aggs)} FROM rel GROUP BY ALL"
@@ -154,31 +164,54 @@ def parquet_rows(con: Any, files: Sequence[str], name: str) -> int:
     as it declares, dropping or inventing some), and the top-level column names checked for
     duplicates (DuckDB would rename the second one)."""
     listed = "[" + ", ".join(literal(f) for f in files) + "]"
-    declared = con.sql(
-        f"SELECT file_name, num_rows FROM parquet_file_metadata({listed})").fetchall()
-    chunks = con.sql(
-        "SELECT file_name, row_group_id, any_value(row_group_num_rows), "
-        "min(num_values) FILTER (WHERE path_in_schema NOT LIKE '%,%'), "
-        "max(num_values) FILTER (WHERE path_in_schema NOT LIKE '%,%'), "
-        "list(path_in_schema) FILTER (WHERE path_in_schema NOT LIKE '%,%') "
-        f"FROM parquet_metadata({listed}) GROUP BY ALL").fetchall()
-    held: dict[str, int] = {}
-    for fname, group, rows, lo, hi, paths in chunks:
-        held[fname] = held.get(fname, 0) + int(rows or 0)
-        if lo is not None and (lo != rows or hi != rows):
-            bad = lo if lo != rows else hi
-            raise ValueError(f"{name} cannot be read whole: row group {group} of {fname!r} "
-                             f"declares {rows} rows but a column chunk holds {bad} values")
-        if group == 0 and paths and len(set(paths)) != len(paths):
+    try:
+        declared = con.sql(
+            f"SELECT file_name, num_rows FROM parquet_file_metadata({listed})").fetchall()
+    except Exception as exc:  # duckdb.Error; the module is not imported here
+        # DuckDB builds every field of the file metadata, and refuses the lot when a text
+        # field nobody counts with (created_by, key-value metadata) is not UTF-8, a file
+        # whose data it reads; the row count is then read by pyarrow
+        declared = _declared_rows(files, exc)
+    # flat columns: a nested column's path is "name, field, ..." and a repeated one holds
+    # more (or fewer) values than rows
+    flat = "path_in_schema NOT LIKE '%, %'"
+    bad = con.sql(
+        "SELECT file_name, row_group_id, row_group_num_rows, path_in_schema, num_values "
+        f"FROM parquet_metadata({listed}) WHERE {flat} AND num_values IS DISTINCT FROM "
+        "row_group_num_rows ORDER BY file_name, row_group_id, column_id LIMIT 1").fetchall()
+    if bad:
+        fname, group, rows, column, values = bad[0]
+        raise ValueError(f"{name} cannot be read whole: row group {group} of {fname!r} "
+                         f"declares {rows} rows but its column {column!r} holds {values} "
+                         "values")
+    held = dict(con.sql(
+        "SELECT file_name, sum(row_group_num_rows) FROM (SELECT DISTINCT file_name, "
+        f"row_group_id, row_group_num_rows FROM parquet_metadata({listed})) GROUP BY ALL"
+    ).fetchall())
+    for fname, paths in con.sql(
+            f"SELECT file_name, list(path_in_schema) FROM parquet_metadata({listed}) "
+            f"WHERE row_group_id = 0 AND {flat} GROUP BY ALL ORDER BY file_name").fetchall():
+        if len(set(paths)) != len(paths):
             seen: set[str] = set()
             dups = sorted({c for c in paths if c in seen or seen.add(c)})
-            raise ValueError(f"{name} has duplicate column names {dups}; column names must "
+            where = f"{name} (file {fname!r})" if len(files) > 1 else name
+            raise ValueError(f"{where} has duplicate column names {dups}; column names must "
                              "be unique")
     total = 0
     for fname, rows in declared:
-        got = held.get(fname, 0)
+        got = int(held.get(fname) or 0)
         if rows is None or rows < 0 or int(rows) != got:
             raise ValueError(f"{name} cannot be read whole: the footer of {fname!r} declares "
                              f"{rows} rows but its row groups hold {got}")
         total += int(rows)
     return total
+
+
+def _declared_rows(files: Sequence[str], exc: Exception) -> list[tuple[str, int]]:
+    """(file, rows its footer declares) read by pyarrow; the engine's error if it fails too."""
+    import pyarrow.parquet as pq
+
+    try:
+        return [(f, pq.read_metadata(f).num_rows) for f in files]
+    except Exception:
+        raise exc from None
