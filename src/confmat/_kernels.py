@@ -68,8 +68,7 @@ _hash_bytes: Any = None
 _same_bytes: Any = None
 _grow: Any = None
 _count_stretch: Any = None
-_sum_row: Any = None
-_margin: Any = None
+_reduce_tables: Any = None
 _count_stretch_w: Any = None
 _minmax_stretch: Any = None
 _table_shift: Any = None
@@ -95,7 +94,7 @@ def _numba_kernels() -> SimpleNamespace | None:
 
     global _load_u64, _load_u8, _mix, _le_bytes, _hash_bytes, _same_bytes, _grow
     global _views_run, _offsets_run, _words_run, _long_key, _minmax_stretch, _table_shift
-    global _count_stretch, _sum_row, _margin, _count_stretch_w
+    global _count_stretch, _reduce_tables, _count_stretch_w
 
     @intrinsic
     def load_u64(typingctx, addr):  # pragma: no cover - compiled
@@ -442,54 +441,55 @@ def _numba_kernels() -> SimpleNamespace | None:
                     tab[buf[j]] += 1
 
     @njit(cache=True, nogil=True, boundscheck=False)
-    def sum_row(loc, i, rp, cells, nsub, row):  # pragma: no cover - compiled
-        # row i of the table: the sum over the stretches' tables and their copies
-        row[:] = 0
-        for c in range(loc.shape[0]):
-            for q in range(nsub):
-                part = loc[c, q * cells + i * (rp + 1) : q * cells + i * (rp + 1) + rp]
-                for j in range(rp):
-                    row[j] += part[j]
-
-    @njit(cache=True, nogil=True)
-    def margin(loc, rt, rp, cells, nsub):  # pragma: no cover - compiled
-        # how many pairs fell outside the ranges: the margin row and column
+    def reduce_tables(loc, rt, rp, cells, nsub):  # pragma: no cover - compiled
+        # the table (the sum of the stretches' tables and their copies), its row and column
+        # sums, and how many pairs fell outside the ranges (the margin row and column).
+        # Serial: on a busy machine one more parallel region costs more than it saves.
+        out = np.zeros((rt, rp), np.int64)
+        rows = np.zeros(rt, np.int64)
+        cols = np.zeros(rp, np.int64)
         outside = 0
         for c in range(loc.shape[0]):
             for q in range(nsub):
-                outside += loc[c, q * cells + rt * (rp + 1) : (q + 1) * cells].sum()
+                tab = loc[c, q * cells : (q + 1) * cells]
                 for i in range(rt):
-                    outside += loc[c, q * cells + i * (rp + 1) + rp]
-        return outside
+                    part = tab[i * (rp + 1) : i * (rp + 1) + rp]
+                    row = out[i]
+                    for j in range(rp):
+                        row[j] += part[j]
+                    outside += tab[i * (rp + 1) + rp]
+                outside += tab[rt * (rp + 1) :].sum()
+        for i in range(rt):
+            row = out[i]
+            rows[i] = row.sum()
+            for j in range(rp):
+                cols[j] += row[j]
+        return out, rows, cols, outside
 
-    _count_stretch, _sum_row, _margin = count_stretch, sum_row, margin
+    _count_stretch, _reduce_tables = count_stretch, reduce_tables
 
     @njit(parallel=True, cache=True, nogil=True, boundscheck=False)
     def count_range(t, p, lo_t, rt, lo_p, rp, nchunks):  # pragma: no cover - compiled
         """Pairs (t - lo_t, p - lo_p) counted into an rt x rp table, modulo 2**64 so every
-        integer dtype is exact. A value outside its range is counted in a margin row/column
-        (how many is returned) rather than trusted: a guessed range is checked for free.
+        integer dtype is exact; returns (table, row sums, column sums, pairs outside). A
+        value outside its range is counted in a margin row/column rather than trusted: a
+        guessed range is checked for free.
 
         Each of the ``nchunks`` stretches of rows is counted into its own int32 tables (a
-        stretch is shorter than 2**31 rows), which lie at least a cache line apart: two
-        threads would otherwise fight over the line between them."""
+        stretch is shorter than 2**31 rows), zeroed by the thread that fills them and lying at
+        least a cache line apart: two threads would otherwise fight over the line between."""
         n = t.shape[0]
         step = (n + nchunks - 1) // nchunks
         cells = (rt + 1) * (rp + 1)
         nsub = 4 if cells <= 4096 else 1
-        loc = np.zeros((nchunks, (nsub * cells + 31) // 16 * 16), np.int32)
+        loc = np.empty((nchunks, (nsub * cells + 31) // 16 * 16), np.int32)
         urt, urp, urp1 = np.uint64(rt), np.uint64(rp), np.uint64(rp + 1)
         for c in prange(nchunks):
+            tab = loc[c]
+            tab[:] = 0
             _count_stretch(t[c * step : c * step + step], p[c * step : c * step + step],
-                           lo_t, urt, lo_p, urp, urp1, loc[c], cells, nsub)
-        out = np.empty((rt, rp), np.int64)
-        if cells * nchunks < 1 << 16:  # a small table: another parallel region costs more
-            for i in range(rt):
-                _sum_row(loc, i, rp, cells, nsub, out[i])
-        else:
-            for i in prange(rt):
-                _sum_row(loc, i, rp, cells, nsub, out[i])
-        return out, _margin(loc, rt, rp, cells, nsub)
+                           lo_t, urt, lo_p, urp, urp1, tab, cells, nsub)
+        return _reduce_tables(loc, rt, rp, cells, nsub)
 
     @njit(cache=True, nogil=True, boundscheck=False)
     def count_range1(t, p, lo_t, rt, lo_p, rp):  # pragma: no cover - compiled
@@ -499,10 +499,7 @@ def _numba_kernels() -> SimpleNamespace | None:
         loc = np.zeros((1, nsub * cells), np.int32)
         _count_stretch(t, p, lo_t, np.uint64(rt), lo_p, np.uint64(rp), np.uint64(rp + 1),
                        loc[0], cells, nsub)
-        out = np.empty((rt, rp), np.int64)
-        for i in range(rt):
-            _sum_row(loc, i, rp, cells, nsub, out[i])
-        return out, _margin(loc, rt, rp, cells, nsub)
+        return _reduce_tables(loc, rt, rp, cells, nsub)
 
     @njit(cache=True, nogil=True, boundscheck=False)
     def count_stretch_w(t, p, w, lo_t, urt, lo_p, urp, tab, seen_t, seen_p):  # pragma: no cover
@@ -641,12 +638,10 @@ def _count_kernel(
     ut, up = np.uint64(lo_t % 2**64), np.uint64(lo_p % 2**64)
     if w is None:
         if nchunks == 1:
-            table, outside = kern.count_range1(t, p, ut, rt, up, rp)
+            table, seen_t, seen_p, outside = kern.count_range1(t, p, ut, rt, up, rp)
         else:
-            table, outside = kern.count_range(t, p, ut, rt, up, rp, nchunks)
-        if outside:
-            return None
-        return table, table.sum(axis=1), table.sum(axis=0)
+            table, seen_t, seen_p, outside = kern.count_range(t, p, ut, rt, up, rp, nchunks)
+        return None if outside else (table, seen_t, seen_p)
     w = np.ascontiguousarray(w)
     if nchunks == 1:
         table, seen_t, seen_p, outside = kern.count_range_w1(t, p, w, ut, rt, up, rp)
