@@ -142,29 +142,31 @@ def _numba_kernels() -> SimpleNamespace | None:
 
     @njit(cache=True, nogil=True)
     def hash_bytes(addr, m):  # pragma: no cover - compiled
-        h = np.uint64(0x243F6A8885A308D3) ^ np.uint64(m)
+        # hash of m >= 8 bytes: two independent lanes of 8-byte words, the last word read at
+        # m - 8 (overlapping, never past the end); a match is always confirmed byte for byte
+        h1 = np.uint64(0x243F6A8885A308D3) ^ np.uint64(m)
+        h2 = np.uint64(0x13198A2E03707344)
         j = 0
-        while j + 8 <= m:
-            h = (h ^ _load_u64(addr + np.uint64(j))) * np.uint64(0xFF51AFD7ED558CCD)
-            h ^= h >> np.uint64(29)
-            j += 8
-        if j < m:
-            h = (h ^ _le_bytes(addr + np.uint64(j), m - j)) * np.uint64(0xFF51AFD7ED558CCD)
-            h ^= h >> np.uint64(29)
-        return h
+        while j + 16 <= m:
+            h1 = (h1 ^ _load_u64(addr + np.uint64(j))) * np.uint64(0xFF51AFD7ED558CCD)
+            h2 = (h2 ^ _load_u64(addr + np.uint64(j + 8))) * np.uint64(0xC4CEB9FE1A85EC53)
+            j += 16
+        if j + 8 <= m:
+            h1 = (h1 ^ _load_u64(addr + np.uint64(j))) * np.uint64(0xFF51AFD7ED558CCD)
+        h2 = (h2 ^ _load_u64(addr + np.uint64(m - 8))) * np.uint64(0xC4CEB9FE1A85EC53)
+        h = h1 ^ (h2 >> np.uint64(31)) ^ (h2 << np.uint64(17))
+        return h ^ (h >> np.uint64(29))
 
     @njit(cache=True, nogil=True)
     def same_bytes(a, b, m):  # pragma: no cover - compiled
+        # the m >= 8 bytes at a and b are equal (words; the last one read at m - 8)
         j = 0
         while j + 8 <= m:
             if _load_u64(a + np.uint64(j)) != _load_u64(b + np.uint64(j)):
                 return False
             j += 8
-        while j < m:
-            if _load_u8(a + np.uint64(j)) != _load_u8(b + np.uint64(j)):
-                return False
-            j += 1
-        return True
+        last = np.uint64(m - 8)
+        return _load_u64(a + last) == _load_u64(b + last)
 
     @njit(cache=True, nogil=True)
     def grow(slots, keys, addrs, first, k):  # pragma: no cover - compiled
