@@ -632,7 +632,7 @@ def test_skipped_rows_by_reason_equal_an_independent_count(tmp_path_factory, see
     yhat = [None if rng.random() < 0.1 else str(v) for v in words[rng.integers(0, 2, n)]]
     s = [None if rng.random() < 0.05 else (float("nan") if rng.random() < 0.05 else float(v))
          for v in rng.random(n).round(5)]
-    y[0], yhat[0] = "ant", "bee"  # a valid row, so the engine sees text
+    y[0], yhat[0], s[0] = "ant", "bee", 0.5  # a valid row: the engine sees text, n >= 1 read
     df = pd.DataFrame({"y": y, "yhat": yhat, "s": s})
     d = tmp_path_factory.mktemp("skip")
     if name == "sql":

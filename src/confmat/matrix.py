@@ -130,6 +130,7 @@ class ConfusionMatrix:
         *,
         labels: Sequence[Any] | None = None,
         sample_weight: Any = None,
+        strict_labels: bool = True,
     ) -> ConfusionMatrix:
         """Count a confusion matrix from true and predicted labels.
 
@@ -148,14 +149,26 @@ class ConfusionMatrix:
             like ``precision_recall_fscore_support(labels=...)``. ``n_outside`` says how many.
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights; the counts become float sums of weights.
+        strict_labels : bool, default True
+            ``labels`` must name at least one class that occurs in ``y_true`` (the rule of
+            scikit-learn's ``confusion_matrix``: otherwise every counted row would be empty).
+            ``False`` counts anyway, as scikit-learn's metric functions (``f1_score(labels=...)``
+            and the like) do.
+
+        Raises
+        ------
+        ValueError
+            ``labels`` names no class of ``y_true`` (with ``strict_labels``), or a bad input.
         """
         if any(hasattr(v, "__dask_graph__") for v in (y_true, y_pred, sample_weight)):
-            from .dask import confusion_counts as count  # counted on the cluster, not collected
+            from .dask import confusion_counts as dask_count  # counted on the cluster
+
+            table, out_labels, has_other = dask_count(
+                y_true, y_pred, labels=labels, sample_weight=sample_weight)
         else:
-            count = confusion_counts
-        table, out_labels, has_other = count(
-            y_true, y_pred, labels=labels, sample_weight=sample_weight
-        )
+            table, out_labels, has_other = confusion_counts(
+                y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                strict_labels=strict_labels)
         return cls._from_table(table, out_labels, has_other)
 
     @classmethod

@@ -89,8 +89,8 @@ def multilabel_confusion_matrix(
                 )
             out = out[idx]
         return out
-    return ConfusionMatrix.from_predictions(
-        y_true, y_pred, labels=labels, sample_weight=sample_weight
+    return ConfusionMatrix.from_predictions(  # as scikit-learn's: any labels
+        y_true, y_pred, labels=labels, sample_weight=sample_weight, strict_labels=False
     ).one_vs_rest()
 
 

@@ -40,7 +40,7 @@ def _confmat_score(
     """The metric of the confusion matrix of ``y_true`` and ``y_pred`` (module level, so that
     scorers pickle for ``n_jobs > 1``)."""
     cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels,
-                                          sample_weight=sample_weight)
+                                          sample_weight=sample_weight, strict_labels=False)
     value = cm.metric(metric, average, pos_label=pos_label, zero_division=zero_division,
                       **(params or {}))
     return float(value)

@@ -72,8 +72,8 @@ def classification_report(
         micro_is_accuracy = False
         support = per.support
     else:
-        cm = ConfusionMatrix.from_predictions(
-            y_true, y_pred, labels=labels, sample_weight=sample_weight
+        cm = ConfusionMatrix.from_predictions(  # scikit-learn's report accepts any labels
+            y_true, y_pred, labels=labels, sample_weight=sample_weight, strict_labels=False
         )
         labels_ = cm.labels
         labels_given = labels is not None
