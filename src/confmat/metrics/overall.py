@@ -121,12 +121,16 @@ def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
     if weights is None:  # (N c - sum t p) / (N^2 - sum t p): the marginals suffice
         cov, chance, _, _ = chance_terms(s)
         if s.counts.dtype.kind == "f":
-            # weighted counts: 1 - N D / chance with D the off-diagonal sum, as scikit-learn
-            # forms it; N c - sum t p loses a class whose weight is below the rounding of N
+            # weighted counts: 1 - N D / X with D the off-diagonal sum and X = sum_{i != j}
+            # t_i p_j formed from products of the marginals, as scikit-learn forms it;
+            # N c - sum t p and N - p lose a class whose weight is below the rounding of N
             # (0 instead of 1 for a perfect table with weights 2 and 2e-16)
             k = s.counts.shape[-1]
-            off = (s.counts * (1.0 - np.eye(k))).sum(axis=(-2, -1))
-            cov = np.asarray(chance, np.float64) - np.asarray(s.n, np.float64) * off
+            off_diag = 1.0 - np.eye(k)
+            off = (s.counts * off_diag).sum(axis=(-2, -1))
+            t, p = np.asarray(s.rows, np.float64), np.asarray(s.cols, np.float64)
+            chance = ((t[..., :, None] * p[..., None, :]) * off_diag).sum(axis=(-2, -1))
+            cov = chance - np.asarray(s.n, np.float64) * off
         return s.div(cov, chance, "kappa")
     k = s.counts.shape[-1]
     w = np.rint(kappa_weights(k, weights)).astype(np.int64)
