@@ -682,8 +682,8 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
     """The pairs (and score bins) counted by the engine in one ``GROUP BY``; the row
     accounting read off the groups. A row the errors must name is found by a second pass
     over the rows, streamed in order by the same engine (only on the error path)."""
+    from .accumulator import Accumulator
     from .encode import encode_pair, normalize_labels
-    from .matrix import ConfusionMatrix
 
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
         raise ValueError(f"bins must be a positive integer, got {bins!r}")
@@ -755,13 +755,17 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
             where = f"{source.name}, row {row}"
         raise ValueError(f"{where}: label {_py(bad)!r} (column {col!r}) is not in the fixed "
                          f"labels {out_labels}")
-    k = len(out_labels)
-    table = np.zeros((k, k), dtype=counts.dtype)
-    np.add.at(table, (tc, pc), counts)
     if score_col is not None:
         report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
                                            out_labels, int(bins), labels is None)
-    return ConfusionMatrix(table, labels=out_labels)
+    # the table itself is added up where every engine's GROUP BY is: Accumulator.update_grouped
+    acc = Accumulator(book)
+    rows = n[ok] if weight_col is None else n[ok] - g["bad_weight"][ok]
+    try:
+        acc.update_grouped(tv, pv, rows, weights=None if weight_col is None else counts)
+    except (ValueError, TypeError) as exc:
+        raise _content_error(source, None, exc) from exc
+    return acc.result()
 
 
 def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray, np.ndarray]:
