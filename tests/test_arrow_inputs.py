@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix
 
 from confmat import ConfusionMatrix
-from confmat._kernels import confusion_counts
+from confmat.counting.kernels import confusion_counts
 
 # sklearn warns when only one label occurs; that case is part of what is being tested
 pytestmark = pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
@@ -387,7 +387,7 @@ def test_arrow_and_numpy_columns_mix():
 def test_large_arrow_string_columns_take_the_compiled_path():
     """Above NUMBA_MIN_SIZE the default path factorises Arrow strings with the kernels (both
     columns at once); it agrees with pyarrow's own dictionary_encode path."""
-    from confmat._kernels import NUMBA_MIN_SIZE
+    from confmat.counting.kernels import NUMBA_MIN_SIZE
 
     rng = np.random.default_rng(5)
     names = np.array(["bus", "opel", "saab", "van", "a much longer label than twelve bytes"])

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix
 
 from confmat import ConfusionMatrix
-from confmat._kernels import MAX_DIRECT_RANGE, NUMBA_MIN_SIZE, confusion_counts
+from confmat.counting.kernels import MAX_DIRECT_RANGE, NUMBA_MIN_SIZE, confusion_counts
 
 pytest.importorskip("numba")
 
@@ -165,7 +165,7 @@ def test_numba_is_imported_lazily_and_can_be_disabled() -> None:
     code = (
         "import sys, numpy as np, confmat\n"
         "assert 'numba' not in sys.modules, 'numba imported eagerly'\n"
-        "from confmat._kernels import NUMBA_MIN_SIZE, confusion_counts\n"
+        "from confmat.counting.kernels import NUMBA_MIN_SIZE, confusion_counts\n"
         "rng = np.random.default_rng(1)\n"
         "t = rng.integers(0, 7, NUMBA_MIN_SIZE + 5); p = rng.integers(0, 7, t.size)\n"
         "table, labels, _ = confusion_counts(t, p)\n"

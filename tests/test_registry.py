@@ -101,7 +101,7 @@ def test_pycm_key_table_is_consistent() -> None:
         for e in entries:
             spec = get_metric(e.metric)
             reg.check_average(e.average)
-            reg._bind_params(spec, e.params)
+            reg.bind_params(spec, e.params)
             if e.average is not None:
                 assert spec.kind == "per_class", key
     # the spec field names the key that needs no average, parameter or element

@@ -36,8 +36,7 @@ from .metrics import MetricSpec, UndefinedMetricWarning, get_metric, list_metric
 from .metrics.scales import interpret, list_scales
 from .multilabel import hamming_loss, multilabel_confusion_matrix
 from .report import build_comparison, build_report, classification_report
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "Accumulator",

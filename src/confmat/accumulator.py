@@ -3,7 +3,7 @@
 A confusion matrix is a sum over samples, so chunked and distributed evaluation need only a
 running K x K table (``dist_reduce_fx="sum"`` in torchmetrics' words). The pipeline reads like
 torchmetrics' stateful metrics: validate and count each chunk with the same front door and
-kernel as the in-memory path (:func:`confmat._kernels.confusion_counts`), add the chunk's table
+kernel as the in-memory path (:func:`confmat.counting.kernels.confusion_counts`), add the chunk's table
 into the running one, and build a :class:`~confmat.ConfusionMatrix` only when asked.
 """
 
@@ -17,8 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from ._kernels import confusion_counts
-from .encode import _check_kinds, _py, as_1d, check_pair, encode_pair, normalize_labels
+from .counting.kernels import confusion_counts
+from .inputs.encode import (
+    as_1d,
+    check_label_kinds,
+    check_pair,
+    encode_pair,
+    normalize_labels,
+    py_scalar,
+)
 from .inputs.state import (
     check_envelope,
     exact_total,
@@ -31,7 +38,7 @@ from .inputs.state import (
     read_labels,
 )
 from .matrix import ConfusionMatrix
-from .metrics._exact import check_sum, check_total, int_total
+from .metrics.exact import check_sum, check_total, int_total
 
 __all__ = ["Accumulator"]
 
@@ -247,7 +254,7 @@ class Accumulator:
         check_total(c, f"counts of chunk {chunk}")  # each count and their total fit int64
         c = c.astype(np.int64, copy=False)
         if weights is not None:
-            from .encode import check_sample_weight
+            from .inputs.encode import check_sample_weight
 
             vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
         else:
@@ -256,7 +263,7 @@ class Accumulator:
         k = len(labels)
         table = np.zeros((k, k), dtype=vals.dtype)
         np.add.at(table, (tc, pc), vals)
-        labels = [_py(v) for v in labels]
+        labels = [py_scalar(v) for v in labels]
         if self._fixed:
             self._check_known(labels, chunk)
         self._add(table, labels, chunk)
@@ -296,7 +303,7 @@ class Accumulator:
         if table.dtype.kind in "iu" and self._table.dtype.kind in "iu":
             check_sum([int_total(self._table), int_total(table)],
                       what or f"chunk {chunk} added to the running counts")
-        labels = [_py(v) for v in labels]
+        labels = [py_scalar(v) for v in labels]
         if labels != self._labels:
             index = {v: i for i, v in enumerate(self._labels)}
             new = [v for v in labels if v not in index]
@@ -321,7 +328,7 @@ class Accumulator:
     def _grow(self, new: list[Any], chunk: int) -> None:
         merged = list(self._labels) + list(new)
         try:
-            _check_kinds(merged, f"labels of chunk {chunk} and the earlier chunks")
+            check_label_kinds(merged, f"labels of chunk {chunk} and the earlier chunks")
             order = sorted(merged)
         except TypeError as exc:
             raise TypeError(
@@ -366,7 +373,7 @@ class Accumulator:
             if self._fixed:
                 classes = list(self._labels)
             else:
-                classes = sorted(set(self._labels) | {_py(v) for v in seen})
+                classes = sorted(set(self._labels) | {py_scalar(v) for v in seen})
             if len(classes) < 2:
                 raise ValueError(
                     f"chunk {chunk}: the score histogram needs at least two classes but only "

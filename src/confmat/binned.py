@@ -50,7 +50,7 @@ from .curves import (
     _roc_points,
     _undefined_auc,
 )
-from .encode import _py, _uniques_and_codes, as_1d, check_sample_weight, normalize_labels
+from .inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels, py_scalar
 from .inputs.state import (
     check_envelope,
     field_name,
@@ -82,7 +82,7 @@ def _kernels() -> Any:
     try:
         import numba
 
-        from ._binned_kernels import accumulate, count_rows
+        from .counting.binned_kernels import accumulate, count_rows
     except ImportError:  # pragma: no cover - numba is optional
         return None
     return numba, accumulate, count_rows
@@ -190,12 +190,12 @@ class ScoreHistogram:
         if y.dtype.kind in "iu" and self.labels == list(range(k)):
             if y.size and (y.min() < 0 or y.max() >= k):
                 bad = y[(y < 0) | (y >= k)][0]
-                raise ValueError(f"y_true contains label {_py(bad)!r} not in labels {self.labels}")
+                raise ValueError(f"y_true contains label {py_scalar(bad)!r} not in labels {self.labels}")
             # small integer codes go to the kernel as they are (it is compiled per type)
             return y if y.dtype.kind == "i" else y.astype(np.int64)
-        uniq, codes = _uniques_and_codes(y, "y_true")
+        uniq, codes = factorize(y, "y_true")
         try:
-            lut = np.array([self._index[_py(v)] for v in uniq.tolist()], dtype=np.int64)
+            lut = np.array([self._index[py_scalar(v)] for v in uniq.tolist()], dtype=np.int64)
         except KeyError as exc:
             raise ValueError(
                 f"y_true contains label {exc.args[0]!r} not in labels {self.labels}"
@@ -436,7 +436,7 @@ class ScoreHistogram:
     def _pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:
         """Positive and negative histograms of one class against the rest."""
         if self.is_binary:
-            if pos_label is not None and _py(pos_label) != self.labels[1]:
+            if pos_label is not None and py_scalar(pos_label) != self.labels[1]:
                 raise ValueError(
                     f"pos_label must be {self.labels[1]!r} (labels[1]: the scores are that "
                     f"class's), got {pos_label!r}"
@@ -446,9 +446,9 @@ class ScoreHistogram:
             raise ValueError(
                 f"pos_label is required for a multiclass histogram (one of {self.labels})"
             )
-        if _py(pos_label) not in self._index:
+        if py_scalar(pos_label) not in self._index:
             raise ValueError(f"pos_label={pos_label!r} is not one of the labels {self.labels}")
-        k = self._index[_py(pos_label)]
+        k = self._index[py_scalar(pos_label)]
         pos = self.counts[k, k]
         neg = self.counts[:, k].sum(axis=0) - pos
         return pos, neg, self.labels[k], f"not {self.labels[k]}"

@@ -95,7 +95,7 @@ def _emit(obj: Any, fmt: str, output: str | None) -> None:
 def _print_rich(obj: Any) -> None:
     """Terminal tables with rich (plain text when rich is missing)."""
     from .report.model import Comparison
-    from .report.render_text import _cmp_sections, _sections, _source_lines, render_text
+    from .report.render_text import comparison_sections, render_text, report_sections, source_lines
 
     try:
         from rich import box
@@ -109,7 +109,7 @@ def _print_rich(obj: Any) -> None:
 
     def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any]) -> None:
         console.rule(f"[bold]{_esc(title)}")
-        for line in _source_lines(src):
+        for line in source_lines(src):
             console.print(_esc(line))
         for stitle, header, rows, align in sections:
             align = align or "l" + "r" * (len(header) - 1)
@@ -124,11 +124,11 @@ def _print_rich(obj: Any) -> None:
             console.print(f"[dim]note: {_esc(n)}[/dim]")
 
     if isinstance(obj, Comparison):
-        show(obj.title, _cmp_sections(obj), obj.notes, obj.source)
+        show(obj.title, comparison_sections(obj), obj.notes, obj.source)
         for rep in obj.reports:
-            show(rep.title, _sections(rep), rep.notes, {})
+            show(rep.title, report_sections(rep), rep.notes, {})
     else:
-        show(obj.title, _sections(obj), obj.notes, obj.source)
+        show(obj.title, report_sections(obj), obj.notes, obj.source)
 
 
 def _esc(s: Any) -> str:

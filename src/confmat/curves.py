@@ -31,13 +31,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .encode import (
-    _py,
-    _uniques_and_codes,
+from .inputs.encode import (
     all_finite,
     as_1d,
     check_sample_weight,
+    factorize,
     label_kind,
+    py_scalar,
 )
 from .matrix import ConfusionMatrix
 from .metrics import ClassCounts, Stats, UndefinedMetricWarning, evaluate, get_metric
@@ -81,8 +81,8 @@ def _encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
             classes = [bool(v) for v in values] if y.dtype.kind == "b" else values
             codes = shifted if present.size == hi - lo + 1 else lut[shifted]
             return classes, codes
-    uniq, codes = _uniques_and_codes(y, "y_true")
-    classes = [_py(v) for v in uniq.tolist()]
+    uniq, codes = factorize(y, "y_true")
+    classes = [py_scalar(v) for v in uniq.tolist()]
     order = sorted(range(len(classes)), key=classes.__getitem__)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
@@ -544,7 +544,7 @@ def _class_columns(
             )
         cols = list(classes)
     else:
-        cols = [_py(v) for v in as_1d(labels, "labels").tolist()]
+        cols = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
         if len(set(cols)) != len(cols):
             raise ValueError(f"labels must be unique, got {cols}")
         if len(cols) != n_columns:
@@ -854,7 +854,7 @@ def roc_auc(
         return _undefined_auc()
     pos_index = 1
     if labels is not None:
-        lab = [_py(v) for v in as_1d(labels, "labels").tolist()]
+        lab = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
         if len(lab) != 2 or set(lab) != set(classes):
             raise ValueError(f"labels must name the two classes {classes}, got {lab}")
         pos_index = classes.index(lab[1])
@@ -916,7 +916,7 @@ class ROCCurve:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "label": _py(self.label),
+            "label": py_scalar(self.label),
             "auc": self.auc,
             "fpr": self.fpr.tolist(),
             "tpr": self.tpr.tolist(),
@@ -936,7 +936,7 @@ class PRCurve:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "label": _py(self.label),
+            "label": py_scalar(self.label),
             "average_precision": self.average_precision,
             "precision": self.precision.tolist(),
             "recall": self.recall.tolist(),
@@ -969,7 +969,7 @@ class OneVsRestROC:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "labels": [_py(v) for v in self.labels],
+            "labels": [py_scalar(v) for v in self.labels],
             "curves": [c.to_dict() for c in self.curves.values()],
             "micro": self.micro.to_dict(),
             "macro": self.macro.to_dict(),
@@ -1054,7 +1054,7 @@ class ModelComparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "pos_label": _py(self.pos_label),
+            "pos_label": py_scalar(self.pos_label),
             "models": [
                 {"name": n, "roc": self.roc[n].to_dict(), "pr": self.pr[n].to_dict()}
                 for n in self.names
@@ -1251,7 +1251,7 @@ class ThresholdSweep:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "labels": [_py(v) for v in self.labels],
+            "labels": [py_scalar(v) for v in self.labels],
             "rule": "score >= threshold",
             "thresholds": self.thresholds.tolist(),
             "tp": self.tp.tolist(),

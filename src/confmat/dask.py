@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
-from .encode import _check_kinds, normalize_labels
+from .inputs.encode import check_label_kinds, normalize_labels
 
 __all__ = [
     "accumulate",
@@ -267,7 +267,7 @@ def _select(
         return table, seen, False
     book = normalize_labels(labels)
     if seen:
-        _check_kinds(seen[:1] + book[:1], "labels and the data")
+        check_label_kinds(seen[:1] + book[:1], "labels and the data")
     k = len(book)
     index = {v: i for i, v in enumerate(book)}
     pos = np.fromiter((index.get(v, k) for v in seen), np.int64, len(seen))
@@ -285,7 +285,7 @@ def confusion_counts(
     labels: Sequence[Any] | None = None,
     sample_weight: Any = None,
 ) -> tuple[np.ndarray, list[Any], bool]:
-    """The Dask counterpart of :func:`confmat._kernels.confusion_counts`.
+    """The Dask counterpart of :func:`confmat.counting.kernels.confusion_counts`.
 
     Returns ``(table, labels, has_other)`` with the same meaning, computed on the cluster.
     """

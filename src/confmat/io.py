@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from .inputs.encode import py_scalar
 from .inputs.files import (
     FORMATS,
     ReadError,
@@ -683,7 +684,7 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
     accounting read off the groups. A row the errors must name is found by a second pass
     over the rows, streamed in order by the same engine (only on the error path)."""
     from .accumulator import Accumulator
-    from .encode import encode_pair, normalize_labels
+    from .inputs.encode import encode_pair, normalize_labels
 
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
         raise ValueError(f"bins must be a positive integer, got {bins!r}")
@@ -753,7 +754,7 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
         if found_label is not None:
             row, bad, col = found_label
             where = f"{source.name}, row {row}"
-        raise ValueError(f"{where}: label {_py(bad)!r} (column {col!r}) is not in the fixed "
+        raise ValueError(f"{where}: label {py_scalar(bad)!r} (column {col!r}) is not in the fixed "
                          f"labels {out_labels}")
     if score_col is not None:
         report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
@@ -770,7 +771,7 @@ def _evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: 
 
 def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Masks of the true and predicted labels outside a fixed code book."""
-    from .encode import encode_pair
+    from .inputs.encode import encode_pair
 
     tc, pc, _, _ = encode_pair(t, p, book)
     return tc == len(book), pc == len(book)
@@ -791,7 +792,7 @@ def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.nda
             raise ValueError(f"{source.name}: one score column serves a binary problem, but "
                              f"the labels are {labels}; give one score column per class")
         row, label, col = third
-        raise ValueError(f"{source.name}, row {row}: label {_py(label)!r} (column {col!r}) is "
+        raise ValueError(f"{source.name}, row {row}: label {py_scalar(label)!r} (column {col!r}) is "
                          "a third class, but one score column serves a binary problem (the "
                          f"labels are {labels}); give one score column per class")
     outside = (b < 0) | (b >= bins)
@@ -874,7 +875,7 @@ class _RowScan:
     def third_label(self) -> tuple[int, Any, str] | None:
         """(1-based row, label, column) of the first valid row holding a third class (labels
         in order of appearance, the true label of a row before its prediction)."""
-        from .encode import encode_pair
+        from .inputs.encode import encode_pair
 
         seen: dict[Any, None] = {}
         try:
@@ -887,7 +888,7 @@ class _RowScan:
                     for c, i in zip(uniq.tolist(), at.tolist(), strict=True):
                         firsts[c] = min(firsts.get(c, (i, order)), (i, order))
                 for c, (i, order) in sorted(firsts.items(), key=lambda kv: kv[1]):
-                    label = _py(book[c])
+                    label = py_scalar(book[c])
                     if label in seen:
                         continue
                     seen[label] = None
@@ -907,10 +908,6 @@ def _content_error(source: Source, rows: str | None, exc: Exception) -> ValueErr
     if isinstance(exc, TypeError) and source.format in ("csv", "tsv", "jsonl"):
         hint = " (the engine inferred the column types; column_types= can set them)"
     return ValueError(f"{where}: {exc}{hint}")
-
-
-def _py(v: Any) -> Any:
-    return v.item() if isinstance(v, np.generic) else v
 
 
 def _is_null(a: np.ndarray) -> np.ndarray:

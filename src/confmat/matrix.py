@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._kernels import confusion_counts
-from .encode import as_1d
+from .counting.kernels import confusion_counts
+from .inputs.encode import as_1d
 from .inputs.state import (
     check_envelope,
     json_labels,
@@ -19,7 +19,7 @@ from .inputs.state import (
     read_labels,
 )
 from .metrics import Stats, evaluate, get_metric
-from .metrics._exact import check_sum, check_total, int_total
+from .metrics.exact import check_sum, check_total, int_total
 
 SCHEMA = "confmat.confusion_matrix"
 SCHEMA_VERSION = 1
@@ -216,6 +216,19 @@ class ConfusionMatrix:
         return (self._table.sum() - self.counts.sum()).item()
 
     @property
+    def full_table(self) -> np.ndarray:
+        """The stored table (read-only view): ``counts`` plus, when the matrix was counted over a
+        label subset, a last row and column for the samples outside it (see :attr:`n_outside`)."""
+        view = self._table.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def has_outside_margin(self) -> bool:
+        """True when the matrix was counted over a subset of the labels (``from_predictions(labels=...)``)."""
+        return self._has_other
+
+    @property
     def is_weighted(self) -> bool:
         return self._table.dtype.kind == "f"
 
@@ -304,7 +317,7 @@ class ConfusionMatrix:
         Laid out as in seeds 000 and 002, positive first: ``[[TP, FN], [FP, TN]]`` with labels
         ``[pos_label, rest_label]``.
         """
-        i = self._index(pos_label, "pos_label")
+        i = self.index_of(pos_label, "pos_label")
         s = self.stats()
         tp, fn, fp, tn = (x[i] for x in (s.tp, s.fn, s.fp, s.tn))
         if rest_label == pos_label:
@@ -339,7 +352,7 @@ class ConfusionMatrix:
             if not members:
                 raise ValueError(f"group {new!r} has no members")
             for m in members:
-                self._index(m, "groups")
+                self.index_of(m, "groups")
                 if m in target:
                     raise ValueError(f"label {m!r} appears in more than one group")
                 target[m] = new
@@ -359,7 +372,8 @@ class ConfusionMatrix:
         table = proj.T @ self._table @ proj
         return ConfusionMatrix._from_table(table, order, self._has_other)
 
-    def _index(self, label: Any, name: str) -> int:
+    def index_of(self, label: Any, name: str = "label") -> int:
+        """Position of ``label`` in :attr:`labels`; a ValueError naming ``name`` if it is not one."""
         try:
             return self._labels.index(label)
         except ValueError:
@@ -387,7 +401,7 @@ class ConfusionMatrix:
                 raise ValueError(f"pos_label applies to per-class metrics, not {spec.name!r}")
             if average is not None:
                 raise ValueError("give either pos_label or average, not both")
-            i = self._index(pos_label, "pos_label")
+            i = self.index_of(pos_label, "pos_label")
             return float(evaluate(spec.name, self.stats(zero_division), None, **params)[i])
         out = evaluate(spec.name, self.stats(zero_division), average, **params)
         return float(out) if out.ndim == 0 else out

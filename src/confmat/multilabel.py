@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .encode import check_sample_weight
+from .inputs.encode import check_sample_weight
 from .matrix import ConfusionMatrix
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from .matrix import ConfusionMatrix
 from .metrics import get_metric
-from .metrics.registry import AVERAGES, _bind_params
+from .metrics.registry import AVERAGES, bind_params
 
 __all__ = ["get_scorer", "make_scorer"]
 
@@ -101,7 +101,7 @@ def make_scorer(
                 "registry); pass greater_is_better= to use it as a scorer"
             )
         greater_is_better = bool(spec.higher_is_better)
-    _bind_params(spec, params)  # bad parameters fail now, not inside a cross-validation loop
+    bind_params(spec, params)  # bad parameters fail now, not inside a cross-validation loop
     return _sk_make_scorer(
         _confmat_score,
         greater_is_better=greater_is_better,

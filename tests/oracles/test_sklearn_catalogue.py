@@ -105,7 +105,7 @@ def _specificity(cm, yt, yp, labels):
            imb.specificity_score(yt, yp, labels=labels, average=avg), f"specificity {avg}")
 
 
-def _fbeta(cm, yt, yp, labels):
+def fbeta_values(cm, yt, yp, labels):
     beta = (0.5, 2.0, 3.7)[_avg.counter % 3]
     _prf(skm.fbeta_score, "fbeta", beta=beta)(cm, yt, yp, labels)
 
@@ -212,7 +212,7 @@ ORACLES = {
     "tp": _cells, "fp": _cells, "fn": _cells, "tn": _cells, "support": _support,
     "recall": _recall, "specificity": _specificity, "precision": _prf(skm.precision_score,
                                                                       "precision"),
-    "f1": _prf(skm.f1_score, "f1"), "fbeta": _fbeta, "jaccard": _jaccard,
+    "f1": _prf(skm.f1_score, "f1"), "fbeta": fbeta_values, "jaccard": _jaccard,
     "lr_plus": _likelihood_ratios, "lr_minus": _likelihood_ratios, "class_gmean": _class_gmean,
     "accuracy": _accuracy, "balanced_accuracy": _balanced, "kappa": _kappa, "mcc": _mcc,
     "gmean": _gmean, "zero_one_loss": _zero_one, "hamming_loss": _hamming,

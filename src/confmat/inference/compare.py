@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..encode import as_1d
+from ..inputs.encode import as_1d
 from ..metrics import get_metric
-from ._common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
+from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from .intervals import ConfidenceInterval, confidence_interval
 from .paired import REF_HOLM, encode_many, holm, mcnemar, paired_bootstrap
 from .scores import delong, score_ci, score_metric_name

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..metrics import Stats, evaluate, get_metric
 from ..metrics.overall import kappa_weights
-from ._common import (
+from .common import (
     DEFAULT_RESAMPLES,
     check_level,
     check_n_resamples,
@@ -380,7 +380,7 @@ def jackknife_values(
     return np.asarray(vals, dtype=np.float64), weights
 
 
-def _nanquantile(values: np.ndarray, q: Any) -> np.ndarray:
+def nanquantile(values: np.ndarray, q: Any) -> np.ndarray:
     import warnings
 
     with warnings.catch_warnings():
@@ -407,10 +407,10 @@ def bootstrap_interval(
     alpha = 1.0 - level
     est = np.asarray(estimate, dtype=np.float64)
     if method == "percentile":
-        q = _nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
+        q = nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
         return q[0], q[1]
     if method == "basic":
-        q = _nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
+        q = nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
         return 2.0 * est - q[1], 2.0 * est - q[0]
     if method != "bca":
         raise ValueError(f"unknown bootstrap method {method!r}")
@@ -548,7 +548,7 @@ def confidence_interval(
             f"method={method!r} does not apply to {spec.name!r} with average={average!r} on "
             f"{k} classes; choose one of {', '.join(allowed)}"
         )
-    table = cm._table
+    table = cm.full_table
     stats = Stats(table, k=k, zero_division=zero_division)
     estimate = np.asarray(evaluate(spec.name, stats, average, **params), dtype=np.float64)
     n_used: int | None = None
@@ -592,7 +592,7 @@ def confidence_interval(
         low = np.clip(np.asarray(low, dtype=np.float64), lo_r, hi_r)
         high = np.clip(np.asarray(high, dtype=np.float64), lo_r, hi_r)
     if pos_label is not None:
-        i = cm._index(pos_label, "pos_label")
+        i = cm.index_of(pos_label, "pos_label")
         low, high, estimate = low[i], high[i], estimate[i]
 
     def out(a: np.ndarray) -> Any:

@@ -17,16 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from ..encode import as_1d, encode_pair
+from ..inputs.encode import as_1d, encode_pair
 from ..metrics import Stats, evaluate, get_metric
-from ._common import (
+from .common import (
     DEFAULT_RESAMPLES,
     check_level,
     check_n_resamples,
     check_random_state,
     scipy_stats,
 )
-from .intervals import REF_EFRON, _nanquantile, resample_tables
+from .intervals import REF_EFRON, nanquantile, resample_tables
 from .scores import score_bootstrap, score_metric_name
 
 REF_MCNEMAR = (
@@ -336,7 +336,7 @@ def paired_bootstrap(
                                     labels=labels)
         diffs = boot[:, 0] - boot[:, 1]
         obs = est[0] - est[1]
-        q = _nanquantile(diffs, [alpha / 2.0, 1.0 - alpha / 2.0])
+        q = nanquantile(diffs, [alpha / 2.0, 1.0 - alpha / 2.0])
         return PairedResult(score_name, float(est[0]), float(est[1]), float(obs), float(q[0]),
                             float(q[1]), float(_bootstrap_p(diffs, obs)), level, n_used)
     spec = get_metric(metric)
@@ -370,7 +370,7 @@ def paired_bootstrap(
         ea, eb, va, vb = ea[idx], eb[idx], va[:, idx], vb[:, idx]
     diffs = va - vb
     obs = ea - eb
-    q = _nanquantile(diffs, [alpha / 2.0, 1.0 - alpha / 2.0])
+    q = nanquantile(diffs, [alpha / 2.0, 1.0 - alpha / 2.0])
     p = _bootstrap_p(diffs, obs)
 
     def out(v: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..metrics import Stats, evaluate, get_metric
-from ._common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
+from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from .intervals import METHODS, ConfidenceInterval, bootstrap_interval
 
 
@@ -70,7 +70,7 @@ def _check_prevalence(cm: Any, prevalence: Any, n: float | None) -> tuple[np.nda
 
     if not isinstance(cm, ConfusionMatrix):
         raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
-    if cm._has_other:
+    if cm.has_outside_margin:
         raise ValueError(
             "at_prevalence needs a matrix counted over all labels; this one was counted with a "
             "label subset (n_outside > 0), whose outside margin has no class to re-weight"
@@ -172,7 +172,7 @@ def prevalence_ci(
     if pos_label is not None:
         if spec.kind != "per_class" or average is not None:
             raise ValueError("pos_label applies to per-class metrics with average=None")
-        i = cm._index(pos_label, "pos_label")
+        i = cm.index_of(pos_label, "pos_label")
         low, high, est = low[i], high[i], est[i]
 
     def out(a: Any) -> Any:

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..encode import _py, as_1d
-from ._common import (
+from ..inputs.encode import as_1d, py_scalar
+from .common import (
     check_level,
     check_n_resamples,
     check_random_state,
@@ -304,7 +304,7 @@ class _OneVsRest:
             )
         unknown = ~np.isin(y, classes)
         if unknown.any():
-            raise ValueError(f"y_true contains label {_py(y[unknown][0])!r} not in labels "
+            raise ValueError(f"y_true contains label {py_scalar(y[unknown][0])!r} not in labels "
                              f"{classes.tolist()[:10]}")
         self.average = average
         self.pos = np.stack([y == c for c in classes])  # (K, n)

@@ -11,7 +11,6 @@ from . import (  # noqa: F401  (registration side effects)  # noqa: F401  (the c
     significance,
 )
 from . import pycm_keys as _pycm_keys  # noqa: F401
-from ._stats import ClassCounts, Division, Stats, UndefinedMetricWarning
 from .registry import (
     AVERAGES,
     MetricSpec,
@@ -23,6 +22,7 @@ from .registry import (
     pycm_keys,
     register,
 )
+from .stats import ClassCounts, Division, Stats, UndefinedMetricWarning
 
 __all__ = [
     "AVERAGES",

@@ -9,9 +9,9 @@ from functools import lru_cache
 import numpy as np
 
 from . import references as R
-from ._exact import exact_difference, largest
-from ._helpers import INF, Z_95, chance_terms, check_z, declare, undefined, where_defined
-from ._stats import Stats
+from .common import INF, Z_95, chance_terms, check_z, declare, undefined, where_defined
+from .exact import exact_difference, largest
+from .stats import Stats
 
 
 def _agree(name, full, formula, meaning, **kw):

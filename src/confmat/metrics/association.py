@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._exact import exact_difference, largest
-from ._helpers import INF, declare, memo, ovr_covariance, undefined
-from ._stats import ClassCounts, Stats
+from .common import INF, declare, memo, ovr_covariance, undefined
+from .exact import exact_difference, largest
+from .stats import ClassCounts, Stats
 
 
 def _assoc(name, full, formula, meaning, **kw):

@@ -8,10 +8,10 @@ import math
 import numpy as np
 
 from . import references as R
-from ._exact import exact_difference, largest
-from ._helpers import declare, undefined, where_defined
-from ._stats import ClassCounts, Stats
-from .per_class import _fbeta, recall, specificity
+from .common import declare, undefined, where_defined
+from .exact import exact_difference, largest
+from .per_class import fbeta_values, recall, specificity
+from .stats import ClassCounts, Stats
 
 
 def _pc(name, full, formula, meaning, **kw):
@@ -157,8 +157,8 @@ def agm(c: ClassCounts) -> np.ndarray:
      prefer="Imbalanced problems when you want an F-type score that does not ignore TN.",
      avoid="Reporting to readers who expect plain F1: it is less familiar.")
 def agf(c: ClassCounts) -> np.ndarray:
-    f2 = _fbeta(c, 2.0, "agf")
-    inv = _fbeta(ClassCounts(c.tn, c.fn, c.fp, c.tp, c.div), 0.5, "agf")
+    f2 = fbeta_values(c, 2.0, "agf")
+    inv = fbeta_values(ClassCounts(c.tn, c.fn, c.fp, c.tp, c.div), 0.5, "agf")
     return np.sqrt(f2 * inv)
 
 

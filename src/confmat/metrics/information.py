@@ -9,9 +9,9 @@ import math
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, declare, memo, undefined, xlog2x
-from ._stats import ClassCounts, Stats
+from .common import INF, declare, memo, undefined, xlog2x
 from .per_class import precision
+from .stats import ClassCounts, Stats
 
 
 def _info(name, full, formula, meaning, **kw):

@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 
-from ._exact import exact_difference, largest
-from ._helpers import chance_terms, declare
-from ._stats import Stats
+from .common import chance_terms, declare
+from .exact import exact_difference, largest
 from .per_class import (
     REF_FAWCETT,
     REF_KNEUSEL,
@@ -18,6 +17,7 @@ from .per_class import (
     REF_YAO,
     recall,
 )
+from .stats import Stats
 
 REF_COHEN = "Cohen, J. (1960), A coefficient of agreement for nominal scales, Educ. Psychol. Meas. 20(1)."
 REF_COHEN_W = (

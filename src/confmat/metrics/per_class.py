@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._helpers import declare, ovr_covariance, where_defined
-from ._stats import ClassCounts, Division
+from .common import declare, ovr_covariance, where_defined
+from .stats import ClassCounts, Division
 
 REF_SKLEARN = "Pedregosa et al. (2011), Scikit-learn: Machine Learning in Python, JMLR 12."
 REF_POWERS = (
@@ -182,7 +182,7 @@ def _check_beta(beta: float) -> None:
         raise ValueError(f"beta must be a positive finite number, got {beta!r}")
 
 
-def _fbeta(c: ClassCounts, beta: float, what: str) -> np.ndarray:
+def fbeta_values(c: ClassCounts, beta: float, what: str) -> np.ndarray:
     b2 = float(beta) ** 2
     return c.div((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp, what)
 
@@ -195,7 +195,7 @@ def _fbeta(c: ClassCounts, beta: float, what: str) -> np.ndarray:
        avoid="True negatives matter: F1 ignores TN entirely, so it can rank a worse model "
              "higher (seed 002 shows F1 above MCC and kappa for every model); prefer MCC.")
 def f1(c: ClassCounts) -> np.ndarray:
-    return _fbeta(c, 1.0, "f1")
+    return fbeta_values(c, 1.0, "f1")
 
 
 @_rate("fbeta", "F-beta score", "F_beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)",
@@ -208,7 +208,7 @@ def f1(c: ClassCounts) -> np.ndarray:
              "formula it shows, a > 1 favours recall (the standard reading). PyCM keys "
              "'F0.5' and 'F2' are beta = 0.5 and 2.")
 def fbeta(c: ClassCounts, beta: float = 1.0) -> np.ndarray:
-    return _fbeta(c, beta, "fbeta")
+    return fbeta_values(c, beta, "fbeta")
 
 
 @_rate("jaccard", "Jaccard index (threat score, critical success index)",

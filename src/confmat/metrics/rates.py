@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from ._exact import exact_difference, largest
-from ._helpers import INF, declare, where_defined
-from ._stats import ClassCounts
+from .common import INF, declare, where_defined
+from .exact import exact_difference, largest
 from .per_class import npv, precision, recall, specificity
+from .stats import ClassCounts
 
 
 def _pc(name, full, formula, meaning, *, family="rates", **kw):
@@ -282,7 +282,7 @@ def _probit(p: np.ndarray) -> np.ndarray:
      notes="PyCM's ConfusionMatrix.sensitivity_index(); undefined (zero_division) when TPR or "
            "FPR is 0 or 1.")
 def sensitivity_index(c: ClassCounts) -> np.ndarray:
-    from ._helpers import undefined
+    from .common import undefined
     from .per_class import fpr
 
     t = recall(c)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._stats import Stats
+from .stats import Stats
 
 Kind = Literal["per_class", "overall"]
 AVERAGES = ("micro", "macro", "weighted")
@@ -24,9 +24,9 @@ class MetricSpec:
     """Declaration of one metric.
 
     ``func`` is a pure function of the counts. Per-class metrics receive a
-    :class:`~confmat.metrics._stats.ClassCounts` (one-vs-rest ``tp, fp, fn, tn`` with the class on
+    :class:`~confmat.metrics.stats.ClassCounts` (one-vs-rest ``tp, fp, fn, tn`` with the class on
     the last axis) so that micro averaging is the same function on summed counts; overall metrics
-    receive the whole :class:`~confmat.metrics._stats.Stats`.
+    receive the whole :class:`~confmat.metrics.stats.Stats`.
     """
 
     name: str
@@ -123,7 +123,7 @@ def list_metrics(kind: Kind | None = None, family: str | None = None) -> list[Me
     ]
 
 
-def _bind_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
+def bind_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
     unknown = set(params) - set(spec.params)
     if unknown:
         allowed = ", ".join(sorted(spec.params)) or "none"
@@ -185,7 +185,7 @@ def evaluate(
     class axis for per-class metrics with ``average=None``."""
     spec = get_metric(name)
     check_average(average)
-    bound = _bind_params(spec, params)
+    bound = bind_params(spec, params)
     if spec.kind == "overall":
         if average is not None:
             raise ValueError(

@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from . import references as R
-from ._helpers import INF, Z_95, check_z, declare
-from ._stats import Stats
+from .common import INF, Z_95, check_z, declare
+from .stats import Stats
 
 
 def _sig(name, full, formula, meaning, **kw):

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..encode import check_sample_weight, encode_pair
+from ..inputs.encode import check_sample_weight, encode_pair
 from ..matrix import ConfusionMatrix
 from ..metrics import ClassCounts, Division, Stats, evaluate, get_metric
 from ..metrics.registry import average_values
@@ -167,7 +167,7 @@ def _per(name: str, c: ClassCounts) -> np.ndarray:
 
 
 def _any_correct(y_true: Any, y_pred: Any) -> bool:
-    from ..encode import check_pair
+    from ..inputs.encode import check_pair
 
     t, p = check_pair(y_true, y_pred)
     return bool(np.any(t == p))

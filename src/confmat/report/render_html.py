@@ -37,7 +37,7 @@ CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
 
 
 def _version() -> str:
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

@@ -67,7 +67,7 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | 
     return "\n".join(out)
 
 
-def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | None]]:
+def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | None]]:
     """(title, header, rows, align) of every table of a report, shared by text and Markdown."""
     names = [str(v) for v in rep.labels]
     out = []
@@ -143,7 +143,7 @@ def _sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | 
     return out
 
 
-def _cmp_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list[str]], str | None]]:
+def comparison_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list[str]], str | None]]:
     keys = [k for k in cmp.table[0] if k != "model" and not k.endswith("_interval")]
     rows = []
     for r in cmp.table:
@@ -161,23 +161,23 @@ def _cmp_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list[str]]
     return out
 
 
-def _source_lines(source: dict[str, Any]) -> list[str]:
+def source_lines(source: dict[str, Any]) -> list[str]:
     return [f"{k}: {v}" for k, v in source.items() if v not in (None, "", [])]
 
 
 def render_text(obj: Report | Comparison) -> str:
     """The report (or comparison) as plain text tables."""
     parts = [obj.title, "=" * len(obj.title)]
-    parts += _source_lines(obj.source)
+    parts += source_lines(obj.source)
     if isinstance(obj, Comparison):
-        sections = _cmp_sections(obj)
+        sections = comparison_sections(obj)
         for title, header, rows, align in sections:
             parts += ["", title, table(header, rows, align)]
         for rep in obj.reports:
             parts += ["", render_text(rep)]
     else:
         parts.append(f"samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
-        for title, header, rows, align in _sections(obj):
+        for title, header, rows, align in report_sections(obj):
             parts += ["", title, table(header, rows, align)]
     if obj.notes:
         parts += ["", "Notes", *(f"- {n}" for n in obj.notes)]
@@ -188,15 +188,15 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
     """The report (or comparison) as GitHub-flavoured Markdown."""
     h = "#" * level
     parts = [f"{h} {_md_inline(obj.title)}", ""]
-    parts += [f"- {_md_inline(s)}" for s in _source_lines(obj.source)]
+    parts += [f"- {_md_inline(s)}" for s in source_lines(obj.source)]
     if isinstance(obj, Comparison):
-        for title, header, rows, align in _cmp_sections(obj):
+        for title, header, rows, align in comparison_sections(obj):
             parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
         for rep in obj.reports:
             parts += ["", render_markdown(rep, level + 1)]
     else:
         parts.append(f"- samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
-        for title, header, rows, align in _sections(obj):
+        for title, header, rows, align in report_sections(obj):
             parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
     if obj.notes:
         parts += ["", f"{h}# Notes", "", *(f"- {_md_inline(n)}" for n in obj.notes)]

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._exact import INT64_MAX, check_total, largest
+from .exact import INT64_MAX, check_total, largest
 
 ZERO_DIVISION_CHOICES = ("warn", 0, 1, "nan")
 
@@ -108,7 +108,7 @@ class Stats:
 
     Integer tables must have totals that fit int64 (checked here: ``OverflowError``
     otherwise); then every sum below is exact. Products of counts are never formed in int64
-    by the metrics (see :mod:`confmat.metrics._exact`).
+    by the metrics (see :mod:`confmat.metrics.exact`).
     """
 
     def __init__(self, table: Any, k: int | None = None, zero_division: Any = "warn") -> None:

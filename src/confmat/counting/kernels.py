@@ -13,7 +13,7 @@ onto the sorted label book; only the distinct labels ever become Python objects.
 * Arrow string columns (pyarrow, polars, pandas ``string[pyarrow]``) are factorised straight
   from their buffers by a compiled hash table, the two columns at once; numpy numbers and
   object arrays by the same table keyed by 64-bit words (values' bits, object pointers),
-  with ``pandas.factorize`` as the fallback (see :func:`confmat.encode._uniques_and_codes`).
+  with ``pandas.factorize`` as the fallback (see :func:`confmat.inputs.encode.factorize`).
 
 The numba kernels run above ``NUMBA_MIN_SIZE`` rows (or when asked); below it, or without
 numba, ``np.bincount``, ``pandas.factorize`` and ``pyarrow.compute.dictionary_encode`` take
@@ -32,14 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from .encode import (
+from ..inputs.encode import (
     CodedLabels,
     StringChunks,
-    _check_kinds,
-    _uniques_and_codes,
+    check_label_kinds,
     check_label_pair,
     check_sample_weight,
     dictionary_codes,
+    factorize,
     normalize_labels,
 )
 
@@ -804,7 +804,7 @@ def _array_codes(arr: np.ndarray, name: str, kern: SimpleNamespace | None) -> Co
         coded = _word_codes(arr, name, kern)
         if coded is not None:
             return coded
-    uniq, codes = _uniques_and_codes(arr, name)
+    uniq, codes = factorize(arr, name)
     return CodedLabels(name, codes, uniq.shape[0], lambda idx: uniq[idx].tolist())
 
 
@@ -844,7 +844,7 @@ def _onto_book(col: CodedLabels, book: list[Any]) -> CodedLabels:
     """Codes into ``book`` (code ``len(book)``: any label outside it), for columns with too
     many labels to count pairs of their own codes when only a few labels are wanted."""
     values = col.values(np.arange(col.size))
-    _check_kinds(values[:1] + book[:1], "labels and the data")
+    check_label_kinds(values[:1] + book[:1], "labels and the data")
     k = len(book)
     index = {v: i for i, v in enumerate(book)}
     lut = np.fromiter((index.get(v, k) for v in values), np.int64, len(values))
@@ -881,7 +881,7 @@ def _coded_counts(
 
 # ----------------------------------------------------------------------------- the book
 def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
-    _check_kinds(vt + vp, "y_true and y_pred together")
+    check_label_kinds(vt + vp, "y_true and y_pred together")
     try:
         return sorted(set(vt) | set(vp))
     except TypeError as exc:
@@ -916,7 +916,7 @@ def _fold(
     else:
         seen = vt + vp
         if seen:
-            _check_kinds(seen[:1] + book[:1], "labels and the data")
+            check_label_kinds(seen[:1] + book[:1], "labels and the data")
     k = len(book)
     index = {v: i for i, v in enumerate(book)}
     lt = np.fromiter((index.get(v, k) for v in vt), np.int64, len(vt))

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ._exact import exact_difference, largest
-from ._stats import Division
+from .exact import exact_difference, largest
 from .registry import metric
+from .stats import Division
 
 INF = float("inf")
 Z_95 = 1.96  # PyCM's critical value for its 95 % intervals (not 1.959964...)

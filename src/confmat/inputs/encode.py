@@ -135,7 +135,7 @@ def label_kind(v: Any) -> str:
     return type(v).__name__
 
 
-def _check_kinds(uniques: Sequence[Any], name: str) -> None:
+def check_label_kinds(uniques: Sequence[Any], name: str) -> None:
     kinds = {label_kind(v) for v in uniques}
     if "missing" in kinds:
         raise ValueError(f"{name} contains a missing label (None or NaN); labels must be defined")
@@ -145,7 +145,7 @@ def _check_kinds(uniques: Sequence[Any], name: str) -> None:
         )
 
 
-def _uniques_and_codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     """Factorize one array: (unique labels in any order, codes into them)."""
     if arr.dtype.kind == "f":
         if np.isnan(arr).any():
@@ -170,12 +170,12 @@ def _uniques_and_codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarr
             raise ValueError(
                 f"{name} contains a missing label (None or NaN) at position {idx}"
             )
-        _check_kinds(uniq.tolist(), name)
+        check_label_kinds(uniq.tolist(), name)
         return uniq, codes.astype(np.int64, copy=False)
     table: dict[Any, int] = {}
     codes = np.fromiter((table.setdefault(v, len(table)) for v in arr.tolist()), np.int64, arr.size)
     uniq_list = list(table)
-    _check_kinds(uniq_list, name)
+    check_label_kinds(uniq_list, name)
     return np.asarray(uniq_list, dtype=object), codes
 
 
@@ -212,8 +212,8 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
 
 
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
-    items = {_py(v) for v in a.tolist()} | {_py(v) for v in b.tolist()}
-    _check_kinds(list(items), "y_true and y_pred together")
+    items = {py_scalar(v) for v in a.tolist()} | {py_scalar(v) for v in b.tolist()}
+    check_label_kinds(list(items), "y_true and y_pred together")
     try:
         return sorted(items)
     except TypeError as exc:
@@ -222,7 +222,7 @@ def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
         ) from exc
 
 
-def _py(v: Any) -> Any:
+def py_scalar(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
@@ -231,8 +231,8 @@ def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
     arr = as_1d(labels, name)
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty")
-    out = [_py(v) for v in arr.tolist()]
-    _check_kinds(out, name)
+    out = [py_scalar(v) for v in arr.tolist()]
+    check_label_kinds(out, name)
     if len(set(out)) != len(out):
         seen: set[Any] = set()
         dups = [v for v in out if v in seen or seen.add(v)]
@@ -292,19 +292,19 @@ def encode_pair(
     outside it gets code ``len(labels)`` ("other"); ``has_other`` says whether that occurred.
     """
     t, p = check_pair(y_true, y_pred)
-    ut, ct = _uniques_and_codes(t, "y_true")
-    up, cp = _uniques_and_codes(p, "y_pred")
+    ut, ct = factorize(t, "y_true")
+    up, cp = factorize(p, "y_pred")
     if labels is None:
         book = _sorted_union(ut, up)
     else:
         book = normalize_labels(labels)
-        seen = [_py(v) for v in ut.tolist()] + [_py(v) for v in up.tolist()]
+        seen = [py_scalar(v) for v in ut.tolist()] + [py_scalar(v) for v in up.tolist()]
         if seen:
-            _check_kinds(seen[:1] + book[:1], "labels and the data")
+            check_label_kinds(seen[:1] + book[:1], "labels and the data")
     index = {v: i for i, v in enumerate(book)}
     other = len(book)
-    lut_t = np.fromiter((index.get(_py(v), other) for v in ut.tolist()), np.int64, ut.size)
-    lut_p = np.fromiter((index.get(_py(v), other) for v in up.tolist()), np.int64, up.size)
+    lut_t = np.fromiter((index.get(py_scalar(v), other) for v in ut.tolist()), np.int64, ut.size)
+    lut_p = np.fromiter((index.get(py_scalar(v), other) for v in up.tolist()), np.int64, up.size)
     t_codes = lut_t[ct]
     p_codes = lut_p[cp]
     has_other = bool((lut_t == other).any() or (lut_p == other).any())
@@ -337,14 +337,14 @@ class CodedLabels:
     def values(self, idx: np.ndarray) -> list[Any]:
         """The labels of codes ``idx`` as Python scalars; a missing one is an error naming the
         column and the first row that holds it."""
-        vals = [_py(v) for v in self._lookup(np.asarray(idx, dtype=np.int64))]
+        vals = [py_scalar(v) for v in self._lookup(np.asarray(idx, dtype=np.int64))]
         for code, v in zip(idx, vals, strict=True):
             if _is_missing(v):
                 raise ValueError(
                     f"{self.name} contains a missing label ({v!r}) at position "
                     f"{self.position(int(code))}; labels must be defined"
                 )
-        _check_kinds(vals, self.name)
+        check_label_kinds(vals, self.name)
         return vals
 
     def position(self, code: int) -> int:
