@@ -45,7 +45,6 @@ from .curves import (
     _check_method,
     _check_probabilities,
     _check_thresholds,
-    _finite_float,
     _pr_points,
     _roc_points,
     _undefined_auc,
@@ -62,6 +61,7 @@ from .inputs.state import (
     read_int,
     read_labels,
 )
+from .inputs.targets import finite_float
 
 __all__ = ["ScoreHistogram"]
 
@@ -214,14 +214,14 @@ class ScoreHistogram:
                     f"y_score must be 1-D (scores of {self.labels[1]!r}) or (n, 2) for a "
                     f"binary histogram, got shape {s.shape}"
                 )
-            s = _finite_float(s, n, "y_score")[:, None]
+            s = finite_float(s, n, "y_score")[:, None]
         else:
             k = len(self.labels)
             if s.ndim != 2 or s.shape[1] != k:
                 raise ValueError(
                     f"y_score must have shape (n, {k}) (one column per label), got {s.shape}"
                 )
-            s = _finite_float(s, n, "y_score")
+            s = finite_float(s, n, "y_score")
             _check_probabilities(s)
         return s
 

@@ -32,12 +32,17 @@ from typing import Any, Literal
 import numpy as np
 
 from .inputs.encode import (
-    all_finite,
     as_1d,
-    check_sample_weight,
-    factorize,
-    label_kind,
     py_scalar,
+)
+from .inputs.targets import (
+    binary_target,
+    check_scores_1d,
+    check_scores_2d,
+    check_weights,
+    encode_truth,
+    numeric_1d,
+    resolve_pos_label,
 )
 from .matrix import ConfusionMatrix
 from .metrics import ClassCounts, Stats, UndefinedMetricWarning, evaluate, get_metric
@@ -65,121 +70,6 @@ APMethod = Literal["step", "interpolated", "trapezoid"]
 # ---------------------------------------------------------------------------------------------
 # validation
 # ---------------------------------------------------------------------------------------------
-def _encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
-    """Sorted classes of ``y_true`` and int64 codes into them (validated by encode.py)."""
-    y = as_1d(y_true, "y_true")
-    if y.shape[0] == 0:
-        raise ValueError("y_true is empty; at least one sample is needed")
-    if y.dtype.kind in "iub":  # small integer range: count instead of sorting
-        lo, hi = int(y.min()), int(y.max())
-        if hi - lo < 1024:
-            shifted = y.astype(np.int64, copy=False) - lo if lo else y.astype(np.int64, copy=False)
-            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
-            lut = np.zeros(hi - lo + 1, dtype=np.int64)
-            lut[present] = np.arange(present.size)
-            values = (present + lo).tolist()
-            classes = [bool(v) for v in values] if y.dtype.kind == "b" else values
-            codes = shifted if present.size == hi - lo + 1 else lut[shifted]
-            return classes, codes
-    uniq, codes = factorize(y, "y_true")
-    classes = [py_scalar(v) for v in uniq.tolist()]
-    order = sorted(range(len(classes)), key=classes.__getitem__)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return [classes[i] for i in order], rank[codes]
-
-
-def _numeric_1d(x: Any, name: str) -> np.ndarray:
-    """A 1-D array of numbers (scores, thresholds): no label-kind checks, NaN reported later."""
-    if isinstance(x, list | tuple):
-        arr = np.asarray(x)
-        if arr.dtype == object:
-            raise TypeError(f"{name} must contain numbers, got mixed or non-numeric values")
-        x = arr
-    return as_1d(x, name)
-
-
-def _check_scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
-    return _finite_float(_numeric_1d(y_score, name), n, name)
-
-
-def _check_scores_2d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
-    if y_score is None:
-        raise TypeError(f"{name} must be an array of scores, got None")
-    s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
-    if s.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (n_samples, n_classes), got shape {s.shape}")
-    return _finite_float(s, n, name)
-
-
-def _finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
-    if s.dtype.kind not in "iufb":
-        raise TypeError(f"{name} must contain numbers, got dtype {s.dtype}")
-    if s.shape[0] != n:
-        raise ValueError(f"y_true and {name} have different lengths: {n} and {s.shape[0]}")
-    s = s.astype(np.float64, copy=False)
-    if all_finite(s):
-        return s
-    bad = ~np.isfinite(s)
-    if bad.any():
-        pos = np.argwhere(bad)[0]
-        where = int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
-        what = "NaN" if np.isnan(s[tuple(pos)]) else "an infinite value"
-        raise ValueError(f"{name} contains {what} at position {where}; scores must be finite")
-    return s
-
-
-def _weights(sample_weight: Any, n: int) -> np.ndarray | None:
-    w = check_sample_weight(sample_weight, n)
-    if w is not None and bool((w == 1).all()):
-        return None
-    return w
-
-
-def _resolve_pos_label(classes: list[Any], pos_label: Any) -> Any:
-    """scikit-learn's rule: without ``pos_label`` the classes must be within {0, 1} or {-1, 1}
-    and the positive class is 1. An explicit ``pos_label`` must occur in ``y_true``."""
-    if pos_label is None:
-        numeric = all(label_kind(c) in ("number", "bool") for c in classes)
-        ok = numeric and (set(classes) <= {0, 1} or set(classes) <= {-1, 1})
-        if not ok:
-            raise ValueError(
-                f"y_true takes values {classes} and pos_label is not specified: either make "
-                "y_true take values in {0, 1} or {-1, 1} or pass pos_label explicitly"
-            )
-        return 1
-    if isinstance(pos_label, np.generic):
-        pos_label = pos_label.item()
-    if pos_label not in classes:
-        raise ValueError(f"pos_label={pos_label!r} is not one of the labels in y_true {classes}")
-    return pos_label
-
-
-@dataclass(frozen=True)
-class _Binary:
-    """Validated binary problem: positive mask, float64 scores, weights or None."""
-
-    pos: np.ndarray
-    score: np.ndarray
-    weight: np.ndarray | None
-    pos_label: Any
-    neg_label: Any
-
-
-def _binary_input(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> _Binary:
-    classes, codes = _encode_truth(y_true)
-    score = _check_scores_1d(y_score, codes.shape[0])
-    pos_label = _resolve_pos_label(classes, pos_label)
-    w = _weights(sample_weight, codes.shape[0])
-    if pos_label in classes:
-        pos = codes == classes.index(pos_label)
-    else:
-        pos = np.zeros(codes.shape[0], dtype=bool)
-    others = [c for c in classes if c != pos_label]
-    neg_label = others[0] if len(others) == 1 else (0 if pos_label == 1 else f"not {pos_label}")
-    return _Binary(pos, score, w, pos_label, neg_label)
-
-
 # ---------------------------------------------------------------------------------------------
 # the one sort: cumulative counts at every distinct score
 # ---------------------------------------------------------------------------------------------
@@ -607,7 +497,7 @@ def roc_curve(
     >>> thr.tolist()
     [inf, 0.8, 0.4, 0.35, 0.1]
     """
-    b = _binary_input(y_true, y_score, pos_label, sample_weight)
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
     thr, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
     return _roc_points(thr, tps.astype(np.float64), fps.astype(np.float64), drop_intermediate)
 
@@ -634,7 +524,7 @@ def precision_recall_curve(
     >>> p.round(4).tolist(), r.tolist(), t.tolist()
     ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
-    b = _binary_input(y_true, y_score, pos_label, sample_weight)
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
     thr, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
     return _pr_points(thr, tps, fps, drop_intermediate)
 
@@ -703,7 +593,7 @@ def average_precision(
     y_arr = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y_arr.ndim == 2:
         return _multilabel_average(y_true, y_score, average, sample_weight, "ap", method)
-    classes, codes = _encode_truth(y_true)
+    classes, codes = encode_truth(y_true)
     s_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if s_arr.ndim == 2 and (len(classes) > 2 or s_arr.shape[1] > 2):
         if pos_label not in (None, 1):
@@ -712,17 +602,17 @@ def average_precision(
                 "is positive in turn"
             )
         _check_average(average, ("macro", "weighted", "micro", None))
-        s = _check_scores_2d(y_score, codes.shape[0])
+        s = check_scores_2d(y_score, codes.shape[0])
         _class_columns(classes, None, s.shape[1])
         indicator = np.zeros(s.shape, dtype=bool)
         indicator[np.arange(codes.shape[0]), codes] = True
-        return _average_columns(indicator, s, _weights(sample_weight, codes.shape[0]),
+        return _average_columns(indicator, s, check_weights(sample_weight, codes.shape[0]),
                                 average, "ap", method)
     if s_arr.ndim == 2 and s_arr.shape[1] == 2:
         # columns follow the sorted classes: take the positive class's column
-        pos = _resolve_pos_label(classes, pos_label)
+        pos = resolve_pos_label(classes, pos_label)
         y_score = s_arr[:, 0 if len(classes) == 2 and pos == classes[0] else 1]
-    b = _binary_input(y_true, y_score, pos_label, sample_weight)
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
     _, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
     return _ap_from_counts(tps, fps, method)
 
@@ -735,10 +625,10 @@ def _multilabel_average(
     y = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y.dtype.kind not in "iub" or not np.isin(y, (0, 1)).all():
         raise ValueError("a 2-D y_true must be a multilabel indicator matrix of 0/1 values")
-    s = _check_scores_2d(y_score, y.shape[0])
+    s = check_scores_2d(y_score, y.shape[0])
     if s.shape != y.shape:
         raise ValueError(f"y_true has shape {y.shape} but y_score has shape {s.shape}")
-    w = _weights(sample_weight, y.shape[0])
+    w = check_weights(sample_weight, y.shape[0])
     return _average_columns(y.astype(bool), s, w, average, what, method, max_fpr)
 
 
@@ -829,11 +719,11 @@ def roc_auc(
     y_arr = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y_arr.ndim == 2 and y_arr.shape[1] > 1:
         return _multilabel_average(y_true, y_score, average, sample_weight, "auc", None, max_fpr)
-    classes, codes = _encode_truth(y_true)
+    classes, codes = encode_truth(y_true)
     n = codes.shape[0]
     s_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if len(classes) > 2 or (s_arr.ndim == 2 and s_arr.shape[1] > 2):
-        s = _check_scores_2d(y_score, n)
+        s = check_scores_2d(y_score, n)
         if max_fpr is not None and max_fpr != 1:
             raise ValueError(
                 "max_fpr (partial AUC) is only available for binary y_true; "
@@ -848,8 +738,8 @@ def roc_auc(
         if s_arr.shape[1] != 2:
             raise ValueError(f"y_score for binary y_true must be 1-D, got shape {s_arr.shape}")
         y_score = s_arr[:, 1]
-    score = _check_scores_1d(y_score, n)
-    w = _weights(sample_weight, n)
+    score = check_scores_1d(y_score, n)
+    w = check_weights(sample_weight, n)
     if len(classes) < 2:
         return _undefined_auc()
     pos_index = 1
@@ -879,7 +769,7 @@ def _multiclass_auc(
     col_of = np.array([index[c] for c in classes], dtype=np.int64)[codes]
     n = codes.shape[0]
     if multi_class == "ovr":
-        w = _weights(sample_weight, n)
+        w = check_weights(sample_weight, n)
         indicator = np.zeros(s.shape, dtype=bool)
         indicator[np.arange(n), col_of] = True
         return _average_columns(indicator, s, w, average, "auc")
@@ -1008,10 +898,10 @@ def roc_curve_ovr(
     >>> [round(a, 3) for a in ovr.aucs.values()]
     [1.0, 0.667, 0.75]
     """
-    classes, codes = _encode_truth(y_true)
-    s = _check_scores_2d(y_score, codes.shape[0])
+    classes, codes = encode_truth(y_true)
+    s = check_scores_2d(y_score, codes.shape[0])
     cols, index = _class_columns(classes, labels, s.shape[1])
-    w = _weights(sample_weight, codes.shape[0])
+    w = check_weights(sample_weight, codes.shape[0])
     col_of = np.array([index[c] for c in classes], dtype=np.int64)[codes]
     indicator = np.zeros(s.shape, dtype=bool)
     indicator[np.arange(codes.shape[0]), col_of] = True
@@ -1106,7 +996,7 @@ def compare_models(
     label = None
     for name, sc in items:
         try:
-            b = _binary_input(y_true, sc, pos_label, sample_weight)
+            b = binary_target(y_true, sc, pos_label, sample_weight)
         except ValueError as exc:
             raise ValueError(f"scores[{name!r}]: {exc}") from exc
         label = b.pos_label
@@ -1262,7 +1152,7 @@ class ThresholdSweep:
 
 
 def _check_thresholds(thresholds: Any) -> np.ndarray:
-    t = _numeric_1d(thresholds, "thresholds")
+    t = numeric_1d(thresholds, "thresholds")
     if t.dtype.kind not in "iuf":
         raise TypeError(f"thresholds must be numbers, got dtype {t.dtype}")
     t = t.astype(np.float64)
@@ -1311,7 +1201,7 @@ def threshold_sweep(
     >>> sw.at(0.3).counts.tolist()
     [[1, 1], [0, 2]]
     """
-    b = _binary_input(y_true, y_score, pos_label, sample_weight)
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
     grid, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
     t = grid if thresholds is None else _check_thresholds(thresholds)
     return ThresholdSweep(t, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
@@ -1380,7 +1270,7 @@ def best_threshold(
     """
     if not isinstance(criterion, str):
         raise TypeError(f"criterion must be a string, got {type(criterion).__name__}")
-    b = _binary_input(y_true, y_score, pos_label, sample_weight)
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
     grid, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
     cand = np.concatenate([[np.inf], grid])
     sweep = ThresholdSweep(cand, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
