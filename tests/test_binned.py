@@ -270,8 +270,13 @@ def test_histogram_bad_input():
         h.update([0, 1], [0.1, -np.inf])
     with pytest.raises(ValueError, match="y_true and y_score have different lengths: 2 and 3"):
         h.update([0, 1], [0.1, 0.2, 0.3])
-    with pytest.raises(ValueError, match=r"y_true contains label 2 not in labels \[0, 1\]"):
+    # without labels the door decides the positive class: {0, 2} needs pos_label
+    with pytest.raises(ValueError, match=r"y_true takes values \[0, 2\] and pos_label is not"):
         h.update([0, 2], [0.1, 0.2])
+    with pytest.raises(ValueError, match=r"y_true contains label 2 not in labels \[0, 1\]"):
+        ScoreHistogram([0, 1], bins=10).update([0, 2], [0.1, 0.2])
+    with pytest.raises(ValueError, match=r"pos_label='c' is not one of the labels in labels"):
+        ScoreHistogram(["a", "b"], pos_label="c")
     with pytest.raises(ValueError, match="y_true contains label 'x'"):
         ScoreHistogram(["a", "b"]).update(["a", "x"], [0.1, 0.2])
     with pytest.raises(ValueError, match="y_score must be 1-D"):

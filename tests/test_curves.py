@@ -294,8 +294,16 @@ def test_roc_auc_bad_input():
 def test_binary_roc_auc_accepts_two_column_probabilities():
     p1 = np.array(S)
     assert confmat.roc_auc(Y, np.c_[1 - p1, p1]) == confmat.roc_auc(Y, p1) == 1.0
-    assert confmat.roc_auc(["n", "y", "n", "y"], p1) == 1.0
-    assert confmat.roc_auc(["n", "y", "n", "y"], p1, labels=["y", "n"]) == 0.0
+    y = ["n", "y", "n", "y"]
+    assert confmat.roc_auc(y, p1, pos_label="y") == 1.0
+    assert confmat.roc_auc(y, p1, pos_label="n") == 0.0
+    # columns follow labels (default: sorted classes); the positive class picks the column
+    assert confmat.roc_auc(y, np.c_[1 - p1, p1], pos_label="y") == 1.0
+    assert confmat.roc_auc(y, np.c_[1 - p1, p1], pos_label="y", labels=["y", "n"]) == 0.0
+    with pytest.raises(ValueError, match=r"y_true takes values \['n', 'y'\] and pos_label is not"):
+        confmat.roc_auc(y, p1)
+    with pytest.raises(ValueError, match="labels names the columns of a 2-D y_score"):
+        confmat.roc_auc(y, p1, pos_label="y", labels=["y", "n"])
 
 
 def test_average_precision_two_column_scores_follow_pos_label():

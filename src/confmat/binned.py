@@ -61,7 +61,7 @@ from .inputs.state import (
     read_int,
     read_labels,
 )
-from .inputs.targets import finite_float
+from .inputs.targets import encode_truth, finite_float, negative_label, resolve_pos_label
 
 __all__ = ["ScoreHistogram"]
 
@@ -94,16 +94,32 @@ class ScoreHistogram:
 
     Parameters
     ----------
-    labels : sequence, default=(0, 1)
+    labels : sequence, optional
         The classes, fixed up front so that histograms of different chunks can be added.
         Two labels: a binary problem whose scores are those of ``labels[1]`` (the positive
-        class), given as ``(n,)`` or as an ``(n, 2)`` probability matrix (column 1 is used).
-        More labels: a multiclass problem with ``(n, K)`` probability matrices, columns in
-        the order of ``labels``.
+        class; with ``pos_label`` the labels are reordered to ``[other, pos_label]``), given
+        as ``(n,)`` or as an ``(n, 2)`` probability matrix (column 1 is used). More labels: a
+        multiclass problem with ``(n, K)`` probability matrices, columns in the order of
+        ``labels``. Not given: a binary problem whose positive class follows confmat's one
+        rule on every chunk (:func:`confmat.inputs.targets.resolve_pos_label`): ``y_true`` in
+        {0, 1}, {-1, 1} or {False, True} scores the class 1 (True); other labels need
+        ``pos_label``, and all classes but ``pos_label`` count as negative. ``labels`` is then
+        ``[0, 1]``, ``[False, True]`` or ``["not <pos_label>", pos_label]``.
     bins : int, default=10_000
         Number of equal-width bins.
     score_range : (float, float), default=(0.0, 1.0)
         The fixed range of the scores; a score outside it is an error.
+    pos_label : label, optional
+        The positive class of a binary histogram. A chunk of two or more classes must
+        contain it (a chunk of one class may lack it: streams are cut anywhere).
+
+    Raises
+    ------
+    ValueError
+        Fewer than two labels, repeated labels, bad ``bins`` or ``score_range``, a
+        ``pos_label`` not among two given ``labels``.
+    TypeError
+        ``score_range`` is not two numbers.
 
     Attributes
     ----------
@@ -123,12 +139,23 @@ class ScoreHistogram:
 
     def __init__(
         self,
-        labels: Sequence[Any] = (0, 1),
+        labels: Sequence[Any] | None = None,
         *,
         bins: int = 10_000,
         score_range: tuple[float, float] = (0.0, 1.0),
+        pos_label: Any = None,
     ) -> None:
-        self.labels = normalize_labels(list(labels), "labels")
+        self._door = labels is None
+        if labels is None:
+            # binary, the positive class decided chunk by chunk by the door's one rule
+            pos = True if pos_label is True else (1 if pos_label is None else py_scalar(pos_label))
+            self.labels = normalize_labels([negative_label([], pos), pos], "labels")
+        else:
+            self.labels = normalize_labels(list(labels), "labels")
+            if len(self.labels) == 2 and pos_label is not None:
+                pos = resolve_pos_label(self.labels, pos_label, "labels")
+                self.labels = [*(c for c in self.labels if c != pos), pos]
+        self.pos_label = pos_label if pos_label is None else py_scalar(pos_label)
         if len(self.labels) < 2:
             raise ValueError(f"labels must name at least two classes, got {self.labels}")
         if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
@@ -185,6 +212,17 @@ class ScoreHistogram:
 
     # ---------------------------------------------------------------- accumulation
     def _codes(self, y_true: Any) -> np.ndarray:
+        if self._door:  # labels not given: positive class by the door's rule
+            y = as_1d(y_true, "y_true")
+            if y.shape[0] == 0:
+                return np.zeros(0, dtype=np.int64)
+            classes, codes = encode_truth(y)
+            if self.pos_label is None or len(classes) >= 2:
+                pos = resolve_pos_label(classes, self.pos_label)
+            else:  # a chunk of one class may lack the positive class
+                pos = self.pos_label
+            return (codes == classes.index(pos)).astype(np.int64) if pos in classes else (
+                np.zeros(codes.shape[0], dtype=np.int64))
         y = as_1d(y_true, "y_true")
         k = len(self.labels)
         if y.dtype.kind in "iu" and self.labels == list(range(k)):
@@ -362,7 +400,20 @@ class ScoreHistogram:
 
     # ---------------------------------------------------------------- merging and JSON
     def copy(self) -> ScoreHistogram:
+        """An independent copy (same labels, bins, range, positive-class rule and counts).
+
+        Returns
+        -------
+        ScoreHistogram
+
+        Examples
+        --------
+        >>> h = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7])
+        >>> h.copy() == h
+        True
+        """
         out = ScoreHistogram(self.labels, bins=self.bins, score_range=self.score_range)
+        out._door, out.pos_label = self._door, self.pos_label
         out.counts = self.counts.copy()
         return out
 

@@ -318,7 +318,7 @@ def _fast_binary_auc(y_true: Any, y_score: Any) -> float | None:
     y = np.ascontiguousarray(y_true)
     s = np.ascontiguousarray(y_score)
     lo, hi, bad = scan(y, s)
-    if bad >= 0 or hi - lo > 1:
+    if bad >= 0 or lo < 0 or hi > 1:  # labels other than {0, 1}: the door decides
         return None
     if hi == lo:
         return _undefined_auc()
@@ -608,10 +608,7 @@ def average_precision(
         indicator[np.arange(codes.shape[0]), codes] = True
         return _average_columns(indicator, s, check_weights(sample_weight, codes.shape[0]),
                                 average, "ap", method)
-    if s_arr.ndim == 2 and s_arr.shape[1] == 2:
-        # columns follow the sorted classes: take the positive class's column
-        pos = resolve_pos_label(classes, pos_label)
-        y_score = s_arr[:, 0 if len(classes) == 2 and pos == classes[0] else 1]
+    y_score = _positive_column(classes, s_arr, y_score, None, pos_label)
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     _, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
     return _ap_from_counts(tps, fps, method)
@@ -668,6 +665,7 @@ def roc_auc(
     average: str | None = "macro",
     multi_class: Literal["raise", "ovr", "ovo"] = "raise",
     labels: Any = None,
+    pos_label: Any = None,
     sample_weight: Any = None,
     max_fpr: float | None = None,
 ) -> float | np.ndarray:
@@ -689,15 +687,32 @@ def roc_auc(
     each class against the rest (``average`` 'macro', 'weighted' by support, 'micro' on the
     raveled indicator, or None for the per-class array); ``'ovo'`` is Hand & Till's mean over
     class pairs of the two one-vs-one AUCs ('macro' or 'weighted' by pair prevalence).
-    The positive class of binary input is the larger label. ``y_score`` of shape (n, 2) is
-    accepted for binary input (column 1 is the positive score). A 2-D 0/1 ``y_true`` is a
+    The positive class of binary input follows confmat's one rule
+    (:func:`confmat.inputs.targets.resolve_pos_label`): 1 (True) for labels within {0, 1},
+    {-1, 1} or {False, True}, otherwise ``pos_label`` must be given. ``y_score`` of shape
+    (n, 2) is accepted for binary input (the positive class's column; columns follow
+    ``labels``, by default the sorted classes). A 2-D 0/1 ``y_true`` is a
     multilabel indicator matrix, averaged like 'ovr'.
 
     Parameters
     ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Binary or multiclass labels, or a multilabel indicator matrix.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of the positive class, or one column per class.
+    average : {'macro', 'weighted', 'micro'} or None, default='macro'
+        How per-class values of multiclass / multilabel input are combined.
+    multi_class : {'raise', 'ovr', 'ovo'}, default='raise'
+        Multiclass strategy (see above).
     labels : array-like, optional
-        The class of each ``y_score`` column for multiclass input (any order; by default the
+        The class of each ``y_score`` column for 2-D scores (any order; by default the
         sorted classes of ``y_true``).
+    pos_label : label, optional
+        The positive class of binary input; must occur in ``y_true``.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+    max_fpr : float in (0, 1], optional
+        Standardized partial AUC up to this false positive rate (binary only).
 
     Returns
     -------
@@ -712,12 +727,15 @@ def roc_auc(
     max_fpr = _check_max_fpr(max_fpr)
     if multi_class not in ("raise", "ovr", "ovo"):
         raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
-    if sample_weight is None and labels is None and max_fpr in (None, 1):
+    if sample_weight is None and labels is None and pos_label is None and max_fpr in (None, 1):
         fast = _fast_binary_auc(y_true, y_score)
         if fast is not None:
             return fast
     y_arr = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y_arr.ndim == 2 and y_arr.shape[1] > 1:
+        if pos_label is not None:
+            raise ValueError("pos_label applies to binary y_true only, not to a multilabel "
+                             "indicator matrix")
         return _multilabel_average(y_true, y_score, average, sample_weight, "auc", None, max_fpr)
     classes, codes = encode_truth(y_true)
     n = codes.shape[0]
@@ -733,22 +751,40 @@ def roc_auc(
             raise ValueError(
                 f"y_true has {len(classes)} classes: set multi_class='ovr' or 'ovo'"
             )
+        if pos_label is not None:
+            raise ValueError(
+                "pos_label applies to binary y_true only; for multiclass y_true each class "
+                "is positive in turn"
+            )
         return _multiclass_auc(classes, codes, s, labels, multi_class, average, sample_weight)
-    if s_arr.ndim == 2:
-        if s_arr.shape[1] != 2:
-            raise ValueError(f"y_score for binary y_true must be 1-D, got shape {s_arr.shape}")
-        y_score = s_arr[:, 1]
-    score = check_scores_1d(y_score, n)
-    w = check_weights(sample_weight, n)
+    y_score = _positive_column(classes, s_arr, y_score, labels, pos_label)
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
     if len(classes) < 2:
         return _undefined_auc()
-    pos_index = 1
+    return _binary_auc(b.pos, b.score, b.weight, max_fpr)
+
+
+def _positive_column(classes: list[Any], s_arr: np.ndarray, y_score: Any, labels: Any,
+                     pos_label: Any) -> Any:
+    """The positive class's scores of binary input: ``y_score`` itself when 1-D, else the
+    column of the positive class in a (n, 2) matrix whose columns follow ``labels`` (default:
+    the sorted classes)."""
+    if s_arr.ndim != 2:
+        if labels is not None:
+            raise ValueError(
+                "labels names the columns of a 2-D y_score; for 1-D binary scores say which "
+                "class they score with pos_label"
+            )
+        return y_score
+    if s_arr.shape[1] != 2:
+        raise ValueError(f"y_score for binary y_true must be 1-D or (n, 2), got shape {s_arr.shape}")
+    pos = resolve_pos_label(classes, pos_label)
+    cols = classes
     if labels is not None:
-        lab = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
-        if len(lab) != 2 or set(lab) != set(classes):
-            raise ValueError(f"labels must name the two classes {classes}, got {lab}")
-        pos_index = classes.index(lab[1])
-    return _binary_auc(codes == pos_index, score, w, max_fpr)
+        cols = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
+        if len(cols) != 2 or not set(classes) <= set(cols):
+            raise ValueError(f"labels must name the two classes {classes}, got {cols}")
+    return s_arr[:, cols.index(pos) if len(cols) == 2 and pos in cols else 1]
 
 
 def _multiclass_auc(

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..inputs.encode import as_1d
+from ..inputs.targets import encode_truth, negative_label, resolve_pos_label
 from ..metrics import get_metric
 from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from .intervals import ConfidenceInterval, confidence_interval
@@ -194,10 +195,7 @@ def compare(
     book = None
     if y_true is not None:
         t_arr = as_1d(y_true, "y_true")
-        if t_arr.shape[0] == 0:
-            raise ValueError("y_true is empty; at least one sample is needed")
-        book = sorted({v.item() if isinstance(v, np.generic) else v for v in t_arr.tolist()},
-                      key=lambda v: (str(type(v)), v))
+        book = encode_truth(t_arr)[0]
     for name, value in zip(names, models.values(), strict=True):
         if isinstance(value, ConfusionMatrix):
             cms[name] = value
@@ -229,8 +227,8 @@ def compare(
                         raise ValueError(
                             f"model {name!r} gives 1-D scores, which need a binary y_true"
                         )
-                    pl = pos_label if pos_label is not None else _default_pos(klist, name)
-                    neg = next(v for v in klist if v != pl)
+                    pl = resolve_pos_label(klist, pos_label)
+                    neg = negative_label(klist, pl)
                     pred = np.where(sarr >= threshold, pl, neg)
                     notes.append(f"1-D scores turned into labels with score >= {threshold}")
         if pred is not None:
@@ -307,16 +305,11 @@ def compare(
                       list(dict.fromkeys(notes)))
 
 
-def _default_pos(klist: list[Any], name: str) -> Any:
-    if set(klist) <= {0, 1} or set(klist) <= {-1, 1}:
-        return 1
-    raise ValueError(f"model {name!r} gives 1-D scores; give pos_label to say which class they score")
-
-
 def _pos_col(book: list[Any] | None, pos_label: Any) -> int:
-    if pos_label is None:
-        return 1
-    return list(book or []).index(pos_label)
+    """Column of the positive class in (n, 2) scores whose columns follow ``book``."""
+    classes = list(book or [])
+    pos = resolve_pos_label(classes, pos_label)
+    return classes.index(pos) if len(classes) == 2 and pos in classes else 1
 
 
 def _nan_low(v: Any) -> float:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..inputs.encode import as_1d, py_scalar
+from ..inputs.targets import binary_target, check_scores_2d, encode_truth
 from .common import (
     check_level,
     check_n_resamples,
@@ -46,51 +47,6 @@ def score_metric_name(name: Any) -> str | None:
     if not isinstance(name, str):
         return None
     return _SCORE_ALIASES.get(name.strip().lower().replace("-", "_"))
-
-
-def _sorted_classes(y: np.ndarray) -> np.ndarray:
-    """The distinct labels of ``y``, sorted."""
-    return np.unique(y) if y.dtype != object else np.asarray(sorted(set(y.tolist())), object)
-
-
-def binary_target(y_true: Any, pos_label: Any = None) -> tuple[np.ndarray, Any]:
-    """``y_true`` as a boolean 'is positive' vector, choosing ``pos_label`` as scikit-learn does
-    (1 for {0, 1} or {-1, 1} labels, True for booleans, else it must be given)."""
-    y = as_1d(y_true, "y_true")
-    if y.shape[0] == 0:
-        raise ValueError("y_true is empty; at least one sample is needed")
-    values = _sorted_classes(y)
-    if len(values) > 2:
-        raise ValueError(
-            f"y_true must have two classes for a score metric, found {len(values)}: "
-            f"{values[:5].tolist()}"
-        )
-    if pos_label is None:
-        vals = set(values.tolist())
-        if vals <= {0, 1} or vals <= {-1, 1}:
-            pos_label = True if y.dtype == bool else 1
-        else:
-            raise ValueError(
-                f"y_true has labels {sorted(vals, key=str)}; give pos_label to say which is "
-                "positive"
-            )
-    return np.asarray(y == pos_label, dtype=bool), pos_label
-
-
-def check_scores(score: Any, n: int, name: str) -> np.ndarray:
-    return _numeric_scores(as_1d(score, name), n, name)
-
-
-def _numeric_scores(s: np.ndarray, n: int, name: str) -> np.ndarray:
-    """Scores (n,) or (n, K) as finite float64, errors naming ``name``."""
-    if s.dtype.kind not in "iuf" and s.dtype != bool:
-        raise TypeError(f"{name} must be numeric scores, got dtype {s.dtype}")
-    if s.shape[0] != n:
-        raise ValueError(f"{name} has {s.shape[0]} entries but y_true has {n}")
-    s = s.astype(np.float64)
-    if not np.isfinite(s).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return s
 
 
 def _need_both(pos: np.ndarray) -> None:
@@ -211,10 +167,11 @@ def delong(
     p-value is 1 when the AUCs are equal.
     """
     level = check_level(level)
-    pos, _ = binary_target(y_true, pos_label)
+    ta = binary_target(y_true, score_a, pos_label, None, "score_a")
+    pos = ta.pos
     _need_both(pos)
-    a = check_scores(score_a, pos.size, "score_a")
-    b = check_scores(score_b, pos.size, "score_b")
+    a = ta.score
+    b = binary_target(y_true, score_b, ta.pos_label, None, "score_b").score
     auc, cov = delong_covariance(pos, np.vstack([a, b]))
     diff = float(auc[0] - auc[1])
     var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
@@ -292,7 +249,7 @@ class _OneVsRest:
         y = as_1d(y_true, "y_true")
         k = y_score.shape[1]
         if labels is None:
-            classes = _sorted_classes(y)
+            classes = np.asarray(encode_truth(y)[0], dtype=y.dtype if y.dtype != object else object)
         else:
             classes = np.asarray(list(labels), dtype=y.dtype if y.dtype != object else object)
             if len(set(classes.tolist())) != len(classes):
@@ -331,13 +288,16 @@ def _evaluator(y_true: Any, y_score: Any, name: str, pos_label: Any, labels: Any
     """(evaluator of (B, n) multiplicities, n) for binary (n,) or multiclass (n, K) scores."""
     raw = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if raw.ndim == 2 and raw.shape[1] >= 3:
+        if pos_label is not None:
+            raise ValueError("pos_label applies to binary scores; multiclass scores (n, K) "
+                             "make each class positive in turn")
         n = as_1d(y_true, "y_true").shape[0]
-        ovr = _OneVsRest(y_true, _numeric_scores(raw, n, name), name, labels, average)
+        ovr = _OneVsRest(y_true, check_scores_2d(raw, n, name), name, labels, average)
         return ovr.evaluate, n
-    pos, _ = binary_target(y_true, pos_label)
-    _need_both(pos)
-    srt = _Sorted(pos, check_scores(y_score, pos.size, name))
-    return (lambda func, w: func(srt, w)), pos.size
+    b = binary_target(y_true, y_score, pos_label, None, name)
+    _need_both(b.pos)
+    srt = _Sorted(b.pos, b.score)
+    return (lambda func, w: func(srt, w)), b.pos.size
 
 
 def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_label: Any = None,
@@ -433,9 +393,9 @@ def score_ci(
     if method == "delong":
         if name != "roc_auc" or multiclass:
             raise ValueError("method='delong' applies to binary metric='roc_auc' only")
-        pos, _ = binary_target(y_true, pos_label)
+        b = binary_target(y_true, y_score, pos_label)
+        pos, s = b.pos, b.score
         _need_both(pos)
-        s = check_scores(y_score, pos.size, "y_score")
         auc, cov = delong_covariance(pos, s[None, :])
         half = float(z_quantile(0.5 + level / 2.0)) * np.sqrt(max(cov[0, 0], 0.0))
         return ConfidenceInterval(

@@ -1,9 +1,13 @@
 """The door for score-taking functions: ``y_true``, scores, ``sample_weight`` and ``pos_label``.
 
 Every function that takes scores (curves, AUC, threshold sweeps, score histograms, score
-intervals and tests, reports, plots and the command line) validates its arguments here and
-receives sorted classes with integer codes, finite float64 scores, weights, and the positive
-class resolved by one rule (:func:`resolve_pos_label`).
+intervals and tests, model comparison, reports, plots and the command line) validates its
+arguments here and receives sorted classes with integer codes, finite float64 scores, weights,
+and the positive class resolved by one rule (:func:`resolve_pos_label`):
+
+* labels within {0, 1}, {-1, 1} or {False, True}: the positive class is 1 (True);
+* any other labels: ``pos_label`` is required, and the error lists the labels found;
+* an explicit ``pos_label`` must occur in ``y_true``.
 """
 
 from __future__ import annotations
@@ -17,10 +21,14 @@ from .encode import all_finite, as_1d, check_sample_weight, factorize, label_kin
 
 __all__ = [
     "BinaryTarget",
+    "BinaryTruth",
     "binary_target",
+    "binary_truth",
     "check_scores_1d",
     "check_scores_2d",
     "check_weights",
+    "default_pos_label",
+    "negative_label",
     "encode_truth",
     "finite_float",
     "numeric_1d",
@@ -29,7 +37,33 @@ __all__ = [
 
 
 def encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
-    """Sorted classes of ``y_true`` and int64 codes into them (validated by encode.py)."""
+    """Sorted classes of ``y_true`` and int64 codes into them.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Labels of one kind (numbers, strings or booleans); no missing values.
+
+    Returns
+    -------
+    classes : list
+        The distinct labels, sorted, as Python scalars.
+    codes : ndarray of int64, shape (n_samples,)
+        ``classes[codes[i]] == y_true[i]``.
+
+    Raises
+    ------
+    ValueError
+        ``y_true`` is empty, not 1-D, or holds missing values.
+    TypeError
+        ``y_true`` mixes kinds of labels.
+
+    Examples
+    --------
+    >>> classes, codes = encode_truth(["sick", "healthy", "sick"])
+    >>> classes, codes.tolist()
+    (['healthy', 'sick'], [1, 0, 1])
+    """
     y = as_1d(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed")
@@ -53,7 +87,32 @@ def encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
 
 
 def numeric_1d(x: Any, name: str) -> np.ndarray:
-    """A 1-D array of numbers (scores, thresholds): no label-kind checks, NaN reported later."""
+    """A 1-D array of numbers (scores, thresholds); NaN is reported by :func:`finite_float`.
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        The values.
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray
+        ``x`` as a 1-D array (dtype unchanged).
+
+    Raises
+    ------
+    TypeError
+        A list or tuple mixes numbers with other values.
+    ValueError
+        ``x`` is not 1-D.
+
+    Examples
+    --------
+    >>> numeric_1d([0.5, 0.25], "thresholds").tolist()
+    [0.5, 0.25]
+    """
     if isinstance(x, list | tuple):
         arr = np.asarray(x)
         if arr.dtype == object:
@@ -63,10 +122,64 @@ def numeric_1d(x: Any, name: str) -> np.ndarray:
 
 
 def check_scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
+    """One finite float64 score per sample.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n,)
+        Scores; higher means more likely positive.
+    n : int
+        Number of samples in ``y_true``.
+    name : str, default='y_score'
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of float64, shape (n,)
+
+    Raises
+    ------
+    TypeError
+        The scores are not numbers.
+    ValueError
+        Wrong length, not 1-D, NaN or infinite values (the first position is named).
+
+    Examples
+    --------
+    >>> check_scores_1d([1, 0], 2).tolist()
+    [1.0, 0.0]
+    """
     return finite_float(numeric_1d(y_score, name), n, name)
 
 
 def check_scores_2d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
+    """Finite float64 scores of shape (n, K): one column per class.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n, K)
+        Class scores (often probabilities).
+    n : int
+        Number of samples in ``y_true``.
+    name : str, default='y_score'
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of float64, shape (n, K)
+
+    Raises
+    ------
+    TypeError
+        ``y_score`` is None or not numeric.
+    ValueError
+        Not 2-D, wrong number of rows, NaN or infinite values.
+
+    Examples
+    --------
+    >>> check_scores_2d([[0.2, 0.8], [0.6, 0.4]], 2).shape
+    (2, 2)
+    """
     if y_score is None:
         raise TypeError(f"{name} must be an array of scores, got None")
     s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
@@ -76,6 +189,33 @@ def check_scores_2d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
 
 
 def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
+    """``s`` as finite float64 with ``n`` rows.
+
+    Parameters
+    ----------
+    s : ndarray
+        Numeric array whose first axis runs over the samples.
+    n : int
+        Expected number of rows.
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        ``s`` is not numeric.
+    ValueError
+        ``s`` has another number of rows, or holds NaN / infinite values.
+
+    Examples
+    --------
+    >>> finite_float(np.array([1, 2]), 2, "y_score").dtype
+    dtype('float64')
+    """
     if s.dtype.kind not in "iufb":
         raise TypeError(f"{name} must contain numbers, got dtype {s.dtype}")
     if s.shape[0] != n:
@@ -84,22 +224,71 @@ def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     if all_finite(s):
         return s
     bad = ~np.isfinite(s)
-    if bad.any():
-        pos = np.argwhere(bad)[0]
-        where = int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
-        what = "NaN" if np.isnan(s[tuple(pos)]) else "an infinite value"
-        raise ValueError(f"{name} contains {what} at position {where}; scores must be finite")
-    return s
+    pos = np.argwhere(bad)[0]
+    where = int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
+    what = "NaN" if np.isnan(s[tuple(pos)]) else "an infinite value"
+    raise ValueError(f"{name} contains {what} at position {where}; scores must be finite")
 
 
 def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Validated sample weights, or None when absent or all equal to 1.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n,) or None
+        Non-negative finite weights.
+    n : int
+        Number of samples.
+
+    Returns
+    -------
+    ndarray of float64 or None
+
+    Raises
+    ------
+    ValueError
+        Wrong length, negative or non-finite weights.
+
+    Examples
+    --------
+    >>> check_weights([1, 1], 2) is None, check_weights([1, 2], 2).tolist()
+    (True, [1.0, 2.0])
+    """
     w = check_sample_weight(sample_weight, n)
     if w is not None and bool((w == 1).all()):
         return None
     return w
 
 
-def resolve_pos_label(classes: list[Any], pos_label: Any) -> Any:
+def default_pos_label(classes: list[Any]) -> Any:
+    """The positive class implied by ``classes`` alone, or None when ``pos_label`` is needed.
+
+    Parameters
+    ----------
+    classes : list
+        Distinct labels.
+
+    Returns
+    -------
+    label or None
+        True for booleans, 1 for labels within {0, 1} or {-1, 1}, else None.
+
+    Examples
+    --------
+    >>> default_pos_label([-1, 1]), default_pos_label([False, True]), default_pos_label([1, 2])
+    (1, True, None)
+    """
+    kinds = {label_kind(c) for c in classes}
+    if not kinds <= {"number", "bool"}:
+        return None
+    if kinds == {"bool"}:
+        return True
+    if set(classes) <= {0, 1} or set(classes) <= {-1, 1}:
+        return 1
+    return None
+
+
+def resolve_pos_label(classes: list[Any], pos_label: Any, name: str = "y_true") -> Any:
     """The positive class of binary ``y_true`` whose sorted classes are ``classes``.
 
     confmat's one rule, used by every score-taking entry point: without ``pos_label`` the
@@ -113,11 +302,13 @@ def resolve_pos_label(classes: list[Any], pos_label: Any) -> Any:
         The distinct labels of ``y_true`` in sorted order (see :func:`encode_truth`).
     pos_label : label or None
         The user's ``pos_label`` argument.
+    name : str, default='y_true'
+        What ``classes`` were read from, for the error message.
 
     Returns
     -------
     label
-        The positive class: ``pos_label`` itself, or 1 when it was not given.
+        The positive class: ``pos_label`` itself, or 1 (True) when it was not given.
 
     Raises
     ------
@@ -131,26 +322,123 @@ def resolve_pos_label(classes: list[Any], pos_label: Any) -> Any:
     1
     >>> resolve_pos_label(["healthy", "sick"], "sick")
     'sick'
+    >>> resolve_pos_label(["healthy", "sick"], None)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true takes values ['healthy', 'sick'] and pos_label is not specified: ...
     """
     if pos_label is None:
-        numeric = all(label_kind(c) in ("number", "bool") for c in classes)
-        ok = numeric and (set(classes) <= {0, 1} or set(classes) <= {-1, 1})
-        if not ok:
+        found = default_pos_label(classes)
+        if found is None:
             raise ValueError(
-                f"y_true takes values {classes} and pos_label is not specified: either make "
-                "y_true take values in {0, 1} or {-1, 1} or pass pos_label explicitly"
+                f"{name} takes values {classes} and pos_label is not specified: either make "
+                f"{name} take values in {{0, 1}}, {{-1, 1}} or {{False, True}}, or pass "
+                "pos_label explicitly"
             )
-        return 1
-    if isinstance(pos_label, np.generic):
-        pos_label = pos_label.item()
+        return found
+    pos_label = py_scalar(pos_label)
     if pos_label not in classes:
-        raise ValueError(f"pos_label={pos_label!r} is not one of the labels in y_true {classes}")
+        raise ValueError(f"pos_label={pos_label!r} is not one of the labels in {name} {classes}")
     return pos_label
+
+
+def negative_label(classes: list[Any], pos_label: Any) -> Any:
+    """The name of the negative class: the other class of binary labels, else ``not <pos>``.
+
+    Parameters
+    ----------
+    classes : list
+        Distinct labels of ``y_true``.
+    pos_label : label
+        The resolved positive class.
+
+    Returns
+    -------
+    label
+
+    Examples
+    --------
+    >>> negative_label(["healthy", "sick"], "sick"), negative_label([0, 1, 2], 2)
+    ('healthy', 'not 2')
+    """
+    others = [c for c in classes if c != pos_label]
+    if len(others) == 1:
+        return others[0]
+    if pos_label is True:
+        return False
+    return 0 if pos_label == 1 else f"not {pos_label}"
+
+
+@dataclass(frozen=True)
+class BinaryTruth:
+    """``y_true`` of a binary score problem: which samples are positive, and the class names.
+
+    Attributes
+    ----------
+    pos : ndarray of bool, shape (n_samples,)
+        True where ``y_true == pos_label``; every other class is negative.
+    pos_label, neg_label : label
+        The positive class and the name of the negative one.
+    classes : list
+        The sorted distinct labels of ``y_true``.
+    """
+
+    pos: np.ndarray
+    pos_label: Any
+    neg_label: Any
+    classes: list[Any]
+
+
+def binary_truth(y_true: Any, pos_label: Any = None) -> BinaryTruth:
+    """Validate ``y_true`` and resolve the positive class (:func:`resolve_pos_label`).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels; with ``pos_label`` any labels (other classes count as negative).
+    pos_label : label, optional
+        The positive class.
+
+    Returns
+    -------
+    BinaryTruth
+
+    Raises
+    ------
+    ValueError
+        Empty or invalid ``y_true``; ``pos_label`` missing for labels other than {0, 1},
+        {-1, 1}, {False, True}; ``pos_label`` not in ``y_true``.
+
+    Examples
+    --------
+    >>> t = binary_truth(["a", "b", "b"], pos_label="b")
+    >>> t.pos.tolist(), t.neg_label
+    ([False, True, True], 'a')
+    """
+    classes, codes = encode_truth(y_true)
+    pos_label = resolve_pos_label(classes, pos_label)
+    if pos_label in classes:
+        pos = codes == classes.index(pos_label)
+    else:  # the default positive 1 of labels such as [0] or [-1]
+        pos = np.zeros(codes.shape[0], dtype=bool)
+    return BinaryTruth(pos, pos_label, negative_label(classes, pos_label), classes)
 
 
 @dataclass(frozen=True)
 class BinaryTarget:
-    """Validated binary problem: positive mask, float64 scores, weights or None."""
+    """Validated binary problem: positive mask, float64 scores, weights or None.
+
+    Attributes
+    ----------
+    pos : ndarray of bool
+        Which samples are positive.
+    score : ndarray of float64
+        Finite scores.
+    weight : ndarray of float64 or None
+        Sample weights (None when absent or all 1).
+    pos_label, neg_label : label
+        The positive class and the name of the negative one.
+    """
 
     pos: np.ndarray
     score: np.ndarray
@@ -159,15 +447,46 @@ class BinaryTarget:
     neg_label: Any
 
 
-def binary_target(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> BinaryTarget:
+def binary_target(
+    y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
+    score_name: str = "y_score",
+) -> BinaryTarget:
+    """The door of binary score functions: truth, positive class, scores and weights.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    pos_label : label, optional
+        The positive class (see :func:`resolve_pos_label`).
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+    score_name : str, default='y_score'
+        The scores' argument name, for error messages.
+
+    Returns
+    -------
+    BinaryTarget
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`binary_truth`, :func:`check_scores_1d` and :func:`check_weights`.
+
+    Examples
+    --------
+    >>> b = binary_target([0, 1, 1], [0.2, 0.9, 0.4])
+    >>> b.pos.tolist(), b.pos_label, b.neg_label, b.weight
+    ([False, True, True], 1, 0, None)
+    """
     classes, codes = encode_truth(y_true)
-    score = check_scores_1d(y_score, codes.shape[0])
+    score = check_scores_1d(y_score, codes.shape[0], score_name)
     pos_label = resolve_pos_label(classes, pos_label)
     w = check_weights(sample_weight, codes.shape[0])
     if pos_label in classes:
         pos = codes == classes.index(pos_label)
     else:
         pos = np.zeros(codes.shape[0], dtype=bool)
-    others = [c for c in classes if c != pos_label]
-    neg_label = others[0] if len(others) == 1 else (0 if pos_label == 1 else f"not {pos_label}")
-    return BinaryTarget(pos, score, w, pos_label, neg_label)
+    return BinaryTarget(pos, score, w, pos_label, negative_label(classes, pos_label))
