@@ -104,7 +104,8 @@ class ScoreHistogram:
         rule on every chunk (:func:`confmat.inputs.targets.resolve_pos_label`): ``y_true`` in
         {0, 1}, {-1, 1} or {False, True} scores the class 1 (True); other labels need
         ``pos_label``, and all classes but ``pos_label`` count as negative. ``labels`` is then
-        ``[0, 1]``, ``[False, True]`` or ``["not <pos_label>", pos_label]``.
+        ``[0, 1]``, ``[False, True]``, ``["not <pos_label>", pos_label]`` for a string
+        ``pos_label``, or ``[0, pos_label]`` (``[1, 0]`` when it is 0) for a number.
     bins : int, default=10_000
         Number of equal-width bins.
     score_range : (float, float), default=(0.0, 1.0)
@@ -149,7 +150,11 @@ class ScoreHistogram:
         if labels is None:
             # binary, the positive class decided chunk by chunk by the door's one rule
             pos = True if pos_label is True else (1 if pos_label is None else py_scalar(pos_label))
-            self.labels = normalize_labels([negative_label([], pos), pos], "labels")
+            if isinstance(pos, str):
+                neg: Any = negative_label([], pos)
+            else:  # a number stands for the negative class of numeric labels
+                neg = (not pos) if isinstance(pos, bool) else (1 if pos == 0 else 0)
+            self.labels = normalize_labels([neg, pos], "labels")
         else:
             self.labels = normalize_labels(list(labels), "labels")
             if len(self.labels) == 2 and pos_label is not None:
