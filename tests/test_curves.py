@@ -320,19 +320,26 @@ def test_zero_weight_class_gives_nan_with_warning():
         assert np.isnan(confmat.roc_auc(Y, S, sample_weight=[1, 0, 1, 0]))
 
 
-def test_compare_models_bad_input():
+def test_compare_curves_bad_input_and_deprecated_alias():
+    from confmat.inference import compare_curves
+
     with pytest.raises(ValueError, match=r"scores\['b'\]: y_true and y_score have different"):
-        confmat.compare_models(Y, {"a": S, "b": S[:3]})
+        compare_curves(Y, {"a": S, "b": S[:3]})
     with pytest.raises(ValueError, match="names has 1 entries"):
-        confmat.compare_models(Y, [S, S], names=["a"])
+        compare_curves(Y, [S, S], names=["a"])
     with pytest.raises(ValueError, match="unique"):
-        confmat.compare_models(Y, [S, S], names=["a", "a"])
+        compare_curves(Y, [S, S], names=["a", "a"])
     with pytest.raises(ValueError, match="empty"):
-        confmat.compare_models(Y, {})
-    cmp = confmat.compare_models(Y, [S, np.array(S)[::-1]])
-    assert cmp.names == ["model 0", "model 1"]
+        compare_curves(Y, {})
+    cmp = compare_curves(Y, [S, np.array(S)[::-1]])
+    assert isinstance(cmp, confmat.inference.Comparison)
+    assert sorted(cmp.models) == ["model 0", "model 1"]
     with pytest.raises(ValueError, match="by must be"):
         cmp.ranking("f1")
+    with pytest.warns(DeprecationWarning, match="compare_models is deprecated.*compare_curves"):
+        old = confmat.compare_models(Y, [S, np.array(S)[::-1]])
+    assert isinstance(old, confmat.inference.Comparison)
+    assert old.names == ["model 0", "model 1"] and old.auc == cmp.auc
 
 
 def test_threshold_argument_validation():

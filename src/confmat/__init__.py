@@ -6,7 +6,6 @@ Rows of every confusion matrix are the true class and columns the predicted clas
 from .accumulator import Accumulator
 from .binned import ScoreHistogram
 from .curves import (
-    ModelComparison,
     OneVsRestROC,
     PRCurve,
     ROCCurve,
@@ -14,7 +13,6 @@ from .curves import (
     ThresholdSweep,
     average_precision,
     best_threshold,
-    compare_models,
     precision_recall_curve,
     roc_auc,
     roc_curve,
@@ -25,6 +23,7 @@ from .explain import explain
 from .inference import (
     bowker,
     compare,
+    compare_models,
     delong,
     mcnemar,
     paired_bootstrap,
@@ -42,7 +41,6 @@ __all__ = [
     "Accumulator",
     "ConfusionMatrix",
     "MetricSpec",
-    "ModelComparison",
     "OneVsRestROC",
     "PRCurve",
     "ROCCurve",

@@ -489,8 +489,31 @@ class ScoreHistogram:
         return read_histogram(parse_json(text, name), name)
 
     # ---------------------------------------------------------------- binary views
-    def _pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:
-        """Positive and negative histograms of one class against the rest."""
+    def pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:
+        """Positive and negative histograms of one class against the rest.
+
+        Parameters
+        ----------
+        pos_label : label, optional
+            Binary histograms: ``labels[1]`` or None. Multiclass: the class (required).
+
+        Returns
+        -------
+        pos, neg : ndarray of shape (bins,)
+            Counts (or weights) of positives and negatives per bin.
+        pos_label, neg_label : label
+            The positive class and the name of the negative one.
+
+        Raises
+        ------
+        ValueError
+            ``pos_label`` missing for a multiclass histogram, or not a valid class.
+
+        Examples
+        --------
+        >>> ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7]).pos_neg()[0].tolist()
+        [0, 1]
+        """
         if self.is_binary:
             if pos_label is not None and py_scalar(pos_label) != self.labels[1]:
                 raise ValueError(
@@ -509,6 +532,8 @@ class ScoreHistogram:
         neg = self.counts[:, k].sum(axis=0) - pos
         return pos, neg, self.labels[k], f"not {self.labels[k]}"
 
+    _pos_neg = pos_neg  # old private name, still read by report/model.py until it moves
+
     def _cumulative(self, pos: np.ndarray, neg: np.ndarray, nonempty_only: bool = True):
         """Like curves._cumulative_counts: thresholds = lower edges, decreasing."""
         lower = self.edges[:-1]
@@ -525,7 +550,7 @@ class ScoreHistogram:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """ROC curve with the lower edges of the non-empty bins as thresholds (plus ``inf``):
         exactly :func:`confmat.roc_curve` on the scores rounded down to their bin edge."""
-        pos, neg, _, _ = self._pos_neg(pos_label)
+        pos, neg, _, _ = self.pos_neg(pos_label)
         thr, tps, fps = self._cumulative(pos, neg)
         return _roc_points(thr, tps.astype(np.float64), fps.astype(np.float64), drop_intermediate)
 
@@ -533,7 +558,7 @@ class ScoreHistogram:
         self, *, pos_label: Any = None, drop_intermediate: bool = False
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Precision-recall curve at the lower edges of the non-empty bins."""
-        pos, neg, _, _ = self._pos_neg(pos_label)
+        pos, neg, _, _ = self.pos_neg(pos_label)
         thr, tps, fps = self._cumulative(pos, neg)
         return _pr_points(thr, tps, fps, drop_intermediate)
 
@@ -564,13 +589,13 @@ class ScoreHistogram:
         averaged with ``average`` ('macro' mean or 'weighted' by support of the per-class
         bounds, or 'micro')."""
         if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self._pos_neg(pos_label)
+            pos, neg, _, _ = self.pos_neg(pos_label)
             return _pair_bound(pos, neg)
         _check_average(average, ("macro", "weighted", "micro"))
         if average == "micro":
             pos, neg = self._micro()
             return _pair_bound(pos, neg)
-        bounds = np.array([_pair_bound(*self._pos_neg(c)[:2]) for c in self.labels])
+        bounds = np.array([_pair_bound(*self.pos_neg(c)[:2]) for c in self.labels])
         support = np.array([self.counts[k, k].sum() for k in range(len(self.labels))], float)
         return float(_average_scores(bounds, average, support))
 
@@ -598,7 +623,7 @@ class ScoreHistogram:
         """
         max_fpr = _check_max_fpr(max_fpr)
         if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self._pos_neg(pos_label)
+            pos, neg, _, _ = self.pos_neg(pos_label)
             return self._binned_auc(pos, neg, max_fpr)
         if max_fpr is not None and max_fpr != 1:
             raise ValueError("max_fpr (partial AUC) is only available for binary problems")
@@ -607,7 +632,7 @@ class ScoreHistogram:
             _check_average(average, ("macro", "weighted", "micro", None))
             if average == "micro":
                 return self._binned_auc(*self._micro(), None)
-            per = np.array([self._binned_auc(*self._pos_neg(c)[:2], None) for c in self.labels])
+            per = np.array([self._binned_auc(*self.pos_neg(c)[:2], None) for c in self.labels])
             support = np.array([self.counts[i, i].sum() for i in range(k)], dtype=np.float64)
             return _average_scores(per, average, support)
         if multi_class != "ovo":
@@ -639,7 +664,7 @@ class ScoreHistogram:
         one-vs-rest values ('macro', 'weighted', 'micro' or None)."""
         method = _check_method(method)
         if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self._pos_neg(pos_label)
+            pos, neg, _, _ = self.pos_neg(pos_label)
             _, tps, fps = self._cumulative(pos, neg)
             return _ap_from_counts(tps, fps, method)
         _check_average(average, ("macro", "weighted", "micro", None))
@@ -648,7 +673,7 @@ class ScoreHistogram:
             return _ap_from_counts(tps, fps, method)
         per = []
         for c in self.labels:
-            _, tps, fps = self._cumulative(*self._pos_neg(c)[:2])
+            _, tps, fps = self._cumulative(*self.pos_neg(c)[:2])
             per.append(_ap_from_counts(tps, fps, method))
         support = np.array([self.counts[i, i].sum() for i in range(len(self.labels))], float)
         return _average_scores(np.array(per), average, support)
@@ -660,7 +685,7 @@ class ScoreHistogram:
         Given ``thresholds`` must be bin edges (e.g. 0.9, 0.8, ... with the default bins and
         range), or lie above every score or at or below ``lo``.
         """
-        pos, neg, pl, nl = self._pos_neg(pos_label)
+        pos, neg, pl, nl = self.pos_neg(pos_label)
         thr_all, tps_all, fps_all = self._cumulative(pos, neg, nonempty_only=False)
         if thresholds is None:
             t = self._cumulative(pos, neg)[0]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -37,7 +37,6 @@ from .inputs.encode import (
 )
 from .inputs.targets import (
     binary_target,
-    check_scores_1d,
     check_scores_2d,
     check_weights,
     encode_truth,
@@ -48,7 +47,6 @@ from .matrix import ConfusionMatrix
 from .metrics import ClassCounts, Stats, UndefinedMetricWarning, evaluate, get_metric
 
 __all__ = [
-    "ModelComparison",
     "OneVsRestROC",
     "PRCurve",
     "ROCCurve",
@@ -56,11 +54,11 @@ __all__ = [
     "ThresholdSweep",
     "average_precision",
     "best_threshold",
-    "compare_models",
     "precision_recall_curve",
     "roc_auc",
     "roc_curve",
     "roc_curve_ovr",
+    "roc_pr_curves",
     "threshold_sweep",
 ]
 
@@ -541,12 +539,12 @@ def _ap_from_counts(tps: np.ndarray, fps: np.ndarray, method: str) -> float:
     return float(max(0.0, -np.trapezoid(precision, recall)))
 
 
-def _check_method(method: Any) -> str:
+def _check_method(method: Any) -> APMethod:
     if method not in ("step", "interpolated", "trapezoid"):
         raise ValueError(
             f"method must be 'step', 'interpolated' or 'trapezoid', got {method!r}"
         )
-    return method
+    return method  # type: ignore[no-any-return]
 
 
 def average_precision(
@@ -953,98 +951,55 @@ def roc_curve_ovr(
     return OneVsRestROC(cols, curves, micro, macro)
 
 
-@dataclass(frozen=True)
-class ModelComparison:
-    """Several models scored on the same ``y_true``: ROC and PR curves with their areas,
-    side by side (the book's Figure 11-3). Plain data for reports and plots."""
-
-    names: list[str]
-    roc: dict[str, ROCCurve]
-    pr: dict[str, PRCurve]
-    pos_label: Any = None
-
-    @property
-    def auc(self) -> dict[str, float]:
-        return {n: self.roc[n].auc for n in self.names}
-
-    @property
-    def average_precision(self) -> dict[str, float]:
-        return {n: self.pr[n].average_precision for n in self.names}
-
-    def ranking(self, by: Literal["auc", "average_precision"] = "auc") -> list[str]:
-        """Model names from best to worst by AUC or average precision."""
-        if by not in ("auc", "average_precision"):
-            raise ValueError(f"by must be 'auc' or 'average_precision', got {by!r}")
-        values = self.auc if by == "auc" else self.average_precision
-        return sorted(self.names, key=lambda n: -values[n])
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "pos_label": py_scalar(self.pos_label),
-            "models": [
-                {"name": n, "roc": self.roc[n].to_dict(), "pr": self.pr[n].to_dict()}
-                for n in self.names
-            ],
-        }
-
-
-def compare_models(
+def roc_pr_curves(
     y_true: Any,
-    scores: Mapping[str, Any] | Sequence[Any],
+    y_score: Any,
     *,
-    names: Sequence[str] | None = None,
     pos_label: Any = None,
     sample_weight: Any = None,
     drop_intermediate: bool = True,
-) -> ModelComparison:
-    """ROC and precision-recall curves of several score vectors for one ``y_true``.
+    label: Any = None,
+) -> tuple[ROCCurve, PRCurve]:
+    """The ROC curve and the precision-recall curve of one binary scorer, from one sort.
 
     Parameters
     ----------
-    scores : mapping name -> scores, or a sequence of score vectors
-        One 1-D score vector per model, all of length ``len(y_true)``.
-    names : sequence of str, optional
-        Model names when ``scores`` is a sequence (default ``model 0``, ``model 1``, ...).
+    y_true : array-like of shape (n_samples,)
+        True labels (the positive class follows confmat's one ``pos_label`` rule).
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    pos_label : label, optional
+        The positive class; must occur in ``y_true``.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+    drop_intermediate : bool, default=True
+        Drop collinear ROC points (as :func:`roc_curve`).
+    label : any, optional
+        Name stored in both curves (e.g. the model's name).
+
+    Returns
+    -------
+    (ROCCurve, PRCurve)
+        With their areas: ROC AUC (trapezoidal) and average precision (step).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels, scores, weights or ``pos_label`` (see :func:`roc_curve`).
 
     Examples
     --------
-    >>> cmp = compare_models([0, 0, 1, 1], {"a": [.1, .4, .35, .8], "b": [.1, .2, .3, .4]})
-    >>> cmp.auc, cmp.ranking()
-    ({'a': 0.75, 'b': 1.0}, ['b', 'a'])
+    >>> roc, pr = roc_pr_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], label="a")
+    >>> roc.auc, round(pr.average_precision, 4)
+    (0.75, 0.8333)
     """
-    if isinstance(scores, Mapping):
-        if names is not None:
-            raise ValueError("give names only when scores is a sequence, not a mapping")
-        items = [(str(k), v) for k, v in scores.items()]
-    elif isinstance(scores, Sequence) and not isinstance(scores, str):
-        names = [f"model {i}" for i in range(len(scores))] if names is None else list(names)
-        if len(names) != len(scores):
-            raise ValueError(f"names has {len(names)} entries but scores has {len(scores)}")
-        items = list(zip(names, scores, strict=True))
-    else:
-        raise TypeError("scores must be a mapping name -> scores or a sequence of score vectors")
-    if not items:
-        raise ValueError("scores is empty; give at least one model")
-    if len({n for n, _ in items}) != len(items):
-        raise ValueError("model names must be unique")
-    roc: dict[str, ROCCurve] = {}
-    pr: dict[str, PRCurve] = {}
-    label = None
-    for name, sc in items:
-        try:
-            b = binary_target(y_true, sc, pos_label, sample_weight)
-        except ValueError as exc:
-            raise ValueError(f"scores[{name!r}]: {exc}") from exc
-        label = b.pos_label
-        thr, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
-        fpr, tpr, t = _roc_points(
-            thr, tps.astype(np.float64), fps.astype(np.float64), drop_intermediate
-        )
-        roc[name] = ROCCurve(fpr, tpr, t, _trapezoid(fpr, tpr), name)
-        p, r, tt = _pr_points(thr, tps, fps, False)
-        ap = float(max(0.0, -np.sum(np.diff(r) * p[:-1])))
-        pr[name] = PRCurve(p, r, tt, ap, name)
-    return ModelComparison([n for n, _ in items], roc, pr, label)
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
+    thr, tps, fps = _cumulative_counts(b.pos, b.score, b.weight)
+    fpr, tpr, t = _roc_points(thr, tps.astype(np.float64), fps.astype(np.float64),
+                              drop_intermediate)
+    p, r, tt = _pr_points(thr, tps, fps, False)
+    ap = float(max(0.0, -np.sum(np.diff(r) * p[:-1])))
+    return ROCCurve(fpr, tpr, t, _trapezoid(fpr, tpr), label), PRCurve(p, r, tt, ap, label)
 
 
 # ---------------------------------------------------------------------------------------------

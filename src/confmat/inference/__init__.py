@@ -7,7 +7,7 @@ Modules: ``intervals`` (analytic intervals and the multinomial bootstrap on the 
 ``prior`` (re-weighting to another class prevalence).
 """
 
-from .compare import Comparison, compare
+from .compare import Comparison, compare, compare_curves, compare_models
 from .intervals import (
     METHODS,
     ConfidenceInterval,
@@ -41,6 +41,8 @@ __all__ = [
     "auto_method",
     "bowker",
     "compare",
+    "compare_curves",
+    "compare_models",
     "confidence_interval",
     "delong",
     "describe_methods",

@@ -28,9 +28,9 @@ __all__ = [
     "check_scores_2d",
     "check_weights",
     "default_pos_label",
-    "negative_label",
     "encode_truth",
     "finite_float",
+    "negative_label",
     "numeric_1d",
     "resolve_pos_label",
 ]
