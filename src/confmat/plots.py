@@ -1,21 +1,29 @@
 """Plots as objects, following scikit-learn's Display convention.
 
 Each display is built with ``from_predictions`` (or ``from_estimator``, or from a
-:class:`~confmat.ConfusionMatrix`), keeps the computed data as attributes, and draws with
-``.plot(ax=None, ...)``, which sets ``.figure_`` and ``.ax_`` and returns the display.
-``.savefig(path)`` writes PNG, SVG or PDF (from the file's extension). Matplotlib is imported
-only when a plot is drawn (``pip install confmat[plot]``).
+:class:`~confmat.ConfusionMatrix` / a :class:`~confmat.curves.ThresholdSweep`), keeps the
+computed data as attributes, and draws with ``.plot(ax=None, ...)``, which sets ``.figure_``
+and ``.ax_`` and returns the display. ``.savefig(path)`` writes PNG, SVG or PDF (from the
+file's extension). Matplotlib is imported only when a plot is drawn
+(``pip install confmat[plot]``).
+
+The curve displays take a :class:`~confmat.curves.ThresholdSweep` (per-threshold 2 x 2
+tables) and read every value through its public API and the metric registry; areas are plain
+arguments. The positive class is never decided here: ``from_predictions`` hands ``pos_label``
+to :func:`confmat.curves.threshold_sweep`, whose input door
+(:func:`confmat.inputs.targets.resolve_pos_label`) applies confmat's one rule.
 
 Displays:
 
-- :class:`ConfusionMatrixDisplay` - heatmap with counts and row percentages (the book's
-  accuracy matrix);
+- :class:`ConfusionMatrixDisplay` - heatmap with counts and row percentages (the accuracy
+  matrix of Kneusel 2021, ch. 11);
 - :class:`RocCurveDisplay` - ROC curve with the chance diagonal, the perfect point and the
-  thresholds 0.1 ... 0.9 marked (the book's Figure 11-1);
+  thresholds 0.1 ... 0.9 marked (as in Kneusel 2021, Figure 11-1);
 - :class:`PrecisionRecallDisplay` - PR curve with the chance level (the prevalence);
-- :class:`ThresholdDisplay` - registry metrics against the decision threshold (Figure 11-2);
+- :class:`ThresholdDisplay` - registry metrics against the decision threshold (Kneusel 2021,
+  Figure 11-2);
 - :class:`RocComparisonDisplay` - several models' ROC curves with a zoomed inset of the
-  top-left corner (Figure 11-3).
+  top-left corner (Kneusel 2021, Figure 11-3).
 """
 
 from __future__ import annotations
@@ -25,17 +33,176 @@ from typing import Any
 
 import numpy as np
 
+from .curves import ThresholdSweep, average_precision, roc_auc, threshold_sweep
+from .inputs.targets import binary_target, encode_truth, resolve_pos_label
 from .matrix import ConfusionMatrix
-from .metrics import get_metric
-from .report.model import ThresholdCurve, threshold_curve
+from .metrics import Stats, evaluate, get_metric
 
 __all__ = [
+    "MARKED_THRESHOLDS",
     "ConfusionMatrixDisplay",
     "PrecisionRecallDisplay",
     "RocComparisonDisplay",
     "RocCurveDisplay",
     "ThresholdDisplay",
+    "marked_points",
+    "sweep_from_predictions",
+    "sweep_metric",
+    "thin_index",
 ]
+
+#: the thresholds marked on ROC and PR curves (as in Kneusel 2021, Figure 11-1)
+MARKED_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def thin_index(m: int, max_points: int | None) -> np.ndarray:
+    """Indices of at most ``max_points`` evenly spaced points out of ``m`` (first and last kept).
+
+    Parameters
+    ----------
+    m : int
+        Number of points.
+    max_points : int or None
+        Largest number of points to keep; None keeps all.
+
+    Returns
+    -------
+    ndarray of int64
+        Increasing indices into the ``m`` points.
+
+    Examples
+    --------
+    >>> thin_index(10, 4).tolist()
+    [0, 3, 6, 9]
+    >>> thin_index(3, 4).tolist()
+    [0, 1, 2]
+    """
+    if max_points is None or m <= max_points:
+        return np.arange(m, dtype=np.int64)
+    return np.unique(np.linspace(0, m - 1, max_points).round().astype(np.int64))
+
+
+def sweep_metric(sweep: ThresholdSweep, name: str, index: Any = None,
+                 zero_division: Any = 0) -> np.ndarray:
+    """A registry metric of the positive class at the sweep's thresholds (or some of them).
+
+    The stacked 2 x 2 tables (``sweep.tables``, layout ``[[TN, FP], [FN, TP]]``) go through
+    :func:`confmat.metrics.evaluate`; per-class metrics are those of the positive class.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+    name : str
+        Registry name or alias.
+    index : array-like of int, optional
+        Positions in ``sweep.thresholds`` (default: all).
+    zero_division : 0, 1, nan or "warn"
+        Value of undefined ratios.
+
+    Returns
+    -------
+    ndarray of float64, shape (len(index),)
+
+    Examples
+    --------
+    >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> sweep_metric(sw, "precision", [0, 2]).round(3).tolist()
+    [1.0, 0.667]
+    """
+    tables = sweep.tables if index is None else sweep.tables[np.asarray(index, np.int64)]
+    spec = get_metric(name)
+    out = evaluate(spec.name, Stats(np.asarray(tables, np.float64), zero_division=zero_division),
+                   None, warn=False)
+    return np.asarray(out[..., 1] if spec.kind == "per_class" else out, np.float64)
+
+
+def sweep_from_predictions(y_true: Any, y_score: Any, *, pos_label: Any = None,
+                           sample_weight: Any = None
+                           ) -> tuple[ThresholdSweep, float | None, float | None]:
+    """The threshold sweep, ROC AUC and average precision of one score vector.
+
+    ``pos_label`` is resolved by the input door (:func:`confmat.inputs.targets.binary_target`):
+    labels {0, 1}, {-1, 1} or {False, True} need none, any others do.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_score : array-like of shape (n,)
+        Scores of the positive class.
+    pos_label : label, optional
+    sample_weight : array-like of shape (n,), optional
+
+    Returns
+    -------
+    sweep : ThresholdSweep
+        Counts at every distinct score (rule ``score >= threshold``).
+    auc, average_precision : float or None
+        None when ``y_true`` has one class only.
+
+    Raises
+    ------
+    ValueError
+        Labels other than {0, 1}, {-1, 1}, {False, True} without ``pos_label``; bad scores.
+
+    Examples
+    --------
+    >>> sw, auc, ap = sweep_from_predictions(["a", "b", "b"], [0.2, 0.9, 0.4], pos_label="b")
+    >>> sw.labels, auc, ap
+    (['a', 'b'], 1.0, 1.0)
+    """
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
+    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if b.pos.all() or not b.pos.any():
+        return sweep, None, None
+    return (sweep, float(roc_auc(b.pos, b.score, sample_weight=b.weight)),
+            float(average_precision(b.pos, b.score, sample_weight=b.weight)))
+
+
+def marked_points(sweep: ThresholdSweep,
+                  thresholds: Sequence[float] | None = None) -> list[dict[str, float]]:
+    """FPR, TPR and precision at a few thresholds, from the registry.
+
+    By default the thresholds 0.1 ... 0.9 (:data:`MARKED_THRESHOLDS`) when the scores lie in
+    [0, 1], else five score quantiles. Counts come from :meth:`ThresholdSweep.at` (exact at
+    any threshold).
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+    thresholds : sequence of float, optional
+
+    Returns
+    -------
+    list of dict
+        ``{"threshold", "fpr", "tpr", "precision"}`` per threshold (an empty prediction has
+        precision 1, as on scikit-learn's PR curve).
+
+    Examples
+    --------
+    >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> marked_points(sw, [0.3])
+    [{'threshold': 0.3, 'fpr': 0.5, 'tpr': 1.0, 'precision': 0.6666666666666666}]
+    """
+    if thresholds is None:
+        t = np.asarray(sweep.thresholds, np.float64)
+        if len(t) and t.min() >= 0.0 and t.max() <= 1.0:
+            thresholds = list(MARKED_THRESHOLDS)
+        elif len(t):
+            thresholds = [float(v) for v in np.quantile(t, [0.1, 0.3, 0.5, 0.7, 0.9])]
+        else:
+            thresholds = []
+    ts = [float(v) for v in thresholds]
+    if not ts:
+        return []
+    tables = np.stack([np.asarray(sweep.at(t).counts, np.float64) for t in ts])
+
+    def per_class(name: str, zd: Any) -> np.ndarray:
+        return np.asarray(evaluate(name, Stats(tables, zero_division=zd), None, warn=False)
+                          )[..., 1]
+
+    fpr, tpr, ppv = per_class("fpr", 0), per_class("recall", 0), per_class("precision", 1)
+    return [{"threshold": t, "fpr": float(a), "tpr": float(b), "precision": float(c)}
+            for t, a, b, c in zip(ts, fpr, tpr, ppv, strict=True)]
 
 
 def _new_ax(ax: Any, figsize: tuple[float, float] = (5.0, 4.5)) -> tuple[Any, Any]:
@@ -51,17 +218,32 @@ def _new_ax(ax: Any, figsize: tuple[float, float] = (5.0, 4.5)) -> tuple[Any, An
     return fig, ax
 
 
-def _scores_of(estimator: Any, X: Any, response_method: str = "auto") -> tuple[np.ndarray, list]:
-    classes = list(getattr(estimator, "classes_", []))
+def _scores_of(estimator: Any, X: Any, y: Any, pos_label: Any,
+               response_method: str = "auto") -> tuple[np.ndarray, Any]:
+    """Scores of the positive class from a fitted binary classifier, and that class.
+
+    The positive class is resolved by the input door from the estimator's ``classes_`` (or
+    the classes of ``y``); the score column is the one of that class.
+    """
+    classes = list(getattr(estimator, "classes_", [])) or encode_truth(y)[0]
+    pos = resolve_pos_label([c.item() if isinstance(c, np.generic) else c for c in classes],
+                            pos_label)
+    k = [c.item() if isinstance(c, np.generic) else c for c in classes].index(pos)
     methods = ["predict_proba", "decision_function"] if response_method == "auto" else [
         response_method]
     for m in methods:
         fn = getattr(estimator, m, None)
-        if fn is not None:
-            s = np.asarray(fn(X), dtype=np.float64)
-            if s.ndim == 2 and s.shape[1] == 2:
-                s = s[:, 1]
-            return s, classes
+        if fn is None:
+            continue
+        s = np.asarray(fn(X), dtype=np.float64)
+        if s.ndim == 2:
+            if s.shape[1] != len(classes):
+                raise ValueError(f"{m} gave {s.shape[1]} columns for {len(classes)} classes")
+            return s[:, k], pos
+        if len(classes) != 2:
+            raise ValueError("from_estimator draws binary problems; use from_predictions with "
+                             "pos_label and that class's score column")
+        return (s if k == 1 else -s), pos  # decision_function scores classes_[1]
     raise TypeError(
         f"estimator {type(estimator).__name__} has neither predict_proba nor decision_function"
     )
@@ -179,81 +361,188 @@ class ConfusionMatrixDisplay(_Saving):
 
 
 class _CurveDisplay(_Saving):
-    def __init__(self, curve: ThresholdCurve, *, name: str | None = None):
-        if not isinstance(curve, ThresholdCurve):
-            raise TypeError(f"curve must be a ThresholdCurve, got {type(curve).__name__}")
-        self.curve = curve
+    """A display of one :class:`~confmat.curves.ThresholdSweep` (positive class
+    ``sweep.labels[1]``)."""
+
+    def __init__(self, sweep: ThresholdSweep, *, roc_auc: float | None = None,
+                 average_precision: float | None = None, name: str | None = None):
+        if not isinstance(sweep, ThresholdSweep):
+            raise TypeError(
+                f"sweep must be a confmat.curves.ThresholdSweep, got {type(sweep).__name__}")
+        self.sweep = sweep
+        self.roc_auc = None if roc_auc is None else float(roc_auc)
+        self.average_precision = None if average_precision is None else float(average_precision)
         self.name = name
-        self.figure_ = None
-        self.ax_ = None
+        self.figure_: Any = None
+        self.ax_: Any = None
+
+    @property
+    def pos_label(self) -> Any:
+        """The positive class (``sweep.labels[1]``)."""
+        return self.sweep.labels[1]
 
     @classmethod
     def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
                          sample_weight: Any = None, name: str | None = None, ax: Any = None,
                          **plot_kw: Any) -> Any:
-        """Build from true labels and positive-class scores (``pos_label`` defaults to the
-        larger of two labels, as scikit-learn's)."""
-        y = np.asarray(y_true)
-        if pos_label is None:
-            classes = np.unique(y)
-            if len(classes) > 2:
-                raise ValueError(
-                    f"y_true has {len(classes)} classes; give pos_label for a one-vs-rest curve"
-                )
-            pos_label = classes[-1].item() if len(classes) else 1
-        curve = threshold_curve(y, y_score, pos_label=pos_label, sample_weight=sample_weight)
-        return cls(curve, name=name).plot(ax=ax, **plot_kw)
+        """Build from true labels and positive-class scores, and draw.
+
+        Parameters
+        ----------
+        y_true, y_score : array-like of shape (n,)
+        pos_label : label, optional
+            Required unless the labels are {0, 1}, {-1, 1} or {False, True}
+            (:func:`confmat.inputs.targets.resolve_pos_label`).
+        sample_weight : array-like, optional
+        name : str, optional
+            Legend name.
+        ax : matplotlib Axes, optional
+        **plot_kw
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display
+            The drawn display.
+
+        Raises
+        ------
+        ValueError
+            ``pos_label`` missing for other labels, or not among them; bad scores.
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> d = RocCurveDisplay.from_predictions([0, 1, 1], [0.2, 0.9, 0.4],
+        ...                                      ax=Figure().add_subplot())
+        >>> d.roc_auc
+        1.0
+        """
+        sweep, auc, ap = sweep_from_predictions(y_true, y_score, pos_label=pos_label,
+                                                sample_weight=sample_weight)
+        return cls(sweep, roc_auc=auc, average_precision=ap, name=name).plot(ax=ax, **plot_kw)
 
     @classmethod
     def from_estimator(cls, estimator: Any, X: Any, y: Any, *, pos_label: Any = None,
                        sample_weight: Any = None, name: str | None = None,
                        response_method: str = "auto", ax: Any = None, **plot_kw: Any) -> Any:
-        """Build from a fitted binary classifier's ``predict_proba`` (or
-        ``decision_function``)."""
-        s, classes = _scores_of(estimator, X, response_method)
-        if s.ndim != 1:
-            raise ValueError("from_estimator draws binary problems; use from_predictions with "
-                             "pos_label and that class's score column")
-        if pos_label is None and classes:
-            pos_label = classes[-1]
-        return cls.from_predictions(y, s, pos_label=pos_label, sample_weight=sample_weight,
+        """Build from a fitted classifier's ``predict_proba`` (or ``decision_function``).
+
+        Parameters
+        ----------
+        estimator : fitted classifier
+        X : array-like
+            Samples to score.
+        y : array-like of shape (n,)
+            True labels.
+        pos_label : label, optional
+            Resolved from ``estimator.classes_`` by the input door; the score column is that
+            class's.
+        sample_weight, name, ax, **plot_kw
+            As in :meth:`from_predictions`.
+        response_method : {"auto", "predict_proba", "decision_function"}
+
+        Returns
+        -------
+        display
+
+        Raises
+        ------
+        TypeError
+            The estimator has neither ``predict_proba`` nor ``decision_function``.
+        ValueError
+            ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}.
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from matplotlib.figure import Figure
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> clf = LogisticRegression().fit(X, y)
+        >>> RocCurveDisplay.from_estimator(clf, X, y, ax=Figure().add_subplot()).roc_auc
+        1.0
+        """
+        s, pos = _scores_of(estimator, X, y, pos_label, response_method)
+        return cls.from_predictions(y, s, pos_label=pos, sample_weight=sample_weight,
                                     name=name or type(estimator).__name__, ax=ax, **plot_kw)
 
 
 class RocCurveDisplay(_CurveDisplay):
     """ROC curve with the chance diagonal, the perfect point and thresholds marked.
 
-    Attributes after construction: ``curve`` (the cumulative counts), ``fpr``, ``tpr``,
-    ``roc_auc``; after ``plot``: ``figure_``, ``ax_``.
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        Counts at every threshold (from :func:`confmat.curves.threshold_sweep`).
+    roc_auc, average_precision : float, optional
+        Areas shown in the legend.
+    name : str, optional
+        Legend name.
+
+    Attributes: ``sweep``, ``fpr``, ``tpr``, ``roc_auc``; after ``plot``: ``figure_``, ``ax_``.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> d = RocCurveDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4]))
+    >>> d.fpr.tolist(), d.tpr.tolist()
+    ([0.0, 0.0, 0.0, 1.0], [0.0, 0.5, 1.0, 1.0])
     """
 
     @property
     def fpr(self) -> np.ndarray:
-        return self.curve.roc()[0]
+        """False positive rates, starting at 0 (threshold +inf)."""
+        return np.r_[0.0, sweep_metric(self.sweep, "fpr")]
 
     @property
     def tpr(self) -> np.ndarray:
-        return self.curve.roc()[1]
-
-    @property
-    def roc_auc(self) -> float | None:
-        return self.curve.auc
+        """True positive rates, starting at 0 (threshold +inf)."""
+        return np.r_[0.0, sweep_metric(self.sweep, "recall")]
 
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
-             label: str | None = None, title: str | None = None, **line_kw: Any) -> RocCurveDisplay:
+             label: str | None = None, title: str | None = None,
+             max_points: int | None = None, **line_kw: Any) -> RocCurveDisplay:
+        """Draw the curve.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        mark_thresholds : bool
+            Mark :func:`marked_points`.
+        chance : bool
+            Draw the diagonal and the perfect point.
+        label, title : str, optional
+        max_points : int, optional
+            Draw at most this many points (evenly thinned, for very long sweeps).
+        **line_kw
+            Passed to ``ax.plot``.
+
+        Returns
+        -------
+        RocCurveDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = RocCurveDisplay(threshold_sweep([0, 1], [0.2, 0.9])).plot(ax=Figure().add_subplot())
+        >>> d.ax_.get_xlabel()
+        'false positive rate (1 − specificity)'
+        """
         fig, ax = _new_ax(ax)
-        fpr, tpr = self.curve.roc()
+        fpr, tpr = self.fpr, self.tpr
+        keep = thin_index(len(fpr), max_points)
         if label is None:
-            label = self.name or f"class {self.curve.pos_label}"
-            if self.curve.auc is not None:
-                label += f" (AUC = {self.curve.auc:.3f})"
-        ax.plot(fpr, tpr, drawstyle="default", label=label, **line_kw)
+            label = self.name or f"class {self.pos_label}"
+            if self.roc_auc is not None:
+                label += f" (AUC = {self.roc_auc:.3f})"
+        ax.plot(fpr[keep], tpr[keep], drawstyle="default", label=label, **line_kw)
         if chance:
             ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
             ax.plot([0], [1], marker="*", markersize=12, color="gold", markeredgecolor="black",
                     linestyle="none", label="perfect")
         if mark_thresholds:
-            pts = self.curve.marked()
+            pts = marked_points(self.sweep)
             ax.plot([p["fpr"] for p in pts], [p["tpr"] for p in pts], "o", markersize=4,
                     color="black")
             _annotate_thresholds(ax, [(p["fpr"], p["tpr"], p["threshold"]) for p in pts],
@@ -272,37 +561,60 @@ class RocCurveDisplay(_CurveDisplay):
 
 class PrecisionRecallDisplay(_CurveDisplay):
     """Precision-recall curve with the chance level (the positive prevalence) and thresholds
-    marked."""
+    marked.
+
+    Parameters are those of :class:`RocCurveDisplay`.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> d = PrecisionRecallDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4]))
+    >>> d.recall.tolist(), d.precision.round(3).tolist()
+    ([0.0, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 0.667])
+    """
 
     @property
     def recall(self) -> np.ndarray:
-        return self.curve.pr()[0]
+        """Recall, read from high thresholds to low, starting at 0."""
+        return np.r_[0.0, sweep_metric(self.sweep, "recall")]
 
     @property
     def precision(self) -> np.ndarray:
-        return self.curve.pr()[1]
-
-    @property
-    def average_precision(self) -> float | None:
-        return self.curve.average_precision
+        """Precision, starting at 1 (nothing predicted positive)."""
+        return np.r_[1.0, sweep_metric(self.sweep, "precision", zero_division=1)]
 
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
-             **line_kw: Any) -> PrecisionRecallDisplay:
+             max_points: int | None = None, **line_kw: Any) -> PrecisionRecallDisplay:
+        """Draw the curve; parameters as in :meth:`RocCurveDisplay.plot` (``chance`` draws the
+        prevalence line).
+
+        Returns
+        -------
+        PrecisionRecallDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = PrecisionRecallDisplay(threshold_sweep([0, 1], [0.2, 0.9]))
+        >>> d.plot(ax=Figure().add_subplot()).ax_.get_ylabel()
+        'precision (PPV)'
+        """
         fig, ax = _new_ax(ax)
-        recall, precision = self.curve.pr()
+        recall, precision = self.recall, self.precision
+        keep = thin_index(len(recall), max_points)
         if label is None:
-            label = self.name or f"class {self.curve.pos_label}"
-            if self.curve.average_precision is not None:
-                label += f" (AP = {self.curve.average_precision:.3f})"
-        ax.plot(recall, precision, drawstyle="steps-post", label=label, **line_kw)
-        c = self.curve
-        total = c.positives + c.negatives
-        if chance and total:
-            ax.axhline(c.positives / total, linestyle="--", color="grey", linewidth=1,
+            label = self.name or f"class {self.pos_label}"
+            if self.average_precision is not None:
+                label += f" (AP = {self.average_precision:.3f})"
+        ax.plot(recall[keep], precision[keep], drawstyle="steps-post", label=label, **line_kw)
+        if chance and len(self.sweep):
+            prevalence = float(sweep_metric(self.sweep, "prevalence", [0])[0])
+            ax.axhline(prevalence, linestyle="--", color="grey", linewidth=1,
                        label="chance (prevalence)")
         if mark_thresholds:
-            pts = c.marked()
+            pts = marked_points(self.sweep)
             ax.plot([p["tpr"] for p in pts], [p["precision"] for p in pts], "o", markersize=4,
                     color="black")
             _annotate_thresholds(ax, [(p["tpr"], p["precision"], p["threshold"]) for p in pts],
@@ -319,25 +631,76 @@ class PrecisionRecallDisplay(_CurveDisplay):
 
 
 class ThresholdDisplay(_CurveDisplay):
-    """Registry metrics against the decision threshold (rule ``score >= θ``), e.g. the book's
-    Figure 11-2 (MCC and PPV).
+    """Registry metrics against the decision threshold (rule ``score >= θ``), e.g. MCC and
+    PPV as in Kneusel 2021, Figure 11-2.
 
-    ``plot(metrics=...)`` takes registry names or aliases; per-class metrics are those of the
-    positive class.
+    Parameters are those of :class:`RocCurveDisplay`; ``plot(metrics=...)`` takes registry
+    names or aliases; per-class metrics are those of the positive class.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> ThresholdDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4])).values("recall").tolist()
+    [0.5, 1.0, 1.0]
     """
 
     def values(self, name: str) -> np.ndarray:
-        """The metric at every threshold in ``curve.thresholds``."""
-        return self.curve.metric(name)
+        """The metric at every threshold in ``sweep.thresholds``.
+
+        Parameters
+        ----------
+        name : str
+            Registry name or alias.
+
+        Returns
+        -------
+        ndarray of float64
+
+        Raises
+        ------
+        KeyError
+            Unknown metric.
+
+        Examples
+        --------
+        >>> from confmat.curves import threshold_sweep
+        >>> ThresholdDisplay(threshold_sweep([0, 1], [0.2, 0.9])).values("fpr").tolist()
+        [0.0, 1.0]
+        """
+        return self.sweep.metric(name, zero_division=0)
 
     def plot(self, ax: Any = None, *, metrics: Sequence[str] = ("mcc", "precision"),
-             title: str | None = None) -> ThresholdDisplay:
+             title: str | None = None, max_points: int | None = None) -> ThresholdDisplay:
+        """Draw each metric against the threshold.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        metrics : sequence of str
+            Registry names or aliases.
+        title : str, optional
+        max_points : int, optional
+            Draw at most this many thresholds.
+
+        Returns
+        -------
+        ThresholdDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = ThresholdDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4]))
+        >>> len(d.plot(ax=Figure().add_subplot(), metrics=["f1"]).ax_.get_lines())
+        1
+        """
         fig, ax = _new_ax(ax, (6.0, 4.0))
-        t = self.curve.thresholds
+        keep = thin_index(len(self.sweep), max_points)
+        t = np.asarray(self.sweep.thresholds)[keep]
         markers = "osd^v<>"
         for i, m in enumerate(metrics):
             spec = get_metric(m)
-            ax.plot(t, self.values(spec.name), marker=markers[i % len(markers)],
+            ax.plot(t, self.values(spec.name)[keep], marker=markers[i % len(markers)],
                     markevery=max(1, len(t) // 25), markersize=4, label=spec.full_name)
         ax.set_xlabel("decision threshold θ (predict positive when score ≥ θ)")
         ax.set_ylabel("metric value")
@@ -354,48 +717,150 @@ class RocComparisonDisplay(_Saving):
 
     Parameters
     ----------
-    curves : mapping name -> ThresholdCurve
+    sweeps : mapping name -> ThresholdSweep
+        One sweep per model, the same positive class.
+    roc_auc : mapping name -> float, optional
+        Areas shown in the legend.
+
+    Raises
+    ------
+    ValueError
+        ``sweeps`` is empty.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> d = RocComparisonDisplay({"a": threshold_sweep([0, 1], [0.2, 0.9])})
+    >>> list(d.sweeps)
+    ['a']
     """
 
-    def __init__(self, curves: Mapping[str, ThresholdCurve]):
-        if not curves:
-            raise ValueError("curves is empty: give at least one model")
-        self.curves = dict(curves)
-        self.figure_ = None
-        self.ax_ = None
-        self.inset_ax_ = None
+    def __init__(self, sweeps: Mapping[str, ThresholdSweep],
+                 roc_auc: Mapping[str, float | None] | None = None):
+        if not sweeps:
+            raise ValueError("sweeps is empty: give at least one model")
+        for k, v in sweeps.items():
+            if not isinstance(v, ThresholdSweep):
+                raise TypeError(f"sweeps[{k!r}] must be a ThresholdSweep, got {type(v).__name__}")
+        self.sweeps = dict(sweeps)
+        self.roc_auc = dict(roc_auc or {})
+        self.figure_: Any = None
+        self.ax_: Any = None
+        self.inset_ax_: Any = None
 
     @classmethod
     def from_predictions(cls, y_true: Any, scores: Mapping[str, Any], *, pos_label: Any = None,
                          sample_weight: Any = None, ax: Any = None,
                          **plot_kw: Any) -> RocComparisonDisplay:
-        y = np.asarray(y_true)
-        if pos_label is None:
-            classes = np.unique(y)
-            if len(classes) > 2:
-                raise ValueError("give pos_label: y_true has more than two classes")
-            pos_label = classes[-1].item()
-        curves = {str(k): threshold_curve(y, s, pos_label=pos_label, sample_weight=sample_weight)
-                  for k, s in scores.items()}
-        return cls(curves).plot(ax=ax, **plot_kw)
+        """Build from one ``y_true`` and each model's positive-class scores, and draw.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n,)
+        scores : mapping name -> array-like of shape (n,)
+        pos_label : label, optional
+            Required unless the labels are {0, 1}, {-1, 1} or {False, True}.
+        sample_weight : array-like, optional
+        ax : matplotlib Axes, optional
+        **plot_kw
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        RocComparisonDisplay
+
+        Raises
+        ------
+        ValueError
+            ``pos_label`` missing or unknown; bad scores; no models.
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> d = RocComparisonDisplay.from_predictions(
+        ...     [0, 1, 1], {"a": [0.2, 0.9, 0.4], "b": [0.5, 0.1, 0.7]}, ax=Figure().add_subplot())
+        >>> d.roc_auc
+        {'a': 1.0, 'b': 0.5}
+        """
+        sweeps, aucs = {}, {}
+        for k, s in scores.items():
+            sweeps[str(k)], aucs[str(k)], _ = sweep_from_predictions(
+                y_true, s, pos_label=pos_label, sample_weight=sample_weight)
+        return cls(sweeps, aucs).plot(ax=ax, **plot_kw)
 
     @classmethod
     def from_estimators(cls, estimators: Mapping[str, Any], X: Any, y: Any, *,
                         pos_label: Any = None, ax: Any = None,
                         **plot_kw: Any) -> RocComparisonDisplay:
-        scores = {k: _scores_of(e, X)[0] for k, e in estimators.items()}
+        """Build from fitted classifiers scored on the same ``X``, and draw.
+
+        Parameters
+        ----------
+        estimators : mapping name -> fitted classifier
+        X, y : array-like
+        pos_label : label, optional
+            Resolved from each estimator's ``classes_`` by the input door.
+        ax, **plot_kw
+            As in :meth:`from_predictions`.
+
+        Returns
+        -------
+        RocComparisonDisplay
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from matplotlib.figure import Figure
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> d = RocComparisonDisplay.from_estimators({"lr": LogisticRegression().fit(X, y)},
+        ...                                          X, y, ax=Figure().add_subplot())
+        >>> d.roc_auc
+        {'lr': 1.0}
+        """
+        scores = {}
+        for k, e in estimators.items():
+            s, pos = _scores_of(e, X, y, pos_label)
+            scores[k] = s
+            pos_label = pos
         return cls.from_predictions(y, scores, pos_label=pos_label, ax=ax, **plot_kw)
 
     def plot(self, ax: Any = None, *, inset: bool = True,
              zoom: tuple[float, float, float, float] = (0.0, 0.2, 0.8, 1.0),
-             title: str | None = None) -> RocComparisonDisplay:
-        """Draw every curve; ``zoom = (x0, x1, y0, y1)`` is the inset's window."""
+             title: str | None = None, max_points: int | None = None) -> RocComparisonDisplay:
+        """Draw every curve; ``zoom = (x0, x1, y0, y1)`` is the inset's window.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        inset : bool
+            Draw the zoomed inset.
+        zoom : (x0, x1, y0, y1)
+        title : str, optional
+        max_points : int, optional
+            Draw at most this many points per curve.
+
+        Returns
+        -------
+        RocComparisonDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = RocComparisonDisplay({"a": threshold_sweep([0, 1], [0.2, 0.9])})
+        >>> d.plot(ax=Figure().add_subplot()).inset_ax_.get_xlim()
+        (0.0, 0.2)
+        """
         fig, ax = _new_ax(ax, (6.0, 5.5))
         ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
         lines = []
-        for name, c in self.curves.items():
-            fpr, tpr = c.roc()
-            lab = name + ("" if c.auc is None else f" (AUC = {c.auc:.3f})")
+        for name, sw in self.sweeps.items():
+            fpr = np.r_[0.0, sweep_metric(sw, "fpr")]
+            tpr = np.r_[0.0, sweep_metric(sw, "recall")]
+            keep = thin_index(len(fpr), max_points)
+            fpr, tpr = fpr[keep], tpr[keep]
+            auc = self.roc_auc.get(name)
+            lab = name + ("" if auc is None else f" (AUC = {auc:.3f})")
             (ln,) = ax.plot(fpr, tpr, label=lab)
             lines.append((ln, fpr, tpr))
         ax.set_xlim(-0.01, 1.01)

@@ -6,7 +6,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .model import Comparison, Report
+from ..plots import marked_points
+from .comparison import Comparison
+from .model import Report, comparison_metrics
 
 
 def fmt(v: Any, digits: int = 4) -> str:
@@ -84,8 +86,6 @@ def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], 
         [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
         None,
     ))
-    from .model import comparison_metrics
-
     headline = {s.name for s in comparison_metrics()}
     srows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.interpretation or ""]
              for m in rep.overall if m.name in headline]
@@ -133,8 +133,8 @@ def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], 
                      "thresholds"], crows, None))
         for c in rep.curves:
             mrows = []
-            for p in c.marked():
-                tp, fn, fp, tn = c.counts_at(p["threshold"])
+            for p in marked_points(c.sweep):
+                (tn, fp), (fn, tp) = c.sweep.at(p["threshold"]).counts.tolist()
                 mrows.append([fmt(p["threshold"], 2), fmt_count(tp), fmt_count(fn), fmt_count(fp),
                               fmt_count(tn), fmt(p["tpr"], 3), fmt(p["fpr"], 3),
                               fmt(p["precision"], 3)])
@@ -154,10 +154,13 @@ def comparison_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list
         rows.append(cells)
     out = [("Models side by side", ["model", *keys], rows, None)]
     if cmp.tests:
-        trows = [[t["a"], t["b"], t["test"], fmt(t.get("statistic")), fmt(t.get("pvalue")),
-                  fmt(t.get("pvalue_holm"))] for t in cmp.tests]
-        out.append(("Pairwise tests (Holm-adjusted over all pairs)",
-                    ["model A", "model B", "test", "statistic", "p", "p (Holm)"], trows, "lllrrr"))
+        trows = [[t["model_a"], t["model_b"], t["metric"], t["method"], fmt(t.get("difference")),
+                  fmt(t.get("statistic")), fmt(t.get("pvalue")), fmt(t.get("pvalue_adjusted"))]
+                 for t in cmp.tests]
+        corr = cmp.result.correction.capitalize()
+        out.append((f"Pairwise tests ({corr}-adjusted over all pairs)",
+                    ["model A", "model B", "metric", "test", "difference", "statistic", "p",
+                     f"p ({corr})"], trows, "llllrrrr"))
     return out
 
 
