@@ -28,6 +28,7 @@ from sklearn.metrics import (
 
 import confmat
 from confmat.metrics import list_metrics
+from confmat.plots import marked_points
 from confmat.report import (
     build_comparison,
     build_report,
@@ -37,7 +38,6 @@ from confmat.report import (
     render_markdown,
     render_text,
 )
-from confmat.plots import marked_points
 from confmat.report.model import shown_metrics
 from confmat.report.scores import score_curves
 from conftest import count_tables

@@ -281,7 +281,27 @@ class _Saving:
 
     def savefig(self, path: Any, **kwargs: Any) -> Any:
         """Save the drawn figure (PNG, SVG or PDF from the extension); draws it first if
-        needed."""
+        needed.
+
+        Parameters
+        ----------
+        path : str or path-like
+        **kwargs
+            Passed to ``Figure.savefig`` (``bbox_inches="tight"`` by default).
+
+        Returns
+        -------
+        path
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from matplotlib.figure import Figure
+        >>> d = ConfusionMatrixDisplay([[3, 1], [0, 4]]).plot(ax=Figure().add_subplot())
+        >>> out = d.savefig(os.path.join(tempfile.mkdtemp(), "cm.svg"))
+        >>> os.path.getsize(out) > 0
+        True
+        """
         if getattr(self, "figure_", None) is None:
             self.plot()  # type: ignore[attr-defined]
         kwargs.setdefault("bbox_inches", "tight")
@@ -301,8 +321,11 @@ class ConfusionMatrixDisplay(_Saving):
 
     Examples
     --------
-    >>> disp = ConfusionMatrixDisplay.from_predictions([0, 1, 1], [0, 1, 0])  # doctest: +SKIP
-    >>> disp.plot(cmap="Blues").savefig("cm.png")                             # doctest: +SKIP
+    >>> from matplotlib.figure import Figure
+    >>> disp = ConfusionMatrixDisplay.from_predictions([0, 1, 1], [0, 1, 0],
+    ...                                                ax=Figure().add_subplot())
+    >>> disp.confusion_matrix.tolist(), disp.row_percentages.tolist()
+    ([[1, 0], [1, 1]], [[100.0, 0.0], [50.0, 50.0]])
     """
 
     def __init__(self, confusion_matrix: Any, *, display_labels: Sequence[Any] | None = None):
@@ -318,6 +341,35 @@ class ConfusionMatrixDisplay(_Saving):
     def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None,
                          sample_weight: Any = None, ax: Any = None,
                          **plot_kw: Any) -> ConfusionMatrixDisplay:
+        """Count the predictions and draw.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n,)
+        labels : sequence, optional
+            Classes and their order (default: those seen, sorted).
+        sample_weight : array-like, optional
+        ax : matplotlib Axes, optional
+        **plot_kw
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        ConfusionMatrixDisplay
+
+        Raises
+        ------
+        ValueError
+            Inputs of different lengths or bad labels (from :class:`ConfusionMatrix`).
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> d = ConfusionMatrixDisplay.from_predictions(["a", "b"], ["a", "a"],
+        ...                                             ax=Figure().add_subplot())
+        >>> d.display_labels
+        ['a', 'b']
+        """
         cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels,
                                               sample_weight=sample_weight)
         return cls(cm).plot(ax=ax, **plot_kw)
@@ -326,6 +378,28 @@ class ConfusionMatrixDisplay(_Saving):
     def from_estimator(cls, estimator: Any, X: Any, y: Any, *, labels: Sequence[Any] | None = None,
                        sample_weight: Any = None, ax: Any = None,
                        **plot_kw: Any) -> ConfusionMatrixDisplay:
+        """Predict ``X`` with a fitted classifier, count against ``y`` and draw.
+
+        Parameters
+        ----------
+        estimator : fitted classifier
+        X, y : array-like
+        labels, sample_weight, ax, **plot_kw
+            As in :meth:`from_predictions`.
+
+        Returns
+        -------
+        ConfusionMatrixDisplay
+
+        Examples
+        --------
+        >>> from sklearn.dummy import DummyClassifier
+        >>> from matplotlib.figure import Figure
+        >>> clf = DummyClassifier(strategy="constant", constant=1).fit([[0], [1]], [0, 1])
+        >>> ConfusionMatrixDisplay.from_estimator(clf, [[0], [1]], [0, 1],
+        ...                                       ax=Figure().add_subplot()).confusion_matrix.tolist()
+        [[0, 1], [0, 1]]
+        """
         cm = ConfusionMatrix.from_estimator(estimator, X, y, labels=labels,
                                             sample_weight=sample_weight)
         return cls(cm).plot(ax=ax, **plot_kw)
@@ -333,7 +407,27 @@ class ConfusionMatrixDisplay(_Saving):
     def plot(self, ax: Any = None, *, cmap: str = "Blues", percentages: bool = True,
              colorbar: bool = True, title: str | None = None) -> ConfusionMatrixDisplay:
         """Draw the heatmap; colour encodes the row percentage so classes of different sizes
-        compare fairly, each cell shows its count and (``percentages``) its row percentage."""
+        compare fairly, each cell shows its count and (``percentages``) its row percentage.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        cmap : str
+        percentages : bool
+        colorbar : bool
+        title : str, optional
+
+        Returns
+        -------
+        ConfusionMatrixDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> d = ConfusionMatrixDisplay([[3, 1], [0, 4]]).plot(ax=Figure().add_subplot())
+        >>> d.ax_.texts[0].get_text()
+        '3\\n75.0%'
+        """
         k = len(self.display_labels)
         size = max(4.0, min(12.0, 1.0 + 0.7 * k))
         fig, ax = _new_ax(ax, (size + 1, size))
@@ -420,7 +514,8 @@ class _CurveDisplay(_Saving):
         """
         sweep, auc, ap = sweep_from_predictions(y_true, y_score, pos_label=pos_label,
                                                 sample_weight=sample_weight)
-        return cls(sweep, roc_auc=auc, average_precision=ap, name=name).plot(ax=ax, **plot_kw)
+        disp: Any = cls(sweep, roc_auc=auc, average_precision=ap, name=name)
+        return disp.plot(ax=ax, **plot_kw)
 
     @classmethod
     def from_estimator(cls, estimator: Any, X: Any, y: Any, *, pos_label: Any = None,
@@ -848,8 +943,8 @@ class RocComparisonDisplay(_Saving):
         >>> from matplotlib.figure import Figure
         >>> from confmat.curves import threshold_sweep
         >>> d = RocComparisonDisplay({"a": threshold_sweep([0, 1], [0.2, 0.9])})
-        >>> d.plot(ax=Figure().add_subplot()).inset_ax_.get_xlim()
-        (0.0, 0.2)
+        >>> [float(v) for v in d.plot(ax=Figure().add_subplot()).inset_ax_.get_xlim()]
+        [0.0, 0.2]
         """
         fig, ax = _new_ax(ax, (6.0, 5.5))
         ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")

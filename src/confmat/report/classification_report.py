@@ -67,7 +67,8 @@ def classification_report(
             raise ValueError(f"labels must be column indices in [0, {tp.shape[0]})")
         div = Division(zero_division)
         per = ClassCounts(tp[idx], fp[idx], fn[idx], tn[idx], div)
-        micro = ClassCounts(*(np.atleast_1d(x[idx].sum()) for x in (tp, fp, fn, tn)), div=div)
+        mtp, mfp, mfn, mtn = (np.atleast_1d(x[idx].sum()) for x in (tp, fp, fn, tn))
+        micro = ClassCounts(mtp, mfp, mfn, mtn, div)
         stats = None
         micro_is_accuracy = False
         support = per.support
@@ -84,6 +85,7 @@ def classification_report(
             # float supports agree to the last digit
             tc, pc, book, _ = encode_pair(y_true, y_pred, labels)
             w = check_sample_weight(sample_weight, tc.shape[0])
+            assert w is not None  # sample_weight was given
             m = len(book) + 1
             hit = tc == pc
             tp_sum = np.bincount(tc[hit], weights=w[hit], minlength=m)[: m - 1]

@@ -18,10 +18,9 @@ want a format call the renderer functions directly (``render_text``, ``render_ht
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -35,7 +34,7 @@ from .scores import ScoreCurve
 RENDERERS: dict[str, Callable[[Any], str]] = {}
 
 
-def shown_metrics(kind: str) -> list[MetricSpec]:
+def shown_metrics(kind: Literal["per_class", "overall"]) -> list[MetricSpec]:
     """Registry metrics that a report shows for ``kind`` ('per_class' or 'overall').
 
     Raw counts are left out (the matrix shows them): per-class specs flagged ``is_count`` and

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from .comparison import Comparison
 from .model import Report
@@ -70,7 +71,7 @@ def render_csv(obj: Report | Comparison) -> str:
     return buf.getvalue()
 
 
-def _rows(w: csv.writer, rep: Report, model: str) -> None:  # type: ignore[valid-type]
+def _rows(w: Any, rep: Report, model: str) -> None:
     labels = [str(v) for v in rep.labels]
     for i, t in enumerate(labels):
         for j, p in enumerate(labels):

@@ -116,11 +116,11 @@ def _curve_figures(rep: Report) -> str:
     pts = FIGURE_POINTS
     if len(rep.curves) == 1:
         c = rep.curves[0]
-        kw = {"roc_auc": c.auc, "average_precision": c.average_precision}
-        parts.append(_figure_img(lambda ax: RocCurveDisplay(c.sweep, **kw).plot(
+        auc, ap = c.auc, c.average_precision
+        parts.append(_figure_img(lambda ax: RocCurveDisplay(c.sweep, roc_auc=auc).plot(
             ax=ax, max_points=pts), "ROC curve",
             "ROC curve: thresholds θ marked; dashed: chance; star: perfect."))
-        parts.append(_figure_img(lambda ax: PrecisionRecallDisplay(c.sweep, **kw).plot(
+        parts.append(_figure_img(lambda ax: PrecisionRecallDisplay(c.sweep, average_precision=ap).plot(
             ax=ax, max_points=pts), "PR curve",
             "Precision-recall curve; dashed: chance (the prevalence)."))
         parts.append(_figure_img(lambda ax: ThresholdDisplay(c.sweep).plot(
@@ -200,7 +200,7 @@ def _per_class_table(rep: Report) -> str:
     rows = [f"<tr><td class='name'>support</td>{''.join(f'<td>{fmt_count(v)}</td>' for v in rep.support)}"
             f"<td></td><td></td><td>{fmt_count(rep.n)}</td></tr>"]
     for r in rep.per_class:
-        ivs = r.intervals or [None] * len(r.values)
+        ivs: list[Any] = list(r.intervals) if r.intervals else [None] * len(r.values)
         cells = "".join(f"<td>{fmt(v)}{_iv(iv)}</td>" for v, iv in zip(r.values, ivs, strict=True))
         avgs = "".join(f"<td>{fmt(r.averages[a])}</td>" for a in ("micro", "macro", "weighted"))
         rows.append(f'<tr><td class="name" title="{e(r.full_name)}">{e(r.name)}</td>{cells}{avgs}</tr>')

@@ -10,6 +10,9 @@ from ..plots import marked_points
 from .comparison import Comparison
 from .model import Report, comparison_metrics
 
+#: one table of a rendered report: (title, header, rows, column alignment or None)
+Section = tuple[str, list[str], list[list[str]], str | None]
+
 
 def fmt(v: Any, digits: int = 4) -> str:
     """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf'."""
@@ -69,10 +72,10 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | 
     return "\n".join(out)
 
 
-def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | None]]:
+def report_sections(rep: Report) -> list[Section]:
     """(title, header, rows, align) of every table of a report, shared by text and Markdown."""
     names = [str(v) for v in rep.labels]
-    out = []
+    out: list[Section] = []
     out.append((
         "Confusion matrix (rows: true class, columns: predicted class)",
         ["true \\ pred", *names, "total"],
@@ -143,7 +146,7 @@ def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], 
     return out
 
 
-def comparison_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list[str]], str | None]]:
+def comparison_sections(cmp: Comparison) -> list[Section]:
     keys = [k for k in cmp.table[0] if k != "model" and not k.endswith("_interval")]
     rows = []
     for r in cmp.table:
@@ -152,7 +155,7 @@ def comparison_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list
             iv = r.get(k + "_interval")
             cells.append(fmt(r[k]) + (f" {fmt_interval(iv)}" if iv else ""))
         rows.append(cells)
-    out = [("Models side by side", ["model", *keys], rows, None)]
+    out: list[Section] = [("Models side by side", ["model", *keys], rows, None)]
     if cmp.tests:
         trows = [[t["model_a"], t["model_b"], t["metric"], t["method"], fmt(t.get("difference")),
                   fmt(t.get("statistic")), fmt(t.get("pvalue")), fmt(t.get("pvalue_adjusted"))]
