@@ -49,6 +49,35 @@ def classification_report(
     ``sklearn.metrics.classification_report`` prints for the same arguments, including the
     "micro avg" row that replaces "accuracy" when ``labels`` selects a subset of the classes
     present, and the "samples avg" row for multilabel indicator input.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,) or indicator matrices (n, L)
+    labels : array-like, optional
+        Classes to report, in order.
+    target_names : sequence of str, optional
+        Display names of ``labels``.
+    sample_weight : array-like of shape (n,), optional
+    digits : int
+        Decimals of the text output.
+    output_dict : bool
+        Return a dict instead of text.
+    zero_division : "warn", 0, 1 or nan
+
+    Returns
+    -------
+    str or dict
+
+    Raises
+    ------
+    ValueError
+        Bad ``digits``; ``target_names`` of another length than the classes.
+
+    Examples
+    --------
+    >>> d = classification_report([0, 1, 1], [0, 1, 0], output_dict=True)
+    >>> d["1"]["recall"], d["accuracy"]
+    (0.5, 0.6666666666666666)
     """
     if not isinstance(digits, int) or isinstance(digits, bool) or digits < 0:
         raise ValueError(f"digits must be a non-negative integer, got {digits!r}")
