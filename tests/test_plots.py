@@ -109,7 +109,7 @@ def test_pr_and_threshold_displays(scored, tmp_path) -> None:
     th = ThresholdDisplay.from_predictions(y, s, ax=ax2)
     mcc = th.values("mcc")
     for i in (0, 10, 60, len(mcc) - 1):
-        t = th.curve.thresholds[i]
+        t = th.sweep.thresholds[i]
         assert mcc[i] == pytest.approx(matthews_corrcoef(y, s >= t), abs=1e-12)
     assert len(ax2.get_lines()) == 2
     th.savefig(tmp_path / "th.png", bbox_inches=None)
@@ -139,3 +139,19 @@ def test_from_estimator_and_comparison_with_inset(tmp_path) -> None:
         RocCurveDisplay.from_predictions([0, 1, 2], [0.1, 0.5, 0.9])
     with pytest.raises(ValueError, match="empty"):
         RocComparisonDisplay({})
+
+
+def test_plots_take_pos_label_from_the_door_only() -> None:
+    # string labels: no guess of the positive class; with pos_label the curve is that class's
+    y = np.array(["healthy", "sick", "sick", "healthy", "sick"])
+    s = np.array([0.2, 0.8, 0.6, 0.4, 0.3])
+    with pytest.raises(ValueError, match="pos_label"):
+        RocCurveDisplay.from_predictions(y, s, ax=fresh_ax()[1])
+    with pytest.raises(ValueError, match="pos_label"):
+        RocComparisonDisplay.from_predictions(y, {"a": s}, ax=fresh_ax()[1])
+    sick = RocCurveDisplay.from_predictions(y, s, pos_label="sick", ax=fresh_ax()[1])
+    assert sick.roc_auc == pytest.approx(roc_auc_score(y == "sick", s))
+    healthy = RocCurveDisplay.from_predictions(y, s, pos_label="healthy", ax=fresh_ax()[1])
+    assert healthy.roc_auc == pytest.approx(roc_auc_score(y == "healthy", s))
+    with pytest.raises(TypeError, match="ThresholdSweep"):
+        RocCurveDisplay([0.1, 0.2])

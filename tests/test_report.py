@@ -28,6 +28,7 @@ from sklearn.metrics import (
 
 import confmat
 from confmat.metrics import list_metrics
+from confmat.plots import marked_points
 from confmat.report import (
     build_comparison,
     build_report,
@@ -37,7 +38,8 @@ from confmat.report import (
     render_markdown,
     render_text,
 )
-from confmat.report.model import shown_metrics, threshold_curve
+from confmat.report.model import shown_metrics
+from confmat.report.scores import score_curves
 from conftest import count_tables
 
 
@@ -91,37 +93,102 @@ def test_intervals_and_notes() -> None:
     assert any("precision" in n for n in rep.notes)
 
 
-def test_threshold_curve_counts_and_roc_match_oracles() -> None:
+def test_score_curve_counts_and_roc_match_oracles() -> None:
     rng = np.random.default_rng(4)
     y = rng.integers(0, 2, 300)
     s = (rng.random(300) * 0.7 + 0.3 * y).round(2)
     w = rng.random(300) + 0.5
-    c = threshold_curve(y, s, pos_label=1, sample_weight=w)
+    (c,) = score_curves(y, s, [0, 1], sample_weight=w)
+    sw = c.sweep
+    assert isinstance(sw, confmat.curves.ThresholdSweep)
     assert np.all(np.diff(c.thresholds) < 0)
     for i in range(0, len(c.thresholds), 7):
         t = c.thresholds[i]
-        assert c.tp[i] == pytest.approx(np.sum(w * ((s >= t) & (y == 1))))
-        assert c.fp[i] == pytest.approx(np.sum(w * ((s >= t) & (y == 0))))
+        assert sw.tp[i] == pytest.approx(np.sum(w * ((s >= t) & (y == 1))))
+        assert sw.fp[i] == pytest.approx(np.sum(w * ((s >= t) & (y == 0))))
     fpr, tpr, _ = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
-    mfpr, mtpr = c.roc()
-    np.testing.assert_allclose(mfpr, fpr)
-    np.testing.assert_allclose(mtpr, tpr)
+    from confmat.plots import RocCurveDisplay
+
+    disp = RocCurveDisplay(sw)
+    np.testing.assert_allclose(disp.fpr, fpr)
+    np.testing.assert_allclose(disp.tpr, tpr)
     assert c.auc == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=1e-12)
     for t in (0.05, 0.333, 0.5, 0.77, 2.0):  # also thresholds between and beyond scores
-        tp, fn, fp, tn = c.counts_at(t)
+        (tn, fp), (fn, tp) = sw.at(t).counts.tolist()
         hit = s >= t
         assert (tp, fn, fp, tn) == pytest.approx((np.sum(w * (hit & (y == 1))),
                                                   np.sum(w * (~hit & (y == 1))),
                                                   np.sum(w * (hit & (y == 0))),
                                                   np.sum(w * (~hit & (y == 0)))))
-    u = threshold_curve(y, s, pos_label=1)
-    mcc = u.metric("mcc")
+    for p in marked_points(sw):
+        hit = s >= p["threshold"]
+        assert p["tpr"] == pytest.approx(np.sum(w * (hit & (y == 1))) / np.sum(w * (y == 1)))
+        assert p["fpr"] == pytest.approx(np.sum(w * (hit & (y == 0))) / np.sum(w * (y == 0)))
+    (u,) = score_curves(y, s, [0, 1])
+    mcc = u.sweep.metric("mcc")
     for i in (3, 20, 50):
         assert mcc[i] == pytest.approx(matthews_corrcoef(y, s >= u.thresholds[i]), abs=1e-12)
-    thin = u.thinned(10)
-    assert len(thin.thresholds) == 10
-    for t, tp in zip(thin.thresholds, thin.tp, strict=True):
+    thin = u.slider(max_points=10)
+    # ten evenly spaced thresholds, plus the opening one (score >= 0.5) when it is not among them
+    assert len(thin["thresholds"]) in (10, 11) and thin["thinned"]
+    assert thin["thresholds"][thin["start"]] == np.min(s[s >= 0.5])
+    for k, (t, tp) in enumerate(zip(thin["thresholds"], thin["tp"], strict=True)):
         assert tp == np.sum((s >= t) & (y == 1))
+        pred = (s >= t).astype(int)
+        assert thin["metrics"]["mcc"][k] == pytest.approx(matthews_corrcoef(y, pred), abs=1e-12)
+        assert thin["metrics"]["f1"][k] == pytest.approx(f1_score(y, pred), abs=1e-12)
+
+
+def test_slider_values_come_from_the_registry_and_open_on_the_printed_matrix() -> None:
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 200)
+    s = (rng.random(200) * 0.6 + 0.4 * y).round(2)
+    for cut in (0.5, 0.37, 0.81):  # predictions from a threshold that is not 0.5, too
+        pred = (s >= cut).astype(int)
+        rep = build_report(confmat.ConfusionMatrix.from_predictions(y, pred), y_true=y,
+                           y_score=s, intervals=False)
+        (d,) = rep.slider_data()
+        i = d["start"]
+        assert d["start_is_printed_matrix"]
+        printed = confusion_matrix(y, pred)
+        assert [d["tn"][i], d["fp"][i], d["fn"][i], d["tp"][i]] == printed.ravel().tolist()
+        at = (s >= d["thresholds"][i]).astype(int)
+        assert confusion_matrix(y, at).tolist() == printed.tolist()
+        for k in (0, i, len(d["thresholds"]) // 2, len(d["thresholds"]) - 1):
+            pk = (s >= d["thresholds"][k]).astype(int)
+            assert d["metrics"]["precision"][k] == pytest.approx(
+                precision_score(y, pk, zero_division=0), abs=1e-12)
+            assert d["metrics"]["recall"][k] == pytest.approx(recall_score(y, pk), abs=1e-12)
+            assert d["metrics"]["balanced_accuracy"][k] == pytest.approx(
+                balanced_accuracy_score(y, pk), abs=1e-12)
+    # argmax predictions of a multiclass model are no threshold of one column: the slider says so
+    labels = ["a", "b", "c"]
+    yy = rng.choice(labels, 150)
+    proba = rng.dirichlet([1, 1, 1], 150)
+    pred = np.array(labels)[proba.argmax(1)]
+    rep = build_report(confmat.ConfusionMatrix.from_predictions(yy, pred, labels=labels),
+                       y_true=yy, y_score=proba, intervals=False)
+    assert [d["pos_label"] for d in rep.slider_data()] == labels
+
+
+def test_pos_label_is_resolved_by_the_door() -> None:
+    y = np.array(["healthy", "sick"] * 20)
+    rng = np.random.default_rng(3)
+    p_sick = np.clip(0.5 * (y == "sick") + 0.5 * rng.random(40), 0, 1)
+    pred = np.where(p_sick >= 0.5, "sick", "healthy")
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred)
+    # string labels without pos_label: the door's error, not a silent guess
+    with pytest.raises(ValueError, match="pos_label"):
+        build_report(cm, y_true=y, y_score=p_sick, intervals=False)
+    with pytest.raises(ValueError, match="pos_label"):
+        build_report(cm, y_true=y, y_score=np.column_stack([1 - p_sick, p_sick]),
+                     intervals=False)
+    rep = build_report(cm, y_true=y, y_score=1 - p_sick, pos_label="healthy", intervals=False)
+    assert rep.curves[0].pos_label == "healthy"
+    assert rep.curves[0].auc == pytest.approx(roc_auc_score(y == "healthy", 1 - p_sick))
+    two = build_report(cm, y_true=y, y_score=np.column_stack([1 - p_sick, p_sick]),
+                       pos_label="sick", intervals=False)
+    assert two.curves[0].auc == pytest.approx(roc_auc_score(y == "sick", p_sick))
 
 
 def test_json_is_strict_and_csv_is_long_form() -> None:
@@ -171,24 +238,36 @@ def test_html_escapes_every_user_string() -> None:
 
 
 def test_comparison_against_sklearn_and_holm() -> None:
+    from scipy.stats import chi2
+
     rng = np.random.default_rng(9)
     y = rng.integers(0, 2, 400)
     s = {m: np.clip(q * y + (1 - q) * rng.random(400), 0, 1) for m, q in
          (("a", 0.1), ("b", 0.3), ("c", 0.35))}
     preds = {m: (v >= 0.5).astype(int) for m, v in s.items()}
-    cmp = build_comparison(y, preds, scores=s, intervals=False)
+    cmp = build_comparison(y, preds, scores=s, intervals=False, n_resamples=200)
+    assert isinstance(cmp.result, confmat.inference.Comparison)
     for row in cmp.table:
         assert row["mcc"] == pytest.approx(matthews_corrcoef(y, preds[row["model"]]))
-        assert row["auc"] == pytest.approx(roc_auc_score(y, s[row["model"]]))
-    ps = [t for t in cmp.tests if t.get("pvalue") is not None]
-    assert len(ps) == 6  # McNemar and DeLong for each of the 3 pairs
+        assert row["roc_auc"] == pytest.approx(roc_auc_score(y, s[row["model"]]))
+    ps = cmp.tests
+    assert len(ps) == 3  # McNemar (the test metric: accuracy) for each of the 3 pairs
+    for t in ps:
+        # McNemar with continuity correction, worked here from the discordant pairs
+        ra, rb = preds[t["model_a"]] == y, preds[t["model_b"]] == y
+        n01, n10 = np.sum(ra & ~rb), np.sum(~ra & rb)
+        stat = (abs(n01 - n10) - 1) ** 2 / (n01 + n10)
+        assert t["pvalue"] == pytest.approx(chi2.sf(stat, 1))
     m = len(ps)
     order = sorted(ps, key=lambda t: t["pvalue"])
     expected, running = [], 0.0
     for k, t in enumerate(order):
         running = max(running, min(1.0, (m - k) * t["pvalue"]))
         expected.append(running)
-    assert [t["pvalue_holm"] for t in order] == pytest.approx(expected)
+    assert [t["pvalue_adjusted"] for t in order] == pytest.approx(expected)
+    auc = build_comparison(y, preds, scores=s, intervals=False, test_metric="roc_auc",
+                           n_resamples=200)
+    assert {t["method"] for t in auc.tests} == {"delong"}
     json.loads(render_json(cmp))
     assert "Models side by side" in render_text(cmp)
     with pytest.raises(ValueError, match="predictions"):

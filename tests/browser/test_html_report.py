@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import (
     accuracy_score,
+    balanced_accuracy_score,
+    confusion_matrix,
     f1_score,
     matthews_corrcoef,
     precision_score,
@@ -61,7 +63,7 @@ def binary_case(tmp_path_factory: pytest.TempPathFactory) -> dict:
                        title=f"report of {EVIL}", source={"file": EVIL_FILE})
     path = tmp_path_factory.mktemp("html") / "report.html"
     path.write_text(render_html(rep), encoding="utf-8")
-    return {"path": path, "y": yb, "score": score}
+    return {"path": path, "y": yb, "score": score, "pred": (score >= 0.5).astype(int)}
 
 
 class Page:
@@ -134,18 +136,28 @@ def test_slider_updates_the_2x2_table_and_metrics(browser, binary_case) -> None:
         assert tn == np.sum((pred == 0) & (y == 0))
         expected = {
             "recall": recall_score(y, pred, zero_division=0),
+            "specificity": recall_score(y, pred, pos_label=0, zero_division=0),
             "precision": precision_score(y, pred, zero_division=0),
+            "npv": precision_score(y, pred, pos_label=0, zero_division=0),
             "f1": f1_score(y, pred, zero_division=0),
             "accuracy": accuracy_score(y, pred),
+            "balanced_accuracy": balanced_accuracy_score(y, pred),
             "mcc": matthews_corrcoef(y, pred),
         }
         for name, value in expected.items():
             shown = widget.locator(f"[data-metric='{name}']").text_content()
-            if shown != "undefined":
+            if shown == "undefined":  # only where the ratio's denominator is zero
+                assert name in ("precision", "npv") and not (pred == (name == "precision")).any()
+            else:
                 assert float(shown) == pytest.approx(value, abs=6e-5), (name, t)
         seen.add(t)
 
-    check()  # the default position, near 0.5
+    # the slider opens on the matrix printed above it (predictions score >= 0.5)
+    t0, tp, fn, fp, tn = read_2x2(widget)
+    printed = confusion_matrix(y, binary_case["pred"])
+    assert [[tn, fp], [fn, tp]] == printed.tolist()
+    assert confusion_matrix(y, (score >= t0).astype(int)).tolist() == printed.tolist()
+    check()
     slider.focus()
     for key, times in (("ArrowRight", 40), ("ArrowLeft", 170), ("Home", 1), ("End", 1)):
         for _ in range(times):

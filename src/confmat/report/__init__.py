@@ -1,22 +1,39 @@
-"""Reports: scikit-learn compatible text, the report model and its renderers (text, Markdown, JSON,
-CSV, self-contained HTML)."""
+"""Reports: scikit-learn compatible text, the report model and its renderers (text, Markdown,
+JSON, CSV, self-contained HTML).
 
+Modules, from the bottom up: ``model`` (the plain data a renderer reads), ``scores`` (score
+curves as :class:`~confmat.curves.ThresholdSweep` objects and the slider's precomputed
+values), ``build`` (:func:`build_report`), ``comparison`` (:func:`build_comparison`, over
+:func:`confmat.inference.compare`), and the renderers ``render_text``, ``render_data``,
+``render_html``. The model never imports a renderer: this package fills
+:data:`confmat.report.model.RENDERERS`, through which ``str(report)`` and the notebook view
+find theirs.
+"""
+
+from . import model as _model
+from .build import build_report
 from .classification_report import classification_report
-from .model import Comparison, Report, ThresholdCurve, build_comparison, build_report
+from .comparison import Comparison, build_comparison
+from .model import Report
 from .render_data import render_csv, render_json
-from .render_html import render_html
+from .render_html import render_fragment, render_html
 from .render_text import render_markdown, render_text
+from .scores import ScoreCurve, curves_from_histogram, score_curves
+
+_model.RENDERERS.update({"text": render_text, "html_fragment": render_fragment})
 
 __all__ = [
     "Comparison",
     "Report",
-    "ThresholdCurve",
+    "ScoreCurve",
     "build_comparison",
     "build_report",
     "classification_report",
+    "curves_from_histogram",
     "render_csv",
     "render_html",
     "render_json",
     "render_markdown",
     "render_text",
+    "score_curves",
 ]

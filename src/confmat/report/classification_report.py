@@ -49,6 +49,35 @@ def classification_report(
     ``sklearn.metrics.classification_report`` prints for the same arguments, including the
     "micro avg" row that replaces "accuracy" when ``labels`` selects a subset of the classes
     present, and the "samples avg" row for multilabel indicator input.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,) or indicator matrices (n, L)
+    labels : array-like, optional
+        Classes to report, in order.
+    target_names : sequence of str, optional
+        Display names of ``labels``.
+    sample_weight : array-like of shape (n,), optional
+    digits : int
+        Decimals of the text output.
+    output_dict : bool
+        Return a dict instead of text.
+    zero_division : "warn", 0, 1 or nan
+
+    Returns
+    -------
+    str or dict
+
+    Raises
+    ------
+    ValueError
+        Bad ``digits``; ``target_names`` of another length than the classes.
+
+    Examples
+    --------
+    >>> d = classification_report([0, 1, 1], [0, 1, 0], output_dict=True)
+    >>> d["1"]["recall"], d["accuracy"]
+    (0.5, 0.6666666666666666)
     """
     if not isinstance(digits, int) or isinstance(digits, bool) or digits < 0:
         raise ValueError(f"digits must be a non-negative integer, got {digits!r}")
@@ -67,7 +96,8 @@ def classification_report(
             raise ValueError(f"labels must be column indices in [0, {tp.shape[0]})")
         div = Division(zero_division)
         per = ClassCounts(tp[idx], fp[idx], fn[idx], tn[idx], div)
-        micro = ClassCounts(*(np.atleast_1d(x[idx].sum()) for x in (tp, fp, fn, tn)), div=div)
+        mtp, mfp, mfn, mtn = (np.atleast_1d(x[idx].sum()) for x in (tp, fp, fn, tn))
+        micro = ClassCounts(mtp, mfp, mfn, mtn, div)
         stats = None
         micro_is_accuracy = False
         support = per.support
@@ -84,6 +114,7 @@ def classification_report(
             # float supports agree to the last digit
             tc, pc, book, _ = encode_pair(y_true, y_pred, labels)
             w = check_sample_weight(sample_weight, tc.shape[0])
+            assert w is not None  # sample_weight was given
             m = len(book) + 1
             hit = tc == pc
             tp_sum = np.bincount(tc[hit], weights=w[hit], minlength=m)[: m - 1]

@@ -1,16 +1,36 @@
-"""JSON and CSV renderers of the report model."""
+"""JSON and CSV renderers of the report model (they format, they compute nothing)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from typing import Any
 
-from .model import Comparison, Report
+from .comparison import Comparison
+from .model import Report
 
 
 def render_json(obj: Report | Comparison, indent: int | None = 2) -> str:
-    """The report as JSON (strict: NaN and infinities are written as ``null``)."""
+    """The report as JSON (strict: NaN and infinities are written as ``null``).
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+    indent : int or None
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> rep = build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False)
+    >>> json.loads(render_json(rep))["counts"]
+    [[3, 1], [0, 4]]
+    """
     return json.dumps(obj.to_dict(), indent=indent, allow_nan=False) + "\n"
 
 
@@ -20,7 +40,23 @@ def render_csv(obj: Report | Comparison) -> str:
     Columns: ``model, section, metric, class, value, low, high``; ``class`` is empty for
     overall metrics and names the average (``micro``/``macro``/``weighted``) for averages;
     the confusion matrix appears as ``section=matrix`` rows with ``metric`` the predicted
-    class.
+    class; pairwise tests of a comparison as ``section=test`` rows (``class``: the metric).
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> rep = build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False)
+    >>> render_csv(rep).splitlines()[1]
+    ',matrix,0,0,3,,'
     """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -30,12 +66,12 @@ def render_csv(obj: Report | Comparison) -> str:
         _rows(w, rep, rep.title if isinstance(obj, Comparison) else "")
     if isinstance(obj, Comparison):
         for t in obj.tests:
-            w.writerow([f"{t['a']} vs {t['b']}", "test", t["test"], "", t.get("pvalue"),
-                        "", ""])
+            w.writerow([f"{t['model_a']} vs {t['model_b']}", "test", t["method"], t["metric"],
+                        t.get("pvalue"), "", ""])
     return buf.getvalue()
 
 
-def _rows(w: csv.writer, rep: Report, model: str) -> None:  # type: ignore[valid-type]
+def _rows(w: Any, rep: Report, model: str) -> None:
     labels = [str(v) for v in rep.labels]
     for i, t in enumerate(labels):
         for j, p in enumerate(labels):

@@ -3,7 +3,9 @@
 Every user-supplied string (labels, titles, file and column names) goes through
 :func:`html.escape`; the data for the threshold slider is embedded as JSON in a
 ``<script type="application/json">`` block with ``<``, ``>`` and ``&`` escaped, and read by
-the page's script with ``textContent`` only. Plots are matplotlib SVGs embedded as base64
+the page's script with ``textContent`` only. The slider's script computes no metric: every
+count and value it shows at every threshold it can stop at was computed by the registry
+(:meth:`Report.slider_data`) and is only looked up in the page. Plots are matplotlib SVGs embedded as base64
 ``data:`` images (an ``<img>`` never runs scripts), so no label reaches the DOM as markup.
 A Content-Security-Policy forbids any network access from the page.
 """
@@ -20,14 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics import get_metric
-from .model import Comparison, Report, ThresholdCurve
+from ..plots import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
+from .comparison import Comparison
+from .model import Report, comparison_metrics
 from .render_text import fmt, fmt_count
-
-#: metrics the page's script recomputes at each slider position (registry names; the page
-#: implements their formulas for a 2 x 2 table, and tests check them against scikit-learn)
-SLIDER_METRICS = ("recall", "specificity", "precision", "npv", "f1", "accuracy",
-                  "balanced_accuracy", "informedness", "markedness", "mcc")
+from .scores import SLIDER_METRICS, ScoreCurve
 
 #: points per curve in the page's figures (the slider keeps its own, larger, exact set)
 FIGURE_POINTS = 4000
@@ -69,7 +68,21 @@ def _scoped_css(scope: str) -> str:
 
 
 def e(x: Any) -> str:
-    """Escape any value for HTML text or a quoted attribute."""
+    """Escape any value for HTML text or a quoted attribute.
+
+    Parameters
+    ----------
+    x : object
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> e("<b>")
+    '&lt;b&gt;'
+    """
     return escape(str(x), quote=True)
 
 
@@ -97,32 +110,36 @@ def _figure_img(draw: Any, alt: str, caption: str) -> str:
 
 
 def _curve_figures(rep: Report) -> str:
-    from ..plots import PrecisionRecallDisplay, RocCurveDisplay, ThresholdDisplay
-
     if not rep.curves:
         return ""
     parts = []
+    pts = FIGURE_POINTS
     if len(rep.curves) == 1:
-        c = rep.curves[0].thinned(FIGURE_POINTS)
-        parts.append(_figure_img(lambda ax: RocCurveDisplay(c).plot(ax=ax), "ROC curve",
-                                 "ROC curve: thresholds θ marked; dashed: chance; star: perfect."))
-        parts.append(_figure_img(lambda ax: PrecisionRecallDisplay(c).plot(ax=ax), "PR curve",
-                                 "Precision-recall curve; dashed: chance (the prevalence)."))
-        parts.append(_figure_img(lambda ax: ThresholdDisplay(c).plot(ax=ax, metrics=("mcc", "precision")),
-                                 "metrics against threshold",
-                                 "MCC and precision (PPV) as the threshold θ moves."))
+        c = rep.curves[0]
+        auc, ap = c.auc, c.average_precision
+        parts.append(_figure_img(lambda ax: RocCurveDisplay(c.sweep, roc_auc=auc).plot(
+            ax=ax, max_points=pts), "ROC curve",
+            "ROC curve: thresholds θ marked; dashed: chance; star: perfect."))
+        parts.append(_figure_img(lambda ax: PrecisionRecallDisplay(c.sweep, average_precision=ap).plot(
+            ax=ax, max_points=pts), "PR curve",
+            "Precision-recall curve; dashed: chance (the prevalence)."))
+        parts.append(_figure_img(lambda ax: ThresholdDisplay(c.sweep).plot(
+            ax=ax, metrics=("mcc", "precision"), max_points=pts),
+            "metrics against threshold", "MCC and precision (PPV) as the threshold θ moves."))
     else:
-        curves = [c.thinned(FIGURE_POINTS) for c in rep.curves]
+        curves = rep.curves
 
         def roc_all(ax: Any) -> None:
             for c in curves:
-                RocCurveDisplay(c).plot(ax=ax, mark_thresholds=False, chance=c is curves[0],
-                                        label=f"{c.pos_label} (AUC = {fmt(c.auc, 3)})")
+                RocCurveDisplay(c.sweep).plot(ax=ax, mark_thresholds=False, chance=c is curves[0],
+                                              label=f"{c.pos_label} (AUC = {fmt(c.auc, 3)})",
+                                              max_points=pts)
 
         def pr_all(ax: Any) -> None:
             for c in curves:
-                PrecisionRecallDisplay(c).plot(ax=ax, mark_thresholds=False, chance=False,
-                                               label=f"{c.pos_label} (AP = {fmt(c.average_precision, 3)})")
+                PrecisionRecallDisplay(c.sweep).plot(
+                    ax=ax, mark_thresholds=False, chance=False, max_points=pts,
+                    label=f"{c.pos_label} (AP = {fmt(c.average_precision, 3)})")
 
         parts.append(_figure_img(roc_all, "one-vs-rest ROC curves",
                                  "One-vs-rest ROC curves, one per class; dashed: chance."))
@@ -132,18 +149,13 @@ def _curve_figures(rep: Report) -> str:
 
 
 def _roc_overlay(cmp: Comparison) -> str:
-    from ..plots import RocComparisonDisplay
-
-    curves = {}
-    for name, rep in zip(cmp.names, cmp.reports, strict=True):
-        if len(rep.curves) == 1:
-            curves[name] = rep.curves[0].thinned(FIGURE_POINTS)
-    if not curves:
+    curves = {name: rep.curves[0] for name, rep in zip(cmp.names, cmp.reports, strict=True)
+              if len(rep.curves) == 1}
+    if not curves or len({str(c.pos_label) for c in curves.values()}) != 1:
         return ""
-    pos = {str(c.pos_label) for c in curves.values()}
-    if len(pos) != 1:
-        return ""
-    img = _figure_img(lambda ax: RocComparisonDisplay(curves).plot(ax=ax), "ROC overlay",
+    disp = RocComparisonDisplay({k: c.sweep for k, c in curves.items()},
+                                {k: c.auc for k, c in curves.items()})
+    img = _figure_img(lambda ax: disp.plot(ax=ax, max_points=FIGURE_POINTS), "ROC overlay",
                       "ROC curves of every model with scores; inset: the top-left corner enlarged.")
     return f'<h2>ROC curves compared</h2><div class="figs">{img}</div>'
 
@@ -172,7 +184,7 @@ def _heatmap(rep: Report) -> str:
         f"<tbody>{''.join(rows)}<tr><th>total</th>{foot}<td>{fmt_count(rep.n)}</td></tr>"
         "</tbody></table></div>"
         '<p class="note">Each cell: count, and percent of its true class (the row) — the '
-        "diagonal is each class's recall (the book's accuracy matrix).</p>"
+        "diagonal is each class's recall (the accuracy matrix of Kneusel 2021).</p>"
     )
 
 
@@ -188,7 +200,7 @@ def _per_class_table(rep: Report) -> str:
     rows = [f"<tr><td class='name'>support</td>{''.join(f'<td>{fmt_count(v)}</td>' for v in rep.support)}"
             f"<td></td><td></td><td>{fmt_count(rep.n)}</td></tr>"]
     for r in rep.per_class:
-        ivs = r.intervals or [None] * len(r.values)
+        ivs: list[Any] = list(r.intervals) if r.intervals else [None] * len(r.values)
         cells = "".join(f"<td>{fmt(v)}{_iv(iv)}</td>" for v, iv in zip(r.values, ivs, strict=True))
         avgs = "".join(f"<td>{fmt(r.averages[a])}</td>" for a in ("micro", "macro", "weighted"))
         rows.append(f'<tr><td class="name" title="{e(r.full_name)}">{e(r.name)}</td>{cells}{avgs}</tr>')
@@ -236,37 +248,30 @@ def _overall_table(rep: Report, metrics: list[Any] | None = None, css: str = "ov
 
 
 # ------------------------------------------------------------------------------ slider
-def _slider_payload(curves: list[ThresholdCurve]) -> list[dict[str, Any]]:
-    out = []
-    for c in curves:
-        d = c.to_dict()
-        ts = d["thresholds"]
-        in01 = bool(ts) and min(ts) >= 0.0 and max(ts) <= 1.0
-        d["default_threshold"] = 0.5 if in01 else (float(np.median(ts)) if ts else 0.0)
-        out.append(d)
-    return out
-
-
-def _slider(key: str, curves: list[ThresholdCurve]) -> str:
+def _slider(key: str, curves: list[ScoreCurve], payload: list[dict[str, Any]]) -> str:
     select = ""
     if len(curves) > 1:
         opts = "".join(f'<option value="{i}">{e(c.pos_label)}</option>' for i, c in enumerate(curves))
         select = f'<label>Positive class: <select>{opts}</select></label>. '
     pos = f"Positive class: <b>{e(curves[0].pos_label)}</b>. " if len(curves) == 1 else ""
     mrows = "".join(
-        f'<tr><td class="name">{e(get_metric(n).full_name)}</td><td data-metric="{e(n)}"></td></tr>'
-        for n in SLIDER_METRICS)
-    thinned = any(len(c.thinned().thresholds) < len(c.thresholds) for c in curves)
+        f'<tr><td class="name">{e(payload[0]["full_names"][n])}</td>'
+        f'<td data-metric="{e(n)}"></td></tr>' for n in SLIDER_METRICS)
+    thinned = any(p["thinned"] for p in payload)
     note = (" Long score lists are thinned to evenly spaced thresholds; counts at each are exact."
             if thinned else "")
+    start = ("It opens on the confusion matrix printed above."
+             if all(p["start_is_printed_matrix"] for p in payload) else
+             "It opens at θ = 0.5 (or the median score) where the printed matrix is not a "
+             "threshold of these scores.")
     return f"""
 <div class="cm-slider" data-widget="{e(key)}">
   <div class="controls">
     <p>{select}{pos}Predict positive when score ≥ θ (one class against the rest).</p>
     <p>θ = <span class="thr" data-out="threshold"></span></p>
     <input type="range" min="0" max="0" step="1" value="0" aria-label="decision threshold">
-    <p class="note">Drag to move the threshold; the table and metrics are recomputed in the page
-    from the cumulative counts computed by confmat.{note}</p>
+    <p class="note">Drag to move the threshold. {start} Every count and metric shown was
+    computed by confmat's metric registry at each threshold; the page only looks them up.{note}</p>
     <table class="two"><thead><tr><th></th><th>predicted positive</th><th>predicted negative</th></tr></thead>
     <tbody><tr><th>actual positive</th><td class="tp" data-out="tp"></td><td class="fn" data-out="fn"></td></tr>
     <tr><th>actual negative</th><td class="fp" data-out="fp"></td><td class="tn" data-out="tn"></td></tr></tbody></table>
@@ -295,21 +300,20 @@ def _notes(notes: list[str]) -> str:
 
 def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2,
                  figures: bool = True) -> str:
-    from .model import comparison_metrics
-
     headline = {s.name for s in comparison_metrics()}
     parts = [f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep),
              f"<h{h}>Summary</h{h}>",
              '<p class="note">The headline metrics; every metric follows below.</p>',
              _overall_table(rep, [m for m in rep.overall if m.name in headline], "summary")]
     if rep.curves:
-        widgets[key] = _slider_payload(rep.curves)
+        payload = rep.slider_data()
+        widgets[key] = payload
         aucs = ", ".join(f"{e(c.pos_label)}: ROC AUC {fmt(c.auc)}, AP {fmt(c.average_precision)}"
                          for c in rep.curves)
         parts += [f"<h{h}>Scores and thresholds</h{h}>", f'<p class="note">{aucs}</p>',
                   _curve_figures(rep) if figures else "",
                   f"<h{h + 1}>Threshold slider</h{h + 1}>",
-                  _slider(key, rep.curves)]
+                  _slider(key, rep.curves, payload)]
     parts += [f"<h{h}>Per-class metrics and averages</h{h}>",
               '<p class="note">Each class against the rest'
               + (f"; brackets: {rep.level:.0%} confidence intervals"
@@ -331,14 +335,17 @@ def _comparison_body(cmp: Comparison, widgets: dict[str, Any], model_figures: bo
              f'<div class="scroll"><table class="compare"><thead><tr><th>model</th>{head}</tr>'
              f"</thead><tbody>{''.join(rows)}</tbody></table></div>"]
     if cmp.tests:
+        corr = e(cmp.result.correction.capitalize())
         trs = "".join(
-            f"<tr><td class='name'>{e(t['a'])}</td><td class='name'>{e(t['b'])}</td>"
-            f"<td class='name'>{e(t['test'])}</td><td>{fmt(t.get('statistic'))}</td>"
-            f"<td>{fmt(t.get('pvalue'))}</td><td>{fmt(t.get('pvalue_holm'))}</td></tr>"
+            f"<tr><td class='name'>{e(t['model_a'])}</td><td class='name'>{e(t['model_b'])}</td>"
+            f"<td class='name'>{e(t['metric'])}</td><td class='name'>{e(t['method'])}</td>"
+            f"<td>{fmt(t.get('difference'))}</td><td>{fmt(t.get('statistic'))}</td>"
+            f"<td>{fmt(t.get('pvalue'))}</td><td>{fmt(t.get('pvalue_adjusted'))}</td></tr>"
             for t in cmp.tests)
         parts += ["<h2>Pairwise tests</h2>",
-                  '<table class="tests"><thead><tr><th>model A</th><th>model B</th><th>test</th>'
-                  f"<th>statistic</th><th>p</th><th>p (Holm)</th></tr></thead><tbody>{trs}</tbody></table>"]
+                  '<table class="tests"><thead><tr><th>model A</th><th>model B</th><th>metric</th>'
+                  "<th>test</th><th>difference</th><th>statistic</th><th>p</th>"
+                  f"<th>p ({corr})</th></tr></thead><tbody>{trs}</tbody></table>"]
     parts.append(_roc_overlay(cmp))
     parts.append("<h2>Each model</h2>")
     for i, rep in enumerate(cmp.reports):
@@ -358,6 +365,24 @@ def render_html(obj: Report | Comparison, *, model_figures: bool = False) -> str
     model_figures : bool, default False
         For a comparison, also draw each model's ROC, PR and threshold figures (the page
         always has the ROC overlay and each model's tables and threshold slider).
+
+    Returns
+    -------
+    str
+        The page; no network access (Content-Security-Policy), every user string escaped.
+
+    Raises
+    ------
+    TypeError
+        ``obj`` is neither a Report nor a Comparison.
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> page = render_html(build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False))
+    >>> page.startswith("<!DOCTYPE html>")
+    True
     """
     widgets: dict[str, Any] = {}
     if isinstance(obj, Comparison):
@@ -393,7 +418,24 @@ predicted class. This page is self-contained and makes no network requests.</foo
 
 
 def render_fragment(obj: Report | Comparison) -> str:
-    """A compact HTML fragment for notebooks: heatmap and overall metrics (no scripts)."""
+    """A compact HTML fragment for notebooks: heatmap and overall metrics (no scripts).
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> frag = render_fragment(build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False))
+    >>> "<script" in frag
+    False
+    """
     if isinstance(obj, Comparison):
         return _comparison_body_static(obj)
     return (f"<div class='confmat-report'><style>{_scoped_css('.confmat-report')}</style>"
@@ -414,10 +456,23 @@ def _comparison_body_static(cmp: Comparison) -> str:
 
 def matrix_html(cm: Any) -> str:
     """Notebook view of a ConfusionMatrix: the heatmap (counts and row percentages) and its
-    headline metrics (chosen by the registry, see ``comparison_metrics``). No scripts."""
-    import warnings
+    headline metrics (chosen by the registry, see ``comparison_metrics``). No scripts.
 
-    from .model import Report, comparison_metrics
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> "100.0%" in matrix_html(ConfusionMatrix([[3, 1], [0, 4]]))
+    True
+    """
+    import warnings
 
     rep = Report("", cm.labels, np.asarray(cm.counts), [], [])
     with warnings.catch_warnings():

@@ -6,11 +6,33 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .model import Comparison, Report
+from ..plots import marked_points
+from .comparison import Comparison
+from .model import Report, comparison_metrics
+
+#: one table of a rendered report: (title, header, rows, column alignment or None)
+Section = tuple[str, list[str], list[list[str]], str | None]
 
 
 def fmt(v: Any, digits: int = 4) -> str:
-    """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf'."""
+    """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf'.
+
+    Parameters
+    ----------
+    v : number, str or None
+        None prints as '-', strings unchanged.
+    digits : int
+        Decimals of a float.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> fmt(3), fmt(0.123456), fmt(float("nan")), fmt(None)
+    ('3', '0.1235', 'nan', '-')
+    """
     if v is None:
         return "-"
     if isinstance(v, str):
@@ -27,17 +49,66 @@ def fmt(v: Any, digits: int = 4) -> str:
 
 
 def fmt_interval(iv: Any, digits: int = 3) -> str:
+    """An interval as ``[low, high]``; empty when missing or not finite.
+
+    Parameters
+    ----------
+    iv : pair of numbers or None
+    digits : int
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> fmt_interval((0.1, 0.25)), fmt_interval(None)
+    ('[0.100, 0.250]', '')
+    """
     if iv is None or not all(v is not None and math.isfinite(float(v)) for v in iv):
         return ""
     return f"[{fmt(iv[0], digits)}, {fmt(iv[1], digits)}]"
 
 
 def fmt_count(v: float) -> str:
+    """A count: whole numbers without decimals, weighted counts in ``%g``.
+
+    Parameters
+    ----------
+    v : float
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> fmt_count(12.0), fmt_count(2.5)
+    ('12', '2.5')
+    """
     return f"{v:g}" if float(v) != int(v) else str(int(v))
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
-    """A fixed-width text table; ``align`` is one 'l' or 'r' per column (default: first left)."""
+    """A fixed-width text table; ``align`` is one 'l' or 'r' per column (default: first left).
+
+    Parameters
+    ----------
+    header : sequence of str
+    rows : sequence of sequences of str
+    align : str, optional
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(table(["a", "b"], [["x", "1"]]))
+    a  b
+    -  -
+    x  1
+    """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
     widths = [max(len(str(header[j])), *(len(str(r[j])) for r in rows)) if rows
@@ -55,6 +126,26 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
+    """A GitHub-flavoured Markdown table (``|`` and backslashes in cells escaped).
+
+    Parameters
+    ----------
+    header : sequence of str
+    rows : sequence of sequences of str
+    align : str, optional
+        One 'l' or 'r' per column (default: first left, others right).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(md_table(["a", "b"], [["x|y", "1"]]))
+    | a | b |
+    |:---|---:|
+    | x\\|y | 1 |
+    """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
 
@@ -67,10 +158,27 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | 
     return "\n".join(out)
 
 
-def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], str | None]]:
-    """(title, header, rows, align) of every table of a report, shared by text and Markdown."""
+def report_sections(rep: Report) -> list[Section]:
+    """(title, header, rows, align) of every table of a report, shared by text and Markdown.
+
+    Parameters
+    ----------
+    rep : Report
+
+    Returns
+    -------
+    list of Section
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> secs = report_sections(build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False))
+    >>> secs[0][0]
+    'Confusion matrix (rows: true class, columns: predicted class)'
+    """
     names = [str(v) for v in rep.labels]
-    out = []
+    out: list[Section] = []
     out.append((
         "Confusion matrix (rows: true class, columns: predicted class)",
         ["true \\ pred", *names, "total"],
@@ -84,8 +192,6 @@ def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], 
         [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
         None,
     ))
-    from .model import comparison_metrics
-
     headline = {s.name for s in comparison_metrics()}
     srows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.interpretation or ""]
              for m in rep.overall if m.name in headline]
@@ -133,8 +239,8 @@ def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], 
                      "thresholds"], crows, None))
         for c in rep.curves:
             mrows = []
-            for p in c.marked():
-                tp, fn, fp, tn = c.counts_at(p["threshold"])
+            for p in marked_points(c.sweep):
+                (tn, fp), (fn, tp) = c.sweep.at(p["threshold"]).counts.tolist()
                 mrows.append([fmt(p["threshold"], 2), fmt_count(tp), fmt_count(fn), fmt_count(fp),
                               fmt_count(tn), fmt(p["tpr"], 3), fmt(p["fpr"], 3),
                               fmt(p["precision"], 3)])
@@ -143,7 +249,25 @@ def report_sections(rep: Report) -> list[tuple[str, list[str], list[list[str]], 
     return out
 
 
-def comparison_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list[str]], str | None]]:
+def comparison_sections(cmp: Comparison) -> list[Section]:
+    """(title, header, rows, align) of a comparison's side-by-side table and pairwise tests.
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    list of Section
+
+    Examples
+    --------
+    >>> from confmat.report import build_comparison
+    >>> cmp = build_comparison([0, 1, 1, 0], {"a": [0, 1, 1, 1]}, intervals=False,
+    ...                        metrics=["accuracy"])
+    >>> comparison_sections(cmp)[0][2]
+    [['a', '0.7500']]
+    """
     keys = [k for k in cmp.table[0] if k != "model" and not k.endswith("_interval")]
     rows = []
     for r in cmp.table:
@@ -152,21 +276,56 @@ def comparison_sections(cmp: Comparison) -> list[tuple[str, list[str], list[list
             iv = r.get(k + "_interval")
             cells.append(fmt(r[k]) + (f" {fmt_interval(iv)}" if iv else ""))
         rows.append(cells)
-    out = [("Models side by side", ["model", *keys], rows, None)]
+    out: list[Section] = [("Models side by side", ["model", *keys], rows, None)]
     if cmp.tests:
-        trows = [[t["a"], t["b"], t["test"], fmt(t.get("statistic")), fmt(t.get("pvalue")),
-                  fmt(t.get("pvalue_holm"))] for t in cmp.tests]
-        out.append(("Pairwise tests (Holm-adjusted over all pairs)",
-                    ["model A", "model B", "test", "statistic", "p", "p (Holm)"], trows, "lllrrr"))
+        trows = [[t["model_a"], t["model_b"], t["metric"], t["method"], fmt(t.get("difference")),
+                  fmt(t.get("statistic")), fmt(t.get("pvalue")), fmt(t.get("pvalue_adjusted"))]
+                 for t in cmp.tests]
+        corr = cmp.result.correction.capitalize()
+        out.append((f"Pairwise tests ({corr}-adjusted over all pairs)",
+                    ["model A", "model B", "metric", "test", "difference", "statistic", "p",
+                     f"p ({corr})"], trows, "llllrrrr"))
     return out
 
 
 def source_lines(source: dict[str, Any]) -> list[str]:
+    """``key: value`` lines of a report's source, empty values left out.
+
+    Parameters
+    ----------
+    source : dict
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> source_lines({"file": "a.csv", "weight": None})
+    ['file: a.csv']
+    """
     return [f"{k}: {v}" for k, v in source.items() if v not in (None, "", [])]
 
 
 def render_text(obj: Report | Comparison) -> str:
-    """The report (or comparison) as plain text tables."""
+    """The report (or comparison) as plain text tables.
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> render_text(build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False,
+    ...                          title="T")).splitlines()[:2]
+    ['T', '=']
+    """
     parts = [obj.title, "=" * len(obj.title)]
     parts += source_lines(obj.source)
     if isinstance(obj, Comparison):
@@ -185,7 +344,26 @@ def render_text(obj: Report | Comparison) -> str:
 
 
 def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
-    """The report (or comparison) as GitHub-flavoured Markdown."""
+    """The report (or comparison) as GitHub-flavoured Markdown.
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+    level : int
+        Heading level of the title.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> render_markdown(build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False,
+    ...                              title="T")).splitlines()[0]
+    '# T'
+    """
     h = "#" * level
     parts = [f"{h} {_md_inline(obj.title)}", ""]
     parts += [f"- {_md_inline(s)}" for s in source_lines(obj.source)]
@@ -209,7 +387,22 @@ def _md_inline(s: str) -> str:
 
 def matrix_text(labels: Sequence[Any], counts: Any) -> str:
     """A confusion matrix as a terminal table: counts, row and column totals, and each true
-    class's recall (the diagonal of the accuracy matrix)."""
+    class's recall (the diagonal of the accuracy matrix).
+
+    Parameters
+    ----------
+    labels : sequence
+    counts : array-like of shape (K, K)
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> matrix_text(["a", "b"], [[3, 1], [0, 4]]).splitlines()[1].split()
+    ['a', '3', '1', '4', '75.0%']
+    """
     import numpy as np
 
     c = np.asarray(counts)

@@ -1,0 +1,116 @@
+"""Shared pieces of the displays: axes, estimator scores, threshold labels, ``savefig``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..inputs.targets import encode_truth, resolve_pos_label
+
+
+def new_ax(ax: Any, figsize: tuple[float, float] = (5.0, 4.5)) -> tuple[Any, Any]:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - matplotlib is in the plot extra
+        raise ImportError("plots need matplotlib: pip install 'confmat[plot]'") from exc
+    if ax is not None:
+        return ax.figure, ax
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=figsize)
+    return fig, ax
+
+
+def scores_of(estimator: Any, X: Any, y: Any, pos_label: Any,
+               response_method: str = "auto") -> tuple[np.ndarray, Any]:
+    """Scores of the positive class from a fitted binary classifier, and that class.
+
+    The positive class is resolved by the input door from the estimator's ``classes_`` (or
+    the classes of ``y``); the score column is the one of that class.
+    """
+    classes = list(getattr(estimator, "classes_", [])) or encode_truth(y)[0]
+    pos = resolve_pos_label([c.item() if isinstance(c, np.generic) else c for c in classes],
+                            pos_label)
+    k = [c.item() if isinstance(c, np.generic) else c for c in classes].index(pos)
+    methods = ["predict_proba", "decision_function"] if response_method == "auto" else [
+        response_method]
+    for m in methods:
+        fn = getattr(estimator, m, None)
+        if fn is None:
+            continue
+        s = np.asarray(fn(X), dtype=np.float64)
+        if s.ndim == 2:
+            if s.shape[1] != len(classes):
+                raise ValueError(f"{m} gave {s.shape[1]} columns for {len(classes)} classes")
+            return s[:, k], pos
+        if len(classes) != 2:
+            raise ValueError("from_estimator draws binary problems; use from_predictions with "
+                             "pos_label and that class's score column")
+        return (s if k == 1 else -s), pos  # decision_function scores classes_[1]
+    raise TypeError(
+        f"estimator {type(estimator).__name__} has neither predict_proba nor decision_function"
+    )
+
+
+def annotate_thresholds(ax: Any, points: list[tuple[float, float, float]],
+                         offset: tuple[float, float], min_gap: float = 0.07) -> None:
+    """Label marked thresholds; points closer than ``min_gap`` to one already labelled share
+    its label (``θ=0.6-0.8``) instead of overprinting it."""
+    groups: list[list[tuple[float, float, float]]] = []
+    for x, y, t in points:
+        for g in groups:
+            if abs(g[0][0] - x) < min_gap and abs(g[0][1] - y) < min_gap:
+                g.append((x, y, t))
+                break
+        else:
+            groups.append([(x, y, t)])
+    order = sorted(t for _, _, t in points)
+    for g in groups:
+        ts = sorted(t for _, _, t in g)
+        pos = [order.index(t) for t in ts]
+        if len(ts) == 1:
+            text = f"θ={ts[0]:.2g}"
+        elif pos == list(range(pos[0], pos[0] + len(pos))):
+            text = f"θ={ts[0]:.2g}–{ts[-1]:.2g}"
+        else:
+            text = "θ=" + ", ".join(f"{t:.2g}" for t in ts)
+        ax.annotate(text, (g[0][0], g[0][1]), textcoords="offset points", xytext=offset,
+                    fontsize=7)
+
+
+class Saving:
+    """Mixin of every display: ``savefig``."""
+
+    figure_: Any
+    ax_: Any
+
+    def savefig(self, path: Any, **kwargs: Any) -> Any:
+        """Save the drawn figure (PNG, SVG or PDF from the extension); draws it first if
+        needed.
+
+        Parameters
+        ----------
+        path : str or path-like
+        **kwargs
+            Passed to ``Figure.savefig`` (``bbox_inches="tight"`` by default).
+
+        Returns
+        -------
+        path
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.plots import ConfusionMatrixDisplay
+        >>> d = ConfusionMatrixDisplay([[3, 1], [0, 4]]).plot(ax=Figure().add_subplot())
+        >>> out = d.savefig(os.path.join(tempfile.mkdtemp(), "cm.svg"))
+        >>> os.path.getsize(out) > 0
+        True
+        """
+        if getattr(self, "figure_", None) is None:
+            self.plot()  # type: ignore[attr-defined]
+        kwargs.setdefault("bbox_inches", "tight")
+        self.figure_.savefig(path, **kwargs)
+        return path

@@ -1,0 +1,540 @@
+"""ROC, precision-recall, metric-against-threshold and ROC-comparison displays of
+:class:`~confmat.curves.ThresholdSweep` objects."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..curves import ThresholdSweep
+from ..metrics import get_metric
+from .common import Saving, annotate_thresholds, new_ax, scores_of
+from .sweeps import marked_points, sweep_from_predictions, sweep_metric, thin_index
+
+
+class _CurveDisplay(Saving):
+    """A display of one :class:`~confmat.curves.ThresholdSweep` (positive class
+    ``sweep.labels[1]``)."""
+
+    def __init__(self, sweep: ThresholdSweep, *, roc_auc: float | None = None,
+                 average_precision: float | None = None, name: str | None = None):
+        if not isinstance(sweep, ThresholdSweep):
+            raise TypeError(
+                f"sweep must be a confmat.curves.ThresholdSweep, got {type(sweep).__name__}")
+        self.sweep = sweep
+        self.roc_auc = None if roc_auc is None else float(roc_auc)
+        self.average_precision = None if average_precision is None else float(average_precision)
+        self.name = name
+        self.figure_: Any = None
+        self.ax_: Any = None
+
+    @property
+    def pos_label(self) -> Any:
+        """The positive class (``sweep.labels[1]``)."""
+        return self.sweep.labels[1]
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                         sample_weight: Any = None, name: str | None = None, ax: Any = None,
+                         **plot_kw: Any) -> Any:
+        """Build from true labels and positive-class scores, and draw.
+
+        Parameters
+        ----------
+        y_true, y_score : array-like of shape (n,)
+        pos_label : label, optional
+            Required unless the labels are {0, 1}, {-1, 1} or {False, True}
+            (:func:`confmat.inputs.targets.resolve_pos_label`).
+        sample_weight : array-like, optional
+        name : str, optional
+            Legend name.
+        ax : matplotlib Axes, optional
+        **plot_kw
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        display
+            The drawn display.
+
+        Raises
+        ------
+        ValueError
+            ``pos_label`` missing for other labels, or not among them; bad scores.
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> d = RocCurveDisplay.from_predictions([0, 1, 1], [0.2, 0.9, 0.4],
+        ...                                      ax=Figure().add_subplot())
+        >>> d.roc_auc
+        1.0
+        """
+        sweep, auc, ap = sweep_from_predictions(y_true, y_score, pos_label=pos_label,
+                                                sample_weight=sample_weight)
+        disp: Any = cls(sweep, roc_auc=auc, average_precision=ap, name=name)
+        return disp.plot(ax=ax, **plot_kw)
+
+    @classmethod
+    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, pos_label: Any = None,
+                       sample_weight: Any = None, name: str | None = None,
+                       response_method: str = "auto", ax: Any = None, **plot_kw: Any) -> Any:
+        """Build from a fitted classifier's ``predict_proba`` (or ``decision_function``).
+
+        Parameters
+        ----------
+        estimator : fitted classifier
+        X : array-like
+            Samples to score.
+        y : array-like of shape (n,)
+            True labels.
+        pos_label : label, optional
+            Resolved from ``estimator.classes_`` by the input door; the score column is that
+            class's.
+        sample_weight, name, ax, **plot_kw
+            As in :meth:`from_predictions`.
+        response_method : {"auto", "predict_proba", "decision_function"}
+
+        Returns
+        -------
+        display
+
+        Raises
+        ------
+        TypeError
+            The estimator has neither ``predict_proba`` nor ``decision_function``.
+        ValueError
+            ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}.
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from matplotlib.figure import Figure
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> clf = LogisticRegression().fit(X, y)
+        >>> RocCurveDisplay.from_estimator(clf, X, y, ax=Figure().add_subplot()).roc_auc
+        1.0
+        """
+        s, pos = scores_of(estimator, X, y, pos_label, response_method)
+        return cls.from_predictions(y, s, pos_label=pos, sample_weight=sample_weight,
+                                    name=name or type(estimator).__name__, ax=ax, **plot_kw)
+
+
+class RocCurveDisplay(_CurveDisplay):
+    """ROC curve with the chance diagonal, the perfect point and thresholds marked.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        Counts at every threshold (from :func:`confmat.curves.threshold_sweep`).
+    roc_auc, average_precision : float, optional
+        Areas shown in the legend.
+    name : str, optional
+        Legend name.
+
+    Attributes: ``sweep``, ``fpr``, ``tpr``, ``roc_auc``; after ``plot``: ``figure_``, ``ax_``.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> d = RocCurveDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4]))
+    >>> d.fpr.tolist(), d.tpr.tolist()
+    ([0.0, 0.0, 0.0, 1.0], [0.0, 0.5, 1.0, 1.0])
+    """
+
+    @property
+    def fpr(self) -> np.ndarray:
+        """False positive rates, starting at 0 (threshold +inf)."""
+        return np.r_[0.0, sweep_metric(self.sweep, "fpr")]
+
+    @property
+    def tpr(self) -> np.ndarray:
+        """True positive rates, starting at 0 (threshold +inf)."""
+        return np.r_[0.0, sweep_metric(self.sweep, "recall")]
+
+    def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
+             label: str | None = None, title: str | None = None,
+             max_points: int | None = None, **line_kw: Any) -> RocCurveDisplay:
+        """Draw the curve.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        mark_thresholds : bool
+            Mark :func:`marked_points`.
+        chance : bool
+            Draw the diagonal and the perfect point.
+        label, title : str, optional
+        max_points : int, optional
+            Draw at most this many points (evenly thinned, for very long sweeps).
+        **line_kw
+            Passed to ``ax.plot``.
+
+        Returns
+        -------
+        RocCurveDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = RocCurveDisplay(threshold_sweep([0, 1], [0.2, 0.9])).plot(ax=Figure().add_subplot())
+        >>> d.ax_.get_xlabel()
+        'false positive rate (1 − specificity)'
+        """
+        fig, ax = new_ax(ax)
+        fpr, tpr = self.fpr, self.tpr
+        keep = thin_index(len(fpr), max_points)
+        if label is None:
+            label = self.name or f"class {self.pos_label}"
+            if self.roc_auc is not None:
+                label += f" (AUC = {self.roc_auc:.3f})"
+        ax.plot(fpr[keep], tpr[keep], drawstyle="default", label=label, **line_kw)
+        if chance:
+            ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
+            ax.plot([0], [1], marker="*", markersize=12, color="gold", markeredgecolor="black",
+                    linestyle="none", label="perfect")
+        if mark_thresholds:
+            pts = marked_points(self.sweep)
+            ax.plot([p["fpr"] for p in pts], [p["tpr"] for p in pts], "o", markersize=4,
+                    color="black")
+            annotate_thresholds(ax, [(p["fpr"], p["tpr"], p["threshold"]) for p in pts],
+                                 (5, -10))
+        ax.set_xlim(-0.01, 1.01)
+        ax.set_ylim(-0.01, 1.01)
+        ax.set_xlabel("false positive rate (1 − specificity)")
+        ax.set_ylabel("true positive rate (recall)")
+        ax.set_aspect("equal")
+        ax.legend(loc="lower right", fontsize=8)
+        if title:
+            ax.set_title(title)
+        self.figure_, self.ax_ = fig, ax
+        return self
+
+
+class PrecisionRecallDisplay(_CurveDisplay):
+    """Precision-recall curve with the chance level (the positive prevalence) and thresholds
+    marked.
+
+    Parameters are those of :class:`RocCurveDisplay`.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> d = PrecisionRecallDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4]))
+    >>> d.recall.tolist(), d.precision.round(3).tolist()
+    ([0.0, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 0.667])
+    """
+
+    @property
+    def recall(self) -> np.ndarray:
+        """Recall, read from high thresholds to low, starting at 0."""
+        return np.r_[0.0, sweep_metric(self.sweep, "recall")]
+
+    @property
+    def precision(self) -> np.ndarray:
+        """Precision, starting at 1 (nothing predicted positive)."""
+        return np.r_[1.0, sweep_metric(self.sweep, "precision", zero_division=1)]
+
+    def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
+             label: str | None = None, title: str | None = None,
+             max_points: int | None = None, **line_kw: Any) -> PrecisionRecallDisplay:
+        """Draw the curve; parameters as in :meth:`RocCurveDisplay.plot` (``chance`` draws the
+        prevalence line).
+
+        Returns
+        -------
+        PrecisionRecallDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = PrecisionRecallDisplay(threshold_sweep([0, 1], [0.2, 0.9]))
+        >>> d.plot(ax=Figure().add_subplot()).ax_.get_ylabel()
+        'precision (PPV)'
+        """
+        fig, ax = new_ax(ax)
+        recall, precision = self.recall, self.precision
+        keep = thin_index(len(recall), max_points)
+        if label is None:
+            label = self.name or f"class {self.pos_label}"
+            if self.average_precision is not None:
+                label += f" (AP = {self.average_precision:.3f})"
+        ax.plot(recall[keep], precision[keep], drawstyle="steps-post", label=label, **line_kw)
+        if chance and len(self.sweep):
+            prevalence = float(sweep_metric(self.sweep, "prevalence", [0])[0])
+            ax.axhline(prevalence, linestyle="--", color="grey", linewidth=1,
+                       label="chance (prevalence)")
+        if mark_thresholds:
+            pts = marked_points(self.sweep)
+            ax.plot([p["tpr"] for p in pts], [p["precision"] for p in pts], "o", markersize=4,
+                    color="black")
+            annotate_thresholds(ax, [(p["tpr"], p["precision"], p["threshold"]) for p in pts],
+                                 (-10, -12))
+        ax.set_xlim(-0.01, 1.01)
+        ax.set_ylim(-0.01, 1.05)
+        ax.set_xlabel("recall (true positive rate)")
+        ax.set_ylabel("precision (PPV)")
+        ax.legend(loc="lower left", fontsize=8)
+        if title:
+            ax.set_title(title)
+        self.figure_, self.ax_ = fig, ax
+        return self
+
+
+class ThresholdDisplay(_CurveDisplay):
+    """Registry metrics against the decision threshold (rule ``score >= θ``), e.g. MCC and
+    PPV as in Kneusel 2021, Figure 11-2.
+
+    Parameters are those of :class:`RocCurveDisplay`; ``plot(metrics=...)`` takes registry
+    names or aliases; per-class metrics are those of the positive class.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> ThresholdDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4])).values("recall").tolist()
+    [0.5, 1.0, 1.0]
+    """
+
+    def values(self, name: str) -> np.ndarray:
+        """The metric at every threshold in ``sweep.thresholds``.
+
+        Parameters
+        ----------
+        name : str
+            Registry name or alias.
+
+        Returns
+        -------
+        ndarray of float64
+
+        Raises
+        ------
+        KeyError
+            Unknown metric.
+
+        Examples
+        --------
+        >>> from confmat.curves import threshold_sweep
+        >>> ThresholdDisplay(threshold_sweep([0, 1], [0.2, 0.9])).values("fpr").tolist()
+        [0.0, 1.0]
+        """
+        return self.sweep.metric(name, zero_division=0)
+
+    def plot(self, ax: Any = None, *, metrics: Sequence[str] = ("mcc", "precision"),
+             title: str | None = None, max_points: int | None = None) -> ThresholdDisplay:
+        """Draw each metric against the threshold.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        metrics : sequence of str
+            Registry names or aliases.
+        title : str, optional
+        max_points : int, optional
+            Draw at most this many thresholds.
+
+        Returns
+        -------
+        ThresholdDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = ThresholdDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4]))
+        >>> len(d.plot(ax=Figure().add_subplot(), metrics=["f1"]).ax_.get_lines())
+        1
+        """
+        fig, ax = new_ax(ax, (6.0, 4.0))
+        keep = thin_index(len(self.sweep), max_points)
+        t = np.asarray(self.sweep.thresholds)[keep]
+        markers = "osd^v<>"
+        for i, m in enumerate(metrics):
+            spec = get_metric(m)
+            ax.plot(t, self.values(spec.name)[keep], marker=markers[i % len(markers)],
+                    markevery=max(1, len(t) // 25), markersize=4, label=spec.full_name)
+        ax.set_xlabel("decision threshold θ (predict positive when score ≥ θ)")
+        ax.set_ylabel("metric value")
+        ax.legend(fontsize=8, loc="lower center")
+        ax.grid(alpha=0.3)
+        if title:
+            ax.set_title(title)
+        self.figure_, self.ax_ = fig, ax
+        return self
+
+
+class RocComparisonDisplay(Saving):
+    """Several models' ROC curves on one plot, with a zoomed inset of the top-left corner.
+
+    Parameters
+    ----------
+    sweeps : mapping name -> ThresholdSweep
+        One sweep per model, the same positive class.
+    roc_auc : mapping name -> float, optional
+        Areas shown in the legend.
+
+    Raises
+    ------
+    ValueError
+        ``sweeps`` is empty.
+
+    Examples
+    --------
+    >>> from confmat.curves import threshold_sweep
+    >>> d = RocComparisonDisplay({"a": threshold_sweep([0, 1], [0.2, 0.9])})
+    >>> list(d.sweeps)
+    ['a']
+    """
+
+    def __init__(self, sweeps: Mapping[str, ThresholdSweep],
+                 roc_auc: Mapping[str, float | None] | None = None):
+        if not sweeps:
+            raise ValueError("sweeps is empty: give at least one model")
+        for k, v in sweeps.items():
+            if not isinstance(v, ThresholdSweep):
+                raise TypeError(f"sweeps[{k!r}] must be a ThresholdSweep, got {type(v).__name__}")
+        self.sweeps = dict(sweeps)
+        self.roc_auc = dict(roc_auc or {})
+        self.figure_: Any = None
+        self.ax_: Any = None
+        self.inset_ax_: Any = None
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, scores: Mapping[str, Any], *, pos_label: Any = None,
+                         sample_weight: Any = None, ax: Any = None,
+                         **plot_kw: Any) -> RocComparisonDisplay:
+        """Build from one ``y_true`` and each model's positive-class scores, and draw.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n,)
+        scores : mapping name -> array-like of shape (n,)
+        pos_label : label, optional
+            Required unless the labels are {0, 1}, {-1, 1} or {False, True}.
+        sample_weight : array-like, optional
+        ax : matplotlib Axes, optional
+        **plot_kw
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        RocComparisonDisplay
+
+        Raises
+        ------
+        ValueError
+            ``pos_label`` missing or unknown; bad scores; no models.
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> d = RocComparisonDisplay.from_predictions(
+        ...     [0, 1, 1], {"a": [0.2, 0.9, 0.4], "b": [0.5, 0.1, 0.7]}, ax=Figure().add_subplot())
+        >>> d.roc_auc
+        {'a': 1.0, 'b': 0.5}
+        """
+        sweeps, aucs = {}, {}
+        for k, s in scores.items():
+            sweeps[str(k)], aucs[str(k)], _ = sweep_from_predictions(
+                y_true, s, pos_label=pos_label, sample_weight=sample_weight)
+        return cls(sweeps, aucs).plot(ax=ax, **plot_kw)
+
+    @classmethod
+    def from_estimators(cls, estimators: Mapping[str, Any], X: Any, y: Any, *,
+                        pos_label: Any = None, ax: Any = None,
+                        **plot_kw: Any) -> RocComparisonDisplay:
+        """Build from fitted classifiers scored on the same ``X``, and draw.
+
+        Parameters
+        ----------
+        estimators : mapping name -> fitted classifier
+        X, y : array-like
+        pos_label : label, optional
+            Resolved from each estimator's ``classes_`` by the input door.
+        ax, **plot_kw
+            As in :meth:`from_predictions`.
+
+        Returns
+        -------
+        RocComparisonDisplay
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from matplotlib.figure import Figure
+        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+        >>> d = RocComparisonDisplay.from_estimators({"lr": LogisticRegression().fit(X, y)},
+        ...                                          X, y, ax=Figure().add_subplot())
+        >>> d.roc_auc
+        {'lr': 1.0}
+        """
+        scores = {}
+        for k, e in estimators.items():
+            s, pos = scores_of(e, X, y, pos_label)
+            scores[k] = s
+            pos_label = pos
+        return cls.from_predictions(y, scores, pos_label=pos_label, ax=ax, **plot_kw)
+
+    def plot(self, ax: Any = None, *, inset: bool = True,
+             zoom: tuple[float, float, float, float] = (0.0, 0.2, 0.8, 1.0),
+             title: str | None = None, max_points: int | None = None) -> RocComparisonDisplay:
+        """Draw every curve; ``zoom = (x0, x1, y0, y1)`` is the inset's window.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        inset : bool
+            Draw the zoomed inset.
+        zoom : (x0, x1, y0, y1)
+        title : str, optional
+        max_points : int, optional
+            Draw at most this many points per curve.
+
+        Returns
+        -------
+        RocComparisonDisplay
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> from confmat.curves import threshold_sweep
+        >>> d = RocComparisonDisplay({"a": threshold_sweep([0, 1], [0.2, 0.9])})
+        >>> [float(v) for v in d.plot(ax=Figure().add_subplot()).inset_ax_.get_xlim()]
+        [0.0, 0.2]
+        """
+        fig, ax = new_ax(ax, (6.0, 5.5))
+        ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
+        lines = []
+        for name, sw in self.sweeps.items():
+            fpr = np.r_[0.0, sweep_metric(sw, "fpr")]
+            tpr = np.r_[0.0, sweep_metric(sw, "recall")]
+            keep = thin_index(len(fpr), max_points)
+            fpr, tpr = fpr[keep], tpr[keep]
+            auc = self.roc_auc.get(name)
+            lab = name + ("" if auc is None else f" (AUC = {auc:.3f})")
+            (ln,) = ax.plot(fpr, tpr, label=lab)
+            lines.append((ln, fpr, tpr))
+        ax.set_xlim(-0.01, 1.01)
+        ax.set_ylim(-0.01, 1.01)
+        ax.set_xlabel("false positive rate")
+        ax.set_ylabel("true positive rate")
+        ax.legend(loc="lower right", fontsize=8)
+        if inset:
+            x0, x1, y0, y1 = zoom
+            axins = ax.inset_axes([0.35, 0.3, 0.45, 0.45])
+            for ln, fpr, tpr in lines:
+                axins.plot(fpr, tpr, color=ln.get_color())
+            axins.set_xlim(x0, x1)
+            axins.set_ylim(y0, y1)
+            axins.tick_params(labelsize=7)
+            axins.set_title("top-left corner", fontsize=8)
+            ax.indicate_inset_zoom(axins, edgecolor="black")
+            self.inset_ax_ = axins
+        if title:
+            ax.set_title(title)
+        self.figure_, self.ax_ = fig, ax
+        return self

@@ -1,0 +1,167 @@
+"""What the curve displays read from a :class:`~confmat.curves.ThresholdSweep`: registry
+metrics at its thresholds, marked thresholds, thinning, and the sweep of one score vector
+(``pos_label`` resolved by the input door, never here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..curves import ThresholdSweep, average_precision, roc_auc, threshold_sweep
+from ..inputs.targets import binary_target
+from ..metrics import Stats, evaluate, get_metric
+
+#: the thresholds marked on ROC and PR curves (as in Kneusel 2021, Figure 11-1)
+MARKED_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def thin_index(m: int, max_points: int | None) -> np.ndarray:
+    """Indices of at most ``max_points`` evenly spaced points out of ``m`` (first and last kept).
+
+    Parameters
+    ----------
+    m : int
+        Number of points.
+    max_points : int or None
+        Largest number of points to keep; None keeps all.
+
+    Returns
+    -------
+    ndarray of int64
+        Increasing indices into the ``m`` points.
+
+    Examples
+    --------
+    >>> thin_index(10, 4).tolist()
+    [0, 3, 6, 9]
+    >>> thin_index(3, 4).tolist()
+    [0, 1, 2]
+    """
+    if max_points is None or m <= max_points:
+        return np.arange(m, dtype=np.int64)
+    return np.unique(np.linspace(0, m - 1, max_points).round().astype(np.int64))
+
+
+def sweep_metric(sweep: ThresholdSweep, name: str, index: Any = None,
+                 zero_division: Any = 0) -> np.ndarray:
+    """A registry metric of the positive class at the sweep's thresholds (or some of them).
+
+    The stacked 2 x 2 tables (``sweep.tables``, layout ``[[TN, FP], [FN, TP]]``) go through
+    :func:`confmat.metrics.evaluate`; per-class metrics are those of the positive class.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+    name : str
+        Registry name or alias.
+    index : array-like of int, optional
+        Positions in ``sweep.thresholds`` (default: all).
+    zero_division : 0, 1, nan or "warn"
+        Value of undefined ratios.
+
+    Returns
+    -------
+    ndarray of float64, shape (len(index),)
+
+    Examples
+    --------
+    >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> sweep_metric(sw, "precision", [0, 2]).round(3).tolist()
+    [1.0, 0.667]
+    """
+    tables = sweep.tables if index is None else sweep.tables[np.asarray(index, np.int64)]
+    spec = get_metric(name)
+    out = evaluate(spec.name, Stats(np.asarray(tables, np.float64), zero_division=zero_division),
+                   None, warn=False)
+    return np.asarray(out[..., 1] if spec.kind == "per_class" else out, np.float64)
+
+
+def sweep_from_predictions(y_true: Any, y_score: Any, *, pos_label: Any = None,
+                           sample_weight: Any = None
+                           ) -> tuple[ThresholdSweep, float | None, float | None]:
+    """The threshold sweep, ROC AUC and average precision of one score vector.
+
+    ``pos_label`` is resolved by the input door (:func:`confmat.inputs.targets.binary_target`):
+    labels {0, 1}, {-1, 1} or {False, True} need none, any others do.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_score : array-like of shape (n,)
+        Scores of the positive class.
+    pos_label : label, optional
+    sample_weight : array-like of shape (n,), optional
+
+    Returns
+    -------
+    sweep : ThresholdSweep
+        Counts at every distinct score (rule ``score >= threshold``).
+    auc, average_precision : float or None
+        None when ``y_true`` has one class only.
+
+    Raises
+    ------
+    ValueError
+        Labels other than {0, 1}, {-1, 1}, {False, True} without ``pos_label``; bad scores.
+
+    Examples
+    --------
+    >>> sw, auc, ap = sweep_from_predictions(["a", "b", "b"], [0.2, 0.9, 0.4], pos_label="b")
+    >>> sw.labels, auc, ap
+    (['a', 'b'], 1.0, 1.0)
+    """
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
+    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if b.pos.all() or not b.pos.any():
+        return sweep, None, None
+    return (sweep, float(roc_auc(b.pos, b.score, sample_weight=b.weight)),
+            float(average_precision(b.pos, b.score, sample_weight=b.weight)))
+
+
+def marked_points(sweep: ThresholdSweep,
+                  thresholds: Sequence[float] | None = None) -> list[dict[str, float]]:
+    """FPR, TPR and precision at a few thresholds, from the registry.
+
+    By default the thresholds 0.1 ... 0.9 (:data:`MARKED_THRESHOLDS`) when the scores lie in
+    [0, 1], else five score quantiles. Counts come from :meth:`ThresholdSweep.at` (exact at
+    any threshold).
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+    thresholds : sequence of float, optional
+
+    Returns
+    -------
+    list of dict
+        ``{"threshold", "fpr", "tpr", "precision"}`` per threshold (an empty prediction has
+        precision 1, as on scikit-learn's PR curve).
+
+    Examples
+    --------
+    >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> marked_points(sw, [0.3])
+    [{'threshold': 0.3, 'fpr': 0.5, 'tpr': 1.0, 'precision': 0.6666666666666666}]
+    """
+    if thresholds is None:
+        t = np.asarray(sweep.thresholds, np.float64)
+        if len(t) and t.min() >= 0.0 and t.max() <= 1.0:
+            thresholds = list(MARKED_THRESHOLDS)
+        elif len(t):
+            thresholds = [float(v) for v in np.quantile(t, [0.1, 0.3, 0.5, 0.7, 0.9])]
+        else:
+            thresholds = []
+    ts = [float(v) for v in thresholds]
+    if not ts:
+        return []
+    tables = np.stack([np.asarray(sweep.at(t).counts, np.float64) for t in ts])
+
+    def per_class(name: str, zd: Any) -> np.ndarray:
+        return np.asarray(evaluate(name, Stats(tables, zero_division=zd), None, warn=False)
+                          )[..., 1]
+
+    fpr, tpr, ppv = per_class("fpr", 0), per_class("recall", 0), per_class("precision", 1)
+    return [{"threshold": t, "fpr": float(a), "tpr": float(b), "precision": float(c)}
+            for t, a, b, c in zip(ts, fpr, tpr, ppv, strict=True)]

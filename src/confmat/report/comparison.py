@@ -1,0 +1,212 @@
+"""A comparison of classifiers on the same samples, for the renderers.
+
+The statistics - intervals, the ranking and the pairwise tests with Holm's adjustment - are
+those of :func:`confmat.inference.compare`, held unchanged in :attr:`Comparison.result`;
+this module only adds each model's :class:`~confmat.report.model.Report` and a table for
+display. It runs no test of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import inference
+from ..matrix import ConfusionMatrix
+from ..metrics import get_metric
+from .build import REPORT_RESAMPLES, build_report
+from .jsonable import clean
+from .model import Displayable, Report, comparison_metrics
+
+
+@dataclass
+class Comparison(Displayable):
+    """Several classifiers on the same samples, side by side, with pairwise tests.
+
+    ``result`` is the :class:`confmat.inference.Comparison` (models ranked, metrics,
+    intervals, pairwise tests, test metric, level, correction, notes); ``reports`` holds one
+    report per model in ``names`` order.
+
+    Examples
+    --------
+    >>> cmp = build_comparison([0, 1, 1, 0], {"a": [0, 1, 1, 1], "b": [0, 1, 0, 0]},
+    ...                        intervals=False, n_resamples=100)
+    >>> cmp.names, [t["model_a"] for t in cmp.tests]
+    (['a', 'b'], ['a'])
+    """
+
+    title: str
+    names: list[str]
+    reports: list[Report]
+    result: inference.Comparison
+    intervals: bool = True
+    notes: list[str] = field(default_factory=list)
+    source: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tests(self) -> list[dict[str, Any]]:
+        """The pairwise tests of ``result`` (``model_a``, ``model_b``, ``metric``,
+        ``method``, ``statistic``, ``pvalue``, ``pvalue_adjusted``, ...)."""
+        return list(self.result.pairwise)
+
+    @property
+    def table(self) -> list[dict[str, Any]]:
+        """One row per model (ranked): each metric's estimate and, with ``intervals``, its
+        interval under ``<metric>_interval``.
+
+        Examples
+        --------
+        >>> cmp = build_comparison([0, 1, 1, 0], {"a": [0, 1, 1, 1]}, intervals=False,
+        ...                        metrics=["accuracy"])
+        >>> cmp.table
+        [{'model': 'a', 'accuracy': 0.75, 'accuracy_interval': None}]
+        """
+        rows = []
+        for m in self.result.models:
+            row: dict[str, Any] = {"model": m}
+            for k in self.result.metrics:
+                ci = self.result.intervals[m][k]
+                row[k] = float(ci.estimate)
+                row[k + "_interval"] = [float(ci.low), float(ci.high)] if self.intervals \
+                    else None
+            rows.append(row)
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the inference result, the table and every model's report.
+
+        Returns
+        -------
+        dict
+            ``schema`` 'confmat.comparison', version 2.
+
+        Examples
+        --------
+        >>> cmp = build_comparison([0, 1, 1, 0], {"a": [0, 1, 1, 1]}, intervals=False,
+        ...                        metrics=["accuracy"])
+        >>> cmp.to_dict()["models"]
+        ['a']
+        """
+        return {
+            "schema": "confmat.comparison",
+            "version": 2,
+            "title": self.title,
+            "source": dict(self.source),
+            "models": list(self.names),
+            "table": clean(self.table),
+            "comparison": clean(self.result.to_dict()),
+            "reports": [r.to_dict() for r in self.reports],
+            "notes": list(self.notes),
+        }
+
+    def __repr__(self) -> str:
+        return f"<Comparison {self.title!r}: {', '.join(self.names)}>"
+
+
+def build_comparison(
+    y_true: Any,
+    models: Mapping[str, Any],
+    *,
+    scores: Mapping[str, Any] | None = None,
+    labels: Sequence[Any] | None = None,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    intervals: bool = True,
+    level: float = 0.95,
+    n_resamples: int = REPORT_RESAMPLES,
+    metrics: Sequence[str] | None = None,
+    test_metric: str | None = None,
+    title: str = "Model comparison",
+    source: Mapping[str, Any] | None = None,
+) -> Comparison:
+    """Compare classifiers evaluated on the same samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    models : mapping name -> predicted labels
+    scores : mapping name -> scores, optional
+        Positive-class scores (or per-class score arrays) for the models that have them.
+        When every model has a score vector, 'roc_auc' joins the compared metrics.
+    labels, pos_label, sample_weight, level, title, source
+        As in :func:`confmat.report.build_report` (``sample_weight`` weighs the per-model
+        reports; the comparison's statistics are unweighted, as in
+        :func:`confmat.inference.compare`).
+    intervals : bool
+        Show intervals in the reports and the table.
+    n_resamples : int
+        Bootstrap resamples (fixed ``random_state=0``: reproducible reports).
+    metrics : sequence of str, optional
+        Overall metrics of the side-by-side table (default :func:`comparison_metrics`).
+    test_metric : str, optional
+        Metric of the pairwise tests (default 'accuracy', McNemar's test, when compared,
+        else the first metric); see :func:`confmat.inference.compare`.
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    ValueError
+        No models; predictions or scores of another length than ``y_true``; scores of
+        unknown models; a per-class metric.
+
+    Examples
+    --------
+    >>> cmp = build_comparison([0, 1, 1, 0, 1], {"a": [0, 1, 1, 1, 1], "b": [0, 1, 0, 0, 0]},
+    ...                        intervals=False, metrics=["accuracy", "mcc"], n_resamples=100)
+    >>> [(r["model"], r["accuracy"]) for r in cmp.table]
+    [('a', 0.8), ('b', 0.6)]
+    >>> cmp.tests[0]["method"].startswith("mcnemar")
+    True
+    """
+    if not models:
+        raise ValueError("models is empty: give at least one model's predictions")
+    scores = dict(scores or {})
+    unknown = set(scores) - set(models)
+    if unknown:
+        raise ValueError(f"scores given for unknown models: {sorted(unknown)}")
+    y = np.asarray(y_true)
+    if labels is None:
+        seen: set[Any] = set(y.tolist())
+        for p in models.values():
+            seen |= set(np.asarray(p).tolist())
+        try:
+            labels = sorted(seen)
+        except TypeError:
+            labels = sorted(seen, key=str)
+    specs = comparison_metrics() if metrics is None else [get_metric(m) for m in metrics]
+    for spec in specs:
+        if spec.kind != "overall":
+            raise ValueError(f"compare shows overall metrics; {spec.name!r} is per-class "
+                             "(its per-class values are in each model's report)")
+    reports = []
+    for name, pred in models.items():
+        pred = np.asarray(pred)
+        if len(pred) != len(y):
+            raise ValueError(
+                f"model {name!r} has {len(pred)} predictions but y_true has {len(y)} samples"
+            )
+        cm = ConfusionMatrix.from_predictions(y, pred, labels=labels, sample_weight=sample_weight)
+        reports.append(build_report(cm, y_true=y, y_score=scores.get(name), pos_label=pos_label,
+                                    sample_weight=sample_weight, intervals=intervals, level=level,
+                                    n_resamples=n_resamples, title=str(name), source=source))
+    names = [s.name for s in specs]
+    with_scores = bool(scores) and set(scores) == set(models) \
+        and all(np.ndim(v) == 1 for v in scores.values()) and len(labels) == 2
+    if with_scores:
+        names.append("roc_auc")
+    if test_metric is None:
+        test_metric = "accuracy" if "accuracy" in names else names[0]
+    given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
+                      if k in scores and with_scores else np.asarray(v))
+             for k, v in models.items()}
+    result = inference.compare(given, y, names, level=level, n_resamples=n_resamples,
+                               random_state=0, labels=list(labels), pos_label=pos_label,
+                               test_metric=test_metric)
+    return Comparison(title, [str(n) for n in models], reports, result, intervals,
+                      list(result.notes), dict(source or {}))
