@@ -29,7 +29,7 @@ import numpy as np
 
 import confmat
 from confmat import ConfusionMatrix
-from confmat._kernels import _numba_kernels
+from confmat.counting.kernels import _numba_kernels
 
 
 def v5_bincount(y_true: np.ndarray, y_pred: np.ndarray, num_classes: int) -> np.ndarray:
