@@ -12,6 +12,7 @@ call the same kappa "fair" and "poor", which is why the source travels with ever
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -131,14 +132,14 @@ _scale("cicchetti", "Cicchetti (1994) guideline", _KAPPA_LIKE,
        [(-INF, 0.4, "Poor"), (0.4, 0.59, "Fair"), (0.59, 0.74, "Good"),
         (0.74, 1.0, "Excellent", True)],
        R.CICCHETTI, pycm="SOA4(Cicchetti)", note=_KAPPA_NOTE)
-_scale("seed000", "Yao, Yang and Li (2022) kappa bands (seed 000)", ("kappa",),
-       [(-1.0, 0.21, "Below acceptable (not named by seed 000)"),
+_scale("yao2022", "Yao, Yang and Li (2022) kappa bands", ("kappa",),
+       [(-1.0, 0.21, "Below acceptable (not named by Yao et al. 2022)"),
         (0.21, 0.41, "Acceptable (可接受)"), (0.41, 0.61, "Moderate (中等)"),
         (0.61, 0.81, "High (较高)"), (0.81, 1.0, "Almost perfect (几乎完全一致)", True)],
        R.YAO,
-       note="The seed prints 0.21-0.40, 0.41-0.60, 0.61-0.80 and > 0.81, leaving gaps "
+       note="Yao et al. (2022) print 0.21-0.40, 0.41-0.60, 0.61-0.80 and > 0.81, leaving gaps "
             "(0.40-0.41, 0.80-0.81) and nothing below 0.21; confmat closes each gap upward "
-            "([0.21, 0.41), ...) and labels values below 0.21 as not named by the seed.")
+            "([0.21, 0.41), ...) and labels values below 0.21 as not named by the authors.")
 _scale("cramer", "Cramér's V strength of association (PyCM)", ("cramer_v",),
        [(-INF, 0.1, "Negligible"), (0.1, 0.2, "Weak"), (0.2, 0.4, "Moderate"),
         (0.4, 0.6, "Relatively Strong"), (0.6, 0.8, "Strong"), (0.8, INF, "Very Strong")],
@@ -184,6 +185,10 @@ _scale("yule_q", "Yule's Q strength (PyCM)", ("yule_q",),
 # PyCM also applies MCCI per class (class_mcc) and SOA8 to lambda B: same bands as above.
 PYCM_ALSO = {"MCCI": "matthews", "SOA8(Lambda B)": "lambda"}
 
+#: Old scale names kept for one release: ``old -> new``. Asking for an old name works and
+#: emits a ``DeprecationWarning`` that names the new one.
+DEPRECATED_SCALES = {"seed000": "yao2022"}
+
 
 def list_scales(metric: str | None = None) -> list[Scale]:
     """All scales, or those for one metric (name or alias), default first."""
@@ -208,6 +213,11 @@ def get_scale(metric: str, scale: str | None = None) -> Scale:
         raise TypeError(f"scale must be a string, got {type(scale).__name__}")
     key = scale.strip().lower().replace("-", "_").replace(" ", "_").replace("&", "")
     key = key.replace("__", "_")
+    if key in DEPRECATED_SCALES:
+        new = DEPRECATED_SCALES[key]
+        warnings.warn(f"scale {scale!r} is deprecated and will be removed in the next release; "
+                      f"use scale={new!r}", DeprecationWarning, stacklevel=3)
+        key = new
     if key not in available:
         raise ValueError(f"unknown scale {scale!r} for {name!r}; available: "
                          f"{', '.join(available)}")
