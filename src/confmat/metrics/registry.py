@@ -21,12 +21,50 @@ AVERAGES = ("micro", "macro", "weighted")
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """Declaration of one metric.
+    """Declaration of one metric: the function and everything a reader needs to use it.
 
     ``func`` is a pure function of the counts. Per-class metrics receive a
     :class:`~confmat.metrics.stats.ClassCounts` (one-vs-rest ``tp, fp, fn, tn`` with the class on
     the last axis) so that micro averaging is the same function on summed counts; overall metrics
     receive the whole :class:`~confmat.metrics.stats.Stats`.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name, e.g. ``"recall"``.
+    kind : {"per_class", "overall"}
+        Whether ``func`` gives one value per class or one value per table.
+    func : callable
+        The pure function of the counts.
+    full_name, family, formula, meaning : str
+        Long name, family (``"rates"``, ``"agreement"``, ...), formula and one-paragraph meaning.
+    range : tuple of float
+        Lowest and highest value.
+    higher_is_better : bool or None
+        None for descriptive quantities such as counts.
+    aliases : tuple of str
+        Other names that :func:`get_metric` accepts.
+    references : tuple of str
+        Sources, author and year first.
+    sklearn, pycm : str or None
+        The scikit-learn function and the PyCM key that give the same value.
+    params : mapping
+        Keyword parameters and their defaults (``{"beta": 1.0}``).
+    check : callable or None
+        Validates bound parameters; raises ``ValueError``/``TypeError``.
+    prefer_when, avoid_when, notes : str
+        Advice shown by ``explain`` and the metric guide.
+    is_count : bool
+        The value is a count (reports print it without decimals).
+    uses_table : bool
+        A per-class metric that needs the whole table (``func`` receives :class:`Stats`).
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric
+    >>> spec = get_metric("sensitivity")
+    >>> spec.name, spec.kind, spec.range
+    ('recall', 'per_class', (0.0, 1.0))
     """
 
     name: str
@@ -51,7 +89,21 @@ class MetricSpec:
     uses_table: bool = False
 
     def describe(self) -> dict[str, Any]:
-        """The spec as plain data (no function object), e.g. for JSON."""
+        """The spec as plain data (no function object), e.g. for JSON.
+
+        Returns
+        -------
+        dict
+            Every field except ``func`` and ``check``, plus ``"pycm_keys"``: the PyCM statistics
+            the metric reproduces.
+
+        Examples
+        --------
+        >>> from confmat.metrics import get_metric
+        >>> d = get_metric("f1").describe()
+        >>> d["name"], d["sklearn"]
+        ('f1', 'sklearn.metrics.f1_score')
+        """
         return {
             "name": self.name,
             "aliases": list(self.aliases),
@@ -82,6 +134,31 @@ def _key(name: str) -> str:
 
 
 def register(spec: MetricSpec) -> MetricSpec:
+    """Add a metric to the registry under its name and aliases.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration. Names and aliases are matched case- and dash-insensitively.
+
+    Returns
+    -------
+    MetricSpec
+        ``spec`` itself.
+
+    Raises
+    ------
+    ValueError
+        If the name or an alias is already registered (the message names the owner).
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric, register
+    >>> register(get_metric("recall"))
+    Traceback (most recent call last):
+    ...
+    ValueError: metric name 'recall' is already registered for 'recall'
+    """
     for n in (spec.name, *spec.aliases):
         k = _key(n)
         if k in _ALIASES:
@@ -93,7 +170,34 @@ def register(spec: MetricSpec) -> MetricSpec:
 
 
 def metric(name: str, kind: Kind, **meta: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator declaring ``func`` as the metric ``name``."""
+    """Decorator declaring ``func`` as the metric ``name``.
+
+    The catalogue families use it through ``confmat.metrics.common.declare``, which makes every
+    explanatory field required.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name.
+    kind : {"per_class", "overall"}
+        What the function returns: one value per class or per table.
+    **meta
+        The remaining :class:`MetricSpec` fields (``full_name``, ``family``, ``formula``, ...).
+
+    Returns
+    -------
+    callable
+        A decorator that registers the function and returns it unchanged.
+
+    Examples
+    --------
+    >>> from confmat.metrics.registry import metric
+    >>> deco = metric("my_rate", "per_class", full_name="my rate", family="rates",
+    ...               formula="TP / N", meaning="an example", range=(0.0, 1.0),
+    ...               higher_is_better=True)
+    >>> callable(deco)
+    True
+    """
 
     def deco(func: Callable[..., Any]) -> Callable[..., Any]:
         register(MetricSpec(name=name, kind=kind, func=func, **meta))
@@ -103,7 +207,35 @@ def metric(name: str, kind: Kind, **meta: Any) -> Callable[[Callable[..., Any]],
 
 
 def get_metric(name: str) -> MetricSpec:
-    """Look a metric up by canonical name or alias (case- and dash-insensitive)."""
+    """Look a metric up by canonical name or alias (case- and dash-insensitive).
+
+    Parameters
+    ----------
+    name : str
+        A name or alias, e.g. ``"recall"``, ``"TPR"``, ``"sensitivity"``.
+
+    Returns
+    -------
+    MetricSpec
+        The declaration.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
+    ValueError
+        If no metric has that name; the message suggests close names.
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric
+    >>> get_metric("TPR").name
+    'recall'
+    >>> get_metric("recal")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown metric 'recal'; did you mean 'recall'? (confmat.list_metrics() lists them all)
+    """
     if not isinstance(name, str):
         raise TypeError(f"metric name must be a string, got {type(name).__name__}")
     k = _key(name)
@@ -115,7 +247,26 @@ def get_metric(name: str) -> MetricSpec:
 
 
 def list_metrics(kind: Kind | None = None, family: str | None = None) -> list[MetricSpec]:
-    """All registered metric specs, optionally filtered by kind or family."""
+    """All registered metric specs, optionally filtered by kind or family.
+
+    Parameters
+    ----------
+    kind : {"per_class", "overall"}, optional
+        Keep only this kind.
+    family : str, optional
+        Keep only this family (``"counts"``, ``"rates"``, ``"agreement"``, ...).
+
+    Returns
+    -------
+    list of MetricSpec
+        In registration order.
+
+    Examples
+    --------
+    >>> from confmat.metrics import list_metrics
+    >>> [s.name for s in list_metrics(family="counts")][:4]
+    ['tp', 'fn', 'fp', 'tn']
+    """
     return [
         s
         for s in _REGISTRY.values()
@@ -124,6 +275,38 @@ def list_metrics(kind: Kind | None = None, family: str | None = None) -> list[Me
 
 
 def bind_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge a metric's default parameters with the given ones and validate them.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The metric.
+    params : mapping
+        Keyword parameters given by the caller.
+
+    Returns
+    -------
+    dict
+        Defaults updated by ``params``.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not one the metric accepts (the message lists those it accepts).
+    ValueError
+        If the metric's ``check`` rejects a value.
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric
+    >>> from confmat.metrics.registry import bind_params
+    >>> bind_params(get_metric("fbeta"), {"beta": 2})
+    {'beta': 2}
+    >>> bind_params(get_metric("recall"), {"beta": 2})
+    Traceback (most recent call last):
+    ...
+    TypeError: metric 'recall' got unexpected parameter(s) ['beta']; it accepts: none
+    """
     unknown = set(params) - set(spec.params)
     if unknown:
         allowed = ", ".join(sorted(spec.params)) or "none"
@@ -138,6 +321,31 @@ def bind_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def check_average(average: Any) -> None:
+    """Validate an ``average`` argument.
+
+    Parameters
+    ----------
+    average : {None, "micro", "macro", "weighted"}
+        The averaging asked for.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        For any other value.
+
+    Examples
+    --------
+    >>> from confmat.metrics.registry import check_average
+    >>> check_average("macro")
+    >>> check_average("mean")
+    Traceback (most recent call last):
+    ...
+    ValueError: average must be None, 'micro', 'macro' or 'weighted', got 'mean'
+    """
     if average is not None and average not in AVERAGES:
         raise ValueError(
             f"average must be None, 'micro', 'macro' or 'weighted', got {average!r}"
@@ -145,9 +353,36 @@ def check_average(average: Any) -> None:
 
 
 def average_values(values: np.ndarray, weights: np.ndarray | None, stats: Stats) -> np.ndarray:
-    """Macro (``weights`` None) or weighted mean over the class axis, following scikit-learn:
+    """Macro (``weights`` None) or weighted mean over the class axis, as scikit-learn does it.
+
     NaN values (``zero_division=np.nan``) are left out, and when every weight is zero the plain
-    mean is used. All values NaN gives NaN."""
+    mean is used. All values NaN gives NaN.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Per-class values, class on the last axis.
+    weights : numpy.ndarray or None
+        Per-class weights (the support for ``average="weighted"``), or None for the plain mean.
+    stats : Stats
+        The statistics the values came from (kept for a uniform signature).
+
+    Returns
+    -------
+    numpy.ndarray
+        The batch shape of ``values`` without the class axis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics import Stats
+    >>> from confmat.metrics.registry import average_values
+    >>> s = Stats([[5, 1], [2, 4]])
+    >>> float(average_values(np.array([0.5, 1.0]), np.array([1, 3]), s))
+    0.875
+    >>> float(average_values(np.array([0.5, np.nan]), None, s))
+    0.5
+    """
     values = np.asarray(values, dtype=np.float64)
     defined = ~np.isnan(values)
     v = np.where(defined, values, 0.0)
@@ -181,8 +416,47 @@ def evaluate(
     warn: bool = True,
     **params: Any,
 ) -> np.ndarray:
-    """Evaluate a metric on (batched) statistics. Returns an array with the batch shape, plus a
-    class axis for per-class metrics with ``average=None``."""
+    """Evaluate a registry metric on (batched) statistics.
+
+    Parameters
+    ----------
+    name : str
+        Metric name or alias.
+    stats : Stats
+        Statistics of one table or of a stack of tables.
+    average : {None, "micro", "macro", "weighted"}
+        For per-class metrics: None keeps the class axis; the others average over it. Must be
+        None for overall metrics.
+    warn : bool, default True
+        Emit :class:`UndefinedMetricWarning` when a value was undefined and
+        ``zero_division="warn"``; with False the notes are dropped silently.
+    **params
+        The metric's parameters (``beta=2``, ``weights="quadratic"``, ...).
+
+    Returns
+    -------
+    numpy.ndarray
+        The batch shape of ``stats``, plus a class axis for per-class metrics with
+        ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric, a bad ``average`` or an average asked of an overall metric.
+    TypeError
+        For a parameter the metric does not accept.
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats, evaluate
+    >>> s = Stats([[5, 1], [2, 4]])
+    >>> evaluate("recall", s).round(4).tolist()
+    [0.8333, 0.6667]
+    >>> float(evaluate("recall", s, "macro"))
+    0.75
+    >>> float(evaluate("accuracy", s))
+    0.75
+    """
     spec = get_metric(name)
     check_average(average)
     bound = bind_params(spec, params)
@@ -229,10 +503,29 @@ def evaluate(
 class PycmKey:
     """One PyCM statistic and the confmat evaluation that reproduces it.
 
-    ``table`` is ``"class"`` for ``ConfusionMatrix.class_stat`` and ``"overall"`` for
-    ``overall_stat``; ``element`` is the position inside a tuple-valued statistic. ``differs``
-    says, in one sentence, where confmat deliberately gives another value than PyCM (such keys
-    are declared here rather than in the spec's ``pycm`` field, which promises identity).
+    Parameters
+    ----------
+    key : str
+        PyCM's key, e.g. ``"F0.5"``.
+    table : {"class", "overall"}
+        ``"class"`` for PyCM's ``class_stat``, ``"overall"`` for ``overall_stat``.
+    metric : str
+        The registry metric.
+    average : str or None
+        The average to apply.
+    params : mapping
+        Metric parameters (``{"beta": 0.5}``).
+    element : int or None
+        Position inside a tuple-valued statistic (``"95% CI"``).
+    differs : str
+        Where confmat deliberately gives another value than PyCM, in one sentence (such keys are
+        declared here rather than in the spec's ``pycm`` field, which promises identity).
+
+    Examples
+    --------
+    >>> from confmat.metrics import find_pycm
+    >>> find_pycm("F0.5")[0].params
+    {'beta': 0.5}
     """
 
     key: str
@@ -244,6 +537,19 @@ class PycmKey:
     differs: str = ""
 
     def describe(self) -> dict[str, Any]:
+        """The entry as plain data, e.g. for JSON.
+
+        Returns
+        -------
+        dict
+            All fields, ``params`` as a plain dict.
+
+        Examples
+        --------
+        >>> from confmat.metrics import find_pycm
+        >>> find_pycm("TPR")[0].describe()["metric"]
+        'recall'
+        """
         return {
             "key": self.key,
             "table": self.table,
@@ -255,7 +561,19 @@ class PycmKey:
         }
 
     def call(self) -> str:
-        """How to ask confmat for it, e.g. ``cm.metric('recall', average='macro')``."""
+        """How to ask confmat for the statistic.
+
+        Returns
+        -------
+        str
+            A call on a ``ConfusionMatrix`` named ``cm``.
+
+        Examples
+        --------
+        >>> from confmat.metrics import find_pycm
+        >>> find_pycm("TPR Macro")[0].call()
+        "cm.metric('recall', average='macro')"
+        """
         args = [repr(self.metric)]
         if self.average is not None:
             args.append(f"average={self.average!r}")
@@ -271,16 +589,58 @@ _PYCM_TABLE_OVERRIDE = {"n": "class"}
 def pycm_key(key: str, table: Literal["class", "overall"], metric: str,
              average: str | None = None, element: int | None = None, differs: str = "",
              **params: Any) -> PycmKey:
-    """Declare a PyCM key reproduced by ``metric`` with an average, parameters or an element,
-    or one where confmat deliberately differs (``differs`` says where and why)."""
+    """Declare a PyCM key reproduced by a metric with an average, parameters or an element, or one
+    where confmat deliberately differs.
+
+    Parameters
+    ----------
+    key : str
+        PyCM's key.
+    table : {"class", "overall"}
+        PyCM's table.
+    metric : str
+        The registry metric.
+    average : str, optional
+        The average to apply.
+    element : int, optional
+        Position inside a tuple-valued statistic.
+    differs : str, optional
+        Where and why confmat's value differs from PyCM's.
+    **params
+        Metric parameters.
+
+    Returns
+    -------
+    PycmKey
+        The entry, also recorded for :func:`pycm_keys`.
+
+    Examples
+    --------
+    >>> from confmat.metrics.registry import PycmKey
+    >>> entry = PycmKey("F2", "class", "fbeta", params={"beta": 2.0})
+    >>> entry.call()
+    "cm.metric('fbeta', beta=2.0)"
+    """
     entry = PycmKey(key, table, metric, average, dict(params), element, differs)
     _PYCM_EXTRA.append(entry)
     return entry
 
 
 def pycm_keys() -> dict[tuple[str, str], tuple[PycmKey, ...]]:
-    """Every PyCM statistic confmat reproduces: ``(table, key) -> entries`` (two entries for a
-    tuple-valued statistic such as ``("overall", "95% CI")``)."""
+    """Every PyCM statistic confmat reproduces.
+
+    Returns
+    -------
+    dict
+        ``(table, key) -> entries``: one entry, or one per element for a tuple-valued statistic
+        such as ``("overall", "95% CI")``.
+
+    Examples
+    --------
+    >>> from confmat.metrics import pycm_keys
+    >>> pycm_keys()[("class", "F2")][0].metric
+    'fbeta'
+    """
     out: dict[tuple[str, str], list[PycmKey]] = {}
     for spec in _REGISTRY.values():
         if spec.pycm:
@@ -297,12 +657,52 @@ def pycm_keys() -> dict[tuple[str, str], tuple[PycmKey, ...]]:
 
 
 def pycm_keys_of(name: str) -> list[PycmKey]:
-    """The PyCM keys that a registry metric reproduces."""
+    """The PyCM keys that a registry metric reproduces.
+
+    Parameters
+    ----------
+    name : str
+        Canonical metric name.
+
+    Returns
+    -------
+    list of PycmKey
+
+    Examples
+    --------
+    >>> from confmat.metrics.registry import pycm_keys_of
+    >>> [k.key for k in pycm_keys_of("fbeta")]
+    ['F0.5', 'F2']
+    """
     return [e for entries in pycm_keys().values() for e in entries if e.metric == name]
 
 
 def find_pycm(key: str) -> tuple[PycmKey, ...]:
-    """Look up a PyCM statistic by its exact key (per-class table first)."""
+    """Look up a PyCM statistic by its exact key (per-class table first).
+
+    Parameters
+    ----------
+    key : str
+        PyCM's key, e.g. ``"TPR"``, ``"F0.5"``, ``"Overall MCC"``.
+
+    Returns
+    -------
+    tuple of PycmKey
+        One entry, or one per element of a tuple-valued statistic.
+
+    Raises
+    ------
+    TypeError
+        If ``key`` is not a string.
+    ValueError
+        If PyCM has no such key that confmat reproduces; the message suggests close keys.
+
+    Examples
+    --------
+    >>> from confmat.metrics import find_pycm
+    >>> find_pycm("TPR")[0].metric
+    'recall'
+    """
     if not isinstance(key, str):
         raise TypeError(f"key must be a string, got {type(key).__name__}")
     table = pycm_keys()
