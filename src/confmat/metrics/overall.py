@@ -99,6 +99,27 @@ def _check_kappa(weights=None) -> None:
 
 
 def kappa_weights(k: int, weights: str | None) -> np.ndarray:
+    """The disagreement weights of Cohen's kappa for ``k`` ordered classes.
+
+    Parameters
+    ----------
+    k : int
+        Number of classes.
+    weights : {None, "linear", "quadratic"}
+        None gives 0 on the diagonal and 1 elsewhere; ``"linear"`` gives ``|i - j|``,
+        ``"quadratic"`` ``(i - j)^2``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``k x k`` float64.
+
+    Examples
+    --------
+    >>> from confmat.metrics.overall import kappa_weights
+    >>> kappa_weights(3, "linear").tolist()
+    [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]]
+    """
     idx = np.arange(k, dtype=np.float64)
     d = np.abs(idx[:, None] - idx[None, :])
     if weights is None:

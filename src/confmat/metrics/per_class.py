@@ -168,6 +168,29 @@ def _check_beta(beta: float) -> None:
 
 
 def fbeta_values(c: ClassCounts, beta: float, what: str) -> np.ndarray:
+    """F-beta of one-vs-rest counts, shared by ``f1``, ``fbeta`` and the curves.
+
+    Parameters
+    ----------
+    c : ClassCounts
+        One-vs-rest counts.
+    beta : float
+        Weight of recall relative to precision.
+    what : str
+        Recorded when a value is undefined (``2 TP + FP + FN = 0``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)`` per class.
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats
+    >>> from confmat.metrics.per_class import fbeta_values
+    >>> fbeta_values(Stats([[5, 1], [2, 4]]).per_class, 1.0, "f1").round(4).tolist()
+    [0.7692, 0.7273]
+    """
     b2 = float(beta) ** 2
     return c.div((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp, what)
 
@@ -286,7 +309,25 @@ def class_accuracy(c: ClassCounts) -> np.ndarray:
 
 
 def mcc_binary(tp, fp, fn, tn) -> np.ndarray:
-    """MCC of 2 x 2 counts; 0 where the denominator vanishes (a constant prediction or truth)."""
+    """MCC of 2 x 2 counts; 0 where the denominator vanishes (a constant prediction or truth).
+
+    Parameters
+    ----------
+    tp, fp, fn, tn : array_like
+        Counts, broadcast together (e.g. one entry per threshold).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> from confmat.metrics.per_class import mcc_binary
+    >>> round(float(mcc_binary(5, 2, 1, 4)), 4)  # (5*4 - 2*1) / sqrt(7*6*6*5)
+    0.5071
+    >>> float(mcc_binary(5, 5, 0, 0))
+    0.0
+    """
     return _mcc_of(ClassCounts(tp, fp, fn, tn, Division()))
 
 
