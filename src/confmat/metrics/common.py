@@ -7,14 +7,14 @@ from typing import Any
 import numpy as np
 
 from .exact import exact_difference, largest
-from .registry import metric
+from .registry import Kind, metric
 from .stats import Division
 
 INF = float("inf")
 Z_95 = 1.96  # PyCM's critical value for its 95 % intervals (not 1.959964...)
 
 
-def declare(name: str, kind: str, full: str, family: str, formula: str, meaning: str, *,
+def declare(name: str, kind: Kind, full: str, family: str, formula: str, meaning: str, *,
             refs: tuple[str, ...], prefer: str, avoid: str, rng: tuple[float, float] = (0.0, 1.0),
             hib: bool | None = True, pycm: str | None = None, sklearn: str | None = None,
             aliases: tuple[str, ...] = (), notes: str = "", params: dict | None = None,
@@ -158,7 +158,7 @@ def check_z(z: Any = Z_95, **_: Any) -> None:
         raise ValueError(f"z must be a positive finite number (1.96 for 95 %), got {z!r}")
 
 
-def memo(stats: Any, key: Any, compute: Any) -> np.ndarray:
+def memo(stats: Any, key: Any, compute: Any) -> Any:
     """Compute an intermediate once per statistics object (``cm.metrics()`` shares one), and
     replay the zero-division notes it produced so each metric still warns for itself.
 

@@ -362,7 +362,7 @@ class PycmKey:
 
 _PYCM_EXTRA: list[PycmKey] = []
 # PyCM reports the population once per class although it is one number.
-_PYCM_TABLE_OVERRIDE = {"n": "class"}
+_PYCM_TABLE_OVERRIDE: dict[str, Literal["class", "overall"]] = {"n": "class"}
 
 
 def pycm_key(key: str, table: Literal["class", "overall"], metric: str,
@@ -423,7 +423,7 @@ def pycm_keys() -> dict[tuple[str, str], tuple[PycmKey, ...]]:
     out: dict[tuple[str, str], list[PycmKey]] = {}
     for spec in _REGISTRY.values():
         if spec.pycm:
-            table = _PYCM_TABLE_OVERRIDE.get(
+            table: Literal["class", "overall"] = _PYCM_TABLE_OVERRIDE.get(
                 spec.name, "class" if spec.kind == "per_class" else "overall"
             )
             out.setdefault((table, spec.pycm), []).append(PycmKey(spec.pycm, table, spec.name))

@@ -448,4 +448,5 @@ class Stats:
             wide = [2 * n_max > INT64_MAX] * 3 + [self.k * n_max > INT64_MAX]
             parts = [np.asarray(x, dtype=np.float64) if w else x
                      for x, w in zip(parts, wide, strict=True)]
-        return ClassCounts(*(x.sum(-1, keepdims=True) for x in parts), self.div)
+        tp, fp, fn, tn = (x.sum(-1, keepdims=True) for x in parts)
+        return ClassCounts(tp, fp, fn, tn, self.div)
