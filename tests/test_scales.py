@@ -1,4 +1,4 @@
-"""Interpretation scales: PyCM's labels as the oracle for the bands, seed 000's bands by hand,
+"""Interpretation scales: PyCM's labels as the oracle for the bands, the bands of Yao et al. (2022) by hand,
 and the errors."""
 
 from __future__ import annotations
