@@ -341,8 +341,8 @@ def get_scale(metric: str, scale: str | None = None) -> Scale:
     """The scale ``scale`` for ``metric``, or the metric's default scale.
 
     Names are matched case-insensitively with spaces, dashes and ``&`` ignored
-    (``"Landis & Koch"`` is ``"landis_koch"``). The old name ``"seed000"`` still works for one
-    release and emits a ``DeprecationWarning``; the scale is now ``"yao2022"``.
+    (``"Landis & Koch"`` is ``"landis_koch"``). Old names listed in ``DEPRECATED_SCALES`` still
+    work for one release and emit a ``DeprecationWarning`` naming the new one (``"yao2022"``).
 
     Parameters
     ----------
