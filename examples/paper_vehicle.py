@@ -1,6 +1,6 @@
-"""Reproduce the Vehicle experiment of seed 000 (Yao, Yang & Li 2022), section 2.1 and 4.
+"""Reproduce the Vehicle experiment of Yao, Yang & Li (2022), sections 2.1 and 4.
 
-The paper keeps the bus, opel and saab rows of the UCI Vehicle Silhouettes data, sorted by class
+Yao et al. keep the bus, opel and saab rows of the UCI Vehicle Silhouettes data, sorted by class
 in file order (bus = class 0, opel = 1, saab = 2), min-max scales every feature column, and:
 
 * binary: the first 430 rows (bus + opel), ``train_test_split(test_size=0.3, random_state=8)``,
@@ -9,11 +9,11 @@ in file order (bus = class 0, opel = 1, saab = 2), min-max scales every feature 
 * three classes: all 647 rows, the same split, ``hidden_layer_sizes=(8, 6)``, ``max_iter=200``.
 
 It prints the confusion matrices and the one-vs-rest ROC AUCs computed with confmat next to the
-values printed in the paper. Run ``python examples/paper_vehicle.py [path/to/vehicle.csv]``;
+values printed by Yao et al. (2022). Run ``python examples/paper_vehicle.py [path/to/vehicle.csv]``;
 by default the data is read from ``../shared/data/vehicle.csv`` relative to the repository root
 (or from the ``CONFMAT_VEHICLE_CSV`` environment variable).
 
-With today's scikit-learn the binary experiment reproduces the paper exactly; the
+With today's scikit-learn the binary experiment reproduces the published figures exactly; the
 three-class network trains to a slightly different optimum (see docs/curves.md).
 """
 
@@ -46,7 +46,7 @@ def default_data_path() -> Path:
 
 
 def load_vehicle(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
-    """The paper's data: bus/opel/saab rows sorted by class (stable, file order kept)."""
+    """The data of Yao et al. (2022): bus/opel/saab rows sorted by class (stable, file order kept)."""
     import pandas as pd
 
     df = pd.read_csv(path)
@@ -91,7 +91,7 @@ def _run(X: np.ndarray, y: np.ndarray, hidden: tuple[int, int], max_iter: int) -
         clf.fit(X_train, y_train)
     proba = clf.predict_proba(X_test)
     cm = confmat.ConfusionMatrix.from_predictions(y_test, clf.predict(X_test))
-    # the paper: roc_curve(y, proba[:, k], pos_label=k) then auc(fpr, tpr), for every class k
+    # Yao et al.: roc_curve(y, proba[:, k], pos_label=k) then auc(fpr, tpr), for every class k
     ovr = confmat.roc_curve_ovr(y_test, proba, labels=clf.classes_)
     auc = {int(k): ovr.curves[int(k)].auc for k in clf.classes_}
     return Result(y_test, proba, cm, auc)
@@ -119,10 +119,10 @@ def main(argv: list[str]) -> int:
         res = run(path)
         print(f"== {title}: confusion matrix (rows true, columns predicted)")
         print(res.cm.counts)
-        print(f"   paper: {PAPER[key + '_matrix']}")
+        print(f"   Yao et al.: {PAPER[key + '_matrix']}")
         print(f"   accuracy {res.cm.metric('accuracy'):.4f}")
         for k, a in res.auc.items():
-            print(f"   AUC class {k}: {a:.4f}   paper: {PAPER[key + '_auc'][k]:.4f}")
+            print(f"   AUC class {k}: {a:.4f}   Yao et al.: {PAPER[key + '_auc'][k]:.4f}")
         if key == "multi":
             for mc in ("ovr", "ovo"):
                 print(f"   macro {mc} AUC: {confmat.roc_auc(res.y_test, res.proba, multi_class=mc):.4f}")

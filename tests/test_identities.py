@@ -1,4 +1,4 @@
-"""Identities between metrics (seed 001 and the definitions) as hypothesis properties, and the
+"""Identities between metrics (a tutorial's identities and the definitions) as hypothesis properties, and the
 numerical honesty of products of many counts (``mcc_yao2022``, ``gmean``).
 
 The identities are stated by the seeds or follow in one line from the definitions; each test
@@ -27,7 +27,7 @@ def _defined(*arrays):
     return mask
 
 
-# --------------------------------------------------------------------------- seed 001, 1.5-1.7
+# -------------------------------------------- multi-class F1 tutorial, 1.5-1.7
 @settings(max_examples=N_EXAMPLES)
 @given(cases(("int", "str", "bool"), labels="full"), st.floats(0.1, 10.0))
 def test_micro_averages_equal_accuracy(case: Case, beta: float) -> None:
@@ -75,7 +75,7 @@ def test_seed001_formulas_by_hand(table: np.ndarray) -> None:
         if defined.any():
             macro = expected[defined].mean()
             assert cm.metric(name, "macro", zero_division="nan") == pytest.approx(macro, rel=1e-12)
-        # weighted by frequency AP_i / N (seed 001, 1.7) where every value is defined
+        # weighted by frequency AP_i / N (multi-class F1 tutorial, 1.7) where every value is defined
         if defined.all():
             weighted = float((ap / n * expected).sum())
             ours = cm.metric(name, "weighted", zero_division=0)
@@ -118,7 +118,7 @@ def test_per_class_identities(table: np.ndarray) -> None:
         same(m["lr_plus"], m["recall"] / m["fpr"], "LR+ = TPR / FPR")
         same(m["lr_minus"], m["fnr"] / m["specificity"], "LR- = FNR / TNR")
         same(m["dor"], m["lr_plus"] / m["lr_minus"], "DOR = LR+ / LR-")
-    # |MCC| = sqrt(BM * MK) for every one-vs-rest table (seed 002)
+    # |MCC| = sqrt(BM * MK) for every one-vs-rest table (Kneusel 2021)
     with np.errstate(invalid="ignore"):
         same(np.abs(m["class_mcc"]), np.sqrt(m["informedness"] * m["markedness"]), "MCC^2 = BM MK")
     # counts
@@ -201,7 +201,7 @@ def test_mcc_yao2022_equals_sklearn_mcc_for_two_classes(table: np.ndarray) -> No
 
 # --------------------------------------------------------------------- numerical honesty
 def _yao_mpmath(table: np.ndarray) -> mpmath.mpf:
-    """Seed 000's generalised MCC with exact integers, the square root at 60 digits."""
+    """The generalised MCC of Yao et al. (2022) with exact integers, the square root at 60 digits."""
     c = [[int(v) for v in row] for row in table]
     k = len(c)
     t = math.prod(c[i][i] for i in range(k)) ** (k - 1)
@@ -228,7 +228,7 @@ def test_fifty_classes_near_a_million(kind: str) -> None:
     if kind == "diagonal_heavy":
         table = rng.integers(1, 20_000, size=(k, k))
         np.fill_diagonal(table, rng.integers(900_000, 1_100_000, size=k))
-    else:  # every cell near 1e6: the two products of seed 000's numerator nearly cancel
+    else:  # every cell near 1e6: the two products of Yao et al.'s numerator nearly cancel
         table = rng.integers(999_000, 1_001_000, size=(k, k))
     cm = ConfusionMatrix(table)
     yao = cm.metric("mcc_yao2022")

@@ -12,6 +12,7 @@ import pytest
 import confmat
 from confmat.metrics import Stats, evaluate, get_metric, list_metrics, pycm_keys
 from confmat.metrics import registry as reg
+from confmat.metrics.evaluation import bind_params, check_average
 
 CM = confmat.ConfusionMatrix([[5, 2, 0], [1, 7, 3], [0, 2, 9]])
 
@@ -100,8 +101,8 @@ def test_pycm_key_table_is_consistent() -> None:
         assert elements == [None] or elements == list(range(len(entries))), key
         for e in entries:
             spec = get_metric(e.metric)
-            reg.check_average(e.average)
-            reg.bind_params(spec, e.params)
+            check_average(e.average)
+            bind_params(spec, e.params)
             if e.average is not None:
                 assert spec.kind == "per_class", key
     # the spec field names the key that needs no average, parameter or element

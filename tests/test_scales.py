@@ -1,4 +1,4 @@
-"""Interpretation scales: PyCM's labels as the oracle for the bands, seed 000's bands by hand,
+"""Interpretation scales: PyCM's labels as the oracle for the bands, the bands of Yao et al. (2022) by hand,
 and the errors."""
 
 from __future__ import annotations
@@ -87,18 +87,30 @@ def test_bands_agree_with_pycm_labels(key: str) -> None:
     assert compared >= 100, compared
 
 
-def test_seed000_kappa_bands_by_hand() -> None:
-    # seed 000 prints kappa 0.8452 (binary) and 0.6768 (three classes) and the bands
+def test_yao2022_kappa_bands_by_hand() -> None:
+    # Yao et al. (2022) print kappa 0.8452 (binary) and 0.6768 (three classes) and the bands
     # 0.21-0.40 acceptable, 0.41-0.60 moderate, 0.61-0.80 high, > 0.81 almost perfect
-    assert interpret("kappa", 0.8452, "seed000").label.startswith("Almost perfect")
-    assert interpret("kappa", 0.6768, "seed000").label.startswith("High")
-    assert interpret("kappa", 0.30, "seed000").label.startswith("Acceptable")
-    assert interpret("kappa", 0.405, "seed000").label.startswith("Acceptable")  # gap closed up
-    assert interpret("kappa", 0.5, "seed000").label.startswith("Moderate")
-    assert "not named" in interpret("kappa", 0.1, "seed000").label
-    cm = confmat.ConfusionMatrix([[64, 0, 0], [3, 42, 17], [5, 17, 47]])  # seed 000's table
-    res = cm.interpret("kappa", "seed000")
-    assert res.label.startswith("High") and res.scale == "seed000" and "Yao" in res.reference
+    assert interpret("kappa", 0.8452, "yao2022").label.startswith("Almost perfect")
+    assert interpret("kappa", 0.6768, "yao2022").label.startswith("High")
+    assert interpret("kappa", 0.30, "yao2022").label.startswith("Acceptable")
+    assert interpret("kappa", 0.405, "yao2022").label.startswith("Acceptable")  # gap closed up
+    assert interpret("kappa", 0.5, "yao2022").label.startswith("Moderate")
+    assert "not named" in interpret("kappa", 0.1, "yao2022").label
+    cm = confmat.ConfusionMatrix([[64, 0, 0], [3, 42, 17], [5, 17, 47]])  # Yao et al.'s table
+    res = cm.interpret("kappa", "yao2022")
+    assert res.label.startswith("High") and res.scale == "yao2022" and "Yao" in res.reference
+
+
+@pytest.mark.parametrize("value", [-0.5, 0.1, 0.21, 0.405, 0.5, 0.6768, 0.805, 0.8452, 1.0])
+def test_old_scale_name_warns_and_gives_the_same_band(value: float) -> None:
+    new = interpret("kappa", value, "yao2022")
+    with pytest.warns(DeprecationWarning, match="'seed000' is deprecated.*scale='yao2022'"):
+        old = interpret("kappa", value, "seed000")
+    assert old == new
+    with pytest.warns(DeprecationWarning, match="yao2022"):
+        sc = get_scale("kappa", "Seed000")
+    assert sc is get_scale("kappa", "yao2022")
+    assert "seed000" not in [s.name for s in list_scales("kappa")]
 
 
 def test_band_edges() -> None:
@@ -127,7 +139,7 @@ def test_cm_interpret_overall_per_class_and_average() -> None:
 def test_unknown_scale_lists_the_choices() -> None:
     cm = confmat.ConfusionMatrix([[3, 1], [1, 3]])
     with pytest.raises(ValueError, match=r"unknown scale 'nope' for 'kappa'; available: "
-                                         r"landis_koch, fleiss, altman, cicchetti, seed000"):
+                                         r"landis_koch, fleiss, altman, cicchetti, yao2022"):
         cm.interpret("kappa", "nope")
     with pytest.raises(ValueError, match="'recall' has no interpretation scale"):
         cm.interpret("recall")

@@ -32,13 +32,13 @@ def assert_printed(values, shown, decimals: int = 4) -> None:
         assert printed(v, s, decimals), f"{v} does not round to the printed {s}"
 
 
-# ============================================================================ seed 000 (paper)
+# ================================================================ Yao, Yang & Li (2022)
 PAPER_2 = [[61, 2], [8, 58]]
 PAPER_3 = [[64, 0, 0], [3, 42, 17], [5, 17, 47]]
 
 
 def _yao_exact_float(c) -> float:
-    """Seed 000's generalised MCC (section 3.2.2) worked with exact integers:
+    """The generalised MCC of Yao et al. (2022) (section 3.2.2) worked with exact integers:
     ((prod_i C_ii)^(K-1) - prod_{i!=j} C_ij) / sqrt(prod_i prod_{j!=i} (C_ii + C_ij) *
     prod_j prod_{i!=j} (C_jj + C_ij))."""
     k = len(c)
@@ -51,7 +51,7 @@ def _yao_exact_float(c) -> float:
 
 
 class TestPaperBinary:
-    """Seed 000, the 2 x 2 matrix of section 2.2 and every figure printed for it."""
+    """Yao et al. (2022), the 2 x 2 matrix of section 2.2 and every figure printed for it."""
 
     cm = ConfusionMatrix(PAPER_2)
 
@@ -80,7 +80,7 @@ class TestPaperBinary:
 
 
 class TestPaperThreeClass:
-    """Seed 000, the 3 x 3 matrix and every figure printed for it."""
+    """Yao et al. (2022), the 3 x 3 matrix and every figure printed for it."""
 
     cm = ConfusionMatrix(PAPER_3)
 
@@ -118,13 +118,13 @@ class TestPaperThreeClass:
 
 
 def test_paper_mcc_range_claim():
-    """Seed 000 says MCC = -1 when TP = TN = 0 (every sample wrong): true for two classes."""
+    """Yao et al. (2022) say MCC = -1 when TP = TN = 0 (every sample wrong): true for two classes."""
     assert ConfusionMatrix([[0, 5], [7, 0]]).metric("mcc") == pytest.approx(-1.0)
     # ... and MCC = 0 when every sample is predicted positive (a zero denominator)
     assert ConfusionMatrix([[5, 0], [7, 0]]).metric("mcc") == 0.0
 
 
-# ============================================================================ seed 002 (book)
+# ================================================================ Kneusel (2021), ch. 11
 # Table 11-4, printed with predicted rows and actual columns, class 1 first
 TABLE_11_4 = [[312, 133], [6, 645]]
 
@@ -178,7 +178,7 @@ def test_table_11_5_basic_metrics(model):
     for name, value in zip(BASIC, shown, strict=True):
         ours = _value(cm, name)
         if model == "Naive Bayes" and name == "recall":
-            # erratum: the book prints 0.6851, but 612 / (612 + 280) = 0.6861; its own
+            # erratum: Kneusel prints 0.6851, but 612 / (612 + 280) = 0.6861; its own
             # FNR (0.3139) and informedness (0.6524) agree with 0.6861
             assert ours == pytest.approx(tp / (tp + fn))
             assert_printed(ours, 0.6861)
@@ -196,7 +196,7 @@ def test_table_11_6_advanced_metrics(model):
         assert_printed(_value(cm, name), value)
     # the multi-class R_K equals the binary MCC for two classes
     assert cm.metric("mcc") == pytest.approx(_value(cm, "class_mcc"), rel=1e-12)
-    # the book: MCC is the geometric mean of informedness and markedness
+    # Kneusel (2021): MCC is the geometric mean of informedness and markedness
     bm, mk = _value(cm, "informedness"), _value(cm, "markedness")
     assert _value(cm, "class_mcc") == pytest.approx(math.sqrt(bm * mk), rel=1e-12)
 
@@ -243,7 +243,7 @@ class TestBookTenClasses:
         np.testing.assert_allclose(acc.sum(axis=1), 100.0)
 
     def test_printed_off_diagonal_comes_from_the_books_broadcasting_bug(self):
-        """Erratum: the book's ``cmat / cmat.sum(axis=1)`` divides column j by the total of
+        """Erratum: Kneusel's ``cmat / cmat.sum(axis=1)`` divides column j by the total of
         ROW j; the printed Table 11-9 is exactly that, so its rows do not sum to 100 %."""
         rows = TABLE_11_8.sum(axis=1)
         book = np.array([[100 * TABLE_11_8[i, j] / rows[j] for j in range(10)] for i in range(10)])
@@ -257,7 +257,7 @@ class TestBookTenClasses:
 
     def test_weighted_accuracy_table_11_13(self):
         assert_printed(self.cm.metric("weighted_accuracy") * 100, 88.71, decimals=2)
-        # the book's weighted_mean_acc worked by hand
+        # Kneusel's weighted_mean_acc worked by hand
         n, c = TABLE_11_8.sum(), TABLE_11_8.sum(axis=1)
         assert self.cm.metric("weighted_accuracy") * 100 == pytest.approx(
             ((c / n) * (100 * np.diag(TABLE_11_8) / c)).sum()
@@ -283,7 +283,7 @@ def test_tables_11_11_and_11_12_weighted_accuracy():
     assert_printed(cm.metric("weighted_accuracy") * 100, 74.1, decimals=1)
 
 
-# ============================================================================ seed 003 (blog)
+# ================================================================ multi-class F1 (blog)
 SEED3_Y_TRUE = [int(v) for v in
                 "0 1 3 2 3 0 2 2 3 3 3 0 1 4 4 0 1 3 2 2 1 3 2 0 2 4 1 0 1 0 4 3 3 3 2 1 0 3 0".split()]
 SEED3_Y_PRED = [int(v) for v in
@@ -327,7 +327,7 @@ def test_seed3_classification_report_matches_sklearn():
     assert ours == skm.classification_report(SEED3_Y_TRUE, SEED3_Y_PRED, target_names=names)
 
 
-# ============================================================================ seed 004 (blog)
+# ================================================================ scikit-learn kappa and report (blog)
 def test_seed4_confusion_matrix():
     cm = ConfusionMatrix.from_predictions([2, 0, 2, 2, 0, 1], [0, 0, 2, 2, 0, 2])
     assert cm.counts.tolist() == [[2, 0, 0], [0, 0, 1], [1, 0, 2]]

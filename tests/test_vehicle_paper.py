@@ -1,8 +1,8 @@
-"""Seed 000's Vehicle experiment, reproduced with confmat (examples/paper_vehicle.py).
+"""The Vehicle experiment of Yao, Yang & Li (2022), reproduced with confmat (examples/paper_vehicle.py).
 
-The paper's printed numbers are the oracle for what reproduces (the binary experiment), and
+The authors' printed numbers are the oracle for what reproduces (the binary experiment), and
 scikit-learn is the oracle for confmat's numbers on the same predictions. The three-class
-network does not train to the paper's optimum with today's scikit-learn / SciPy: that
+network does not train to the authors' optimum with today's scikit-learn / SciPy: that
 difference is asserted to stay small and documented in docs/curves.md.
 """
 
@@ -91,4 +91,4 @@ def test_example_script_prints_the_comparison(paper, binary, capsys, monkeypatch
     monkeypatch.setattr(paper, "multiclass_experiment", lambda path: binary)
     assert paper.main(["paper_vehicle.py", str(DATA)]) == 0
     out = capsys.readouterr().out
-    assert "[[61  2]" in out and "AUC class 0: 0.9733   paper: 0.9733" in out
+    assert "[[61  2]" in out and "AUC class 0: 0.9733   Yao et al.: 0.9733" in out

@@ -20,7 +20,8 @@ from typing import Any
 
 from .matrix import ConfusionMatrix
 from .metrics import get_metric
-from .metrics.registry import AVERAGES, bind_params
+from .metrics.evaluation import bind_params
+from .metrics.registry import AVERAGES
 
 __all__ = ["get_scorer", "make_scorer"]
 

@@ -122,7 +122,7 @@ def test_undefined_values_follow_zero_division(table: np.ndarray) -> None:
 
 
 def test_paper_matrix_against_pycm() -> None:
-    """Seed 000's three-class matrix: one fixed, readable instance of the comparison."""
+    """The three-class matrix of Yao et al. (2022): one fixed, readable instance of the comparison."""
     table = np.array([[64, 0, 0], [3, 42, 17], [5, 17, 47]])
     theirs = _pycm(table)
     cm = ConfusionMatrix(table)

@@ -109,8 +109,8 @@ def scott_pi(s: Stats) -> np.ndarray:
         "Kappa recomputed as if both marginals were uniform over two categories: a linear "
         "rescaling of accuracy to [-1, 1].", pycm="Kappa No Prevalence",
         aliases=("pabak",), refs=(R.BYRT,),
-        prefer="Reporting next to kappa to show how much prevalence lowers kappa (seed 000 "
-               "notes kappa drops on imbalanced data).",
+        prefer="Reporting next to kappa to show how much prevalence lowers kappa (Yao et al. "
+               "2022 note that kappa drops on imbalanced data).",
         avoid="Multi-class problems: 2 ACC - 1 is the two-category formula (PyCM uses it for "
               "any K; Bennett's S is the K-class generalisation).")
 def kappa_no_prevalence(s: Stats) -> np.ndarray:

@@ -7,19 +7,59 @@ from typing import Any
 import numpy as np
 
 from .exact import exact_difference, largest
-from .registry import metric
+from .registry import Kind, metric
 from .stats import Division
 
 INF = float("inf")
 Z_95 = 1.96  # PyCM's critical value for its 95 % intervals (not 1.959964...)
 
 
-def declare(name: str, kind: str, full: str, family: str, formula: str, meaning: str, *,
+def declare(name: str, kind: Kind, full: str, family: str, formula: str, meaning: str, *,
             refs: tuple[str, ...], prefer: str, avoid: str, rng: tuple[float, float] = (0.0, 1.0),
             hib: bool | None = True, pycm: str | None = None, sklearn: str | None = None,
             aliases: tuple[str, ...] = (), notes: str = "", params: dict | None = None,
             check: Any = None, is_count: bool = False, uses_table: bool = False):
-    """Register a catalogue metric; every explanatory field is required here on purpose."""
+    """Register a catalogue metric; every explanatory field is required here on purpose.
+
+    Parameters
+    ----------
+    name, kind, full, family, formula, meaning : str
+        The :class:`~confmat.metrics.registry.MetricSpec` fields ``name``, ``kind``,
+        ``full_name``, ``family``, ``formula`` and ``meaning``.
+    refs : tuple of str
+        References (``confmat.metrics.references``).
+    prefer, avoid : str
+        When to prefer and when to avoid the metric.
+    rng : tuple of float, default (0.0, 1.0)
+        The range.
+    hib : bool or None, default True
+        Higher is better.
+    pycm, sklearn : str, optional
+        The equal PyCM key and scikit-learn function.
+    aliases : tuple of str
+        Other names.
+    notes : str
+        Caveats.
+    params : dict, optional
+        Keyword parameters and defaults.
+    check : callable, optional
+        Validates the bound parameters.
+    is_count, uses_table : bool
+        See :class:`~confmat.metrics.registry.MetricSpec`.
+
+    Returns
+    -------
+    callable
+        A decorator that registers the function and returns it unchanged.
+
+    Examples
+    --------
+    >>> from confmat.metrics.common import declare
+    >>> deco = declare("my_metric", "overall", "my metric", "rates", "M = 1", "An example.",
+    ...                refs=(), prefer="never", avoid="always")
+    >>> callable(deco)
+    True
+    """
     return metric(
         name, kind, full_name=full, family=family, formula=formula, meaning=meaning, range=rng,
         higher_is_better=hib, aliases=aliases, references=refs, sklearn=sklearn, pycm=pycm,
@@ -29,7 +69,32 @@ def declare(name: str, kind: str, full: str, family: str, formula: str, meaning:
 
 
 def undefined(div: Division, value: Any, mask: Any, what: str) -> np.ndarray:
-    """Replace ``value`` where ``mask`` holds by the zero-division fill, and record it."""
+    """Replace ``value`` where ``mask`` holds by the zero-division fill, and record ``what``.
+
+    Parameters
+    ----------
+    div : Division
+        The policy.
+    value : array_like
+        Computed values.
+    mask : array_like of bool
+        Where the value is undefined.
+    what : str
+        Recorded for the warning.
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics import Division
+    >>> from confmat.metrics.common import undefined
+    >>> div = Division()
+    >>> undefined(div, [1.0, 2.0], [False, True], "ratio").tolist(), div.undefined
+    ([1.0, 0.0], ['ratio'])
+    """
     value = np.asarray(value, dtype=np.float64)
     mask = np.asarray(mask, dtype=bool)
     if mask.any():
@@ -39,20 +104,86 @@ def undefined(div: Division, value: Any, mask: Any, what: str) -> np.ndarray:
 
 
 def xlog2x(p: Any) -> np.ndarray:
-    """``p * log2(p)`` with the limit 0 at ``p = 0``."""
+    """``p * log2(p)`` with the limit 0 at ``p = 0``.
+
+    Parameters
+    ----------
+    p : array_like
+        Probabilities.
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> from confmat.metrics.common import xlog2x
+    >>> xlog2x([0.0, 0.5, 1.0]).tolist()
+    [0.0, -0.5, 0.0]
+    """
     p = np.asarray(p, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
 
 
 def check_z(z: Any = Z_95, **_: Any) -> None:
+    """Validate the critical value ``z`` of an interval metric.
+
+    Parameters
+    ----------
+    z : float, default 1.96
+        A positive finite number (PyCM's 1.96 for 95 %).
+    **_
+        Other parameters of the metric, ignored.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``z`` is not a positive finite number.
+
+    Examples
+    --------
+    >>> from confmat.metrics.common import check_z
+    >>> check_z(2.58)
+    >>> check_z(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: z must be a positive finite number (1.96 for 95 %), got -1
+    """
     if isinstance(z, bool) or not isinstance(z, int | float) or not np.isfinite(z) or z <= 0:
         raise ValueError(f"z must be a positive finite number (1.96 for 95 %), got {z!r}")
 
 
-def memo(stats: Any, key: Any, compute: Any) -> np.ndarray:
+def memo(stats: Any, key: Any, compute: Any) -> Any:
     """Compute an intermediate once per statistics object (``cm.metrics()`` shares one), and
-    replay the zero-division notes it produced so each metric still warns for itself."""
+    replay the zero-division notes it produced so each metric still warns for itself.
+
+    Parameters
+    ----------
+    stats : Stats or ClassCounts
+        The object the value is cached on.
+    key : hashable
+        The intermediate's name.
+    compute : callable
+        Computes it (called once).
+
+    Returns
+    -------
+    numpy.ndarray
+        The cached value.
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats
+    >>> from confmat.metrics.common import memo
+    >>> s = Stats([[1, 0], [0, 1]])
+    >>> memo(s, "two", lambda: 2), memo(s, "two", lambda: 3)
+    (2, 2)
+    """
     cache = stats.__dict__.setdefault("_catalogue_memo", {})
     if key in cache:
         value, notes = cache[key]
@@ -65,11 +196,30 @@ def memo(stats: Any, key: Any, compute: Any) -> np.ndarray:
 
 
 def chance_terms(stats: Any) -> tuple[np.ndarray, ...]:
-    """``(N c - sum_k t_k p_k, sum_k t_k (N - p_k), sum_k p_k (N - p_k), sum_k t_k (N - t_k))``
-    in float64, ``c`` the trace, ``t`` and ``p`` the row and column sums, shared by kappa and
-    MCC: N^2 times the covariance of truth and prediction, the chance disagreement
-    ``N^2 (1 - p_e)`` and the two variances (the last three written without cancellation).
-    The covariance cancels near chance level, so it is formed exactly (``exact_difference``)."""
+    """The chance terms shared by kappa and MCC, formed without cancellation.
+
+    ``(N c - sum_k t_k p_k, sum_k t_k (N - p_k), sum_k p_k (N - p_k), sum_k t_k (N - t_k))``
+    in float64, ``c`` the trace, ``t`` and ``p`` the row and column sums: N^2 times the
+    covariance of truth and prediction, the chance disagreement ``N^2 (1 - p_e)`` and the two
+    variances. The covariance cancels near chance level, so it is formed exactly
+    (:func:`~confmat.metrics.exact.exact_difference`).
+
+    Parameters
+    ----------
+    stats : Stats
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Four arrays with the batch shape.
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats
+    >>> from confmat.metrics.common import chance_terms
+    >>> [float(x) for x in chance_terms(Stats([[5, 1], [2, 4]]))]  # 12*9 - (6*7 + 6*5) = 36
+    [36.0, 72.0, 70.0, 72.0]
+    """
 
     def build(n, c, t, p):
         m = n[..., None]
@@ -85,8 +235,24 @@ def chance_terms(stats: Any) -> tuple[np.ndarray, ...]:
 
 
 def ovr_covariance(c: Any) -> np.ndarray:
-    """``TP TN - FP FN`` per class in float64, formed exactly (it cancels near chance level):
-    the numerator of one-vs-rest MCC, informedness, markedness and Yule's Q."""
+    """``TP TN - FP FN`` per class in float64, formed exactly (it cancels near chance level): the
+    numerator of one-vs-rest MCC, informedness, markedness and Yule's Q.
+
+    Parameters
+    ----------
+    c : ClassCounts
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats
+    >>> from confmat.metrics.common import ovr_covariance
+    >>> ovr_covariance(Stats([[5, 1], [2, 4]]).per_class).tolist()  # 5*4 - 2*1
+    [18.0, 18.0]
+    """
 
     def compute():
         tp, fp, fn, tn = np.broadcast_arrays(c.tp, c.fp, c.fn, c.tn)
@@ -98,9 +264,29 @@ def ovr_covariance(c: Any) -> np.ndarray:
 
 
 def where_defined(num: Any, den: Any, composed: Any) -> np.ndarray:
-    """``num / den`` where ``den != 0``; elsewhere ``composed()``, the metric composed of its
-    parts (called only then), so that undefined values and their warnings follow the
-    zero-division policy exactly as the composed formula does."""
+    """``num / den`` where ``den != 0``; elsewhere ``composed()``, the metric composed of its parts.
+
+    ``composed`` is called only when some ``den`` is 0, so that undefined values and their
+    warnings follow the zero-division policy exactly as the composed formula does.
+
+    Parameters
+    ----------
+    num, den : array_like
+        Numerator and denominator.
+    composed : callable
+        Returns the metric computed from its parts.
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.common import where_defined
+    >>> where_defined([1.0, 1.0], [2.0, 0.0], lambda: np.array([9.0, 9.0])).tolist()
+    [0.5, 9.0]
+    """
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
     ok = den != 0

@@ -29,7 +29,24 @@ CANCEL = 1e-3
 
 
 def int_total(a: Any) -> int:
-    """The exact total of an integer array as a Python int (any size, no wrap-around)."""
+    """The exact total of an integer array as a Python int (any size, no wrap-around).
+
+    Parameters
+    ----------
+    a : array_like
+        Integers (int64 or Python ints in an object array).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.exact import int_total
+    >>> int_total(np.array([2**62, 2**62]))  # int64 would wrap around
+    9223372036854775808
+    """
     a = np.asarray(a)
     if a.size == 0:
         return 0
@@ -40,9 +57,37 @@ def int_total(a: Any) -> int:
 
 
 def check_total(table: Any, what: str = "counts") -> None:
-    """Raise ``OverflowError`` naming ``what`` if a count or the total of an integer table (or
-    of any table of a ``(..., M, M)`` stack) exceeds ``2**63 - 1``. Float tables pass; an
-    object array is taken to hold Python ints."""
+    """Check that every count and the total of an integer table fit int64.
+
+    A stack of tables ``(..., M, M)`` is checked table by table. Float tables pass; an object
+    array is taken to hold Python ints.
+
+    Parameters
+    ----------
+    table : array_like
+        The table or stack.
+    what : str, default "counts"
+        Named in the message.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    OverflowError
+        If a count, or a table's total, exceeds ``2**63 - 1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.exact import check_total
+    >>> check_total(np.array([[2**62, 0], [0, 1]]))
+    >>> check_total(np.array([[2**62, 2**62], [0, 0]]), "table")
+    Traceback (most recent call last):
+    ...
+    OverflowError: table: the total of the table would exceed 2**63 - 1 (int64): it is 9223372036854775808; split the data so each table's total fits, or pass float64 weights if an approximation will do
+    """
     a = np.asarray(table)
     if a.dtype.kind not in "iuO" or a.size == 0:
         return
@@ -66,7 +111,30 @@ def check_total(table: Any, what: str = "counts") -> None:
 
 
 def check_sum(totals: Sequence[int], what: str) -> int:
-    """``sum(totals)`` (Python ints), or ``OverflowError`` naming ``what`` past int64."""
+    """``sum(totals)`` in Python ints, refused past int64.
+
+    Parameters
+    ----------
+    totals : sequence of int
+        Totals to add, e.g. of tables being merged.
+    what : str
+        Named in the message.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    OverflowError
+        If the sum exceeds ``2**63 - 1``.
+
+    Examples
+    --------
+    >>> from confmat.metrics.exact import check_sum
+    >>> check_sum([1, 2], "merge")
+    3
+    """
     total = sum(int(t) for t in totals)
     if total > INT64_MAX:
         raise OverflowError(
@@ -77,7 +145,23 @@ def check_sum(totals: Sequence[int], what: str) -> int:
 
 
 def largest(a: Any) -> int:
-    """The largest value of an integer array as a Python int (0 when empty)."""
+    """The largest value of an integer array as a Python int (0 when empty).
+
+    Parameters
+    ----------
+    a : array_like
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.exact import largest
+    >>> largest(np.array([3, 9])), largest(np.array([], dtype=int))
+    (9, 0)
+    """
     a = np.asarray(a)
     return int(a.max()) if a.size else 0
 
@@ -89,12 +173,34 @@ def exact_difference(
 
     ``build`` may use ``+``, ``-``, ``*``, ``abs``, ``np.where`` and sums, so that it runs on
     int64, float64 or Python-int (object) arrays alike; ``pos``, ``neg`` and each of ``rest``
-    have the batch shape, which leads the shape of every array. ``bound`` (a Python int)
-    bounds every intermediate of the integer evaluation.
+    have the batch shape, which leads the shape of every array.
 
     Float arrays (weighted counts) are evaluated in float64. Integer arrays are evaluated in
     int64 when ``bound`` fits; otherwise in float64, and again with Python integers where
     ``|pos - neg|`` is below ``CANCEL * (|pos| + |neg|)``. Each result is then rounded once.
+
+    Parameters
+    ----------
+    build : callable
+        Maps the arrays to ``(pos, neg, *rest)``.
+    arrays : sequence of array_like
+        The counts.
+    bound : int
+        A bound (Python int) on every intermediate of the integer evaluation.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``pos - neg`` first, then ``rest``, all float64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.exact import exact_difference
+    >>> big = np.array([3_000_000_001])
+    >>> d, = exact_difference(lambda a, b: (a * a, b * b), (big, big - 1), 2**70)
+    >>> float(d[0])  # (a - b)(a + b) = 2a - 1, exact although a*a overflows int64
+    6000000001.0
     """
     arrays = [np.asarray(a) for a in arrays]
     if any(a.dtype.kind not in "iu" for a in arrays):

@@ -27,7 +27,7 @@ def _pc(name, full, formula, meaning, **kw):
      prefer="Hard predictions only, imbalanced data: it weighs sensitivity and specificity "
             "equally. Its macro average is PyCM's AUNU, its support-weighted average AUNP.",
      avoid="Scored models: use the ROC curve and its real AUC; and even then a single area "
-           "hides the curve's shape (seed 002: two curves with one AUC can differ where it "
+           "hides the curve's shape (Kneusel 2021: two curves with one AUC can differ where it "
            "matters, at low FPR).",
      notes="Not scikit-learn's roc_auc_score, which needs scores.")
 def class_auc(c: ClassCounts) -> np.ndarray:

@@ -99,6 +99,27 @@ def _check_kappa(weights=None) -> None:
 
 
 def kappa_weights(k: int, weights: str | None) -> np.ndarray:
+    """The disagreement weights of Cohen's kappa for ``k`` ordered classes.
+
+    Parameters
+    ----------
+    k : int
+        Number of classes.
+    weights : {None, "linear", "quadratic"}
+        None gives 0 on the diagonal and 1 elsewhere; ``"linear"`` gives ``|i - j|``,
+        ``"quadratic"`` ``(i - j)^2``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``k x k`` float64.
+
+    Examples
+    --------
+    >>> from confmat.metrics.overall import kappa_weights
+    >>> kappa_weights(3, "linear").tolist()
+    [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]]
+    """
     idx = np.arange(k, dtype=np.float64)
     d = np.abs(idx[:, None] - idx[None, :])
     if weights is None:
@@ -114,7 +135,7 @@ def kappa_weights(k: int, weights: str | None) -> np.ndarray:
           check=_check_kappa, family="agreement",
           prefer="Ordinal classes (weights='linear' or 'quadratic') or comparing with "
                  "published agreement studies.",
-          avoid="Imbalanced data: kappa drops as the marginals get skewed (seed 000 notes it).",
+          avoid="Imbalanced data: kappa drops as the marginals get skewed (Yao et al. 2022 note it).",
           notes="Unweighted kappa equals 1 - sum(O off-diagonal)/sum(E off-diagonal), i.e. "
                 "(p_o - p_e) / (1 - p_e). Undefined when the expected disagreement is 0.")
 def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
@@ -153,12 +174,12 @@ def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
           pycm="Overall MCC", sklearn="sklearn.metrics.matthews_corrcoef",
           aliases=("matthews_corrcoef", "phi", "r_k"), refs=(REF_MATTHEWS, REF_GORODKIN),
           rng=(-1.0, 1.0),
-          prefer="A single summary of a classifier, balanced or not (seed 002: 'if only one "
+          prefer="A single summary of a classifier, balanced or not (Kneusel 2021: 'if only one "
                  "metric, choose MCC').",
           avoid="Explaining errors to a non-technical reader (it is a correlation, not a rate), "
                 "or when one class is all that matters (then report that class's recall and "
                 "precision).",
-          notes="Seed 002 says MCC lies in [0, 1]; it lies in [-1, 1] (the multi-class lower "
+          notes="Kneusel (2021) says MCC lies in [0, 1]; it lies in [-1, 1] (the multi-class lower "
                 "bound depends on K, between -1 and 0). A zero denominator gives 0.")
 def mcc(s: Stats) -> np.ndarray:
     cov_tp, _, cov_pp, cov_tt = chance_terms(s)
@@ -214,10 +235,10 @@ YAO_MAX_EXACT_K = 128
 @_overall("mcc_yao2022", "multi-class MCC of Yao, Yang and Li (2022)",
           "MCC_Y = ((prod_i C_ii)^(K-1) - prod_{i!=j} C_ij) / sqrt(prod_i prod_{j!=i} (C_ii + C_ij) "
           "* prod_j prod_{i!=j} (C_jj + C_ij))",
-          "Seed 000's generalisation of the binary MCC to K classes by products of cells; equal "
+          "Yao et al.'s (2022) generalisation of the binary MCC to K classes by products of cells; equal "
           "to MCC for two classes.", refs=(REF_YAO,), rng=(-1.0, 1.0),
           aliases=("yao_mcc",),
-          prefer="Reproducing seed 000.",
+          prefer="Reproducing Yao et al. (2022).",
           avoid="General use: any zero off-diagonal cell removes the penalty term entirely and "
                 "any zero diagonal cell removes the reward, so it is not a correlation for K > 2; "
                 "prefer 'mcc' (R_K).",
@@ -265,14 +286,14 @@ def _check_correction(correction: float = 0.0) -> None:
 
 
 @_overall("gmean", "multi-class G-mean", "G = (prod_i TPR_i)^(1/K)",
-          "Geometric mean of the per-class recalls (seed 000's multi-class G-mean): high only "
+          "Geometric mean of the per-class recalls (the multi-class G-mean of Yao et al. 2022): high only "
           "when every class is recognised.", sklearn="imblearn.metrics.geometric_mean_score",
           aliases=("g_mean", "geometric_mean"), refs=(REF_KUBAT, REF_YAO),
           prefer="Imbalanced data where failing any single class must be visible.",
           avoid="Many classes with one at recall 0: the score is 0 regardless of the others.",
           params={"correction": 0.0}, check=_check_correction,
           notes="Computed as exp(mean(log TPR)) so it cannot underflow with many classes. For "
-                "two classes it equals sqrt(TPR * TNR), seed 000's binary G-mean. "
+                "two classes it equals sqrt(TPR * TNR), the binary G-mean of Yao et al. (2022). "
                 "correction replaces a recall of 0 (as imbalanced-learn's correction does), so "
                 "one missed class no longer zeroes the score.")
 def gmean(s: Stats, correction: float = 0.0) -> np.ndarray:
@@ -311,14 +332,14 @@ def hamming_loss(s: Stats) -> np.ndarray:
     return error_rate(s)
 
 
-@_overall("weighted_accuracy", "weighted mean accuracy (seed 002)",
+@_overall("weighted_accuracy", "weighted mean accuracy (Kneusel 2021)",
           "WACC = sum_i (C_i / N) (C[i, i] / C_i) with C_i the row sums",
-          "The book's weighted mean of per-class accuracies, weights = class frequencies. "
+          "Kneusel's (2021) weighted mean of per-class accuracies, weights = class frequencies. "
           "Algebraically it equals accuracy.", refs=(REF_KNEUSEL,),
-          prefer="Reproducing seed 002's weighted mean accuracy.",
+          prefer="Reproducing the weighted mean accuracy of Kneusel (2021).",
           avoid="Elsewhere: it equals accuracy, so report accuracy.",
-          notes="Seed 002 prints it in percent (88.71 % for Table 11-8); confmat returns the "
-                "fraction. The book's accuracy-matrix code divides by cmat.sum(axis=1) without "
+          notes="Kneusel (2021) prints it in percent (88.71 % for Table 11-8); confmat returns the "
+                "fraction. Its accuracy-matrix code divides by cmat.sum(axis=1) without "
                 "keeping dimensions, which divides columns, not rows; ConfusionMatrix."
                 "accuracy_matrix() divides rows.")
 def weighted_accuracy(s: Stats) -> np.ndarray:

@@ -4,36 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import references as R
 from .common import declare, ovr_covariance, where_defined
 from .stats import ClassCounts, Division
 
-REF_SKLEARN = "Pedregosa et al. (2011), Scikit-learn: Machine Learning in Python, JMLR 12."
-REF_POWERS = (
-    "Powers, D. M. W. (2011), Evaluation: from precision, recall and F-measure to ROC, "
-    "informedness, markedness and correlation, J. Mach. Learn. Technol. 2(1)."
-)
-REF_FAWCETT = "Fawcett, T. (2006), An introduction to ROC analysis, Pattern Recognit. Lett. 27(8)."
-REF_YAO = (
-    "Yao, S., Yang, S., Li, Y. (2022), Research on performance measure indicators of machine "
-    "learning classification based on confusion matrix and corresponding Python practice "
-    "(seed 000)."
-)
-REF_KNEUSEL = "Kneusel, R. T. (2021), Practical Deep Learning, ch. 11 (seed 002)."
-REF_MATTHEWS = (
-    "Matthews, B. W. (1975), Comparison of the predicted and observed secondary structure of "
-    "T4 phage lysozyme, Biochim. Biophys. Acta 405(2)."
-)
-REF_RIJSBERGEN = "van Rijsbergen, C. J. (1979), Information Retrieval, 2nd ed., Butterworths."
-REF_JACCARD = "Jaccard, P. (1912), The distribution of the flora in the alpine zone, New Phytol. 11."
-REF_GLAS = (
-    "Glas, A. S. et al. (2003), The diagnostic odds ratio: a single indicator of test "
-    "performance, J. Clin. Epidemiol. 56(11)."
-)
-REF_YOUDEN = "Youden, W. J. (1950), Index for rating diagnostic tests, Cancer 3(1)."
-REF_KUBAT = (
-    "Kubat, M., Matwin, S. (1997), Addressing the curse of imbalanced training sets: one-sided "
-    "selection, ICML."
-)
+REF_SKLEARN = R.SKLEARN
+REF_POWERS = R.POWERS
+REF_FAWCETT = R.FAWCETT
+REF_YAO = R.YAO
+REF_KNEUSEL = R.KNEUSEL
+REF_MATTHEWS = R.MATTHEWS
+REF_RIJSBERGEN = R.RIJSBERGEN
+REF_JACCARD = R.JACCARD
+REF_GLAS = R.GLAS
+REF_YOUDEN = R.YOUDEN
+REF_KUBAT = R.KUBAT
 
 PROPORTION = (0.0, 1.0)
 
@@ -183,6 +168,29 @@ def _check_beta(beta: float) -> None:
 
 
 def fbeta_values(c: ClassCounts, beta: float, what: str) -> np.ndarray:
+    """F-beta of one-vs-rest counts, shared by ``f1``, ``fbeta`` and the curves.
+
+    Parameters
+    ----------
+    c : ClassCounts
+        One-vs-rest counts.
+    beta : float
+        Weight of recall relative to precision.
+    what : str
+        Recorded when a value is undefined (``2 TP + FP + FN = 0``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)`` per class.
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats
+    >>> from confmat.metrics.per_class import fbeta_values
+    >>> fbeta_values(Stats([[5, 1], [2, 4]]).per_class, 1.0, "f1").round(4).tolist()
+    [0.7692, 0.7273]
+    """
     b2 = float(beta) ** 2
     return c.div((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp, what)
 
@@ -193,7 +201,7 @@ def fbeta_values(c: ClassCounts, beta: float, what: str) -> np.ndarray:
        refs=(REF_RIJSBERGEN, REF_SKLEARN),
        prefer="Positives are rare and true negatives are uninteresting (retrieval, detection).",
        avoid="True negatives matter: F1 ignores TN entirely, so it can rank a worse model "
-             "higher (seed 002 shows F1 above MCC and kappa for every model); prefer MCC.")
+             "higher (Kneusel 2021 shows F1 above MCC and kappa for every model); prefer MCC.")
 def f1(c: ClassCounts) -> np.ndarray:
     return fbeta_values(c, 1.0, "f1")
 
@@ -204,7 +212,7 @@ def f1(c: ClassCounts) -> np.ndarray:
        refs=(REF_RIJSBERGEN, REF_SKLEARN), params={"beta": 1.0}, check=_check_beta,
        prefer="You can state how much more recall matters than precision (beta > 1) or less.",
        avoid="Same caveat as F1: true negatives are ignored.",
-       notes="Seed 000 writes the weight as 'a' and says a > 1 favours precision; in the "
+       notes="Yao et al. (2022) write the weight as 'a' and says a > 1 favours precision; in the "
              "formula it shows, a > 1 favours recall (the standard reading). PyCM keys "
              "'F0.5' and 'F2' are beta = 0.5 and 2.")
 def fbeta(c: ClassCounts, beta: float = 1.0) -> np.ndarray:
@@ -287,11 +295,11 @@ def dor(c: ClassCounts) -> np.ndarray:
     return c.div(lr_plus(c), lr_minus(c), "dor")
 
 
-@_rate("class_accuracy", "per-class accuracy (the book's accuracy-matrix diagonal)",
+@_rate("class_accuracy", "per-class accuracy (diagonal of Kneusel's accuracy matrix)",
        "ACC_i = C[i, i] / sum_j C[i, j] = TPR_i",
-       "The diagonal of seed 002's accuracy matrix: the share of class i classified correctly.",
+       "The diagonal of the accuracy matrix of Kneusel (2021): the share of class i classified correctly.",
        refs=(REF_KNEUSEL,),
-       prefer="Reading seed 002's accuracy matrix.",
+       prefer="Reading the accuracy matrix of Kneusel (2021).",
        avoid="Elsewhere: it is recall under another name; say 'recall' to avoid confusion with "
              "one-vs-rest accuracy.",
        notes="Equal to recall. PyCM's per-class 'ACC' is the one-vs-rest accuracy "
@@ -301,7 +309,25 @@ def class_accuracy(c: ClassCounts) -> np.ndarray:
 
 
 def mcc_binary(tp, fp, fn, tn) -> np.ndarray:
-    """MCC of 2 x 2 counts; 0 where the denominator vanishes (a constant prediction or truth)."""
+    """MCC of 2 x 2 counts; 0 where the denominator vanishes (a constant prediction or truth).
+
+    Parameters
+    ----------
+    tp, fp, fn, tn : array_like
+        Counts, broadcast together (e.g. one entry per threshold).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> from confmat.metrics.per_class import mcc_binary
+    >>> round(float(mcc_binary(5, 2, 1, 4)), 4)  # (5*4 - 2*1) / sqrt(7*6*6*5)
+    0.5071
+    >>> float(mcc_binary(5, 5, 0, 0))
+    0.0
+    """
     return _mcc_of(ClassCounts(tp, fp, fn, tn, Division()))
 
 
@@ -319,7 +345,7 @@ def _mcc_of(c: ClassCounts) -> np.ndarray:
        pycm="MCC", aliases=("ovr_mcc",), refs=(REF_MATTHEWS,), rng=(-1.0, 1.0),
        prefer="A single balanced per-class summary that uses TN (unlike F1).",
        avoid="Readers who need a rate: a correlation has no 'share of samples' reading.",
-       notes="Zero denominator gives 0, as seeds 000 and 002 argue.")
+       notes="Zero denominator gives 0, as Yao et al. (2022) and Kneusel (2021) argue.")
 def class_mcc(c: ClassCounts) -> np.ndarray:
     return _mcc_of(c)
 
@@ -329,7 +355,7 @@ def class_mcc(c: ClassCounts) -> np.ndarray:
        pycm="GM", aliases=("ovr_gmean",), refs=(REF_KUBAT, REF_YAO),
        sklearn="imblearn.metrics.geometric_mean_score (average=None); "
                "classification_report_imbalanced column 'geo'",
-       prefer="Imbalanced binary problems (seed 000: insensitive to the class distribution).",
+       prefer="Imbalanced binary problems (Yao et al. 2022: insensitive to the class distribution).",
        avoid="When precision matters: it never looks at false positives relative to TP.")
 def class_gmean(c: ClassCounts) -> np.ndarray:
     return np.sqrt(recall(c) * specificity(c))

@@ -61,7 +61,7 @@ def automatic_manual(c: ClassCounts) -> np.ndarray:
      aliases=("ovr_acc",), refs=(R.PYCM, R.SOKOLOVA),
      prefer="Reproducing PyCM's per-class ACC, or a binary problem read as class i versus rest.",
      avoid="Imbalanced or many-class problems: TN dominates, so every class looks accurate.",
-     notes="Not the per-class accuracy of seed 002 (that is recall, 'class_accuracy'). Its "
+     notes="Not the per-class accuracy of Kneusel (2021) (that is recall, 'class_accuracy'). Its "
            "macro average is PyCM's 'ACC Macro'.")
 def ovr_accuracy(c: ClassCounts) -> np.ndarray:
     return c.div(c.tp + c.tn, c.n, "ovr_accuracy")
@@ -122,7 +122,7 @@ def icsi(c: ClassCounts) -> np.ndarray:
      aliases=("aupr_single",), refs=(R.PYCM,),
      prefer="Reproducing PyCM's AUPR for hard predictions.",
      avoid="Scored models: compute the real precision-recall curve from scores instead; one "
-           "point hides the curve's shape (seed 002's complaint about AUC applies doubly).")
+           "point hides the curve's shape (Kneusel's 2021 complaint about AUC applies doubly).")
 def class_aupr(c: ClassCounts) -> np.ndarray:
     return (precision(c) + recall(c)) / 2.0
 

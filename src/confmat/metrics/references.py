@@ -146,9 +146,26 @@ CHICCO = (
     "Chicco, D., Jurman, G. (2020), The advantages of the Matthews correlation coefficient "
     "(MCC) over F1 score and accuracy in binary classification evaluation, BMC Genomics 21."
 )
-KNEUSEL = "Kneusel, R. T. (2021), Practical Deep Learning, ch. 11 (seed 002)."
+KNEUSEL = (
+    "Kneusel, R. T. (2021), Practical Deep Learning: A Python-Based Introduction, No Starch "
+    "Press, ch. 11."
+)
 YAO = (
     "Yao, S., Yang, S., Li, Y. (2022), Research on performance measure indicators of machine "
-    "learning classification based on confusion matrix and corresponding Python practice "
-    "(seed 000)."
+    "learning classification based on confusion matrix and corresponding Python practice."
+)
+MATTHEWS = (
+    "Matthews, B. W. (1975), Comparison of the predicted and observed secondary structure of "
+    "T4 phage lysozyme, Biochim. Biophys. Acta 405(2)."
+)
+RIJSBERGEN = "van Rijsbergen, C. J. (1979), Information Retrieval, 2nd ed., Butterworths."
+JACCARD = "Jaccard, P. (1912), The distribution of the flora in the alpine zone, New Phytol. 11."
+GLAS = (
+    "Glas, A. S. et al. (2003), The diagnostic odds ratio: a single indicator of test "
+    "performance, J. Clin. Epidemiol. 56(11)."
+)
+YOUDEN = "Youden, W. J. (1950), Index for rating diagnostic tests, Cancer 3(1)."
+KUBAT = (
+    "Kubat, M., Matwin, S. (1997), Addressing the curse of imbalanced training sets: one-sided "
+    "selection, ICML."
 )

@@ -11,22 +11,56 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import numpy as np
-
-from .stats import Stats
-
 Kind = Literal["per_class", "overall"]
 AVERAGES = ("micro", "macro", "weighted")
 
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """Declaration of one metric.
+    """Declaration of one metric: the function and everything a reader needs to use it.
 
     ``func`` is a pure function of the counts. Per-class metrics receive a
     :class:`~confmat.metrics.stats.ClassCounts` (one-vs-rest ``tp, fp, fn, tn`` with the class on
     the last axis) so that micro averaging is the same function on summed counts; overall metrics
     receive the whole :class:`~confmat.metrics.stats.Stats`.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name, e.g. ``"recall"``.
+    kind : {"per_class", "overall"}
+        Whether ``func`` gives one value per class or one value per table.
+    func : callable
+        The pure function of the counts.
+    full_name, family, formula, meaning : str
+        Long name, family (``"rates"``, ``"agreement"``, ...), formula and one-paragraph meaning.
+    range : tuple of float
+        Lowest and highest value.
+    higher_is_better : bool or None
+        None for descriptive quantities such as counts.
+    aliases : tuple of str
+        Other names that :func:`get_metric` accepts.
+    references : tuple of str
+        Sources, author and year first.
+    sklearn, pycm : str or None
+        The scikit-learn function and the PyCM key that give the same value.
+    params : mapping
+        Keyword parameters and their defaults (``{"beta": 1.0}``).
+    check : callable or None
+        Validates bound parameters; raises ``ValueError``/``TypeError``.
+    prefer_when, avoid_when, notes : str
+        Advice shown by ``explain`` and the metric guide.
+    is_count : bool
+        The value is a count (reports print it without decimals).
+    uses_table : bool
+        A per-class metric that needs the whole table (``func`` receives :class:`Stats`).
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric
+    >>> spec = get_metric("sensitivity")
+    >>> spec.name, spec.kind, spec.range
+    ('recall', 'per_class', (0.0, 1.0))
     """
 
     name: str
@@ -51,7 +85,21 @@ class MetricSpec:
     uses_table: bool = False
 
     def describe(self) -> dict[str, Any]:
-        """The spec as plain data (no function object), e.g. for JSON."""
+        """The spec as plain data (no function object), e.g. for JSON.
+
+        Returns
+        -------
+        dict
+            Every field except ``func`` and ``check``, plus ``"pycm_keys"``: the PyCM statistics
+            the metric reproduces.
+
+        Examples
+        --------
+        >>> from confmat.metrics import get_metric
+        >>> d = get_metric("f1").describe()
+        >>> d["name"], d["sklearn"]
+        ('f1', 'sklearn.metrics.f1_score')
+        """
         return {
             "name": self.name,
             "aliases": list(self.aliases),
@@ -82,6 +130,31 @@ def _key(name: str) -> str:
 
 
 def register(spec: MetricSpec) -> MetricSpec:
+    """Add a metric to the registry under its name and aliases.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration. Names and aliases are matched case- and dash-insensitively.
+
+    Returns
+    -------
+    MetricSpec
+        ``spec`` itself.
+
+    Raises
+    ------
+    ValueError
+        If the name or an alias is already registered (the message names the owner).
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric, register
+    >>> register(get_metric("recall"))
+    Traceback (most recent call last):
+    ...
+    ValueError: metric name 'recall' is already registered for 'recall'
+    """
     for n in (spec.name, *spec.aliases):
         k = _key(n)
         if k in _ALIASES:
@@ -93,7 +166,34 @@ def register(spec: MetricSpec) -> MetricSpec:
 
 
 def metric(name: str, kind: Kind, **meta: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator declaring ``func`` as the metric ``name``."""
+    """Decorator declaring ``func`` as the metric ``name``.
+
+    The catalogue families use it through ``confmat.metrics.common.declare``, which makes every
+    explanatory field required.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name.
+    kind : {"per_class", "overall"}
+        What the function returns: one value per class or per table.
+    **meta
+        The remaining :class:`MetricSpec` fields (``full_name``, ``family``, ``formula``, ...).
+
+    Returns
+    -------
+    callable
+        A decorator that registers the function and returns it unchanged.
+
+    Examples
+    --------
+    >>> from confmat.metrics.registry import metric
+    >>> deco = metric("my_rate", "per_class", full_name="my rate", family="rates",
+    ...               formula="TP / N", meaning="an example", range=(0.0, 1.0),
+    ...               higher_is_better=True)
+    >>> callable(deco)
+    True
+    """
 
     def deco(func: Callable[..., Any]) -> Callable[..., Any]:
         register(MetricSpec(name=name, kind=kind, func=func, **meta))
@@ -103,7 +203,35 @@ def metric(name: str, kind: Kind, **meta: Any) -> Callable[[Callable[..., Any]],
 
 
 def get_metric(name: str) -> MetricSpec:
-    """Look a metric up by canonical name or alias (case- and dash-insensitive)."""
+    """Look a metric up by canonical name or alias (case- and dash-insensitive).
+
+    Parameters
+    ----------
+    name : str
+        A name or alias, e.g. ``"recall"``, ``"TPR"``, ``"sensitivity"``.
+
+    Returns
+    -------
+    MetricSpec
+        The declaration.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
+    ValueError
+        If no metric has that name; the message suggests close names.
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric
+    >>> get_metric("TPR").name
+    'recall'
+    >>> get_metric("recal")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown metric 'recal'; did you mean 'recall'? (confmat.list_metrics() lists them all)
+    """
     if not isinstance(name, str):
         raise TypeError(f"metric name must be a string, got {type(name).__name__}")
     k = _key(name)
@@ -115,106 +243,31 @@ def get_metric(name: str) -> MetricSpec:
 
 
 def list_metrics(kind: Kind | None = None, family: str | None = None) -> list[MetricSpec]:
-    """All registered metric specs, optionally filtered by kind or family."""
+    """All registered metric specs, optionally filtered by kind or family.
+
+    Parameters
+    ----------
+    kind : {"per_class", "overall"}, optional
+        Keep only this kind.
+    family : str, optional
+        Keep only this family (``"counts"``, ``"rates"``, ``"agreement"``, ...).
+
+    Returns
+    -------
+    list of MetricSpec
+        In registration order.
+
+    Examples
+    --------
+    >>> from confmat.metrics import list_metrics
+    >>> [s.name for s in list_metrics(family="counts")][:4]
+    ['tp', 'fn', 'fp', 'tn']
+    """
     return [
         s
         for s in _REGISTRY.values()
         if (kind is None or s.kind == kind) and (family is None or s.family == family)
     ]
-
-
-def bind_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
-    unknown = set(params) - set(spec.params)
-    if unknown:
-        allowed = ", ".join(sorted(spec.params)) or "none"
-        raise TypeError(
-            f"metric {spec.name!r} got unexpected parameter(s) {sorted(unknown)}; "
-            f"it accepts: {allowed}"
-        )
-    bound = {**spec.params, **params}
-    if spec.check is not None:
-        spec.check(**bound)
-    return bound
-
-
-def check_average(average: Any) -> None:
-    if average is not None and average not in AVERAGES:
-        raise ValueError(
-            f"average must be None, 'micro', 'macro' or 'weighted', got {average!r}"
-        )
-
-
-def average_values(values: np.ndarray, weights: np.ndarray | None, stats: Stats) -> np.ndarray:
-    """Macro (``weights`` None) or weighted mean over the class axis, following scikit-learn:
-    NaN values (``zero_division=np.nan``) are left out, and when every weight is zero the plain
-    mean is used. All values NaN gives NaN."""
-    values = np.asarray(values, dtype=np.float64)
-    defined = ~np.isnan(values)
-    v = np.where(defined, values, 0.0)
-    count = defined.sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        plain = v.sum(axis=-1) / np.where(count == 0, 1, count)
-        plain = np.where(count == 0, np.nan, plain)
-        if weights is None:
-            return plain
-        w = np.where(defined, np.broadcast_to(np.asarray(weights, np.float64), values.shape), 0.0)
-        total = w.sum(axis=-1)
-        weighted = (v * w).sum(axis=-1) / np.where(total == 0, 1.0, total)
-    return np.where(total == 0, plain, weighted)
-
-
-def _pooled_ovr(stats: Stats) -> Stats:
-    """The summed one-vs-rest table ``[[TP, FN], [FP, TN]]`` as 2 x 2 statistics."""
-    m = stats.micro
-    top = np.stack([m.tp[..., 0], m.fn[..., 0]], axis=-1)
-    bottom = np.stack([m.fp[..., 0], m.tn[..., 0]], axis=-1)
-    pooled = Stats(np.stack([top, bottom], axis=-2))
-    pooled.div = stats.div
-    return pooled
-
-
-def evaluate(
-    name: str,
-    stats: Stats,
-    average: str | None = None,
-    *,
-    warn: bool = True,
-    **params: Any,
-) -> np.ndarray:
-    """Evaluate a metric on (batched) statistics. Returns an array with the batch shape, plus a
-    class axis for per-class metrics with ``average=None``."""
-    spec = get_metric(name)
-    check_average(average)
-    bound = bind_params(spec, params)
-    if spec.kind == "overall":
-        if average is not None:
-            raise ValueError(
-                f"{spec.name!r} is an overall metric; average={average!r} does not apply"
-            )
-        out = spec.func(stats, **bound)
-    elif spec.uses_table:
-        # per-class values that need the whole table (e.g. confusion entropy). Micro averaging
-        # is, as for every per-class metric, the metric of the pooled one-vs-rest 2 x 2 table.
-        if average == "micro":
-            out = spec.func(_pooled_ovr(stats), **bound)[..., 0]
-        else:
-            out = spec.func(stats, **bound)
-        if average in ("macro", "weighted"):
-            weights = stats.support if average == "weighted" else None
-            out = average_values(out, weights, stats)
-    elif average is None:
-        out = spec.func(stats.per_class, **bound)
-    elif average == "micro":
-        out = spec.func(stats.micro, **bound)[..., 0]
-    else:
-        values = spec.func(stats.per_class, **bound)
-        weights = stats.support if average == "weighted" else None
-        out = average_values(values, weights, stats)
-    if warn:
-        stats.div.warn(spec.name)
-    else:
-        stats.div.undefined.clear()
-    return np.asarray(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,10 +282,29 @@ def evaluate(
 class PycmKey:
     """One PyCM statistic and the confmat evaluation that reproduces it.
 
-    ``table`` is ``"class"`` for ``ConfusionMatrix.class_stat`` and ``"overall"`` for
-    ``overall_stat``; ``element`` is the position inside a tuple-valued statistic. ``differs``
-    says, in one sentence, where confmat deliberately gives another value than PyCM (such keys
-    are declared here rather than in the spec's ``pycm`` field, which promises identity).
+    Parameters
+    ----------
+    key : str
+        PyCM's key, e.g. ``"F0.5"``.
+    table : {"class", "overall"}
+        ``"class"`` for PyCM's ``class_stat``, ``"overall"`` for ``overall_stat``.
+    metric : str
+        The registry metric.
+    average : str or None
+        The average to apply.
+    params : mapping
+        Metric parameters (``{"beta": 0.5}``).
+    element : int or None
+        Position inside a tuple-valued statistic (``"95% CI"``).
+    differs : str
+        Where confmat deliberately gives another value than PyCM, in one sentence (such keys are
+        declared here rather than in the spec's ``pycm`` field, which promises identity).
+
+    Examples
+    --------
+    >>> from confmat.metrics import find_pycm
+    >>> find_pycm("F0.5")[0].params
+    {'beta': 0.5}
     """
 
     key: str
@@ -244,6 +316,19 @@ class PycmKey:
     differs: str = ""
 
     def describe(self) -> dict[str, Any]:
+        """The entry as plain data, e.g. for JSON.
+
+        Returns
+        -------
+        dict
+            All fields, ``params`` as a plain dict.
+
+        Examples
+        --------
+        >>> from confmat.metrics import find_pycm
+        >>> find_pycm("TPR")[0].describe()["metric"]
+        'recall'
+        """
         return {
             "key": self.key,
             "table": self.table,
@@ -255,7 +340,19 @@ class PycmKey:
         }
 
     def call(self) -> str:
-        """How to ask confmat for it, e.g. ``cm.metric('recall', average='macro')``."""
+        """How to ask confmat for the statistic.
+
+        Returns
+        -------
+        str
+            A call on a ``ConfusionMatrix`` named ``cm``.
+
+        Examples
+        --------
+        >>> from confmat.metrics import find_pycm
+        >>> find_pycm("TPR Macro")[0].call()
+        "cm.metric('recall', average='macro')"
+        """
         args = [repr(self.metric)]
         if self.average is not None:
             args.append(f"average={self.average!r}")
@@ -265,26 +362,68 @@ class PycmKey:
 
 _PYCM_EXTRA: list[PycmKey] = []
 # PyCM reports the population once per class although it is one number.
-_PYCM_TABLE_OVERRIDE = {"n": "class"}
+_PYCM_TABLE_OVERRIDE: dict[str, Literal["class", "overall"]] = {"n": "class"}
 
 
 def pycm_key(key: str, table: Literal["class", "overall"], metric: str,
              average: str | None = None, element: int | None = None, differs: str = "",
              **params: Any) -> PycmKey:
-    """Declare a PyCM key reproduced by ``metric`` with an average, parameters or an element,
-    or one where confmat deliberately differs (``differs`` says where and why)."""
+    """Declare a PyCM key reproduced by a metric with an average, parameters or an element, or one
+    where confmat deliberately differs.
+
+    Parameters
+    ----------
+    key : str
+        PyCM's key.
+    table : {"class", "overall"}
+        PyCM's table.
+    metric : str
+        The registry metric.
+    average : str, optional
+        The average to apply.
+    element : int, optional
+        Position inside a tuple-valued statistic.
+    differs : str, optional
+        Where and why confmat's value differs from PyCM's.
+    **params
+        Metric parameters.
+
+    Returns
+    -------
+    PycmKey
+        The entry, also recorded for :func:`pycm_keys`.
+
+    Examples
+    --------
+    >>> from confmat.metrics.registry import PycmKey
+    >>> entry = PycmKey("F2", "class", "fbeta", params={"beta": 2.0})
+    >>> entry.call()
+    "cm.metric('fbeta', beta=2.0)"
+    """
     entry = PycmKey(key, table, metric, average, dict(params), element, differs)
     _PYCM_EXTRA.append(entry)
     return entry
 
 
 def pycm_keys() -> dict[tuple[str, str], tuple[PycmKey, ...]]:
-    """Every PyCM statistic confmat reproduces: ``(table, key) -> entries`` (two entries for a
-    tuple-valued statistic such as ``("overall", "95% CI")``)."""
+    """Every PyCM statistic confmat reproduces.
+
+    Returns
+    -------
+    dict
+        ``(table, key) -> entries``: one entry, or one per element for a tuple-valued statistic
+        such as ``("overall", "95% CI")``.
+
+    Examples
+    --------
+    >>> from confmat.metrics import pycm_keys
+    >>> pycm_keys()[("class", "F2")][0].metric
+    'fbeta'
+    """
     out: dict[tuple[str, str], list[PycmKey]] = {}
     for spec in _REGISTRY.values():
         if spec.pycm:
-            table = _PYCM_TABLE_OVERRIDE.get(
+            table: Literal["class", "overall"] = _PYCM_TABLE_OVERRIDE.get(
                 spec.name, "class" if spec.kind == "per_class" else "overall"
             )
             out.setdefault((table, spec.pycm), []).append(PycmKey(spec.pycm, table, spec.name))
@@ -297,12 +436,52 @@ def pycm_keys() -> dict[tuple[str, str], tuple[PycmKey, ...]]:
 
 
 def pycm_keys_of(name: str) -> list[PycmKey]:
-    """The PyCM keys that a registry metric reproduces."""
+    """The PyCM keys that a registry metric reproduces.
+
+    Parameters
+    ----------
+    name : str
+        Canonical metric name.
+
+    Returns
+    -------
+    list of PycmKey
+
+    Examples
+    --------
+    >>> from confmat.metrics.registry import pycm_keys_of
+    >>> [k.key for k in pycm_keys_of("fbeta")]
+    ['F0.5', 'F2']
+    """
     return [e for entries in pycm_keys().values() for e in entries if e.metric == name]
 
 
 def find_pycm(key: str) -> tuple[PycmKey, ...]:
-    """Look up a PyCM statistic by its exact key (per-class table first)."""
+    """Look up a PyCM statistic by its exact key (per-class table first).
+
+    Parameters
+    ----------
+    key : str
+        PyCM's key, e.g. ``"TPR"``, ``"F0.5"``, ``"Overall MCC"``.
+
+    Returns
+    -------
+    tuple of PycmKey
+        One entry, or one per element of a tuple-valued statistic.
+
+    Raises
+    ------
+    TypeError
+        If ``key`` is not a string.
+    ValueError
+        If PyCM has no such key that confmat reproduces; the message suggests close keys.
+
+    Examples
+    --------
+    >>> from confmat.metrics import find_pycm
+    >>> find_pycm("TPR")[0].metric
+    'recall'
+    """
     if not isinstance(key, str):
         raise TypeError(f"key must be a string, got {type(key).__name__}")
     table = pycm_keys()

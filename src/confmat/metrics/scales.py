@@ -12,6 +12,7 @@ call the same kappa "fair" and "poor", which is why the source travels with ever
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,26 @@ INF = math.inf
 
 @dataclass(frozen=True)
 class Band:
-    """Values in ``[low, high)`` (or ``[low, high]`` when ``high_closed``) get ``label``."""
+    """One band of a scale: values in ``[low, high)`` get ``label``.
+
+    Parameters
+    ----------
+    low, high : float
+        The band's edges.
+    label : str
+        The words for a value in the band.
+    high_closed : bool, default False
+        Include ``high`` (the last band of a bounded scale).
+    low_open : bool, default False
+        Exclude ``low`` (PyCM gives no band for exactly 0 on some scales).
+
+    Examples
+    --------
+    >>> from confmat.metrics.scales import Band
+    >>> b = Band(0.4, 0.6, "Moderate")
+    >>> str(b), b.contains(0.4), b.contains(0.6)
+    ('[0.4, 0.6) Moderate', True, False)
+    """
 
     low: float
     high: float
@@ -35,6 +55,23 @@ class Band:
     low_open: bool = False
 
     def contains(self, value: float) -> bool:
+        """Whether ``value`` lies in the band.
+
+        Parameters
+        ----------
+        value : float
+            The metric's value.
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> from confmat.metrics.scales import Band
+        >>> Band(0.8, 1.0, "Almost Perfect", high_closed=True).contains(1.0)
+        True
+        """
         above = value > self.low if self.low_open else value >= self.low
         below = value <= self.high if self.high_closed else value < self.high
         return above and below
@@ -47,7 +84,32 @@ class Band:
 
 @dataclass(frozen=True)
 class Scale:
-    """A named set of bands for one or more metrics."""
+    """A named set of bands for one or more metrics, with its source.
+
+    Parameters
+    ----------
+    name : str
+        The key users pass as ``scale=`` (``"landis_koch"``, ``"yao2022"``, ...).
+    title : str
+        Author, year and what the bands grade.
+    metrics : tuple of str
+        Canonical names of the metrics the scale applies to.
+    bands : tuple of Band
+        In increasing order.
+    reference : str
+        The source, author and year first.
+    pycm : str or None
+        PyCM's key for the same bands, if any.
+    note : str
+        Where confmat's reading differs from a literal one, and why.
+
+    Examples
+    --------
+    >>> from confmat.metrics.scales import get_scale
+    >>> sc = get_scale("kappa", "fleiss")
+    >>> sc.title, len(sc.bands)
+    ('Fleiss (1981) benchmark', 3)
+    """
 
     name: str
     title: str
@@ -58,6 +120,24 @@ class Scale:
     note: str = ""
 
     def band(self, value: float) -> Band | None:
+        """The band that ``value`` falls in.
+
+        Parameters
+        ----------
+        value : float
+            The metric's value.
+
+        Returns
+        -------
+        Band or None
+            None for NaN or a value outside every band.
+
+        Examples
+        --------
+        >>> from confmat.metrics.scales import get_scale
+        >>> print(get_scale("kappa").band(0.65))
+        [0.6, 0.8) Substantial
+        """
         if value is None or math.isnan(float(value)):
             return None
         for b in self.bands:
@@ -66,6 +146,20 @@ class Scale:
         return None
 
     def describe(self) -> dict[str, Any]:
+        """The scale as plain data, e.g. for JSON.
+
+        Returns
+        -------
+        dict
+            ``name``, ``title``, ``metrics``, ``bands`` (as strings), ``reference``, ``pycm`` and
+            ``note``.
+
+        Examples
+        --------
+        >>> from confmat.metrics.scales import get_scale
+        >>> get_scale("kappa", "fleiss").describe()["bands"][0]
+        '[-inf, 0.4) Poor'
+        """
         return {
             "name": self.name,
             "title": self.title,
@@ -79,7 +173,32 @@ class Scale:
 
 @dataclass(frozen=True)
 class Interpretation:
-    """The band a value falls in, with the scale and its source."""
+    """The band a value falls in, with the scale and its source.
+
+    Parameters
+    ----------
+    metric : str
+        Canonical metric name.
+    value : float
+        The value interpreted.
+    label : str
+        The band's words, ``"undefined"`` for NaN or ``"outside the scale's bands"``.
+    scale : str
+        The scale's name.
+    reference : str
+        The scale's source.
+    low, high : float or None
+        The band's edges (None when no band applies).
+    class_label : object
+        The class, for per-class values.
+
+    Examples
+    --------
+    >>> from confmat.metrics.scales import interpret
+    >>> res = interpret("kappa", 0.65)
+    >>> res.label, res.scale, (res.low, res.high)
+    ('Substantial', 'landis_koch', (0.6, 0.8))
+    """
 
     metric: str
     value: float
@@ -131,14 +250,14 @@ _scale("cicchetti", "Cicchetti (1994) guideline", _KAPPA_LIKE,
        [(-INF, 0.4, "Poor"), (0.4, 0.59, "Fair"), (0.59, 0.74, "Good"),
         (0.74, 1.0, "Excellent", True)],
        R.CICCHETTI, pycm="SOA4(Cicchetti)", note=_KAPPA_NOTE)
-_scale("seed000", "Yao, Yang and Li (2022) kappa bands (seed 000)", ("kappa",),
-       [(-1.0, 0.21, "Below acceptable (not named by seed 000)"),
+_scale("yao2022", "Yao, Yang and Li (2022) kappa bands", ("kappa",),
+       [(-1.0, 0.21, "Below acceptable (not named by Yao et al. 2022)"),
         (0.21, 0.41, "Acceptable (可接受)"), (0.41, 0.61, "Moderate (中等)"),
         (0.61, 0.81, "High (较高)"), (0.81, 1.0, "Almost perfect (几乎完全一致)", True)],
        R.YAO,
-       note="The seed prints 0.21-0.40, 0.41-0.60, 0.61-0.80 and > 0.81, leaving gaps "
+       note="Yao et al. (2022) print 0.21-0.40, 0.41-0.60, 0.61-0.80 and > 0.81, leaving gaps "
             "(0.40-0.41, 0.80-0.81) and nothing below 0.21; confmat closes each gap upward "
-            "([0.21, 0.41), ...) and labels values below 0.21 as not named by the seed.")
+            "([0.21, 0.41), ...) and labels values below 0.21 as not named by the authors.")
 _scale("cramer", "Cramér's V strength of association (PyCM)", ("cramer_v",),
        [(-INF, 0.1, "Negligible"), (0.1, 0.2, "Weak"), (0.2, 0.4, "Moderate"),
         (0.4, 0.6, "Relatively Strong"), (0.6, 0.8, "Strong"), (0.8, INF, "Very Strong")],
@@ -184,9 +303,34 @@ _scale("yule_q", "Yule's Q strength (PyCM)", ("yule_q",),
 # PyCM also applies MCCI per class (class_mcc) and SOA8 to lambda B: same bands as above.
 PYCM_ALSO = {"MCCI": "matthews", "SOA8(Lambda B)": "lambda"}
 
+#: Old scale names kept for one release: ``old -> new``. Asking for an old name works and
+#: emits a ``DeprecationWarning`` that names the new one.
+DEPRECATED_SCALES = {"seed000": "yao2022"}
+
 
 def list_scales(metric: str | None = None) -> list[Scale]:
-    """All scales, or those for one metric (name or alias), default first."""
+    """All scales, or those for one metric, its default first.
+
+    Parameters
+    ----------
+    metric : str, optional
+        A metric name or alias.
+
+    Returns
+    -------
+    list of Scale
+
+    Raises
+    ------
+    ValueError
+        If ``metric`` is not a registry metric.
+
+    Examples
+    --------
+    >>> from confmat.metrics.scales import list_scales
+    >>> [s.name for s in list_scales("cohen_kappa")]
+    ['landis_koch', 'fleiss', 'altman', 'cicchetti', 'yao2022']
+    """
     if metric is None:
         return list(_SCALES.values())
     name = get_metric(metric).name
@@ -194,8 +338,42 @@ def list_scales(metric: str | None = None) -> list[Scale]:
 
 
 def get_scale(metric: str, scale: str | None = None) -> Scale:
-    """The scale ``scale`` for ``metric`` (its default when None), with errors that list the
-    choices."""
+    """The scale ``scale`` for ``metric``, or the metric's default scale.
+
+    Names are matched case-insensitively with spaces, dashes and ``&`` ignored
+    (``"Landis & Koch"`` is ``"landis_koch"``). Old names listed in ``DEPRECATED_SCALES`` still
+    work for one release and emit a ``DeprecationWarning`` naming the new one (``"yao2022"``).
+
+    Parameters
+    ----------
+    metric : str
+        A metric name or alias.
+    scale : str, optional
+        The scale's name; None for the metric's first (default) scale.
+
+    Returns
+    -------
+    Scale
+
+    Raises
+    ------
+    ValueError
+        If the metric has no scale, or has none of that name (the message lists the choices).
+    TypeError
+        If ``scale`` is not a string.
+
+    Examples
+    --------
+    >>> from confmat.metrics.scales import get_scale
+    >>> get_scale("kappa").name
+    'landis_koch'
+    >>> get_scale("kappa", "Landis & Koch").name
+    'landis_koch'
+    >>> get_scale("kappa", "nope")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown scale 'nope' for 'kappa'; available: landis_koch, fleiss, altman, cicchetti, yao2022
+    """
     name = get_metric(metric).name
     available = _BY_METRIC.get(name, [])
     if not available:
@@ -208,6 +386,11 @@ def get_scale(metric: str, scale: str | None = None) -> Scale:
         raise TypeError(f"scale must be a string, got {type(scale).__name__}")
     key = scale.strip().lower().replace("-", "_").replace(" ", "_").replace("&", "")
     key = key.replace("__", "_")
+    if key in DEPRECATED_SCALES:
+        new = DEPRECATED_SCALES[key]
+        warnings.warn(f"scale {scale!r} is deprecated and will be removed in the next release; "
+                      f"use scale={new!r}", DeprecationWarning, stacklevel=3)
+        key = new
     if key not in available:
         raise ValueError(f"unknown scale {scale!r} for {name!r}; available: "
                          f"{', '.join(available)}")
@@ -216,7 +399,38 @@ def get_scale(metric: str, scale: str | None = None) -> Scale:
 
 def interpret(metric: str, value: Any, scale: str | None = None,
               class_labels: Sequence[Any] | None = None) -> Interpretation | list[Interpretation]:
-    """Interpret a value (or an array of per-class values) of ``metric`` on ``scale``."""
+    """Interpret a value, or an array of per-class values, of ``metric`` on ``scale``.
+
+    Parameters
+    ----------
+    metric : str
+        A metric name or alias.
+    value : float or array_like
+        A number, or a 1-D array with one value per class.
+    scale : str, optional
+        The scale's name (see :func:`get_scale`); the metric's default when None.
+    class_labels : sequence, optional
+        Labels of the classes for a 1-D ``value`` (0, 1, ... when None).
+
+    Returns
+    -------
+    Interpretation or list of Interpretation
+        One for a number, one per class for an array.
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric or scale, an array of more than one dimension, or
+        ``class_labels`` of the wrong length.
+
+    Examples
+    --------
+    >>> from confmat.metrics.scales import interpret
+    >>> interpret("kappa", 0.6768, "yao2022").label
+    'High (较高)'
+    >>> [r.label for r in interpret("class_mcc", [0.2, 0.95], class_labels=["a", "b"])]
+    ['Negligible', 'Very Strong']
+    """
     sc = get_scale(metric, scale)
     name = get_metric(metric).name
     arr = np.asarray(value, dtype=np.float64)

@@ -24,7 +24,7 @@ def _acc(s: Stats) -> np.ndarray:
 @_sig("nir", "no-information rate", "NIR = max_i P_i / N",
       "Accuracy of always predicting the most frequent true class: the baseline accuracy must "
       "beat.", pycm="NIR", aliases=("no_information_rate",), hib=None, refs=(R.KUHN,),
-      prefer="Putting an accuracy in context on imbalanced data (seed 002's 'accuracy is not "
+      prefer="Putting an accuracy in context on imbalanced data (Kneusel 2021: 'accuracy is not "
              "enough').",
       avoid="As a score: it describes the data, not the model.")
 def nir(s: Stats) -> np.ndarray:

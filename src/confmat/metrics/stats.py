@@ -24,10 +24,49 @@ ZERO_DIVISION_CHOICES = ("warn", 0, 1, "nan")
 
 
 class UndefinedMetricWarning(UserWarning):
-    """A metric was undefined (zero denominator) and replaced per ``zero_division``."""
+    """A metric was undefined (zero denominator) and replaced per ``zero_division``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from confmat.metrics import Stats, UndefinedMetricWarning, evaluate
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = evaluate("precision", Stats([[2, 0], [3, 0]]))
+    >>> caught[0].category is UndefinedMetricWarning
+    True
+    """
 
 
 def check_zero_division(zero_division: Any) -> Any:
+    """Validate a ``zero_division`` argument, as scikit-learn spells it.
+
+    Parameters
+    ----------
+    zero_division : {"warn", 0, 1, numpy.nan}
+        What an undefined value becomes: 0 with a warning, 0, 1 or NaN.
+
+    Returns
+    -------
+    str or int
+        The value, with NaN spelled ``"nan"``.
+
+    Raises
+    ------
+    ValueError
+        For any other value (``True`` included).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.stats import check_zero_division
+    >>> check_zero_division(np.nan)
+    'nan'
+    >>> check_zero_division(2)
+    Traceback (most recent call last):
+    ...
+    ValueError: zero_division must be one of 'warn', 0, 1 or np.nan, got 2
+    """
     if isinstance(zero_division, float) and np.isnan(zero_division):
         return "nan"
     if isinstance(zero_division, bool) or zero_division not in ZERO_DIVISION_CHOICES:
@@ -38,7 +77,29 @@ def check_zero_division(zero_division: Any) -> Any:
 
 
 class Division:
-    """Divides arrays applying the zero-division policy; remembers what was undefined."""
+    """Divides arrays applying the zero-division policy; remembers what was undefined.
+
+    Calling it as ``div(num, den, what)`` returns ``num / den`` with the policy's fill where
+    ``den == 0`` and records ``what``; with an explicit ``fill`` nothing is recorded.
+
+    Parameters
+    ----------
+    zero_division : {"warn", 0, 1, numpy.nan}, default "warn"
+        See :func:`check_zero_division`.
+
+    Raises
+    ------
+    ValueError
+        For a bad ``zero_division``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics import Division
+    >>> div = Division()
+    >>> div(np.array([1, 2]), np.array([2, 0]), "ppv").tolist(), div.undefined
+    ([0.5, 0.0], ['ppv'])
+    """
 
     def __init__(self, zero_division: Any = "warn") -> None:
         self.zero_division = check_zero_division(zero_division)
@@ -46,6 +107,19 @@ class Division:
 
     @property
     def fill(self) -> float:
+        """The value an undefined ratio becomes.
+
+        Returns
+        -------
+        float
+            0.0 for ``"warn"``, NaN for ``"nan"``, else ``zero_division``.
+
+        Examples
+        --------
+        >>> from confmat.metrics import Division
+        >>> Division(1).fill
+        1.0
+        """
         if self.zero_division == "nan":
             return float("nan")
         if self.zero_division == "warn":
@@ -65,6 +139,30 @@ class Division:
         return out
 
     def warn(self, metric: str, stacklevel: int = 4) -> None:
+        """Emit one :class:`UndefinedMetricWarning` for ``metric`` if something was undefined under
+        ``zero_division="warn"``, then forget the notes.
+
+        Parameters
+        ----------
+        metric : str
+            The metric named in the message.
+        stacklevel : int, default 4
+            Passed to :func:`warnings.warn` so the warning points at the user's call.
+
+        Returns
+        -------
+        None
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from confmat.metrics import Division
+        >>> div = Division(0)
+        >>> _ = div(np.array([1.0]), np.array([0.0]), "ppv")
+        >>> div.warn("precision")  # zero_division=0: silent
+        >>> div.undefined
+        []
+        """
         if self.undefined and self.zero_division == "warn":
             what = ", ".join(dict.fromkeys(self.undefined))
             warnings.warn(
@@ -77,7 +175,22 @@ class Division:
 
 
 class ClassCounts:
-    """One-vs-rest counts per class (last axis = class): the input of per-class metrics."""
+    """One-vs-rest counts per class (last axis = class): the input of per-class metrics.
+
+    Parameters
+    ----------
+    tp, fp, fn, tn : array_like
+        True positives, false positives, false negatives and true negatives of each class.
+    div : Division
+        The zero-division policy the metric functions divide with.
+
+    Examples
+    --------
+    >>> from confmat.metrics import ClassCounts, Division
+    >>> c = ClassCounts([5, 4], [2, 1], [1, 2], [4, 5], Division())
+    >>> c.support.tolist(), c.predicted.tolist(), c.negatives.tolist(), c.n.tolist()
+    ([6, 6], [7, 5], [6, 6], [12, 12])
+    """
 
     def __init__(self, tp: Any, fp: Any, fn: Any, tn: Any, div: Division) -> None:
         self.tp = np.asarray(tp)
@@ -88,27 +201,84 @@ class ClassCounts:
 
     @property
     def support(self) -> np.ndarray:
+        """``TP + FN``: the samples whose true class is the class.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.tp + self.fn
 
     @property
     def predicted(self) -> np.ndarray:
+        """``TP + FP``: the samples predicted as the class.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.tp + self.fp
 
     @property
     def negatives(self) -> np.ndarray:
+        """``FP + TN``: the samples whose true class is another one.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.fp + self.tn
 
     @property
     def n(self) -> np.ndarray:
+        """``TP + FP + FN + TN``: all samples.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.tp + self.fp + self.fn + self.tn
 
 
 class Stats:
     """Lazy, cached statistics of a (batch of) confusion table(s).
 
-    Integer tables must have totals that fit int64 (checked here: ``OverflowError``
-    otherwise); then every sum below is exact. Products of counts are never formed in int64
-    by the metrics (see :mod:`confmat.metrics.exact`).
+    Integer tables must have totals that fit int64 (checked here); then every sum is exact.
+    Products of counts are never formed in int64 by the metrics (see
+    :mod:`confmat.metrics.exact`). Each attribute is computed on first use and kept.
+
+    Parameters
+    ----------
+    table : array_like
+        Shape ``(..., M, M)``: rows are true classes, columns predicted classes.
+    k : int, optional
+        Number of selected classes; when ``k < M`` the last ``M - k`` rows and columns pool the
+        unselected labels. Defaults to ``M``.
+    zero_division : {"warn", 0, 1, numpy.nan}, default "warn"
+        The policy for undefined values.
+
+    Raises
+    ------
+    ValueError
+        If the table is not square in its last two axes, or ``zero_division`` is bad.
+    OverflowError
+        If a count or a table's total exceeds int64.
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats
+    >>> s = Stats([[5, 1], [2, 4]])
+    >>> s.tp.tolist(), s.fp.tolist(), s.fn.tolist(), s.tn.tolist()
+    ([5, 4], [2, 1], [1, 2], [4, 5])
+    >>> int(s.n), int(s.correct), s.rows.tolist(), s.cols.tolist()
+    (12, 9, [6, 6], [7, 5])
+
+    With a label subset (``k=2``), the pooled third row and column still count as false
+    positives and negatives of the selected classes:
+
+    >>> sub = Stats([[5, 1, 0], [2, 4, 1], [1, 0, 0]], k=2)
+    >>> sub.fp.tolist(), sub.fn.tolist(), int(sub.n), int(sub.n_all)
+    ([3, 1], [1, 3], 12, 14)
     """
 
     def __init__(self, table: Any, k: int | None = None, zero_division: Any = "warn") -> None:
@@ -121,35 +291,82 @@ class Stats:
 
     @cached_property
     def counts(self) -> np.ndarray:
-        """The selected ``K x K`` block (all of it when no subset was selected)."""
+        """The selected ``K x K`` block (all of it when no subset was selected).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.table[..., : self.k, : self.k]
 
     @cached_property
     def tp(self) -> np.ndarray:
+        """True positives per selected class: the diagonal.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return np.diagonal(self.table, axis1=-2, axis2=-1)[..., : self.k]
 
     @cached_property
     def support(self) -> np.ndarray:
+        """Row sums of the selected classes, over all columns (pooled ones included).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.table.sum(axis=-1)[..., : self.k]
 
     @cached_property
     def predicted(self) -> np.ndarray:
+        """Column sums of the selected classes, over all rows (pooled ones included).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.table.sum(axis=-2)[..., : self.k]
 
     @cached_property
     def n_all(self) -> np.ndarray:
+        """Total of the whole table, pooled labels included.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.table.sum(axis=(-2, -1))
 
     @cached_property
     def fn(self) -> np.ndarray:
+        """False negatives per selected class: ``support - tp``.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.support - self.tp
 
     @cached_property
     def fp(self) -> np.ndarray:
+        """False positives per selected class: ``predicted - tp``.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.predicted - self.tp
 
     @cached_property
     def tn(self) -> np.ndarray:
+        """True negatives per selected class: ``n_all - tp - fn - fp`` (clipped at 0 for float weights).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         tn = self.n_all[..., None] - self.tp - self.fn - self.fp
         if tn.dtype.kind == "f":
             # with float weights the subtraction can leave -1e-16 where the count is 0
@@ -159,33 +376,77 @@ class Stats:
     # overall statistics use the selected block
     @cached_property
     def n(self) -> np.ndarray:
+        """Total of the selected block: the ``N`` of overall metrics.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.counts.sum(axis=(-2, -1))
 
     @cached_property
     def rows(self) -> np.ndarray:
+        """Row sums of the selected block.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.counts.sum(axis=-1)
 
     @cached_property
     def cols(self) -> np.ndarray:
+        """Column sums of the selected block.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return self.counts.sum(axis=-2)
 
     @cached_property
     def correct(self) -> np.ndarray:
+        """The trace of the selected block: correctly classified samples.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return np.trace(self.counts, axis1=-2, axis2=-1)
 
     @cached_property
     def per_class(self) -> ClassCounts:
+        """The one-vs-rest counts of every selected class, sharing this object's zero-division policy.
+
+        Returns
+        -------
+        ClassCounts
+        """
         return ClassCounts(self.tp, self.fp, self.fn, self.tn, self.div)
 
     @cached_property
     def micro(self) -> ClassCounts:
-        """The one-vs-rest counts summed over classes. Summed TP, FP and FN are at most N each
-        and TN at most K N; a sum that could pass int64 (TN when K N does, all four when 2 N
-        does) is taken in float64 instead of wrapping around."""
+        """The one-vs-rest counts summed over classes (a class axis of length 1).
+
+        Summed TP, FP and FN are at most N each and TN at most K N; a sum that could pass int64 (TN
+        when K N does, all four when 2 N does) is taken in float64 instead of wrapping around.
+
+        Returns
+        -------
+        ClassCounts
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> m = Stats([[5, 1], [2, 4]]).micro
+        >>> m.tp.tolist(), m.fp.tolist(), m.fn.tolist(), m.tn.tolist()
+        ([9], [3], [3], [9])
+        """
         parts = [self.tp, self.fp, self.fn, self.tn]
         if self.table.dtype.kind in "iu":
             n_max = largest(self.n_all)
             wide = [2 * n_max > INT64_MAX] * 3 + [self.k * n_max > INT64_MAX]
             parts = [np.asarray(x, dtype=np.float64) if w else x
                      for x, w in zip(parts, wide, strict=True)]
-        return ClassCounts(*(x.sum(-1, keepdims=True) for x in parts), self.div)
+        tp, fp, fn, tn = (x.sum(-1, keepdims=True) for x in parts)
+        return ClassCounts(tp, fp, fn, tn, self.div)

@@ -10,7 +10,7 @@ import numpy as np
 from ..inputs.encode import check_sample_weight, encode_pair
 from ..matrix import ConfusionMatrix
 from ..metrics import ClassCounts, Division, Stats, evaluate, get_metric
-from ..metrics.registry import average_values
+from ..metrics.evaluation import average_values
 from ..multilabel import check_indicators, indicator_counts, is_indicator
 
 HEADERS = ("precision", "recall", "f1-score", "support")
