@@ -108,8 +108,13 @@ def test_large_binary_auc_fast_paths(n, ties):
     y, s, _ = _binary_case(rng, n, ties, False)
     assert abs(confmat.roc_auc(y, s) - skm.roc_auc_score(y, s)) <= 1e-12
     assert abs(confmat.roc_auc(y[:1000], s[:1000]) - skm.roc_auc_score(y[:1000], s[:1000])) <= 1e-12
-    for labels in (2 * y - 1, y + 3, y.astype(np.uint8), y.astype(bool)):
+    for labels in (2 * y - 1, y.astype(np.uint8), y.astype(bool)):
         assert abs(confmat.roc_auc(labels, s) - skm.roc_auc_score(labels, s)) <= 1e-12
+    # labels {3, 4}: confmat's rule needs pos_label (scikit-learn's roc_auc_score takes the
+    # larger label); with it the value is scikit-learn's
+    with pytest.raises(ValueError, match="pos_label is not specified"):
+        confmat.roc_auc(y + 3, s)
+    assert abs(confmat.roc_auc(y + 3, s, pos_label=4) - skm.roc_auc_score(y + 3, s)) <= 1e-12
     # n >= 16384 unweighted: curves from two in-place sorts and a compiled merge
     for g, e in zip(confmat.roc_curve(y, s), skm.roc_curve(y, s), strict=True):
         assert_array_equal(g, e)
@@ -149,8 +154,14 @@ def test_string_labels_and_pos_label():
         assert confmat.average_precision(y, s, pos_label=pos) == pytest.approx(
             skm.average_precision_score(y, s, pos_label=pos), abs=1e-12
         )
-    # roc_auc: the positive class is the larger label, as in roc_auc_score
-    assert confmat.roc_auc(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    # roc_auc: string labels need pos_label (confmat's one rule); scikit-learn's roc_auc_score
+    # takes the larger label, so pos_label="malignant" gives its value
+    with pytest.raises(ValueError, match="pos_label is not specified"):
+        confmat.roc_auc(y, s)
+    assert confmat.roc_auc(y, s, pos_label="malignant") == pytest.approx(
+        skm.roc_auc_score(y == "malignant", s), abs=1e-12)
+    assert confmat.roc_auc(y, s, pos_label="benign") == pytest.approx(
+        skm.roc_auc_score(y == "benign", s), abs=1e-12)
 
 
 def test_multiclass_y_true_with_pos_label_like_the_paper():
@@ -277,8 +288,8 @@ def test_model_comparison_matches_sklearn():
     rng = np.random.default_rng(11)
     y = rng.integers(0, 2, 200)
     models = {f"{h} nodes": rng.normal(size=200) + q * y for h, q in [(2, 0.5), (100, 1.5), (500, 2.0)]}
-    cmp = confmat.compare_models(y, models)
-    assert cmp.names == list(models)
+    cmp = confmat.inference.compare_curves(y, models)
+    assert sorted(cmp.models) == sorted(models)
     for name, s in models.items():
         assert cmp.auc[name] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
         assert cmp.average_precision[name] == pytest.approx(
@@ -290,8 +301,8 @@ def test_model_comparison_matches_sklearn():
     exp_rank = sorted(models, key=lambda n: -skm.roc_auc_score(y, models[n]))
     assert cmp.ranking() == exp_rank
     d = cmp.to_dict()
-    assert [m["name"] for m in d["models"]] == list(models)
-    assert d["models"][0]["roc"]["thresholds"][0] is None  # the leading inf
+    assert [m["name"] for m in d["curves"]] == cmp.models
+    assert d["curves"][0]["roc"]["thresholds"][0] is None  # the leading inf
 
 
 def test_one_class_gives_nan_with_warning_like_sklearn():
