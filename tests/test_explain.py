@@ -64,7 +64,7 @@ def test_seed_arguments_are_carried() -> None:
     assert "[0, 1]" in explain("mcc").notes  # seed 002's error corrected
     assert "shape" in explain("class_auc").avoid_when  # AUC hides the curve shape
     assert explain("kappa").scales[:1] == ("landis_koch",)
-    assert "seed000" in explain("kappa").scales
+    assert "yao2022" in explain("kappa").scales
 
 
 def test_metric_guide_is_current() -> None:
