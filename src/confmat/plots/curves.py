@@ -134,7 +134,16 @@ class RocCurveDisplay(_CurveDisplay):
     name : str, optional
         Legend name.
 
-    Attributes: ``sweep``, ``fpr``, ``tpr``, ``roc_auc``; after ``plot``: ``figure_``, ``ax_``.
+    Attributes
+    ----------
+    sweep : ThresholdSweep
+        The counts given.
+    fpr, tpr : ndarray
+        The curve's points, starting at (0, 0) for the threshold +inf.
+    roc_auc : float or None
+        The area shown in the legend.
+    figure_, ax_ : matplotlib objects
+        Set by :meth:`plot`.
 
     Examples
     --------
