@@ -30,7 +30,7 @@ def strip_compression(name: str) -> tuple[str, str | None]:
 
 
 def dataset_files(directory: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for root, dirs, files in os.walk(directory):
         dirs.sort()
         out.extend(os.path.join(root, f) for f in sorted(files)

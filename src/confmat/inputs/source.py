@@ -137,13 +137,14 @@ class Source:
                 it = iter(self.dataset.to_batches(
                     columns=cols, batch_size=batch_rows, use_threads=True))
             else:
-                assert self.arrays is not None
-                n = 0 if not cols else len(self.arrays[cols[0]])
+                arrays = self.arrays
+                assert arrays is not None
+                n = 0 if not cols else len(arrays[cols[0]])
 
                 def gen() -> Iterator[Any]:
                     for start in range(0, n, batch_rows):
                         yield pa.record_batch(
-                            [pa.array(np.asarray(self.arrays[c][start:start + batch_rows]))
+                            [pa.array(np.asarray(arrays[c][start:start + batch_rows]))
                              for c in cols], names=cols)
 
                 it = gen()
