@@ -101,7 +101,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     if bins is not None:
         if not (score_cols or per_class_cols):
             raise InputError("--bins applies to score columns; give --score or --scores")
-        binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
+        _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
                        split_values(labels), pos_label, progress, skip_invalid, fmt_in, bins,
                        not no_intervals, title, fmt, output, plots_dir, plot_format)
         return
@@ -144,7 +144,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     save_plots(rep, plots_dir, plot_format)
 
 
-def binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str],
+def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str],
                    weight: str | None, labels: list[str], pos_label: str | None,
                    show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,

@@ -14,7 +14,7 @@ import numpy as np
 from .common import PROGRESS_BYTES, InputError, check_file, coerce
 
 
-def progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any) -> dict[str, np.ndarray]:
+def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any) -> dict[str, np.ndarray]:
     """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr."""
     from .. import io as cio
 
@@ -26,7 +26,7 @@ def progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any)
             size = 0
         show = sys.stderr.isatty() and size > PROGRESS_BYTES
     parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
-    progress = make_progress(path, reader.total_rows) if show else None
+    progress = _make_progress(path, reader.total_rows) if show else None
     try:
         for batch in reader:
             for c, v in batch.items():
@@ -75,7 +75,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
                              f"{w0[:3].tolist()}")
     if show is None:
         show = sys.stderr.isatty() and os.path.getsize(path) > PROGRESS_BYTES
-    bar = make_progress(path, None) if show else None
+    bar = _make_progress(path, None) if show else None
 
     def tick(done: int, total: int | None) -> None:
         if bar is not None:
@@ -91,7 +91,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     return cm, pos, frep
 
 
-def make_progress(path: str, total: int | None) -> tuple[Any, Any]:
+def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -109,7 +109,7 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
                       fmt_in: str | None) -> dict[str, Any]:
     check_file(path)
     cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else [])]))
-    data: dict[str, Any] = progress_reader(path, cols, progress, skip_invalid=skip_invalid,
+    data: dict[str, Any] = _progress_reader(path, cols, progress, skip_invalid=skip_invalid,
                                            format=fmt_in)
     skipped = int(data.pop("__skipped__", [0])[0])
     for c in scores + ([weight] if weight else []):
@@ -125,7 +125,7 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
 def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
     """A matrix typed as a Python/JSON list of lists, or a CSV file of counts."""
     if os.path.exists(text):
-        return matrix_from_file(text)
+        return _matrix_from_file(text)
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -150,7 +150,7 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
     return np.asarray(value), None
 
 
-def matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:
+def _matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:
     """A CSV of counts: header = predicted labels; an optional first text column = true labels."""
     from .. import io as cio
 

@@ -21,7 +21,7 @@ def emit(obj: Any, fmt: str, output: str | None) -> None:
     from ..report import render_csv, render_html, render_json, render_markdown, render_text
 
     if fmt == "text" and output is None:
-        print_rich(obj)
+        _print_rich(obj)
         return
     renderer = {"text": render_text, "json": render_json, "markdown": render_markdown,
                 "csv": render_csv, "html": render_html}[fmt]
@@ -37,7 +37,7 @@ def emit(obj: Any, fmt: str, output: str | None) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
-def print_rich(obj: Any) -> None:
+def _print_rich(obj: Any) -> None:
     """Terminal tables with rich (plain text when rich is missing)."""
     from ..report.model import Comparison
     from ..report.render_text import comparison_sections, render_text, report_sections, source_lines
@@ -119,11 +119,11 @@ def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
     reports = report.reports if isinstance(report, Comparison) else [report]
     names = report.names if isinstance(report, Comparison) else [""]
     for name, rep in zip(names, reports, strict=True):
-        pre = f"{slug(name)}_" if name else ""
+        pre = f"{_slug(name)}_" if name else ""
         save(lambda ax, r=rep: ConfusionMatrixDisplay(r.matrix).plot(ax=ax),
              pre + "confusion_matrix")
         for c in rep.curves:
-            suffix = "" if len(rep.curves) == 1 else f"_{slug(c.pos_label)}"
+            suffix = "" if len(rep.curves) == 1 else f"_{_slug(c.pos_label)}"
             save(lambda ax, c=c: RocCurveDisplay(c).plot(ax=ax), f"{pre}roc{suffix}")
             save(lambda ax, c=c: PrecisionRecallDisplay(c).plot(ax=ax), f"{pre}pr{suffix}")
             save(lambda ax, c=c: ThresholdDisplay(c).plot(ax=ax), f"{pre}threshold{suffix}",
@@ -137,5 +137,5 @@ def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
     click.echo(f"wrote {len(written)} plots to {plots_dir}", err=True)
 
 
-def slug(s: Any) -> str:
+def _slug(s: Any) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in str(s))[:60] or "_"

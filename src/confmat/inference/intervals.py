@@ -74,7 +74,24 @@ REF_FISHER = (
 
 @dataclass(frozen=True)
 class Method:
-    """An interval method: its name, kind ('analytic' or 'bootstrap'), summary and reference."""
+    """An interval method: its name, kind ('analytic' or 'bootstrap'), summary and reference.
+
+    Parameters
+    ----------
+    name : str
+        The name accepted by ``method=``.
+    kind : {'analytic', 'bootstrap'}
+        A closed form, or read from multinomial resamples of the counts.
+    summary : str
+        One line on what the method does.
+    references : tuple of str
+        Its sources.
+
+    Examples
+    --------
+    >>> METHODS["wilson"].kind
+    'analytic'
+    """
 
     name: str
     kind: str
@@ -154,6 +171,30 @@ class ConfidenceInterval:
 
     ``low``/``high``/``estimate`` are floats for an overall (or averaged, or ``pos_label``)
     metric and per-class arrays otherwise.
+
+    Parameters
+    ----------
+    low, high, estimate : float or numpy.ndarray
+        The bounds and the point estimate.
+    metric : str
+        Canonical registry name of the metric.
+    method : str
+        The interval method used (a key of :data:`METHODS`).
+    level : float
+        Confidence level.
+    average : str, optional
+        The averaging of a per-class metric, if any.
+    n_resamples : int, optional
+        Bootstrap resamples drawn (None for analytic methods).
+    references : tuple of str
+        Sources of the method.
+
+    Examples
+    --------
+    >>> ci = ConfidenceInterval(0.5, 0.7, 0.6, "accuracy", "wilson", 0.95)
+    >>> low, high = ci
+    >>> (low, high, len(ci), ci[1])
+    (0.5, 0.7, 2, 0.7)
     """
 
     low: Any
@@ -177,6 +218,18 @@ class ConfidenceInterval:
         return (self.low, self.high)[i]
 
     def to_dict(self) -> dict[str, Any]:
+        """The interval as a dictionary.
+
+        Returns
+        -------
+        dict
+            Plain Python values (arrays as lists), ready for JSON.
+
+        Examples
+        --------
+        >>> ConfidenceInterval(0.5, 0.7, 0.6, "accuracy", "wilson", 0.95).to_dict()["method"]
+        'wilson'
+        """
         def plain(v: Any) -> Any:
             return v.tolist() if isinstance(v, np.ndarray) else v
 
@@ -215,6 +268,31 @@ def proportion_interval(
     ----------
     Wilson (1927); Agresti and Coull (1998); Clopper and Pearson (1934); Brown, Cai and DasGupta
     (2001), who recommend Wilson (or Agresti--Coull for n >= 40) over Wald and Clopper--Pearson.
+
+    Parameters
+    ----------
+    count, nobs : float or array-like
+        Successes and trials (broadcast against each other).
+    level : float, default 0.95
+        Confidence level.
+    method : {'wilson', 'agresti_coull', 'clopper_pearson', 'wald'}
+        Aliases 'beta' and 'exact' (Clopper--Pearson) and 'normal' (Wald) are accepted.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Lower and upper bounds, within [0, 1].
+
+    Raises
+    ------
+    ValueError
+        ``method`` is not one of the proportion methods.
+
+    Examples
+    --------
+    >>> low, high = proportion_interval(8, 10, 0.95, "wilson")
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.4902, 0.9433)
     """
     method = _ALIASES.get(method, method)
     x = np.asarray(count, dtype=np.float64)
@@ -268,6 +346,24 @@ def kappa_standard_error(counts: Any, weights: str | None = None) -> tuple[float
     .. math::
         \widehat{\mathrm{Var}}(\hat\kappa) = \frac{\sum_{ij} p_{ij}\,[w_{ij} - (\bar w_{i\cdot}
         + \bar w_{\cdot j})(1-\hat\kappa)]^2 - [\hat\kappa - p_e(1-\hat\kappa)]^2}{N (1-p_e)^2}.
+
+    Parameters
+    ----------
+    counts : array-like of shape (K, K)
+        The confusion matrix (rows = true class).
+    weights : {None, 'linear', 'quadratic'}
+        The disagreement weights of weighted kappa.
+
+    Returns
+    -------
+    (float, float)
+        Kappa and its standard error (NaN for an empty table or chance agreement 1).
+
+    Examples
+    --------
+    >>> kap, se = kappa_standard_error([[20, 5], [10, 15]])
+    >>> round(kap, 3), round(se, 4)
+    (0.4, 0.127)
     """
     c = np.asarray(counts, dtype=np.float64)
     n = c.sum()
@@ -298,6 +394,26 @@ def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndar
     phi coefficient of a 2 x 2 table the variance of atanh(phi) is larger and depends on the
     margins: the coverage study (docs/inference.md) finds 0.58-0.61 at 10 % prevalence and about
     0.88 with balanced classes, at every N. Prefer the BCa bootstrap.
+
+    Parameters
+    ----------
+    r : float or array-like
+        Correlation coefficients (MCC / phi).
+    n : float or array-like
+        Sample sizes; NaN bounds where ``n <= 3``.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Lower and upper bounds.
+
+    Examples
+    --------
+    >>> low, high = fisher_z_interval(0.5, 103, 0.95)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.3393, 0.6323)
     """
     r = np.asarray(r, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
@@ -322,7 +438,27 @@ def _is_proportion(name: str, kind: str, average: str | None, params: dict[str, 
 
 
 def interval_methods(metric: str, average: str | None = None, n_classes: int = 2) -> list[str]:
-    """Methods that apply to ``metric`` (with ``average``, on a table of ``n_classes``)."""
+    """Methods that apply to ``metric`` (with ``average``, on a table of ``n_classes``).
+
+    Parameters
+    ----------
+    metric : str
+        A registry name or alias.
+    average : str, optional
+        The averaging of a per-class metric.
+    n_classes : int, default 2
+        Classes of the table (Fisher's z needs two).
+
+    Returns
+    -------
+    list of str
+        Keys of :data:`METHODS`, analytic ones first.
+
+    Examples
+    --------
+    >>> interval_methods("accuracy")
+    ['wilson', 'agresti_coull', 'clopper_pearson', 'wald', 'percentile', 'basic', 'bca']
+    """
     spec = get_metric(metric)
     out: list[str] = []
     if _is_proportion(spec.name, spec.kind, average, {}):
@@ -337,7 +473,23 @@ def interval_methods(metric: str, average: str | None = None, n_classes: int = 2
 def describe_methods(metric: str, average: str | None = None, n_classes: int = 2
                      ) -> list[dict[str, Any]]:
     """The interval methods that apply to ``metric``, each with its kind, summary, references
-    and whether ``method='auto'`` picks it (for reports and ``explain``)."""
+    and whether ``method='auto'`` picks it (for reports and ``explain``).
+
+    Parameters
+    ----------
+    metric, average, n_classes
+        As in :func:`interval_methods`.
+
+    Returns
+    -------
+    list of dict
+        ``name``, ``kind``, ``summary``, ``references`` and ``auto`` of each method.
+
+    Examples
+    --------
+    >>> [m["name"] for m in describe_methods("kappa") if m["auto"]]
+    ['kappa_asymptotic']
+    """
     auto = auto_method(metric, average, n_classes)
     return [
         {"name": m, "kind": METHODS[m].kind, "summary": METHODS[m].summary,
@@ -349,7 +501,25 @@ def describe_methods(metric: str, average: str | None = None, n_classes: int = 2
 def auto_method(metric: str, average: str | None = None, n_classes: int = 2,
                 params: dict[str, Any] | None = None) -> str:
     """The ``method='auto'`` choice: Wilson for binomial proportions (Brown, Cai and DasGupta
-    2001), the Fleiss--Cohen--Everitt SE for kappa, BCa on the counts for everything else."""
+    2001), the Fleiss--Cohen--Everitt SE for kappa, BCa on the counts for everything else.
+
+    Parameters
+    ----------
+    metric, average, n_classes
+        As in :func:`interval_methods`.
+    params : dict, optional
+        The metric's parameters (``zero_one_loss`` with ``normalize=False`` is no proportion).
+
+    Returns
+    -------
+    str
+        A key of :data:`METHODS`.
+
+    Examples
+    --------
+    >>> auto_method("recall"), auto_method("mcc")
+    ('wilson', 'bca')
+    """
     spec = get_metric(metric)
     if _is_proportion(spec.name, spec.kind, average, params or {}):
         return "wilson"
@@ -374,6 +544,50 @@ def confidence_interval(
     """Confidence interval for one registry metric of a :class:`~confmat.ConfusionMatrix`.
 
     This is the engine behind :meth:`ConfusionMatrix.ci`; see its docstring.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+        The table.
+    metric : str
+        A registry name or alias.
+    level : float, default 0.95
+        Confidence level.
+    method : str, default 'auto'
+        A key of :data:`METHODS` (or an alias), or 'auto' (:func:`auto_method`).
+    average : str, optional
+        Averaging of a per-class metric; without it and without ``pos_label`` the bounds are
+        per-class arrays.
+    pos_label : label, optional
+        One class of a per-class metric.
+    n_resamples : int
+        Bootstrap resamples.
+    random_state : int or numpy.random.Generator, optional
+        Seed of the bootstrap.
+    zero_division : {'warn', 'nan'} or float
+        Value of an undefined metric; resamples where it is undefined are left out unless a
+        number is given.
+    **params
+        Parameters of the metric.
+
+    Returns
+    -------
+    ConfidenceInterval
+        Bounds clipped to the metric's range.
+
+    Raises
+    ------
+    ValueError
+        An unknown method, a method that does not apply to the metric, ``pos_label`` with an
+        overall metric or together with ``average``.
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> cm = ConfusionMatrix([[40, 10], [5, 45]])
+    >>> ci = confidence_interval(cm, "accuracy")
+    >>> ci.method, round(ci.low, 4), round(ci.high, 4)
+    ('wilson', 0.7672, 0.9069)
     """
     level = check_level(level)
     spec = get_metric(metric)

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .source import ReadError, Source, engine_exceptions, literal, quote
+from .source import ReadError, Source, engine_exceptions
+from .sql_counts import literal, quote
 
 #: Compressed text files (CSV, TSV, JSON lines) by extension.
 COMPRESSIONS = {".gz": "gzip", ".zst": "zstd", ".bz2": "bz2"}
@@ -54,11 +55,11 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     except pa.ArrowInvalid as exc:
         if "duplicate" in str(exc):
             for f in files:
-                check_unique_names(name, f, schema_names(f, fmt) or [], len(files) > 1)
+                _check_unique_names(name, f, _schema_names(f, fmt) or [], len(files) > 1)
         raise
     if fmt == "arrow":
         for frag in base.get_fragments():
-            check_unique_names(name, frag.path, frag.physical_schema.names, len(files) > 1)
+            _check_unique_names(name, frag.path, frag.physical_schema.names, len(files) > 1)
         return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base)
     schema = base.schema
     text = [f.name for f in schema
@@ -72,7 +73,7 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     for frag in dataset.get_fragments():
         md = frag.metadata
         # the dataset's schema is the first file's: another file may repeat a name
-        check_unique_names(name, frag.path, md.schema.to_arrow_schema().names, len(files) > 1)
+        _check_unique_names(name, frag.path, md.schema.to_arrow_schema().names, len(files) > 1)
         footers.append((frag.path, md))
         declared = md.num_rows
         groups = sum(md.row_group(i).num_rows for i in range(md.num_row_groups))
@@ -85,7 +86,7 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
 
 
-def duckdb_connection(trust_statistics: bool = True) -> Any:
+def _duckdb_connection(trust_statistics: bool = True) -> Any:
     """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal).
 
     Without ``trust_statistics`` the optimizer does not plan with the min / max statistics a
@@ -110,27 +111,27 @@ def parquet_source(name: str, files: list[str], root: str,
     caller needs batches, by pyarrow's dataset scanner."""
     from .sql_counts import parquet_rows
 
-    con = duckdb_connection(trust_statistics=False)
+    con = _duckdb_connection(trust_statistics=False)
     rows = parquet_rows(con, files, name)
     rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
     columns = list(rel.columns)
     if na_values:
-        rel = text_nulls(rel, na_values)
+        rel = _text_nulls(rel, na_values)
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
                   make_dataset=lambda: arrow_dataset(name, files, "parquet", root))
 
 
-def check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
+def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
     """The error naming the duplicated columns of a Parquet or Arrow file (the dataset factory
     only says that some names repeat, and reads later files by the first file's schema)."""
-    dups = duplicates(names)
+    dups = _duplicates(names)
     if dups:
         where = f"{name} (file {path!r})" if several else name
         raise ValueError(f"{where} has duplicate column names {dups}; column names must be "
                          "unique")
 
 
-def schema_names(path: str, fmt: str) -> list[str] | None:
+def _schema_names(path: str, fmt: str) -> list[str] | None:
     import pyarrow.ipc as ipc
     import pyarrow.parquet as pq
 
@@ -140,7 +141,7 @@ def schema_names(path: str, fmt: str) -> list[str] | None:
         return None
 
 
-def duplicates(names: Sequence[str]) -> list[str]:
+def _duplicates(names: Sequence[str]) -> list[str]:
     """The names that occur more than once, sorted."""
     seen: set[str] = set()
     dups = set()
@@ -209,7 +210,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     if empty:
         raise ValueError(f"{name} is empty" if len(files) == 1 else
                          f"{name}: file {empty[0]!r} is empty")
-    con = duckdb_connection()
+    con = _duckdb_connection()
     codecs = {strip_compression(f.lower())[1] for f in files}
     keep: list[Any] = [con]
     if "bz2" in codecs:
@@ -232,13 +233,13 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
             kw["dtype"] = types
         if nulls is not None:
             kw["na_values"] = ["", *nulls]
-        header = csv_header(con, files[0], fmt)
+        header = _csv_header(con, files[0], fmt)
         if not header:
             raise ValueError(f"{name} has no header line (it holds no text)")
         if len(files) > 1:
             # DuckDB binds the columns of later files by position unless told to use names
             for f in files[1:]:
-                other = csv_header(con, f, fmt)
+                other = _csv_header(con, f, fmt)
                 if sorted(other) != sorted(header):
                     raise ValueError(
                         f"{name}: file {f!r} has the columns {other} but {files[0]!r} has "
@@ -249,7 +250,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         if len(header) == len(columns):
             # DuckDB renames a repeated name (y, y_1) and tells names apart ignoring case
             folded = [h.casefold() for h in header]
-            dups = duplicates(folded)
+            dups = _duplicates(folded)
             if dups:
                 names = sorted({h for h in header if h.casefold() in dups})
                 raise ValueError(f"{name} has duplicate column names {names}; column names "
@@ -261,11 +262,11 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         rel = con.read_json(target, **kw)
         columns = list(rel.columns)
         if nulls:
-            rel = text_nulls(rel, nulls)
+            rel = _text_nulls(rel, nulls)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep)
 
 
-def text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
+def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
     """The relation with the listed text values of its text columns read as NULL."""
     exprs = []
     listed = ", ".join(literal(v) for v in nulls)
@@ -278,8 +279,8 @@ def text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
     return rel.select(", ".join(exprs))
 
 
-def csv_header(con: Any, path: str, fmt: str) -> list[str]:
-    """The header fields of a CSV file as written (DuckDB renames duplicates, which must be an
+def _csv_header(con: Any, path: str, fmt: str) -> list[str]:
+    """The header fields of a CSV file as written (DuckDB renames _duplicates, which must be an
     error); empty for a file without a line."""
     kw: dict[str, Any] = {"header": False, "all_varchar": True, "max_line_size": MAX_LINE_BYTES}
     if fmt == "tsv":

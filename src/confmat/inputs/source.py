@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from .sql_counts import quote
+
 
 class ReadError(ValueError):
     """An engine could not read a source whole (damaged, truncated or malformed)."""
@@ -153,14 +155,14 @@ class Source:
                     batch = next(it)
                 except StopIteration:
                     return
-                yield exact_batch(batch, full=self.format == "arrow")
+                yield _exact_batch(batch, full=self.format == "arrow")
         except ReadError:
             raise
         except errors as exc:
             raise engine_error(self.name, exc) from exc
 
 
-def exact_batch(batch: Any, full: bool = False) -> Any:
+def _exact_batch(batch: Any, full: bool = False) -> Any:
     """A batch as an engine handed it out, checked and with exact integer types.
 
     * With ``full``, every column is validated: Arrow IPC reading maps the file's buffers as
@@ -194,11 +196,3 @@ def exact_batch(batch: Any, full: bool = False) -> Any:
     if not changed:
         return batch
     return pa.record_batch(cols, names=batch.schema.names)
-
-
-def quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def literal(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"

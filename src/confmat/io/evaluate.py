@@ -20,7 +20,6 @@ from .rows import (
     check_columns,
     check_na_values,
     content_error,
-    score_list,
     to_numpy,
 )
 
@@ -191,7 +190,7 @@ def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_
               weight_col: str | None, labels: Any, skip_invalid: bool,
               na_values: list[str] | None, progress: Any, batch_rows: int,
               bins: int) -> tuple[Any, FileReport]:
-    scores = score_list(score_cols)
+    scores = _score_list(score_cols)
     cols = check_columns([true_col, pred_col, *scores]
                           + ([weight_col] if weight_col is not None else []))
     source.check_columns(cols)
@@ -258,3 +257,9 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     return acc.result(), report
 
 
+def _score_list(score_cols: Any) -> list[str]:
+    if score_cols is None:
+        return []
+    if isinstance(score_cols, str):
+        return [score_cols]
+    return check_columns(score_cols)

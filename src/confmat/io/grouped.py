@@ -19,7 +19,6 @@ from .rows import (
     FileReport,
     Roles,
     content_error,
-    is_null,
     to_numpy,
 )
 
@@ -41,8 +40,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     except engine_exceptions() as exc:
         raise engine_error(source.name, exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
-    null_t = is_null(t)
-    null_p = is_null(p) & ~null_t
+    null_t = _is_null(t)
+    null_p = _is_null(p) & ~null_t
     ok = ~(null_t | null_p)
     by_reason = {REASONS[0]: int(n[null_t].sum()), REASONS[1]: int(n[null_p].sum())}
     if score_col is not None:
@@ -56,9 +55,9 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         ok &= n > g["bad_weight"]
     skipped = sum(by_reason.values())
     total = int(n.sum())
-    scan = RowScan(source, true_col, pred_col, score_col, weight_col)
+    scan = _RowScan(source, true_col, pred_col, score_col, weight_col)
     if skipped:
-        found = scan_missing(source, true_col, pred_col, weight_col, score_col,
+        found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
                               1 if not skip_invalid else min(skipped, MAX_SKIPPED_NUMBERS))
         if not found:
             raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
@@ -104,7 +103,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         raise ValueError(f"{where}: label {py_scalar(bad)!r} (column {col!r}) is not in the fixed "
                          f"labels {out_labels}")
     if score_col is not None:
-        report.curves = grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
+        report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
                                            out_labels, int(bins), labels is None)
     # the table itself is added up where every engine's GROUP BY is: Accumulator.update_grouped
     acc = Accumulator(book)
@@ -124,7 +123,7 @@ def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray,
     return tc == len(book), pc == len(book)
 
 
-def grouped_histogram(source: Source, scan: RowScan, score_col: str, b: np.ndarray,
+def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
                        codes: np.ndarray, counts: np.ndarray, labels: list[Any], bins: int,
                        seen: bool) -> Any:
     """The score histogram of the engine's bin groups (binary problems: one score column)."""
@@ -160,7 +159,7 @@ def _floats(values: Any) -> np.ndarray:
     return np.asarray(values).astype(np.float64)
 
 
-class RowScan:
+class _RowScan:
     """The valid rows of a source (no missing value in the requested columns), streamed in
     order by the engine that counted them, to name the first row where something holds."""
 
@@ -249,7 +248,7 @@ class RowScan:
 
 
 
-def scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
+def _scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
                   score_col: str | None, limit: int) -> list[tuple[int, ValueError]]:
     """The first ``limit`` rows with a missing value, with the error naming each, found by
     streaming the columns in order from the engine that counted them (only when the counts
@@ -274,3 +273,11 @@ def scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str |
         done += batch.num_rows
     return out
 
+
+def _is_null(a: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "O":
+        return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in a.tolist()),
+                           bool, a.size)
+    if a.dtype.kind == "f":
+        return np.isnan(a)
+    return np.zeros(a.shape, dtype=bool)

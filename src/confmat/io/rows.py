@@ -212,14 +212,6 @@ class FileReport:
         return self.rows_read + self.rows_skipped
 
 
-def score_list(score_cols: Any) -> list[str]:
-    if score_cols is None:
-        return []
-    if isinstance(score_cols, str):
-        return [score_cols]
-    return check_columns(score_cols)
-
-
 
 
 def content_error(source: Source, rows: str | None, exc: Exception) -> ValueError:
@@ -230,14 +222,3 @@ def content_error(source: Source, rows: str | None, exc: Exception) -> ValueErro
     if isinstance(exc, TypeError) and source.format in ("csv", "tsv", "jsonl"):
         hint = " (the engine inferred the column types; column_types= can set them)"
     return ValueError(f"{where}: {exc}{hint}")
-
-
-def is_null(a: np.ndarray) -> np.ndarray:
-    if a.dtype.kind == "O":
-        return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in a.tolist()),
-                           bool, a.size)
-    if a.dtype.kind == "f":
-        return np.isnan(a)
-    return np.zeros(a.shape, dtype=bool)
-
-
