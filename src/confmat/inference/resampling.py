@@ -35,6 +35,27 @@ def resample_tables(
 
     Integer tables are resampled exactly. A float (weighted) table is treated as
     ``round(N)`` unit-weight samples and its resamples rescaled to total ``N``.
+
+    Parameters
+    ----------
+    table : numpy.ndarray of shape (K, K)
+        Counts (integers, or float weights).
+    n_resamples : int
+        Tables to draw in all.
+    rng : numpy.random.Generator
+        Source of randomness.
+
+    Returns
+    -------
+    iterator of numpy.ndarray
+        Stacks of shape (B, K, K) whose B add up to ``n_resamples``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stacks = list(resample_tables(np.array([[3, 1], [0, 4]]), 5, np.random.default_rng(0)))
+    >>> sum(s.shape[0] for s in stacks), {int(s.sum()) for s in stacks[0]}
+    (5, {8})
     """
     shape = table.shape
     flat = table.reshape(-1).astype(np.float64)
@@ -63,7 +84,40 @@ def bootstrap_values(
     zero_division: Any = "warn",
     **params: Any,
 ) -> np.ndarray:
-    """Metric values on ``n_resamples`` multinomial resamples of ``table``: shape (B, ...)."""
+    """Metric values on ``n_resamples`` multinomial resamples of ``table``: shape (B, ...).
+
+    Parameters
+    ----------
+    table : numpy.ndarray of shape (K, K)
+        Counts.
+    k : int
+        Classes of the table.
+    name : str
+        Registry name of the metric.
+    average : str, optional
+        Averaging of a per-class metric.
+    n_resamples : int
+        Resamples to draw.
+    rng : numpy.random.Generator
+        Source of randomness.
+    zero_division : {'warn', 'nan'} or float
+        Value of an undefined metric.
+    **params
+        Parameters of the metric.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (B,) for a scalar metric, (B, K) for per-class values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = bootstrap_values(np.array([[3, 1], [0, 4]]), 2, "accuracy", None, 4,
+    ...                      np.random.default_rng(0))
+    >>> v.shape, bool(((v >= 0) & (v <= 1)).all())
+    ((4,), True)
+    """
     parts = [
         evaluate(name, Stats(stack, k=k, zero_division=zero_division), average, warn=False,
                  **params)
@@ -81,6 +135,23 @@ def jackknife_values(
     Removing any one of the ``C_ij`` samples of cell ``(i, j)`` gives the same table, so the
     N-sample jackknife is these values weighted by the counts. For a weighted table one unit of
     weight is removed (the whole cell when it holds less than one).
+
+    Parameters
+    ----------
+    table, k, name, average, zero_division, **params
+        As in :func:`bootstrap_values`.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The values (one per non-empty cell) and the weight of each.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> vals, w = jackknife_values(np.array([[3, 1], [0, 4]]), 2, "accuracy", None)
+    >>> [round(float(x), 4) for x in vals], w.tolist()
+    ([0.8571, 1.0, 0.8571], [3.0, 1.0, 4.0])
     """
     flat = table.reshape(-1)
     cells = np.flatnonzero(flat > 0)
@@ -98,6 +169,26 @@ def jackknife_values(
 
 
 def nanquantile(values: np.ndarray, q: Any) -> np.ndarray:
+    """Quantiles along the first axis, ignoring NaN (an all-NaN column gives NaN, silently).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Values, resamples along axis 0.
+    q : float or sequence of float
+        Quantiles in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray
+        The quantiles, ``q`` along the first axis when it is a sequence.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> nanquantile(np.array([1.0, np.nan, 3.0]), 0.5).item()
+    2.0
+    """
     import warnings
 
     with warnings.catch_warnings():
@@ -120,6 +211,36 @@ def bootstrap_interval(
     \bar\theta_{(\cdot)} - \theta_{(c)}`, from the count jackknife; the interval is the
     :math:`\Phi(\hat z_0 + (\hat z_0 + z_\alpha)/(1 - \hat a(\hat z_0 + z_\alpha)))` quantiles.
     Resamples where the metric is NaN are left out.
+
+    Parameters
+    ----------
+    boot : numpy.ndarray
+        Bootstrap values, resamples along axis 0.
+    estimate : float or numpy.ndarray
+        The metric on the observed table.
+    level : float
+        Confidence level.
+    method : {'percentile', 'basic', 'bca'}
+        How the interval is read from the values.
+    jackknife : (numpy.ndarray, numpy.ndarray), optional
+        Values and weights from :func:`jackknife_values` (BCa's acceleration; zero without).
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Lower and upper bounds, shaped like ``estimate``.
+
+    Raises
+    ------
+    ValueError
+        An unknown method.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> boot = np.linspace(0.0, 1.0, 101)
+    >>> [round(float(b), 3) for b in bootstrap_interval(boot, 0.5, 0.9, "percentile")]
+    [0.05, 0.95]
     """
     alpha = 1.0 - level
     est = np.asarray(estimate, dtype=np.float64)

@@ -60,6 +60,29 @@ class BatchReader:
         Skipped rows per reason (see :data:`REASONS`).
     total_rows : int or None
         The number of rows the source declares, when it declares one.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The source (see :func:`iter_batches`).
+    columns : sequence of str
+        Columns to read.
+    format, batch_rows, skip_invalid, column_types, na_values
+        As in :func:`iter_batches`.
+    roles : Roles, optional
+        Which column plays which part (the skip reason of its missing values); by default
+        every column counts as a label column.
+    source : Source, optional
+        An already opened source (then ``path`` only names it).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\n1,1\\n,0\\n")
+    >>> reader = BatchReader(path, ["y", "yhat"], skip_invalid=True)
+    >>> [b["y"].tolist() for b in reader], reader.rows_skipped, reader.skipped_row_numbers
+    ([[1]], 1, [2])
     """
 
     def __init__(self, path: Any, columns: Sequence[str], *, format: str | None = None,
@@ -105,7 +128,21 @@ class BatchReader:
 
     def arrow_batches(self) -> Iterator[Any]:
         """Cleaned ``pyarrow.RecordBatch`` es (text columns may be dictionary-encoded); each
-        iteration reads the source again from its start."""
+        iteration reads the source again from its start.
+
+        Returns
+        -------
+        iterator of pyarrow.RecordBatch
+            The batches without their skipped rows.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+        >>> _ = open(path, "w").write("y,yhat\\n1,1\\n0,1\\n")
+        >>> [b.num_rows for b in BatchReader(path, ["y"]).arrow_batches()]
+        [2]
+        """
         self._clean = Cleaner(self.source.name, self._roles, self.skip_invalid, self._na)
         for batch in self.source.batches(self.columns, self.batch_rows):
             clean = self._clean.clean(batch)
@@ -186,6 +223,20 @@ def read_columns(
     >>> _ = open(path, "w").write("y,yhat\\na,b\\nb,b\\n")
     >>> read_columns(path, ["y"])["y"].tolist()
     ['a', 'b']
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The source (see :func:`iter_batches`).
+    columns : sequence of str
+        Columns to read.
+    **kw
+        ``format``, ``batch_rows``, ``skip_invalid``, ``column_types``, ``na_values``.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        One array per column (text decoded).
     """
     import pyarrow as pa
 

@@ -195,7 +195,34 @@ def to_numpy(arr: Any) -> np.ndarray:
 @dataclass
 class FileReport:
     """What an evaluation read: every row of the source is ``rows_read`` (evaluated) or
-    ``rows_skipped`` (counted per reason in ``skipped_by_reason``)."""
+    ``rows_skipped`` (counted per reason in ``skipped_by_reason``).
+
+    Parameters
+    ----------
+    path : str
+        The source as given (a path, or the name of a query or relation).
+    format : str
+        One of :data:`confmat.inputs.files.FORMATS`, or ``"sql"``.
+    rows_read, rows_skipped : int
+        Rows evaluated and rows left out.
+    skipped_by_reason : dict of str to int
+        Skipped rows per reason (:data:`REASONS`), only reasons that occurred.
+    skipped_row_numbers : list of int
+        The first 1-based numbers of skipped rows (at most :data:`MAX_SKIPPED_NUMBERS`).
+    batches : int
+        Batches read (1 when the engine counted the source at once).
+    engine : str
+        Who counted: ``"duckdb GROUP BY"``, ``"duckdb stream"``, ``"pyarrow dataset"`` or
+        ``"numpy"``.
+    curves : ScoreHistogram, optional
+        The binned score curves, when score columns were given.
+
+    Examples
+    --------
+    >>> report = FileReport("p.csv", "csv", rows_read=9, rows_skipped=1)
+    >>> report.rows_total
+    10
+    """
 
     path: str
     format: str
