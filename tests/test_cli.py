@@ -434,3 +434,49 @@ def test_report_binned_curves_stream(data: dict) -> None:
     assert abs(curve["auc"] - roc_auc_score(y, s)) <= bound + 1e-12
     assert_bad_input(run("report", str(data["csv"]), "--true", "y", "--pred", "yhat",
                          "--bins", "10"), "--bins")
+
+
+# ------------------------------------------------------------------------------ pos_label
+@pytest.fixture(scope="module")
+def text_labels(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    rng = np.random.default_rng(11)
+    n = 300
+    y = np.where(rng.random(n) < 0.4, "sick", "healthy")
+    s = np.clip(0.3 * (y == "sick") + 0.7 * rng.random(n), 0, 1).round(3)
+    p = np.where(s >= 0.5, "sick", "healthy")
+    path = tmp_path_factory.mktemp("cli_text") / "text.csv"
+    with open(path, "w") as f:
+        f.write("y,yhat,score,yhat2,score2\n")
+        for row in zip(y, p, s, p, s[::-1], strict=True):
+            f.write(",".join(str(v) for v in row) + "\n")
+    return {"y": y, "s": s, "csv": str(path)}
+
+
+@pytest.mark.parametrize("extra", [[], ["--bins", "1000"]])
+def test_text_labels_without_pos_label_exit_2_listing_the_labels(text_labels: dict,
+                                                                  extra: list[str]) -> None:
+    res = run("report", text_labels["csv"], "--true", "y", "--pred", "yhat", "--score", "score",
+              "--no-intervals", *extra)
+    assert_bad_input(res, "pos_label", "'healthy'", "'sick'")
+
+
+def test_compare_text_labels_without_pos_label_exit_2(text_labels: dict) -> None:
+    res = run("compare", text_labels["csv"], "--true", "y", "--pred", "yhat,yhat2", "--score",
+              "score,score2", "--no-intervals")
+    assert_bad_input(res, "pos_label", "'healthy'", "'sick'")
+
+
+def test_text_labels_with_pos_label_auc_equals_sklearn(text_labels: dict) -> None:
+    y, s = text_labels["y"], text_labels["s"]
+    res = run("report", text_labels["csv"], "--true", "y", "--pred", "yhat", "--score", "score",
+              "--pos-label", "sick", "-f", "json", "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    (curve,) = json.loads(res.stdout)["curves"]
+    assert curve["pos_label"] == "sick"
+    assert curve["auc"] == pytest.approx(roc_auc_score(y == "sick", s), abs=1e-12)
+    # the other class as positive: the scores of "sick" rank "healthy" the other way round
+    res = run("report", text_labels["csv"], "--true", "y", "--pred", "yhat", "--score", "score",
+              "--pos-label", "healthy", "-f", "json", "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    (curve,) = json.loads(res.stdout)["curves"]
+    assert curve["auc"] == pytest.approx(roc_auc_score(y == "healthy", s), abs=1e-12)

@@ -32,10 +32,18 @@ from .common import (
     check_level,
     check_n_resamples,
     check_random_state,
-    chunk_rows,
-    norm_cdf,
     scipy_stats,
     z_quantile,
+)
+from .resampling import (
+    REF_DAVISON,
+    REF_EFRON,
+    REF_EFRON_BCA,
+    bootstrap_interval,
+    bootstrap_values,
+    jackknife_values,
+    nanquantile,
+    resample_tables,
 )
 
 REF_WILSON = (
@@ -62,18 +70,28 @@ REF_FISHER = (
     "Fisher, R. A. (1921), On the 'probable error' of a coefficient of correlation deduced from "
     "a small sample, Metron 1."
 )
-REF_EFRON = "Efron, B., Tibshirani, R. J. (1993), An Introduction to the Bootstrap, Chapman & Hall."
-REF_EFRON_BCA = (
-    "Efron, B. (1987), Better bootstrap confidence intervals, J. Am. Stat. Assoc. 82(397)."
-)
-REF_DAVISON = (
-    "Davison, A. C., Hinkley, D. V. (1997), Bootstrap Methods and their Application, CUP."
-)
 
 
 @dataclass(frozen=True)
 class Method:
-    """An interval method: its name, kind ('analytic' or 'bootstrap'), summary and reference."""
+    """An interval method: its name, kind ('analytic' or 'bootstrap'), summary and reference.
+
+    Parameters
+    ----------
+    name : str
+        The name accepted by ``method=``.
+    kind : {'analytic', 'bootstrap'}
+        A closed form, or read from multinomial resamples of the counts.
+    summary : str
+        One line on what the method does.
+    references : tuple of str
+        Its sources.
+
+    Examples
+    --------
+    >>> METHODS["wilson"].kind
+    'analytic'
+    """
 
     name: str
     kind: str
@@ -153,6 +171,30 @@ class ConfidenceInterval:
 
     ``low``/``high``/``estimate`` are floats for an overall (or averaged, or ``pos_label``)
     metric and per-class arrays otherwise.
+
+    Parameters
+    ----------
+    low, high, estimate : float or numpy.ndarray
+        The bounds and the point estimate.
+    metric : str
+        Canonical registry name of the metric.
+    method : str
+        The interval method used (a key of :data:`METHODS`).
+    level : float
+        Confidence level.
+    average : str, optional
+        The averaging of a per-class metric, if any.
+    n_resamples : int, optional
+        Bootstrap resamples drawn (None for analytic methods).
+    references : tuple of str
+        Sources of the method.
+
+    Examples
+    --------
+    >>> ci = ConfidenceInterval(0.5, 0.7, 0.6, "accuracy", "wilson", 0.95)
+    >>> low, high = ci
+    >>> (low, high, len(ci), ci[1])
+    (0.5, 0.7, 2, 0.7)
     """
 
     low: Any
@@ -176,6 +218,18 @@ class ConfidenceInterval:
         return (self.low, self.high)[i]
 
     def to_dict(self) -> dict[str, Any]:
+        """The interval as a dictionary.
+
+        Returns
+        -------
+        dict
+            Plain Python values (arrays as lists), ready for JSON.
+
+        Examples
+        --------
+        >>> ConfidenceInterval(0.5, 0.7, 0.6, "accuracy", "wilson", 0.95).to_dict()["method"]
+        'wilson'
+        """
         def plain(v: Any) -> Any:
             return v.tolist() if isinstance(v, np.ndarray) else v
 
@@ -214,6 +268,31 @@ def proportion_interval(
     ----------
     Wilson (1927); Agresti and Coull (1998); Clopper and Pearson (1934); Brown, Cai and DasGupta
     (2001), who recommend Wilson (or Agresti--Coull for n >= 40) over Wald and Clopper--Pearson.
+
+    Parameters
+    ----------
+    count, nobs : float or array-like
+        Successes and trials (broadcast against each other).
+    level : float, default 0.95
+        Confidence level.
+    method : {'wilson', 'agresti_coull', 'clopper_pearson', 'wald'}
+        Aliases 'beta' and 'exact' (Clopper--Pearson) and 'normal' (Wald) are accepted.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Lower and upper bounds, within [0, 1].
+
+    Raises
+    ------
+    ValueError
+        ``method`` is not one of the proportion methods.
+
+    Examples
+    --------
+    >>> low, high = proportion_interval(8, 10, 0.95, "wilson")
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.4902, 0.9433)
     """
     method = _ALIASES.get(method, method)
     x = np.asarray(count, dtype=np.float64)
@@ -267,6 +346,24 @@ def kappa_standard_error(counts: Any, weights: str | None = None) -> tuple[float
     .. math::
         \widehat{\mathrm{Var}}(\hat\kappa) = \frac{\sum_{ij} p_{ij}\,[w_{ij} - (\bar w_{i\cdot}
         + \bar w_{\cdot j})(1-\hat\kappa)]^2 - [\hat\kappa - p_e(1-\hat\kappa)]^2}{N (1-p_e)^2}.
+
+    Parameters
+    ----------
+    counts : array-like of shape (K, K)
+        The confusion matrix (rows = true class).
+    weights : {None, 'linear', 'quadratic'}
+        The disagreement weights of weighted kappa.
+
+    Returns
+    -------
+    (float, float)
+        Kappa and its standard error (NaN for an empty table or chance agreement 1).
+
+    Examples
+    --------
+    >>> kap, se = kappa_standard_error([[20, 5], [10, 15]])
+    >>> round(kap, 3), round(se, 4)
+    (0.4, 0.127)
     """
     c = np.asarray(counts, dtype=np.float64)
     n = c.sum()
@@ -297,6 +394,26 @@ def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndar
     phi coefficient of a 2 x 2 table the variance of atanh(phi) is larger and depends on the
     margins: the coverage study (docs/inference.md) finds 0.58-0.61 at 10 % prevalence and about
     0.88 with balanced classes, at every N. Prefer the BCa bootstrap.
+
+    Parameters
+    ----------
+    r : float or array-like
+        Correlation coefficients (MCC / phi).
+    n : float or array-like
+        Sample sizes; NaN bounds where ``n <= 3``.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Lower and upper bounds.
+
+    Examples
+    --------
+    >>> low, high = fisher_z_interval(0.5, 103, 0.95)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.3393, 0.6323)
     """
     r = np.asarray(r, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
@@ -307,153 +424,6 @@ def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndar
         low, high = np.tanh(center - half), np.tanh(center + half)
     bad = n <= 3
     return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
-
-
-# ---------------------------------------------------------------------------------------------
-# the multinomial bootstrap on the counts
-def resample_tables(
-    table: np.ndarray, n_resamples: int, rng: np.random.Generator
-) -> Iterator[np.ndarray]:
-    """Yield stacks of tables drawn from Multinomial(N, table / N), ``n_resamples`` in all.
-
-    Integer tables are resampled exactly. A float (weighted) table is treated as
-    ``round(N)`` unit-weight samples and its resamples rescaled to total ``N``.
-    """
-    shape = table.shape
-    flat = table.reshape(-1).astype(np.float64)
-    total = flat.sum()
-    if table.dtype.kind in "iu":
-        trials, scale = int(total), None
-    else:
-        trials = max(1, round(total))
-        scale = total / trials
-    p = flat / total if total > 0 else np.full(flat.size, 1.0 / flat.size)
-    p = p / p.sum()
-    for start, stop in chunk_rows(n_resamples, flat.size):
-        draw = rng.multinomial(trials, p, size=stop - start)
-        if scale is not None:
-            draw = draw * scale
-        yield draw.reshape((stop - start, *shape))
-
-
-def bootstrap_values(
-    table: np.ndarray,
-    k: int,
-    name: str,
-    average: str | None,
-    n_resamples: int,
-    rng: np.random.Generator,
-    zero_division: Any = "warn",
-    **params: Any,
-) -> np.ndarray:
-    """Metric values on ``n_resamples`` multinomial resamples of ``table``: shape (B, ...)."""
-    parts = [
-        evaluate(name, Stats(stack, k=k, zero_division=zero_division), average, warn=False,
-                 **params)
-        for stack in resample_tables(table, n_resamples, rng)
-    ]
-    return np.concatenate([np.asarray(p, dtype=np.float64) for p in parts], axis=0)
-
-
-def jackknife_values(
-    table: np.ndarray, k: int, name: str, average: str | None, zero_division: Any = "warn",
-    **params: Any,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Leave-one-out metric values, one per non-empty cell, and the cell counts (their weights).
-
-    Removing any one of the ``C_ij`` samples of cell ``(i, j)`` gives the same table, so the
-    N-sample jackknife is these values weighted by the counts. For a weighted table one unit of
-    weight is removed (the whole cell when it holds less than one).
-    """
-    flat = table.reshape(-1)
-    cells = np.flatnonzero(flat > 0)
-    m = flat.size
-    loo = np.broadcast_to(flat.astype(np.float64), (cells.size, m)).copy()
-    removed = np.minimum(flat[cells].astype(np.float64), 1.0)
-    loo[np.arange(cells.size), cells] -= removed
-    if table.dtype.kind in "iu":
-        loo = np.rint(loo).astype(np.int64)
-    loo = loo.reshape((cells.size, *table.shape))
-    vals = evaluate(name, Stats(loo, k=k, zero_division=zero_division), average, warn=False,
-                    **params)
-    weights = flat[cells].astype(np.float64) / removed
-    return np.asarray(vals, dtype=np.float64), weights
-
-
-def nanquantile(values: np.ndarray, q: Any) -> np.ndarray:
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanquantile(values, q, axis=0)
-
-
-def bootstrap_interval(
-    boot: np.ndarray,
-    estimate: np.ndarray,
-    level: float,
-    method: str,
-    jackknife: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    r"""Percentile, basic or BCa interval from bootstrap values ``boot`` (B, ...).
-
-    BCa (Efron 1987) uses :math:`\hat z_0 = \Phi^{-1}(\#\{\theta^* < \hat\theta\}/B +
-    \tfrac12\#\{\theta^* = \hat\theta\}/B)` (ties split, as metrics of counts are discrete) and the
-    acceleration :math:`\hat a = \sum w_c d_c^3 / (6 (\sum w_c d_c^2)^{3/2})`, :math:`d_c =
-    \bar\theta_{(\cdot)} - \theta_{(c)}`, from the count jackknife; the interval is the
-    :math:`\Phi(\hat z_0 + (\hat z_0 + z_\alpha)/(1 - \hat a(\hat z_0 + z_\alpha)))` quantiles.
-    Resamples where the metric is NaN are left out.
-    """
-    alpha = 1.0 - level
-    est = np.asarray(estimate, dtype=np.float64)
-    if method == "percentile":
-        q = nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
-        return q[0], q[1]
-    if method == "basic":
-        q = nanquantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
-        return 2.0 * est - q[1], 2.0 * est - q[0]
-    if method != "bca":
-        raise ValueError(f"unknown bootstrap method {method!r}")
-    tail = boot.shape[1:]
-    flat = boot.reshape(boot.shape[0], -1)
-    est_f = np.broadcast_to(est, tail).reshape(-1)
-    valid = ~np.isnan(flat)
-    nvalid = valid.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        below = ((flat < est_f) & valid).sum(axis=0) + 0.5 * ((flat == est_f) & valid).sum(axis=0)
-        prop = below / np.maximum(nvalid, 1)
-        prop = np.clip(prop, 0.5 / np.maximum(nvalid, 1), 1.0 - 0.5 / np.maximum(nvalid, 1))
-    z0 = z_quantile(prop)
-    if jackknife is None or jackknife[0].shape[0] == 0:
-        acc = np.zeros_like(z0)
-    else:
-        jv, w = jackknife
-        jv = jv.reshape(jv.shape[0], -1)
-        ok = ~np.isnan(jv)
-        wj = np.where(ok, w[:, None], 0.0)
-        jvz = np.where(ok, jv, 0.0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = (wj * jvz).sum(axis=0) / wj.sum(axis=0)
-            d = np.where(ok, mean - jvz, 0.0)
-            num = (wj * d**3).sum(axis=0)
-            den = 6.0 * (wj * d**2).sum(axis=0) ** 1.5
-            acc = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
-    zs = z_quantile([alpha / 2.0, 1.0 - alpha / 2.0])
-    low = np.empty(flat.shape[1])
-    high = np.empty(flat.shape[1])
-    for j in range(flat.shape[1]):
-        col = flat[valid[:, j], j]
-        if col.size == 0:
-            low[j] = high[j] = np.nan
-            continue
-        probs = []
-        for zq in zs:
-            s = z0[j] + zq
-            denom = 1.0 - acc[j] * s
-            p = norm_cdf(z0[j] + s / denom) if denom > 0 else (1.0 if zq > 0 else 0.0)
-            probs.append(float(np.clip(p, 0.0, 1.0)))
-        low[j], high[j] = np.quantile(col, probs)
-    return low.reshape(tail), high.reshape(tail)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,7 +438,27 @@ def _is_proportion(name: str, kind: str, average: str | None, params: dict[str, 
 
 
 def interval_methods(metric: str, average: str | None = None, n_classes: int = 2) -> list[str]:
-    """Methods that apply to ``metric`` (with ``average``, on a table of ``n_classes``)."""
+    """Methods that apply to ``metric`` (with ``average``, on a table of ``n_classes``).
+
+    Parameters
+    ----------
+    metric : str
+        A registry name or alias.
+    average : str, optional
+        The averaging of a per-class metric.
+    n_classes : int, default 2
+        Classes of the table (Fisher's z needs two).
+
+    Returns
+    -------
+    list of str
+        Keys of :data:`METHODS`, analytic ones first.
+
+    Examples
+    --------
+    >>> interval_methods("accuracy")
+    ['wilson', 'agresti_coull', 'clopper_pearson', 'wald', 'percentile', 'basic', 'bca']
+    """
     spec = get_metric(metric)
     out: list[str] = []
     if _is_proportion(spec.name, spec.kind, average, {}):
@@ -483,7 +473,23 @@ def interval_methods(metric: str, average: str | None = None, n_classes: int = 2
 def describe_methods(metric: str, average: str | None = None, n_classes: int = 2
                      ) -> list[dict[str, Any]]:
     """The interval methods that apply to ``metric``, each with its kind, summary, references
-    and whether ``method='auto'`` picks it (for reports and ``explain``)."""
+    and whether ``method='auto'`` picks it (for reports and ``explain``).
+
+    Parameters
+    ----------
+    metric, average, n_classes
+        As in :func:`interval_methods`.
+
+    Returns
+    -------
+    list of dict
+        ``name``, ``kind``, ``summary``, ``references`` and ``auto`` of each method.
+
+    Examples
+    --------
+    >>> [m["name"] for m in describe_methods("kappa") if m["auto"]]
+    ['kappa_asymptotic']
+    """
     auto = auto_method(metric, average, n_classes)
     return [
         {"name": m, "kind": METHODS[m].kind, "summary": METHODS[m].summary,
@@ -495,7 +501,25 @@ def describe_methods(metric: str, average: str | None = None, n_classes: int = 2
 def auto_method(metric: str, average: str | None = None, n_classes: int = 2,
                 params: dict[str, Any] | None = None) -> str:
     """The ``method='auto'`` choice: Wilson for binomial proportions (Brown, Cai and DasGupta
-    2001), the Fleiss--Cohen--Everitt SE for kappa, BCa on the counts for everything else."""
+    2001), the Fleiss--Cohen--Everitt SE for kappa, BCa on the counts for everything else.
+
+    Parameters
+    ----------
+    metric, average, n_classes
+        As in :func:`interval_methods`.
+    params : dict, optional
+        The metric's parameters (``zero_one_loss`` with ``normalize=False`` is no proportion).
+
+    Returns
+    -------
+    str
+        A key of :data:`METHODS`.
+
+    Examples
+    --------
+    >>> auto_method("recall"), auto_method("mcc")
+    ('wilson', 'bca')
+    """
     spec = get_metric(metric)
     if _is_proportion(spec.name, spec.kind, average, params or {}):
         return "wilson"
@@ -520,6 +544,50 @@ def confidence_interval(
     """Confidence interval for one registry metric of a :class:`~confmat.ConfusionMatrix`.
 
     This is the engine behind :meth:`ConfusionMatrix.ci`; see its docstring.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+        The table.
+    metric : str
+        A registry name or alias.
+    level : float, default 0.95
+        Confidence level.
+    method : str, default 'auto'
+        A key of :data:`METHODS` (or an alias), or 'auto' (:func:`auto_method`).
+    average : str, optional
+        Averaging of a per-class metric; without it and without ``pos_label`` the bounds are
+        per-class arrays.
+    pos_label : label, optional
+        One class of a per-class metric.
+    n_resamples : int
+        Bootstrap resamples.
+    random_state : int or numpy.random.Generator, optional
+        Seed of the bootstrap.
+    zero_division : {'warn', 'nan'} or float
+        Value of an undefined metric; resamples where it is undefined are left out unless a
+        number is given.
+    **params
+        Parameters of the metric.
+
+    Returns
+    -------
+    ConfidenceInterval
+        Bounds clipped to the metric's range.
+
+    Raises
+    ------
+    ValueError
+        An unknown method, a method that does not apply to the metric, ``pos_label`` with an
+        overall metric or together with ``average``.
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> cm = ConfusionMatrix([[40, 10], [5, 45]])
+    >>> ci = confidence_interval(cm, "accuracy")
+    >>> ci.method, round(ci.low, 4), round(ci.high, 4)
+    ('wilson', 0.7672, 0.9069)
     """
     level = check_level(level)
     spec = get_metric(metric)
@@ -609,6 +677,9 @@ __all__ = [
     "MICRO_PROPORTIONS",
     "OVERALL_PROPORTIONS",
     "PER_CLASS_PROPORTIONS",
+    "REF_DAVISON",
+    "REF_EFRON",
+    "REF_EFRON_BCA",
     "ConfidenceInterval",
     "Method",
     "auto_method",
@@ -620,6 +691,7 @@ __all__ = [
     "interval_methods",
     "jackknife_values",
     "kappa_standard_error",
+    "nanquantile",
     "proportion_interval",
     "resample_tables",
 ]

@@ -49,6 +49,13 @@ def at_prevalence(cm: Any, prevalence: Any, *, n: float | None = None) -> Any:
         If proportions are negative or do not sum to 1, a label is missing or unknown, a class
         with a positive target prevalence has no samples in ``cm``, or ``cm`` was counted with a
         label subset (its 'outside' margin cannot be re-weighted).
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> cm = ConfusionMatrix([[40, 10], [5, 45]])
+    >>> at_prevalence(cm, [0.9, 0.1]).counts.round(1).tolist()
+    [[72.0, 18.0], [1.0, 9.0]]
     """
     from ..matrix import ConfusionMatrix
 
@@ -57,7 +64,28 @@ def at_prevalence(cm: Any, prevalence: Any, *, n: float | None = None) -> Any:
 
 
 def shift_rows(tables: np.ndarray, pi: np.ndarray, total: float) -> np.ndarray:
-    """Batched re-weighting: row i of each table (..., K, K) rescaled to ``total * pi[i]``."""
+    """Batched re-weighting: row i of each table (..., K, K) rescaled to ``total * pi[i]``.
+
+    Parameters
+    ----------
+    tables : numpy.ndarray of shape (..., K, K)
+        Counts (a single table or a stack).
+    pi : numpy.ndarray of shape (K,)
+        Target proportions of the true classes.
+    total : float
+        Total of each returned table.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float tables of the same shape; an empty row stays zero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> shift_rows(np.array([[3, 1], [1, 1]]), np.array([0.5, 0.5]), 8.0).tolist()
+    [[3.0, 1.0], [2.0, 2.0]]
+    """
     c = np.asarray(tables, dtype=np.float64)
     rows = c.sum(axis=-1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -134,6 +162,47 @@ def prevalence_ci(
     resample is shifted to ``prevalence`` and the metric evaluated, all batched.
     ``method`` is 'percentile', 'basic' or 'bca' (jackknife on the original counts, each
     leave-one-out table shifted likewise).
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+        The observed table.
+    metric : str
+        A registry name or alias.
+    prevalence : mapping label -> proportion, or array-like of shape (K,)
+        As in :func:`at_prevalence`.
+    level : float, default 0.95
+        Confidence level.
+    method : {'bca', 'percentile', 'basic'}
+        How the interval is read from the resamples.
+    average : str, optional
+        Averaging of a per-class metric.
+    pos_label : label, optional
+        One class of a per-class metric.
+    n_resamples : int
+        Resamples drawn.
+    random_state : int or numpy.random.Generator, optional
+        Seed.
+    **params
+        Parameters of the metric.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The estimate is the metric of ``at_prevalence(cm, prevalence)``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`at_prevalence`, or a method other than the three bootstrap ones.
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> cm = ConfusionMatrix([[40, 10], [5, 45]])
+    >>> ci = prevalence_ci(cm, "precision", [0.9, 0.1], pos_label=1, random_state=0)
+    >>> round(ci.estimate, 4), bool(ci.low < ci.estimate < ci.high)
+    (0.3333, True)
     """
     level = check_level(level)
     n_used = check_n_resamples(n_resamples, level)

@@ -192,8 +192,7 @@ def parquet_rows(con: Any, files: Sequence[str], name: str) -> int:
             f"SELECT file_name, list(path_in_schema) FROM parquet_metadata({listed}) "
             f"WHERE row_group_id = 0 AND {flat} GROUP BY ALL ORDER BY file_name").fetchall():
         if len(set(paths)) != len(paths):
-            seen: set[str] = set()
-            dups = sorted({c for c in paths if c in seen or seen.add(c)})
+            dups = sorted({c for c in paths if paths.count(c) > 1})
             where = f"{name} (file {fname!r})" if len(files) > 1 else name
             raise ValueError(f"{where} has duplicate column names {dups}; column names must "
                              "be unique")

@@ -1,10 +1,11 @@
-"""``confmat demo``: the book's experiments on data that ship with scikit-learn.
+"""``confmat demo``: the experiments of Kneusel (2021) on data that ship with scikit-learn.
 
-No data of the user's and no network access: the breast-cancer set (the book's chapter 7
-models: nearest centroid, 3-NN, decision tree, linear SVM, plus logistic regression) and the
-8 x 8 digits as a stand-in for MNIST, both even/odd with neural networks of several hidden
-sizes (the book's Figures 11-1 to 11-3) and all ten classes (its accuracy matrices). Each
-experiment writes a self-contained HTML report and a comparison into the output directory.
+No data of the user's and no network access: the breast-cancer set with the classic models of
+Kneusel (2021, ch. 7: nearest centroid, 3-NN, decision tree, linear SVM, plus logistic
+regression) and the 8 x 8 digits as a stand-in for the MNIST digits of Kneusel (2021, ch. 11),
+both even/odd with neural networks of several hidden sizes (as in its Figures 11-1 to 11-3)
+and all ten classes (its accuracy matrices). Each experiment writes a self-contained HTML
+report and a comparison into the output directory.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import click
 import numpy as np
 
-from .matrix import ConfusionMatrix
-from .report import build_comparison, build_report, render_html
+from .common import CONTEXT
 
 
 def _positive_scores(model: Any, X: Any, pos_index: int) -> np.ndarray | None:
@@ -57,6 +58,9 @@ def _binary_experiment(name: str, title: str, X: np.ndarray, y: np.ndarray, pos_
                        log: Callable[[str], None]) -> list[Path]:
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import StandardScaler
+
+    from ..matrix import ConfusionMatrix
+    from ..report import build_comparison, build_report, render_html
 
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
     scaler = StandardScaler().fit(Xtr)
@@ -100,7 +104,21 @@ def run_demo(out_dir: str | Path = ".", *, quick: bool = False,
     Returns
     -------
     list of Path
-        The files written.
+        The files written: a report and a comparison (HTML) for each of the three experiments.
+
+    Raises
+    ------
+    ImportError
+        scikit-learn is not installed.
+    OSError
+        ``out_dir`` cannot be created.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> paths = run_demo(tempfile.mkdtemp(), quick=True, log=lambda line: None)  # doctest: +SKIP
+    >>> [p.name for p in paths][:2]  # doctest: +SKIP
+    ['breast_cancer_report.html', 'breast_cancer_comparison.html']
     """
     try:
         import sklearn  # noqa: F401
@@ -136,9 +154,12 @@ def _experiments(out: Path, quick: bool, log: Callable[[str], None], written: li
     from sklearn.svm import LinearSVC
     from sklearn.tree import DecisionTreeClassifier
 
+    from ..matrix import ConfusionMatrix
+    from ..report import build_comparison, build_report, render_html
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        log("breast cancer (malignant = positive), the book's chapter 7 models")
+        log("breast cancer (malignant = positive), the models of Kneusel (2021, ch. 7)")
         bc = load_breast_cancer()
         y = np.where(bc.target == 0, "malignant", "benign")
         written += _binary_experiment(
@@ -185,3 +206,27 @@ def _experiments(out: Path, quick: bool, log: Callable[[str], None], written: li
                                source=src)
         _summary(cmp, log)
         written.append(_write(out / "digits_10class_comparison.html", render_html(cmp), log))
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("-o", "--output-dir", "out_dir", default=".", show_default=True,
+              type=click.Path(file_okay=False), help="Directory for the reports.")
+@click.option("--quick", is_flag=True, help="Fewer, smaller models (for a fast look).")
+def demo(out_dir: str, quick: bool) -> None:
+    """Train classic models on scikit-learn's built-in data and write HTML reports.
+
+    Breast cancer (the models of Kneusel 2021, ch. 7: nearest centroid, 3-NN, decision tree,
+    linear SVM, plus logistic regression) and digits in place of the MNIST digits of Kneusel
+    (2021, ch. 11): even/odd with neural networks of several sizes (its Figure 11-3) and all
+    10 classes. No data of yours and no network access are needed.
+
+    \b
+    Examples:
+      confmat demo
+      confmat demo -o demo_out
+    """
+    t0 = time.perf_counter()
+    paths = run_demo(out_dir, quick=quick, log=lambda m: click.echo(m, err=True))
+    for p in paths:
+        click.echo(str(p))
+    click.echo(f"demo finished in {time.perf_counter() - t0:.1f} s", err=True)

@@ -1,0 +1,81 @@
+"""The command group ``confmat`` and its entry point :func:`main` (the console script and
+``python -m confmat``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from .common import CONTEXT
+from .demo import demo
+from .evaluate import compare, matrix, report
+from .registry import explain, metrics
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(package_name="confmat", prog_name="confmat")
+def cli() -> None:
+    """Evaluate classifiers from their confusion matrix.
+
+    \b
+    Examples:
+      confmat demo                                   # the built-in tour, writes HTML reports
+      confmat matrix "[[61,2],[8,58]]"               # every metric of a typed-in matrix
+      confmat report preds.csv --true y --pred yhat --score p -o report.html
+      confmat compare a.csv b.csv --true y --pred yhat --score p
+      confmat metrics recall                         # search the metric registry
+      confmat explain mcc
+    """
+
+
+for _command in (compare, demo, explain, matrix, metrics, report):
+    cli.add_command(_command)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status.
+
+    Bad input (a ``ValueError``, ``TypeError``, ``KeyError``, ``OSError`` or ``ImportError``
+    raised by a command, or a usage error) is printed as one line on stderr, without a
+    traceback, and gives exit status 2.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the program name; by default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 on success, 1 when aborted, 2 for bad input.
+
+    Examples
+    --------
+    >>> main(["explain", "mcc", "--json"])  # doctest: +ELLIPSIS
+    {
+      "name": "mcc",
+    ...
+    0
+    >>> main(["matrix", "[[1, 2], [3]]"])
+    2
+    """
+    try:
+        rv = cli.main(args=list(argv) if argv is not None else None, prog_name="confmat",
+                      standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.UsageError as exc:
+        exc.show()
+        return 2
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except (ValueError, TypeError, KeyError, OSError, ImportError) as exc:
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        click.echo(f"confmat: error: {msg}", err=True)
+        return 2
+    return rv if isinstance(rv, int) else 0

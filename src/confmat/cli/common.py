@@ -1,0 +1,199 @@
+"""What every command shares: the error type of bad input, option groups, and the reading of
+typed-in values (labels, ``--pos-label``) in the type of a file's label column.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+FORMATS = ("text", "json", "markdown", "csv", "html")
+EXT_FORMAT = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown",
+               ".markdown": "markdown", ".csv": "csv", ".txt": "text"}
+#: files larger than this show a progress bar on stderr when stderr is a terminal
+PROGRESS_BYTES = 20_000_000
+
+
+class InputError(ValueError):
+    """Bad input named for the user (exit status 2)."""
+
+
+
+
+# ------------------------------------------------------------------------------ helpers
+def split_values(values: Sequence[str] | None) -> list[str]:
+    """Options given repeatedly and/or comma-separated, as one list."""
+    out: list[str] = []
+    for v in values or ():
+        out += [p.strip() for p in str(v).split(",") if p.strip()]
+    return out
+
+
+def coerce(values: list[str], like: np.ndarray, what: str) -> list[Any]:
+    """Typed-in labels as the type of the file's label column (1 -> int 1 for an int column)."""
+    kind = like.dtype.kind
+    out: list[Any] = []
+    for v in values:
+        try:
+            if kind in "iu":
+                out.append(int(v))
+            elif kind == "f":
+                out.append(float(v))
+            elif kind == "b":
+                if v.lower() not in ("true", "false", "1", "0"):
+                    raise ValueError(v)
+                out.append(v.lower() in ("true", "1"))
+            else:
+                out.append(v)
+        except ValueError:
+            raise InputError(
+                f"{what} {v!r} does not match the label column, whose values are "
+                f"{like.dtype.name} (e.g. {like[:3].tolist()})"
+            ) from None
+    return out
+
+
+def format_for(fmt: str | None, output: str | None) -> str:
+    if fmt:
+        return fmt
+    if output:
+        return EXT_FORMAT.get(Path(output).suffix.lower(), "text")
+    return "text"
+
+
+
+
+def check_file(path: str) -> None:
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"file {path!r} does not exist")
+    if p.is_dir():
+        raise InputError(f"{path!r} is a directory, not a file")
+    if not os.access(p, os.R_OK):
+        raise InputError(f"file {path!r} is not readable (permission denied)")
+
+
+
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+
+def output_options(f: Any) -> Any:
+    f = click.option("--plot-format", type=click.Choice(["png", "svg", "pdf"]), default="png",
+                     show_default=True, help="Image format for --plots.")(f)
+    f = click.option("--plots", "plots_dir", type=click.Path(file_okay=False),
+                     help="Also save the plots (matrix, ROC, PR, metric vs threshold) here.")(f)
+    f = click.option("--no-intervals", is_flag=True, help="Skip confidence intervals.")(f)
+    f = click.option("--title", help="Heading of the report.")(f)
+    f = click.option("-o", "--output", type=click.Path(dir_okay=False),
+                     help="Write to this file (format from its extension unless --format).")(f)
+    f = click.option("-f", "--format", "fmt", type=click.Choice(FORMATS),
+                     help="Output format [default: text, or from -o's extension].")(f)
+    return f
+
+
+
+
+def input_options(pred_option: Any) -> Any:
+    """The file-reading options, in help order: --true, --pred (``pred_option``), scores..."""
+
+    def deco(f: Any) -> Any:
+        f = pred_option(file_options(f))
+        return click.option("--true", "true_col", required=True,
+                            help="Column of true labels.")(f)
+
+    return deco
+
+
+def file_options(f: Any) -> Any:
+    f = click.option("--input-format", "fmt_in",
+                     type=click.Choice(["csv", "tsv", "parquet", "jsonl", "npy"]),
+                     help="File format [default: from the extension].")(f)
+    f = click.option("--skip-invalid", is_flag=True,
+                     help="Skip rows with missing values (counted in the report) instead of "
+                          "stopping.")(f)
+    f = click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr [default: for large files on a terminal].")(f)
+    f = click.option("--weight", help="Column of sample weights.")(f)
+    f = click.option("--pos-label",
+                     help="Positive class of the scores of a binary problem; needed unless the "
+                          "true labels are {0, 1}, {-1, 1} or {False, True} (then 1 / True).")(f)
+    f = click.option("--labels", multiple=True,
+                     help="Classes and their order, comma-separated (default: sorted union).")(f)
+    f = click.option("--scores", "scores", multiple=True,
+                     help="One score column per class, in label order (comma-separated).")(f)
+    f = click.option("--score", "score", multiple=True,
+                     help="Column of positive-class scores (binary problems).")(f)
+    return f
+
+
+def truth_classes(y_true: Any) -> list[Any]:
+    """The distinct true labels in sorted order, as the library's rules see them.
+
+    Parameters
+    ----------
+    y_true : array-like
+        The true labels read from a file.
+
+    Returns
+    -------
+    list
+        Sorted distinct labels (Python scalars).
+
+    Examples
+    --------
+    >>> truth_classes(np.array(["sick", "healthy", "sick"]))
+    ['healthy', 'sick']
+    """
+    from ..inputs.targets import encode_truth
+
+    return encode_truth(y_true)[0]
+
+
+def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
+    """The positive class of binary scores by the library's one rule.
+
+    The rule lives in :func:`confmat.inputs.targets.resolve_pos_label` (labels {0, 1},
+    {-1, 1} or {False, True} give 1 / True; other labels need ``--pos-label``); the command
+    line only passes ``--pos-label`` on and reports the library's message as bad input.
+
+    Parameters
+    ----------
+    classes : sequence
+        The sorted true labels (:func:`truth_classes`).
+    pos_label : label or None
+        ``--pos-label`` read in the type of the label column (:func:`coerce`).
+
+    Returns
+    -------
+    label
+        The positive class.
+
+    Raises
+    ------
+    InputError
+        The labels need ``--pos-label`` and none was given, or it is not one of them.
+
+    Examples
+    --------
+    >>> positive_class([0, 1], None)
+    1
+    >>> positive_class(["healthy", "sick"], "sick")
+    'sick'
+    >>> positive_class(["healthy", "sick"], None)
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: y_true takes values ['healthy', 'sick'] and pos_label is not specified: either make y_true take values in {0, 1} or {-1, 1} or pass pos_label explicitly (give --pos-label)
+    """
+    from ..inputs.targets import resolve_pos_label
+
+    try:
+        return resolve_pos_label(list(classes), pos_label)
+    except ValueError as exc:
+        raise InputError(f"{exc} (give --pos-label)") from None

@@ -1,0 +1,265 @@
+"""The evaluation commands: ``matrix`` (a typed-in table), ``report`` (one prediction file) and
+``compare`` (several models on the same samples)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from .common import (
+    CONTEXT,
+    InputError,
+    coerce,
+    format_for,
+    input_options,
+    output_options,
+    positive_class,
+    split_values,
+    truth_classes,
+)
+from .reading import evaluate_stream, parse_matrix, read_predictions
+from .render import emit, save_plots
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("matrix")
+@click.option("--labels", multiple=True, help="Class names in row order, comma-separated.")
+@click.option("--pred-rows", is_flag=True, help="The typed table has predicted classes as rows.")
+@output_options
+def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | None,
+           output: str | None, title: str | None, no_intervals: bool, plots_dir: str | None,
+           plot_format: str) -> None:
+    """Every metric from a typed-in confusion matrix (rows = true class).
+
+    MATRIX is a list of rows like "[[61,2],[8,58]]", or a CSV file of counts whose header
+    names the predicted classes (an optional first text column names the true classes).
+
+    \b
+    Examples:
+      confmat matrix "[[61,2],[8,58]]" --labels bus,opel
+      confmat matrix "[[61,2],[8,58]]" --format json -o metrics.json
+      confmat matrix counts.csv --format html -o matrix.html
+    """
+    from ..matrix import ConfusionMatrix
+    from ..report.model import build_report
+
+    table, file_labels = parse_matrix(matrix)
+    names: list[Any] | None = split_values(labels) or file_labels
+    if names is not None and len(names) != table.shape[0]:
+        raise InputError(f"--labels has {len(names)} names but the matrix has {table.shape[0]} "
+                         "classes")
+    cm = ConfusionMatrix(table, labels=names,
+                         orientation="pred_rows" if pred_rows else "true_rows")
+    rep = build_report(cm, intervals=not no_intervals, title=title or "Confusion matrix report",
+                       source={"matrix": matrix if not os.path.exists(matrix) else None,
+                               "file": matrix if os.path.exists(matrix) else None})
+    emit(rep, format_for(fmt, output), output)
+    save_plots(rep, plots_dir, plot_format)
+
+
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(dir_okay=True))
+@input_options(click.option("--pred", "pred_col", required=True,
+                             help="Column of predicted labels."))
+@click.option("--bins", type=click.IntRange(min=1),
+              help="Curves from BINS score bins over [0, 1], streamed in bounded memory "
+                   "(for files too large to hold; the AUC error bound is reported).")
+@output_options
+def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
+           scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
+           weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
+           bins: int | None, fmt: str | None, output: str | None, title: str | None,
+           no_intervals: bool, plots_dir: str | None, plot_format: str) -> None:
+    """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
+
+    Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
+    and interpretation; ROC and PR curves and the threshold slider when scores are given.
+
+    \b
+    Examples:
+      confmat report preds.csv --true y --pred yhat
+      confmat report preds.parquet --true y --pred yhat --score p1 -o report.html
+      confmat report preds.csv --true y --pred yhat --scores p0,p1,p2 --format markdown
+      confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
+    """
+    from ..matrix import ConfusionMatrix
+    from ..report.model import build_report
+
+    score_cols = split_values(score)
+    per_class_cols = split_values(scores)
+    if score_cols and per_class_cols:
+        raise InputError("give either --score (positive-class scores) or --scores (one column "
+                         "per class), not both")
+    if len(score_cols) > 1:
+        raise InputError("--score takes one column; use --scores for one column per class")
+    if bins is not None:
+        if not (score_cols or per_class_cols):
+            raise InputError("--bins applies to score columns; give --score or --scores")
+        _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
+                       split_values(labels), pos_label, progress, skip_invalid, fmt_in, bins,
+                       not no_intervals, title, fmt, output, plots_dir, plot_format)
+        return
+    if not (score_cols or per_class_cols):
+        # no scores: count batch by batch in bounded memory, whatever the file's size
+        cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, split_values(labels),
+                                         pos_label, progress, skip_invalid, fmt_in)
+        data: dict[str, Any] = {"__skipped__": frep.rows_skipped}
+        y = w = None
+    else:
+        data = read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
+                                 weight, progress, skip_invalid, fmt_in)
+        y, p = data[true_col], data[pred_col]
+        lab = coerce(split_values(labels), y, "--labels value") if labels else None
+        pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
+        w = data[weight] if weight else None
+        cm = ConfusionMatrix.from_predictions(y, p, labels=lab, sample_weight=w)
+    if pos is not None and pos not in cm.labels:
+        raise InputError(f"--pos-label {pos!r} is not one of the labels {cm.labels}")
+    s = None
+    if score_cols:
+        s = data[score_cols[0]]
+    elif per_class_cols:
+        if len(per_class_cols) != cm.n_classes:
+            raise InputError(f"--scores names {len(per_class_cols)} columns but there are "
+                             f"{cm.n_classes} classes {cm.labels}; give one per class in order")
+        s = np.column_stack([data[c] for c in per_class_cols])
+    if score_cols or (per_class_cols and cm.n_classes == 2):
+        pos = positive_class(truth_classes(y), pos)
+    source = {"file": file, "true": true_col, "pred": pred_col,
+              "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
+    if data["__skipped__"]:
+        source["rows skipped"] = data["__skipped__"]
+    rep = build_report(cm, y_true=y if s is not None else None, y_score=s, pos_label=pos,
+                       sample_weight=w, intervals=not no_intervals,
+                       title=title or f"Report: {Path(file).name}", source=source)
+    if data["__skipped__"]:
+        rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
+    emit(rep, format_for(fmt, output), output)
+    save_plots(rep, plots_dir, plot_format)
+
+
+def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str],
+                   weight: str | None, labels: list[str], pos_label: str | None,
+                   show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
+                   intervals: bool, title: str | None, fmt: str | None, output: str | None,
+                   plots_dir: str | None, plot_format: str) -> None:
+    """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
+    from ..report.model import build_report, curves_from_histogram
+
+    cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label, show,
+                                     skip_invalid, fmt_in, score_cols=score_cols, bins=bins)
+    hist = frep.curves
+    if hist.is_binary:
+        pos = positive_class(hist.labels, pos)
+    curves, notes = curves_from_histogram(hist, None if pos is None else [pos])
+    source = {"file": file, "true": true_col, "pred": pred_col,
+              "scores": ", ".join(score_cols), "weight": weight,
+              "curves": f"binned, {bins} bins"}
+    if frep.rows_skipped:
+        source["rows skipped"] = frep.rows_skipped
+    rep = build_report(cm, intervals=intervals, title=title or f"Report: {Path(file).name}",
+                       source=source)
+    rep.curves = curves
+    rep.notes += notes
+    emit(rep, format_for(fmt, output), output)
+    save_plots(rep, plots_dir, plot_format)
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True))
+@input_options(click.option("--pred", "pred_cols", multiple=True, required=True,
+                             help="Column(s) of predicted labels; several with one file = "
+                                  "several models."))
+@click.option("--name", "names", multiple=True, help="Model names (default: file or column).")
+@click.option("--metrics", "metric_names", multiple=True,
+              help="Overall metrics of the side-by-side table, comma-separated "
+                   "[default: the registry's headline metrics].")
+@output_options
+def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
+            score: tuple[str, ...], scores: tuple[str, ...], labels: tuple[str, ...],
+            pos_label: str | None, weight: str | None, progress: bool | None,
+            skip_invalid: bool, fmt_in: str | None, names: tuple[str, ...],
+            metric_names: tuple[str, ...], fmt: str | None,
+            output: str | None, title: str | None, no_intervals: bool, plots_dir: str | None,
+            plot_format: str) -> None:
+    """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
+
+    Either several files with the same columns (one model each, same samples in the same
+    order), or one file with several --pred columns (and matching --score columns).
+
+    \b
+    Examples:
+      confmat compare knn.csv tree.csv svm.csv --true y --pred yhat --score p
+      confmat compare preds.csv --true y --pred knn,tree --score p_knn,p_tree -o cmp.html
+      confmat compare a.csv b.csv --true y --pred yhat --metrics mcc,kappa,informedness
+    """
+    from ..report.model import build_comparison
+
+    preds = split_values(pred_cols)
+    score_cols = split_values(score)
+    if split_values(scores):
+        raise InputError("compare takes --score (positive-class scores), one per model")
+    models: dict[str, Any] = {}
+    model_scores: dict[str, Any] = {}
+    y_ref = None
+    w_ref = None
+    if len(files) == 1:
+        if len(preds) < 2:
+            raise InputError("compare needs at least two models: several files, or several "
+                             "--pred columns in one file")
+        if score_cols and len(score_cols) != len(preds):
+            raise InputError(f"give one --score column per --pred column ({len(preds)}), got "
+                             f"{len(score_cols)}")
+        data = read_predictions(files[0], true_col, preds, score_cols, weight, progress,
+                                 skip_invalid, fmt_in)
+        y_ref, w_ref = data[true_col], (data[weight] if weight else None)
+        keys = split_values(names) or preds
+        if len(keys) != len(preds):
+            raise InputError(f"--name gives {len(keys)} names for {len(preds)} models")
+        for i, (k, c) in enumerate(zip(keys, preds, strict=True)):
+            models[k] = data[c]
+            if score_cols:
+                model_scores[k] = data[score_cols[i]]
+        source = {"file": files[0], "true": true_col, "models": ", ".join(preds)}
+    else:
+        if len(preds) != 1 or len(score_cols) > 1:
+            raise InputError("with several files give one --pred column (and at most one "
+                             "--score column), the same in every file")
+        keys = split_values(names) or [Path(f).stem for f in files]
+        if len(keys) != len(files):
+            raise InputError(f"--name gives {len(keys)} names for {len(files)} files")
+        if len(set(keys)) != len(keys):
+            keys = [f"{k} ({i + 1})" for i, k in enumerate(keys)]
+        for k, f in zip(keys, files, strict=True):
+            data = read_predictions(f, true_col, preds, score_cols, weight, progress,
+                                     skip_invalid, fmt_in)
+            y = data[true_col]
+            if y_ref is None:
+                y_ref, w_ref = y, (data[weight] if weight else None)
+            elif len(y) != len(y_ref) or not np.array_equal(y, y_ref):
+                raise InputError(
+                    f"file {f!r} has different true labels from {files[0]!r} "
+                    f"({len(y)} vs {len(y_ref)} rows); models must be evaluated on the same "
+                    "samples in the same order"
+                )
+            models[k] = data[preds[0]]
+            if score_cols:
+                model_scores[k] = data[score_cols[0]]
+        source = {"files": ", ".join(files), "true": true_col, "pred": preds[0]}
+    assert y_ref is not None
+    lab = coerce(split_values(labels), y_ref, "--labels value") if labels else None
+    pos = coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None
+    if model_scores:
+        pos = positive_class(truth_classes(y_ref), pos)
+    cmp = build_comparison(y_ref, models, scores=model_scores, labels=lab, pos_label=pos,
+                           sample_weight=w_ref, intervals=not no_intervals,
+                           metrics=split_values(metric_names) or None,
+                           title=title or "Model comparison", source=source)
+    emit(cmp, format_for(fmt, output), output)
+    save_plots(cmp, plots_dir, plot_format)

@@ -1,0 +1,177 @@
+"""Prediction files and typed-in matrices read for the commands, through :mod:`confmat.io`
+(with a progress bar on stderr for large files)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .common import PROGRESS_BYTES, InputError, check_file, coerce
+
+
+def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any) -> dict[str, np.ndarray]:
+    """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr."""
+    from .. import io as cio
+
+    reader = cio.iter_batches(path, columns, **kw)
+    if show is None:
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        show = sys.stderr.isatty() and size > PROGRESS_BYTES
+    parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
+    progress = _make_progress(path, reader.total_rows) if show else None
+    try:
+        for batch in reader:
+            for c, v in batch.items():
+                parts[c].append(v)
+            if progress is not None:
+                progress[0].update(progress[1], completed=reader.rows_total)
+    finally:
+        if progress is not None:
+            progress[0].stop()
+    if reader.rows_read == 0:
+        raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped)")
+    out = {}
+    for c, vs in parts.items():
+        if all(v.dtype.kind == vs[0].dtype.kind for v in vs):
+            out[c] = np.concatenate(vs)
+        else:
+            out[c] = np.concatenate([v.astype(object) for v in vs])
+    if reader.rows_skipped:
+        out["__skipped__"] = np.array([reader.rows_skipped])
+    return out
+
+
+def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels: list[str],
+                     pos_label: str | None, show: bool | None, skip_invalid: bool,
+                     fmt_in: str | None, score_cols: list[str] | None = None,
+                     bins: int = 10_000) -> tuple[Any, Any, Any]:
+    """One bounded-memory pass through :func:`confmat.io.evaluate_file` (row groups of a Parquet
+    file on every core), with ``--labels`` / ``--pos-label`` read in the type of the true labels.
+
+    Returns (matrix, positive label or None, FileReport)."""
+    from .. import io as cio
+
+    check_file(path)
+    first = next(iter(cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
+                                       skip_invalid=True)), None)
+    if first is None:
+        raise InputError(f"file {path!r} has no rows to evaluate")
+    y0 = first[true]
+    lab = coerce(labels, y0, "--labels value") if labels else None
+    pos = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
+    if weight is not None:
+        w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
+                                        skip_invalid=True)), {weight: np.zeros(0)})[weight]
+        if w0.dtype.kind not in "iuf":
+            raise InputError(f"column {weight!r} of {path!r} must be numeric, got values like "
+                             f"{w0[:3].tolist()}")
+    if show is None:
+        show = sys.stderr.isatty() and os.path.getsize(path) > PROGRESS_BYTES
+    bar = _make_progress(path, None) if show else None
+
+    def tick(done: int, total: int | None) -> None:
+        if bar is not None:
+            bar[0].update(bar[1], completed=done, total=total)
+
+    try:
+        cm, frep = cio.evaluate_file(path, true, pred, score_cols=score_cols, weight_col=weight,
+                                     labels=lab, skip_invalid=skip_invalid, progress=tick,
+                                     format=fmt_in, bins=bins)
+    finally:
+        if bar is not None:
+            bar[0].stop()
+    return cm, pos, frep
+
+
+def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("reading {task.description}"), BarColumn(),
+                        TextColumn("{task.completed:,} rows"), TimeElapsedColumn(),
+                        console=Console(stderr=True), transient=False)
+    progress.start()
+    return progress, progress.add_task(Path(path).name, total=total)
+
+
+
+
+def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
+                      weight: str | None, progress: bool | None, skip_invalid: bool,
+                      fmt_in: str | None) -> dict[str, Any]:
+    check_file(path)
+    cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else [])]))
+    data: dict[str, Any] = _progress_reader(path, cols, progress, skip_invalid=skip_invalid,
+                                           format=fmt_in)
+    skipped = int(data.pop("__skipped__", [0])[0])
+    for c in scores + ([weight] if weight else []):
+        if data[c].dtype.kind not in "iuf":
+            raise InputError(f"column {c!r} of {path!r} must be numeric, got values like "
+                             f"{data[c][:3].tolist()}")
+    data["__skipped__"] = skipped
+    return data
+
+
+
+
+def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
+    """A matrix typed as a Python/JSON list of lists, or a CSV file of counts."""
+    if os.path.exists(text):
+        return _matrix_from_file(text)
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        hint = " (no such file either)" if not text.lstrip().startswith("[") else ""
+        raise InputError(
+            f"bad matrix {text!r}: expected rows of counts like \"[[61,2],[8,58]]\" or a CSV "
+            f"file of counts{hint}"
+        ) from None
+    if not isinstance(value, list | tuple) or not value or not all(
+            isinstance(r, list | tuple) for r in value):
+        raise InputError(f"bad matrix {text!r}: expected a list of rows, e.g. [[61,2],[8,58]]")
+    lengths = {len(r) for r in value}
+    if len(lengths) != 1 or lengths != {len(value)}:
+        raise InputError(
+            f"bad matrix {text!r}: it must be square (K rows of K counts); got {len(value)} rows "
+            f"of lengths {sorted(lengths)}"
+        )
+    for r in value:
+        for v in r:
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise InputError(f"bad matrix {text!r}: entry {v!r} is not a number")
+    return np.asarray(value), None
+
+
+def _matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:
+    """A CSV of counts: header = predicted labels; an optional first text column = true labels."""
+    from .. import io as cio
+
+    check_file(path)
+    cols = cio.list_columns(path)
+    data = cio.read_columns(path, cols)
+    row_labels = None
+    if cols and data[cols[0]].dtype.kind not in "iuf":
+        row_labels = [str(v) for v in data[cols[0]].tolist()]
+        cols = cols[1:]
+    for c in cols:
+        if data[c].dtype.kind not in "iuf":
+            raise InputError(f"bad matrix file {path!r}: column {c!r} holds non-numeric values")
+    table = np.column_stack([data[c] for c in cols]) if cols else np.empty((0, 0))
+    if table.shape[0] != table.shape[1]:
+        raise InputError(f"bad matrix file {path!r}: {table.shape[0]} rows but {table.shape[1]} "
+                         "count columns; the table must be square")
+    if row_labels is not None and row_labels != list(cols):
+        raise InputError(f"bad matrix file {path!r}: row labels {row_labels} differ from the "
+                         f"column labels {list(cols)}")
+    labels: list[Any] = list(cols)
+    if all(c.lstrip("-").isdigit() for c in labels):
+        labels = [int(c) for c in labels]
+    return table, labels

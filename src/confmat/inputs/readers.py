@@ -1,0 +1,300 @@
+"""The readers of each format: pyarrow datasets (Parquet streaming, Arrow IPC), DuckDB (Parquet
+counting, CSV / TSV, JSON lines) and :func:`numpy.load` (``.npy`` / ``.npz``). Each returns a
+:class:`~confmat.inputs.source.Source`; :func:`confmat.inputs.files.open_source` picks one.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .source import ReadError, Source, engine_exceptions
+from .sql_counts import literal, quote
+
+#: Compressed text files (CSV, TSV, JSON lines) by extension.
+COMPRESSIONS = {".gz": "gzip", ".zst": "zstd", ".bz2": "bz2"}
+#: Longest CSV line DuckDB accepts: its default, 2 MB (larger settings make DuckDB reserve
+#: buffers of that size per thread: 64 MB took 1.8 GB of memory on a 1e8-row file).
+MAX_LINE_BYTES = 2 << 20
+
+
+def strip_compression(name: str) -> tuple[str, str | None]:
+    for ext, codec in COMPRESSIONS.items():
+        if name.endswith(ext):
+            return name[: -len(ext)], codec
+    return name, None
+
+
+
+def dataset_files(directory: str) -> list[str]:
+    out: list[str] = []
+    for root, dirs, files in os.walk(directory):
+        dirs.sort()
+        out.extend(os.path.join(root, f) for f in sorted(files)
+                   if not f.startswith((".", "_")))
+    return out
+
+
+
+def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    partitioning = "hive" if os.path.isdir(root) else None
+    kw: dict[str, Any] = {"partitioning": partitioning}
+    if os.path.isdir(root):
+        source: Any = root
+    else:
+        source = files if len(files) > 1 else files[0]
+    try:
+        base = ds.dataset(source, format="ipc" if fmt == "arrow" else "parquet", **kw)
+    except pa.ArrowInvalid as exc:
+        if "duplicate" in str(exc):
+            for f in files:
+                _check_unique_names(name, f, _schema_names(f, fmt) or [], len(files) > 1)
+        raise
+    if fmt == "arrow":
+        for frag in base.get_fragments():
+            _check_unique_names(name, frag.path, frag.physical_schema.names, len(files) > 1)
+        return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base)
+    schema = base.schema
+    text = [f.name for f in schema
+            if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    dataset = base
+    if text:
+        pformat = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=text))
+        dataset = ds.dataset(source, format=pformat, **kw)
+    rows = 0
+    footers = []
+    for frag in dataset.get_fragments():
+        md = frag.metadata
+        # the dataset's schema is the first file's: another file may repeat a name
+        _check_unique_names(name, frag.path, md.schema.to_arrow_schema().names, len(files) > 1)
+        footers.append((frag.path, md))
+        declared = md.num_rows
+        groups = sum(md.row_group(i).num_rows for i in range(md.num_row_groups))
+        if declared < 0 or declared != groups:
+            raise ReadError(
+                f"{name} cannot be read whole: its footer declares {declared} rows but its row "
+                f"groups hold {groups} (file {frag.path!r})"
+            )
+        rows += declared
+    return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
+
+
+def _duckdb_connection(trust_statistics: bool = True) -> Any:
+    """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal).
+
+    Without ``trust_statistics`` the optimizer does not plan with the min / max statistics a
+    file declares (Parquet row groups): DuckDB narrows ``GROUP BY`` keys to the declared range
+    and folds ``isnan`` and comparisons with it, so a damaged file whose values lie outside
+    its statistics would be counted into other classes, silently (DuckDB's own full read of
+    the same bytes shows the values). Counting then costs up to twice as long, and equals
+    that full read.
+    """
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    if not trust_statistics:
+        con.execute("SET disabled_optimizers = 'statistics_propagation'")
+    return con
+
+
+def parquet_source(name: str, files: list[str], root: str,
+                    na_values: Sequence[str] | None) -> Source:
+    """Parquet counted by DuckDB (``GROUP BY`` pushed into the engine); streamed, when a
+    caller needs batches, by pyarrow's dataset scanner."""
+    from .sql_counts import parquet_rows
+
+    con = _duckdb_connection(trust_statistics=False)
+    rows = parquet_rows(con, files, name)
+    rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
+    columns = list(rel.columns)
+    if na_values:
+        rel = _text_nulls(rel, na_values)
+    return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
+                  make_dataset=lambda: arrow_dataset(name, files, "parquet", root))
+
+
+def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
+    """The error naming the duplicated columns of a Parquet or Arrow file (the dataset factory
+    only says that some names repeat, and reads later files by the first file's schema)."""
+    dups = _duplicates(names)
+    if dups:
+        where = f"{name} (file {path!r})" if several else name
+        raise ValueError(f"{where} has duplicate column names {dups}; column names must be "
+                         "unique")
+
+
+def _schema_names(path: str, fmt: str) -> list[str] | None:
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    try:
+        return list((pq.read_schema(path) if fmt == "parquet" else ipc.open_file(path).schema).names)
+    except engine_exceptions():
+        return None
+
+
+def _duplicates(names: Sequence[str]) -> list[str]:
+    """The names that occur more than once, sorted."""
+    seen: set[str] = set()
+    dups = set()
+    for c in names:
+        if c in seen:
+            dups.add(c)
+        seen.add(c)
+    return sorted(dups)
+
+
+def numpy_source(name: str, files: list[str]) -> Source:
+    if len(files) > 1:
+        raise ValueError(f"{name}: read .npy / .npz files one at a time")
+    path = files[0]
+    try:
+        obj = np.load(path, mmap_mode="r", allow_pickle=False)
+    except ValueError as exc:
+        if any(w in str(exc) for w in ("allow_pickle", "Object arrays", "Python objects")):
+            raise ValueError(
+                f"{name} holds Python objects (pickled); store labels as numbers or "
+                "fixed-width strings") from exc
+        if "mmap length" in str(exc):
+            raise ReadError(f"{name} cannot be read whole: it is shorter than its header "
+                            "declares (truncated)") from exc
+        raise ReadError(f"{name} cannot be read whole: {exc}") from exc
+    except (OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise ReadError(f"{name} cannot be read whole: {exc}") from exc
+    keep: list[Any] = []
+    if isinstance(obj, np.lib.npyio.NpzFile):
+        keep.append(obj)
+        try:
+            arrays = {k: obj[k] for k in obj.files}
+        except Exception as exc:  # zipfile and numpy raise many types on a damaged archive
+            raise ReadError(f"{name} cannot be read whole: {exc}") from exc
+        for k, a in arrays.items():
+            if a.dtype.kind == "O":
+                raise ValueError(f"{name}: array {k!r} holds Python objects")
+        lengths = {k: (a.shape[0] if a.ndim else -1) for k, a in arrays.items()}
+        bad = {k: a.shape for k, a in arrays.items() if a.ndim != 1}
+        if bad:
+            raise ValueError(f"{name}: every array of an .npz file must be 1-D (one column "
+                             f"each), got shapes {bad}")
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"{name}: the arrays of an .npz file must have one length, got "
+                             f"{lengths}")
+        n = next(iter(lengths.values()), 0)
+        return Source(name, "npy", list(arrays), rows=n, arrays=arrays, keep=keep)
+    arr = obj
+    if arr.dtype.names:
+        arrays = {c: arr[c] for c in arr.dtype.names}
+    elif arr.ndim == 2:
+        arrays = {str(i): arr[:, i] for i in range(arr.shape[1])}
+    elif arr.ndim == 1:
+        arrays = {"0": arr}
+    else:
+        raise ValueError(
+            f"{name}: an .npy file must hold a 1-D, 2-D or structured array, got shape {arr.shape}")
+    return Source(name, "npy", list(arrays), rows=int(arr.shape[0]), arrays=arrays)
+
+
+def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
+                 na_values: Sequence[str] | None) -> Source:
+
+    empty = [f for f in files
+             if strip_compression(f.lower())[1] is None and os.path.getsize(f) == 0]
+    if empty:
+        raise ValueError(f"{name} is empty" if len(files) == 1 else
+                         f"{name}: file {empty[0]!r} is empty")
+    con = _duckdb_connection()
+    codecs = {strip_compression(f.lower())[1] for f in files}
+    keep: list[Any] = [con]
+    if "bz2" in codecs:
+        # DuckDB has no bzip2 codec: Python's (C) decompressor feeds its reader as a stream
+        if len(files) > 1:
+            raise ValueError(f"{name}: read .bz2 files one at a time")
+        import bz2
+
+        handle = bz2.open(files[0], "rb")
+        keep.append(handle)
+        target: Any = handle
+    else:
+        target = files if len(files) > 1 else files[0]
+    nulls = list(na_values) if na_values is not None else None
+    if fmt in ("csv", "tsv"):
+        kw: dict[str, Any] = {"header": True, "max_line_size": MAX_LINE_BYTES}
+        if fmt == "tsv":
+            kw["sep"] = "\t"
+        if types:
+            kw["dtype"] = types
+        if nulls is not None:
+            kw["na_values"] = ["", *nulls]
+        header = _csv_header(con, files[0], fmt)
+        if not header:
+            raise ValueError(f"{name} has no header line (it holds no text)")
+        if len(files) > 1:
+            # DuckDB binds the columns of later files by position unless told to use names
+            for f in files[1:]:
+                other = _csv_header(con, f, fmt)
+                if sorted(other) != sorted(header):
+                    raise ValueError(
+                        f"{name}: file {f!r} has the columns {other} but {files[0]!r} has "
+                        f"{header}; the files of one source need the same columns")
+            kw["union_by_name"] = True
+        rel = con.read_csv(target, **kw)
+        columns = list(rel.columns)
+        if len(header) == len(columns):
+            # DuckDB renames a repeated name (y, y_1) and tells names apart ignoring case
+            folded = [h.casefold() for h in header]
+            dups = _duplicates(folded)
+            if dups:
+                names = sorted({h for h in header if h.casefold() in dups})
+                raise ValueError(f"{name} has duplicate column names {names}; column names "
+                                 "must be unique (ignoring case)")
+    else:
+        kw = {"format": "newline_delimited"}
+        if types:
+            kw["dtype"] = types
+        rel = con.read_json(target, **kw)
+        columns = list(rel.columns)
+        if nulls:
+            rel = _text_nulls(rel, nulls)
+    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep)
+
+
+def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
+    """The relation with the listed text values of its text columns read as NULL."""
+    exprs = []
+    listed = ", ".join(literal(v) for v in nulls)
+    for c, t in zip(rel.columns, rel.types, strict=True):
+        if str(t) == "VARCHAR":
+            exprs.append(f"CASE WHEN {quote(c)} IN ({listed}) THEN NULL "
+                         f"ELSE {quote(c)} END AS {quote(c)}")
+        else:
+            exprs.append(quote(c))
+    return rel.select(", ".join(exprs))
+
+
+def _csv_header(con: Any, path: str, fmt: str) -> list[str]:
+    """The header fields of a CSV file as written (DuckDB renames _duplicates, which must be an
+    error); empty for a file without a line."""
+    kw: dict[str, Any] = {"header": False, "all_varchar": True, "max_line_size": MAX_LINE_BYTES}
+    if fmt == "tsv":
+        kw["sep"] = "\t"
+    target: Any = path
+    if strip_compression(path.lower())[1] == "bz2":
+        import bz2
+
+        target = bz2.open(path, "rb")
+    try:
+        rows = con.read_csv(target, **kw).limit(1).fetchall()
+    finally:
+        if not isinstance(target, str):
+            target.close()
+    if not rows:
+        return []
+    return ["" if v is None else str(v) for v in rows[0]]

@@ -1,0 +1,198 @@
+"""A source of ordered Arrow record batches (:class:`Source`) and the errors of the engines that
+read them: everything an engine raises while reading becomes a :class:`ReadError` naming the
+source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .sql_counts import quote
+
+
+class ReadError(ValueError):
+    """An engine could not read a source whole (damaged, truncated or malformed)."""
+
+
+def engine_error(what: str, exc: BaseException) -> ReadError:
+    """The one message for a source an engine refused: names the source and the reason."""
+    text = str(exc).strip().splitlines()
+    reason = " ".join(line.strip() for line in text[:3]) or type(exc).__name__
+    return ReadError(f"{what} cannot be read whole: {reason}")
+
+
+def engine_exceptions() -> tuple[type[BaseException], ...]:
+    out: list[type[BaseException]] = [OSError, ValueError, TypeError, NotImplementedError,
+                                      KeyError, IndexError, EOFError, RuntimeError]
+    try:
+        import duckdb
+
+        out.append(duckdb.Error)
+    except ImportError:  # pragma: no cover - duckdb is a core dependency of file reading
+        pass
+    return tuple(out)
+
+
+
+# ------------------------------------------------------------------------------ sources
+@dataclass
+class Source:
+    """Columns of a file or relation, readable as ordered Arrow record batches.
+
+    ``rows`` is the number of rows the source itself declares (Parquet and Arrow metadata,
+    ``.npy`` shape), or None when only reading counts them (CSV, JSON lines, SQL).
+    ``relation`` is a DuckDB relation over the source when DuckDB reads it, so the counting
+    can be pushed into the engine.
+    """
+
+    name: str
+    format: str
+    columns: list[str]
+    rows: int | None = None
+    relation: Any = None
+    dataset: Any = None
+    arrays: Mapping[str, np.ndarray] | None = None
+    keep: list[Any] = field(default_factory=list)
+    footers: list[tuple[str, Any]] = field(default_factory=list)
+    #: Opens the pyarrow dataset on first streaming (Parquet is counted by DuckDB; only
+    #: streaming needs pyarrow, whose import and footer checks then happen once).
+    make_dataset: Callable[[], Source] | None = None
+
+    @property
+    def streams_raw(self) -> bool:
+        """Whether :meth:`batches` hands out values as stored (pyarrow or numpy), rather than
+        through the DuckDB relation (which already read ``na_values`` as NULL)."""
+        return self.relation is None or self.dataset is not None or self.make_dataset is not None
+
+    def stream_source(self) -> None:
+        if self.dataset is None and self.make_dataset is not None:
+            opened = self.make_dataset()
+            self.dataset, self.footers = opened.dataset, opened.footers
+            self.make_dataset = None
+
+    def check_footers(self, wanted: Sequence[str]) -> None:
+        """Each Parquet row group's row count agrees with the value counts of its column chunks
+        (for flat columns they are equal). pyarrow reads as many rows as a row group declares,
+        so a damaged count would otherwise drop or invent rows without an error."""
+        for path, md in self.footers:
+            schema = md.schema
+            flat = [j for j in range(md.num_columns)
+                    if schema.column(j).path in wanted and schema.column(j).max_repetition_level == 0]
+            for i in range(md.num_row_groups):
+                rg = md.row_group(i)
+                for j in flat:
+                    values = rg.column(j).num_values
+                    if values != rg.num_rows:
+                        raise ReadError(
+                            f"{self.name} cannot be read whole: row group {i} declares "
+                            f"{rg.num_rows} rows but its column {schema.column(j).path!r} holds "
+                            f"{values} values (file {path!r})")
+
+    def check_columns(self, wanted: Sequence[str]) -> None:
+        """Every wanted column present exactly once (a duplicated name is ambiguous)."""
+        for c in wanted:
+            n = self.columns.count(c)
+            if n > 1:
+                raise ValueError(f"{self.name} has {n} columns named {c!r}; column names must be unique")
+        missing = [c for c in wanted if c not in self.columns]
+        if missing:
+            what = "column" if len(missing) == 1 else "columns"
+            raise ValueError(
+                f"{self.name} has no {what} {', '.join(map(repr, missing))}; "
+                f"available columns: {self.columns}"
+            )
+
+    def batches(self, columns: Sequence[str], batch_rows: int, *,
+                counted: bool = False) -> Iterator[Any]:
+        """Ordered ``pyarrow.RecordBatch`` es of the columns; engine errors become
+        :class:`ReadError`. With ``counted``, a source with a DuckDB relation is streamed by
+        DuckDB (the engine that counted it: the same decoding, the same values and rows, and
+        ``na_values`` already NULL) rather than by the pyarrow dataset."""
+        import pyarrow as pa
+
+        self.check_columns(columns)
+        cols = list(dict.fromkeys(columns))
+        errors = engine_exceptions()
+        via_relation = self.relation is not None and (counted or (
+            self.dataset is None and self.make_dataset is None))
+        if not via_relation:
+            try:  # the lazily opened pyarrow dataset reads footers: engine errors too
+                self.stream_source()
+                self.check_footers(cols)
+            except ReadError:
+                raise
+            except ValueError as exc:
+                if type(exc) is ValueError:  # confmat's own message (duplicate names, ...)
+                    raise
+                raise engine_error(self.name, exc) from exc
+            except errors as exc:
+                raise engine_error(self.name, exc) from exc
+        try:
+            if via_relation:
+                rel = self.relation.select(*(quote(c) for c in cols))
+                it: Iterator[Any] = iter(rel.to_arrow_reader(batch_rows))
+            elif self.dataset is not None:
+                it = iter(self.dataset.to_batches(
+                    columns=cols, batch_size=batch_rows, use_threads=True))
+            else:
+                arrays = self.arrays
+                assert arrays is not None
+                n = 0 if not cols else len(arrays[cols[0]])
+
+                def gen() -> Iterator[Any]:
+                    for start in range(0, n, batch_rows):
+                        yield pa.record_batch(
+                            [pa.array(np.asarray(arrays[c][start:start + batch_rows]))
+                             for c in cols], names=cols)
+
+                it = gen()
+            while True:
+                try:
+                    batch = next(it)
+                except StopIteration:
+                    return
+                yield _exact_batch(batch, full=self.format == "arrow")
+        except ReadError:
+            raise
+        except errors as exc:
+            raise engine_error(self.name, exc) from exc
+
+
+def _exact_batch(batch: Any, full: bool = False) -> Any:
+    """A batch as an engine handed it out, checked and with exact integer types.
+
+    * With ``full``, every column is validated: Arrow IPC reading maps the file's buffers as
+      they are, so damaged offsets or text would reach the counting (and crash it) unchecked.
+    * Dictionary columns are validated: a damaged Parquet page can carry indices past the end
+      of its dictionary, which pyarrow's dictionary reading passes on unchecked (its plain
+      reading refuses them).
+    * Whole-number decimals (DuckDB's ``HUGEINT``, which its CSV and JSON readers infer for
+      integers past the int64 range) become int64 or uint64 when they fit, so that labels up
+      to 2**64 - 1 stay exact instead of turning into floats or ``Decimal`` objects.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if full:
+        batch.validate(full=True)
+    cols = list(batch.columns)
+    changed = False
+    for i, col in enumerate(cols):
+        typ = col.type
+        if pa.types.is_dictionary(typ) and not full:
+            col.validate(full=True)
+        elif pa.types.is_decimal(typ) and typ.scale == 0:
+            for target in (pa.int64(), pa.uint64()):
+                try:
+                    cols[i] = pc.cast(col, target)
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                    continue
+                changed = True
+                break
+    if not changed:
+        return batch
+    return pa.record_batch(cols, names=batch.schema.names)

@@ -1,0 +1,265 @@
+"""Evaluate a file or a DuckDB relation: the engine's ``GROUP BY`` (:mod:`.grouped`) when it
+can count, else ordered Arrow batches streamed into an :class:`~confmat.accumulator.Accumulator`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..inputs.files import Source, open_source, relation_source
+from .batches import BatchReader
+from .grouped import evaluate_grouped
+from .rows import (
+    FileReport,
+    Roles,
+    check_batch_rows,
+    check_columns,
+    check_na_values,
+    content_error,
+    to_numpy,
+)
+
+
+def evaluate_file(
+    path: str | os.PathLike[str],
+    true_col: str,
+    pred_col: str,
+    *,
+    score_cols: str | Sequence[str] | None = None,
+    weight_col: str | None = None,
+    labels: Sequence[Any] | None = None,
+    skip_invalid: bool = False,
+    na_values: Sequence[str] | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    format: str | None = None,
+    batch_rows: int = 1_000_000,
+    bins: int = 10_000,
+    column_types: Mapping[str, str] | None = None,
+) -> tuple[Any, FileReport]:
+    """Evaluate a prediction file of any size in bounded memory.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file, a directory or a glob (see :func:`iter_batches` for the formats).
+    true_col, pred_col : str
+        Columns of true and predicted labels.
+    score_cols : str or sequence of str, optional
+        Score columns: one (the positive-class score of a binary problem) or one per class in
+        label order. Binned curves are then accumulated too and returned as ``report.curves``
+        (a :class:`confmat.binned.ScoreHistogram`).
+    weight_col : str, optional
+        Column of sample weights.
+    labels : sequence, optional
+        Fixed classes: a label outside them is an error naming it. By default the sorted union
+        of the labels seen.
+    skip_invalid : bool, default False
+        Skip rows with a missing value and count them (per reason) instead of raising.
+    na_values : sequence of str, optional
+        Text values that mean "missing" (by default none: ``"NA"`` is a class name).
+    progress : callable, optional
+        Called after each batch as ``progress(rows_done, total_rows)``; ``total_rows`` is None
+        when the source does not declare it. When the engine counts the source at once
+        (``report.engine == "duckdb GROUP BY"``) it is called once, at the end, with the rows
+        counted as both arguments.
+    format, column_types, batch_rows
+        As in :func:`iter_batches`.
+    bins : int, default 10_000
+        Score bins of the curves.
+
+    Returns
+    -------
+    (ConfusionMatrix, FileReport)
+        The matrix has ``n == report.rows_read`` (the sum of weights when weighted).
+
+    Raises
+    ------
+    ValueError
+        A missing or duplicated column, a missing value without ``skip_invalid``, a label
+        outside ``labels``, or a file the engine cannot read whole (:class:`ReadError`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\nsick,sick\\nwell,sick\\nwell,well\\n")
+    >>> cm, report = evaluate_file(path, "y", "yhat")
+    >>> cm.counts.tolist(), report.rows_read
+    ([[1, 0], [1, 1]], 3)
+    """
+    na = check_na_values(na_values)
+    source = open_source(path, format=format, column_types=column_types, na_values=na)
+    return _evaluate(source, os.fspath(path), true_col, pred_col, score_cols=score_cols,
+                     weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
+                     na_values=na, progress=progress, batch_rows=batch_rows, bins=bins)
+
+
+def evaluate_sql(
+    source: Any,
+    query: str | None = None,
+    *,
+    true_col: str | None = None,
+    pred_col: str | None = None,
+    score_cols: str | Sequence[str] | None = None,
+    weight_col: str | None = None,
+    labels: Sequence[Any] | None = None,
+    skip_invalid: bool = False,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_rows: int = 1_000_000,
+    bins: int = 10_000,
+) -> tuple[Any, FileReport]:
+    """Evaluate a DuckDB relation, or a SQL query over a DuckDB connection, where it lives.
+
+    Without scores, or with one score column, the counting runs inside DuckDB (``GROUP BY
+    true, pred`` and the score's bin); with several score columns the engine streams ordered
+    Arrow batches into the score histogram.
+
+    Parameters
+    ----------
+    source : duckdb.DuckDBPyConnection or duckdb.DuckDBPyRelation
+        A connection (then ``query`` is required) or a relation (then ``query`` must be None).
+    query : str, optional
+        A ``SELECT`` over the connection, e.g. ``"select y, yhat, p from preds where split =
+        'test'"``.
+    true_col, pred_col : str, optional
+        Columns of true and predicted labels; by default the first and the second column of
+        the result.
+    score_cols, weight_col, labels, skip_invalid, progress, batch_rows, bins
+        As in :func:`evaluate_file`.
+
+    Returns
+    -------
+    (ConfusionMatrix, FileReport)
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("create table preds as select * from (values (1, 1), (0, 1), (0, 0)) t(y, yhat)")
+    >>> cm, report = evaluate_sql(con, "select y, yhat from preds")
+    >>> cm.counts.tolist(), report.engine
+    ([[1, 1], [0, 1]], 'duckdb GROUP BY')
+    """
+    rel, name = _relation(source, query)
+    src = relation_source(rel, name)
+    cols = src.columns
+    if true_col is None or pred_col is None:
+        if len(cols) < 2:
+            raise ValueError(f"{name} has {len(cols)} column(s); true and predicted labels "
+                             "need two (or pass true_col= and pred_col=)")
+        true_col = cols[0] if true_col is None else true_col
+        pred_col = cols[1] if pred_col is None else pred_col
+    return _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
+                     weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
+                     na_values=None, progress=progress, batch_rows=batch_rows, bins=bins)
+
+
+def _relation(source: Any, query: str | None) -> tuple[Any, str]:
+    try:
+        import duckdb
+    except ImportError as exc:  # pragma: no cover - duckdb is installed with confmat[scale]
+        raise ImportError("evaluate_sql needs duckdb: pip install duckdb") from exc
+    if isinstance(source, duckdb.DuckDBPyConnection):
+        if not isinstance(query, str):
+            raise TypeError("query must be a SQL string when source is a DuckDB connection, "
+                            f"got {type(query).__name__}")
+        try:
+            statements = duckdb.extract_statements(query)
+            kinds = [s.type for s in statements]
+            if kinds != [duckdb.StatementType.SELECT]:
+                # checked before running it: the query must not change the database
+                found = ", ".join(k.name for k in kinds) or "no statement"
+                raise ValueError(f"query must be one SELECT statement, got {found}: {query!r}")
+            rel = source.sql(query)
+        except duckdb.Error as exc:
+            raise ValueError(f"query {query!r} failed: {exc}") from exc
+        return rel, f"the query {query!r}"
+    if isinstance(source, duckdb.DuckDBPyRelation):
+        if query is not None:
+            raise TypeError("query must be None when source is a DuckDB relation")
+        return source, "the DuckDB relation"
+    raise TypeError("source must be a duckdb connection or relation, got "
+                    f"{type(source).__name__}")
+
+
+def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_cols: Any,
+              weight_col: str | None, labels: Any, skip_invalid: bool,
+              na_values: list[str] | None, progress: Any, batch_rows: int,
+              bins: int) -> tuple[Any, FileReport]:
+    scores = _score_list(score_cols)
+    cols = check_columns([true_col, pred_col, *scores]
+                          + ([weight_col] if weight_col is not None else []))
+    source.check_columns(cols)
+    batch_rows = check_batch_rows(batch_rows)
+    report = FileReport(path=path, format=source.format)
+    if source.relation is not None and len(scores) <= 1:
+        report.engine = "duckdb GROUP BY"
+        cm = evaluate_grouped(source, true_col, pred_col, weight_col, labels, skip_invalid,
+                               report, scores[0] if scores else None, bins)
+        if progress is not None:
+            progress(report.rows_total, report.rows_total)
+        return cm, report
+    # Parquet has a relation (counted by DuckDB) but is streamed by the pyarrow dataset
+    report.engine = "pyarrow dataset" if (
+        source.dataset is not None or source.make_dataset is not None) else (
+        "duckdb stream" if source.relation is not None else "numpy")
+    return evaluate_stream(source, path, true_col, pred_col, scores, weight_col, labels,
+                            skip_invalid, na_values, progress, batch_rows, bins, report)
+
+
+def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
+                     scores: list[str], weight_col: str | None, labels: Any,
+                     skip_invalid: bool, na_values: list[str] | None, progress: Any,
+                     batch_rows: int, bins: int, report: FileReport) -> tuple[Any, FileReport]:
+    from ..accumulator import Accumulator
+
+    roles = Roles.of(true_col, pred_col, scores, weight_col)
+    reader = BatchReader(path, [true_col, pred_col, *scores]
+                         + ([weight_col] if weight_col is not None else []),
+                         batch_rows=batch_rows, skip_invalid=skip_invalid, na_values=na_values,
+                         roles=roles, source=source)
+    acc = Accumulator(labels, scores=bool(scores) or None, bins=bins)
+    done = 0
+    for batch in reader.arrow_batches():
+
+        def col(name: str, b: Any = batch) -> Any:
+            return b.column(b.schema.get_field_index(name))
+
+        s = None
+        if scores:
+            s = (to_numpy(col(scores[0])) if len(scores) == 1
+                 else np.column_stack([to_numpy(col(c)) for c in scores]))
+        w = None if weight_col is None else to_numpy(col(weight_col))
+        first, last = done + 1, reader.rows_total
+        try:
+            acc.update(col(true_col), col(pred_col), scores=s, sample_weight=w)
+        except (ValueError, TypeError) as exc:
+            raise content_error(source, f"rows {first}..{last}", exc) from exc
+        done = reader.rows_total
+        report.batches += 1
+        if progress is not None:
+            progress(reader.rows_total, reader.total_rows)
+    if progress is not None and reader.rows_total != done:
+        progress(reader.rows_total, reader.total_rows)
+    report.rows_read = reader.rows_read
+    report.rows_skipped = reader.rows_skipped
+    report.skipped_by_reason = reader.skipped_by_reason
+    report.skipped_row_numbers = reader.skipped_row_numbers
+    if reader.rows_read == 0:
+        raise ValueError(
+            f"{source.name} has no valid rows to evaluate ({reader.rows_skipped} skipped)")
+    if scores:
+        report.curves = acc.curves()
+    return acc.result(), report
+
+
+def _score_list(score_cols: Any) -> list[str]:
+    if score_cols is None:
+        return []
+    if isinstance(score_cols, str):
+        return [score_cols]
+    return check_columns(score_cols)

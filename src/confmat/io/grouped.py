@@ -1,0 +1,283 @@
+"""Evaluation counted by the engine: one ``GROUP BY true, pred`` (and the score's bin), the row
+accounting read off the groups, and a second, ordered pass only to name a row in an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..inputs.encode import py_scalar
+from ..inputs.files import ReadError, Source, engine_error, engine_exceptions
+from ..inputs.sql_counts import count_groups
+from .rows import (
+    MAX_SKIPPED_NUMBERS,
+    REASONS,
+    Cleaner,
+    FileReport,
+    Roles,
+    content_error,
+    to_numpy,
+)
+
+
+def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: str | None,
+                      labels: Any, skip_invalid: bool, report: FileReport,
+                      score_col: str | None = None, bins: int = 10_000) -> Any:
+    """The pairs (and score bins) counted by the engine in one ``GROUP BY``; the row
+    accounting read off the groups. A row the errors must name is found by a second pass
+    over the rows, streamed in order by the same engine (only on the error path)."""
+    from ..accumulator import Accumulator
+    from ..inputs.encode import encode_pair, normalize_labels
+
+    if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
+        raise ValueError(f"bins must be a positive integer, got {bins!r}")
+    try:
+        g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
+                         score_col=score_col, bins=int(bins))
+    except engine_exceptions() as exc:
+        raise engine_error(source.name, exc) from exc
+    t, p, n = g["true"], g["pred"], g["count"]
+    null_t = _is_null(t)
+    null_p = _is_null(p) & ~null_t
+    ok = ~(null_t | null_p)
+    by_reason = {REASONS[0]: int(n[null_t].sum()), REASONS[1]: int(n[null_p].sum())}
+    if score_col is not None:
+        null_s = np.isnan(g["bin"]) & ok
+        by_reason[REASONS[2]] = int(n[null_s].sum())
+        ok &= ~null_s
+    if weight_col is not None:
+        by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
+        # a group whose every row lacks its weight holds no valid row: its labels, bin and
+        # weights are not seen (as when streaming, where such rows are dropped first)
+        ok &= n > g["bad_weight"]
+    skipped = sum(by_reason.values())
+    total = int(n.sum())
+    scan = _RowScan(source, true_col, pred_col, score_col, weight_col)
+    if skipped:
+        found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
+                              1 if not skip_invalid else min(skipped, MAX_SKIPPED_NUMBERS))
+        if not found:
+            raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
+                            "rows disagree on missing values")
+        if not skip_invalid:
+            raise found[0][1]
+        report.skipped_row_numbers = [row for row, _ in found]
+    if weight_col is not None:
+        lo, hi = g["min_weight"][ok], g["max_weight"][ok]
+        if (lo < 0).any() or (hi == np.inf).any():
+            hit = scan.first(lambda v: (_floats(v[weight_col]) < 0)
+                             | (_floats(v[weight_col]) == np.inf))
+            bad = float(lo.min()) if (lo < 0).any() else np.inf
+            where = source.name if hit is None else f"{source.name}, row {hit[0]}"
+            if hit is not None:
+                bad = float(_floats([hit[1][weight_col]])[0])
+            raise ValueError(f"{where}: column {weight_col!r} (sample_weight) holds "
+                             f"{bad!r}; weights must be finite and non-negative")
+        counts: np.ndarray = g["weight"][ok]
+    else:
+        counts = n[ok]
+    report.rows_skipped = skipped
+    report.rows_read = total - skipped
+    report.skipped_by_reason = {k: v for k, v in by_reason.items() if v}
+    report.batches = 1
+    if report.rows_read == 0:
+        raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
+    tv, pv = t[ok], p[ok]
+    book = None if labels is None else normalize_labels(labels)
+    try:
+        tc, pc, out_labels, has_other = encode_pair(tv, pv, book)
+    except (ValueError, TypeError) as exc:
+        raise content_error(source, None, exc) from exc
+    if has_other:
+        k = len(out_labels)
+        bad_t = tv[tc == k]
+        bad, col = (bad_t[0], true_col) if bad_t.size else (pv[pc == k][0], pred_col)
+        found_label = scan.first_label(lambda a, b: _outside(a, b, out_labels))
+        where = source.name
+        if found_label is not None:
+            row, bad, col = found_label
+            where = f"{source.name}, row {row}"
+        raise ValueError(f"{where}: label {py_scalar(bad)!r} (column {col!r}) is not in the fixed "
+                         f"labels {out_labels}")
+    if score_col is not None:
+        report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
+                                           out_labels, int(bins), labels is None)
+    # the table itself is added up where every engine's GROUP BY is: Accumulator.update_grouped
+    acc = Accumulator(book)
+    rows = n[ok] if weight_col is None else n[ok] - g["bad_weight"][ok]
+    try:
+        acc.update_grouped(tv, pv, rows, weights=None if weight_col is None else counts)
+    except (ValueError, TypeError) as exc:
+        raise content_error(source, None, exc) from exc
+    return acc.result()
+
+
+def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the true and predicted labels outside a fixed code book."""
+    from ..inputs.encode import encode_pair
+
+    tc, pc, _, _ = encode_pair(t, p, book)
+    return tc == len(book), pc == len(book)
+
+
+def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
+                       codes: np.ndarray, counts: np.ndarray, labels: list[Any], bins: int,
+                       seen: bool) -> Any:
+    """The score histogram of the engine's bin groups (binary problems: one score column)."""
+    from ..binned import ScoreHistogram
+
+    if len(labels) < 2:
+        raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
+                         f"only {labels} were seen; pass labels=")
+    if len(labels) > 2:
+        third = scan.third_label() if seen else None
+        if third is None:
+            raise ValueError(f"{source.name}: one score column serves a binary problem, but "
+                             f"the labels are {labels}; give one score column per class")
+        row, label, col = third
+        raise ValueError(f"{source.name}, row {row}: label {py_scalar(label)!r} (column {col!r}) is "
+                         "a third class, but one score column serves a binary problem (the "
+                         f"labels are {labels}); give one score column per class")
+    outside = (b < 0) | (b >= bins)
+    if outside.any():
+        hit = scan.first(lambda v: (_floats(v[score_col]) < 0.0) | (_floats(v[score_col]) > 1.0))
+        where = source.name if hit is None else f"{source.name}, row {hit[0]}"
+        value = "" if hit is None else f" {float(_floats([hit[1][score_col]])[0])!r}"
+        raise ValueError(f"{where}: column {score_col!r} holds a score{value} outside "
+                         "score_range=(0.0, 1.0); scores must be probabilities")
+    hist = ScoreHistogram(labels, bins=bins)
+    hist.update_grouped(codes, b.astype(np.int64), counts)
+    return hist
+
+
+def _floats(values: Any) -> np.ndarray:
+    """Values as the engine's ``::DOUBLE`` reads them (a score column inferred as text, e.g.
+    one starting with ``inf``, is cast by the counting query too)."""
+    return np.asarray(values).astype(np.float64)
+
+
+class _RowScan:
+    """The valid rows of a source (no missing value in the requested columns), streamed in
+    order by the engine that counted them, to name the first row where something holds."""
+
+    def __init__(self, source: Source, true_col: str, pred_col: str, score_col: str | None,
+                 weight_col: str | None) -> None:
+        self.source = source
+        self.true_col, self.pred_col = true_col, pred_col
+        scores = [score_col] if score_col else []
+        self.cols = list(dict.fromkeys(
+            [true_col, pred_col, *scores] + ([weight_col] if weight_col else [])))
+        self.roles = Roles.of(true_col, pred_col, scores, weight_col)
+
+    def valid(self) -> Iterator[tuple[int, np.ndarray, dict[str, np.ndarray]]]:
+        """(rows before the batch, indices of its valid rows, their values by column)."""
+        cleaner = Cleaner(self.source.name, self.roles, False, None)
+        done = 0
+        for batch in self.source.batches(self.cols, 1 << 16, counted=True):
+            bad = np.zeros(batch.num_rows, dtype=bool)
+            for _why, _col, m in cleaner.masks(batch):
+                bad |= np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool)
+            idx = np.flatnonzero(~bad)
+            if idx.size:
+                yield done, idx, {c: to_numpy(batch.column(batch.schema.get_field_index(c)))[idx]
+                                  for c in self.cols}
+            done += batch.num_rows
+
+    def first(self, test: Callable[[dict[str, np.ndarray]], np.ndarray]
+              ) -> tuple[int, dict[str, Any]] | None:
+        """(1-based row, its values) of the first valid row where ``test`` holds."""
+        try:
+            for done, idx, values in self.valid():
+                with np.errstate(invalid="ignore"):
+                    hit = np.flatnonzero(np.asarray(test(values), dtype=bool))
+                if hit.size:
+                    i = int(hit[0])
+                    return done + int(idx[i]) + 1, {c: v[i] for c, v in values.items()}
+        except (ValueError, TypeError):  # the row is a courtesy: the error stands without it
+            return None
+        return None
+
+    def first_label(self, test: Callable[[np.ndarray, np.ndarray],
+                                          tuple[np.ndarray, np.ndarray]]
+                    ) -> tuple[int, Any, str] | None:
+        """(1-based row, label, column) of the first valid row whose true (then predicted)
+        label passes ``test``, which gives a mask for each."""
+        try:
+            for done, idx, values in self.valid():
+                t, p = values[self.true_col], values[self.pred_col]
+                mt, mp = (np.asarray(m, dtype=bool) for m in test(t, p))
+                hit = np.flatnonzero(mt | mp)
+                if hit.size:
+                    i = int(hit[0])
+                    label, col = (t[i], self.true_col) if mt[i] else (p[i], self.pred_col)
+                    return done + int(idx[i]) + 1, label, col
+        except (ValueError, TypeError):
+            return None
+        return None
+
+    def third_label(self) -> tuple[int, Any, str] | None:
+        """(1-based row, label, column) of the first valid row holding a third class (labels
+        in order of appearance, the true label of a row before its prediction)."""
+        from ..inputs.encode import encode_pair
+
+        seen: dict[Any, None] = {}
+        try:
+            for done, idx, values in self.valid():
+                t, p = values[self.true_col], values[self.pred_col]
+                tc, pc, book, _ = encode_pair(t, p, None)
+                firsts: dict[int, tuple[int, int]] = {}
+                for order, codes in enumerate((tc, pc)):
+                    uniq, at = np.unique(codes, return_index=True)
+                    for c, i in zip(uniq.tolist(), at.tolist(), strict=True):
+                        firsts[c] = min(firsts.get(c, (i, order)), (i, order))
+                for c, (i, order) in sorted(firsts.items(), key=lambda kv: kv[1]):
+                    label = py_scalar(book[c])
+                    if label in seen:
+                        continue
+                    seen[label] = None
+                    if len(seen) > 2:
+                        col = self.true_col if order == 0 else self.pred_col
+                        return done + int(idx[i]) + 1, label, col
+        except (ValueError, TypeError):
+            return None
+        return None
+
+
+
+
+def _scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
+                  score_col: str | None, limit: int) -> list[tuple[int, ValueError]]:
+    """The first ``limit`` rows with a missing value, with the error naming each, found by
+    streaming the columns in order from the engine that counted them (only when the counts
+    show such rows)."""
+    scores = [score_col] if score_col else []
+    cols = [true_col, pred_col, *scores] + ([weight_col] if weight_col else [])
+    cleaner = Cleaner(source.name, Roles.of(true_col, pred_col, scores, weight_col), False,
+                       None)
+    out: list[tuple[int, ValueError]] = []
+    done = 0
+    for batch in source.batches(cols, 1 << 18, counted=True):
+        masks = cleaner.masks(batch)
+        if masks:
+            hit = np.zeros(batch.num_rows, dtype=bool)
+            for _why, _col, m in masks:
+                hit |= np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool)
+            for r in np.flatnonzero(hit)[: limit - len(out)].tolist():
+                why, col = min((why, col) for why, col, m in masks if m[r].as_py())
+                out.append((done + r + 1, cleaner.error(done + r + 1, why, col)))
+            if len(out) >= limit:
+                break
+        done += batch.num_rows
+    return out
+
+
+def _is_null(a: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "O":
+        return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in a.tolist()),
+                           bool, a.size)
+    if a.dtype.kind == "f":
+        return np.isnan(a)
+    return np.zeros(a.shape, dtype=bool)

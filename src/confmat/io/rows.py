@@ -1,0 +1,251 @@
+"""Row accounting of a read: which rows are skipped, why, and the report of what was read.
+
+One :class:`Cleaner` serves every streamed source: it finds the missing values of each Arrow
+batch (nulls, NaN, the ``na_values`` texts), raises the error naming the first one or drops
+and counts them per reason (:data:`REASONS`, in order of precedence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..inputs.files import ReadError, Source
+
+#: How many skipped row numbers a read remembers.
+MAX_SKIPPED_NUMBERS = 10
+#: Why a row is skipped, in order of precedence.
+REASONS = ("null true label", "null prediction", "null or NaN score", "null or NaN weight")
+
+
+def check_columns(columns: Any) -> list[str]:
+    if isinstance(columns, str):
+        columns = [columns]
+    if not isinstance(columns, Sequence) or not columns:
+        raise ValueError(f"columns must be a non-empty sequence of column names, got {columns!r}")
+    for c in columns:
+        if not isinstance(c, str):
+            raise TypeError(f"column names must be strings, got {c!r}")
+    return list(columns)
+
+
+def check_batch_rows(batch_rows: Any) -> int:
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int | np.integer):
+        raise TypeError(f"batch_rows must be an int, got {type(batch_rows).__name__}")
+    if batch_rows < 1:
+        raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+    return int(batch_rows)
+
+
+def check_na_values(na_values: Any) -> list[str] | None:
+    if na_values is None:
+        return None
+    if isinstance(na_values, str):
+        na_values = [na_values]
+    out = list(na_values)
+    for v in out:
+        if not isinstance(v, str):
+            raise TypeError(f"na_values must be strings, got {v!r}")
+    return out
+
+
+
+
+# --------------------------------------------------------------------------- batch cleaning
+@dataclass
+class Roles:
+    """Which requested column plays which part: its skip reason (index into REASONS)."""
+
+    reason: dict[str, int]
+
+    @classmethod
+    def of(cls, true_col: str | None, pred_col: str | None, score_cols: Sequence[str],
+           weight_col: str | None, other: Sequence[str] = ()) -> Roles:
+        reason: dict[str, int] = {}
+        for c in other:
+            reason.setdefault(c, 0)
+        if true_col is not None:
+            reason[true_col] = 0
+        if pred_col is not None and pred_col not in reason:
+            reason[pred_col] = 1
+        for c in score_cols:
+            reason.setdefault(c, 2)
+        if weight_col is not None:
+            reason.setdefault(weight_col, 3)
+        return cls(reason)
+
+
+class Cleaner:
+    """Finds the missing values of each Arrow batch, raises or drops them, and keeps the row
+    accounting (one place for every streamed source)."""
+
+    def __init__(self, name: str, roles: Roles, skip_invalid: bool,
+                 na_values: list[str] | None) -> None:
+        self.name = name
+        self.roles = roles
+        self.skip_invalid = skip_invalid
+        self.na_values = na_values
+        self.rows_read = 0
+        self.rows_skipped = 0
+        self.by_reason = dict.fromkeys(REASONS, 0)
+        self.skipped_row_numbers: list[int] = []
+
+    @property
+    def rows_total(self) -> int:
+        return self.rows_read + self.rows_skipped
+
+    def _missing(self, arr: Any) -> Any:
+        """Boolean Arrow mask of the missing values of one column, or None if there are none."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        mask = arr.is_null() if arr.null_count else None
+        typ = arr.type
+        if pa.types.is_floating(typ):
+            nan = pc.is_nan(arr)
+            if pc.any(nan).as_py():
+                mask = nan if mask is None else pc.or_(mask, nan)
+        if self.na_values:
+            if pa.types.is_dictionary(typ):
+                hit = pc.take(pc.is_in(arr.dictionary, value_set=pa.array(self.na_values)),
+                              arr.indices)
+            elif pa.types.is_string(typ) or pa.types.is_large_string(typ):
+                hit = pc.is_in(arr, value_set=pa.array(self.na_values))
+            else:
+                hit = None
+            if hit is not None and pc.any(hit).as_py():
+                mask = hit if mask is None else pc.or_(mask, hit)
+        if mask is not None:
+            mask = pc.fill_null(mask, True)
+            if not pc.any(mask).as_py():
+                return None
+        return mask
+
+    def masks(self, batch: Any) -> list[tuple[int, str, Any]]:
+        """(reason, column, mask) of the columns of a batch that miss values, by precedence."""
+        out = []
+        for col, why in self.roles.reason.items():
+            m = self._missing(batch.column(batch.schema.get_field_index(col)))
+            if m is not None:
+                out.append((why, col, m))
+        out.sort(key=lambda r: r[0])
+        return out
+
+    def first_missing(self, masks: list[tuple[int, str, Any]]) -> tuple[int, int, str]:
+        """(row within the batch, reason, column) of the first missing value."""
+        return min((int(np.flatnonzero(m.to_numpy(zero_copy_only=False))[0]), why, col)
+                   for why, col, m in masks)
+
+    def error(self, row: int, why: int, col: str) -> ValueError:
+        return ValueError(
+            f"{self.name}, row {row}: {REASONS[why]} (column {col!r} is missing a value); "
+            "pass skip_invalid=True to skip such rows and count them"
+        )
+
+    def clean(self, batch: Any) -> Any:
+        """The batch without its invalid rows (or an error naming the first one)."""
+        import pyarrow.compute as pc
+
+        start = self.rows_total
+        n = batch.num_rows
+        reason_masks = self.masks(batch)
+        if not reason_masks:
+            self.rows_read += n
+            return batch
+        if not self.skip_invalid:
+            row, why, col = self.first_missing(reason_masks)
+            raise self.error(start + row + 1, why, col)
+        taken = np.zeros(n, dtype=bool)
+        for why, _col, m in reason_masks:
+            mm = np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool) & ~taken
+            self.by_reason[REASONS[why]] += int(mm.sum())
+            taken |= mm
+        k = int(taken.sum())
+        if len(self.skipped_row_numbers) < MAX_SKIPPED_NUMBERS:
+            rows = np.flatnonzero(taken)[: MAX_SKIPPED_NUMBERS - len(self.skipped_row_numbers)]
+            self.skipped_row_numbers.extend(int(start + r + 1) for r in rows)
+        self.rows_skipped += k
+        self.rows_read += n - k
+        return batch.filter(pc.invert(_arrow_bool(taken)))
+
+
+def _arrow_bool(a: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    return pa.array(a, type=pa.bool_())
+
+
+def reconcile(source: Source, done: int) -> None:
+    if source.rows is not None and done != source.rows:
+        raise ReadError(
+            f"{source.name} cannot be read whole: it declares {source.rows} rows but "
+            f"{done} were read"
+        )
+
+
+def to_numpy(arr: Any) -> np.ndarray:
+    """An Arrow column as numpy (decoded; for :func:`iter_batches`)."""
+    return np.asarray(arr.to_numpy(zero_copy_only=False))
+
+
+
+@dataclass
+class FileReport:
+    """What an evaluation read: every row of the source is ``rows_read`` (evaluated) or
+    ``rows_skipped`` (counted per reason in ``skipped_by_reason``).
+
+    Parameters
+    ----------
+    path : str
+        The source as given (a path, or the name of a query or relation).
+    format : str
+        One of :data:`confmat.inputs.files.FORMATS`, or ``"sql"``.
+    rows_read, rows_skipped : int
+        Rows evaluated and rows left out.
+    skipped_by_reason : dict of str to int
+        Skipped rows per reason (:data:`REASONS`), only reasons that occurred.
+    skipped_row_numbers : list of int
+        The first 1-based numbers of skipped rows (at most :data:`MAX_SKIPPED_NUMBERS`).
+    batches : int
+        Batches read (1 when the engine counted the source at once).
+    engine : str
+        Who counted: ``"duckdb GROUP BY"``, ``"duckdb stream"``, ``"pyarrow dataset"`` or
+        ``"numpy"``.
+    curves : ScoreHistogram, optional
+        The binned score curves, when score columns were given.
+
+    Examples
+    --------
+    >>> report = FileReport("p.csv", "csv", rows_read=9, rows_skipped=1)
+    >>> report.rows_total
+    10
+    """
+
+    path: str
+    format: str
+    rows_read: int = 0
+    rows_skipped: int = 0
+    skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    skipped_row_numbers: list[int] = field(default_factory=list)
+    batches: int = 0
+    engine: str = ""
+    curves: Any = None
+
+    @property
+    def rows_total(self) -> int:
+        return self.rows_read + self.rows_skipped
+
+
+
+
+def content_error(source: Source, rows: str | None, exc: Exception) -> ValueError:
+    """A problem with the values of a source, as the ``ValueError`` naming it: what a file
+    holds is a value, whatever the type of the in-memory check that found it."""
+    where = source.name if rows is None else f"{source.name}, {rows}"
+    hint = ""
+    if isinstance(exc, TypeError) and source.format in ("csv", "tsv", "jsonl"):
+        hint = " (the engine inferred the column types; column_types= can set them)"
+    return ValueError(f"{where}: {exc}{hint}")
