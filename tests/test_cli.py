@@ -268,9 +268,14 @@ def test_compare_files_and_columns(data: dict, tmp_path: Path) -> None:
     rows = {r["model"]: r for r in d["table"]}
     assert rows["preds"]["mcc"] == pytest.approx(matthews_corrcoef(y, data["p"]))
     assert rows["other"]["mcc"] == pytest.approx(matthews_corrcoef(y, data["p2"]))
-    assert rows["other"]["auc"] == pytest.approx(roc_auc_score(y, data["s2"]))
-    tests = {t["test"] for t in d["tests"]}
-    assert {"McNemar", "DeLong (AUC)"} <= tests
+    assert rows["other"]["roc_auc"] == pytest.approx(roc_auc_score(y, data["s2"]))
+    # one test metric per comparison: accuracy (McNemar) by default, roc_auc (DeLong) on request
+    assert {t["method"].split()[0] for t in d["comparison"]["pairwise"]} == {"mcnemar"}
+    res = run("compare", str(data["csv"]), str(data["other"]), "--true", "y", "--pred", "yhat",
+              "--score", "score", "-f", "json", "--no-intervals", "--test-metric", "roc_auc")
+    assert res.returncode == 0, res.stderr
+    pairs = json.loads(res.stdout)["comparison"]["pairwise"]
+    assert {t["method"].split()[0] for t in pairs} == {"delong"}
     one = run("compare", str(data["csv"]), "--true", "y", "--pred", "yhat,yhat2", "--score",
               "score,score2", "--name", "A", "--name", "B", "-f", "json", "--no-intervals",
               "--metrics", "mcc,cohens_kappa")
@@ -278,8 +283,8 @@ def test_compare_files_and_columns(data: dict, tmp_path: Path) -> None:
     d1 = json.loads(one.stdout)
     assert d1["models"] == ["A", "B"]
     assert [k for k in d1["table"][0] if not k.endswith("_interval")] == ["model", "mcc",
-                                                                          "kappa", "auc"]
-    assert d1["table"][1]["auc"] == pytest.approx(roc_auc_score(y, data["s2"]))
+                                                                          "kappa", "roc_auc"]
+    assert d1["table"][1]["roc_auc"] == pytest.approx(roc_auc_score(y, data["s2"]))
 
 
 # ------------------------------------------------------------------------------ registry

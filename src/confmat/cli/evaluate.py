@@ -45,7 +45,7 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
       confmat matrix counts.csv --format html -o matrix.html
     """
     from ..matrix import ConfusionMatrix
-    from ..report.model import build_report
+    from ..report import build_report
 
     table, file_labels = parse_matrix(matrix)
     names: list[Any] | None = split_values(labels) or file_labels
@@ -89,7 +89,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
     """
     from ..matrix import ConfusionMatrix
-    from ..report.model import build_report
+    from ..report import build_report
 
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
@@ -150,7 +150,7 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,
                    plots_dir: str | None, plot_format: str) -> None:
     """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
-    from ..report.model import build_report, curves_from_histogram
+    from ..report import build_report, curves_from_histogram
 
     cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label, show,
                                      skip_invalid, fmt_in, score_cols=score_cols, bins=bins)
@@ -180,12 +180,16 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
 @click.option("--metrics", "metric_names", multiple=True,
               help="Overall metrics of the side-by-side table, comma-separated "
                    "[default: the registry's headline metrics].")
+@click.option("--test-metric", "test_metric", default=None,
+              help="Metric of the pairwise tests: 'accuracy' (McNemar's test, the default), "
+                   "'roc_auc' (DeLong's test; needs --score), or another compared metric "
+                   "(paired bootstrap).")
 @output_options
 def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             score: tuple[str, ...], scores: tuple[str, ...], labels: tuple[str, ...],
             pos_label: str | None, weight: str | None, progress: bool | None,
             skip_invalid: bool, fmt_in: str | None, names: tuple[str, ...],
-            metric_names: tuple[str, ...], fmt: str | None,
+            metric_names: tuple[str, ...], test_metric: str | None, fmt: str | None,
             output: str | None, title: str | None, no_intervals: bool, plots_dir: str | None,
             plot_format: str) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
@@ -199,7 +203,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
       confmat compare preds.csv --true y --pred knn,tree --score p_knn,p_tree -o cmp.html
       confmat compare a.csv b.csv --true y --pred yhat --metrics mcc,kappa,informedness
     """
-    from ..report.model import build_comparison
+    from ..report import build_comparison
 
     preds = split_values(pred_cols)
     score_cols = split_values(score)
@@ -260,6 +264,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     cmp = build_comparison(y_ref, models, scores=model_scores, labels=lab, pos_label=pos,
                            sample_weight=w_ref, intervals=not no_intervals,
                            metrics=split_values(metric_names) or None,
+                           test_metric=test_metric,
                            title=title or "Model comparison", source=source)
     emit(cmp, format_for(fmt, output), output)
     save_plots(cmp, plots_dir, plot_format)

@@ -1,8 +1,9 @@
 """Output of the commands: the report model rendered to a file or the terminal, and plots.
 
 The report model types are read here and nowhere else in the command line:
-:class:`confmat.report.model.Comparison` (``isinstance`` checks, ``names``, ``reports``) and
-each report's ``curves`` (threshold curves handed to the plot Displays).
+:class:`confmat.report.Comparison` (``isinstance`` checks, ``names``, ``reports``) and
+each report's ``curves`` (:class:`confmat.report.ScoreCurve`, whose threshold sweeps the plot
+Displays draw).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def emit(obj: Any, fmt: str, output: str | None) -> None:
 
 def _print_rich(obj: Any) -> None:
     """Terminal tables with rich (plain text when rich is missing)."""
-    from ..report.model import Comparison
+    from ..report import Comparison
     from ..report.render_text import comparison_sections, render_text, report_sections, source_lines
 
     try:
@@ -99,7 +100,7 @@ def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
         RocCurveDisplay,
         ThresholdDisplay,
     )
-    from ..report.model import Comparison
+    from ..report import Comparison
 
     out = Path(plots_dir)
     try:
@@ -124,15 +125,18 @@ def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
              pre + "confusion_matrix")
         for c in rep.curves:
             suffix = "" if len(rep.curves) == 1 else f"_{_slug(c.pos_label)}"
-            save(lambda ax, c=c: RocCurveDisplay(c).plot(ax=ax), f"{pre}roc{suffix}")
-            save(lambda ax, c=c: PrecisionRecallDisplay(c).plot(ax=ax), f"{pre}pr{suffix}")
-            save(lambda ax, c=c: ThresholdDisplay(c).plot(ax=ax), f"{pre}threshold{suffix}",
+            save(lambda ax, c=c: RocCurveDisplay(c.sweep, roc_auc=c.auc).plot(ax=ax), f"{pre}roc{suffix}")
+            save(lambda ax, c=c: PrecisionRecallDisplay(
+                c.sweep, average_precision=c.average_precision).plot(ax=ax), f"{pre}pr{suffix}")
+            save(lambda ax, c=c: ThresholdDisplay(c.sweep).plot(ax=ax), f"{pre}threshold{suffix}",
                  (6.5, 4.0))
     if isinstance(report, Comparison):
         curves = {n: r.curves[0] for n, r in zip(report.names, report.reports, strict=True)
                   if len(r.curves) == 1}
         if len(curves) >= 1:
-            save(lambda ax: RocComparisonDisplay(curves).plot(ax=ax), "roc_comparison",
+            save(lambda ax: RocComparisonDisplay({n: c.sweep for n, c in curves.items()},
+                                                 {n: c.auc for n, c in curves.items()}
+                                                 ).plot(ax=ax), "roc_comparison",
                  (6.5, 6.0))
     click.echo(f"wrote {len(written)} plots to {plots_dir}", err=True)
 
