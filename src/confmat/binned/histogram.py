@@ -1,28 +1,6 @@
-"""Binned, mergeable score statistics: per-class histograms of scores.
-
-For data that does not fit in memory or is spread over machines, :class:`ScoreHistogram`
-counts scores into ``B`` equal-width bins over a fixed range (default 10,000 bins over
-``[0, 1]``), separately for every true class. Histograms of chunks add up exactly, so
-``update`` chunk by chunk, ``merge`` / ``+`` across workers, and ``to_dict`` / ``from_dict``
-(versioned JSON, no pickle) to ship them.
-
-**What is exact.** Bin ``j`` holds the scores ``e_j <= s < e_{j+1}`` (the last bin also holds
-``s = hi``) with edges ``e_j = lo + (hi - lo) * j / B``. The counts at or above an edge are
-therefore exact: a :meth:`ScoreHistogram.threshold_sweep` at bin edges gives exactly the
-confusion matrices of the decision rule ``score >= edge``. Every curve and area computed here
-equals the exact one computed on the scores rounded *down* to their bin's lower edge.
-
-**Error bound of the AUC.** Rounding scores down within a bin only changes the order of a
-positive and a negative that fall in the same bin: such a pair counts 1/2 in the binned AUC
-and 0, 1/2 or 1 in the exact one. Hence, with ``pos_b`` and ``neg_b`` the (weighted) counts of
-positives and negatives in bin ``b``,
-
-.. math:: |\\mathrm{AUC}_{exact} - \\mathrm{AUC}_{binned}| \\le
-          \\frac{1}{2} \\frac{\\sum_b pos_b\\, neg_b}{P N},
-
-which :meth:`ScoreHistogram.auc_error_bound` reports (it is computable from the histogram
-alone). For well-spread scores it is about ``1 / (2B)`` or less.
-"""
+"""The :class:`ScoreHistogram` itself: construction, accumulation (numba or numpy), merging
+and its versioned JSON form (:func:`read_histogram`). Its curve methods live in
+:mod:`confmat.binned.views`."""
 
 from __future__ import annotations
 
@@ -30,27 +8,13 @@ import json
 import os
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
-from .curves import (
-    ThresholdSweep,
-    _ap_from_counts,
-    _area_with_max_fpr,
-    _average_scores,
-    _check_average,
-    _check_max_fpr,
-    _check_method,
-    _check_probabilities,
-    _check_thresholds,
-    _pr_points,
-    _roc_points,
-    _undefined_auc,
-)
-from .inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels, py_scalar
-from .inputs.state import (
+from ..curves.common import check_probabilities
+from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels, py_scalar
+from ..inputs.state import (
     check_envelope,
     field_name,
     json_labels,
@@ -61,9 +25,8 @@ from .inputs.state import (
     read_int,
     read_labels,
 )
-from .inputs.targets import encode_truth, finite_float, negative_label, resolve_pos_label
-
-__all__ = ["ScoreHistogram"]
+from ..inputs.targets import encode_truth, finite_float, negative_label, resolve_pos_label
+from .views import HistogramCurves
 
 SCHEMA = "confmat.score_histogram"
 SCHEMA_VERSION = 1
@@ -82,13 +45,13 @@ def _kernels() -> Any:
     try:
         import numba
 
-        from .counting.binned_kernels import accumulate, count_rows
+        from ..counting.binned_kernels import accumulate, count_rows
     except ImportError:  # pragma: no cover - numba is optional
         return None
     return numba, accumulate, count_rows
 
 
-class ScoreHistogram:
+class ScoreHistogram(HistogramCurves):
     """Per-class histograms of scores into ``bins`` equal-width bins: a mergeable summary
     from which ROC / PR curves, AUC, average precision and threshold sweeps are computed.
 
@@ -265,7 +228,7 @@ class ScoreHistogram:
                     f"y_score must have shape (n, {k}) (one column per label), got {s.shape}"
                 )
             s = finite_float(s, n, "y_score")
-            _check_probabilities(s)
+            check_probabilities(s)
         return s
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreHistogram:
@@ -488,232 +451,6 @@ class ScoreHistogram:
         name = "ScoreHistogram.from_json"
         return read_histogram(parse_json(text, name), name)
 
-    # ---------------------------------------------------------------- binary views
-    def pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:
-        """Positive and negative histograms of one class against the rest.
-
-        Parameters
-        ----------
-        pos_label : label, optional
-            Binary histograms: ``labels[1]`` or None. Multiclass: the class (required).
-
-        Returns
-        -------
-        pos, neg : ndarray of shape (bins,)
-            Counts (or weights) of positives and negatives per bin.
-        pos_label, neg_label : label
-            The positive class and the name of the negative one.
-
-        Raises
-        ------
-        ValueError
-            ``pos_label`` missing for a multiclass histogram, or not a valid class.
-
-        Examples
-        --------
-        >>> ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7]).pos_neg()[0].tolist()
-        [0, 1]
-        """
-        if self.is_binary:
-            if pos_label is not None and py_scalar(pos_label) != self.labels[1]:
-                raise ValueError(
-                    f"pos_label must be {self.labels[1]!r} (labels[1]: the scores are that "
-                    f"class's), got {pos_label!r}"
-                )
-            return self.counts[1, 0], self.counts[0, 0], self.labels[1], self.labels[0]
-        if pos_label is None:
-            raise ValueError(
-                f"pos_label is required for a multiclass histogram (one of {self.labels})"
-            )
-        if py_scalar(pos_label) not in self._index:
-            raise ValueError(f"pos_label={pos_label!r} is not one of the labels {self.labels}")
-        k = self._index[py_scalar(pos_label)]
-        pos = self.counts[k, k]
-        neg = self.counts[:, k].sum(axis=0) - pos
-        return pos, neg, self.labels[k], f"not {self.labels[k]}"
-
-    _pos_neg = pos_neg  # old private name, still read by report/model.py until it moves
-
-    def _cumulative(self, pos: np.ndarray, neg: np.ndarray, nonempty_only: bool = True):
-        """Like curves._cumulative_counts: thresholds = lower edges, decreasing."""
-        lower = self.edges[:-1]
-        tps = np.cumsum(pos[::-1])
-        fps = np.cumsum(neg[::-1])
-        thr = lower[::-1]
-        if nonempty_only:
-            keep = (pos + neg)[::-1] > 0
-            return thr[keep], tps[keep], fps[keep]
-        return thr, tps, fps
-
-    def roc_curve(
-        self, *, pos_label: Any = None, drop_intermediate: bool = True
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """ROC curve with the lower edges of the non-empty bins as thresholds (plus ``inf``):
-        exactly :func:`confmat.roc_curve` on the scores rounded down to their bin edge."""
-        pos, neg, _, _ = self.pos_neg(pos_label)
-        thr, tps, fps = self._cumulative(pos, neg)
-        return _roc_points(thr, tps.astype(np.float64), fps.astype(np.float64), drop_intermediate)
-
-    def precision_recall_curve(
-        self, *, pos_label: Any = None, drop_intermediate: bool = False
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Precision-recall curve at the lower edges of the non-empty bins."""
-        pos, neg, _, _ = self.pos_neg(pos_label)
-        thr, tps, fps = self._cumulative(pos, neg)
-        return _pr_points(thr, tps, fps, drop_intermediate)
-
-    @staticmethod
-    def _binned_auc(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None) -> float:
-        p = pos.sum()
-        q = neg.sum()
-        if p == 0 or q == 0:
-            return _undefined_auc()
-        if max_fpr in (None, 1):
-            pos_f = pos.astype(np.float64)
-            neg_f = neg.astype(np.float64)
-            below = np.cumsum(neg_f) - neg_f
-            return float((pos_f * (below + 0.5 * neg_f)).sum() / (float(p) * float(q)))
-        lower = np.arange(pos.shape[0], dtype=np.float64)
-        keep = (pos + neg)[::-1] > 0
-        thr = lower[::-1][keep]
-        tps = np.cumsum(pos[::-1])[keep].astype(np.float64)
-        fps = np.cumsum(neg[::-1])[keep].astype(np.float64)
-        fpr, tpr, _ = _roc_points(thr, tps, fps, True)
-        return _area_with_max_fpr(fpr, tpr, max_fpr)
-
-    def auc_error_bound(self, *, pos_label: Any = None, average: str | None = "macro") -> float:
-        """Bound on ``|exact AUC - binned AUC|``: half the share of positive-negative pairs
-        that fall in the same bin, :math:`\\frac{1}{2}\\sum_b pos_b neg_b / (PN)`.
-
-        For a multiclass histogram without ``pos_label``: the bound of the one-vs-rest AUC
-        averaged with ``average`` ('macro' mean or 'weighted' by support of the per-class
-        bounds, or 'micro')."""
-        if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self.pos_neg(pos_label)
-            return _pair_bound(pos, neg)
-        _check_average(average, ("macro", "weighted", "micro"))
-        if average == "micro":
-            pos, neg = self._micro()
-            return _pair_bound(pos, neg)
-        bounds = np.array([_pair_bound(*self.pos_neg(c)[:2]) for c in self.labels])
-        support = np.array([self.counts[k, k].sum() for k in range(len(self.labels))], float)
-        return float(_average_scores(bounds, average, support))
-
-    def _micro(self) -> tuple[np.ndarray, np.ndarray]:
-        k = len(self.labels)
-        pos = sum(self.counts[i, i] for i in range(k))
-        neg = self.counts.sum(axis=0).sum(axis=0) - pos
-        return pos, neg
-
-    def roc_auc(
-        self,
-        *,
-        average: str | None = "macro",
-        multi_class: Literal["ovr", "ovo"] = "ovr",
-        pos_label: Any = None,
-        max_fpr: float | None = None,
-    ) -> float | np.ndarray:
-        """Binned ROC AUC: the exact AUC of the scores rounded down to their bin's lower edge
-        (ties within a bin count 1/2). Within :meth:`auc_error_bound` of the exact AUC.
-
-        Binary histograms give the AUC of ``labels[1]``. Multiclass histograms: one class
-        against the rest with ``pos_label``; otherwise ``multi_class='ovr'`` (``average``
-        'macro', 'weighted', 'micro' or None) or ``'ovo'`` (Hand & Till, 'macro' or
-        'weighted'), as :func:`confmat.roc_auc`.
-        """
-        max_fpr = _check_max_fpr(max_fpr)
-        if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self.pos_neg(pos_label)
-            return self._binned_auc(pos, neg, max_fpr)
-        if max_fpr is not None and max_fpr != 1:
-            raise ValueError("max_fpr (partial AUC) is only available for binary problems")
-        k = len(self.labels)
-        if multi_class == "ovr":
-            _check_average(average, ("macro", "weighted", "micro", None))
-            if average == "micro":
-                return self._binned_auc(*self._micro(), None)
-            per = np.array([self._binned_auc(*self.pos_neg(c)[:2], None) for c in self.labels])
-            support = np.array([self.counts[i, i].sum() for i in range(k)], dtype=np.float64)
-            return _average_scores(per, average, support)
-        if multi_class != "ovo":
-            raise ValueError(f"multi_class must be 'ovr' or 'ovo', got {multi_class!r}")
-        _check_average(average, ("macro", "weighted"))
-        if self.is_weighted:
-            raise ValueError("sample weights are not supported for multi_class='ovo' (as in scikit-learn)")
-        sizes = self.counts[:, 0, :].sum(axis=1)
-        present = [i for i in range(k) if sizes[i] > 0]
-        scores, prevalence = [], []
-        for a, b in combinations(present, 2):
-            auc_a = self._binned_auc(self.counts[a, a], self.counts[b, a], None)
-            auc_b = self._binned_auc(self.counts[b, b], self.counts[a, b], None)
-            scores.append((auc_a + auc_b) / 2)
-            prevalence.append((sizes[a] + sizes[b]) / sizes.sum())
-        if not scores:
-            return _undefined_auc()
-        return float(np.average(scores, weights=prevalence if average == "weighted" else None))
-
-    def average_precision(
-        self,
-        *,
-        average: str | None = "macro",
-        pos_label: Any = None,
-        method: Literal["step", "interpolated", "trapezoid"] = "step",
-    ) -> float | np.ndarray:
-        """Average precision of the binned precision-recall curve (``method`` as in
-        :func:`confmat.average_precision`); multiclass without ``pos_label`` averages the
-        one-vs-rest values ('macro', 'weighted', 'micro' or None)."""
-        method = _check_method(method)
-        if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self.pos_neg(pos_label)
-            _, tps, fps = self._cumulative(pos, neg)
-            return _ap_from_counts(tps, fps, method)
-        _check_average(average, ("macro", "weighted", "micro", None))
-        if average == "micro":
-            _, tps, fps = self._cumulative(*self._micro())
-            return _ap_from_counts(tps, fps, method)
-        per = []
-        for c in self.labels:
-            _, tps, fps = self._cumulative(*self.pos_neg(c)[:2])
-            per.append(_ap_from_counts(tps, fps, method))
-        support = np.array([self.counts[i, i].sum() for i in range(len(self.labels))], float)
-        return _average_scores(np.array(per), average, support)
-
-    def threshold_sweep(self, *, thresholds: Any = None, pos_label: Any = None) -> ThresholdSweep:
-        """Confusion matrices at bin edges (exact for the rule ``score >= edge``).
-
-        By default the thresholds are the lower edges of the non-empty bins, decreasing.
-        Given ``thresholds`` must be bin edges (e.g. 0.9, 0.8, ... with the default bins and
-        range), or lie above every score or at or below ``lo``.
-        """
-        pos, neg, pl, nl = self.pos_neg(pos_label)
-        thr_all, tps_all, fps_all = self._cumulative(pos, neg, nonempty_only=False)
-        if thresholds is None:
-            t = self._cumulative(pos, neg)[0]
-        else:
-            t = _check_thresholds(thresholds)
-        edges = self.edges
-
-        def check(values: np.ndarray) -> None:
-            ok = np.isin(values, edges[:-1]) | (values <= edges[0]) | (values > edges[-1])
-            if not ok.all():
-                bad = values[~ok][0]
-                raise ValueError(
-                    f"threshold {bad!r} is not a bin edge; binned counts are exact only at the "
-                    f"edges lo + (hi - lo) * j / {self.bins} (see ScoreHistogram.edges)"
-                )
-
-        labels = [self.labels[0], self.labels[1]] if self.is_binary else [nl, pl]
-        return ThresholdSweep(
-            t, thr_all, tps_all, fps_all, tps_all[-1], fps_all[-1], labels, check=check
-        )
-
-
-def _pair_bound(pos: np.ndarray, neg: np.ndarray) -> float:
-    p = float(pos.sum())
-    q = float(neg.sum())
-    if p == 0 or q == 0:
-        return float("nan")
-    return float(0.5 * (pos.astype(np.float64) * neg).sum() / (p * q))
 
 
 def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHistogram:
