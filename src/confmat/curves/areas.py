@@ -59,6 +59,16 @@ def average_precision(
         (the "all-point interpolated" AP of PASCAL VOC). ``'trapezoid'`` is the trapezoidal
         area ``auc(recall, precision)``, which is optimistic and given for comparison only.
 
+    Returns
+    -------
+    float or ndarray
+        The average precision (a fraction in [0, 1]); per-class array with ``average=None``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels, scores, weights, ``pos_label``, ``average`` or ``method``.
+
     Examples
     --------
     >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)

@@ -120,6 +120,22 @@ class OneVsRestROC:
     ``macro`` averages the per-class TPRs on the union of their FPR grids (linear
     interpolation); its ``auc`` is the area of that averaged curve, which differs slightly
     from the macro mean of the per-class AUCs (``mean_auc``).
+
+    Attributes
+    ----------
+    labels : list
+        The classes, in score-column order.
+    curves : dict
+        ``class -> ROCCurve`` of that class against the rest.
+    micro, macro : ROCCurve
+        The averaged curves.
+
+    Examples
+    --------
+    >>> ovr = roc_curve_ovr([0, 1, 2, 2], [[.8, .1, .1], [.2, .3, .5], [.1, .2, .7],
+    ...                                    [.3, .4, .3]])
+    >>> ovr.labels, ovr.micro.label, round(ovr.mean_auc, 4)
+    ([0, 1, 2], 'micro', 0.8056)
     """
 
     labels: list[Any]
@@ -129,13 +145,29 @@ class OneVsRestROC:
 
     @property
     def aucs(self) -> dict[Any, float]:
+        """ROC AUC of every class against the rest: ``class -> area`` (a fraction in [0, 1])."""
         return {k: c.auc for k, c in self.curves.items()}
 
     @property
     def mean_auc(self) -> float:
+        """Unweighted mean of :attr:`aucs` (the macro one-vs-rest AUC of
+        :func:`confmat.roc_auc`), a fraction in [0, 1]."""
         return float(np.mean(list(self.aucs.values())))
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Keys ``labels``, ``curves`` (one dict per class, see :meth:`ROCCurve.to_dict`),
+            ``micro`` and ``macro``.
+
+        Examples
+        --------
+        >>> roc_curve_ovr([0, 1, 2], np.eye(3)).to_dict()["labels"]
+        [0, 1, 2]
+        """
         return {
             "labels": [py_scalar(v) for v in self.labels],
             "curves": [c.to_dict() for c in self.curves.values()],
@@ -160,14 +192,31 @@ def roc_curve_ovr(
     sample_weight: Any = None,
     drop_intermediate: bool = True,
 ) -> OneVsRestROC:
-    """One-vs-rest ROC curves for every class (seed 000's Figure 7) with micro and macro
+    """One-vs-rest ROC curves for every class (Yao et al. 2022, Figure 7) with micro and macro
     averages.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True class labels.
     y_score : array-like of shape (n_samples, n_classes)
         One score column per class; the columns follow ``labels`` (default: sorted classes).
+    labels : array-like, optional
+        The class of each score column.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+    drop_intermediate : bool, default=True
+        Drop collinear ROC points.
+
+    Returns
+    -------
+    OneVsRestROC
+        Per-class curves, micro and macro averages.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels or scores; score columns that do not match the classes.
 
     Examples
     --------

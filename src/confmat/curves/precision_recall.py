@@ -61,6 +61,25 @@ def precision_recall_curve(
     Identical to :func:`sklearn.metrics.precision_recall_curve`: recall decreasing, a last
     point (recall 0, precision 1) without threshold, thresholds increasing.
 
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`roc_curve`.
+    drop_intermediate : bool, default=False
+        Drop thresholds where recall does not change (scikit-learn's option).
+
+    Returns
+    -------
+    precision, recall : ndarray
+        One more point than thresholds.
+    thresholds : ndarray
+        Increasing distinct scores.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels, scores, weights or ``pos_label`` (as :func:`roc_curve`).
+
     Examples
     --------
     >>> p, r, t = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -88,7 +107,26 @@ def ap_from_counts(tps: np.ndarray, fps: np.ndarray, method: str) -> float:
 
 @dataclass(frozen=True)
 class PRCurve:
-    """One precision-recall curve (scikit-learn's layout) and its average precision."""
+    """One precision-recall curve (scikit-learn's layout) and its average precision.
+
+    Attributes
+    ----------
+    precision, recall : ndarray
+        Precision and recall (fractions in [0, 1]); recall decreasing, ending at (0, 1).
+    thresholds : ndarray
+        Increasing score thresholds, one fewer than the points.
+    average_precision : float
+        Step-wise area under the curve (scikit-learn's average precision).
+    label : any
+        Name of the curve (model or class), or None.
+
+    Examples
+    --------
+    >>> from confmat.curves import roc_pr_curves
+    >>> _, pr = roc_pr_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> pr.recall.tolist(), round(pr.average_precision, 4)
+    ([1.0, 1.0, 0.5, 0.5, 0.0], 0.8333)
+    """
 
     precision: np.ndarray
     recall: np.ndarray
@@ -97,6 +135,19 @@ class PRCurve:
     label: Any = None
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Keys ``label``, ``average_precision``, ``precision``, ``recall``, ``thresholds``.
+
+        Examples
+        --------
+        >>> from confmat.curves import roc_pr_curves
+        >>> roc_pr_curves([0, 1], [0.2, 0.7])[1].to_dict()["thresholds"]
+        [0.2, 0.7]
+        """
         return {
             "label": py_scalar(self.label),
             "average_precision": self.average_precision,

@@ -139,7 +139,26 @@ def roc_curve(
 
 @dataclass(frozen=True)
 class ROCCurve:
-    """One ROC curve: false/true positive rates at decreasing thresholds, and its area."""
+    """One ROC curve: false/true positive rates at decreasing thresholds, and its area.
+
+    Attributes
+    ----------
+    fpr, tpr : ndarray
+        False and true positive rates (fractions in [0, 1]), increasing.
+    thresholds : ndarray
+        Decreasing score thresholds (``inf`` first); empty for an averaged curve.
+    auc : float
+        Trapezoidal area under the curve.
+    label : any
+        Name of the curve (model or class), or None.
+
+    Examples
+    --------
+    >>> from confmat.curves import roc_pr_curves
+    >>> roc, _ = roc_pr_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], label="a")
+    >>> roc.label, roc.auc, roc.tpr.tolist()
+    ('a', 0.75, [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
 
     fpr: np.ndarray
     tpr: np.ndarray
@@ -148,6 +167,19 @@ class ROCCurve:
     label: Any = None
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form; infinite thresholds become None.
+
+        Returns
+        -------
+        dict
+            Keys ``label``, ``auc``, ``fpr``, ``tpr``, ``thresholds``.
+
+        Examples
+        --------
+        >>> ROCCurve(np.array([0.0, 1.0]), np.array([0.0, 1.0]), np.array([np.inf, 0.5]),
+        ...          0.5).to_dict()["thresholds"]
+        [None, 0.5]
+        """
         return {
             "label": py_scalar(self.label),
             "auc": self.auc,

@@ -24,7 +24,38 @@ class ThresholdSweep:
     table at ``thresholds[i]`` with rows = true class and columns = predicted class, both in
     the order ``labels = [negative, positive]``: ``[[TN, FP], [FN, TP]]``.
 
-    Every registry metric is evaluated on the whole ``(T, 2, 2)`` stack at once.
+    Every registry metric is evaluated on the whole ``(T, 2, 2)`` stack at once. Build one
+    with :func:`threshold_sweep` (or :meth:`confmat.binned.ScoreHistogram.threshold_sweep`).
+
+    Parameters
+    ----------
+    thresholds : ndarray of shape (T,)
+        The thresholds to report, in the order given.
+    grid : ndarray
+        The distinct scores, decreasing, at which ``tps`` and ``fps`` are counted.
+    tps, fps : ndarray
+        Positives and negatives (counts or weights) scoring at or above each ``grid`` value.
+    n_pos, n_neg : float
+        Total positives and negatives.
+    labels : list
+        ``[negative, positive]`` class names.
+    check : callable, optional
+        Called with the thresholds looked up; raises if they are not allowed.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (T,)
+        The thresholds, as given (score units).
+    labels : list
+        ``[negative, positive]``.
+    tp, fp, fn, tn : ndarray of shape (T,)
+        The four counts (or sums of weights) at every threshold.
+
+    Examples
+    --------
+    >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> sw.thresholds.tolist(), sw.tp.tolist(), sw.fp.tolist()
+    ([0.8, 0.4, 0.35, 0.1], [1, 1, 2, 2], [0, 1, 1, 2])
     """
 
     def __init__(
@@ -67,6 +98,7 @@ class ThresholdSweep:
         return tps[k], fps[k]
 
     def __len__(self) -> int:
+        """Number of thresholds ``T``."""
         return self.thresholds.shape[0]
 
     def __repr__(self) -> str:
@@ -77,7 +109,15 @@ class ThresholdSweep:
 
     @property
     def tables(self) -> np.ndarray:
-        """``(T, 2, 2)`` stack ``[[TN, FP], [FN, TP]]`` (rows true, columns predicted)."""
+        """The ``(T, 2, 2)`` stack of confusion tables ``[[TN, FP], [FN, TP]]``, one per
+        threshold (rows true class, columns predicted class, order ``[negative, positive]``);
+        counts, or sums of weights for weighted input.
+
+        Examples
+        --------
+        >>> threshold_sweep([0, 1], [0.2, 0.7], thresholds=[0.5]).tables.tolist()
+        [[[1, 0], [0, 1]]]
+        """
         return np.stack([np.stack([self.tn, self.fp], -1), np.stack([self.fn, self.tp], -1)], -2)
 
     def metric(
@@ -93,6 +133,34 @@ class ThresholdSweep:
         Per-class metrics give the positive class's value unless ``average`` is set
         ('micro', 'macro' or 'weighted' over the two classes); overall metrics (accuracy,
         MCC, kappa, ...) are computed on each table.
+
+        Parameters
+        ----------
+        name : str
+            A registry metric name or alias (see :func:`confmat.metrics.list_metrics`).
+        average : {'micro', 'macro', 'weighted'} or None, default=None
+            Average of a per-class metric over the two classes; None gives the positive
+            class's value.
+        zero_division : 'warn', 'nan' or float, default='warn'
+            Value of an undefined ratio (as in :class:`confmat.metrics.Stats`).
+        **params
+            Parameters of the metric (e.g. ``beta`` of ``fbeta``).
+
+        Returns
+        -------
+        ndarray of shape (T,)
+            The metric at every threshold.
+
+        Raises
+        ------
+        ValueError
+            Unknown metric name or ``average``.
+
+        Examples
+        --------
+        >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], thresholds=[0.5, 0.3])
+        >>> sw.metric("accuracy").tolist()
+        [0.75, 0.75]
         """
         spec = get_metric(name)
         per_class = spec.kind == "per_class" and average is None
@@ -134,7 +202,28 @@ class ThresholdSweep:
         return st
 
     def at(self, threshold: float) -> ConfusionMatrix:
-        """The confusion matrix at any threshold (``score >= threshold`` is positive)."""
+        """The confusion matrix at any threshold (``score >= threshold`` is positive).
+
+        Parameters
+        ----------
+        threshold : float
+            Any number (not only one of ``thresholds``); ``inf`` predicts nothing positive.
+
+        Returns
+        -------
+        ConfusionMatrix
+            Labels ``[negative, positive]``.
+
+        Raises
+        ------
+        ValueError
+            ``threshold`` is NaN, or (binned sweeps) not a bin edge.
+
+        Examples
+        --------
+        >>> threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).at(0.4).counts.tolist()
+        [[1, 1], [1, 1]]
+        """
         t = float(threshold)
         if np.isnan(t):
             raise ValueError("threshold must not be NaN")
@@ -143,6 +232,18 @@ class ThresholdSweep:
         return ConfusionMatrix(table, labels=self.labels)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: labels, the decision rule, thresholds and the four count lists.
+
+        Returns
+        -------
+        dict
+            Keys ``labels``, ``rule``, ``thresholds``, ``tp``, ``fp``, ``fn``, ``tn``.
+
+        Examples
+        --------
+        >>> threshold_sweep([0, 1], [0.2, 0.7]).to_dict()["tp"]
+        [1, 1]
+        """
         return {
             "labels": [py_scalar(v) for v in self.labels],
             "rule": "score >= threshold",
@@ -171,7 +272,7 @@ def threshold_sweep(
     y_true, y_score, pos_label, sample_weight
         As in :func:`roc_curve`.
     thresholds : array-like, optional
-        Thresholds to evaluate, kept in the given order (e.g. seed 002's table
+        Thresholds to evaluate, kept in the given order (e.g. the table of Kneusel 2021, ch. 11,
         ``[0.9, 0.8, ..., 0.1]``). By default the distinct scores in decreasing order.
 
     Returns
@@ -179,6 +280,12 @@ def threshold_sweep(
     ThresholdSweep
         ``.thresholds``, ``.metric(name)`` (any registry metric at every threshold),
         ``.at(threshold)`` (a :class:`ConfusionMatrix`), ``.tables`` (T, 2, 2).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels, scores, weights or ``pos_label`` (as :func:`roc_curve`); empty,
+        non-numeric or NaN ``thresholds``.
 
     Notes
     -----
@@ -205,7 +312,29 @@ def threshold_sweep(
 @dataclass(frozen=True)
 class ThresholdChoice:
     """The chosen threshold, the criterion's value there and the confusion matrix there
-    (decision rule ``score >= threshold``; ``inf`` means "predict nothing positive")."""
+    (decision rule ``score >= threshold``; ``inf`` means "predict nothing positive").
+
+    Returned by :func:`best_threshold`.
+
+    Attributes
+    ----------
+    threshold : float
+        The chosen threshold, in score units.
+    criterion : str
+        The criterion, lower-cased (e.g. ``'youden'``).
+    value : float
+        The criterion's value at ``threshold`` (the metric, or the expected cost per sample).
+    confusion_matrix : ConfusionMatrix
+        The confusion matrix at ``threshold`` (labels ``[negative, positive]``).
+    details : dict
+        The criterion's parameters (``beta``, ``target``, ``cost_matrix``) when it has any.
+
+    Examples
+    --------
+    >>> c = best_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "f1")
+    >>> c.threshold, round(c.value, 3), c.details
+    (0.35, 0.8, {'beta': 1.0})
+    """
 
     threshold: float
     criterion: str
@@ -234,13 +363,15 @@ def best_threshold(
 
     Parameters
     ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`roc_curve`.
     criterion : str, default='youden'
         - ``'youden'``: maximize Youden's :math:`J = TPR - FPR` (informedness).
         - ``'mcc'``: maximize the Matthews correlation coefficient.
         - ``'f1'`` / ``'fbeta'``: maximize :math:`F_\\beta` (``beta``, default 1).
         - ``'cost'``: minimize the expected cost per sample
           :math:`\\frac{1}{n}\\sum_{ij} C_{ij} M_{ij}(\\theta)` for ``cost_matrix`` ``C``
-          (rows true, columns predicted, order ``[negative, positive]``; e.g. seed 002's
+          (rows true, columns predicted, order ``[negative, positive]``; e.g. Kneusel 2021's
           cancer screening, where a missed cancer costs more than a false alarm:
           ``[[0, 1], [20, 0]]``).
         - ``'recall'``: the highest threshold whose recall is at least ``target``.
@@ -249,10 +380,26 @@ def best_threshold(
         - any other registry metric name: maximized when higher is better, else minimized.
 
         Ties are broken towards the highest threshold.
+    beta : float, default=1.0
+        The ``beta`` of ``'fbeta'``.
+    cost_matrix : array-like of shape (2, 2), optional
+        Costs of ``'cost'``.
+    target : float in [0, 1], optional
+        The level of ``'recall'`` and ``'precision'``.
 
     Returns
     -------
     ThresholdChoice
+        The threshold, the criterion's value there and the confusion matrix there.
+
+    Raises
+    ------
+    TypeError
+        ``criterion`` is not a string.
+    ValueError
+        Unknown criterion; ``target`` or ``cost_matrix`` missing or invalid; no threshold
+        reaches ``target``; the metric is undefined at every threshold; invalid input (as
+        :func:`roc_curve`).
 
     Examples
     --------
