@@ -144,6 +144,7 @@ class ScoreHistogram(HistogramCurves):
     # ---------------------------------------------------------------- basic properties
     @property
     def is_binary(self) -> bool:
+        """True for two labels: one score column, the scores of ``labels[1]``."""
         return len(self.labels) == 2
 
     @property
@@ -156,6 +157,7 @@ class ScoreHistogram(HistogramCurves):
 
     @property
     def is_weighted(self) -> bool:
+        """True once a weighted chunk was added: ``counts`` then holds float sums of weights."""
         return self.counts.dtype.kind == "f"
 
     @property
@@ -243,6 +245,22 @@ class ScoreHistogram(HistogramCurves):
             probabilities summing to 1).
         sample_weight : array-like of shape (n,), optional
             Non-negative weights; the histogram then holds float sums of weights.
+
+        Returns
+        -------
+        ScoreHistogram
+            ``self``.
+
+        Raises
+        ------
+        ValueError, TypeError
+            A label not in ``labels``, a score outside ``score_range`` (the chunk is not
+            added), scores of the wrong shape, bad weights.
+
+        Examples
+        --------
+        >>> ScoreHistogram(bins=2).update([0, 1, 1], [0.2, 0.7, 0.9]).counts[:, 0].tolist()
+        [[1, 0], [0, 2]]
         """
         codes = self._codes(y_true)
         n = codes.shape[0]
@@ -265,7 +283,7 @@ class ScoreHistogram(HistogramCurves):
         """Add pre-binned ``(true label code, bin) -> count`` rows of a binary histogram, as
         an engine's ``GROUP BY true, bin`` produces them (see
         :func:`confmat.inputs.sql_counts.bin_expression`, which bins as :meth:`update`
-        does); returns ``self``.
+        does).
 
         Parameters
         ----------
@@ -275,6 +293,17 @@ class ScoreHistogram(HistogramCurves):
             Bins in ``[0, bins)``.
         counts : array-like, shape (n_groups,)
             Non-negative counts (int) or sums of weights (float).
+
+        Returns
+        -------
+        ScoreHistogram
+            ``self``.
+
+        Raises
+        ------
+        ValueError
+            A multiclass histogram; arrays of different shapes; codes, bins or counts out of
+            range.
 
         Examples
         --------
@@ -386,7 +415,31 @@ class ScoreHistogram(HistogramCurves):
         return out
 
     def merge(self, *others: ScoreHistogram) -> ScoreHistogram:
-        """A new histogram: the sum of this one and ``others`` (same labels, bins, range)."""
+        """A new histogram: the sum of this one and ``others`` (same labels, bins, range).
+
+        Parameters
+        ----------
+        *others : ScoreHistogram
+            Histograms of the same layout.
+
+        Returns
+        -------
+        ScoreHistogram
+            Float counts if any part is weighted.
+
+        Raises
+        ------
+        TypeError
+            An argument that is not a ScoreHistogram.
+        ValueError
+            Different labels, bins or score_range.
+
+        Examples
+        --------
+        >>> a = ScoreHistogram(bins=2).update([0], [0.2])
+        >>> a.merge(ScoreHistogram(bins=2).update([1], [0.7])).n
+        2
+        """
         out = self.copy()
         for o in others:
             self._same_layout(o)
@@ -420,7 +473,20 @@ class ScoreHistogram(HistogramCurves):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Versioned plain-JSON form: only non-empty bins are stored (flat index, value)."""
+        """Versioned plain-JSON form: only non-empty bins are stored (flat index, value).
+
+        Returns
+        -------
+        dict
+            Keys ``schema``, ``version``, ``labels``, ``bins``, ``score_range``, ``dtype``,
+            ``shape``, ``index``, ``values``.
+
+        Examples
+        --------
+        >>> d = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7]).to_dict()
+        >>> d["index"], d["values"]
+        ([0, 3], [1, 1])
+        """
         flat = self.counts.ravel()
         nz = np.flatnonzero(flat)
         return {
@@ -439,15 +505,68 @@ class ScoreHistogram(HistogramCurves):
     def from_dict(cls, data: dict[str, Any]) -> ScoreHistogram:
         """Rebuild a histogram written by :meth:`to_dict`, validated as untrusted input
         (:mod:`confmat.inputs.state`; no code is executed): the ``shape`` of the labels and
-        bins, distinct in-range ``index`` entries and exact ``values`` of the ``dtype``."""
+        bins, distinct in-range ``index`` entries and exact ``values`` of the ``dtype``.
+
+        Parameters
+        ----------
+        data : dict
+            The output of :meth:`to_dict`.
+
+        Returns
+        -------
+        ScoreHistogram
+
+        Raises
+        ------
+        ValueError, TypeError
+            A field missing, of the wrong type or inconsistent (the message names it).
+
+        Examples
+        --------
+        >>> h = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7])
+        >>> ScoreHistogram.from_dict(h.to_dict()) == h
+        True
+        """
         return read_histogram(data, "ScoreHistogram.from_dict")
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> ScoreHistogram(bins=2).to_json()[:35]
+        '{"schema": "confmat.score_histogram'
+        """
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str) -> ScoreHistogram:
-        """Rebuild a histogram from :meth:`to_json` text (validated like :meth:`from_dict`)."""
+        """Rebuild a histogram from :meth:`to_json` text (validated like :meth:`from_dict`).
+
+        Parameters
+        ----------
+        text : str
+            JSON text.
+
+        Returns
+        -------
+        ScoreHistogram
+
+        Raises
+        ------
+        ValueError, TypeError
+            Text that is not JSON, or an invalid histogram.
+
+        Examples
+        --------
+        >>> h = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7])
+        >>> ScoreHistogram.from_json(h.to_json()) == h
+        True
+        """
         name = "ScoreHistogram.from_json"
         return read_histogram(parse_json(text, name), name)
 
@@ -455,7 +574,32 @@ class ScoreHistogram(HistogramCurves):
 
 def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHistogram:
     """Validate and rebuild :meth:`ScoreHistogram.to_dict` output (public within the
-    package: :class:`~confmat.Accumulator` state nests one under ``at = ("scores",)``)."""
+    package: :class:`~confmat.Accumulator` state nests one under ``at = ("scores",)``).
+
+    Parameters
+    ----------
+    data : any
+        Untrusted decoded JSON.
+    name : str
+        Caller named in error messages.
+    at : tuple of str, default=()
+        Path of the histogram inside ``data``.
+
+    Returns
+    -------
+    ScoreHistogram
+
+    Raises
+    ------
+    ValueError, TypeError
+        A field missing, of the wrong type or inconsistent (the message names it).
+
+    Examples
+    --------
+    >>> h = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7])
+    >>> read_histogram(h.to_dict(), "example").counts.tolist()
+    [[[1, 0]], [[0, 1]]]
+    """
     check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat score histogram", at=at)
     labels = read_labels(data, (*at, "labels"), name, minimum=2)
     bins = read_int(data, (*at, "bins"), name, minimum=1)

@@ -29,7 +29,14 @@ from ..inputs.encode import py_scalar
 class HistogramCurves:
     """Curve methods of :class:`~confmat.binned.ScoreHistogram` (a mixin: it reads the
     histogram's public ``labels``, ``counts``, ``bins``, ``edges``, ``is_binary`` and
-    ``is_weighted``)."""
+    ``is_weighted``).
+
+    Examples
+    --------
+    >>> from confmat.binned import ScoreHistogram
+    >>> issubclass(ScoreHistogram, HistogramCurves)
+    True
+    """
 
     labels: list[Any]
     counts: np.ndarray
@@ -37,14 +44,17 @@ class HistogramCurves:
 
     @property
     def edges(self) -> np.ndarray:  # pragma: no cover - defined by ScoreHistogram
+        """The ``bins + 1`` bin edges, in score units."""
         raise NotImplementedError
 
     @property
     def is_binary(self) -> bool:  # pragma: no cover - defined by ScoreHistogram
+        """True for a two-label histogram."""
         raise NotImplementedError
 
     @property
     def is_weighted(self) -> bool:  # pragma: no cover - defined by ScoreHistogram
+        """True when ``counts`` holds float sums of weights."""
         raise NotImplementedError
 
     def pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:
@@ -107,7 +117,33 @@ class HistogramCurves:
         self, *, pos_label: Any = None, drop_intermediate: bool = True
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """ROC curve with the lower edges of the non-empty bins as thresholds (plus ``inf``):
-        exactly :func:`confmat.roc_curve` on the scores rounded down to their bin edge."""
+        exactly :func:`confmat.roc_curve` on the scores rounded down to their bin edge.
+
+        Parameters
+        ----------
+        pos_label : label, optional
+            Binary: ``labels[1]`` or None. Multiclass: the class against the rest.
+        drop_intermediate : bool, default=True
+            Drop collinear points.
+
+        Returns
+        -------
+        fpr, tpr, thresholds : ndarray
+            As :func:`confmat.roc_curve`.
+
+        Raises
+        ------
+        ValueError
+            Invalid ``pos_label``.
+
+        Examples
+        --------
+        >>> from confmat.binned import ScoreHistogram
+        >>> h = ScoreHistogram(bins=4).update([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> fpr, tpr, thr = h.roc_curve()
+        >>> tpr.tolist(), thr.tolist()
+        ([0.0, 0.5, 1.0, 1.0], [inf, 0.75, 0.25, 0.0])
+        """
         pos, neg, _, _ = self.pos_neg(pos_label)
         thr, tps, fps = self._cumulative(pos, neg)
         return roc_points(thr, tps.astype(np.float64), fps.astype(np.float64), drop_intermediate)
@@ -115,7 +151,33 @@ class HistogramCurves:
     def precision_recall_curve(
         self, *, pos_label: Any = None, drop_intermediate: bool = False
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Precision-recall curve at the lower edges of the non-empty bins."""
+        """Precision-recall curve at the lower edges of the non-empty bins.
+
+        Parameters
+        ----------
+        pos_label : label, optional
+            Binary: ``labels[1]`` or None. Multiclass: the class against the rest.
+        drop_intermediate : bool, default=False
+            Drop thresholds where recall does not change.
+
+        Returns
+        -------
+        precision, recall, thresholds : ndarray
+            As :func:`confmat.precision_recall_curve`.
+
+        Raises
+        ------
+        ValueError
+            Invalid ``pos_label``.
+
+        Examples
+        --------
+        >>> from confmat.binned import ScoreHistogram
+        >>> h = ScoreHistogram(bins=4).update([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> p, r, t = h.precision_recall_curve()
+        >>> p.round(3).tolist(), t.tolist()
+        ([0.5, 0.667, 1.0, 1.0], [0.0, 0.25, 0.75])
+        """
         pos, neg, _, _ = self.pos_neg(pos_label)
         thr, tps, fps = self._cumulative(pos, neg)
         return pr_points(thr, tps, fps, drop_intermediate)
@@ -145,7 +207,33 @@ class HistogramCurves:
 
         For a multiclass histogram without ``pos_label``: the bound of the one-vs-rest AUC
         averaged with ``average`` ('macro' mean or 'weighted' by support of the per-class
-        bounds, or 'micro')."""
+        bounds, or 'micro').
+
+        Parameters
+        ----------
+        pos_label : label, optional
+            Binary: ``labels[1]`` or None. Multiclass: the class against the rest.
+        average : {'macro', 'weighted', 'micro'}, default='macro'
+            Multiclass without ``pos_label`` only.
+
+        Returns
+        -------
+        float
+            The bound (a fraction of the AUC scale, in [0, 0.5]); NaN without positives or
+            negatives.
+
+        Raises
+        ------
+        ValueError
+            Invalid ``pos_label`` or ``average``.
+
+        Examples
+        --------
+        >>> from confmat.binned import ScoreHistogram
+        >>> h = ScoreHistogram(bins=4).update([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> h.auc_error_bound()
+        0.125
+        """
         if self.is_binary or pos_label is not None:
             pos, neg, _, _ = self.pos_neg(pos_label)
             return pair_bound(pos, neg)
@@ -178,6 +266,35 @@ class HistogramCurves:
         against the rest with ``pos_label``; otherwise ``multi_class='ovr'`` (``average``
         'macro', 'weighted', 'micro' or None) or ``'ovo'`` (Hand & Till, 'macro' or
         'weighted'), as :func:`confmat.roc_auc`.
+
+        Parameters
+        ----------
+        average : {'macro', 'weighted', 'micro'} or None, default='macro'
+            Multiclass averaging.
+        multi_class : {'ovr', 'ovo'}, default='ovr'
+            Multiclass strategy.
+        pos_label : label, optional
+            Binary: ``labels[1]`` or None. Multiclass: the class against the rest.
+        max_fpr : float in (0, 1], optional
+            Standardized partial AUC (binary or with ``pos_label`` only).
+
+        Returns
+        -------
+        float or ndarray
+            The AUC; NaN with an :class:`UndefinedMetricWarning` when a class is missing.
+
+        Raises
+        ------
+        ValueError, TypeError
+            Invalid ``pos_label``, ``average``, ``multi_class`` or ``max_fpr``; weighted
+            counts with ``'ovo'``.
+
+        Examples
+        --------
+        >>> from confmat.binned import ScoreHistogram
+        >>> h = ScoreHistogram(bins=4).update([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> h.roc_auc()
+        0.875
         """
         max_fpr = check_max_fpr(max_fpr)
         if self.is_binary or pos_label is not None:
@@ -219,7 +336,34 @@ class HistogramCurves:
     ) -> float | np.ndarray:
         """Average precision of the binned precision-recall curve (``method`` as in
         :func:`confmat.average_precision`); multiclass without ``pos_label`` averages the
-        one-vs-rest values ('macro', 'weighted', 'micro' or None)."""
+        one-vs-rest values ('macro', 'weighted', 'micro' or None).
+
+        Parameters
+        ----------
+        average : {'macro', 'weighted', 'micro'} or None, default='macro'
+            Multiclass averaging.
+        pos_label : label, optional
+            Binary: ``labels[1]`` or None. Multiclass: the class against the rest.
+        method : {'step', 'interpolated', 'trapezoid'}, default='step'
+            As :func:`confmat.average_precision`.
+
+        Returns
+        -------
+        float or ndarray
+            The average precision, a fraction in [0, 1].
+
+        Raises
+        ------
+        ValueError
+            Invalid ``pos_label``, ``average`` or ``method``.
+
+        Examples
+        --------
+        >>> from confmat.binned import ScoreHistogram
+        >>> h = ScoreHistogram(bins=4).update([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> round(h.average_precision(), 4)
+        0.8333
+        """
         method = check_method(method)
         if self.is_binary or pos_label is not None:
             pos, neg, _, _ = self.pos_neg(pos_label)
@@ -242,6 +386,30 @@ class HistogramCurves:
         By default the thresholds are the lower edges of the non-empty bins, decreasing.
         Given ``thresholds`` must be bin edges (e.g. 0.9, 0.8, ... with the default bins and
         range), or lie above every score or at or below ``lo``.
+
+        Parameters
+        ----------
+        thresholds : array-like, optional
+            Bin edges to evaluate, in the given order.
+        pos_label : label, optional
+            Binary: ``labels[1]`` or None. Multiclass: the class against the rest.
+
+        Returns
+        -------
+        ThresholdSweep
+            Labels ``[negative, positive]``; its :meth:`~ThresholdSweep.at` accepts bin edges.
+
+        Raises
+        ------
+        ValueError
+            A threshold that is not a bin edge; invalid ``pos_label``.
+
+        Examples
+        --------
+        >>> from confmat.binned import ScoreHistogram
+        >>> h = ScoreHistogram(bins=4).update([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> h.threshold_sweep().thresholds.tolist()
+        [0.75, 0.25, 0.0]
         """
         pos, neg, pl, nl = self.pos_neg(pos_label)
         thr_all, tps_all, fps_all = self._cumulative(pos, neg, nonempty_only=False)
@@ -268,6 +436,7 @@ class HistogramCurves:
 
 
 def pair_bound(pos: np.ndarray, neg: np.ndarray) -> float:
+    """Half the share of positive-negative pairs in one bin (NaN without pairs)."""
     p = float(pos.sum())
     q = float(neg.sum())
     if p == 0 or q == 0:
