@@ -5,9 +5,7 @@ and its versioned JSON form (:func:`read_histogram`). Its curve methods live in
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,6 +24,7 @@ from ..inputs.state import (
     read_labels,
 )
 from ..inputs.targets import encode_truth, finite_float, negative_label, resolve_pos_label
+from .binning import bin_chunk, count_in_place
 from .views import HistogramCurves
 
 SCHEMA = "confmat.score_histogram"
@@ -34,21 +33,6 @@ SCHEMA_VERSION = 1
 #: int64): the sparse JSON form is small whatever the size, so a few bytes of untrusted
 #: input could otherwise make it allocate without bound.
 MAX_CELLS = 2**31
-#: Chunks at least this long are binned by the numba kernel when numba is installed.
-NUMBA_MIN_SIZE = 1 << 16
-
-
-@lru_cache(maxsize=1)
-def _kernels() -> Any:
-    if os.environ.get("CONFMAT_DISABLE_NUMBA"):
-        return None
-    try:
-        import numba
-
-        from ..counting.binned_kernels import accumulate, count_rows
-    except ImportError:  # pragma: no cover - numba is optional
-        return None
-    return numba, accumulate, count_rows
 
 
 class ScoreHistogram(HistogramCurves):
@@ -331,69 +315,10 @@ class ScoreHistogram(HistogramCurves):
         return self
 
     def _count_in_place(self, codes: np.ndarray, s: np.ndarray) -> bool:
-        """Unweighted chunks on one thread (the chunks of a stream) go straight into
-        ``counts``, without temporaries; a bad score takes the chunk back out before the
-        error, so a rejected chunk still leaves the histogram untouched. False when the
-        chunk is binned by :meth:`_bin` instead."""
-        kern = _kernels() if codes.shape[0] * self._ncols >= NUMBA_MIN_SIZE else None
-        if kern is None or int(kern[0].get_num_threads()) > 1 or not self.counts.flags.c_contiguous:
-            return False
-        _, _, count_rows = kern
-        lo, hi = self.score_range
-        b = self.bins
-        args = (np.ascontiguousarray(codes), np.ascontiguousarray(s), self.edges, lo,
-                b / (hi - lo), b, self._ncols, self.counts.reshape(-1))
-        bad = count_rows(*args, 1)
-        if bad >= 0:
-            count_rows(*args, -1)
-            self._range_error(s, int(bad))
-        return True
+        return count_in_place(codes, s, self.counts, self.edges, self.score_range)
 
     def _bin(self, codes: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-        lo, hi = self.score_range
-        edges = self.edges
-        k, c, b = self.counts.shape
-        kern = _kernels() if codes.shape[0] * c >= NUMBA_MIN_SIZE else None
-        if kern is not None:
-            numba, accumulate, _ = kern
-            flat, bad = accumulate(
-                np.ascontiguousarray(codes),
-                np.ascontiguousarray(s),
-                np.ones(1) if w is None else np.ascontiguousarray(w),
-                w is not None,
-                edges,
-                lo,
-                b / (hi - lo),
-                b,
-                c,
-                k,
-                max(1, int(numba.get_num_threads())),
-            )
-            if (bad >= 0).any():
-                self._range_error(s, int(bad[bad >= 0].min()))
-            return flat.reshape(k, c, b)
-        out_of_range = (s < lo) | (s > hi)
-        if out_of_range.any():
-            self._range_error(s, int(np.argwhere(out_of_range)[0][0]))
-        j = ((s - lo) * (b / (hi - lo))).astype(np.int64)
-        np.clip(j, 0, b - 1, out=j)
-        upper = np.append(edges[1:-1], np.inf)
-        j -= s < edges[j]
-        j += s >= upper[j]
-        idx = (codes[:, None] * c + np.arange(c)) * b + j
-        ww = None if w is None else np.repeat(w, c)
-        flat = np.bincount(idx.ravel(), weights=ww, minlength=k * c * b)
-        if w is None:
-            flat = flat.astype(np.int64)
-        return flat.reshape(k, c, b)
-
-    def _range_error(self, s: np.ndarray, row: int) -> None:
-        lo, hi = self.score_range
-        bad = float(s[row][(s[row] < lo) | (s[row] > hi)][0])
-        raise ValueError(
-            f"y_score has a score {bad!r} outside score_range=({lo}, {hi}) at row {row}; "
-            "choose a score_range that covers every score"
-        )
+        return bin_chunk(codes, s, w, self.counts.shape, self.edges, self.score_range)
 
     # ---------------------------------------------------------------- merging and JSON
     def copy(self) -> ScoreHistogram:
