@@ -22,11 +22,13 @@ APMethod = Literal["step", "interpolated", "trapezoid"]
 
 
 def trapezoid_area(x: np.ndarray, y: np.ndarray) -> float:
+    """Trapezoidal area under the points ``(x, y)`` as a Python float."""
     return float(np.trapezoid(y, x))
 
 
 
 def check_max_fpr(max_fpr: Any) -> float | None:
+    """``max_fpr`` as a float in (0, 1], or None; TypeError / ValueError otherwise."""
     if max_fpr is None:
         return None
     if isinstance(max_fpr, bool) or not isinstance(max_fpr, int | float | np.number):
@@ -37,6 +39,7 @@ def check_max_fpr(max_fpr: Any) -> float | None:
 
 
 def undefined_auc() -> float:
+    """NaN, with the :class:`UndefinedMetricWarning` of an AUC of one class only."""
     warnings.warn(
         "Only one class is present in y_true. ROC AUC score is not defined in that case.",
         UndefinedMetricWarning,
@@ -61,11 +64,13 @@ def average_scores(
 
 
 def check_average(average: Any, allowed: Sequence[Any]) -> None:
+    """Raise ValueError unless ``average`` is one of ``allowed``."""
     if average not in allowed:
         raise ValueError(f"average must be one of {list(allowed)}, got {average!r}")
 
 
 def check_probabilities(s: np.ndarray, name: str = "y_score") -> None:
+    """Raise ValueError naming the first row of ``s`` that does not sum to 1."""
     sums = s.sum(axis=1)
     bad = ~np.isclose(sums, 1.0, rtol=1e-5, atol=1e-8)
     if bad.any():
@@ -103,6 +108,7 @@ def class_columns(
 
 
 def check_method(method: Any) -> APMethod:
+    """``method`` of average precision, checked against ``APMethod``."""
     if method not in ("step", "interpolated", "trapezoid"):
         raise ValueError(
             f"method must be 'step', 'interpolated' or 'trapezoid', got {method!r}"
@@ -138,6 +144,7 @@ def positive_column(classes: list[Any], s_arr: np.ndarray, y_score: Any, labels:
 
 
 def check_thresholds(thresholds: Any) -> np.ndarray:
+    """User thresholds as a non-empty 1-D float array without NaN."""
     t = numeric_1d(thresholds, "thresholds")
     if t.dtype.kind not in "iuf":
         raise TypeError(f"thresholds must be numbers, got dtype {t.dtype}")

@@ -28,6 +28,7 @@ def multilabel_average(
     y_true: Any, y_score: Any, average: Any, sample_weight: Any, what: str, method: Any = None,
     max_fpr: float | None = None,
 ) -> float | np.ndarray:
+    """One-vs-rest score (``what`` ``"auc"`` or ``"ap"``) of a multilabel indicator matrix."""
     check_average(average, ("macro", "weighted", "micro", None))
     y = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y.dtype.kind not in "iub" or not np.isin(y, (0, 1)).all():
@@ -79,6 +80,7 @@ def multiclass_auc(
     average: Any,
     sample_weight: Any,
 ) -> float | np.ndarray:
+    """Multiclass ROC AUC: one-vs-rest (``average``) or Hand & Till's one-vs-one mean."""
     check_probabilities(s)
     if multi_class == "ovr":
         check_average(average, ("macro", "weighted", "micro", None))

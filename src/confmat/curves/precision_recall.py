@@ -92,6 +92,7 @@ def precision_recall_curve(
 
 
 def ap_from_counts(tps: np.ndarray, fps: np.ndarray, method: str) -> float:
+    """Average precision (``method`` step, interpolated or trapezoid) from cumulative counts."""
     thr = np.zeros(tps.shape[0])
     precision, recall, _ = pr_points(thr, tps, fps, False)
     if method == "step":

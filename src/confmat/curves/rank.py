@@ -54,6 +54,8 @@ def cumulative_counts(
 
 @lru_cache(maxsize=1)
 def rank_kernel() -> Any:
+    """The compiled rank kernels ``(below_and_ties, scan, split, merge_desc)``, or None
+    without numba (or with ``CONFMAT_DISABLE_NUMBA`` set)."""
     if os.environ.get("CONFMAT_DISABLE_NUMBA"):
         return None
     try:

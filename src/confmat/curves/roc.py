@@ -67,6 +67,7 @@ def area_with_max_fpr(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float | None) -
 def binary_auc(
     pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None, max_fpr: float | None
 ) -> float:
+    """ROC AUC of validated binary input (``pos`` a boolean mask), full or partial."""
     n_pos = int(np.count_nonzero(pos))
     if n_pos == 0 or n_pos == pos.shape[0]:
         return undefined_auc()
