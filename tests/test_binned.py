@@ -20,8 +20,8 @@ from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
 import confmat
-from confmat import binned
 from confmat.binned import ScoreHistogram
+from confmat.binned import binning as binned_binning
 
 
 def quantize(s, bins, lo=0.0, hi=1.0):
@@ -128,10 +128,10 @@ def test_numba_and_numpy_paths_agree(monkeypatch):
     p[:50] /= p[:50].sum(1, keepdims=True)
     p[50] = [0.0, 0.0, 1.0]
     w = rng.random(3000)
-    monkeypatch.setattr(binned, "NUMBA_MIN_SIZE", 0)
+    monkeypatch.setattr(binned_binning, "NUMBA_MIN_SIZE", 0)
     a = ScoreHistogram([0, 1, 2], bins=97).update(y, p)
     aw = ScoreHistogram([0, 1, 2], bins=97).update(y, p, sample_weight=w)
-    monkeypatch.setattr(binned, "NUMBA_MIN_SIZE", 1 << 60)
+    monkeypatch.setattr(binned_binning, "NUMBA_MIN_SIZE", 1 << 60)
     b = ScoreHistogram([0, 1, 2], bins=97).update(y, p)
     bw = ScoreHistogram([0, 1, 2], bins=97).update(y, p, sample_weight=w)
     assert a == b

@@ -1,17 +1,19 @@
 """Compare several classifiers on one test set: a table of metrics with intervals, and pairwise
-tests with Holm's correction, ranked (the shape of seed 002's Tables 11-5/11-6/11-13/11-14)."""
+tests with Holm's correction, ranked (the shape of Kneusel 2021, Tables 11-5, 11-6, 11-13 and
+11-14).
+
+The result type, :class:`Comparison`, and the curves-only :func:`compare_curves` live in
+:mod:`confmat.inference.comparison` and are importable from here too."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
-from ..inputs.encode import as_1d, py_scalar
+from ..inputs.encode import as_1d
 from ..inputs.targets import (
     default_pos_label,
     encode_truth,
@@ -20,216 +22,15 @@ from ..inputs.targets import (
 )
 from ..metrics import get_metric
 from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
+from .comparison import Comparison, compare_curves, compare_models, nan_low
 from .intervals import ConfidenceInterval, confidence_interval
 from .paired import REF_HOLM, encode_many, holm, mcnemar, paired_bootstrap
 from .scores import delong, score_ci, score_metric_name
 
+__all__ = ["Comparison", "compare", "compare_curves", "compare_models"]
+
 _MCNEMAR_METRICS = ("accuracy", "error_rate", "weighted_accuracy", "hamming_loss")
 
-
-@dataclass
-class Comparison:
-    """The one model-comparison result: models (rows, ranked) x metrics (columns) with
-    intervals, pairwise tests, and, for models given binary scores, their ROC and
-    precision-recall curves (as in Kneusel 2021, Figure 11-3).
-
-    Attributes
-    ----------
-    models : list of str
-        Model names, best first by ``test_metric``.
-    metrics : list of str
-        Canonical metric names of the table.
-    intervals : dict
-        ``intervals[model][metric]``: a :class:`ConfidenceInterval`.
-    pairwise : list of dict
-        Pairwise tests, most significant first (``model_a``, ``model_b``, ``difference``,
-        ``pvalue``, ``pvalue_adjusted``, ``method``, ...).
-    test_metric, level, correction, notes
-        Metric of the tests and ranking, confidence level, p-value adjustment, notes.
-    roc, pr : dict
-        ``model -> ROCCurve`` / ``PRCurve`` for models with binary scores (empty otherwise).
-    pos_label : label or None
-        The positive class of those curves.
-
-    Examples
-    --------
-    >>> cmp = compare({"a": [.1, .4, .35, .8], "b": [.1, .2, .3, .4]}, [0, 0, 1, 1],
-    ...               ["roc_auc"], n_resamples=200, random_state=0)
-    >>> cmp.models, cmp.auc, cmp.ranking()
-    (['b', 'a'], {'b': 1.0, 'a': 0.75}, ['b', 'a'])
-    """
-
-    models: list[str]
-    metrics: list[str]
-    intervals: dict[str, dict[str, ConfidenceInterval]]
-    pairwise: list[dict[str, Any]]
-    test_metric: str
-    level: float
-    correction: str = "holm"
-    notes: list[str] = field(default_factory=list)
-    roc: dict[str, ROCCurve] = field(default_factory=dict)
-    pr: dict[str, PRCurve] = field(default_factory=dict)
-    pos_label: Any = None
-
-    @property
-    def auc(self) -> dict[str, float]:
-        """ROC AUC of every model with curves, in ranked order.
-
-        Returns
-        -------
-        dict of str to float
-
-        Examples
-        --------
-        >>> compare_curves([0, 0, 1, 1], {"a": [.1, .4, .35, .8]}).auc
-        {'a': 0.75}
-        """
-        return {n: self.roc[n].auc for n in self.models if n in self.roc}
-
-    @property
-    def average_precision(self) -> dict[str, float]:
-        """Average precision of every model with curves, in ranked order.
-
-        Returns
-        -------
-        dict of str to float
-
-        Examples
-        --------
-        >>> round(compare_curves([0, 0, 1, 1], {"a": [.1, .4, .35, .8]}).average_precision["a"], 4)
-        0.8333
-        """
-        return {n: self.pr[n].average_precision for n in self.models if n in self.pr}
-
-    def ranking(self, by: str = "auc") -> list[str]:
-        """Model names from best to worst by ROC AUC or average precision of their curves.
-
-        Parameters
-        ----------
-        by : {'auc', 'average_precision'}, default='auc'
-
-        Returns
-        -------
-        list of str
-
-        Raises
-        ------
-        ValueError
-            ``by`` is another value.
-
-        Examples
-        --------
-        >>> compare_curves([0, 0, 1, 1], {"a": [.1, .4, .35, .8], "b": [.1, .2, .3, .4]}
-        ...                ).ranking("average_precision")
-        ['b', 'a']
-        """
-        if by not in ("auc", "average_precision"):
-            raise ValueError(f"by must be 'auc' or 'average_precision', got {by!r}")
-        values = self.auc if by == "auc" else self.average_precision
-        return sorted(values, key=lambda n: -values[n])
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready description (the report's input).
-
-        Returns
-        -------
-        dict
-            Schema ``confmat.comparison`` version 1; ``curves`` (per model ``name``, ``roc``,
-            ``pr``) is present when models gave binary scores.
-
-        Examples
-        --------
-        >>> compare_curves([0, 0, 1, 1], {"a": [.1, .4, .35, .8]}).to_dict()["curves"][0]["name"]
-        'a'
-        """
-        out = self._table_dict()
-        if self.roc:
-            out["pos_label"] = py_scalar(self.pos_label)
-            out["curves"] = [{"name": n, "roc": self.roc[n].to_dict(), "pr": self.pr[n].to_dict()}
-                             for n in self.models if n in self.roc]
-        return out
-
-    def _table_dict(self) -> dict[str, Any]:
-        return {
-            "schema": "confmat.comparison",
-            "version": 1,
-            "level": self.level,
-            "test_metric": self.test_metric,
-            "correction": self.correction,
-            "models": list(self.models),
-            "metrics": list(self.metrics),
-            "table": [
-                {"model": m, **{k: self.intervals[m][k].to_dict() for k in self.metrics}}
-                for m in self.models
-            ],
-            "pairwise": [dict(r) for r in self.pairwise],
-            "notes": list(self.notes),
-        }
-
-    def to_frame(self) -> Any:
-        """pandas DataFrame: one row per model (ranked), columns ``(metric, estimate|low|high)``.
-
-        Returns
-        -------
-        pandas.DataFrame
-
-        Examples
-        --------
-        >>> cmp = compare({"a": [0, 1, 1, 1], "b": [0, 0, 1, 1]}, [0, 0, 1, 1], ["accuracy"],
-        ...               n_resamples=200, random_state=0)
-        >>> cmp.to_frame()[("accuracy", "estimate")].tolist()
-        [1.0, 0.75]
-        """
-        import pandas as pd
-
-        data = {
-            (k, part): [float(getattr(self.intervals[m][k], part)) for m in self.models]
-            for k in self.metrics for part in ("estimate", "low", "high")
-        }
-        frame = pd.DataFrame(data, index=pd.Index(self.models, name="model"))
-        frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", ""])
-        return frame
-
-    def pairwise_frame(self) -> Any:
-        """pandas DataFrame of the pairwise tests, most significant first.
-
-        Returns
-        -------
-        pandas.DataFrame
-
-        Examples
-        --------
-        >>> cmp = compare({"a": [0, 1, 1, 1], "b": [0, 0, 1, 1]}, [0, 0, 1, 1], ["accuracy"],
-        ...               n_resamples=200, random_state=0)
-        >>> cmp.pairwise_frame()["method"].tolist()
-        ['mcnemar (exact binomial)']
-        """
-        import pandas as pd
-
-        return pd.DataFrame(self.pairwise)
-
-    def __str__(self) -> str:
-        head = ["model", *(f"{k} [{self.level:.0%} CI]" for k in self.metrics)]
-        rows = [head]
-        for m in self.models:
-            cells = [m]
-            for k in self.metrics:
-                ci = self.intervals[m][k]
-                cells.append(f"{ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
-            rows.append(cells)
-        widths = [max(len(r[j]) for r in rows) for j in range(len(head))]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-        if self.pairwise:
-            lines.append("")
-            lines.append(f"pairwise tests on {self.test_metric} ({self.correction} adjusted):")
-            for r in self.pairwise:
-                lines.append(
-                    f"  {r['model_a']} vs {r['model_b']}: diff {r['difference']:+.4f}, "
-                    f"p = {r['pvalue']:.4g}, adjusted p = {r['pvalue_adjusted']:.4g} "
-                    f"({r['method']})"
-                )
-        lines += [f"note: {n}" for n in self.notes]
-        return "\n".join(lines)
 
 
 def _split_model(name: str, value: Any, labels_hint: list[Any] | None, threshold: float
@@ -421,7 +222,7 @@ def compare(
     spec_hib = True if tmetric in ("roc_auc", "average_precision") else \
         get_metric(tmetric).higher_is_better
     sign = -1.0 if spec_hib is False else 1.0
-    ranked = sorted(names, key=lambda n: -sign * _nan_low(intervals[n][tmetric].estimate))
+    ranked = sorted(names, key=lambda n: -sign * nan_low(intervals[n][tmetric].estimate))
 
     pairwise: list[dict[str, Any]] = []
     paired_ok = all(n in preds or n in scores for n in names) and t_arr is not None
@@ -454,162 +255,12 @@ def compare(
                       list(dict.fromkeys(notes)), roc, pr, curve_pos)
 
 
-def _score_items(scores: Any, names: Sequence[str] | None) -> list[tuple[str, Any]]:
-    if isinstance(scores, Mapping):
-        if names is not None:
-            raise ValueError("give names only when scores is a sequence, not a mapping")
-        items = [(str(k), v) for k, v in scores.items()]
-    elif isinstance(scores, Sequence) and not isinstance(scores, str):
-        names = [f"model {i}" for i in range(len(scores))] if names is None else list(names)
-        if len(names) != len(scores):
-            raise ValueError(f"names has {len(names)} entries but scores has {len(scores)}")
-        items = list(zip(names, scores, strict=True))
-    else:
-        raise TypeError("scores must be a mapping name -> scores or a sequence of score vectors")
-    if not items:
-        raise ValueError("scores is empty; give at least one model")
-    if len({n for n, _ in items}) != len(items):
-        raise ValueError("model names must be unique")
-    return items
-
-
-def compare_curves(
-    y_true: Any,
-    scores: Mapping[str, Any] | Sequence[Any],
-    *,
-    names: Sequence[str] | None = None,
-    pos_label: Any = None,
-    sample_weight: Any = None,
-    drop_intermediate: bool = True,
-) -> Comparison:
-    """ROC and precision-recall curves of several binary scorers on one ``y_true``, as a
-    :class:`Comparison` without intervals or tests (for those use :func:`compare`).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        The shared truth (the positive class follows confmat's one ``pos_label`` rule).
-    scores : mapping name -> scores, or a sequence of score vectors
-        One 1-D score vector per model, all of length ``len(y_true)``.
-    names : sequence of str, optional
-        Model names when ``scores`` is a sequence (default ``model 0``, ``model 1``, ...).
-    pos_label : label, optional
-        The positive class.
-    sample_weight : array-like of shape (n_samples,), optional
-        Non-negative weights.
-    drop_intermediate : bool, default=True
-        Drop collinear ROC points.
-
-    Returns
-    -------
-    Comparison
-        ``models`` ranked by ROC AUC; ``roc``, ``pr``, ``auc``, ``average_precision``,
-        ``ranking()``.
-
-    Raises
-    ------
-    ValueError, TypeError
-        Bad ``scores`` or ``names``; invalid labels, scores or ``pos_label`` (the message is
-        prefixed by the model's name).
-
-    Examples
-    --------
-    >>> cmp = compare_curves([0, 0, 1, 1], {"a": [.1, .4, .35, .8], "b": [.1, .2, .3, .4]})
-    >>> cmp.auc, cmp.ranking()
-    ({'b': 1.0, 'a': 0.75}, ['b', 'a'])
-    """
-    items = _score_items(scores, names)
-    roc: dict[str, ROCCurve] = {}
-    pr: dict[str, PRCurve] = {}
-    pos = None
-    for name, sc in items:
-        try:
-            roc[name], pr[name] = roc_pr_curves(y_true, sc, pos_label=pos_label,
-                                                sample_weight=sample_weight,
-                                                drop_intermediate=drop_intermediate, label=name)
-            pos = resolve_pos_label(encode_truth(y_true)[0], pos_label)
-        except ValueError as exc:
-            raise ValueError(f"scores[{name!r}]: {exc}") from exc
-    order = sorted((n for n, _ in items), key=lambda n: -_nan_low(roc[n].auc))
-    return Comparison(order, [], {n: {} for n in order}, [], "roc_auc", 0.95, "holm", [],
-                      roc, pr, pos)
-
-
-@dataclass
-class _LegacyModelComparison(Comparison):
-    """What the deprecated ``compare_models`` returns: a :class:`Comparison` that keeps the
-    old ``names`` (input order) and ``to_dict`` layout for one release."""
-
-    names: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "pos_label": py_scalar(self.pos_label),
-            "models": [{"name": n, "roc": self.roc[n].to_dict(), "pr": self.pr[n].to_dict()}
-                       for n in self.names],
-        }
-
-
-def compare_models(
-    y_true: Any,
-    scores: Mapping[str, Any] | Sequence[Any],
-    *,
-    names: Sequence[str] | None = None,
-    pos_label: Any = None,
-    sample_weight: Any = None,
-    drop_intermediate: bool = True,
-) -> Comparison:
-    """Deprecated alias of :func:`compare_curves` (removed in the next release).
-
-    Parameters
-    ----------
-    y_true, scores, names, pos_label, sample_weight, drop_intermediate
-        As in :func:`compare_curves`.
-
-    Returns
-    -------
-    Comparison
-        With the old ``names`` attribute and ``to_dict`` layout.
-
-    Raises
-    ------
-    ValueError, TypeError
-        As :func:`compare_curves`.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     compare_models([0, 0, 1, 1], [[.1, .4, .35, .8]]).names
-    ['model 0']
-    """
-    warnings.warn(
-        "confmat.compare_models is deprecated and will be removed in the next release; use "
-        "confmat.inference.compare_curves(y_true, scores) for curves, or confmat.compare("
-        "models, y_true, ['roc_auc', 'average_precision']) for intervals and tests: both "
-        "return a confmat.inference.Comparison",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    cmp = compare_curves(y_true, scores, names=names, pos_label=pos_label,
-                         sample_weight=sample_weight, drop_intermediate=drop_intermediate)
-    order = [n for n, _ in _score_items(scores, names)]
-    return _LegacyModelComparison(cmp.models, cmp.metrics, cmp.intervals, cmp.pairwise,
-                                  cmp.test_metric, cmp.level, cmp.correction, cmp.notes,
-                                  cmp.roc, cmp.pr, cmp.pos_label, order)
-
-
 def _pos_col(book: list[Any] | None, pos_label: Any) -> int:
     """Column of the positive class in (n, 2) scores whose columns follow ``book``."""
     classes = list(book or [])
     pos = resolve_pos_label(classes, pos_label)
     return classes.index(pos) if len(classes) == 2 and pos in classes else 1
 
-
-def _nan_low(v: Any) -> float:
-    v = float(v)
-    return -np.inf if np.isnan(v) else v
 
 
 def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> None:

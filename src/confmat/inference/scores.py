@@ -43,7 +43,23 @@ _SCORE_ALIASES = {"auc": "roc_auc", "roc_auc": "roc_auc", "auroc": "roc_auc",
 
 
 def score_metric_name(name: Any) -> str | None:
-    """Canonical score-metric name, or None if ``name`` is not a score metric."""
+    """Canonical score-metric name, or None if ``name`` is not a score metric.
+
+    Parameters
+    ----------
+    name : any
+        A name such as ``'auc'``, ``'AUROC'`` or ``'ap'``.
+
+    Returns
+    -------
+    str or None
+        ``'roc_auc'``, ``'average_precision'`` or None.
+
+    Examples
+    --------
+    >>> score_metric_name("AUROC"), score_metric_name("accuracy")
+    ('roc_auc', None)
+    """
     if not isinstance(name, str):
         return None
     return _SCORE_ALIASES.get(name.strip().lower().replace("-", "_"))
@@ -125,6 +141,7 @@ class DeLongResult:
 
     @property
     def z(self) -> float:
+        """The z statistic of the test (the same as ``statistic``, in standard-normal units)."""
         return self.statistic
 
     def to_dict(self) -> dict[str, Any]:
@@ -165,6 +182,12 @@ def delong(
     (Sun and Xu, 2014) instead of the :math:`O(mn)` placement values of DeLong et al. (1988);
     the two agree exactly. If the variance of the difference is 0 (identical rankings) the
     p-value is 1 when the AUCs are equal.
+
+    Examples
+    --------
+    >>> r = delong([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9], [.1, .2, .3, .4, .5, .6])
+    >>> round(r.auc_a, 4), round(r.auc_b, 4)
+    (0.8889, 0.7778)
     """
     level = check_level(level)
     ta = binary_target(y_true, score_a, pos_label, None, "score_a")
@@ -380,7 +403,26 @@ def score_ci(
         For multiclass scores ``(n, K)``: one-vs-rest average (``'macro'`` or ``'weighted'``)
         and the classes of the columns, as in :func:`score_metric`.
 
+    Returns
+    -------
+    ConfidenceInterval
+        ``estimate``, ``low``, ``high`` of the metric at ``level``.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``metric`` or ``method``; ``'delong'`` for average precision or multiclass
+        scores; ``y_true`` of one class.
+
+    Notes
+    -----
     Resamples that lack a class are left out.
+
+    Examples
+    --------
+    >>> ci = score_ci([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9])
+    >>> ci.method, round(ci.estimate, 4)
+    ('delong', 0.8889)
     """
     level = check_level(level)
     name = score_metric_name(metric)

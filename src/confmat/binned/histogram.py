@@ -1,56 +1,18 @@
-"""Binned, mergeable score statistics: per-class histograms of scores.
-
-For data that does not fit in memory or is spread over machines, :class:`ScoreHistogram`
-counts scores into ``B`` equal-width bins over a fixed range (default 10,000 bins over
-``[0, 1]``), separately for every true class. Histograms of chunks add up exactly, so
-``update`` chunk by chunk, ``merge`` / ``+`` across workers, and ``to_dict`` / ``from_dict``
-(versioned JSON, no pickle) to ship them.
-
-**What is exact.** Bin ``j`` holds the scores ``e_j <= s < e_{j+1}`` (the last bin also holds
-``s = hi``) with edges ``e_j = lo + (hi - lo) * j / B``. The counts at or above an edge are
-therefore exact: a :meth:`ScoreHistogram.threshold_sweep` at bin edges gives exactly the
-confusion matrices of the decision rule ``score >= edge``. Every curve and area computed here
-equals the exact one computed on the scores rounded *down* to their bin's lower edge.
-
-**Error bound of the AUC.** Rounding scores down within a bin only changes the order of a
-positive and a negative that fall in the same bin: such a pair counts 1/2 in the binned AUC
-and 0, 1/2 or 1 in the exact one. Hence, with ``pos_b`` and ``neg_b`` the (weighted) counts of
-positives and negatives in bin ``b``,
-
-.. math:: |\\mathrm{AUC}_{exact} - \\mathrm{AUC}_{binned}| \\le
-          \\frac{1}{2} \\frac{\\sum_b pos_b\\, neg_b}{P N},
-
-which :meth:`ScoreHistogram.auc_error_bound` reports (it is computable from the histogram
-alone). For well-spread scores it is about ``1 / (2B)`` or less.
-"""
+"""The :class:`ScoreHistogram` itself: construction, accumulation (numba or numpy), merging
+and its versioned JSON form (:func:`read_histogram`). Its curve methods live in
+:mod:`confmat.binned.views`."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import combinations
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
-from .curves import (
-    ThresholdSweep,
-    _ap_from_counts,
-    _area_with_max_fpr,
-    _average_scores,
-    _check_average,
-    _check_max_fpr,
-    _check_method,
-    _check_probabilities,
-    _check_thresholds,
-    _pr_points,
-    _roc_points,
-    _undefined_auc,
-)
-from .inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels, py_scalar
-from .inputs.state import (
+from ..curves.common import check_probabilities
+from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels, py_scalar
+from ..inputs.state import (
     check_envelope,
     field_name,
     json_labels,
@@ -61,9 +23,9 @@ from .inputs.state import (
     read_int,
     read_labels,
 )
-from .inputs.targets import encode_truth, finite_float, negative_label, resolve_pos_label
-
-__all__ = ["ScoreHistogram"]
+from ..inputs.targets import encode_truth, finite_float, negative_label, resolve_pos_label
+from .binning import bin_chunk, count_in_place
+from .views import HistogramCurves
 
 SCHEMA = "confmat.score_histogram"
 SCHEMA_VERSION = 1
@@ -71,24 +33,9 @@ SCHEMA_VERSION = 1
 #: int64): the sparse JSON form is small whatever the size, so a few bytes of untrusted
 #: input could otherwise make it allocate without bound.
 MAX_CELLS = 2**31
-#: Chunks at least this long are binned by the numba kernel when numba is installed.
-NUMBA_MIN_SIZE = 1 << 16
 
 
-@lru_cache(maxsize=1)
-def _kernels() -> Any:
-    if os.environ.get("CONFMAT_DISABLE_NUMBA"):
-        return None
-    try:
-        import numba
-
-        from .counting.binned_kernels import accumulate, count_rows
-    except ImportError:  # pragma: no cover - numba is optional
-        return None
-    return numba, accumulate, count_rows
-
-
-class ScoreHistogram:
+class ScoreHistogram(HistogramCurves):
     """Per-class histograms of scores into ``bins`` equal-width bins: a mergeable summary
     from which ROC / PR curves, AUC, average precision and threshold sweeps are computed.
 
@@ -181,6 +128,7 @@ class ScoreHistogram:
     # ---------------------------------------------------------------- basic properties
     @property
     def is_binary(self) -> bool:
+        """True for two labels: one score column, the scores of ``labels[1]``."""
         return len(self.labels) == 2
 
     @property
@@ -193,6 +141,7 @@ class ScoreHistogram:
 
     @property
     def is_weighted(self) -> bool:
+        """True once a weighted chunk was added: ``counts`` then holds float sums of weights."""
         return self.counts.dtype.kind == "f"
 
     @property
@@ -265,7 +214,7 @@ class ScoreHistogram:
                     f"y_score must have shape (n, {k}) (one column per label), got {s.shape}"
                 )
             s = finite_float(s, n, "y_score")
-            _check_probabilities(s)
+            check_probabilities(s)
         return s
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreHistogram:
@@ -280,6 +229,22 @@ class ScoreHistogram:
             probabilities summing to 1).
         sample_weight : array-like of shape (n,), optional
             Non-negative weights; the histogram then holds float sums of weights.
+
+        Returns
+        -------
+        ScoreHistogram
+            ``self``.
+
+        Raises
+        ------
+        ValueError, TypeError
+            A label not in ``labels``, a score outside ``score_range`` (the chunk is not
+            added), scores of the wrong shape, bad weights.
+
+        Examples
+        --------
+        >>> ScoreHistogram(bins=2).update([0, 1, 1], [0.2, 0.7, 0.9]).counts[:, 0].tolist()
+        [[1, 0], [0, 2]]
         """
         codes = self._codes(y_true)
         n = codes.shape[0]
@@ -302,7 +267,7 @@ class ScoreHistogram:
         """Add pre-binned ``(true label code, bin) -> count`` rows of a binary histogram, as
         an engine's ``GROUP BY true, bin`` produces them (see
         :func:`confmat.inputs.sql_counts.bin_expression`, which bins as :meth:`update`
-        does); returns ``self``.
+        does).
 
         Parameters
         ----------
@@ -312,6 +277,17 @@ class ScoreHistogram:
             Bins in ``[0, bins)``.
         counts : array-like, shape (n_groups,)
             Non-negative counts (int) or sums of weights (float).
+
+        Returns
+        -------
+        ScoreHistogram
+            ``self``.
+
+        Raises
+        ------
+        ValueError
+            A multiclass histogram; arrays of different shapes; codes, bins or counts out of
+            range.
 
         Examples
         --------
@@ -339,69 +315,10 @@ class ScoreHistogram:
         return self
 
     def _count_in_place(self, codes: np.ndarray, s: np.ndarray) -> bool:
-        """Unweighted chunks on one thread (the chunks of a stream) go straight into
-        ``counts``, without temporaries; a bad score takes the chunk back out before the
-        error, so a rejected chunk still leaves the histogram untouched. False when the
-        chunk is binned by :meth:`_bin` instead."""
-        kern = _kernels() if codes.shape[0] * self._ncols >= NUMBA_MIN_SIZE else None
-        if kern is None or int(kern[0].get_num_threads()) > 1 or not self.counts.flags.c_contiguous:
-            return False
-        _, _, count_rows = kern
-        lo, hi = self.score_range
-        b = self.bins
-        args = (np.ascontiguousarray(codes), np.ascontiguousarray(s), self.edges, lo,
-                b / (hi - lo), b, self._ncols, self.counts.reshape(-1))
-        bad = count_rows(*args, 1)
-        if bad >= 0:
-            count_rows(*args, -1)
-            self._range_error(s, int(bad))
-        return True
+        return count_in_place(codes, s, self.counts, self.edges, self.score_range)
 
     def _bin(self, codes: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-        lo, hi = self.score_range
-        edges = self.edges
-        k, c, b = self.counts.shape
-        kern = _kernels() if codes.shape[0] * c >= NUMBA_MIN_SIZE else None
-        if kern is not None:
-            numba, accumulate, _ = kern
-            flat, bad = accumulate(
-                np.ascontiguousarray(codes),
-                np.ascontiguousarray(s),
-                np.ones(1) if w is None else np.ascontiguousarray(w),
-                w is not None,
-                edges,
-                lo,
-                b / (hi - lo),
-                b,
-                c,
-                k,
-                max(1, int(numba.get_num_threads())),
-            )
-            if (bad >= 0).any():
-                self._range_error(s, int(bad[bad >= 0].min()))
-            return flat.reshape(k, c, b)
-        out_of_range = (s < lo) | (s > hi)
-        if out_of_range.any():
-            self._range_error(s, int(np.argwhere(out_of_range)[0][0]))
-        j = ((s - lo) * (b / (hi - lo))).astype(np.int64)
-        np.clip(j, 0, b - 1, out=j)
-        upper = np.append(edges[1:-1], np.inf)
-        j -= s < edges[j]
-        j += s >= upper[j]
-        idx = (codes[:, None] * c + np.arange(c)) * b + j
-        ww = None if w is None else np.repeat(w, c)
-        flat = np.bincount(idx.ravel(), weights=ww, minlength=k * c * b)
-        if w is None:
-            flat = flat.astype(np.int64)
-        return flat.reshape(k, c, b)
-
-    def _range_error(self, s: np.ndarray, row: int) -> None:
-        lo, hi = self.score_range
-        bad = float(s[row][(s[row] < lo) | (s[row] > hi)][0])
-        raise ValueError(
-            f"y_score has a score {bad!r} outside score_range=({lo}, {hi}) at row {row}; "
-            "choose a score_range that covers every score"
-        )
+        return bin_chunk(codes, s, w, self.counts.shape, self.edges, self.score_range)
 
     # ---------------------------------------------------------------- merging and JSON
     def copy(self) -> ScoreHistogram:
@@ -423,7 +340,31 @@ class ScoreHistogram:
         return out
 
     def merge(self, *others: ScoreHistogram) -> ScoreHistogram:
-        """A new histogram: the sum of this one and ``others`` (same labels, bins, range)."""
+        """A new histogram: the sum of this one and ``others`` (same labels, bins, range).
+
+        Parameters
+        ----------
+        *others : ScoreHistogram
+            Histograms of the same layout.
+
+        Returns
+        -------
+        ScoreHistogram
+            Float counts if any part is weighted.
+
+        Raises
+        ------
+        TypeError
+            An argument that is not a ScoreHistogram.
+        ValueError
+            Different labels, bins or score_range.
+
+        Examples
+        --------
+        >>> a = ScoreHistogram(bins=2).update([0], [0.2])
+        >>> a.merge(ScoreHistogram(bins=2).update([1], [0.7])).n
+        2
+        """
         out = self.copy()
         for o in others:
             self._same_layout(o)
@@ -457,7 +398,20 @@ class ScoreHistogram:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Versioned plain-JSON form: only non-empty bins are stored (flat index, value)."""
+        """Versioned plain-JSON form: only non-empty bins are stored (flat index, value).
+
+        Returns
+        -------
+        dict
+            Keys ``schema``, ``version``, ``labels``, ``bins``, ``score_range``, ``dtype``,
+            ``shape``, ``index``, ``values``.
+
+        Examples
+        --------
+        >>> d = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7]).to_dict()
+        >>> d["index"], d["values"]
+        ([0, 3], [1, 1])
+        """
         flat = self.counts.ravel()
         nz = np.flatnonzero(flat)
         return {
@@ -476,249 +430,101 @@ class ScoreHistogram:
     def from_dict(cls, data: dict[str, Any]) -> ScoreHistogram:
         """Rebuild a histogram written by :meth:`to_dict`, validated as untrusted input
         (:mod:`confmat.inputs.state`; no code is executed): the ``shape`` of the labels and
-        bins, distinct in-range ``index`` entries and exact ``values`` of the ``dtype``."""
+        bins, distinct in-range ``index`` entries and exact ``values`` of the ``dtype``.
+
+        Parameters
+        ----------
+        data : dict
+            The output of :meth:`to_dict`.
+
+        Returns
+        -------
+        ScoreHistogram
+
+        Raises
+        ------
+        ValueError, TypeError
+            A field missing, of the wrong type or inconsistent (the message names it).
+
+        Examples
+        --------
+        >>> h = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7])
+        >>> ScoreHistogram.from_dict(h.to_dict()) == h
+        True
+        """
         return read_histogram(data, "ScoreHistogram.from_dict")
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> ScoreHistogram(bins=2).to_json()[:35]
+        '{"schema": "confmat.score_histogram'
+        """
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str) -> ScoreHistogram:
-        """Rebuild a histogram from :meth:`to_json` text (validated like :meth:`from_dict`)."""
-        name = "ScoreHistogram.from_json"
-        return read_histogram(parse_json(text, name), name)
-
-    # ---------------------------------------------------------------- binary views
-    def pos_neg(self, pos_label: Any = None) -> tuple[np.ndarray, np.ndarray, Any, Any]:
-        """Positive and negative histograms of one class against the rest.
+        """Rebuild a histogram from :meth:`to_json` text (validated like :meth:`from_dict`).
 
         Parameters
         ----------
-        pos_label : label, optional
-            Binary histograms: ``labels[1]`` or None. Multiclass: the class (required).
+        text : str
+            JSON text.
 
         Returns
         -------
-        pos, neg : ndarray of shape (bins,)
-            Counts (or weights) of positives and negatives per bin.
-        pos_label, neg_label : label
-            The positive class and the name of the negative one.
+        ScoreHistogram
 
         Raises
         ------
-        ValueError
-            ``pos_label`` missing for a multiclass histogram, or not a valid class.
+        ValueError, TypeError
+            Text that is not JSON, or an invalid histogram.
 
         Examples
         --------
-        >>> ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7]).pos_neg()[0].tolist()
-        [0, 1]
+        >>> h = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7])
+        >>> ScoreHistogram.from_json(h.to_json()) == h
+        True
         """
-        if self.is_binary:
-            if pos_label is not None and py_scalar(pos_label) != self.labels[1]:
-                raise ValueError(
-                    f"pos_label must be {self.labels[1]!r} (labels[1]: the scores are that "
-                    f"class's), got {pos_label!r}"
-                )
-            return self.counts[1, 0], self.counts[0, 0], self.labels[1], self.labels[0]
-        if pos_label is None:
-            raise ValueError(
-                f"pos_label is required for a multiclass histogram (one of {self.labels})"
-            )
-        if py_scalar(pos_label) not in self._index:
-            raise ValueError(f"pos_label={pos_label!r} is not one of the labels {self.labels}")
-        k = self._index[py_scalar(pos_label)]
-        pos = self.counts[k, k]
-        neg = self.counts[:, k].sum(axis=0) - pos
-        return pos, neg, self.labels[k], f"not {self.labels[k]}"
+        name = "ScoreHistogram.from_json"
+        return read_histogram(parse_json(text, name), name)
 
-    _pos_neg = pos_neg  # old private name, still read by report/model.py until it moves
-
-    def _cumulative(self, pos: np.ndarray, neg: np.ndarray, nonempty_only: bool = True):
-        """Like curves._cumulative_counts: thresholds = lower edges, decreasing."""
-        lower = self.edges[:-1]
-        tps = np.cumsum(pos[::-1])
-        fps = np.cumsum(neg[::-1])
-        thr = lower[::-1]
-        if nonempty_only:
-            keep = (pos + neg)[::-1] > 0
-            return thr[keep], tps[keep], fps[keep]
-        return thr, tps, fps
-
-    def roc_curve(
-        self, *, pos_label: Any = None, drop_intermediate: bool = True
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """ROC curve with the lower edges of the non-empty bins as thresholds (plus ``inf``):
-        exactly :func:`confmat.roc_curve` on the scores rounded down to their bin edge."""
-        pos, neg, _, _ = self.pos_neg(pos_label)
-        thr, tps, fps = self._cumulative(pos, neg)
-        return _roc_points(thr, tps.astype(np.float64), fps.astype(np.float64), drop_intermediate)
-
-    def precision_recall_curve(
-        self, *, pos_label: Any = None, drop_intermediate: bool = False
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Precision-recall curve at the lower edges of the non-empty bins."""
-        pos, neg, _, _ = self.pos_neg(pos_label)
-        thr, tps, fps = self._cumulative(pos, neg)
-        return _pr_points(thr, tps, fps, drop_intermediate)
-
-    @staticmethod
-    def _binned_auc(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None) -> float:
-        p = pos.sum()
-        q = neg.sum()
-        if p == 0 or q == 0:
-            return _undefined_auc()
-        if max_fpr in (None, 1):
-            pos_f = pos.astype(np.float64)
-            neg_f = neg.astype(np.float64)
-            below = np.cumsum(neg_f) - neg_f
-            return float((pos_f * (below + 0.5 * neg_f)).sum() / (float(p) * float(q)))
-        lower = np.arange(pos.shape[0], dtype=np.float64)
-        keep = (pos + neg)[::-1] > 0
-        thr = lower[::-1][keep]
-        tps = np.cumsum(pos[::-1])[keep].astype(np.float64)
-        fps = np.cumsum(neg[::-1])[keep].astype(np.float64)
-        fpr, tpr, _ = _roc_points(thr, tps, fps, True)
-        return _area_with_max_fpr(fpr, tpr, max_fpr)
-
-    def auc_error_bound(self, *, pos_label: Any = None, average: str | None = "macro") -> float:
-        """Bound on ``|exact AUC - binned AUC|``: half the share of positive-negative pairs
-        that fall in the same bin, :math:`\\frac{1}{2}\\sum_b pos_b neg_b / (PN)`.
-
-        For a multiclass histogram without ``pos_label``: the bound of the one-vs-rest AUC
-        averaged with ``average`` ('macro' mean or 'weighted' by support of the per-class
-        bounds, or 'micro')."""
-        if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self.pos_neg(pos_label)
-            return _pair_bound(pos, neg)
-        _check_average(average, ("macro", "weighted", "micro"))
-        if average == "micro":
-            pos, neg = self._micro()
-            return _pair_bound(pos, neg)
-        bounds = np.array([_pair_bound(*self.pos_neg(c)[:2]) for c in self.labels])
-        support = np.array([self.counts[k, k].sum() for k in range(len(self.labels))], float)
-        return float(_average_scores(bounds, average, support))
-
-    def _micro(self) -> tuple[np.ndarray, np.ndarray]:
-        k = len(self.labels)
-        pos = sum(self.counts[i, i] for i in range(k))
-        neg = self.counts.sum(axis=0).sum(axis=0) - pos
-        return pos, neg
-
-    def roc_auc(
-        self,
-        *,
-        average: str | None = "macro",
-        multi_class: Literal["ovr", "ovo"] = "ovr",
-        pos_label: Any = None,
-        max_fpr: float | None = None,
-    ) -> float | np.ndarray:
-        """Binned ROC AUC: the exact AUC of the scores rounded down to their bin's lower edge
-        (ties within a bin count 1/2). Within :meth:`auc_error_bound` of the exact AUC.
-
-        Binary histograms give the AUC of ``labels[1]``. Multiclass histograms: one class
-        against the rest with ``pos_label``; otherwise ``multi_class='ovr'`` (``average``
-        'macro', 'weighted', 'micro' or None) or ``'ovo'`` (Hand & Till, 'macro' or
-        'weighted'), as :func:`confmat.roc_auc`.
-        """
-        max_fpr = _check_max_fpr(max_fpr)
-        if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self.pos_neg(pos_label)
-            return self._binned_auc(pos, neg, max_fpr)
-        if max_fpr is not None and max_fpr != 1:
-            raise ValueError("max_fpr (partial AUC) is only available for binary problems")
-        k = len(self.labels)
-        if multi_class == "ovr":
-            _check_average(average, ("macro", "weighted", "micro", None))
-            if average == "micro":
-                return self._binned_auc(*self._micro(), None)
-            per = np.array([self._binned_auc(*self.pos_neg(c)[:2], None) for c in self.labels])
-            support = np.array([self.counts[i, i].sum() for i in range(k)], dtype=np.float64)
-            return _average_scores(per, average, support)
-        if multi_class != "ovo":
-            raise ValueError(f"multi_class must be 'ovr' or 'ovo', got {multi_class!r}")
-        _check_average(average, ("macro", "weighted"))
-        if self.is_weighted:
-            raise ValueError("sample weights are not supported for multi_class='ovo' (as in scikit-learn)")
-        sizes = self.counts[:, 0, :].sum(axis=1)
-        present = [i for i in range(k) if sizes[i] > 0]
-        scores, prevalence = [], []
-        for a, b in combinations(present, 2):
-            auc_a = self._binned_auc(self.counts[a, a], self.counts[b, a], None)
-            auc_b = self._binned_auc(self.counts[b, b], self.counts[a, b], None)
-            scores.append((auc_a + auc_b) / 2)
-            prevalence.append((sizes[a] + sizes[b]) / sizes.sum())
-        if not scores:
-            return _undefined_auc()
-        return float(np.average(scores, weights=prevalence if average == "weighted" else None))
-
-    def average_precision(
-        self,
-        *,
-        average: str | None = "macro",
-        pos_label: Any = None,
-        method: Literal["step", "interpolated", "trapezoid"] = "step",
-    ) -> float | np.ndarray:
-        """Average precision of the binned precision-recall curve (``method`` as in
-        :func:`confmat.average_precision`); multiclass without ``pos_label`` averages the
-        one-vs-rest values ('macro', 'weighted', 'micro' or None)."""
-        method = _check_method(method)
-        if self.is_binary or pos_label is not None:
-            pos, neg, _, _ = self.pos_neg(pos_label)
-            _, tps, fps = self._cumulative(pos, neg)
-            return _ap_from_counts(tps, fps, method)
-        _check_average(average, ("macro", "weighted", "micro", None))
-        if average == "micro":
-            _, tps, fps = self._cumulative(*self._micro())
-            return _ap_from_counts(tps, fps, method)
-        per = []
-        for c in self.labels:
-            _, tps, fps = self._cumulative(*self.pos_neg(c)[:2])
-            per.append(_ap_from_counts(tps, fps, method))
-        support = np.array([self.counts[i, i].sum() for i in range(len(self.labels))], float)
-        return _average_scores(np.array(per), average, support)
-
-    def threshold_sweep(self, *, thresholds: Any = None, pos_label: Any = None) -> ThresholdSweep:
-        """Confusion matrices at bin edges (exact for the rule ``score >= edge``).
-
-        By default the thresholds are the lower edges of the non-empty bins, decreasing.
-        Given ``thresholds`` must be bin edges (e.g. 0.9, 0.8, ... with the default bins and
-        range), or lie above every score or at or below ``lo``.
-        """
-        pos, neg, pl, nl = self.pos_neg(pos_label)
-        thr_all, tps_all, fps_all = self._cumulative(pos, neg, nonempty_only=False)
-        if thresholds is None:
-            t = self._cumulative(pos, neg)[0]
-        else:
-            t = _check_thresholds(thresholds)
-        edges = self.edges
-
-        def check(values: np.ndarray) -> None:
-            ok = np.isin(values, edges[:-1]) | (values <= edges[0]) | (values > edges[-1])
-            if not ok.all():
-                bad = values[~ok][0]
-                raise ValueError(
-                    f"threshold {bad!r} is not a bin edge; binned counts are exact only at the "
-                    f"edges lo + (hi - lo) * j / {self.bins} (see ScoreHistogram.edges)"
-                )
-
-        labels = [self.labels[0], self.labels[1]] if self.is_binary else [nl, pl]
-        return ThresholdSweep(
-            t, thr_all, tps_all, fps_all, tps_all[-1], fps_all[-1], labels, check=check
-        )
-
-
-def _pair_bound(pos: np.ndarray, neg: np.ndarray) -> float:
-    p = float(pos.sum())
-    q = float(neg.sum())
-    if p == 0 or q == 0:
-        return float("nan")
-    return float(0.5 * (pos.astype(np.float64) * neg).sum() / (p * q))
 
 
 def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHistogram:
     """Validate and rebuild :meth:`ScoreHistogram.to_dict` output (public within the
-    package: :class:`~confmat.Accumulator` state nests one under ``at = ("scores",)``)."""
+    package: :class:`~confmat.Accumulator` state nests one under ``at = ("scores",)``).
+
+    Parameters
+    ----------
+    data : any
+        Untrusted decoded JSON.
+    name : str
+        Caller named in error messages.
+    at : tuple of str, default=()
+        Path of the histogram inside ``data``.
+
+    Returns
+    -------
+    ScoreHistogram
+
+    Raises
+    ------
+    ValueError, TypeError
+        A field missing, of the wrong type or inconsistent (the message names it).
+
+    Examples
+    --------
+    >>> h = ScoreHistogram(bins=2).update([0, 1], [0.2, 0.7])
+    >>> read_histogram(h.to_dict(), "example").counts.tolist()
+    [[[1, 0]], [[0, 1]]]
+    """
     check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat score histogram", at=at)
     labels = read_labels(data, (*at, "labels"), name, minimum=2)
     bins = read_int(data, (*at, "bins"), name, minimum=1)

@@ -1,0 +1,248 @@
+"""Multiclass and multilabel scores: one-vs-rest and one-vs-one averaging of binary AUCs and
+average precisions, and the one-vs-rest ROC curves of :func:`roc_curve_ovr`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ..inputs.encode import py_scalar
+from ..inputs.targets import check_scores_2d, check_weights, encode_truth
+from .common import (
+    average_scores,
+    check_average,
+    check_probabilities,
+    class_columns,
+    trapezoid_area,
+    undefined_auc,
+)
+from .precision_recall import ap_from_counts
+from .rank import cumulative_counts
+from .roc import ROCCurve, binary_auc, roc_points
+
+
+def multilabel_average(
+    y_true: Any, y_score: Any, average: Any, sample_weight: Any, what: str, method: Any = None,
+    max_fpr: float | None = None,
+) -> float | np.ndarray:
+    """One-vs-rest score (``what`` ``"auc"`` or ``"ap"``) of a multilabel indicator matrix."""
+    check_average(average, ("macro", "weighted", "micro", None))
+    y = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
+    if y.dtype.kind not in "iub" or not np.isin(y, (0, 1)).all():
+        raise ValueError("a 2-D y_true must be a multilabel indicator matrix of 0/1 values")
+    s = check_scores_2d(y_score, y.shape[0])
+    if s.shape != y.shape:
+        raise ValueError(f"y_true has shape {y.shape} but y_score has shape {s.shape}")
+    w = check_weights(sample_weight, y.shape[0])
+    return average_columns(y.astype(bool), s, w, average, what, method, max_fpr)
+
+
+def average_columns(
+    indicator: np.ndarray,
+    s: np.ndarray,
+    w: np.ndarray | None,
+    average: str | None,
+    what: str,
+    method: Any = None,
+    max_fpr: float | None = None,
+) -> float | np.ndarray:
+    """One-vs-rest score per column, averaged (shared by ovr AUC, multilabel AUC and AP)."""
+
+    def score(pos: np.ndarray, sc: np.ndarray, ww: np.ndarray | None) -> float:
+        if what == "auc":
+            return binary_auc(pos, sc, ww, max_fpr)
+        _, tps, fps = cumulative_counts(pos, sc, ww)
+        return ap_from_counts(tps, fps, method)
+
+    if average == "micro":
+        ww = None if w is None else np.repeat(w, s.shape[1])
+        return score(indicator.ravel(), s.ravel(), ww)
+    k = s.shape[1]
+    per_class = np.array([score(indicator[:, j], s[:, j], w) for j in range(k)])
+    if w is None:
+        support = indicator.sum(axis=0).astype(np.float64)
+    else:
+        support = (indicator * w[:, None]).sum(axis=0)
+    return average_scores(per_class, average, support)
+
+
+
+
+def multiclass_auc(
+    classes: list[Any],
+    codes: np.ndarray,
+    s: np.ndarray,
+    labels: Any,
+    multi_class: str,
+    average: Any,
+    sample_weight: Any,
+) -> float | np.ndarray:
+    """Multiclass ROC AUC: one-vs-rest (``average``) or Hand & Till's one-vs-one mean."""
+    check_probabilities(s)
+    if multi_class == "ovr":
+        check_average(average, ("macro", "weighted", "micro", None))
+    else:
+        check_average(average, ("macro", "weighted"))
+    _, index = class_columns(classes, labels, s.shape[1])
+    col_of = np.array([index[c] for c in classes], dtype=np.int64)[codes]
+    n = codes.shape[0]
+    if multi_class == "ovr":
+        w = check_weights(sample_weight, n)
+        indicator = np.zeros(s.shape, dtype=bool)
+        indicator[np.arange(n), col_of] = True
+        return average_columns(indicator, s, w, average, "auc")
+    if sample_weight is not None:
+        raise ValueError("sample_weight is not supported for multi_class='ovo' (as in scikit-learn)")
+    present = sorted(set(col_of.tolist()))
+    pair_scores = []
+    prevalence = []
+    for a, b in combinations(present, 2):
+        a_mask = col_of == a
+        b_mask = col_of == b
+        ab = a_mask | b_mask
+        auc_a = binary_auc(a_mask[ab], s[ab, a], None, None)
+        auc_b = binary_auc(b_mask[ab], s[ab, b], None, None)
+        pair_scores.append((auc_a + auc_b) / 2)
+        prevalence.append(ab.mean())
+    if not pair_scores:
+        return undefined_auc()
+    return float(np.average(pair_scores, weights=prevalence if average == "weighted" else None))
+
+
+
+
+@dataclass(frozen=True)
+class OneVsRestROC:
+    """ROC curves of every class against the rest, plus micro- and macro-averaged curves.
+
+    ``micro`` pools every (sample, class) pair of the binarized problem into one curve.
+    ``macro`` averages the per-class TPRs on the union of their FPR grids (linear
+    interpolation); its ``auc`` is the area of that averaged curve, which differs slightly
+    from the macro mean of the per-class AUCs (``mean_auc``).
+
+    Attributes
+    ----------
+    labels : list
+        The classes, in score-column order.
+    curves : dict
+        ``class -> ROCCurve`` of that class against the rest.
+    micro, macro : ROCCurve
+        The averaged curves.
+
+    Examples
+    --------
+    >>> ovr = roc_curve_ovr([0, 1, 2, 2], [[.8, .1, .1], [.2, .3, .5], [.1, .2, .7],
+    ...                                    [.3, .4, .3]])
+    >>> ovr.labels, ovr.micro.label, round(ovr.mean_auc, 4)
+    ([0, 1, 2], 'micro', 0.8056)
+    """
+
+    labels: list[Any]
+    curves: dict[Any, ROCCurve]
+    micro: ROCCurve
+    macro: ROCCurve
+
+    @property
+    def aucs(self) -> dict[Any, float]:
+        """ROC AUC of every class against the rest: ``class -> area`` (a fraction in [0, 1])."""
+        return {k: c.auc for k, c in self.curves.items()}
+
+    @property
+    def mean_auc(self) -> float:
+        """Unweighted mean of :attr:`aucs` (the macro one-vs-rest AUC of
+        :func:`confmat.roc_auc`), a fraction in [0, 1]."""
+        return float(np.mean(list(self.aucs.values())))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Keys ``labels``, ``curves`` (one dict per class, see :meth:`ROCCurve.to_dict`),
+            ``micro`` and ``macro``.
+
+        Examples
+        --------
+        >>> roc_curve_ovr([0, 1, 2], np.eye(3)).to_dict()["labels"]
+        [0, 1, 2]
+        """
+        return {
+            "labels": [py_scalar(v) for v in self.labels],
+            "curves": [c.to_dict() for c in self.curves.values()],
+            "micro": self.micro.to_dict(),
+            "macro": self.macro.to_dict(),
+        }
+
+
+def _roc_object(pos, score, weight, label, drop_intermediate) -> ROCCurve:
+    thr, tps, fps = cumulative_counts(pos, score, weight)
+    fpr, tpr, thresholds = roc_points(
+        thr, tps.astype(np.float64), fps.astype(np.float64), drop_intermediate
+    )
+    return ROCCurve(fpr, tpr, thresholds, trapezoid_area(fpr, tpr), label)
+
+
+def roc_curve_ovr(
+    y_true: Any,
+    y_score: Any,
+    *,
+    labels: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = True,
+) -> OneVsRestROC:
+    """One-vs-rest ROC curves for every class (Yao et al. 2022, Figure 7) with micro and macro
+    averages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    y_score : array-like of shape (n_samples, n_classes)
+        One score column per class; the columns follow ``labels`` (default: sorted classes).
+    labels : array-like, optional
+        The class of each score column.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+    drop_intermediate : bool, default=True
+        Drop collinear ROC points.
+
+    Returns
+    -------
+    OneVsRestROC
+        Per-class curves, micro and macro averages.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels or scores; score columns that do not match the classes.
+
+    Examples
+    --------
+    >>> ovr = roc_curve_ovr([0, 1, 2, 2], [[.8, .1, .1], [.2, .3, .5], [.1, .2, .7],
+    ...                                    [.3, .4, .3]])
+    >>> [round(a, 3) for a in ovr.aucs.values()]
+    [1.0, 0.667, 0.75]
+    """
+    classes, codes = encode_truth(y_true)
+    s = check_scores_2d(y_score, codes.shape[0])
+    cols, index = class_columns(classes, labels, s.shape[1])
+    w = check_weights(sample_weight, codes.shape[0])
+    col_of = np.array([index[c] for c in classes], dtype=np.int64)[codes]
+    indicator = np.zeros(s.shape, dtype=bool)
+    indicator[np.arange(codes.shape[0]), col_of] = True
+    curves = {
+        c: _roc_object(indicator[:, j], s[:, j], w, c, drop_intermediate)
+        for j, c in enumerate(cols)
+    }
+    ww = None if w is None else np.repeat(w, s.shape[1])
+    micro = _roc_object(indicator.ravel(), s.ravel(), ww, "micro", drop_intermediate)
+    grid = np.unique(np.concatenate([c.fpr for c in curves.values()]))
+    mean_tpr = np.mean([np.interp(grid, c.fpr, c.tpr) for c in curves.values()], axis=0)
+    macro = ROCCurve(grid, mean_tpr, np.array([]), trapezoid_area(grid, mean_tpr), "macro")
+    return OneVsRestROC(cols, curves, micro, macro)
+
+

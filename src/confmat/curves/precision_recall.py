@@ -1,0 +1,160 @@
+"""Precision-recall curves: points from cumulative counts, average precision and
+:class:`PRCurve`."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..inputs.encode import py_scalar
+from ..inputs.targets import binary_target
+from .rank import cumulative_counts
+
+
+def pr_points(
+    thr: np.ndarray, tps: np.ndarray, fps: np.ndarray, drop_intermediate: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision-recall points from cumulative counts, scikit-learn's convention: recall
+    decreasing, a final point (recall 0, precision 1), thresholds increasing."""
+    tps = np.asarray(tps, dtype=np.float64)
+    fps = np.asarray(fps, dtype=np.float64)
+    if drop_intermediate and fps.shape[0] > 2:
+        step = np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:]))
+        keep = np.flatnonzero(np.concatenate([[True], step, [True]]))
+        thr, tps, fps = thr[keep], tps[keep], fps[keep]
+    ps = tps + fps
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(ps != 0, tps / np.where(ps != 0, ps, 1.0), 0.0)
+    if tps[-1] == 0:
+        warnings.warn(
+            "No positive class found in y_true, recall is set to one for all thresholds.",
+            UserWarning,
+            stacklevel=3,
+        )
+        recall = np.ones_like(tps)
+    else:
+        recall = tps / tps[-1]
+    return (
+        np.concatenate([precision[::-1], [1.0]]),
+        np.concatenate([recall[::-1], [0.0]]),
+        thr[::-1].astype(np.float64),
+    )
+
+
+
+def precision_recall_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision-recall pairs at every distinct score (decision rule ``score >= θ``).
+
+    .. math:: P(\\theta) = \\frac{TP(\\theta)}{TP(\\theta) + FP(\\theta)}, \\qquad
+              R(\\theta) = \\frac{TP(\\theta)}{TP(\\theta) + FN(\\theta)}
+
+    Identical to :func:`sklearn.metrics.precision_recall_curve`: recall decreasing, a last
+    point (recall 0, precision 1) without threshold, thresholds increasing.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`roc_curve`.
+    drop_intermediate : bool, default=False
+        Drop thresholds where recall does not change (scikit-learn's option).
+
+    Returns
+    -------
+    precision, recall : ndarray
+        One more point than thresholds.
+    thresholds : ndarray
+        Increasing distinct scores.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels, scores, weights or ``pos_label`` (as :func:`roc_curve`).
+
+    Examples
+    --------
+    >>> p, r, t = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> p.round(4).tolist(), r.tolist(), t.tolist()
+    ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
+    """
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
+    thr, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
+    return pr_points(thr, tps, fps, drop_intermediate)
+
+
+def ap_from_counts(tps: np.ndarray, fps: np.ndarray, method: str) -> float:
+    """Average precision (``method`` step, interpolated or trapezoid) from cumulative counts."""
+    thr = np.zeros(tps.shape[0])
+    precision, recall, _ = pr_points(thr, tps, fps, False)
+    if method == "step":
+        return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    if method == "interpolated":
+        # precision at recall r replaced by the best precision at any recall >= r
+        best = np.maximum.accumulate(precision)
+        return float(max(0.0, -np.sum(np.diff(recall) * best[:-1])))
+    return float(max(0.0, -np.trapezoid(precision, recall)))
+
+
+
+
+@dataclass(frozen=True)
+class PRCurve:
+    """One precision-recall curve (scikit-learn's layout) and its average precision.
+
+    Attributes
+    ----------
+    precision, recall : ndarray
+        Precision and recall (fractions in [0, 1]); recall decreasing, ending at (0, 1).
+    thresholds : ndarray
+        Increasing score thresholds, one fewer than the points.
+    average_precision : float
+        Step-wise area under the curve (scikit-learn's average precision).
+    label : any
+        Name of the curve (model or class), or None.
+
+    Examples
+    --------
+    >>> from confmat.curves import roc_pr_curves
+    >>> _, pr = roc_pr_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> pr.recall.tolist(), round(pr.average_precision, 4)
+    ([1.0, 1.0, 0.5, 0.5, 0.0], 0.8333)
+    """
+
+    precision: np.ndarray
+    recall: np.ndarray
+    thresholds: np.ndarray
+    average_precision: float
+    label: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Keys ``label``, ``average_precision``, ``precision``, ``recall``, ``thresholds``.
+
+        Examples
+        --------
+        >>> from confmat.curves import roc_pr_curves
+        >>> roc_pr_curves([0, 1], [0.2, 0.7])[1].to_dict()["thresholds"]
+        [0.2, 0.7]
+        """
+        return {
+            "label": py_scalar(self.label),
+            "average_precision": self.average_precision,
+            "precision": self.precision.tolist(),
+            "recall": self.recall.tolist(),
+            "thresholds": self.thresholds.tolist(),
+        }
+
+

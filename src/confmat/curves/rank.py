@@ -1,0 +1,223 @@
+"""The one sort: cumulative counts at every distinct score, and the rank (Mann-Whitney) AUC.
+
+Every curve and sweep of :mod:`confmat.curves` starts from :func:`cumulative_counts`. Large
+unweighted inputs use compiled kernels (numba, optional) that split the scores by class, sort
+each part and merge them from the top; the numpy path gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .common import undefined_auc
+
+
+def cumulative_counts(
+    pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct scores in decreasing order with the positive and negative count (or weight) at
+    or above each: ``tps[i] = sum(w[pos & (score >= thr[i])])``, likewise ``fps``.
+
+    Zero-weight samples are dropped first (they neither count nor create thresholds).
+    """
+    if weight is None and score.shape[0] >= 1 << 14:
+        kern = rank_kernel()
+        if kern is not None:  # split by class, sort each part in place, merge from the top
+            _, _, split, merge_desc = kern
+            buf, n_pos = split(pos.view(np.uint8), np.ascontiguousarray(score), 1)
+            ps, ns = buf[:n_pos], buf[n_pos:]
+            ps.sort()
+            ns.sort()
+            return merge_desc(ps, ns)
+    if weight is not None:
+        keep = weight != 0
+        if not keep.all():
+            pos, score, weight = pos[keep], score[keep], weight[keep]
+    order = np.argsort(score)[::-1]  # ties are grouped below, so stability is not needed
+    s = score[order]
+    p = pos[order]
+    ends = np.append(np.flatnonzero(s[1:] != s[:-1]), s.shape[0] - 1)
+    if weight is None:
+        tps = np.cumsum(p, dtype=np.int64)[ends]
+        fps = ends + 1 - tps
+    else:
+        w = weight[order]
+        tps = np.cumsum(np.where(p, w, 0.0))[ends]
+        fps = np.cumsum(np.where(p, 0.0, w))[ends]
+    return s[ends], tps, fps
+
+
+
+@lru_cache(maxsize=1)
+def rank_kernel() -> Any:
+    """The compiled rank kernels ``(below_and_ties, scan, split, merge_desc)``, or None
+    without numba (or with ``CONFMAT_DISABLE_NUMBA`` set)."""
+    if os.environ.get("CONFMAT_DISABLE_NUMBA"):
+        return None
+    try:
+        from numba import njit
+    except ImportError:  # pragma: no cover - numba is optional
+        return None
+
+    @njit(cache=True, nogil=True)
+    def below_and_ties(ps, ns):  # pragma: no cover - compiled
+        lo = 0
+        hi = 0
+        m = ns.shape[0]
+        below = 0
+        ties = 0
+        for i in range(ps.shape[0]):
+            v = ps[i]
+            while lo < m and ns[lo] < v:
+                lo += 1
+            if hi < lo:
+                hi = lo
+            while hi < m and ns[hi] <= v:
+                hi += 1
+            below += lo
+            ties += hi - lo
+        return below, ties
+
+    @njit(cache=True, nogil=True)
+    def scan(y, s):  # pragma: no cover - compiled
+        # min and max label, first non-finite score (or -1): one pass
+        lo = y[0]
+        hi = y[0]
+        bad = -1
+        for i in range(y.shape[0]):
+            v = y[i]
+            if v < lo:
+                lo = v
+            if v > hi:
+                hi = v
+            if bad < 0 and not np.isfinite(s[i]):
+                bad = i
+        return lo, hi, bad
+
+    @njit(cache=True, nogil=True)
+    def split(y, s, pos_value):  # pragma: no cover - compiled
+        # scores of positives and of negatives, packed into one buffer from both ends
+        n = y.shape[0]
+        buf = np.empty(n, np.float64)
+        p = 0
+        q = n
+        for i in range(n):
+            if y[i] == pos_value:
+                buf[p] = s[i]
+                p += 1
+            else:
+                q -= 1
+                buf[q] = s[i]
+        return buf, p
+
+    @njit(cache=True, nogil=True)
+    def merge_desc(ps, ns):  # pragma: no cover - compiled
+        # distinct scores of two ascending arrays, walked from the top, with the number of
+        # positives / negatives at or above each one
+        i = ps.shape[0] - 1
+        j = ns.shape[0] - 1
+        m = ps.shape[0] + ns.shape[0]
+        thr = np.empty(m, np.float64)
+        tps = np.empty(m, np.int64)
+        fps = np.empty(m, np.int64)
+        tp = 0
+        fp = 0
+        k = 0
+        while i >= 0 or j >= 0:
+            if j < 0 or (i >= 0 and ps[i] >= ns[j]):
+                v = ps[i]
+            else:
+                v = ns[j]
+            while i >= 0 and ps[i] == v:
+                tp += 1
+                i -= 1
+            while j >= 0 and ns[j] == v:
+                fp += 1
+                j -= 1
+            thr[k] = v
+            tps[k] = tp
+            fps[k] = fp
+            k += 1
+        return thr[:k].copy(), tps[:k].copy(), fps[:k].copy()
+
+    return below_and_ties, scan, split, merge_desc
+
+
+def _sort_pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sort two arrays, in two threads when they are large (numpy's sort releases the GIL)."""
+    if a.size + b.size < 1 << 21:
+        return np.sort(a), np.sort(b)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        fa = ex.submit(np.sort, a)
+        sb = np.sort(b)
+        return fa.result(), sb
+
+
+def _sorted_halves_auc(below_and_ties: Any, buf: np.ndarray, n_pos: int) -> float:
+    """AUC from a scratch buffer holding the positive scores first, then the negatives:
+    both halves are sorted in place (two threads when large) and merged once."""
+    ps = buf[:n_pos]
+    ns = buf[n_pos:]
+    if buf.shape[0] >= 1 << 21:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1) as ex:
+            done = ex.submit(ps.sort)
+            ns.sort()
+            done.result()
+    else:
+        ps.sort()
+        ns.sort()
+    below, ties = below_and_ties(ps, ns)
+    n_neg = buf.shape[0] - n_pos
+    return (2 * int(below) + int(ties)) / (2.0 * n_pos * n_neg)
+
+
+def fast_binary_auc(y_true: Any, y_score: Any) -> float | None:
+    """Unweighted binary AUC of large numpy inputs in two compiled passes (scan, split) plus
+    the sorts; None when the input needs the general path (which also reports errors)."""
+    if not (isinstance(y_true, np.ndarray) and isinstance(y_score, np.ndarray)):
+        return None
+    if y_true.ndim != 1 or y_score.ndim != 1 or y_true.shape != y_score.shape:
+        return None
+    if y_true.shape[0] < 1 << 16 or y_true.dtype.kind not in "iu" or y_score.dtype != np.float64:
+        return None
+    kern = rank_kernel()
+    if kern is None:
+        return None
+    below_and_ties, scan, split, _ = kern
+    y = np.ascontiguousarray(y_true)
+    s = np.ascontiguousarray(y_score)
+    lo, hi, bad = scan(y, s)
+    if bad >= 0 or lo < 0 or hi > 1:  # labels other than {0, 1}: the door decides
+        return None
+    if hi == lo:
+        return undefined_auc()
+    buf, n_pos = split(y, s, hi)
+    return _sorted_halves_auc(below_and_ties, buf, int(n_pos))
+
+
+def mann_whitney_auc(pos: np.ndarray, score: np.ndarray) -> float:
+    """Unweighted AUC = P(score_pos > score_neg) + P(tie) / 2, which equals the trapezoidal
+    area under the empirical ROC curve (ties give the diagonal segments)."""
+    n_pos = int(np.count_nonzero(pos))
+    n_neg = pos.shape[0] - n_pos
+    kern = rank_kernel() if pos.shape[0] >= 4096 else None
+    if kern is not None:
+        buf = np.empty(pos.shape[0])
+        buf[:n_pos] = score[pos]
+        buf[n_pos:] = score[~pos]
+        return _sorted_halves_auc(kern[0], buf, n_pos)
+    ps, ns = _sort_pair(score[pos], score[~pos])
+    left = np.searchsorted(ns, ps, side="left")
+    right = np.searchsorted(ns, ps, side="right")
+    twice_u = int(left.sum(dtype=np.int64)) + int(right.sum(dtype=np.int64))
+    return twice_u / (2.0 * n_pos * n_neg)
+
+

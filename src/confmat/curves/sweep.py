@@ -1,0 +1,457 @@
+"""Threshold sweeps and threshold choice: the confusion matrix at every threshold of a binary
+scorer (:class:`ThresholdSweep`), and the threshold that optimizes a criterion
+(:func:`best_threshold`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..inputs.encode import py_scalar
+from ..inputs.targets import binary_target
+from ..matrix import ConfusionMatrix
+from ..metrics import ClassCounts, Stats, evaluate, get_metric
+from .common import check_thresholds
+from .rank import cumulative_counts
+
+
+class ThresholdSweep:
+    """Confusion matrices of a binary scorer at many thresholds, from one sort.
+
+    Decision rule: predicted positive when ``score >= threshold``. ``tables[i]`` is the 2 x 2
+    table at ``thresholds[i]`` with rows = true class and columns = predicted class, both in
+    the order ``labels = [negative, positive]``: ``[[TN, FP], [FN, TP]]``.
+
+    Every registry metric is evaluated on the whole ``(T, 2, 2)`` stack at once. Build one
+    with :func:`threshold_sweep` (or :meth:`confmat.binned.ScoreHistogram.threshold_sweep`).
+
+    Parameters
+    ----------
+    thresholds : ndarray of shape (T,)
+        The thresholds to report, in the order given.
+    grid : ndarray
+        The distinct scores, decreasing, at which ``tps`` and ``fps`` are counted.
+    tps, fps : ndarray
+        Positives and negatives (counts or weights) scoring at or above each ``grid`` value.
+    n_pos, n_neg : float
+        Total positives and negatives.
+    labels : list
+        ``[negative, positive]`` class names.
+    check : callable, optional
+        Called with the thresholds looked up; raises if they are not allowed.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (T,)
+        The thresholds, as given (score units).
+    labels : list
+        ``[negative, positive]``.
+    tp, fp, fn, tn : ndarray of shape (T,)
+        The four counts (or sums of weights) at every threshold.
+
+    Examples
+    --------
+    >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> sw.thresholds.tolist(), sw.tp.tolist(), sw.fp.tolist()
+    ([0.8, 0.4, 0.35, 0.1], [1, 1, 2, 2], [0, 1, 1, 2])
+    """
+
+    def __init__(
+        self,
+        thresholds: np.ndarray,
+        grid: np.ndarray,
+        tps: np.ndarray,
+        fps: np.ndarray,
+        n_pos: float,
+        n_neg: float,
+        labels: list[Any],
+        *,
+        check: Any = None,
+    ) -> None:
+        # grid: decreasing thresholds with cumulative counts at or above each one
+        self._grid = grid
+        self._tps = tps
+        self._fps = fps
+        self._n_pos = n_pos
+        self._n_neg = n_neg
+        self._check = check
+        self.labels = list(labels)
+        self.thresholds = np.asarray(thresholds, dtype=np.float64)
+        if thresholds is grid:  # the distinct scores themselves: no lookup needed
+            tp, fp = tps, fps
+        else:
+            tp, fp = self._lookup(self.thresholds)
+        self.tp, self.fp = tp, fp
+        self.fn = n_pos - tp
+        self.tn = n_neg - fp
+
+    def _lookup(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self._check is not None:
+            self._check(t)
+        asc = self._grid[::-1]
+        k = asc.shape[0] - np.searchsorted(asc, t, side="left")  # grid values >= t
+        zero = np.zeros(1, dtype=self._tps.dtype)
+        tps = np.concatenate([zero, self._tps])
+        fps = np.concatenate([zero, self._fps])
+        return tps[k], fps[k]
+
+    def __len__(self) -> int:
+        """Number of thresholds ``T``."""
+        return self.thresholds.shape[0]
+
+    def __repr__(self) -> str:
+        return (
+            f"ThresholdSweep({len(self)} thresholds, labels={self.labels}, "
+            "rule: score >= threshold)"
+        )
+
+    @property
+    def tables(self) -> np.ndarray:
+        """The ``(T, 2, 2)`` stack of confusion tables ``[[TN, FP], [FN, TP]]``, one per
+        threshold (rows true class, columns predicted class, order ``[negative, positive]``);
+        counts, or sums of weights for weighted input.
+
+        Examples
+        --------
+        >>> threshold_sweep([0, 1], [0.2, 0.7], thresholds=[0.5]).tables.tolist()
+        [[[1, 0], [0, 1]]]
+        """
+        return np.stack([np.stack([self.tn, self.fp], -1), np.stack([self.fn, self.tp], -1)], -2)
+
+    def metric(
+        self,
+        name: str,
+        average: str | None = None,
+        *,
+        zero_division: Any = "warn",
+        **params: Any,
+    ) -> np.ndarray:
+        """A registry metric at every threshold, shape ``(T,)``.
+
+        Per-class metrics give the positive class's value unless ``average`` is set
+        ('micro', 'macro' or 'weighted' over the two classes); overall metrics (accuracy,
+        MCC, kappa, ...) are computed on each table.
+
+        Parameters
+        ----------
+        name : str
+            A registry metric name or alias (see :func:`confmat.metrics.list_metrics`).
+        average : {'micro', 'macro', 'weighted'} or None, default=None
+            Average of a per-class metric over the two classes; None gives the positive
+            class's value.
+        zero_division : 'warn', 'nan' or float, default='warn'
+            Value of an undefined ratio (as in :class:`confmat.metrics.Stats`).
+        **params
+            Parameters of the metric (e.g. ``beta`` of ``fbeta``).
+
+        Returns
+        -------
+        ndarray of shape (T,)
+            The metric at every threshold.
+
+        Raises
+        ------
+        ValueError
+            Unknown metric name or ``average``.
+
+        Examples
+        --------
+        >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], thresholds=[0.5, 0.3])
+        >>> sw.metric("accuracy").tolist()
+        [0.75, 0.75]
+        """
+        spec = get_metric(name)
+        per_class = spec.kind == "per_class" and average is None
+        # metrics of one-vs-rest counts can be computed for the positive class alone; those
+        # that read the whole table (uses_table) get the full statistics
+        positive_only = per_class and not getattr(spec, "uses_table", False)
+        out = evaluate(spec.name, self._stats(zero_division, positive_only), average, **params)
+        if per_class:
+            out = out[..., 0] if positive_only else out[..., 1]
+        return np.asarray(out, dtype=np.float64)
+
+    def _stats(self, zero_division: Any, positive_only: bool) -> Stats:
+        """Statistics of the whole stack, built once per ``zero_division`` from the four count
+        vectors (no reductions over the tiny 2 x 2 axes). With ``positive_only`` the per-class
+        counts hold the positive class alone, so per-class metrics do half the work."""
+        key = (repr(zero_division), positive_only)
+        cache = self.__dict__.setdefault("_stats_cache", {})
+        if key in cache:
+            return cache[key]
+        # float64 once here, rather than a conversion inside every metric
+        tn, fp, fn, tp = (np.asarray(v, dtype=np.float64) for v in (self.tn, self.fp, self.fn, self.tp))
+        # class axes stored first and viewed last: reductions over the 2 x 2 axes then add
+        # whole contiguous rows of T values instead of striding through tiny blocks
+        classes_first = np.stack([np.stack([tn, fp]), np.stack([fn, tp])])
+        st = Stats(np.moveaxis(classes_first, (0, 1), (-2, -1)), zero_division=zero_division)
+        d = st.__dict__  # prime the cached properties of Stats with the known values
+        d["counts"] = st.table
+        d["tp"] = np.stack([tn, tp]).T
+        d["fp"] = np.stack([fn, fp]).T
+        d["fn"] = np.stack([fp, fn]).T
+        d["tn"] = np.stack([tp, tn]).T
+        d["support"] = d["rows"] = np.stack([tn + fp, fn + tp]).T
+        d["predicted"] = d["cols"] = np.stack([tn + fn, fp + tp]).T
+        d["n_all"] = d["n"] = tn + fp + fn + tp
+        d["correct"] = tn + tp
+        if positive_only:
+            d["per_class"] = ClassCounts(tp[:, None], fp[:, None], fn[:, None], tn[:, None], st.div)
+        cache[key] = st
+        return st
+
+    def at(self, threshold: float) -> ConfusionMatrix:
+        """The confusion matrix at any threshold (``score >= threshold`` is positive).
+
+        Parameters
+        ----------
+        threshold : float
+            Any number (not only one of ``thresholds``); ``inf`` predicts nothing positive.
+
+        Returns
+        -------
+        ConfusionMatrix
+            Labels ``[negative, positive]``.
+
+        Raises
+        ------
+        ValueError
+            ``threshold`` is NaN, or (binned sweeps) not a bin edge.
+
+        Examples
+        --------
+        >>> threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).at(0.4).counts.tolist()
+        [[1, 1], [1, 1]]
+        """
+        t = float(threshold)
+        if np.isnan(t):
+            raise ValueError("threshold must not be NaN")
+        tp, fp = self._lookup(np.array([t]))
+        table = np.array([[self._n_neg - fp[0], fp[0]], [self._n_pos - tp[0], tp[0]]])
+        return ConfusionMatrix(table, labels=self.labels)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: labels, the decision rule, thresholds and the four count lists.
+
+        Returns
+        -------
+        dict
+            Keys ``labels``, ``rule``, ``thresholds``, ``tp``, ``fp``, ``fn``, ``tn``.
+
+        Examples
+        --------
+        >>> threshold_sweep([0, 1], [0.2, 0.7]).to_dict()["tp"]
+        [1, 1]
+        """
+        return {
+            "labels": [py_scalar(v) for v in self.labels],
+            "rule": "score >= threshold",
+            "thresholds": self.thresholds.tolist(),
+            "tp": self.tp.tolist(),
+            "fp": self.fp.tolist(),
+            "fn": self.fn.tolist(),
+            "tn": self.tn.tolist(),
+        }
+
+
+
+
+def threshold_sweep(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    thresholds: Any = None,
+    sample_weight: Any = None,
+) -> ThresholdSweep:
+    """Confusion matrices at every threshold, from one sort of the scores.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`roc_curve`.
+    thresholds : array-like, optional
+        Thresholds to evaluate, kept in the given order (e.g. the table of Kneusel 2021, ch. 11,
+        ``[0.9, 0.8, ..., 0.1]``). By default the distinct scores in decreasing order.
+
+    Returns
+    -------
+    ThresholdSweep
+        ``.thresholds``, ``.metric(name)`` (any registry metric at every threshold),
+        ``.at(threshold)`` (a :class:`ConfusionMatrix`), ``.tables`` (T, 2, 2).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid labels, scores, weights or ``pos_label`` (as :func:`roc_curve`); empty,
+        non-numeric or NaN ``thresholds``.
+
+    Notes
+    -----
+    The decision rule is ``score >= threshold``: at threshold :math:`\\theta`,
+    :math:`TP(\\theta) = \\sum_i w_i [y_i = pos][s_i \\ge \\theta]` and likewise for FP; FN and
+    TN are the complements.
+
+    Examples
+    --------
+    >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], thresholds=[0.5, 0.3])
+    >>> sw.metric("recall").tolist(), sw.metric("precision").round(3).tolist()
+    ([0.5, 1.0], [1.0, 0.667])
+    >>> sw.at(0.3).counts.tolist()
+    [[1, 1], [0, 2]]
+    """
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
+    grid, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
+    t = grid if thresholds is None else check_thresholds(thresholds)
+    return ThresholdSweep(t, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
+
+
+
+
+@dataclass(frozen=True)
+class ThresholdChoice:
+    """The chosen threshold, the criterion's value there and the confusion matrix there
+    (decision rule ``score >= threshold``; ``inf`` means "predict nothing positive").
+
+    Returned by :func:`best_threshold`.
+
+    Attributes
+    ----------
+    threshold : float
+        The chosen threshold, in score units.
+    criterion : str
+        The criterion, lower-cased (e.g. ``'youden'``).
+    value : float
+        The criterion's value at ``threshold`` (the metric, or the expected cost per sample).
+    confusion_matrix : ConfusionMatrix
+        The confusion matrix at ``threshold`` (labels ``[negative, positive]``).
+    details : dict
+        The criterion's parameters (``beta``, ``target``, ``cost_matrix``) when it has any.
+
+    Examples
+    --------
+    >>> c = best_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "f1")
+    >>> c.threshold, round(c.value, 3), c.details
+    (0.35, 0.8, {'beta': 1.0})
+    """
+
+    threshold: float
+    criterion: str
+    value: float
+    confusion_matrix: ConfusionMatrix
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+_CRITERIA = ("youden", "mcc", "f1", "fbeta", "cost", "recall", "precision")
+
+
+def best_threshold(
+    y_true: Any,
+    y_score: Any,
+    criterion: str = "youden",
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    beta: float = 1.0,
+    cost_matrix: Any = None,
+    target: float | None = None,
+) -> ThresholdChoice:
+    """Choose a threshold from the data (decision rule ``score >= threshold``).
+
+    Candidates are ``+inf`` (predict nothing positive) and every distinct score.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`roc_curve`.
+    criterion : str, default='youden'
+        - ``'youden'``: maximize Youden's :math:`J = TPR - FPR` (informedness).
+        - ``'mcc'``: maximize the Matthews correlation coefficient.
+        - ``'f1'`` / ``'fbeta'``: maximize :math:`F_\\beta` (``beta``, default 1).
+        - ``'cost'``: minimize the expected cost per sample
+          :math:`\\frac{1}{n}\\sum_{ij} C_{ij} M_{ij}(\\theta)` for ``cost_matrix`` ``C``
+          (rows true, columns predicted, order ``[negative, positive]``; e.g. Kneusel 2021's
+          cancer screening, where a missed cancer costs more than a false alarm:
+          ``[[0, 1], [20, 0]]``).
+        - ``'recall'``: the highest threshold whose recall is at least ``target``.
+        - ``'precision'``: among thresholds whose precision is at least ``target``, the one
+          with the highest recall (the highest such threshold on ties).
+        - any other registry metric name: maximized when higher is better, else minimized.
+
+        Ties are broken towards the highest threshold.
+    beta : float, default=1.0
+        The ``beta`` of ``'fbeta'``.
+    cost_matrix : array-like of shape (2, 2), optional
+        Costs of ``'cost'``.
+    target : float in [0, 1], optional
+        The level of ``'recall'`` and ``'precision'``.
+
+    Returns
+    -------
+    ThresholdChoice
+        The threshold, the criterion's value there and the confusion matrix there.
+
+    Raises
+    ------
+    TypeError
+        ``criterion`` is not a string.
+    ValueError
+        Unknown criterion; ``target`` or ``cost_matrix`` missing or invalid; no threshold
+        reaches ``target``; the metric is undefined at every threshold; invalid input (as
+        :func:`roc_curve`).
+
+    Examples
+    --------
+    >>> c = best_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "youden")
+    >>> c.threshold, c.value
+    (0.8, 0.5)
+    """
+    if not isinstance(criterion, str):
+        raise TypeError(f"criterion must be a string, got {type(criterion).__name__}")
+    b = binary_target(y_true, y_score, pos_label, sample_weight)
+    grid, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
+    cand = np.concatenate([[np.inf], grid])
+    sweep = ThresholdSweep(cand, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
+    crit = criterion.strip().lower()
+    details: dict[str, Any] = {}
+    if crit in ("recall", "precision"):
+        if target is None or isinstance(target, bool) or not 0 <= float(target) <= 1:
+            raise ValueError(f"criterion={crit!r} needs target= a number in [0, 1], got {target!r}")
+        details["target"] = float(target)
+        values = sweep.metric(crit, zero_division="nan")
+        ok = np.flatnonzero(values >= float(target))
+        if ok.size == 0:
+            best = np.nanmax(values) if not np.isnan(values).all() else float("nan")
+            raise ValueError(f"no threshold reaches {crit} >= {target}; the best is {best}")
+        if crit == "recall":
+            i = int(ok[0])
+        else:
+            rec = sweep.metric("recall", zero_division=0)[ok]
+            i = int(ok[int(np.argmax(rec))])
+    elif crit == "cost":
+        if cost_matrix is None:
+            raise ValueError("criterion='cost' needs cost_matrix=[[C_TN, C_FP], [C_FN, C_TP]]")
+        c = np.asarray(cost_matrix, dtype=np.float64)
+        if c.shape != (2, 2) or not np.isfinite(c).all():
+            raise ValueError(
+                f"cost_matrix must be a finite 2 x 2 array (rows true, columns predicted, "
+                f"order [negative, positive]), got shape {c.shape}"
+            )
+        details["cost_matrix"] = c.tolist()
+        values = (sweep.tables * c).sum(axis=(-2, -1)) / (tps[-1] + fps[-1])
+        i = int(np.argmin(values))
+    else:
+        params: dict[str, Any] = {}
+        name = {"youden": "informedness", "f1": "fbeta", "fbeta": "fbeta"}.get(crit, crit)
+        spec = get_metric(name)
+        if spec.name == "fbeta":
+            params["beta"] = float(beta) if crit != "f1" else 1.0
+            details["beta"] = params["beta"]
+        values = sweep.metric(spec.name, zero_division="nan", **params)
+        if np.isnan(values).all():
+            raise ValueError(f"{spec.name} is undefined at every threshold")
+        higher = spec.higher_is_better is not False
+        i = int(np.nanargmax(values) if higher else np.nanargmin(values))
+    thr = float(cand[i])
+    return ThresholdChoice(thr, crit, float(values[i]), sweep.at(thr), details)
