@@ -21,6 +21,7 @@ from sklearn.metrics import roc_auc_score
 import confmat
 from confmat.binned import ScoreHistogram
 from confmat.inference import score_metric
+from confmat.report import build_report
 
 BINS = 20  # scores are drawn on the grid k / BINS, so the binned AUC is exact
 
@@ -69,6 +70,62 @@ def _compare_auc(y, s, pl):
     return cmp.intervals["m"]["roc_auc"].estimate
 
 
+def _report_auc(y, s, pl):
+    labels = sorted(set(y.tolist()))
+    y_pred = np.asarray(labels)[(s >= 0.5).astype(int)]
+    cm = confmat.ConfusionMatrix.from_predictions(y, y_pred)
+    rep = build_report(cm, y_true=y, y_score=s, pos_label=pl, intervals=False)
+    return rep.curves[0].auc
+
+
+def _plot_auc(y, s, pl):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from confmat.plots import RocCurveDisplay
+
+    try:
+        return RocCurveDisplay.from_predictions(y, s, pos_label=pl).roc_auc
+    finally:
+        plt.close("all")
+
+
+def _cli_auc(y, s, pl, tmp=[]):  # noqa: B006 - one temporary folder for the module
+    """``confmat report FILE --score s [--pos-label X] -f json``; exit status 2 (bad input)
+    becomes the ValueError the library raised, with the CLI's message."""
+    import contextlib
+    import io
+    import json
+    import tempfile
+
+    from confmat.cli import main
+
+    if not tmp:
+        tmp.append(tempfile.mkdtemp())
+    labels = sorted(set(y.tolist()))
+    y_pred = np.asarray(labels)[(s >= 0.5).astype(int)]
+    path = f"{tmp[0]}/preds.csv"
+    with open(path, "w") as fh:
+        fh.write("y,yhat,s\n")
+        fh.writelines(f"{a},{b},{c!r}\n" for a, b, c in zip(y.tolist(), y_pred.tolist(),
+                                                          s.tolist(), strict=True))
+    args = ["report", path, "--true", "y", "--pred", "yhat", "--score", "s", "-f", "json",
+            "--no-intervals"]
+    if pl is not None:
+        args += ["--pos-label", str(pl)]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(args)
+    if status == 2:
+        assert "Traceback" not in err.getvalue()
+        raise ValueError(err.getvalue())
+    assert status == 0, err.getvalue()
+    return json.loads(out.getvalue())["curves"][0]["auc"]
+
+
 ENTRY_POINTS = [
     ("roc_curve", _roc_curve_area),
     ("roc_auc", lambda y, s, pl: confmat.roc_auc(y, s, pos_label=pl)),
@@ -81,6 +138,9 @@ ENTRY_POINTS = [
     ("delong", _delong_auc),
     ("paired_bootstrap", _paired_bootstrap_auc),
     ("compare", _compare_auc),
+    ("build_report", _report_auc),
+    ("RocCurveDisplay", _plot_auc),
+    ("cli report", _cli_auc),
 ]
 
 # name -> (the two labels, the positive class implied without pos_label or None)
@@ -138,6 +198,9 @@ def test_unknown_pos_label_is_named(entry, labels_name):
     _, func = entry
     labels, _ = LABEL_SETS[labels_name]
     y, s = _data(labels, 3)
+    # the library names pos_label='absent'; the command line names its option (and, for a
+    # label column that is not text, the column's type the value could not be read as)
     with pytest.raises(ValueError, match=r"pos_label='absent' is not one of the labels in "
-                                         r"y_true"):
+                                         r"y_true|--pos-label 'absent' (is not one of the "
+                                         r"labels|does not match the label column)"):
         func(y, s, "absent")
