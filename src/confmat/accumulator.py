@@ -10,14 +10,15 @@ into the running one, and build a :class:`~confmat.ConfusionMatrix` only when as
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
+from . import hooks
 from .counting.kernels import confusion_counts
+from .deps import is_dask_collection, loaded
 from .inputs.encode import (
     as_1d,
     check_label_kinds,
@@ -59,7 +60,7 @@ def _one_thread(n: int) -> Iterator[None]:
     parallelism from the pipeline instead (``confmat.io`` decodes the next batch on another
     thread); only very large chunks use every core.
     """
-    numba = sys.modules.get("numba")
+    numba = loaded("numba")
     if n >= PARALLEL_CHUNK_SIZE or numba is None:
         yield
         return
@@ -69,10 +70,6 @@ def _one_thread(n: int) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(old)
-
-
-def _is_dask(x: Any) -> bool:
-    return hasattr(x, "dask") and hasattr(x, "compute") and hasattr(x, "__dask_graph__")
 
 
 class Accumulator:
@@ -96,6 +93,18 @@ class Accumulator:
         Number of score bins of the histograms.
     score_range : (float, float), default (0.0, 1.0)
         Range of the scores (a score outside it is an error).
+    score_labels : sequence, optional
+        The histogram's classes, fixed now (implies ``scores=True``); binary: ``score_labels[1]``
+        is the positive class, multiclass: the order of the score columns. By default they
+        are chosen as described under ``scores``.
+
+    Raises
+    ------
+    ValueError
+        For bad ``bins``, ``labels`` or ``score_labels``, or ``score_labels`` with
+        ``scores=False``.
+    TypeError
+        If ``scores`` is not True, False or None.
 
     Notes
     -----
@@ -119,6 +128,7 @@ class Accumulator:
         scores: bool | None = None,
         bins: int = 10_000,
         score_range: tuple[float, float] = (0.0, 1.0),
+        score_labels: Sequence[Any] | None = None,
     ) -> None:
         self._fixed = labels is not None
         self._labels: list[Any] = normalize_labels(labels) if labels is not None else []
@@ -134,6 +144,11 @@ class Accumulator:
         self._track_scores = scores
         self.score_range = (float(score_range[0]), float(score_range[1]))
         self._hist: Any = None
+        if score_labels is not None:
+            if scores is False:
+                raise ValueError("score_labels were given but scores=False")
+            self._track_scores = True
+            self._hist = self._new_histogram(normalize_labels(score_labels, "score_labels"))
 
     # ------------------------------------------------------------------ properties
     @property
@@ -176,9 +191,8 @@ class Accumulator:
             Non-negative weights.
         """
         chunk = self.n_updates + 1
-        if _is_dask(y_true) or _is_dask(y_pred):
-            from .dask import accumulate
-
+        if is_dask_collection(y_true) or is_dask_collection(y_pred):
+            # counted on the cluster by confmat.dask (a layer above: see confmat.hooks)
             self._check_scores_given(scores, chunk)
             hist_labels = None
             if scores is not None:
@@ -186,7 +200,7 @@ class Accumulator:
                     self._hist.labels if self._hist is not None
                     else self._labels if self._fixed else None
                 )
-            part = accumulate(
+            part = hooks.DASK_ACCUMULATE(
                 y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
                 score_range=self.score_range, score_labels=hist_labels,
             )
@@ -341,8 +355,6 @@ class Accumulator:
         grown[np.ix_(pos, pos)] = self._table
         self._table = grown
         self._labels = order
-        if self._hist is not None and hasattr(self._hist, "_grow_labels"):
-            self._hist._grow_labels(order)
 
     # ------------------------------------------------------------------ scores
     def _check_scores_given(self, scores: Any, chunk: int) -> None:
@@ -431,18 +443,6 @@ class Accumulator:
         if other._hist is not None:
             self._hist = other._hist.copy() if self._hist is None else self._hist + other._hist
 
-    def _empty_part(self) -> Accumulator:
-        """An empty accumulator whose updates can later be merged into this one exactly as if
-        they had been made here: same fixed labels, bins and score range, and (once this one
-        has chosen them) the same histogram classes."""
-        part = Accumulator(
-            self._labels if self._fixed else None, scores=self._track_scores, bins=self.bins,
-            score_range=self.score_range,
-        )
-        if self._hist is not None:
-            part._hist = self._new_histogram(list(self._hist.labels))
-        return part
-
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):
             return NotImplemented
@@ -460,7 +460,7 @@ class Accumulator:
         if self.is_weighted and not self._table.any():
             raise ValueError("sample_weight must contain at least one non-zero weight")
         check_total(self._table, "the accumulated counts")  # e.g. a state read from JSON
-        return ConfusionMatrix._from_table(self._table.copy(), self._labels, False)
+        return ConfusionMatrix.from_table(self._table.copy(), self._labels)
 
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> dict[str, Any]:

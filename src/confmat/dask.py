@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
+from .deps import is_dask_collection, require
 from .inputs.encode import check_label_kinds, normalize_labels
 
 __all__ = [
@@ -35,11 +36,6 @@ __all__ = [
     "is_dask_collection",
     "score_histogram",
 ]
-
-
-def is_dask_collection(x: Any) -> bool:
-    """True for Dask arrays, DataFrames and Series (anything with a Dask graph)."""
-    return hasattr(x, "__dask_graph__") and hasattr(x, "compute")
 
 
 def _kind(x: Any, name: str) -> str:
@@ -157,9 +153,8 @@ def _count_partition(
     t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
     score_labels: list[Any] | None,
 ) -> Accumulator:
-    acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range)
-    if score_labels is not None:
-        acc._hist = acc._new_histogram(score_labels)
+    acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range,
+                      score_labels=score_labels)
     t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
     if t.shape[0] == 0:
         return acc
@@ -224,8 +219,8 @@ def accumulate(
         If the number of samples counted differs from the known input length (never a partial
         result returned as complete).
     """
-    import dask
-    from dask import delayed
+    dask = require("dask", "counting Dask collections")
+    delayed = dask.delayed
 
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
         raise ValueError(f"split_every must be an int >= 2, got {split_every!r}")
@@ -306,7 +301,7 @@ def confusion_matrix(
     table, out_labels, has_other = confusion_counts(
         y_true, y_pred, labels=labels, sample_weight=sample_weight
     )
-    return ConfusionMatrix._from_table(table, out_labels, has_other)
+    return ConfusionMatrix.from_table(table, out_labels, has_outside_margin=has_other)
 
 
 def score_histogram(

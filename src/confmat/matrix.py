@@ -8,7 +8,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from . import hooks
 from .counting.kernels import confusion_counts
+from .deps import is_dask_collection
 from .inputs.encode import as_1d
 from .inputs.state import (
     check_envelope,
@@ -113,6 +115,52 @@ class ConfusionMatrix:
         self._has_other = False
 
     @classmethod
+    def from_table(
+        cls, table: np.ndarray, labels: Sequence[Any], *, has_outside_margin: bool = False
+    ) -> ConfusionMatrix:
+        """A matrix around a table that counting code has already counted and checked.
+
+        For the package's counting layers (:class:`~confmat.Accumulator`, :mod:`confmat.dask`):
+        the counts are taken as they are, only the shapes are checked. Users build matrices
+        with the constructor, which validates the counts.
+
+        Parameters
+        ----------
+        table : ndarray of shape (K, K), or (K + 1, K + 1) with an outside margin
+            Exact ``int64`` counts or ``float64`` sums of weights, rows = true class.
+        labels : sequence of length K
+            The classes, in the table's order.
+        has_outside_margin : bool, default False
+            The table has a last row and column for samples outside ``labels``
+            (see :attr:`n_outside`).
+
+        Returns
+        -------
+        ConfusionMatrix
+
+        Raises
+        ------
+        ValueError
+            If the table is not square or its size does not fit ``labels``.
+
+        Examples
+        --------
+        >>> cm = ConfusionMatrix.from_table(np.array([[3, 1], [0, 2]]), ["a", "b"])
+        >>> cm.n
+        6
+        >>> ConfusionMatrix.from_table(np.ones((3, 3)), ["a", "b"], has_outside_margin=True).n_outside
+        5.0
+        """
+        table = np.asarray(table)
+        k = len(labels) + (1 if has_outside_margin else 0)
+        if table.shape != (k, k):
+            raise ValueError(
+                f"table must have shape ({k}, {k}) for {len(labels)} labels"
+                f"{' and an outside margin' if has_outside_margin else ''}, got {table.shape}"
+            )
+        return cls._from_table(table, list(labels), has_outside_margin)
+
+    @classmethod
     def _from_table(cls, table: np.ndarray, labels: list[Any], has_other: bool) -> ConfusionMatrix:
         obj = cls.__new__(cls)
         obj._table = np.asarray(table)
@@ -160,10 +208,9 @@ class ConfusionMatrix:
         ValueError
             ``labels`` names no class of ``y_true`` (with ``strict_labels``), or a bad input.
         """
-        if any(hasattr(v, "__dask_graph__") for v in (y_true, y_pred, sample_weight)):
-            from .dask import confusion_counts as dask_count  # counted on the cluster
-
-            table, out_labels, has_other = dask_count(
+        if any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight)):
+            # counted on the cluster by confmat.dask (a layer above: see confmat.hooks)
+            table, out_labels, has_other = hooks.DASK_CONFUSION_COUNTS(
                 y_true, y_pred, labels=labels, sample_weight=sample_weight)
         else:
             table, out_labels, has_other = confusion_counts(
@@ -450,9 +497,7 @@ class ConfusionMatrix:
         ``low, high`` and carries ``estimate``, ``method`` and ``references``; see
         :func:`confmat.inference.confidence_interval` and docs/inference.md.
         """
-        from .inference import confidence_interval
-
-        return confidence_interval(
+        return hooks.CONFIDENCE_INTERVAL(
             self, metric, level=level, method=method, average=average, pos_label=pos_label,
             n_resamples=n_resamples, random_state=random_state, zero_division=zero_division,
             **params,
@@ -463,9 +508,7 @@ class ConfusionMatrix:
         1): each row keeps its proportions and is rescaled to ``n * p`` (Bayes' rule), so PPV,
         NPV, accuracy, ... are those of the target population. See
         :func:`confmat.inference.at_prevalence`."""
-        from .inference import at_prevalence
-
-        return at_prevalence(self, prevalence, n=n)
+        return hooks.AT_PREVALENCE(self, prevalence, n=n)
 
     def interpret(self, name: str, scale: str | None = None, *, average: str | None = None,
                   **params: Any) -> Any:
@@ -542,17 +585,17 @@ class ConfusionMatrix:
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:
-        return f"ConfusionMatrix(labels={self._labels!r}, n={self.n:g})\n{self._text_table()}"
+        head = f"ConfusionMatrix(labels={self._labels!r}, n={self.n:g})"
+        if not hooks.MATRIX_TEXT.filled:  # a repr never raises: the bare counts instead
+            return f"{head}\n{self.counts}"
+        return f"{head}\n{self}"
 
     def __str__(self) -> str:
-        return self._text_table()
-
-    def _text_table(self) -> str:
-        from .report.render_text import matrix_text
-
-        return matrix_text(self._labels, self.counts)
+        """The terminal table (counts, totals, per-class recall), drawn by
+        :func:`confmat.report.render_text.matrix_text` through :data:`confmat.hooks.MATRIX_TEXT`."""
+        return str(hooks.MATRIX_TEXT(self._labels, self.counts))
 
     def _repr_html_(self) -> str:
-        from .report.render_html import matrix_html
-
-        return matrix_html(self)
+        """The notebook view, drawn by :func:`confmat.report.render_html.matrix_html` through
+        :data:`confmat.hooks.MATRIX_HTML`."""
+        return str(hooks.MATRIX_HTML(self))
