@@ -535,8 +535,9 @@ class Accumulator:
 
             hist = read_histogram(data["scores"], name, at=("scores",))
             known = set(out._labels)
-            seen = hist.counts.reshape(len(hist.labels), -1).any(axis=1)
-            unknown = [v for v, s in zip(hist.labels, seen, strict=True) if s and v not in known]
+            seen = np.any(hist.counts.reshape(len(hist.labels), -1), axis=1).tolist()
+            unknown = [v for v, s in zip(hist.labels, list(seen), strict=True)
+                       if s and v not in known]
             if unknown:
                 raise ValueError(
                     f"{name}: field 'scores' has samples of the classes {unknown[:5]}, which "

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
-from .deps import is_dask_collection, require
+from .deps import is_dask_collection, loaded, require
 from .inputs.encode import check_label_kinds, normalize_labels
 
 __all__ = [
@@ -43,10 +43,7 @@ def _kind(x: Any, name: str) -> str:
 
     if isinstance(x, da.Array):
         return "array"
-    try:
-        import dask.dataframe as dd
-    except ImportError:  # pragma: no cover - dask[dataframe] missing
-        dd = None
+    dd = loaded("dask.dataframe")  # a Dask DataFrame column proves it is imported
     if dd is not None and isinstance(x, dd.Series | dd.DataFrame):
         return "frame"
     raise TypeError(

@@ -33,6 +33,7 @@ __all__ = [
     "DISABLE_NUMBA_ENV",
     "NUMBA_CACHE",
     "OPTIONAL",
+    "imported",
     "installed",
     "is_dask_collection",
     "loaded",
@@ -64,8 +65,11 @@ NUMBA_CACHE = True
 
 
 def _check_name(name: str) -> None:
-    if name not in OPTIONAL:
-        raise ValueError(f"name must be one of the optional libraries {sorted(OPTIONAL)}, got {name!r}")
+    if name.partition(".")[0] not in OPTIONAL:
+        raise ValueError(
+            f"name must be one of the optional libraries {sorted(OPTIONAL)} (or one of their "
+            f"modules), got {name!r}"
+        )
 
 
 def loaded(name: str) -> ModuleType | None:
@@ -76,8 +80,9 @@ def loaded(name: str) -> ModuleType | None:
 
     Parameters
     ----------
-    name : {'pandas', 'polars', 'pyarrow', 'dask', 'numba'}
-        The library.
+    name : str
+        The library (``'pandas'``, ``'polars'``, ``'pyarrow'``, ``'dask'``, ``'numba'``) or one
+        of its modules (``'dask.dataframe'``).
 
     Returns
     -------
@@ -86,16 +91,51 @@ def loaded(name: str) -> ModuleType | None:
     Raises
     ------
     ValueError
-        If ``name`` is not one of the optional libraries.
+        If ``name`` is not one of the optional libraries or their modules.
 
     Examples
     --------
-    >>> import numpy  # not optional, so not known here
     >>> loaded("dask") is None or loaded("dask").__name__ == "dask"
     True
+    >>> loaded("numpy")
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be one of the optional libraries ['dask', 'numba', 'pandas', 'polars', 'pyarrow'] (or one of their modules), got 'numpy'
     """
     _check_name(name)
     return sys.modules.get(name)
+
+
+def imported(name: str) -> ModuleType:
+    """The module ``name``, which must already be imported: for code that holds one of its
+    objects (a pyarrow array proves that pyarrow is imported).
+
+    Parameters
+    ----------
+    name : {'pandas', 'polars', 'pyarrow', 'dask', 'numba'}
+        The library.
+
+    Returns
+    -------
+    module
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one of the optional libraries.
+    RuntimeError
+        If it is not imported (the caller's assumption is wrong).
+
+    Examples
+    --------
+    >>> import pandas
+    >>> imported("pandas") is pandas
+    True
+    """
+    module = loaded(name)
+    if module is None:
+        raise RuntimeError(f"{name} is not imported, but an object of it was expected")
+    return module
 
 
 @functools.cache

@@ -138,7 +138,7 @@ def explain(name: str) -> Explanation:
     scales = list_scales(spec.name)
     return Explanation(
         name=spec.name, full_name=spec.full_name, aliases=tuple(spec.aliases), kind=spec.kind,
-        family=spec.family, formula=spec.formula, range=tuple(spec.range),
+        family=spec.family, formula=spec.formula, range=(float(spec.range[0]), float(spec.range[1])),
         direction=_DIRECTION[spec.higher_is_better], meaning=spec.meaning,
         prefer_when=spec.prefer_when, avoid_when=spec.avoid_when, notes=spec.notes,
         references=tuple(spec.references), sklearn=spec.sklearn, pycm=_pycm_text(spec),

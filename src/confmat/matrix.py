@@ -555,7 +555,7 @@ class ConfusionMatrix:
         labels = read_labels(data, "labels", name, tuples=True)
         k = len(labels)
         dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
-        integer = "auto" if dtype is None else dtype == "int64"
+        integer: bool | Literal["auto"] = "auto" if dtype is None else dtype == "int64"
         counts = read_counts(data, "counts", name, shape=(k, k), integer=integer,
                              why=f" (K x K for the {k} labels)")
         if orientation == "pred_rows":

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..deps import loaded
+from ..deps import imported
 from ..inputs.encode import (
     CodedLabels,
     StringChunks,
@@ -62,7 +62,7 @@ def _pool() -> ThreadPoolExecutor:
 def _string_codes(chunk: Any, name: str, kern: SimpleNamespace | None) -> CodedLabels:
     """One Arrow string / binary chunk as codes: factorised from its buffers by the kernel,
     or by ``pyarrow.compute.dictionary_encode`` without numba."""
-    pa = loaded("pyarrow")  # a StringChunks holds Arrow arrays, so pyarrow is imported
+    pa = imported("pyarrow")  # a StringChunks holds Arrow arrays, so pyarrow is imported
     if kern is None:
         import pyarrow.compute as pc
 

@@ -15,11 +15,12 @@ become Python objects.
 from __future__ import annotations
 
 import numbers
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
+from ..deps import imported, is_dask_collection, module_of, optional
 
 __all__ = [
     "CodedLabels",
@@ -49,7 +50,7 @@ def as_1d(y: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} must be an array-like of labels, got None")
     if isinstance(y, str | bytes):
         raise TypeError(f"{name} must be an array-like of labels, got a single string {y!r}")
-    if hasattr(y, "dask") and hasattr(y, "compute"):
+    if is_dask_collection(y):
         raise TypeError(
             f"{name} is a Dask collection; use confmat.dask helpers to count it without collecting"
         )
@@ -158,10 +159,7 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         fast = _factorize_fixed_width(arr)
         if fast is not None:
             return fast
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - exercised only without pandas
-        pd = None
+    pd = optional("pandas")
     if pd is not None:
         codes, uniq = pd.factorize(arr, use_na_sentinel=True)
         uniq = np.asarray(uniq, dtype=arr.dtype if arr.dtype.kind in "fUS" else object)
@@ -195,12 +193,11 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     h = np.zeros(arr.shape[0], dtype=np.uint64)
     mult = np.uint64(0x100000001B3)
     for j in range(width):
-        h = (h ^ cols[:, j]) * mult
-    try:
-        import pandas as pd
-
+        h = (h ^ cols[:, j].astype(np.uint64)) * mult
+    pd = optional("pandas")
+    if pd is not None:
         codes, _ = pd.factorize(h)
-    except ImportError:  # pragma: no cover - exercised only without pandas
+    else:  # pragma: no cover - exercised only without pandas
         _, codes = np.unique(h, return_inverse=True)
     codes = np.asarray(codes, dtype=np.int64)
     first = np.full(int(codes.max()) + 1, arr.shape[0], dtype=np.int64)
@@ -235,7 +232,11 @@ def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
     check_label_kinds(out, name)
     if len(set(out)) != len(out):
         seen: set[Any] = set()
-        dups = [v for v in out if v in seen or seen.add(v)]
+        dups = []
+        for v in out:
+            if v in seen:
+                dups.append(v)
+            seen.add(v)
         raise ValueError(f"{name} contains duplicates: {dups[:5]}")
     return out
 
@@ -399,10 +400,6 @@ class StringChunks:
 LabelColumn = np.ndarray | CodedLabels | StringChunks
 
 
-def _module_of(y: Any) -> str:
-    return type(y).__module__.partition(".")[0]
-
-
 def label_column(y: Any, name: str) -> LabelColumn:
     """One label column in the cheapest exact form: a numpy array, the codes of a dictionary /
     categorical column, or the chunks of an Arrow string column.
@@ -411,7 +408,7 @@ def label_column(y: Any, name: str) -> LabelColumn:
     those libraries is imported for other inputs); everything else goes through :func:`as_1d`.
     A null is an error naming ``name`` and its first position.
     """
-    module = _module_of(y)
+    module = module_of(y)
     if module == "pyarrow":
         return _arrow_column(y, name)
     if module == "polars":
@@ -444,7 +441,7 @@ def _null_error(name: str, position: int) -> ValueError:
 
 
 def _arrow_column(y: Any, name: str) -> LabelColumn:
-    pa = sys.modules["pyarrow"]
+    pa = imported("pyarrow")  # the input is a pyarrow object, so pyarrow is imported
     if isinstance(y, pa.ChunkedArray):
         chunks = list(y.chunks)
     elif isinstance(y, pa.Array):
@@ -484,7 +481,7 @@ def dictionary_codes(chunk: Any, name: str) -> CodedLabels:
 
 
 def _polars_column(y: Any, name: str) -> LabelColumn | None:
-    pl = sys.modules["polars"]
+    pl = imported("polars")  # the input is a polars object
     if not isinstance(y, pl.Series):
         return None
     if y.null_count():
@@ -524,7 +521,7 @@ def _polars_categorical(y: Any, name: str) -> CodedLabels | None:
 
 
 def _pandas_column(y: Any, name: str) -> LabelColumn | None:
-    pd = sys.modules["pandas"]
+    pd = imported("pandas")  # the input is a pandas object
     if not isinstance(y, pd.Series | pd.Index):
         return None
     dtype = y.dtype

@@ -4,7 +4,6 @@ Rand index. Cohen's kappa itself lives in ``overall.py``."""
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..deps import njit, numba_kernels
