@@ -1,7 +1,7 @@
 """Label columns to integer codes: Arrow strings, numpy numbers and objects, large dictionaries.
 
 The second step of counting (after :mod:`confmat.inputs.encode` has read the column): a column
-that is not a small integer range becomes :class:`~confmat.inputs.encode.CodedLabels`, codes
+that is not a small integer range becomes :class:`~confmat.inputs.columns.CodedLabels`, codes
 into a table of distinct labels, by the compiled hash tables of
 :mod:`confmat.counting.jit_factorize` or, without numba, by ``pyarrow.compute.dictionary_encode``
 and :func:`confmat.inputs.encode.factorize` (the same codes up to their order).
@@ -16,13 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..deps import imported
-from ..inputs.encode import (
-    CodedLabels,
-    StringChunks,
-    check_label_kinds,
-    dictionary_codes,
-    factorize,
-)
+from ..inputs.columns import CodedLabels, StringChunks, dictionary_codes
+from ..inputs.encode import check_label_kinds, factorize
 
 __all__ = ["coded_pair", "compact", "onto_book", "threads"]
 
@@ -155,7 +150,7 @@ def coded_pair(
     Parameters
     ----------
     t, p : ndarray, CodedLabels or StringChunks
-        The columns from :func:`confmat.inputs.encode.check_label_pair`.
+        The columns from :func:`confmat.inputs.columns.check_label_pair`.
     kern : SimpleNamespace or None
         The compiled kernels, or None for the numpy / pyarrow path.
 
@@ -210,7 +205,7 @@ def compact(col: CodedLabels) -> CodedLabels:
     Examples
     --------
     >>> import numpy as np
-    >>> from confmat.inputs.encode import CodedLabels
+    >>> from confmat.inputs.columns import CodedLabels
     >>> col = CodedLabels("y", np.array([4, 0, 4]), 5, lambda idx: [f"c{i}" for i in idx])
     >>> small = compact(col)
     >>> small.size, small.codes.tolist(), small.values(np.arange(2))
@@ -247,7 +242,7 @@ def onto_book(col: CodedLabels, book: list[Any]) -> CodedLabels:
     Examples
     --------
     >>> import numpy as np
-    >>> from confmat.inputs.encode import CodedLabels
+    >>> from confmat.inputs.columns import CodedLabels
     >>> names = ["a", "b", "z"]
     >>> col = CodedLabels("y", np.array([0, 1, 2]), 3, lambda idx: [names[i] for i in idx])
     >>> onto_book(col, ["b", "a"]).codes.tolist()

@@ -35,13 +35,8 @@ from typing import Any
 import numpy as np
 
 from ..deps import numba_module
-from ..inputs.encode import (
-    CodedLabels,
-    check_label_kinds,
-    check_label_pair,
-    check_sample_weight,
-    normalize_labels,
-)
+from ..inputs.columns import CodedLabels, check_label_pair
+from ..inputs.encode import check_label_kinds, check_sample_weight, normalize_labels
 from .codes import coded_pair, compact, onto_book, threads
 from .jit_count import count_kernels
 from .jit_factorize import factorize_kernels
