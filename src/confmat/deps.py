@@ -132,10 +132,9 @@ def imported(name: str) -> ModuleType:
     >>> imported("pandas") is pandas
     True
     """
-    module = loaded(name)
-    if module is None:
+    if loaded(name) is None:
         raise RuntimeError(f"{name} is not imported, but an object of it was expected")
-    return module
+    return importlib.import_module(name)  # waits if another thread is still initialising it
 
 
 @functools.cache
@@ -190,12 +189,11 @@ def optional(name: str) -> ModuleType | None:
     >>> pd is None or pd.__name__ == "pandas"
     True
     """
-    module = loaded(name)
-    if module is not None:
-        return module
     if not installed(name):
         return None
     try:
+        # import_module, not sys.modules: a module another thread is still initialising is
+        # waited for instead of returned half-built
         return importlib.import_module(name)
     except ImportError:  # pragma: no cover - installed but broken
         return None

@@ -33,7 +33,13 @@ __all__ = [
 
 
 class HookMissingError(RuntimeError):
-    """A convenience of the core was called but the layer that implements it is not loaded."""
+    """A convenience of the core was called but the layer that implements it is not loaded.
+
+    Examples
+    --------
+    >>> issubclass(HookMissingError, RuntimeError)
+    True
+    """
 
 
 class Hook:

@@ -250,7 +250,7 @@ def _coded_counts(
     return _Counts(table, seen_t, seen_p, ct.values, cp.values)
 
 
-# ----------------------------------------------------------------------------- the book
+# ----------------------------------------------------------------------------- the label book
 def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
     check_label_kinds(vt + vp, "y_true and y_pred together")
     try:
@@ -325,13 +325,45 @@ def confusion_counts(
 ) -> tuple[np.ndarray, list[Any], bool]:
     """Count a confusion table from two label vectors.
 
-    Returns ``(table, labels, has_other)``. ``table`` is ``K x K`` (rows = true, columns =
-    predicted) or, when ``labels`` selects a subset and some sample falls outside it,
-    ``(K+1) x (K+1)`` whose last row/column pools the unselected labels.
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        Labels of one kind: lists, numpy, pandas, polars or pyarrow columns.
+    labels : sequence, optional
+        Classes and their order; by default the sorted labels seen.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights (the table then holds float64 sums).
+    use_numba : bool, optional
+        Force (True) or forbid (False) the compiled kernels; by default they run from
+        ``NUMBA_MIN_SIZE`` samples on, when numba is available.
+    strict_labels : bool, default True
+        ``labels`` must name at least one class that occurs in ``y_true``, as scikit-learn's
+        ``confusion_matrix`` demands; functions that mirror ``precision_recall_fscore_support``
+        (which accepts such a list) pass False.
 
-    With ``strict_labels`` (the default), ``labels`` must name at least one class that occurs
-    in ``y_true``, as scikit-learn's ``confusion_matrix`` demands; functions that mirror
-    ``precision_recall_fscore_support`` (which accepts such a list) pass False.
+    Returns
+    -------
+    table : ndarray
+        K x K (rows = true, columns = predicted) or, when ``labels`` selects a subset and some
+        sample falls outside it, (K + 1) x (K + 1) whose last row / column pools the rest.
+    labels : list
+        The classes.
+    has_other : bool
+        Whether ``table`` has that last row and column.
+
+    Raises
+    ------
+    ValueError
+        Lengths differ, no samples, missing labels, or ``labels`` naming no class of
+        ``y_true`` (with ``strict_labels``).
+    TypeError
+        Labels of kinds that cannot be ordered together.
+
+    Examples
+    --------
+    >>> table, labels, other = confusion_counts(["b", "a", "b"], ["b", "b", "a"])
+    >>> table.tolist(), labels, other
+    ([[0, 1], [1, 1]], ['a', 'b'], False)
     """
     t, p = check_label_pair(y_true, y_pred)
     n = len(t)
