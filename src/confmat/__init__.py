@@ -37,6 +37,25 @@ from .multilabel import hamming_loss, multilabel_confusion_matrix
 from .report import build_comparison, build_report, classification_report
 from .version import __version__
 
+
+def _fill_hooks() -> None:
+    """Give the core the conveniences that layers above it implement (``cm.ci``, ``str(cm)``,
+    ``cm._repr_html_``, Dask inputs): see :mod:`confmat.hooks` and docs/architecture.md."""
+    from . import dask, hooks
+    from .inference import at_prevalence, confidence_interval
+    from .report.render_html import matrix_html
+    from .report.render_text import matrix_text
+
+    hooks.CONFIDENCE_INTERVAL.fill(confidence_interval)
+    hooks.AT_PREVALENCE.fill(at_prevalence)
+    hooks.MATRIX_TEXT.fill(matrix_text)
+    hooks.MATRIX_HTML.fill(matrix_html)
+    hooks.DASK_CONFUSION_COUNTS.fill(dask.confusion_counts)
+    hooks.DASK_ACCUMULATE.fill(dask.accumulate)
+
+
+_fill_hooks()
+
 __all__ = [
     "Accumulator",
     "ConfusionMatrix",

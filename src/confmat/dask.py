@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
+from .deps import is_dask_collection, loaded, require
 from .inputs.encode import check_label_kinds, normalize_labels
 
 __all__ = [
@@ -37,20 +38,12 @@ __all__ = [
 ]
 
 
-def is_dask_collection(x: Any) -> bool:
-    """True for Dask arrays, DataFrames and Series (anything with a Dask graph)."""
-    return hasattr(x, "__dask_graph__") and hasattr(x, "compute")
-
-
 def _kind(x: Any, name: str) -> str:
     import dask.array as da
 
     if isinstance(x, da.Array):
         return "array"
-    try:
-        import dask.dataframe as dd
-    except ImportError:  # pragma: no cover - dask[dataframe] missing
-        dd = None
+    dd = loaded("dask.dataframe")  # a Dask DataFrame column proves it is imported
     if dd is not None and isinstance(x, dd.Series | dd.DataFrame):
         return "frame"
     raise TypeError(
@@ -157,9 +150,8 @@ def _count_partition(
     t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
     score_labels: list[Any] | None,
 ) -> Accumulator:
-    acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range)
-    if score_labels is not None:
-        acc._hist = acc._new_histogram(score_labels)
+    acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range,
+                      score_labels=score_labels)
     t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
     if t.shape[0] == 0:
         return acc
@@ -223,9 +215,20 @@ def accumulate(
     RuntimeError
         If the number of samples counted differs from the known input length (never a partial
         result returned as complete).
+    ValueError
+        Empty inputs, misaligned chunks, a bad ``split_every``, or a bad partition (named).
+    TypeError
+        Inputs that are not Dask collections of one kind.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> y = da.from_array([0, 1, 1, 2, 2, 2], chunks=2)
+    >>> accumulate(y, y).result().counts.diagonal().tolist()
+    [1, 2, 3]
     """
-    import dask
-    from dask import delayed
+    dask = require("dask", "counting Dask collections")
+    delayed = dask.delayed
 
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
         raise ValueError(f"split_every must be an int >= 2, got {split_every!r}")
@@ -285,9 +288,39 @@ def confusion_counts(
     labels: Sequence[Any] | None = None,
     sample_weight: Any = None,
 ) -> tuple[np.ndarray, list[Any], bool]:
-    """The Dask counterpart of :func:`confmat.counting.kernels.confusion_counts`.
+    """The Dask counterpart of :func:`confmat.counting.kernels.confusion_counts`, computed on
+    the cluster.
 
-    Returns ``(table, labels, has_other)`` with the same meaning, computed on the cluster.
+    Parameters
+    ----------
+    y_true, y_pred : dask.array.Array or dask.dataframe.Series
+        The labels.
+    labels : sequence, optional
+        Classes and their order; samples outside them are pooled in a last row / column.
+    sample_weight : dask.array.Array or dask.dataframe.Series, optional
+        Non-negative weights.
+
+    Returns
+    -------
+    table : ndarray
+        K x K, or (K + 1) x (K + 1) when samples fell outside ``labels``.
+    labels : list
+        The classes.
+    has_other : bool
+        Whether ``table`` has the outside row and column.
+
+    Raises
+    ------
+    ValueError, TypeError, RuntimeError
+        As :func:`accumulate`.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> t = da.from_array([0, 1, 2, 2], chunks=2)
+    >>> table, labels, other = confusion_counts(t, t, labels=[0, 2])
+    >>> table.tolist(), labels, other
+    ([[1, 0, 0], [0, 2, 0], [0, 0, 1]], [0, 2], True)
     """
     acc = accumulate(y_true, y_pred, sample_weight=sample_weight)
     return _select(acc.counts, acc.labels, labels)
@@ -300,13 +333,40 @@ def confusion_matrix(
     labels: Sequence[Any] | None = None,
     sample_weight: Any = None,
 ) -> Any:
-    """:meth:`ConfusionMatrix.from_predictions` for Dask arrays / DataFrame columns."""
+    """:meth:`ConfusionMatrix.from_predictions` for Dask arrays / DataFrame columns.
+
+    Parameters
+    ----------
+    y_true, y_pred : dask.array.Array or dask.dataframe.Series
+        The labels.
+    labels : sequence, optional
+        Classes and their order.
+    sample_weight : dask.array.Array or dask.dataframe.Series, optional
+        Non-negative weights.
+
+    Returns
+    -------
+    ConfusionMatrix
+
+    Raises
+    ------
+    ValueError, TypeError, RuntimeError
+        As :func:`accumulate`.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> t = da.from_array(["a", "b", "b"], chunks=2)
+    >>> p = da.from_array(["a", "a", "b"], chunks=2)
+    >>> confusion_matrix(t, p).counts.tolist()
+    [[1, 0], [1, 1]]
+    """
     from .matrix import ConfusionMatrix
 
     table, out_labels, has_other = confusion_counts(
         y_true, y_pred, labels=labels, sample_weight=sample_weight
     )
-    return ConfusionMatrix._from_table(table, out_labels, has_other)
+    return ConfusionMatrix.from_table(table, out_labels, has_outside_margin=has_other)
 
 
 def score_histogram(
@@ -320,10 +380,40 @@ def score_histogram(
 ) -> Any:
     """A :class:`confmat.binned.ScoreHistogram` of Dask collections, binned on the cluster.
 
-    ``labels`` are the histogram's classes (binary: ``labels[1]`` is the positive class whose
-    scores ``y_score`` holds; multiclass: the order of the score columns); by default the
-    sorted labels of ``y_true``, found by an extra pass. Its ``roc_curve``, ``roc_auc``,
-    ``precision_recall_curve``, ``average_precision`` and ``threshold_sweep`` give the curves.
+    Its ``roc_curve``, ``roc_auc``, ``precision_recall_curve``, ``average_precision`` and
+    ``threshold_sweep`` give the curves.
+
+    Parameters
+    ----------
+    y_true : dask.array.Array or dask.dataframe.Series
+        The true labels.
+    y_score : dask.array.Array or dask.dataframe.Series / DataFrame
+        Binary: scores of ``labels[1]``; multiclass: one column per class, in ``labels`` order.
+    labels : sequence, optional
+        The histogram's classes; by default the sorted labels of ``y_true`` (an extra pass).
+    sample_weight : dask.array.Array or dask.dataframe.Series, optional
+        Non-negative weights.
+    bins : int, default 10_000
+        Score bins.
+    score_range : (float, float), default (0.0, 1.0)
+        Range of the scores.
+
+    Returns
+    -------
+    ScoreHistogram
+
+    Raises
+    ------
+    ValueError, TypeError, RuntimeError
+        As :func:`accumulate`, and scores outside ``score_range``.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> y = da.from_array([0, 0, 1, 1], chunks=2)
+    >>> s = da.from_array([0.1, 0.4, 0.35, 0.8], chunks=2)
+    >>> score_histogram(y, s).roc_auc()
+    0.75
     """
     acc = accumulate(
         y_true, y_true, scores=y_score, sample_weight=sample_weight, bins=bins,

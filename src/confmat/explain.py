@@ -21,7 +21,15 @@ _DIRECTION = {True: "higher is better", False: "lower is better",
 
 @dataclass(frozen=True)
 class Explanation:
-    """The registry's text about one metric."""
+    """The registry's text about one metric (what :func:`explain` returns; ``str()`` gives the
+    terminal text, :meth:`to_dict` the JSON form).
+
+    Examples
+    --------
+    >>> e = explain("tpr")
+    >>> e.name, e.range, e.direction
+    ('recall', (0.0, 1.0), 'higher is better')
+    """
 
     name: str
     full_name: str
@@ -45,9 +53,27 @@ class Explanation:
 
     @property
     def higher_is_better(self) -> bool | None:
+        """The registry's direction: True, False, or None for a descriptive metric.
+
+        Examples
+        --------
+        >>> explain("recall").higher_is_better
+        True
+        """
         return {v: k for k, v in _DIRECTION.items()}[self.direction]
 
     def to_dict(self) -> dict[str, Any]:
+        """The explanation as JSON-ready data.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> explain("recall").to_dict()["full_name"]
+        'recall (true positive rate, sensitivity)'
+        """
         return {
             "name": self.name, "full_name": self.full_name, "aliases": list(self.aliases),
             "kind": self.kind, "family": self.family, "formula": self.formula,
@@ -118,6 +144,23 @@ def _pycm_interpretation_keys() -> dict[str, str]:
 def explain(name: str) -> Explanation:
     """Explain a metric by name, alias or exact PyCM key.
 
+    Parameters
+    ----------
+    name : str
+        A registry name or alias, a PyCM statistic key (``"TPR Macro"``) or a PyCM
+        interpretation key.
+
+    Returns
+    -------
+    Explanation
+
+    Raises
+    ------
+    ValueError
+        An unknown name (the message suggests close names).
+
+    Examples
+    --------
     >>> print(explain("mcc").direction)
     higher is better
     >>> explain("TPR Macro").name
@@ -138,7 +181,7 @@ def explain(name: str) -> Explanation:
     scales = list_scales(spec.name)
     return Explanation(
         name=spec.name, full_name=spec.full_name, aliases=tuple(spec.aliases), kind=spec.kind,
-        family=spec.family, formula=spec.formula, range=tuple(spec.range),
+        family=spec.family, formula=spec.formula, range=(float(spec.range[0]), float(spec.range[1])),
         direction=_DIRECTION[spec.higher_is_better], meaning=spec.meaning,
         prefer_when=spec.prefer_when, avoid_when=spec.avoid_when, notes=spec.notes,
         references=tuple(spec.references), sklearn=spec.sklearn, pycm=_pycm_text(spec),

@@ -11,7 +11,23 @@ from .matrix import ConfusionMatrix
 
 
 def is_indicator(y: Any) -> bool:
-    """True for a 2-D array-like with more than one column (a multilabel indicator matrix)."""
+    """True for a 2-D array-like with more than one column (a multilabel indicator matrix),
+    a list of rows, or a sparse matrix.
+
+    Parameters
+    ----------
+    y : array-like
+        Labels or an indicator matrix.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_indicator([[1, 0], [0, 1]]), is_indicator([0, 1, 1])
+    (True, False)
+    """
     if hasattr(y, "toarray"):
         return True
     if isinstance(y, list | tuple) and y and isinstance(y[0], list | tuple | np.ndarray):
@@ -23,7 +39,34 @@ def is_indicator(y: Any) -> bool:
 
 
 def check_indicators(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Validate two multilabel indicator matrices of the same shape with 0/1 entries."""
+    """Validate two multilabel indicator matrices of the same shape with 0/1 entries.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
+        The indicator matrices.
+
+    Returns
+    -------
+    (ndarray of bool, ndarray of bool)
+
+    Raises
+    ------
+    ValueError
+        Not 2-D, entries other than 0 and 1, different shapes, or no samples.
+    TypeError
+        Entries that are not numbers.
+
+    Examples
+    --------
+    >>> t, p = check_indicators([[1, 0]], [[1, 1]])
+    >>> p.tolist()
+    [[True, True]]
+    >>> check_indicators([[2, 0]], [[1, 1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must contain only 0 and 1 in a multilabel indicator matrix
+    """
     out = []
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
         arr = y.toarray() if hasattr(y, "toarray") else np.asarray(y)
@@ -46,7 +89,29 @@ def check_indicators(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
 def indicator_counts(
     y_true: Any, y_pred: Any, sample_weight: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per-label ``tp, fp, fn, tn`` of indicator matrices."""
+    """Per-label ``tp, fp, fn, tn`` of indicator matrices (sums of weights with ``sample_weight``).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples, n_labels)
+        The indicator matrices.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+
+    Returns
+    -------
+    tp, fp, fn, tn : ndarray of shape (n_labels,)
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad indicator matrices or weights.
+
+    Examples
+    --------
+    >>> [x.tolist() for x in indicator_counts([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]])]
+    [[1, 2], [1, 0], [1, 0], [0, 1]]
+    """
     t, p = check_indicators(y_true, y_pred)
     w = check_sample_weight(sample_weight, t.shape[0])
     n_labels = t.shape[1]
@@ -77,6 +142,30 @@ def multilabel_confusion_matrix(
 
     Works for multilabel indicator matrices (one table per column) and for multi-class label
     vectors (one-vs-rest table per class).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like
+        Label vectors of shape (n_samples,) or indicator matrices of shape
+        (n_samples, n_labels).
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+    labels : sequence, optional
+        Classes (label vectors) or column indices (indicator matrices) to keep, in order.
+
+    Returns
+    -------
+    ndarray of shape (n_labels, 2, 2)
+
+    Raises
+    ------
+    ValueError
+        Bad inputs, or ``labels`` that are not column indices for indicator input.
+
+    Examples
+    --------
+    >>> multilabel_confusion_matrix([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]]).tolist()
+    [[[0, 1], [1, 1]], [[1, 0], [0, 2]]]
     """
     if is_indicator(y_true) or is_indicator(y_pred):
         tp, fp, fn, tn = indicator_counts(y_true, y_pred, sample_weight)
@@ -99,6 +188,29 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
 
     For label vectors this is the (weighted) error rate; for multilabel indicator matrices, the
     (weighted) mean over samples of the share of label columns predicted wrongly.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like
+        Label vectors or indicator matrices.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Bad inputs, or weights that sum to zero.
+
+    Examples
+    --------
+    >>> hamming_loss([0, 1, 1, 2], [0, 1, 2, 2])
+    0.25
+    >>> round(hamming_loss([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]]), 4)
+    0.3333
     """
     if is_indicator(y_true) or is_indicator(y_pred):
         t, p = check_indicators(y_true, y_pred)

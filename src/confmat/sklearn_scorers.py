@@ -8,9 +8,14 @@ metrics where lower is better (error rates, FPR, ...) are negated, like scikit-l
 
 Examples
 --------
->>> from sklearn.model_selection import cross_validate             # doctest: +SKIP
->>> cross_validate(clf, X, y, scoring={"gmean": get_scorer("gmean"),
-...                                    "J": make_scorer("informedness", pos_label=1)})
+>>> from sklearn.linear_model import LogisticRegression
+>>> from sklearn.model_selection import cross_validate
+>>> X, y = [[0], [1], [2], [3], [4], [5], [6], [7]], [0, 0, 0, 0, 1, 1, 1, 1]
+>>> scores = cross_validate(LogisticRegression(), X, y, cv=2,
+...                         scoring={"gmean": get_scorer("gmean"),
+...                                  "J": make_scorer("informedness", pos_label=1)})
+>>> sorted(k for k in scores if k.startswith("test_"))
+['test_J', 'test_gmean']
 """
 
 from __future__ import annotations
@@ -80,6 +85,22 @@ def make_scorer(
     -------
     scorer
         ``scorer(estimator, X, y)``, as made by :func:`sklearn.metrics.make_scorer`.
+
+    Raises
+    ------
+    ValueError
+        An unknown metric, ``average`` and ``pos_label`` together or on an overall metric, a
+        metric without a better direction and no ``greater_is_better``, bad parameters.
+    ImportError
+        Without scikit-learn.
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> X, y = [[0], [1], [2], [3]], [0, 1, 1, 1]
+    >>> scorer = make_scorer("informedness")
+    >>> scorer(DummyClassifier(strategy="most_frequent").fit(X, y), X, y)
+    0.0
     """
     try:
         from sklearn.metrics import make_scorer as _sk_make_scorer
@@ -120,6 +141,29 @@ def get_scorer(name: str) -> Any:
     (``"informedness_macro"``, ``"markedness_weighted"``, ``"recall_micro"``).
 
     Per-class metrics without a suffix are macro-averaged.
+
+    Parameters
+    ----------
+    name : str
+        The metric, with an optional ``_micro`` / ``_macro`` / ``_weighted`` suffix.
+
+    Returns
+    -------
+    scorer
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
+    ValueError
+        An unknown metric.
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> X, y = [[0], [1], [2], [3]], [0, 1, 1, 1]
+    >>> get_scorer("recall_macro")(DummyClassifier(strategy="most_frequent").fit(X, y), X, y)
+    0.5
     """
     if not isinstance(name, str):
         raise TypeError(f"scorer name must be a string, got {type(name).__name__}")

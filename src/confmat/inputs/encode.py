@@ -5,36 +5,52 @@ Accepted containers: lists, tuples, numpy arrays, pandas / polars Series, pyarro
 anything else with ``to_numpy()`` or ``__array__``. Labels may be ints, floats, strings or bools,
 but one kind per call: a mix that cannot be ordered is a ``TypeError``.
 
-Columns that an engine already holds (pyarrow arrays and chunked arrays, polars Series, pandas
-columns with Arrow or categorical dtypes) are read by :func:`label_column` without creating a
-Python object per row: dictionary and categorical columns as their integer codes, string columns
-as their Arrow buffers (factorised by the counting kernels). Only the few distinct labels ever
-become Python objects.
+Columns that an engine already holds (pyarrow, polars, pandas with Arrow or categorical
+dtypes) are read without a Python object per row by :mod:`confmat.inputs.columns`.
 """
 
 from __future__ import annotations
 
 import numbers
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ..deps import is_dask_collection, optional
+
 __all__ = [
-    "CodedLabels",
-    "StringChunks",
+    "all_finite",
     "as_1d",
-    "check_label_pair",
+    "check_label_kinds",
+    "check_pair",
     "check_sample_weight",
-    "dictionary_codes",
     "encode_pair",
-    "label_column",
+    "factorize",
+    "is_missing",
     "label_kind",
+    "normalize_labels",
+    "py_scalar",
 ]
 
 
-def _is_missing(x: Any) -> bool:
+def is_missing(x: Any) -> bool:
+    """True for None, NaN and NaT (the values unequal to themselves).
+
+    Parameters
+    ----------
+    x : object
+        One value.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_missing(float("nan")), is_missing(None), is_missing("a")
+    (True, True, False)
+    """
     if x is None:
         return True
     try:
@@ -44,12 +60,44 @@ def _is_missing(x: Any) -> bool:
 
 
 def as_1d(y: Any, name: str) -> np.ndarray:
-    """Return ``y`` as a 1-D numpy array, raising a clear error naming ``name``."""
+    """Return ``y`` as a 1-D numpy array, raising a clear error naming ``name``.
+
+    Lists are given the dtype that holds every label exactly (ints past 64 bits stay Python
+    objects; ``[1, "a"]`` is refused instead of silently becoming strings).
+
+    Parameters
+    ----------
+    y : array-like
+        A list, tuple, numpy array, or anything with ``to_numpy()`` or ``__array__``.
+    name : str
+        The argument's name, for messages.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Raises
+    ------
+    TypeError
+        None, a single string, a Dask collection (count it with :mod:`confmat.dask`), or
+        labels of kinds that cannot be ordered together.
+    ValueError
+        An array that is not 1-D, or a list with a missing label.
+
+    Examples
+    --------
+    >>> as_1d([3, 1, 2], "y_true")
+    array([3, 1, 2])
+    >>> as_1d([[1], [2]], "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must be 1-D; got a column vector of shape (2, 1) (use .ravel() if meant)
+    """
     if y is None:
         raise TypeError(f"{name} must be an array-like of labels, got None")
     if isinstance(y, str | bytes):
         raise TypeError(f"{name} must be an array-like of labels, got a single string {y!r}")
-    if hasattr(y, "dask") and hasattr(y, "compute"):
+    if is_dask_collection(y):
         raise TypeError(
             f"{name} is a Dask collection; use confmat.dask helpers to count it without collecting"
         )
@@ -121,10 +169,25 @@ def _number_dtype(y: Sequence[Any]) -> Any:
 
 
 def label_kind(v: Any) -> str:
-    """Classify one label as 'bool', 'number', 'string', 'missing' or its type name."""
+    """Classify one label as 'bool', 'number', 'string', 'missing' or its type name.
+
+    Parameters
+    ----------
+    v : object
+        One label.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> [label_kind(v) for v in (True, 2.5, "a", None, b"x")]
+    ['bool', 'number', 'string', 'missing', 'bytes']
+    """
     if isinstance(v, bool | np.bool_):
         return "bool"
-    if _is_missing(v):
+    if is_missing(v):
         return "missing"
     if isinstance(v, numbers.Number):
         return "number"
@@ -136,6 +199,30 @@ def label_kind(v: Any) -> str:
 
 
 def check_label_kinds(uniques: Sequence[Any], name: str) -> None:
+    """Check that labels are defined and of one kind (so that they can be sorted).
+
+    Parameters
+    ----------
+    uniques : sequence
+        Distinct labels.
+    name : str
+        What they are, for messages.
+
+    Raises
+    ------
+    ValueError
+        A missing label (None or NaN).
+    TypeError
+        Labels of several kinds.
+
+    Examples
+    --------
+    >>> check_label_kinds([1, 2.5], "labels")
+    >>> check_label_kinds([1, "a"], "labels")
+    Traceback (most recent call last):
+    ...
+    TypeError: labels mixes label types that cannot be ordered together: ['number', 'string']
+    """
     kinds = {label_kind(v) for v in uniques}
     if "missing" in kinds:
         raise ValueError(f"{name} contains a missing label (None or NaN); labels must be defined")
@@ -146,7 +233,35 @@ def check_label_kinds(uniques: Sequence[Any], name: str) -> None:
 
 
 def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Factorize one array: (unique labels in any order, codes into them)."""
+    """Factorize one array: (unique labels in any order, codes into them).
+
+    Parameters
+    ----------
+    arr : ndarray of shape (n,)
+        Labels of one kind.
+    name : str
+        The argument's name, for messages.
+
+    Returns
+    -------
+    uniques : ndarray
+        The distinct labels.
+    codes : ndarray of int64, shape (n,)
+        Indices into ``uniques``.
+
+    Raises
+    ------
+    ValueError
+        A missing label (its position is named).
+    TypeError
+        Labels of several kinds.
+
+    Examples
+    --------
+    >>> uniq, codes = factorize(np.array([3, 1, 3]), "y_true")
+    >>> uniq[codes].tolist()
+    [3, 1, 3]
+    """
     if arr.dtype.kind == "f":
         if np.isnan(arr).any():
             idx = int(np.flatnonzero(np.isnan(arr))[0])
@@ -158,10 +273,7 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         fast = _factorize_fixed_width(arr)
         if fast is not None:
             return fast
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - exercised only without pandas
-        pd = None
+    pd = optional("pandas")
     if pd is not None:
         codes, uniq = pd.factorize(arr, use_na_sentinel=True)
         uniq = np.asarray(uniq, dtype=arr.dtype if arr.dtype.kind in "fUS" else object)
@@ -195,12 +307,11 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     h = np.zeros(arr.shape[0], dtype=np.uint64)
     mult = np.uint64(0x100000001B3)
     for j in range(width):
-        h = (h ^ cols[:, j]) * mult
-    try:
-        import pandas as pd
-
+        h = (h ^ cols[:, j].astype(np.uint64)) * mult
+    pd = optional("pandas")
+    if pd is not None:
         codes, _ = pd.factorize(h)
-    except ImportError:  # pragma: no cover - exercised only without pandas
+    else:  # pragma: no cover - exercised only without pandas
         _, codes = np.unique(h, return_inverse=True)
     codes = np.asarray(codes, dtype=np.int64)
     first = np.full(int(codes.max()) + 1, arr.shape[0], dtype=np.int64)
@@ -223,11 +334,56 @@ def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
 
 
 def py_scalar(v: Any) -> Any:
+    """A numpy scalar as the Python scalar it holds (other values unchanged).
+
+    Parameters
+    ----------
+    v : object
+        A value.
+
+    Returns
+    -------
+    object
+
+    Examples
+    --------
+    >>> type(py_scalar(np.int64(3))).__name__, py_scalar("a")
+    ('int', 'a')
+    """
     return v.item() if isinstance(v, np.generic) else v
 
 
 def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
-    """Validate a user-given label list: 1-D, non-empty, no duplicates, no missing values."""
+    """Validate a user-given label list: 1-D, non-empty, no duplicates, no missing values.
+
+    Parameters
+    ----------
+    labels : array-like
+        The classes, in order.
+    name : str, default 'labels'
+        The argument's name, for messages.
+
+    Returns
+    -------
+    list
+        Python scalars.
+
+    Raises
+    ------
+    ValueError
+        Empty, duplicated or missing labels.
+    TypeError
+        Labels of several kinds.
+
+    Examples
+    --------
+    >>> normalize_labels(np.array([2, 0]))
+    [2, 0]
+    >>> normalize_labels(["a", "a"])
+    Traceback (most recent call last):
+    ...
+    ValueError: labels contains duplicates: ['a']
+    """
     arr = as_1d(labels, name)
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty")
@@ -235,20 +391,67 @@ def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
     check_label_kinds(out, name)
     if len(set(out)) != len(out):
         seen: set[Any] = set()
-        dups = [v for v in out if v in seen or seen.add(v)]
+        dups = []
+        for v in out:
+            if v in seen:
+                dups.append(v)
+            seen.add(v)
         raise ValueError(f"{name} contains duplicates: {dups[:5]}")
     return out
 
 
 def all_finite(a: np.ndarray) -> bool:
     """True when every value of a float array is finite, proven by a finite sum (no mask
-    pass); a sum that overflows only sends the caller to its element-wise check."""
+    pass); a sum that overflows only sends the caller to its element-wise check.
+
+    Parameters
+    ----------
+    a : ndarray
+        Floats.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> all_finite(np.array([0.5, 1.0])), all_finite(np.array([0.5, np.nan]))
+    (True, False)
+    """
     with np.errstate(over="ignore", invalid="ignore"):
         return bool(a.size == 0 or np.isfinite(np.add.reduce(a, axis=None)))
 
 
 def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Validate sample weights: 1-D, finite, non-negative, one per sample."""
+    """Validate sample weights: 1-D, finite, non-negative, one per sample, not all zero.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n,) or None
+        The weights.
+    n : int
+        Number of samples.
+
+    Returns
+    -------
+    ndarray of float64, shape (n,), or None
+
+    Raises
+    ------
+    TypeError
+        Weights that are not numbers.
+    ValueError
+        Wrong length, NaN, infinite or negative weights, or all zero.
+
+    Examples
+    --------
+    >>> check_sample_weight([1, 2], 2)
+    array([1., 2.])
+    >>> check_sample_weight([1, -2], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight must be non-negative
+    """
     if sample_weight is None:
         return None
     if isinstance(sample_weight, list | tuple):
@@ -271,6 +474,33 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
 
 
 def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``y_true`` and ``y_pred`` as 1-D arrays of equal, non-zero length.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        The labels.
+
+    Returns
+    -------
+    (ndarray, ndarray)
+
+    Raises
+    ------
+    ValueError
+        Different lengths, or no samples.
+    TypeError
+        Inputs that are not arrays of labels (see :func:`as_1d`).
+
+    Examples
+    --------
+    >>> check_pair([0, 1], [1, 1])[1]
+    array([1, 1])
+    >>> check_pair([0, 1], [1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different lengths: 2 and 1
+    """
     t = as_1d(y_true, "y_true")
     p = as_1d(y_pred, "y_pred")
     if t.shape[0] != p.shape[0]:
@@ -287,9 +517,36 @@ def encode_pair(
 ) -> tuple[np.ndarray, np.ndarray, list[Any], bool]:
     """Encode both label vectors with one shared code book.
 
-    Returns ``(t_codes, p_codes, labels, has_other)``. Without ``labels`` the code book is the
-    sorted union of observed labels. With ``labels`` the codes follow that order and any label
-    outside it gets code ``len(labels)`` ("other"); ``has_other`` says whether that occurred.
+    Without ``labels`` the code book is the sorted union of observed labels. With ``labels``
+    the codes follow that order and any label outside it gets code ``len(labels)``
+    ("other").
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        The labels.
+    labels : sequence, optional
+        The code book.
+
+    Returns
+    -------
+    t_codes, p_codes : ndarray of int64, shape (n,)
+        Codes of both vectors.
+    labels : list
+        The code book.
+    has_other : bool
+        Whether a label fell outside ``labels``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad labels (see :func:`check_pair`, :func:`normalize_labels`).
+
+    Examples
+    --------
+    >>> t, p, book, other = encode_pair(["b", "a"], ["a", "c"])
+    >>> t.tolist(), p.tolist(), book, other
+    ([1, 0], [0, 2], ['a', 'b', 'c'], False)
     """
     t, p = check_pair(y_true, y_pred)
     ut, ct = factorize(t, "y_true")
@@ -309,241 +566,3 @@ def encode_pair(
     p_codes = lut_p[cp]
     has_other = bool((lut_t == other).any() or (lut_p == other).any())
     return t_codes, p_codes, book, has_other
-
-
-# --------------------------------------------------------------------------- engine columns
-class CodedLabels:
-    """A label column as integer codes into a small table of label values.
-
-    Arrow dictionary arrays, pandas categoricals and factorised columns all take this shape:
-    ``codes`` (any integer dtype, values in ``[0, size)``) index into a table whose entries are
-    read only for the codes that occur (:meth:`values`), so an unused category costs nothing and
-    only the distinct labels become Python objects.
-    """
-
-    __slots__ = ("_lookup", "codes", "name", "size")
-
-    def __init__(
-        self, name: str, codes: np.ndarray, size: int, lookup: Callable[[np.ndarray], list[Any]]
-    ) -> None:
-        self.name = name
-        self.codes = codes
-        self.size = int(size)
-        self._lookup = lookup
-
-    def __len__(self) -> int:
-        return int(self.codes.shape[0])
-
-    def values(self, idx: np.ndarray) -> list[Any]:
-        """The labels of codes ``idx`` as Python scalars; a missing one is an error naming the
-        column and the first row that holds it."""
-        vals = [py_scalar(v) for v in self._lookup(np.asarray(idx, dtype=np.int64))]
-        for code, v in zip(idx, vals, strict=True):
-            if _is_missing(v):
-                raise ValueError(
-                    f"{self.name} contains a missing label ({v!r}) at position "
-                    f"{self.position(int(code))}; labels must be defined"
-                )
-        check_label_kinds(vals, self.name)
-        return vals
-
-    def position(self, code: int) -> int:
-        """First row holding ``code`` (for error messages)."""
-        hits = np.flatnonzero(self.codes == code)
-        return int(hits[0]) if hits.size else -1
-
-    @classmethod
-    def concat(cls, name: str, pieces: list[CodedLabels]) -> CodedLabels:
-        """One column from consecutive pieces, each with its own table (Arrow chunks)."""
-        if len(pieces) == 1:
-            return pieces[0]
-        sizes = np.array([piece.size for piece in pieces], dtype=np.int64)
-        bases = np.concatenate([[0], np.cumsum(sizes)])
-        total = int(bases[-1])
-        n = sum(len(piece) for piece in pieces)
-        codes = np.empty(n, dtype=np.int32 if total < 2**31 else np.int64)
-        start = 0
-        for piece, base in zip(pieces, bases[:-1], strict=False):
-            stop = start + len(piece)
-            np.add(piece.codes, base, out=codes[start:stop], casting="unsafe")
-            start = stop
-
-        def lookup(idx: np.ndarray) -> list[Any]:
-            which = np.searchsorted(bases, idx, side="right") - 1
-            out: list[Any] = [None] * idx.shape[0]
-            for j in np.unique(which).tolist():
-                sel = np.flatnonzero(which == j)
-                for i, v in zip(sel.tolist(), pieces[j]._lookup(idx[sel] - bases[j]), strict=True):
-                    out[i] = v
-            return out
-
-        return cls(name, codes, total, lookup)
-
-
-class StringChunks:
-    """A column of Arrow strings (or binaries) in one or more chunks, not yet factorised.
-
-    The counting kernels turn it into :class:`CodedLabels` straight from the Arrow buffers."""
-
-    __slots__ = ("chunks", "name", "size")
-
-    def __init__(self, name: str, chunks: list[Any]) -> None:
-        self.name = name
-        self.chunks = [c for c in chunks if len(c)]
-        self.size = sum(len(c) for c in chunks)
-
-    def __len__(self) -> int:
-        return self.size
-
-
-LabelColumn = np.ndarray | CodedLabels | StringChunks
-
-
-def _module_of(y: Any) -> str:
-    return type(y).__module__.partition(".")[0]
-
-
-def label_column(y: Any, name: str) -> LabelColumn:
-    """One label column in the cheapest exact form: a numpy array, the codes of a dictionary /
-    categorical column, or the chunks of an Arrow string column.
-
-    Only inputs of pyarrow, polars and pandas are looked at (by their type's module, so none of
-    those libraries is imported for other inputs); everything else goes through :func:`as_1d`.
-    A null is an error naming ``name`` and its first position.
-    """
-    module = _module_of(y)
-    if module == "pyarrow":
-        return _arrow_column(y, name)
-    if module == "polars":
-        col = _polars_column(y, name)
-        if col is not None:
-            return col
-    elif module == "pandas":
-        col = _pandas_column(y, name)
-        if col is not None:
-            return col
-    return as_1d(y, name)
-
-
-def check_label_pair(y_true: Any, y_pred: Any) -> tuple[LabelColumn, LabelColumn]:
-    """:func:`label_column` for both vectors, checked to be equally long and not empty."""
-    t = label_column(y_true, "y_true")
-    p = label_column(y_pred, "y_pred")
-    nt, npred = len(t), len(p)
-    if nt != npred:
-        raise ValueError(f"y_true and y_pred have different lengths: {nt} and {npred}")
-    if nt == 0:
-        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
-    return t, p
-
-
-def _null_error(name: str, position: int) -> ValueError:
-    return ValueError(
-        f"{name} contains a missing label (null) at position {position}; labels must be defined"
-    )
-
-
-def _arrow_column(y: Any, name: str) -> LabelColumn:
-    pa = sys.modules["pyarrow"]
-    if isinstance(y, pa.ChunkedArray):
-        chunks = list(y.chunks)
-    elif isinstance(y, pa.Array):
-        chunks = [y]
-    else:  # a Table, a Scalar, ...: as before
-        return as_1d(y, name)
-    start = 0
-    for chunk in chunks:
-        if chunk.null_count:
-            first = int(np.argmax(chunk.is_null().to_numpy(zero_copy_only=False)))
-            raise _null_error(name, start + first)
-        start += len(chunk)
-    typ = y.type
-    types = pa.types
-    if types.is_dictionary(typ):
-        return CodedLabels.concat(name, [dictionary_codes(c, name) for c in chunks])
-    if (
-        types.is_string(typ) or types.is_large_string(typ) or types.is_binary(typ)
-        or types.is_large_binary(typ) or types.is_string_view(typ) or types.is_binary_view(typ)
-    ):
-        return StringChunks(name, chunks)
-    if types.is_integer(typ) or types.is_floating(typ):
-        # no nulls (checked): one chunk is read without a copy, several are concatenated
-        return chunks[0].to_numpy() if len(chunks) == 1 else np.asarray(y.to_numpy())
-    return as_1d(y, name)
-
-
-def dictionary_codes(chunk: Any, name: str) -> CodedLabels:
-    """An Arrow DictionaryArray without nulls as :class:`CodedLabels` (indices read in place)."""
-    dictionary = chunk.dictionary
-    codes = chunk.indices.to_numpy()  # no nulls (checked), so zero copy
-
-    def lookup(idx: np.ndarray) -> list[Any]:  # 'take' has no string-view kernel
-        return [dictionary[i].as_py() for i in idx.tolist()]
-
-    return CodedLabels(name, codes, len(dictionary), lookup)
-
-
-def _polars_column(y: Any, name: str) -> LabelColumn | None:
-    pl = sys.modules["polars"]
-    if not isinstance(y, pl.Series):
-        return None
-    if y.null_count():
-        raise _null_error(name, int(y.is_null().arg_true()[0]))
-    dtype = y.dtype
-    if isinstance(dtype, pl.Enum | pl.Categorical):
-        coded = _polars_categorical(y, name)
-        if coded is not None:
-            return coded
-    if dtype in (pl.String, pl.Binary, pl.Categorical) or isinstance(dtype, pl.Enum | pl.Categorical):
-        try:
-            arrow = y.to_arrow(compat_level=pl.CompatLevel.newest())  # string views: no copy
-        except (AttributeError, TypeError):  # pragma: no cover - older polars
-            arrow = y.to_arrow()
-        return _arrow_column(arrow, name)
-    if dtype.is_integer() or dtype.is_float() or dtype == pl.Boolean:
-        return np.asarray(y.to_numpy())
-    return None
-
-
-def _polars_categorical(y: Any, name: str) -> CodedLabels | None:
-    """A polars Categorical / Enum as its physical codes into its categories (polars >= 1.32
-    keeps the categories on the dtype; older ones go through Arrow)."""
-    categories = getattr(y.dtype, "categories", None)
-    if categories is None:  # pragma: no cover - older polars
-        return None
-    if not hasattr(categories, "gather"):  # a Categorical's Categories, ordered by code
-        if not hasattr(categories, "to_series"):  # pragma: no cover - older polars
-            return None
-        categories = categories.to_series()
-    codes = np.asarray(y.to_physical().to_numpy())
-
-    def lookup(idx: np.ndarray) -> list[Any]:
-        return categories.gather(idx).to_list()
-
-    return CodedLabels(name, codes, len(categories), lookup)
-
-
-def _pandas_column(y: Any, name: str) -> LabelColumn | None:
-    pd = sys.modules["pandas"]
-    if not isinstance(y, pd.Series | pd.Index):
-        return None
-    dtype = y.dtype
-    if isinstance(dtype, pd.CategoricalDtype):
-        cat = y.array if isinstance(y, pd.Series) else y.values
-        codes = np.asarray(cat.codes)
-        if codes.size and codes.min() < 0:
-            raise _null_error(name, int(np.argmax(codes < 0)))
-        categories = cat.categories
-
-        def lookup(idx: np.ndarray) -> list[Any]:
-            return categories.take(idx).tolist()
-
-        return CodedLabels(name, codes, len(categories), lookup)
-    array = y.array
-    if hasattr(array, "__arrow_array__") and (
-        isinstance(dtype, pd.ArrowDtype) or getattr(dtype, "storage", None) == "pyarrow"
-    ):
-        import pyarrow  # noqa: F401 - pandas holds Arrow data, so pyarrow is installed
-
-        return _arrow_column(array.__arrow_array__(), name)
-    return None

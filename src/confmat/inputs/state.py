@@ -7,6 +7,8 @@ processes, that is from untrusted input. Every such read goes through this modul
 :func:`parse_json` (text), :func:`check_envelope` (schema name and version), then one
 ``read_*`` function per field. Each class's ``from_dict`` only says which fields it has and
 how they must agree with each other; :func:`json_labels` is the matching writer of labels.
+The text parser and the scalar readers live in :mod:`confmat.inputs.json_fields` and are
+re-exported here.
 
 Errors are ``ValueError`` (a wrong value: NaN, negative, fractional, ragged, inconsistent,
 an unknown version) or ``TypeError`` (a wrong JSON type: a string or ``true`` where a count
@@ -26,13 +28,26 @@ mode coerces ``"61"`` to 61, which must be rejected).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any, Literal
 
 import numpy as np
+
+from .json_fields import (
+    INT64_MAX,
+    Field,
+    describe,
+    field_name,
+    field_path,
+    parse_json,
+    read_choice,
+    read_float_range,
+    read_int,
+    require,
+    show_value,
+)
 
 __all__ = [
     "INT64_MAX",
@@ -49,108 +64,49 @@ __all__ = [
     "require",
 ]
 
-#: Largest value of an int64 count (and of a table's total).
-INT64_MAX = 2**63 - 1
-
-#: A field: its key, or the path of keys/indices to it from the top-level object
-#: (``("scores", "index")`` is shown as ``'scores'['index']``).
-Field = str | tuple[Any, ...]
-
-_REQUIRED: Any = object()
-
-
-def field_name(field: Field) -> str:
-    """How errors show a field: ``'counts'``, ``'counts'[1][0]``, ``'scores'['index']``."""
-    if isinstance(field, str):
-        return repr(field)
-    first, *rest = field
-    return repr(first) + "".join(f"[{k!r}]" for k in rest)
-
-
-def _path(field: Field, *more: Any) -> tuple[Any, ...]:
-    return ((field,) if isinstance(field, str) else tuple(field)) + more
-
-
-def _show(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _got(v: Any) -> str:
-    """A JSON value as error messages show it: ``null``, ``true (a boolean)``, ``'3' (a
-    string)``, ``a list``, or the number."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool | np.bool_):
-        return f"{str(bool(v)).lower()} (a boolean)"
-    if isinstance(v, str):
-        return f"{_show(v)} (a string)"
-    if isinstance(v, list | tuple):
-        return "a list"
-    if isinstance(v, Mapping):
-        return "an object"
-    if isinstance(v, int | float | np.number):
-        return _show(v)
-    return f"{_show(v)} (a {type(v).__name__})"
-
-
-# ------------------------------------------------------------------------------ text
-class _NotFinite(ValueError):
-    pass
-
-
-def _reject_constant(literal: str) -> Any:
-    raise _NotFinite(literal)
-
-
-def _finite_float(literal: str) -> float:
-    v = float(literal)
-    if not math.isfinite(v):
-        raise _NotFinite(literal)
-    return v
-
-
-def parse_json(text: Any, name: str) -> Any:
-    """``json.loads`` for state: errors name the caller, and the non-standard literals
-    ``NaN`` / ``Infinity`` (which Python's json accepts) and numbers beyond float64 such
-    as ``1e400`` are rejected instead of becoming non-finite counts."""
-    if not isinstance(text, str | bytes | bytearray):
-        raise TypeError(f"{name}: text must be a JSON string, got {type(text).__name__}")
-    try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
-    except _NotFinite as exc:
-        raise ValueError(
-            f"{name}: text contains {exc.args[0]}, which is not a finite number "
-            "(JSON state holds finite counts only)"
-        ) from None
-    except RecursionError:
-        raise ValueError(f"{name}: text is nested too deeply to be confmat state") from None
-    except ValueError as exc:  # JSONDecodeError, bad UTF-8, integers beyond the digit limit
-        raise ValueError(f"{name}: text is not valid JSON: {exc}") from exc
-
-
-# ------------------------------------------------------------------------------ envelope
-def _key(field: Field) -> Any:
-    return field if isinstance(field, str) else field[-1]
-
-
-def require(data: Mapping[str, Any], field: Field, name: str, default: Any = _REQUIRED) -> Any:
-    """The value of ``field`` in ``data`` (the innermost object), or ``default`` when the
-    key is absent (an error naming the field when there is no default)."""
-    key = _key(field)
-    if key in data:
-        return data[key]
-    if default is _REQUIRED:
-        raise ValueError(f"{name}: data is missing the {field_name(field)} field")
-    return default
-
 
 def check_envelope(
     data: Any, schema: str, version: int, name: str, *, what: str, at: tuple[Any, ...] = ()
 ) -> int:
     """Check that ``data`` is a mapping whose ``schema`` is ``schema`` and whose ``version``
-    this code reads (1 to ``version``); return the version. ``what`` says in words what the
-    object is ("confmat confusion matrix"); ``at`` is the path of a nested object."""
+    this code reads (1 to ``version``).
+
+    Parameters
+    ----------
+    data : object
+        The state.
+    schema : str
+        Expected schema name.
+    version : int
+        Newest version this code reads.
+    name : str
+        The caller, for messages.
+    what : str
+        What the object is, in words ("confmat confusion matrix").
+    at : tuple, default ()
+        Path of a nested object.
+
+    Returns
+    -------
+    int
+        The version found.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is not a mapping, or the version is not an integer.
+    ValueError
+        Another schema, or a version this code does not read.
+
+    Examples
+    --------
+    >>> check_envelope({"schema": "demo", "version": 1}, "demo", 1, "f", what="demo state")
+    1
+    >>> check_envelope({"schema": "demo", "version": 2}, "demo", 1, "f", what="demo state")
+    Traceback (most recent call last):
+    ...
+    ValueError: f: unsupported schema version 2 of 'demo' (field 'version'): it was written by a newer confmat; this one reads version 1, upgrade confmat to read it
+    """
     where = f"field {field_name(at)} " if at else "data "
     if not isinstance(data, Mapping):
         raise TypeError(
@@ -160,104 +116,28 @@ def check_envelope(
     got = data.get("schema")
     if not isinstance(got, str) or got != schema:
         raise ValueError(
-            f"{name}: {where}is not a {what}: field {field_name(_path(at, 'schema'))} must be "
-            f"{schema!r}, got {_got(got)}"
+            f"{name}: {where}is not a {what}: field {field_name(field_path(at, 'schema'))} must be "
+            f"{schema!r}, got {describe(got)}"
         )
-    v = require(data, _path(at, "version"), name)
+    v = require(data, field_path(at, "version"), name)
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(
-            f"{name}: field {field_name(_path(at, 'version'))} must be an integer, got "
-            f"{_got(v)}"
+            f"{name}: field {field_name(field_path(at, 'version'))} must be an integer, got "
+            f"{describe(v)}"
         )
     if v > version:
         raise ValueError(
             f"{name}: unsupported schema version {v} of {schema!r} (field "
-            f"{field_name(_path(at, 'version'))}): it was written by a newer confmat; this "
+            f"{field_name(field_path(at, 'version'))}): it was written by a newer confmat; this "
             f"one reads {'version 1' if version == 1 else f'versions 1 to {version}'}, "
             "upgrade confmat to read it"
         )
     if v < 1:
         raise ValueError(
             f"{name}: unsupported schema version {v} of {schema!r} (field "
-            f"{field_name(_path(at, 'version'))}): versions start at 1"
+            f"{field_name(field_path(at, 'version'))}): versions start at 1"
         )
     return v
-
-
-# ------------------------------------------------------------------------------ scalars
-def read_int(
-    data: Mapping[str, Any], field: Field, name: str, *, minimum: int | None = None,
-    maximum: int | None = None, default: Any = _REQUIRED,
-) -> int:
-    """An integer field (an integral float such as ``10.0`` is accepted; ``10.5``, ``true``
-    and ``"10"`` are not)."""
-    if default is not _REQUIRED and _key(field) not in data:
-        return default
-    v = require(data, field, name)
-    out = _as_int(v)
-    if out is None:
-        err = ValueError if isinstance(v, float | np.floating) else TypeError
-        raise err(f"{name}: field {field_name(field)} must be an integer, got {_got(v)}")
-    if (minimum is not None and out < minimum) or (maximum is not None and out > maximum):
-        bounds = (f">= {minimum}" if maximum is None else
-                  f"<= {maximum}" if minimum is None else f"between {minimum} and {maximum}")
-        raise ValueError(f"{name}: field {field_name(field)} must be an integer {bounds}, got {out}")
-    return out
-
-
-def _as_int(v: Any) -> int | None:
-    if isinstance(v, bool | np.bool_):
-        return None
-    if isinstance(v, int | np.integer):
-        return int(v)
-    if isinstance(v, float | np.floating) and math.isfinite(v) and float(v).is_integer():
-        return int(v)
-    return None
-
-
-def read_float_range(data: Mapping[str, Any], field: Field, name: str,
-                     default: Any = _REQUIRED) -> tuple[float, float]:
-    """A ``[lo, hi]`` pair of finite numbers with ``lo < hi`` (a score range)."""
-    if default is not _REQUIRED and _key(field) not in data:
-        return default
-    v = require(data, field, name)
-    if not isinstance(v, list | tuple) or len(v) != 2:
-        raise TypeError(
-            f"{name}: field {field_name(field)} must be a list [lo, hi] of two numbers, got "
-            f"{_got(v)}"
-        )
-    out = []
-    for i, x in enumerate(v):
-        if isinstance(x, bool | np.bool_) or not isinstance(x, int | float | np.number):
-            raise TypeError(
-                f"{name}: field {field_name(_path(field, i))} must be a number, got "
-                f"{_got(x)}"
-            )
-        try:
-            f = float(x)
-        except OverflowError:
-            f = math.inf
-        if not math.isfinite(f):
-            raise ValueError(f"{name}: field {field_name(_path(field, i))} must be finite, got {_got(x)}")
-        out.append(f)
-    lo, hi = out
-    if not lo < hi:
-        raise ValueError(f"{name}: field {field_name(field)} must have lo < hi, got [{lo!r}, {hi!r}]")
-    return lo, hi
-
-
-def read_choice(data: Mapping[str, Any], field: Field, name: str, choices: Sequence[Any],
-                default: Any = _REQUIRED) -> Any:
-    """A field that takes one of a few JSON values (compared with their type: ``1`` is not
-    ``true``)."""
-    if default is not _REQUIRED and _key(field) not in data:
-        return default
-    v = require(data, field, name)
-    for c in choices:
-        if v is c or (type(v) is type(c) and v == c):
-            return c
-    shown = ", ".join("null" if c is None else json.dumps(c) for c in choices)
-    raise ValueError(f"{name}: field {field_name(field)} must be one of {shown}; got {_got(v)}")
 
 
 # ------------------------------------------------------------------------------ labels
@@ -281,13 +161,13 @@ def _scalar_label(v: Any, name: str, where: str) -> Any:
             raise ValueError(f"{name}: {where} must be finite, got {v!r}")
         return v
     raise TypeError(
-        f"{name}: {where} must be a string, number or boolean, got {_got(v)}"
+        f"{name}: {where} must be a string, number or boolean, got {describe(v)}"
     )
 
 
 def _label(v: Any, name: str, field: Field, tuples: bool) -> Any:
     if tuples and isinstance(v, list | tuple):
-        return tuple(_scalar_label(x, name, f"field {field_name(_path(field, j))}")
+        return tuple(_scalar_label(x, name, f"field {field_name(field_path(field, j))}")
                      for j, x in enumerate(v))
     return _scalar_label(v, name, f"field {field_name(field)}")
 
@@ -314,23 +194,77 @@ def _check_label_list(out: list[Any], name: str, field: Field, minimum: int) -> 
 def read_labels(data: Mapping[str, Any], field: Field, name: str, *, minimum: int = 1,
                 tuples: bool = False) -> list[Any]:
     """A list of class labels: JSON strings, finite numbers or booleans, all of one kind,
-    without duplicates, at least ``minimum`` of them. With ``tuples``, a label may also be
-    a list of such scalars (read as a tuple: ``ConfusionMatrix`` accepts tuple labels)."""
+    without duplicates, at least ``minimum`` of them.
+
+    Parameters
+    ----------
+    data : mapping
+        The object holding the field.
+    field : str or tuple
+        The field.
+    name : str
+        The caller, for messages.
+    minimum : int, default 1
+        Fewest labels.
+    tuples : bool, default False
+        A label may also be a list of such scalars (read as a tuple: ``ConfusionMatrix``
+        accepts tuple labels).
+
+    Returns
+    -------
+    list
+
+    Raises
+    ------
+    TypeError
+        Not a list, or labels of several kinds.
+    ValueError
+        Too few, duplicated or non-finite labels.
+
+    Examples
+    --------
+    >>> read_labels({"labels": ["cat", "dog"]}, "labels", "demo")
+    ['cat', 'dog']
+    """
     raw = require(data, field, name)
     if isinstance(raw, np.ndarray):
         raw = raw.tolist()
     if not isinstance(raw, list | tuple):
         raise TypeError(
             f"{name}: field {field_name(field)} must be a list of labels, got "
-            f"{_got(raw)}"
+            f"{describe(raw)}"
         )
-    out = [_label(v, name, _path(field, i), tuples) for i, v in enumerate(raw)]
+    out = [_label(v, name, field_path(field, i), tuples) for i, v in enumerate(raw)]
     return _check_label_list(out, name, field, minimum)
 
 
 def json_labels(labels: Sequence[Any], name: str, field: str = "labels") -> list[Any]:
     """Labels as JSON values, checked by the rules of :func:`read_labels` (tuples allowed),
-    so that ``to_dict`` never writes state that ``from_dict`` would refuse."""
+    so that ``to_dict`` never writes state that ``from_dict`` would refuse.
+
+    Parameters
+    ----------
+    labels : sequence
+        The labels.
+    name : str
+        The caller, for messages.
+    field : str, default 'labels'
+        The field they are written to.
+
+    Returns
+    -------
+    list
+
+    Raises
+    ------
+    TypeError, ValueError
+        Labels that :func:`read_labels` would refuse.
+
+    Examples
+    --------
+    >>> json_labels([("a", 1), ("b", 2)], "demo")
+    [['a', 1], ['b', 2]]
+    """
     out = [_label(v, name, (field, i), True) for i, v in enumerate(labels)]
     _check_label_list(out, name, field, 0)
     return [list(v) if isinstance(v, tuple) else v for v in out]
@@ -348,16 +282,16 @@ def _flatten(raw: Any, shape: tuple[int | None, ...], name: str,
         first = 0
         for idx, node in enumerate(level):
             if not isinstance(node, list | tuple):
-                where = _path(field, *_unravel(idx, dims))
+                where = field_path(field, *_unravel(idx, dims))
                 raise TypeError(
                     f"{name}: field {field_name(where)} must be a list (the field is a "
-                    f"{len(shape)}-D array), got {_got(node)}"
+                    f"{len(shape)}-D array), got {describe(node)}"
                 )
             if n is None:
                 n, first = len(node), idx
             elif len(node) != n:
-                a = field_name(_path(field, *_unravel(idx, dims)))
-                b = field_name(_path(field, *_unravel(first, dims)))
+                a = field_name(field_path(field, *_unravel(idx, dims)))
+                b = field_name(field_path(field, *_unravel(first, dims)))
                 raise ValueError(
                     f"{name}: field {a} has {len(node)} entries but {b} has {n}: rows must "
                     "have equal lengths"
@@ -385,8 +319,8 @@ def _normalize_leaves(flat: list[Any], integer: bool | str, name: str, field: Fi
         if isinstance(v, bool | np.bool_) or not isinstance(v, int | float | np.integer | np.floating):
             want = "a non-negative integer" if integer is True else "a non-negative number"
             raise TypeError(
-                f"{name}: field {field_name(_path(field, *_unravel(i, dims)))} must be {want}, "
-                f"got {_got(v)}"
+                f"{name}: field {field_name(field_path(field, *_unravel(i, dims)))} must be {want}, "
+                f"got {describe(v)}"
             )
         out[i] = int(v) if isinstance(v, int | np.integer) else float(v)
     return out
@@ -406,13 +340,51 @@ def read_counts(
     why: str = "",
     check_total: bool = True,
 ) -> np.ndarray:
-    """An array of counts stored as nested JSON lists: ``int64`` when ``integer`` (exact
-    Python-int checks: 2**63 is refused, 2**53 + 1 is kept), ``float64`` otherwise, and with
-    ``"auto"`` int64 when every value is an integer and float64 when one is not.
+    """An array of counts stored as nested JSON lists.
 
     Every value is non-negative and finite; ``shape`` gives the length of every dimension
-    (``None``: any); ``why`` explains the expected shape in the error. With ``check_total``
-    the sum must fit int64 (or be finite), since metrics add the counts up.
+    (``None``: any). Integers are checked as Python ints, so 2**63 is refused and 2**53 + 1 is
+    kept exactly.
+
+    Parameters
+    ----------
+    data : mapping
+        The object holding the field.
+    field : str or tuple
+        The field.
+    name : str
+        The caller, for messages.
+    shape : tuple of int or None
+        Expected length of each dimension.
+    integer : bool or 'auto', default True
+        ``int64`` counts (True), ``float64`` (False), or int64 when every value is an integer
+        and float64 when one is not ('auto').
+    why : str, default ''
+        Explains the expected shape in the error.
+    check_total : bool, default True
+        The sum must fit int64 (or be finite), since metrics add the counts up.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    TypeError
+        Values that are not numbers, scalars where lists belong.
+    ValueError
+        Ragged, negative, fractional (when integer), non-finite counts or a wrong shape.
+    OverflowError
+        Counts or a total past int64.
+
+    Examples
+    --------
+    >>> read_counts({"counts": [[1, 2], [3, 4]]}, "counts", "demo", shape=(2, 2)).tolist()
+    [[1, 2], [3, 4]]
+    >>> read_counts({"counts": [[1, 2.5]]}, "counts", "demo", shape=(1, 2))
+    Traceback (most recent call last):
+    ...
+    ValueError: demo: field 'counts'[0][1] must be a non-negative integer, got 2.5
     """
     raw = require(data, field, name)
     if isinstance(raw, np.ndarray):
@@ -431,7 +403,7 @@ def read_counts(
         integer = float not in types
 
     def where(i: int) -> str:
-        return field_name(_path(field, *_unravel(i, dims)))
+        return field_name(field_path(field, *_unravel(i, dims)))
 
     if integer:
         if float in types:
@@ -448,7 +420,7 @@ def read_counts(
             i = _bad_element(flat, lambda v: -INT64_MAX - 1 <= v <= INT64_MAX)
             raise ValueError(
                 f"{name}: field {where(i)} must be a non-negative integer below 2**63, got "
-                f"{_show(flat[i])}"
+                f"{show_value(flat[i])}"
             ) from None
         if arr.size and arr.min() < 0:
             i = int(np.argmax(arr < 0))
@@ -467,7 +439,7 @@ def read_counts(
             i = _bad_element(flat, lambda v: abs(v) < 2**1024)
             raise ValueError(
                 f"{name}: field {where(i)} must be a finite non-negative number, got "
-                f"{_show(flat[i])}"
+                f"{show_value(flat[i])}"
             ) from None
         bad = ~np.isfinite(arr) | (arr < 0)
         if bad.any():
@@ -486,7 +458,22 @@ def read_counts(
 
 def exact_total(arr: np.ndarray) -> int | float:
     """The sum of a counts array read by :func:`read_counts`: a Python int for int64 counts
-    (exact: the reader checked it fits), a float otherwise."""
+    (exact: the reader checked it fits), a float otherwise.
+
+    Parameters
+    ----------
+    arr : ndarray
+        Counts.
+
+    Returns
+    -------
+    int or float
+
+    Examples
+    --------
+    >>> exact_total(np.array([[2**62, 2**62 - 1]], dtype=np.int64)) == 2**63 - 1
+    True
+    """
     if arr.dtype.kind == "f":
         return float(arr.sum())
     return int(arr.sum())

@@ -4,10 +4,9 @@ Rand index. Cohen's kappa itself lives in ``overall.py``."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+from ..deps import njit, numba_kernels
 from . import references as R
 from .common import INF, Z_95, chance_terms, check_z, declare, undefined, where_defined
 from .exact import exact_difference, largest
@@ -260,15 +259,13 @@ def _check_aickin(max_iter=200, epsilon=1e-4) -> None:
         raise ValueError(f"epsilon must be a positive number, got {epsilon!r}")
 
 
-@lru_cache(maxsize=1)
+@numba_kernels
 def _aickin_kernel():  # pragma: no cover - compiled; the numpy loop below is the reference
-    """The same fixed-point iteration compiled, tables in parallel blocks (None without numba)."""
-    try:
-        from numba import njit, prange
-    except ImportError:
-        return None
+    """The same fixed-point iteration compiled, tables in parallel blocks (None without numba,
+    or with ``CONFMAT_DISABLE_NUMBA`` set: see :mod:`confmat.deps`)."""
+    from numba import prange
 
-    @njit(cache=True, error_model="numpy")
+    @njit(error_model="numpy")
     def block(top, p, n, acc, max_iter, eps, alpha, bad, start, stop):
         # the tables of a block iterate in lock-step: their dependency chains (each step
         # waits on the previous divisions) are independent, so the CPU overlaps them;
@@ -323,7 +320,7 @@ def _aickin_kernel():  # pragma: no cover - compiled; the numpy loop below is th
                     bad[t] = wrong
             step += 1
 
-    @njit(parallel=True, cache=True, error_model="numpy")
+    @njit(parallel=True, error_model="numpy")
     def run(top, p, n, acc, max_iter, eps):
         m = top.shape[0]
         alpha = np.zeros(m)

@@ -9,73 +9,31 @@ into the running one, and build a :class:`~confmat.ConfusionMatrix` only when as
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .counting.kernels import confusion_counts
-from .inputs.encode import (
-    as_1d,
+from .. import hooks
+from ..counting.chunks import count_chunk, one_thread
+from ..deps import is_dask_collection
+from ..inputs.encode import (
     check_label_kinds,
     check_pair,
     encode_pair,
     normalize_labels,
     py_scalar,
 )
-from .inputs.state import (
-    check_envelope,
-    exact_total,
-    json_labels,
-    parse_json,
-    read_choice,
-    read_counts,
-    read_float_range,
-    read_int,
-    read_labels,
-)
-from .matrix import ConfusionMatrix
-from .metrics.exact import check_sum, check_total, int_total
+from ..matrix import ConfusionMatrix
+from ..metrics.exact import check_sum, check_total, int_total
+from .grouped import check_group_counts
+from .state import AccumulatorState
 
 __all__ = ["Accumulator"]
 
-SCHEMA = "confmat.accumulator"
-SCHEMA_VERSION = 1
-#: Chunks at least this long use the numba counting kernel (when numba is installed).
-NUMBA_CHUNK_SIZE = 1 << 16
-#: Chunks shorter than this are counted on the calling thread alone (see ``_one_thread``).
-PARALLEL_CHUNK_SIZE = 1 << 22
 
 
-@contextmanager
-def _one_thread(n: int) -> Iterator[None]:
-    """Run numba kernels on one thread for a chunk of ``n`` samples (thread-local setting).
-
-    A parallel region per chunk ends in a barrier that waits for the slowest thread; on a busy
-    machine that wait dominates chunk after chunk (measured: 10x slower). Streams get their
-    parallelism from the pipeline instead (``confmat.io`` decodes the next batch on another
-    thread); only very large chunks use every core.
-    """
-    numba = sys.modules.get("numba")
-    if n >= PARALLEL_CHUNK_SIZE or numba is None:
-        yield
-        return
-    old = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
-
-
-def _is_dask(x: Any) -> bool:
-    return hasattr(x, "dask") and hasattr(x, "compute") and hasattr(x, "__dask_graph__")
-
-
-class Accumulator:
+class Accumulator(AccumulatorState):
     """Running confusion matrix (and optional score histograms) over chunks of predictions.
 
     Parameters
@@ -96,6 +54,18 @@ class Accumulator:
         Number of score bins of the histograms.
     score_range : (float, float), default (0.0, 1.0)
         Range of the scores (a score outside it is an error).
+    score_labels : sequence, optional
+        The histogram's classes, fixed now (implies ``scores=True``); binary: ``score_labels[1]``
+        is the positive class, multiclass: the order of the score columns. By default they
+        are chosen as described under ``scores``.
+
+    Raises
+    ------
+    ValueError
+        For bad ``bins``, ``labels`` or ``score_labels``, or ``score_labels`` with
+        ``scores=False``.
+    TypeError
+        If ``scores`` is not True, False or None.
 
     Notes
     -----
@@ -119,6 +89,7 @@ class Accumulator:
         scores: bool | None = None,
         bins: int = 10_000,
         score_range: tuple[float, float] = (0.0, 1.0),
+        score_labels: Sequence[Any] | None = None,
     ) -> None:
         self._fixed = labels is not None
         self._labels: list[Any] = normalize_labels(labels) if labels is not None else []
@@ -134,25 +105,125 @@ class Accumulator:
         self._track_scores = scores
         self.score_range = (float(score_range[0]), float(score_range[1]))
         self._hist: Any = None
+        if score_labels is not None:
+            if scores is False:
+                raise ValueError("score_labels were given but scores=False")
+            self._track_scores = True
+            self._hist = self._new_histogram(normalize_labels(score_labels, "score_labels"))
 
     # ------------------------------------------------------------------ properties
     @property
     def labels(self) -> list[Any]:
-        """Classes so far (fixed, or the sorted union of the labels seen)."""
+        """Classes so far (fixed, or the sorted union of the labels seen), a copy.
+
+        Examples
+        --------
+        >>> acc = Accumulator()
+        >>> acc.update(["b", "a"], ["a", "a"])
+        >>> acc.labels
+        ['a', 'b']
+        """
         return list(self._labels)
 
     @property
     def labels_fixed(self) -> bool:
+        """True when the classes were fixed by ``labels=`` (a new label is then an error).
+
+        Examples
+        --------
+        >>> Accumulator(["a", "b"]).labels_fixed, Accumulator().labels_fixed
+        (True, False)
+        """
         return self._fixed
 
     @property
     def counts(self) -> np.ndarray:
-        """Copy of the running K x K table (rows = true class, columns = predicted class)."""
+        """Copy of the running K x K table (rows = true class, columns = predicted class).
+
+        Examples
+        --------
+        >>> acc = Accumulator()
+        >>> acc.update([0, 1, 1], [0, 1, 0])
+        >>> acc.counts.tolist()
+        [[1, 0], [1, 1]]
+        """
         return self._table.copy()
 
     @property
     def is_weighted(self) -> bool:
+        """True once a chunk came with ``sample_weight`` (the table then holds float sums).
+
+        Examples
+        --------
+        >>> acc = Accumulator()
+        >>> acc.update([0, 1], [0, 1], sample_weight=[0.5, 2.0])
+        >>> acc.is_weighted
+        True
+        """
         return self._table.dtype.kind == "f"
+
+    @property
+    def track_scores(self) -> bool | None:
+        """Whether updates carry scores: True, False, or None while the first update has not
+        decided (see the ``scores`` parameter).
+
+        Examples
+        --------
+        >>> Accumulator(scores=True).track_scores, Accumulator().track_scores
+        (True, None)
+        """
+        return self._track_scores
+
+    @property
+    def histogram(self) -> Any:
+        """The accumulated :class:`~confmat.binned.ScoreHistogram`, or None before scores were
+        seen (:meth:`curves` raises instead).
+
+        Examples
+        --------
+        >>> Accumulator().histogram is None
+        True
+        """
+        return self._hist
+
+    def restore(self, labels: Sequence[Any], counts: np.ndarray, n_samples: int,
+                n_updates: int, histogram: Any = None) -> None:
+        """Replace the running state by one read back from storage (for
+        :mod:`confmat.accumulator.state`, which has validated it).
+
+        Parameters
+        ----------
+        labels : sequence
+            The classes of ``counts``; ignored when the labels are fixed (they must be equal).
+        counts : ndarray of shape (K, K)
+            ``int64`` counts or ``float64`` sums of weights.
+        n_samples, n_updates : int
+            Samples and updates seen.
+        histogram : ScoreHistogram, optional
+            The score histogram.
+
+        Raises
+        ------
+        ValueError
+            If ``counts`` does not fit the labels.
+
+        Examples
+        --------
+        >>> acc = Accumulator()
+        >>> acc.restore(["a", "b"], np.array([[2, 0], [1, 1]]), n_samples=4, n_updates=1)
+        >>> acc.result().counts.tolist()
+        [[2, 0], [1, 1]]
+        """
+        if not self._fixed:
+            self._labels = list(labels)
+        k = len(self._labels)
+        if counts.shape != (k, k):
+            raise ValueError(f"counts must have shape ({k}, {k}) for the labels, got {counts.shape}")
+        self._table = counts
+        self.n_samples = int(n_samples)
+        self.n_updates = int(n_updates)
+        if histogram is not None:
+            self._hist = histogram
 
     # ------------------------------------------------------------------ update
     def update(
@@ -174,11 +245,25 @@ class Accumulator:
             problem or (n_samples, n_classes) in label order.
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights.
+
+        Raises
+        ------
+        ValueError
+            A bad chunk (naming it by its number), a label outside fixed labels, scores given to
+            an accumulator that does not track them or missing from one that does.
+        TypeError
+            Labels of kinds that cannot be ordered with the earlier ones.
+
+        Examples
+        --------
+        >>> acc = Accumulator(scores=True)
+        >>> acc.update([0, 1, 1], [0, 1, 0], scores=[0.2, 0.9, 0.4])
+        >>> acc.n_samples, acc.curves().n
+        (3, 3)
         """
         chunk = self.n_updates + 1
-        if _is_dask(y_true) or _is_dask(y_pred):
-            from .dask import accumulate
-
+        if is_dask_collection(y_true) or is_dask_collection(y_pred):
+            # counted on the cluster by confmat.dask (a layer above: see confmat.hooks)
             self._check_scores_given(scores, chunk)
             hist_labels = None
             if scores is not None:
@@ -186,7 +271,7 @@ class Accumulator:
                     self._hist.labels if self._hist is not None
                     else self._labels if self._fixed else None
                 )
-            part = accumulate(
+            part = hooks.DASK_ACCUMULATE(
                 y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
                 score_range=self.score_range, score_labels=hist_labels,
             )
@@ -195,8 +280,8 @@ class Accumulator:
             return
         self._check_scores_given(scores, chunk)
         t, p = check_pair(y_true, y_pred)
-        with _one_thread(t.shape[0]):
-            table, labels = self._count(t, p, sample_weight)
+        with one_thread(t.shape[0]):
+            table, labels = count_chunk(t, p, sample_weight)
             if self._fixed:
                 self._check_known(labels, chunk)
             if scores is not None:
@@ -228,6 +313,16 @@ class Accumulator:
         weights : array-like of shape (n_pairs,), optional
             Sums of sample weights of each pair (``SUM(weight)``); the table then holds them.
 
+        Raises
+        ------
+        ValueError
+            Counts of the wrong length, negative or not whole; a label outside fixed labels; an
+            accumulator that tracks scores.
+        TypeError
+            Counts that are not numbers.
+        OverflowError
+            Counts whose total does not fit int64.
+
         Examples
         --------
         >>> acc = Accumulator()
@@ -238,23 +333,9 @@ class Accumulator:
         chunk = self.n_updates + 1
         self._check_scores_given(None, chunk)
         t, p = check_pair(y_true, y_pred)
-        c = as_1d(counts, "counts")
-        if c.shape[0] != t.shape[0]:
-            raise ValueError(f"counts has {c.shape[0]} entries but there are {t.shape[0]} pairs")
-        if c.dtype.kind == "f":
-            if not np.isfinite(c).all() or (c != np.round(c)).any():
-                raise ValueError("counts must be whole numbers of samples")
-            if c.size and c.max() >= 2.0**63:  # the cast below would not be defined
-                check_total(np.array([int(c.max())], dtype=object), f"counts of chunk {chunk}")
-            c = c.astype(np.int64)
-        elif c.dtype.kind not in "iu":
-            raise TypeError(f"counts must be integers, got dtype {c.dtype}")
-        if (c < 0).any():
-            raise ValueError("counts must be non-negative")
-        check_total(c, f"counts of chunk {chunk}")  # each count and their total fit int64
-        c = c.astype(np.int64, copy=False)
+        c = check_group_counts(counts, t.shape[0], f"counts of chunk {chunk}")
         if weights is not None:
-            from .inputs.encode import check_sample_weight
+            from ..inputs.encode import check_sample_weight
 
             vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
         else:
@@ -269,22 +350,6 @@ class Accumulator:
         self._add(table, labels, chunk)
         self.n_samples += int_total(c)
         self.n_updates = chunk
-
-    @staticmethod
-    def _count(t: np.ndarray, p: np.ndarray, sample_weight: Any) -> tuple[np.ndarray, list[Any]]:
-        if sample_weight is not None:
-            w = as_1d(sample_weight, "sample_weight")
-            if w.dtype.kind in "iufb" and w.shape == t.shape and not w.any():
-                # A chunk may carry only zero weights even when the whole stream does not.
-                table, labels, _ = confusion_counts(t, p)
-                return np.zeros(table.shape, dtype=np.float64), labels
-        # Chunks of a stream are counted by the compiled kernel once they are not tiny: its
-        # one-off start-up is paid once per stream, not once per chunk.
-        use_numba = True if t.shape[0] >= NUMBA_CHUNK_SIZE else None
-        table, labels, _ = confusion_counts(
-            t, p, sample_weight=sample_weight, use_numba=use_numba
-        )
-        return table, labels
 
     def _check_known(self, seen: list[Any], chunk: int) -> None:
         known = set(self._labels)
@@ -341,8 +406,6 @@ class Accumulator:
         grown[np.ix_(pos, pos)] = self._table
         self._table = grown
         self._labels = order
-        if self._hist is not None and hasattr(self._hist, "_grow_labels"):
-            self._hist._grow_labels(order)
 
     # ------------------------------------------------------------------ scores
     def _check_scores_given(self, scores: Any, chunk: int) -> None:
@@ -361,7 +424,7 @@ class Accumulator:
             )
 
     def _new_histogram(self, labels: list[Any]) -> Any:
-        from .binned import ScoreHistogram
+        from ..binned import ScoreHistogram
 
         return ScoreHistogram(labels, bins=self.bins, score_range=self.score_range)
 
@@ -390,7 +453,24 @@ class Accumulator:
         self._hist = hist
 
     def curves(self) -> Any:
-        """The accumulated :class:`confmat.binned.ScoreHistogram` (curves, AUC, AP, sweeps)."""
+        """The accumulated :class:`confmat.binned.ScoreHistogram` (curves, AUC, AP, sweeps).
+
+        Returns
+        -------
+        ScoreHistogram
+
+        Raises
+        ------
+        ValueError
+            If no scores were accumulated.
+
+        Examples
+        --------
+        >>> acc = Accumulator(scores=True)
+        >>> acc.update([0, 0, 1, 1], [0, 1, 1, 1], scores=[0.1, 0.6, 0.7, 0.9])
+        >>> acc.curves().roc_auc()
+        1.0
+        """
         if self._hist is None:
             raise ValueError(
                 "no scores were accumulated: pass scores= to update() to track the curves"
@@ -403,6 +483,33 @@ class Accumulator:
 
         The result equals one accumulator that saw both streams; with fixed labels both must
         have the same classes.
+
+        Parameters
+        ----------
+        other : Accumulator
+            The state to add (left unchanged).
+
+        Returns
+        -------
+        Accumulator
+            ``self``.
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not an Accumulator.
+        ValueError
+            Different fixed labels, or one state tracks scores and the other does not.
+        OverflowError
+            If the integer counts would exceed int64.
+
+        Examples
+        --------
+        >>> a, b = Accumulator(), Accumulator()
+        >>> a.update([0, 1], [0, 1])
+        >>> b.update([1, 2], [1, 1])
+        >>> a.merge(b).counts.tolist()
+        [[1, 0, 0], [0, 2, 0], [0, 1, 0]]
         """
         if not isinstance(other, Accumulator):
             raise TypeError(f"can only merge an Accumulator, got {type(other).__name__}")
@@ -431,18 +538,6 @@ class Accumulator:
         if other._hist is not None:
             self._hist = other._hist.copy() if self._hist is None else self._hist + other._hist
 
-    def _empty_part(self) -> Accumulator:
-        """An empty accumulator whose updates can later be merged into this one exactly as if
-        they had been made here: same fixed labels, bins and score range, and (once this one
-        has chosen them) the same histogram classes."""
-        part = Accumulator(
-            self._labels if self._fixed else None, scores=self._track_scores, bins=self.bins,
-            score_range=self.score_range,
-        )
-        if self._hist is not None:
-            part._hist = self._new_histogram(list(self._hist.labels))
-        return part
-
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):
             return NotImplemented
@@ -450,109 +545,51 @@ class Accumulator:
         return out.merge(other)
 
     def copy(self) -> Accumulator:
+        """An independent copy (through the JSON state, so exactly what another process would get).
+
+        Returns
+        -------
+        Accumulator
+
+        Examples
+        --------
+        >>> acc = Accumulator()
+        >>> acc.update([0, 1], [0, 0])
+        >>> twin = acc.copy()
+        >>> twin.update([1], [1])
+        >>> acc.n_samples, twin.n_samples
+        (2, 3)
+        """
         out = Accumulator.from_dict(self.to_dict())
         return out
 
     def result(self) -> ConfusionMatrix:
-        """The confusion matrix of everything seen: equal to the in-memory computation."""
+        """The confusion matrix of everything seen: equal to the in-memory computation.
+
+        Returns
+        -------
+        ConfusionMatrix
+
+        Raises
+        ------
+        ValueError
+            If no samples were seen, or every weight was zero.
+        OverflowError
+            If a state read from JSON holds counts whose total does not fit int64.
+
+        Examples
+        --------
+        >>> acc = Accumulator()
+        >>> acc.update(["a", "b"], ["a", "a"])
+        >>> acc.result().counts.tolist()
+        [[1, 0], [1, 0]]
+        """
         if self.n_samples == 0:
             raise ValueError("the Accumulator has seen no samples; call update() first")
         if self.is_weighted and not self._table.any():
             raise ValueError("sample_weight must contain at least one non-zero weight")
         check_total(self._table, "the accumulated counts")  # e.g. a state read from JSON
-        return ConfusionMatrix._from_table(self._table.copy(), self._labels, False)
-
-    # ------------------------------------------------------------------ serialisation
-    def to_dict(self) -> dict[str, Any]:
-        """Versioned, JSON-ready state (never pickle)."""
-        return {
-            "schema": SCHEMA,
-            "version": SCHEMA_VERSION,
-            "labels": json_labels(self._labels, "Accumulator.to_dict"),
-            "labels_fixed": self._fixed,
-            "counts": self._table.tolist(),
-            "dtype": "float64" if self.is_weighted else "int64",
-            "n_samples": int(self.n_samples),
-            "n_updates": int(self.n_updates),
-            "bins": self.bins,
-            "score_range": list(self.score_range),
-            "track_scores": self._track_scores,
-            "scores": None if self._hist is None else self._hist.to_dict(),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Accumulator:
-        """Rebuild an accumulator from :meth:`to_dict` output, validated as untrusted input
-        (:mod:`confmat.inputs.state`): exact non-negative counts of the declared ``dtype``
-        over the labels (sorted unless fixed), ``n_samples`` equal to the total of an
-        unweighted table, a score histogram whose classes with samples are among the labels.
-        """
-        return cls._from_state(data, "Accumulator.from_dict")
-
-    @classmethod
-    def _from_state(cls, data: Any, name: str) -> Accumulator:
-        check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state")
-        fixed = read_choice(data, "labels_fixed", name, (True, False), default=False)
-        labels = read_labels(data, "labels", name, minimum=1 if fixed else 0)
-        if not fixed and labels != sorted(labels):
-            raise ValueError(
-                f"{name}: field 'labels' must be sorted when 'labels_fixed' is false (the "
-                f"classes seen are kept in sorted order), got {labels[:10]}"
-            )
-        k = len(labels)
-        dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
-        table = read_counts(data, "counts", name, shape=(k, k),
-                            integer="auto" if dtype is None else dtype == "int64",
-                            why=f" (K x K for the {k} labels)")
-        n_samples = read_int(data, "n_samples", name, minimum=0)
-        if table.dtype.kind == "i" and n_samples != exact_total(table):
-            raise ValueError(
-                f"{name}: field 'n_samples' is {n_samples} but the unweighted 'counts' add up "
-                f"to {exact_total(table)}"
-            )
-        if table.dtype.kind == "f" and n_samples == 0 and table.any():
-            raise ValueError(f"{name}: field 'n_samples' is 0 but 'counts' holds weights")
-        if k == 0 and n_samples:
-            raise ValueError(f"{name}: field 'n_samples' is {n_samples} but there are no labels")
-        track = read_choice(data, "track_scores", name, (None, True, False), default=None)
-        bins = read_int(data, "bins", name, minimum=1, default=10_000)
-        score_range = read_float_range(data, "score_range", name, default=(0.0, 1.0))
-        try:
-            out = cls(labels if fixed else None, scores=track, bins=bins, score_range=score_range)
-        except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
-            raise type(exc)(f"{name}: field 'labels': {exc}") from exc
-        if not fixed:
-            out._labels = labels
-        out._table = table
-        out.n_samples = n_samples
-        out.n_updates = read_int(data, "n_updates", name, minimum=0, default=0)
-        if data.get("scores") is not None:
-            if track is False:
-                raise ValueError(
-                    f"{name}: field 'scores' holds a histogram but 'track_scores' is false"
-                )
-            from .binned import read_histogram
-
-            hist = read_histogram(data["scores"], name, at=("scores",))
-            known = set(out._labels)
-            seen = hist.counts.reshape(len(hist.labels), -1).any(axis=1)
-            unknown = [v for v, s in zip(hist.labels, seen, strict=True) if s and v not in known]
-            if unknown:
-                raise ValueError(
-                    f"{name}: field 'scores' has samples of the classes {unknown[:5]}, which "
-                    f"are not in 'labels'"
-                )
-            out._hist = hist
-        return out
-
-    def to_json(self, **kwargs: Any) -> str:
-        return json.dumps(self.to_dict(), **kwargs)
-
-    @classmethod
-    def from_json(cls, text: str) -> Accumulator:
-        """Rebuild an accumulator from :meth:`to_json` text (validated like :meth:`from_dict`)."""
-        name = "Accumulator.from_json"
-        return cls._from_state(parse_json(text, name), name)
+        return ConfusionMatrix.from_table(self._table.copy(), self._labels)
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,206 @@
+"""The state of an :class:`~confmat.Accumulator` as versioned JSON (never pickle), read back
+as untrusted input (:mod:`confmat.inputs.state`). Mixed into the Accumulator; reaches it only
+through its public interface (properties, ``restore``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..inputs.state import (
+    check_envelope,
+    exact_total,
+    json_labels,
+    parse_json,
+    read_choice,
+    read_counts,
+    read_float_range,
+    read_int,
+    read_labels,
+)
+
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "AccumulatorState"]
+
+SCHEMA = "confmat.accumulator"
+SCHEMA_VERSION = 1
+
+
+class AccumulatorState:
+    """JSON state of an accumulator (mixed into :class:`~confmat.Accumulator`).
+
+    Examples
+    --------
+    >>> from confmat import Accumulator
+    >>> isinstance(Accumulator(), AccumulatorState)
+    True
+    """
+
+    def to_dict(self: Any) -> dict[str, Any]:
+        """Versioned, JSON-ready state (never pickle).
+
+        Returns
+        -------
+        dict
+            ``schema``, ``version``, ``labels``, ``labels_fixed``, ``counts``, ``dtype``,
+            ``n_samples``, ``n_updates``, ``bins``, ``score_range``, ``track_scores``, ``scores``.
+
+        Examples
+        --------
+        >>> from confmat import Accumulator
+        >>> acc = Accumulator()
+        >>> acc.update([0, 1], [0, 0])
+        >>> d = acc.to_dict()
+        >>> d["schema"], d["counts"], d["n_samples"]
+        ('confmat.accumulator', [[1, 0], [1, 0]], 2)
+        """
+        return {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "labels": json_labels(self.labels, "Accumulator.to_dict"),
+            "labels_fixed": self.labels_fixed,
+            "counts": self.counts.tolist(),
+            "dtype": "float64" if self.is_weighted else "int64",
+            "n_samples": int(self.n_samples),
+            "n_updates": int(self.n_updates),
+            "bins": self.bins,
+            "score_range": list(self.score_range),
+            "track_scores": self.track_scores,
+            "scores": None if self.histogram is None else self.histogram.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """Rebuild an accumulator from :meth:`to_dict` output, validated as untrusted input
+        (:mod:`confmat.inputs.state`): exact non-negative counts of the declared ``dtype``
+        over the labels (sorted unless fixed), ``n_samples`` equal to the total of an
+        unweighted table, a score histogram whose classes with samples are among the labels.
+
+        Parameters
+        ----------
+        data : mapping
+            The state.
+
+        Returns
+        -------
+        Accumulator
+
+        Raises
+        ------
+        ValueError, TypeError
+            Naming the field that is wrong.
+
+        Examples
+        --------
+        >>> from confmat import Accumulator
+        >>> acc = Accumulator()
+        >>> acc.update([0, 1], [0, 0])
+        >>> Accumulator.from_dict(acc.to_dict()).result() == acc.result()
+        True
+        """
+        return _from_state(cls, data, "Accumulator.from_dict")
+
+    def to_json(self: Any, **kwargs: Any) -> str:
+        """:meth:`to_dict` as JSON text.
+
+        Parameters
+        ----------
+        **kwargs
+            Options of ``json.dumps``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from confmat import Accumulator
+        >>> Accumulator().to_json()[:34]
+        '{"schema": "confmat.accumulator", '
+        """
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> Any:
+        """Rebuild an accumulator from :meth:`to_json` text (validated like :meth:`from_dict`).
+
+        Parameters
+        ----------
+        text : str
+            JSON text.
+
+        Returns
+        -------
+        Accumulator
+
+        Raises
+        ------
+        ValueError, TypeError
+            Text that is not JSON, or a field that is wrong.
+
+        Examples
+        --------
+        >>> from confmat import Accumulator
+        >>> acc = Accumulator()
+        >>> acc.update([0, 1], [0, 0])
+        >>> Accumulator.from_json(acc.to_json()).n_samples
+        2
+        """
+        name = "Accumulator.from_json"
+        return _from_state(cls, parse_json(text, name), name)
+
+
+def _from_state(cls: Any, data: Any, name: str) -> Any:
+    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state")
+    fixed = read_choice(data, "labels_fixed", name, (True, False), default=False)
+    labels = read_labels(data, "labels", name, minimum=1 if fixed else 0)
+    if not fixed and labels != sorted(labels):
+        raise ValueError(
+            f"{name}: field 'labels' must be sorted when 'labels_fixed' is false (the "
+            f"classes seen are kept in sorted order), got {labels[:10]}"
+        )
+    k = len(labels)
+    dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
+    table = read_counts(data, "counts", name, shape=(k, k),
+                        integer="auto" if dtype is None else dtype == "int64",
+                        why=f" (K x K for the {k} labels)")
+    n_samples = read_int(data, "n_samples", name, minimum=0)
+    if table.dtype.kind == "i" and n_samples != exact_total(table):
+        raise ValueError(
+            f"{name}: field 'n_samples' is {n_samples} but the unweighted 'counts' add up "
+            f"to {exact_total(table)}"
+        )
+    if table.dtype.kind == "f" and n_samples == 0 and table.any():
+        raise ValueError(f"{name}: field 'n_samples' is 0 but 'counts' holds weights")
+    if k == 0 and n_samples:
+        raise ValueError(f"{name}: field 'n_samples' is {n_samples} but there are no labels")
+    track = read_choice(data, "track_scores", name, (None, True, False), default=None)
+    bins = read_int(data, "bins", name, minimum=1, default=10_000)
+    score_range = read_float_range(data, "score_range", name, default=(0.0, 1.0))
+    try:
+        out = cls(labels if fixed else None, scores=track, bins=bins, score_range=score_range)
+    except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
+        raise type(exc)(f"{name}: field 'labels': {exc}") from exc
+    n_updates = read_int(data, "n_updates", name, minimum=0, default=0)
+    hist = None
+    if data.get("scores") is not None:
+        if track is False:
+            raise ValueError(
+                f"{name}: field 'scores' holds a histogram but 'track_scores' is false"
+            )
+        from ..binned import read_histogram
+
+        hist = read_histogram(data["scores"], name, at=("scores",))
+        known = set(labels)
+        seen = np.any(hist.counts.reshape(len(hist.labels), -1), axis=1).tolist()
+        unknown = [v for v, s in zip(hist.labels, list(seen), strict=True)
+                   if s and v not in known]
+        if unknown:
+            raise ValueError(
+                f"{name}: field 'scores' has samples of the classes {unknown[:5]}, which "
+                f"are not in 'labels'"
+            )
+    out.restore(labels, table, n_samples=n_samples, n_updates=n_updates, histogram=hist)
+    return out
