@@ -357,7 +357,7 @@ def njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
             f"installed: {OPTIONAL['numba']}"
         )
     options.setdefault("cache", NUMBA_CACHE)
-    return numba.njit(**options)  # type: ignore[no-any-return]
+    return numba.njit(**options)
 
 
 def numba_kernels(build: Callable[[], T]) -> Callable[[], T | None]:

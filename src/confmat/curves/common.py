@@ -113,7 +113,7 @@ def check_method(method: Any) -> APMethod:
         raise ValueError(
             f"method must be 'step', 'interpolated' or 'trapezoid', got {method!r}"
         )
-    return method  # type: ignore[no-any-return]
+    return method
 
 
 
