@@ -189,7 +189,7 @@ def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
     >>> positive_class(["healthy", "sick"], None)
     Traceback (most recent call last):
     ...
-    confmat.cli.common.InputError: y_true takes values ['healthy', 'sick'] and pos_label is not specified: either make y_true take values in {0, 1} or {-1, 1} or pass pos_label explicitly (give --pos-label)
+    confmat.cli.common.InputError: y_true takes values ['healthy', 'sick'] and pos_label is not specified: either make y_true take values in {0, 1}, {-1, 1} or {False, True}, or pass pos_label explicitly (give --pos-label)
     """
     from ..inputs.targets import resolve_pos_label
 
