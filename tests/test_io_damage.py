@@ -169,6 +169,10 @@ def _confmat(case: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: extra full reads by the engine when confmat's result differs from its first read
+ENGINE_REREADS = 4
+
+
 def _child(cases_file: str) -> None:
     import faulthandler
     import warnings
@@ -192,6 +196,14 @@ def _child(cases_file: str) -> None:
         oracle = _oracle(case)
         got = _confmat(case)
         out = {"id": case["id"], "oracle": oracle, "confmat": got}
+        if _verdict(case, out)[1] is not None and case["format"] in ("csv", "jsonl"):
+            # DuckDB's text reader was seen to read some damaged files differently from one
+            # run to the next (rows of garbage in one run, an error in the next): read again,
+            # and keep every distinct outcome of the engine as its own full read
+            reads = [oracle] + [_oracle(case) for _ in range(ENGINE_REREADS)]
+            distinct = [r for i, r in enumerate(reads) if r not in reads[:i]]
+            if len(distinct) > 1:
+                out["engine_reads"] = distinct
         if case["format"] == "parquet":  # the other engine, for the record
             other = {"parquet-duckdb": "parquet-pyarrow", "parquet-pyarrow": "parquet-duckdb"}
             out["other"] = _oracle(case, other[_oracle_engine(case)])
@@ -474,7 +486,15 @@ def _engines_agree(res: dict[str, Any]) -> bool:
 
 
 def _verdict(case: dict[str, Any], res: dict[str, Any]) -> tuple[str, str | None]:
-    """(tally name, failure text or None)."""
+    """(tally name, failure text or None). When the engine read the file differently on
+    repeated reads (``engine_reads``), confmat must equal one of those reads or fail cleanly."""
+    if "engine_reads" in res:
+        verdicts = [_verdict(case, {"oracle": o, "confmat": res["confmat"]})
+                    for o in res["engine_reads"]]
+        ok = [v for v in verdicts if v[1] is None]
+        if ok:
+            return f"engine unstable across reads; confmat {ok[0][0]}", None
+        return verdicts[0][0], verdicts[0][1] + " (the engine itself varies across reads)"
     oracle, got = res["oracle"], res["confmat"]
     name = Path(case["path"]).name
     where = f"case {case['id']} ({case['kind']}, {name})"
@@ -547,6 +567,9 @@ def test_damaged_files_equal_the_engine_or_fail_cleanly(tmp_path: Path) -> None:
         if failure:
             failures.append(failure)
         name = f"case {case['id']} ({case['kind']}, {Path(case['path']).name})"
+        if "engine_reads" in res:
+            notes.append(f"{name}: the engine's own read varies across {ENGINE_REREADS + 1} "
+                         f"reads ({len(res['engine_reads'])} distinct outcomes)")
         if tally == "clean error, engine reads it":
             notes.append(f"{name}: confmat refuses, {_oracle_engine(case)} reads it: "
                          f"{res['confmat']['message'][:200]}")
