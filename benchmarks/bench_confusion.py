@@ -29,7 +29,7 @@ import numpy as np
 
 import confmat
 from confmat import ConfusionMatrix
-from confmat.counting.kernels import _numba_kernels
+from confmat.counting.kernels import load_kernels
 
 
 def v5_bincount(y_true: np.ndarray, y_pred: np.ndarray, num_classes: int) -> np.ndarray:
@@ -57,7 +57,7 @@ def ms(seconds: float) -> str:
 
 def _read_once() -> Callable[[np.ndarray, np.ndarray], object]:
     """The read-once floor: both arrays read once, as fast as this machine does it."""
-    kern = _numba_kernels()
+    kern = load_kernels()
     if kern is None:
         return lambda t, p: (np.add.reduce(t), np.add.reduce(p))
     numba = kern.numba
@@ -209,7 +209,7 @@ def main() -> None:
     n_rounds = args.rounds
     if args.quick:
         sizes, n_str, n_rounds = [2_000_000], 2_000_000, 2
-    kern = _numba_kernels()
+    kern = load_kernels()
     threads = kern.numba.get_num_threads() if kern else 0
     import pandas as pd
     import polars as pl
