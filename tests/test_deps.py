@@ -62,6 +62,15 @@ def test_disabling_numba_turns_off_every_kernel_loaded_through_deps() -> None:
         "from confmat.metrics.agreement import _aickin_kernel\n"
         "assert deps.numba_disabled() and deps.numba_module() is None\n"
         "assert load_kernels() is None and _aickin_kernel() is None\n"
+        "from confmat.curves.rank import rank_kernel\n"
+        "assert rank_kernel() is None\n"
+        "import numpy as np\n"
+        "from sklearn.metrics import roc_auc_score\n"
+        "from confmat import ScoreHistogram\n"
+        "y = np.arange(1 << 17) % 2\n"
+        "s = (np.arange(1 << 17) % 1000) / 1000\n"
+        "h = ScoreHistogram(bins=1000).update(y, s)\n"  # long enough for the binning kernel
+        "assert abs(h.roc_auc() - roc_auc_score(y, s)) < 1e-12\n"  # scores on the bin grid
         "assert 'numba' not in sys.modules\n",
         CONFMAT_DISABLE_NUMBA="1",
     )

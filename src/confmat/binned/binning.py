@@ -3,27 +3,21 @@ kernels of :mod:`confmat.counting.binned_kernels` (optional) or numpy, with the 
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
+
+from ..deps import numba_kernels, numba_module
 
 #: Chunks at least this long are binned by the numba kernel when numba is installed.
 NUMBA_MIN_SIZE = 1 << 16
 
 
-@lru_cache(maxsize=1)
+@numba_kernels
 def _kernels() -> Any:
-    if os.environ.get("CONFMAT_DISABLE_NUMBA"):
-        return None
-    try:
-        import numba
+    from ..counting.binned_kernels import accumulate, count_rows
 
-        from ..counting.binned_kernels import accumulate, count_rows
-    except ImportError:  # pragma: no cover - numba is optional
-        return None
-    return numba, accumulate, count_rows
+    return numba_module(), accumulate, count_rows
 
 
 def count_in_place(codes: np.ndarray, s: np.ndarray, counts: np.ndarray, edges: np.ndarray,

@@ -14,10 +14,12 @@ int64 counting at full speed.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from ..deps import njit
 
 
-@njit(cache=True, nogil=True, boundscheck=False)
+@njit(nogil=True, boundscheck=False)
 def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, s1, loc):
     # Rows s0..s1 into loc (flat [code, col, bin]); returns the first bad row or -1.
     # A plain loop: inside a parfor body the same code ran about 1.5x slower.
@@ -65,7 +67,7 @@ def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, 
     return bad
 
 
-@njit(parallel=True, cache=True, nogil=True)
+@njit(parallel=True, nogil=True)
 def accumulate(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, nclasses,
                nchunks):  # pragma: no cover - compiled
     # scores: (n, ncols); out[t, code, col, bin]; returns (histogram, first bad row or -1)
@@ -81,7 +83,7 @@ def accumulate(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, nc
     return out.sum(axis=0), bad
 
 
-@njit(cache=True, nogil=True, boundscheck=False)
+@njit(nogil=True, boundscheck=False)
 def count_rows(codes, scores, edges, lo, scale, nbins, ncols, counts, delta):
     # Unweighted rows added (delta 1) or taken back (delta -1) in place into the int64
     # counts (flat [code, col, bin]); scores outside the edges are skipped and the first

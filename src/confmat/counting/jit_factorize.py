@@ -216,6 +216,11 @@ def factorize_kernels() -> SimpleNamespace:
 
     _long_key = long_key
 
+    # The probe-and-insert loop below repeats the one of views_run on purpose: Arrow string
+    # views keep strings of up to 12 bytes inline (two key words suffice), offset strings do
+    # not (a third key word holds the length, compared before the bytes). One loop over a
+    # generic key layout would need a branch per probe inside the hottest loop of string
+    # counting; the two copies keep each probe straight-line.
     @njit(nogil=True)
     def offsets_run(  # pragma: no cover - compiled
         offsets, base, end, codes, kmax, i, slots, keys, addrs, first, k

@@ -7,12 +7,11 @@ each part and merge them from the top; the numpy path gives the same numbers.
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from ..deps import njit, numba_kernels
 from .common import undefined_auc
 
 
@@ -52,18 +51,13 @@ def cumulative_counts(
 
 
 
-@lru_cache(maxsize=1)
+@numba_kernels
 def rank_kernel() -> Any:
     """The compiled rank kernels ``(below_and_ties, scan, split, merge_desc)``, or None
-    without numba (or with ``CONFMAT_DISABLE_NUMBA`` set)."""
-    if os.environ.get("CONFMAT_DISABLE_NUMBA"):
-        return None
-    try:
-        from numba import njit
-    except ImportError:  # pragma: no cover - numba is optional
-        return None
+    without numba (or with ``CONFMAT_DISABLE_NUMBA`` set); loaded through
+    :func:`confmat.deps.numba_kernels`."""
 
-    @njit(cache=True, nogil=True)
+    @njit(nogil=True)
     def below_and_ties(ps, ns):  # pragma: no cover - compiled
         lo = 0
         hi = 0
@@ -82,7 +76,7 @@ def rank_kernel() -> Any:
             ties += hi - lo
         return below, ties
 
-    @njit(cache=True, nogil=True)
+    @njit(nogil=True)
     def scan(y, s):  # pragma: no cover - compiled
         # min and max label, first non-finite score (or -1): one pass
         lo = y[0]
@@ -98,7 +92,7 @@ def rank_kernel() -> Any:
                 bad = i
         return lo, hi, bad
 
-    @njit(cache=True, nogil=True)
+    @njit(nogil=True)
     def split(y, s, pos_value):  # pragma: no cover - compiled
         # scores of positives and of negatives, packed into one buffer from both ends
         n = y.shape[0]
@@ -114,7 +108,7 @@ def rank_kernel() -> Any:
                 buf[q] = s[i]
         return buf, p
 
-    @njit(cache=True, nogil=True)
+    @njit(nogil=True)
     def merge_desc(ps, ns):  # pragma: no cover - compiled
         # distinct scores of two ascending arrays, walked from the top, with the number of
         # positives / negatives at or above each one
