@@ -5,7 +5,7 @@ counts (first-touch page faults and a busy neighbour cost nobody a round). Count
 to be identical before any figure is printed.
 
 Issue #11 targets (in memory):
-  [1] integer labels, K = 1000, 1e7 and 1e8 rows: >= 1.0x seed 001's v5
+  [1] integer labels, K = 1000, 1e7 and 1e8 rows: >= 1.0x the fifth counting method (v5)
       ``np.bincount(K * t + p, minlength=K * K)``; K = 10 within 1.2x of the read-once floor
       (the fastest read of both arrays: a parallel numba sum, or numpy's sum, whichever wins);
   [2] polars String and pyarrow string columns, 1e7 rows: >= 1.0x polars
@@ -33,7 +33,7 @@ from confmat.counting.kernels import load_kernels
 
 
 def v5_bincount(y_true: np.ndarray, y_pred: np.ndarray, num_classes: int) -> np.ndarray:
-    """Seed 001's recommended implementation (v5), as printed there."""
+    """The fifth of the five ways to count a confusion matrix compared in the source notes on per-class metrics (v5: one bincount of K * t + p), their recommended one."""
     cm = np.bincount(num_classes * y_true + y_pred, minlength=num_classes**2)
     return cm.reshape(num_classes, num_classes)
 
