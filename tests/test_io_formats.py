@@ -39,6 +39,7 @@ from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 
 from confmat import io as cio
 from confmat.binned import ScoreHistogram
+from confmat.inputs.sql_counts import score_bins
 
 U64 = 2**64 - 1
 #: text labels that are class names by default: DuckDB's and pandas' usual null spellings
@@ -778,3 +779,27 @@ def test_cli_prints_the_error_of_a_damaged_file_and_exits_2(tmp_path):
         assert "Traceback" not in res.stderr, res.stderr
         assert path.name in res.stderr and fragment in res.stderr, res.stderr
         assert res.stdout == ""
+
+
+@settings(max_examples=25, deadline=None)
+@given(bins=st.sampled_from([1, 3, 7, 1000, 10_000]), seed=st.integers(0, 2**32 - 1),
+       score_range=st.sampled_from([(0.0, 1.0), (-2.5, 3.0), (0.1, 0.7)]))
+def test_score_bins_equal_score_histogram_per_value(bins, seed, score_range):
+    """The engine's groups are binned by score_bins of their smallest and largest score: on
+    edges, their float neighbours and random values it gives the bin ScoreHistogram.update
+    puts each value in (values outside the range: below 0 / 2 * bins)."""
+    rng = np.random.default_rng(seed)
+    lo, hi = score_range
+    edges = ScoreHistogram([0, 1], bins=bins, score_range=score_range).edges
+    pick = edges[rng.integers(0, bins + 1, 30)]
+    vals = np.concatenate([pick, np.nextafter(pick, -np.inf), np.nextafter(pick, np.inf),
+                           lo + (hi - lo) * rng.random(30), [lo, hi]])
+    got = score_bins(vals, bins, score_range)
+    for v, b in zip(vals.tolist(), got.tolist(), strict=True):
+        if v < lo:
+            assert b < 0
+        elif v > hi:
+            assert b == 2 * bins
+        else:
+            h = ScoreHistogram([0, 1], bins=bins, score_range=score_range).update([1], [v])
+            assert b == int(np.flatnonzero(h.counts.reshape(-1, bins).sum(axis=0))[0]), v

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["WIDE_INTEGERS", "bin_expression", "count_groups", "exact_integers", "literal",
-           "parquet_rows", "quote", "unmask", "without_nan"]
+           "parquet_rows", "quote", "score_bins", "unmask", "without_nan"]
 
 #: DuckDB integer types wider than 64 bits (its CSV and JSON readers infer them for integers
 #: past the int64 range).
@@ -105,9 +105,13 @@ def count_groups(
     wide = {c for c in (true_col, pred_col) if types.get(c) in WIDE_INTEGERS}
     t, p = (quote(c) + ("::VARCHAR" if c in wide else "") for c in (true_col, pred_col))
     keys = [f"{t} AS t", f"{p} AS p"]
-    if score_col is not None:
-        keys.append(f"{bin_expression(score_col, bins, score_range)} AS b")
     aggs = ["count(*) AS n"]
+    if score_col is not None:
+        # fast pass: group by the floor of the scaled score, with the smallest and largest
+        # score of each group; the exact bins follow from those two (see _bins_of_groups)
+        keys.append(f"{_floor_key(score_col, bins, score_range)} AS b")
+        aggs += [f"min({quote(score_col)}::DOUBLE) AS s_min",
+                 f"max({quote(score_col)}::DOUBLE) AS s_max"]
     if weight_col is not None:
         good = without_nan(quote(weight_col) + "::DOUBLE")
         bad = f"({good} IS NULL)"
@@ -121,13 +125,82 @@ def count_groups(
         if c in wide:
             out[key] = exact_integers(out[key])
     if score_col is not None:
-        out["bin"] = np.asarray(np.ma.filled(res["b"], np.nan), dtype=np.float64)
+        lo_s = np.asarray(np.ma.filled(res["s_min"], np.nan), dtype=np.float64)
+        hi_s = np.asarray(np.ma.filled(res["s_max"], np.nan), dtype=np.float64)
+        found = _bins_of_groups(lo_s, hi_s, bins, score_range)
+        if found is None:
+            # a group straddles a bin edge (the floor of a rounded product fell on the wrong
+            # side of it): count again with the exact bin expression
+            query = query.replace(f"{_floor_key(score_col, bins, score_range)} AS b",
+                                  f"{bin_expression(score_col, bins, score_range)} AS b")
+            res = relation.query("rel", query).fetchnumpy()
+            out = {"true": unmask(res["t"]), "pred": unmask(res["p"]),
+                   "count": np.asarray(res["n"], dtype=np.int64)}
+            for key, c in (("true", true_col), ("pred", pred_col)):
+                if c in wide:
+                    out[key] = exact_integers(out[key])
+            found = np.asarray(np.ma.filled(res["b"], np.nan), dtype=np.float64)
+        out["bin"] = found
     if weight_col is not None:
         out["weight"] = np.asarray(np.ma.filled(res["w"], 0.0), dtype=np.float64)
         out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)
         out["min_weight"] = np.asarray(np.ma.filled(res["min_w"], np.inf), dtype=np.float64)
         out["max_weight"] = np.asarray(np.ma.filled(res["max_w"], -np.inf), dtype=np.float64)
     return out
+
+
+def _floor_key(col: str, bins: int, score_range: tuple[float, float]) -> str:
+    """SQL for ``floor((s - lo) * (B / (hi - lo)))``: the bin of a score up to the rounding of
+    the product (NaN and null scores give NaN and null)."""
+    lo, hi = (float(v) for v in score_range)
+    s = f"{quote(col)}::DOUBLE"
+    if lo == 0.0 and hi == 1.0:
+        return f"floor({s} * {_double(bins)})"
+    return f"floor(({s} - {_double(lo)}) * {_double(bins / (hi - lo))})"
+
+
+def score_bins(scores: np.ndarray, bins: int, score_range: tuple[float, float]) -> np.ndarray:
+    """The histogram bin of each score, as :func:`bin_expression` defines it (float: NaN for
+    NaN, below 0 under ``lo``, ``2 * bins`` over ``hi``).
+
+    Parameters
+    ----------
+    scores : ndarray of float64
+        Scores.
+    bins : int
+        Number of bins.
+    score_range : (float, float)
+        ``(lo, hi)``.
+
+    Returns
+    -------
+    ndarray of float64
+        The bins; monotone non-decreasing in the score.
+
+    Examples
+    --------
+    >>> score_bins(np.array([0.0, 0.25, 0.5, 1.0, 1.5, np.nan]), 4, (0.0, 1.0)).tolist()
+    [0.0, 1.0, 2.0, 3.0, 8.0, nan]
+    """
+    lo, hi = (float(v) for v in score_range)
+    edges = lo + (hi - lo) * (np.arange(bins + 1) / bins)
+    with np.errstate(invalid="ignore"):
+        j = np.minimum(np.searchsorted(edges, scores, side="right") - 1, bins - 1).astype(float)
+        j[scores < lo] = -1.0
+        j[scores > hi] = 2.0 * bins
+    j[np.isnan(scores)] = np.nan
+    return j
+
+
+def _bins_of_groups(s_min: np.ndarray, s_max: np.ndarray, bins: int,
+                    score_range: tuple[float, float]) -> np.ndarray | None:
+    """The exact bin of each group of the fast pass, or None when a group holds scores of two
+    bins. The bin of a score is monotone in the score, so a group whose smallest and largest
+    scores share a bin lies wholly in it."""
+    b_lo = score_bins(s_min, bins, score_range)
+    b_hi = score_bins(s_max, bins, score_range)
+    same = (b_lo == b_hi) | (np.isnan(b_lo) & np.isnan(b_hi))
+    return b_lo if bool(same.all()) else None
 
 
 def exact_integers(values: np.ndarray) -> np.ndarray:
