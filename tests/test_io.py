@@ -585,3 +585,34 @@ def test_text_labels_in_parquet_evaluate_like_pandas(tmp_path, use_dictionary):
     assert rep.rows_skipped == int(df["y"].isna().sum()) == rep.skipped_by_reason["null true label"]
     batch = next(iter(cio.iter_batches(path, ["yhat"])))  # readers hand out Python strings
     assert batch["yhat"].dtype == object and batch["yhat"][0] in set(names)
+
+
+@pytest.mark.parametrize(("old", "new"), [(9, 3), (9, 5), (9, 6), (9, 8), (0, 2), (0, -3), (9, 100)])
+def test_parquet_whose_statistics_lie_is_counted_from_its_values(tmp_path, old, new):
+    """A footer whose min / max statistics disagree with the values (every 8-byte ``old`` in
+    the footer rewritten as ``new``): DuckDB's default plan trusts them (it raised a
+    "statistics ... are corrupt" error on some of these files, and once aborted the process
+    on the next query), so confmat counts without statistics propagation: the matrix equals
+    the pairs pyarrow reads from the same bytes."""
+    import struct
+
+    import duckdb
+
+    path = tmp_path / "lie.parquet"
+    src = tmp_path / "src.parquet"
+    duckdb.sql("COPY (SELECT (i % 10)::BIGINT AS t, ((i * 7) % 10)::BIGINT AS p FROM "
+               f"range(20000) r(i)) TO '{src}' (FORMAT parquet, ROW_GROUP_SIZE 10000)")
+    b = bytearray(src.read_bytes())
+    footer_len = struct.unpack("<i", bytes(b[-8:-4]))[0]
+    start = len(b) - 8 - footer_len
+    pat, rep = struct.pack("<q", old), struct.pack("<q", new)
+    hits = [i for i in range(start, len(b) - 8) if bytes(b[i:i + 8]) == pat]
+    assert hits, "the footer holds no statistic to rewrite"
+    for i in hits:
+        b[i:i + 8] = rep
+    path.write_bytes(bytes(b))
+    table = pq.read_table(path)  # the engine's own full read of the damaged bytes
+    t, p = table["t"].to_numpy(), table["p"].to_numpy()
+    cm, report = cio.evaluate_file(path, "t", "p")
+    assert report.rows_read == len(t) == 20000
+    np.testing.assert_array_equal(cm.counts, sk_confusion_matrix(t, p, labels=cm.labels))
