@@ -5,6 +5,8 @@ the conveniences give the numbers of independent oracles."""
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -18,14 +20,14 @@ CM = ConfusionMatrix([[61, 2], [8, 58]])
 @pytest.mark.parametrize("hook", hooks.HOOKS, ids=lambda h: h.name)
 def test_each_hook_holds_its_providers_function(hook: hooks.Hook) -> None:
     provider = importlib.import_module(hook.provider)
+    assert hook.resolve() is getattr(provider, hook.attribute)
     assert hook.filled
-    assert hook.func is getattr(provider, hook.attribute)
 
 
 @pytest.fixture
 def emptied(request: pytest.FixtureRequest):
     hook = request.param
-    saved = hook.func
+    saved = hook.resolve()
     hook.fill(None)
     yield hook
     hook.fill(saved)
@@ -92,6 +94,23 @@ def test_repr_html_is_the_notebook_view() -> None:
     html = CM._repr_html_()
     assert html.startswith("<div class='confmat-matrix'>")
     assert "n = 129" in html
+
+
+def test_a_hook_is_loaded_on_first_use_in_a_fresh_process() -> None:
+    """``import confmat`` imports no layer above the core; the first ``cm.ci`` loads the
+    inference layer through the root's loader."""
+    code = (
+        "import sys, confmat\n"
+        "assert 'confmat.inference' not in sys.modules and 'scipy' not in sys.modules\n"
+        "from confmat import hooks\n"
+        "assert not hooks.CONFIDENCE_INTERVAL.filled\n"
+        "cm = confmat.ConfusionMatrix([[61, 2], [8, 58]])\n"
+        "print(round(cm.ci('accuracy').low, 6))\n"
+        "assert hooks.CONFIDENCE_INTERVAL.filled and 'confmat.inference' in sys.modules\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    ref = proportion_confint(119, 129, method="wilson")[0]
+    assert float(out.stdout) == pytest.approx(ref, abs=1e-6)
 
 
 def test_hook_rejects_what_is_not_callable() -> None:

@@ -1,60 +1,126 @@
 """confmat: evaluate classifiers from their confusion matrix.
 
 Rows of every confusion matrix are the true class and columns the predicted class.
+
+The package root imports lazily: ``import confmat`` loads only the version and the hooks, and
+a name such as ``confmat.ConfusionMatrix`` imports its layer on first access (PEP 562). The
+conveniences of the core that higher layers implement (``cm.ci``, ``str(cm)``, Dask inputs)
+are loaded on first use through :mod:`confmat.hooks` (see docs/architecture.md).
 """
 
-from .accumulator import Accumulator
-from .binned import ScoreHistogram
-from .curves import (
-    OneVsRestROC,
-    PRCurve,
-    ROCCurve,
-    ThresholdChoice,
-    ThresholdSweep,
-    average_precision,
-    best_threshold,
-    precision_recall_curve,
-    roc_auc,
-    roc_curve,
-    roc_curve_ovr,
-    threshold_sweep,
-)
-from .explain import explain
-from .inference import (
-    bowker,
-    compare,
-    compare_models,
-    delong,
-    mcnemar,
-    paired_bootstrap,
-    score_ci,
-    stuart_maxwell,
-)
-from .matrix import ConfusionMatrix
-from .metrics import MetricSpec, UndefinedMetricWarning, get_metric, list_metrics
-from .metrics.scales import interpret, list_scales
-from .multilabel import hamming_loss, multilabel_confusion_matrix
-from .report import build_comparison, build_report, classification_report
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from . import hooks
 from .version import __version__
 
+if TYPE_CHECKING:  # what the names below are, for type checkers
+    from .accumulator import Accumulator
+    from .binned import ScoreHistogram
+    from .curves import (
+        OneVsRestROC,
+        PRCurve,
+        ROCCurve,
+        ThresholdChoice,
+        ThresholdSweep,
+        average_precision,
+        best_threshold,
+        precision_recall_curve,
+        roc_auc,
+        roc_curve,
+        roc_curve_ovr,
+        threshold_sweep,
+    )
+    from .explain import explain
+    from .inference import (
+        bowker,
+        compare_models,
+        delong,
+        mcnemar,
+        paired_bootstrap,
+        score_ci,
+        stuart_maxwell,
+    )
+    from .inference.compare import compare
+    from .matrix import ConfusionMatrix
+    from .metrics import MetricSpec, UndefinedMetricWarning, get_metric, list_metrics
+    from .metrics.scales import interpret, list_scales
+    from .multilabel import hamming_loss, multilabel_confusion_matrix
+    from .report import build_comparison, build_report
+    from .report.classification_report import classification_report
 
-def _fill_hooks() -> None:
-    """Give the core the conveniences that layers above it implement (``cm.ci``, ``str(cm)``,
-    ``cm._repr_html_``, Dask inputs): see :mod:`confmat.hooks` and docs/architecture.md."""
-    from . import dask, hooks
-    from .inference import at_prevalence, confidence_interval
-    from .report.render_html import matrix_html
-    from .report.render_text import matrix_text
+#: public name -> the module that defines it
+_EXPORTS = {
+    "Accumulator": ".accumulator",
+    "ConfusionMatrix": ".matrix",
+    "MetricSpec": ".metrics",
+    "OneVsRestROC": ".curves",
+    "PRCurve": ".curves",
+    "ROCCurve": ".curves",
+    "ScoreHistogram": ".binned",
+    "ThresholdChoice": ".curves",
+    "ThresholdSweep": ".curves",
+    "UndefinedMetricWarning": ".metrics",
+    "average_precision": ".curves",
+    "best_threshold": ".curves",
+    "bowker": ".inference",
+    "build_comparison": ".report",
+    "build_report": ".report",
+    "classification_report": ".report",
+    "compare": ".inference",
+    "compare_models": ".inference",
+    "delong": ".inference",
+    "explain": ".explain",
+    "get_metric": ".metrics",
+    "hamming_loss": ".multilabel",
+    "interpret": ".metrics.scales",
+    "list_metrics": ".metrics",
+    "list_scales": ".metrics.scales",
+    "mcnemar": ".inference",
+    "multilabel_confusion_matrix": ".multilabel",
+    "paired_bootstrap": ".inference",
+    "precision_recall_curve": ".curves",
+    "roc_auc": ".curves",
+    "roc_curve": ".curves",
+    "roc_curve_ovr": ".curves",
+    "score_ci": ".inference",
+    "stuart_maxwell": ".inference",
+    "threshold_sweep": ".curves",
+}
 
-    hooks.CONFIDENCE_INTERVAL.fill(confidence_interval)
-    hooks.AT_PREVALENCE.fill(at_prevalence)
-    hooks.MATRIX_TEXT.fill(matrix_text)
-    hooks.MATRIX_HTML.fill(matrix_html)
-    hooks.DASK_CONFUSION_COUNTS.fill(dask.confusion_counts)
-    hooks.DASK_ACCUMULATE.fill(dask.accumulate)
+#: the subpackages and modules ``confmat.<name>`` reaches without an explicit import
+_MODULES = frozenset({
+    "accumulator", "binned", "cli", "counting", "curves", "dask", "deps", "explain", "hooks",
+    "inference", "inputs", "io", "matrix", "metrics", "multilabel", "plots", "report",
+    "sklearn_scorers", "version",
+})
 
 
-_fill_hooks()
+def __getattr__(name: str) -> Any:
+    """Import a public name's layer on first access (PEP 562)."""
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+        globals()[name] = value
+        return value
+    if name in _MODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS) | _MODULES)
+
+
+def _load_hook(hook: hooks.Hook) -> None:
+    """Fill a hook of the core with its provider's function (the package root sits above every
+    layer, so it may import the provider): see :mod:`confmat.hooks`."""
+    provider = importlib.import_module(hook.provider)
+    hook.fill(getattr(provider, hook.attribute))
+
+
+hooks.set_loader(_load_hook)
 
 __all__ = [
     "Accumulator",

@@ -1,14 +1,16 @@
-"""Conveniences of the core that a higher layer implements: named slots filled at import.
+"""Conveniences of the core that a higher layer implements: named slots, filled on first use.
 
 ``cm.ci(...)``, ``cm.at_prevalence(...)``, ``str(cm)``, ``cm._repr_html_()`` in a notebook,
 ``ConfusionMatrix.from_predictions`` and ``Accumulator.update`` on Dask collections are
 methods users expect on the core objects, but their work is done by layers above the core
 (inference, report, the Dask integration). The core must not import upward, so each such
-method calls a :class:`Hook` declared here, and the package root ``confmat/__init__.py``, which
-imports every layer anyway, fills the hooks with the functions of the layers above. Any
-``import confmat.<anything>`` runs the package root first, so for users the hooks are always
-filled; a hook that is empty (a broken install, a test that cleared it) raises
-:class:`HookMissingError` naming the module that provides it.
+method calls a :class:`Hook` declared here. The package root ``confmat/__init__.py`` (above
+every layer) registers a loader with :func:`set_loader`; the first call of an empty hook asks
+it to import the hook's provider and fill the hook, so ``import confmat`` stays cheap and a
+convenience costs its imports only when it is used. Any ``import confmat.<anything>`` runs the
+package root first, so for users the loader is always there; a hook that stays empty (emptied
+on purpose, a broken install) raises :class:`HookMissingError` naming the module that
+provides it.
 
 Every hook is also a plain function users may call directly (``confmat.inference.
 confidence_interval(cm, ...)`` is what ``cm.ci(...)`` calls). See docs/architecture.md.
@@ -29,7 +31,36 @@ __all__ = [
     "MATRIX_TEXT",
     "Hook",
     "HookMissingError",
+    "set_loader",
 ]
+
+#: The loader registered by the package root (at most one): ``loader(hook)`` fills ``hook``.
+_LOADERS: list[Callable[[Hook], None]] = []
+
+
+def set_loader(loader: Callable[[Hook], None]) -> None:
+    """Register the function that fills an empty hook on its first call.
+
+    Parameters
+    ----------
+    loader : callable
+        ``loader(hook)`` imports ``hook.provider`` and calls ``hook.fill`` with its
+        ``hook.attribute``. A later registration replaces an earlier one.
+
+    Raises
+    ------
+    TypeError
+        If ``loader`` is not callable.
+
+    Examples
+    --------
+    >>> import confmat  # the package root registers its loader
+    >>> CONFIDENCE_INTERVAL.resolve().__name__
+    'confidence_interval'
+    """
+    if not callable(loader):
+        raise TypeError(f"loader must be callable, got {type(loader).__name__}")
+    _LOADERS[:] = [loader]
 
 
 class HookMissingError(RuntimeError):
@@ -64,13 +95,15 @@ class Hook:
     42
     """
 
-    __slots__ = ("attribute", "func", "name", "provider")
+    __slots__ = ("attribute", "emptied", "func", "name", "provider")
 
     def __init__(self, name: str, provider: str, attribute: str) -> None:
         self.name = name
         self.provider = provider
         self.attribute = attribute
         self.func: Callable[..., Any] | None = None
+        #: True after ``fill(None)``: the hook stays empty (no loading on call)
+        self.emptied = False
 
     @property
     def filled(self) -> bool:
@@ -88,7 +121,8 @@ class Hook:
         return self.func is not None
 
     def fill(self, func: Callable[..., Any] | None) -> None:
-        """Give the hook its implementation (None empties it again).
+        """Give the hook its implementation (None empties it, and it stays empty: the loader is
+        not asked again).
 
         Parameters
         ----------
@@ -110,6 +144,37 @@ class Hook:
         if func is not None and not callable(func):
             raise TypeError(f"func must be callable or None, got {type(func).__name__}")
         self.func = func
+        self.emptied = func is None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The implementation, loaded through the registered loader on first use.
+
+        Returns
+        -------
+        callable
+            ``provider.attribute``.
+
+        Raises
+        ------
+        HookMissingError
+            If the hook is empty and no loader fills it; the message names the module to
+            import.
+
+        Examples
+        --------
+        >>> hook = Hook("a", "b", "c")
+        >>> hook.fill(len)
+        >>> hook.resolve() is len
+        True
+        """
+        if self.func is None and not self.emptied and _LOADERS:
+            _LOADERS[0](self)
+        if self.func is None:
+            raise HookMissingError(
+                f"{self.name} is implemented by {self.provider}.{self.attribute}, which is not "
+                f"loaded; import {self.provider}"
+            )
+        return self.func
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the implementation.
@@ -127,21 +192,18 @@ class Hook:
         Raises
         ------
         HookMissingError
-            If the hook is empty; the message names the module to import.
+            If the hook is empty and no loader fills it (see :meth:`resolve`).
 
         Examples
         --------
-        >>> Hook("Thing.size", "mypkg.size", "size")([1, 2])
+        >>> hook = Hook("Thing.size", "mypkg.size", "size")
+        >>> hook.fill(None)
+        >>> hook([1, 2])
         Traceback (most recent call last):
         ...
-        confmat.hooks.HookMissingError: Thing.size is implemented by mypkg.size.size, which is not loaded; import mypkg.size (``import confmat`` loads every layer)
+        confmat.hooks.HookMissingError: Thing.size is implemented by mypkg.size.size, which is not loaded; import mypkg.size
         """
-        if self.func is None:
-            raise HookMissingError(
-                f"{self.name} is implemented by {self.provider}.{self.attribute}, which is not "
-                f"loaded; import {self.provider} (``import confmat`` loads every layer)"
-            )
-        return self.func(*args, **kwargs)
+        return self.resolve()(*args, **kwargs)
 
     def __repr__(self) -> str:
         state = "filled" if self.filled else "empty"
@@ -165,7 +227,7 @@ DASK_CONFUSION_COUNTS = Hook(
 #: an Accumulator holding the counts of the collections.
 DASK_ACCUMULATE = Hook("Accumulator.update on Dask collections", "confmat.dask", "accumulate")
 
-#: Every hook, for the package root that fills them and for the tests that check them.
+#: Every hook, for the tests that check them.
 HOOKS: tuple[Hook, ...] = (
     CONFIDENCE_INTERVAL,
     AT_PREVALENCE,

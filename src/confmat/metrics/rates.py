@@ -8,6 +8,7 @@ import numpy as np
 from . import references as R
 from .common import INF, declare, where_defined
 from .exact import exact_difference, largest
+from .normal import z_quantile
 from .per_class import npv, precision, recall, specificity
 from .stats import ClassCounts
 
@@ -260,14 +261,7 @@ def net_benefit(c: ClassCounts, w: float = 1.0) -> np.ndarray:
 
 
 def _probit(p: np.ndarray) -> np.ndarray:
-    try:
-        from scipy.special import ndtri
-    except ImportError:  # pragma: no cover - scipy is optional at run time
-        from statistics import NormalDist
-
-        inv = np.vectorize(NormalDist().inv_cdf, otypes=[np.float64])
-        return inv(np.clip(p, 1e-300, 1 - 1e-16))
-    return ndtri(p)
+    return z_quantile(p)
 
 
 @_pc("sensitivity_index", "sensitivity index d' (signal detection)",
