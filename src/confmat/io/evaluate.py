@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..accumulator import Accumulator
 from ..inputs.files import Source, open_source, relation_source
 from .batches import BatchReader
 from .grouped import evaluate_grouped
@@ -215,7 +216,6 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                      scores: list[str], weight_col: str | None, labels: Any,
                      skip_invalid: bool, na_values: list[str] | None, progress: Any,
                      batch_rows: int, bins: int, report: FileReport) -> tuple[Any, FileReport]:
-    from ..accumulator import Accumulator
 
     roles = Roles.of(true_col, pred_col, scores, weight_col)
     reader = BatchReader(path, [true_col, pred_col, *scores]

@@ -9,7 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import py_scalar
+from ..accumulator import Accumulator
+from ..binned import ScoreHistogram
+from ..inputs.encode import encode_pair, normalize_labels, py_scalar
 from ..inputs.files import ReadError, Source, engine_error, engine_exceptions
 from ..inputs.sql_counts import count_groups
 from .rows import (
@@ -29,8 +31,6 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     """The pairs (and score bins) counted by the engine in one ``GROUP BY``; the row
     accounting read off the groups. A row the errors must name is found by a second pass
     over the rows, streamed in order by the same engine (only on the error path)."""
-    from ..accumulator import Accumulator
-    from ..inputs.encode import encode_pair, normalize_labels
 
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
         raise ValueError(f"bins must be a positive integer, got {bins!r}")
@@ -117,7 +117,6 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
 
 def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Masks of the true and predicted labels outside a fixed code book."""
-    from ..inputs.encode import encode_pair
 
     tc, pc, _, _ = encode_pair(t, p, book)
     return tc == len(book), pc == len(book)
@@ -127,7 +126,6 @@ def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.nda
                        codes: np.ndarray, counts: np.ndarray, labels: list[Any], bins: int,
                        seen: bool) -> Any:
     """The score histogram of the engine's bin groups (binary problems: one score column)."""
-    from ..binned import ScoreHistogram
 
     if len(labels) < 2:
         raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
@@ -221,8 +219,6 @@ class _RowScan:
     def third_label(self) -> tuple[int, Any, str] | None:
         """(1-based row, label, column) of the first valid row holding a third class (labels
         in order of appearance, the true label of a row before its prediction)."""
-        from ..inputs.encode import encode_pair
-
         seen: dict[Any, None] = {}
         try:
             for done, idx, values in self.valid():
