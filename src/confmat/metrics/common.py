@@ -265,6 +265,7 @@ def chance_terms(stats: Any) -> tuple[np.ndarray, ...]:
     Parameters
     ----------
     stats : Stats
+        Statistics of one confusion table or of a batch of tables.
 
     Returns
     -------
@@ -299,10 +300,12 @@ def ovr_covariance(c: Any) -> np.ndarray:
     Parameters
     ----------
     c : ClassCounts
+        One-vs-rest counts, class on the last axis.
 
     Returns
     -------
     numpy.ndarray
+        Float64, one value per class.
 
     Examples
     --------
