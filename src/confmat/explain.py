@@ -21,8 +21,51 @@ _DIRECTION = {True: "higher is better", False: "lower is better",
 
 @dataclass(frozen=True)
 class Explanation:
-    """The registry's text about one metric (what :func:`explain` returns; ``str()`` gives the
-    terminal text, :meth:`to_dict` the JSON form).
+    """The registry's text about one metric, as :func:`explain` returns it.
+
+    ``str()`` gives the terminal text, :meth:`to_dict` the JSON form. The fields are those of
+    the metric's :class:`~confmat.metrics.MetricSpec`, in plain data.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name of the metric.
+    full_name : str
+        Its long name.
+    aliases : tuple of str
+        Other names the registry accepts.
+    kind : {"per_class", "overall"}
+        One value per class or one per table.
+    family : str
+        Family in the catalogue (``"rates"``, ``"agreement"``, ...).
+    formula : str
+        The formula, in plain text.
+    range : tuple of float
+        Lowest and highest value.
+    direction : str
+        ``"higher is better"``, ``"lower is better"`` or
+        ``"no better direction (descriptive)"``.
+    meaning : str
+        What the value means.
+    prefer_when, avoid_when : str
+        When to prefer and when to avoid the metric.
+    notes : str
+        Caveats; may be empty.
+    references : tuple of str
+        Sources, author and year first.
+    sklearn : str or None
+        The scikit-learn function that gives the same value, if any.
+    pycm : tuple of str
+        The PyCM statistics the metric reproduces, each with the confmat call that gives it.
+    params : dict
+        Keyword parameters of the metric and their defaults.
+    scales : tuple of str
+        Names of the interpretation scales for the metric (``ConfusionMatrix.interpret``).
+    asked_as : str, optional
+        The PyCM key the user asked for, when the metric was found through one.
+    scale_details : tuple of dict, optional
+        Each scale as plain data (:meth:`Scale.describe <confmat.metrics.scales.Scale.describe>`),
+        printed by ``str()``.
 
     Examples
     --------
@@ -68,6 +111,8 @@ class Explanation:
         Returns
         -------
         dict
+            Every field but ``asked_as``; tuples become lists, and ``"scales"`` holds the scale
+            details (``scale_details``) rather than their names.
 
         Examples
         --------

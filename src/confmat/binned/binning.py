@@ -22,10 +22,46 @@ def _kernels() -> Any:
 
 def count_in_place(codes: np.ndarray, s: np.ndarray, counts: np.ndarray, edges: np.ndarray,
                    score_range: tuple[float, float]) -> bool:
-    """Unweighted chunks on one thread (the chunks of a stream) go straight into
-    ``counts``, without temporaries; a bad score takes the chunk back out before the
-    error, so a rejected chunk still leaves the histogram untouched. False when the
-    chunk is binned by :func:`bin_chunk` instead."""
+    """Add an unweighted chunk straight into ``counts`` with the numba kernel, if it applies.
+
+    Unweighted chunks on one thread (the chunks of a stream) go straight into ``counts``,
+    without temporaries; a bad score takes the chunk back out before the error, so a rejected
+    chunk still leaves the histogram untouched. It applies only when numba is installed, the
+    chunk has at least ``NUMBA_MIN_SIZE`` scores, numba runs on one thread and ``counts`` is
+    C-contiguous; otherwise nothing is touched and the caller bins with :func:`bin_chunk`.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of int, shape (n,)
+        Codes of the true classes: indices into the first axis of ``counts``.
+    s : numpy.ndarray of float, shape (n, C)
+        The scores, one column per score column of the histogram.
+    counts : numpy.ndarray of int64, shape (K, C, bins)
+        The histogram's counts, updated in place.
+    edges : numpy.ndarray, shape (bins + 1,)
+        The bin edges (:attr:`ScoreHistogram.edges <confmat.binned.ScoreHistogram.edges>`).
+    score_range : tuple of float
+        ``(lo, hi)``, the range every score must lie in.
+
+    Returns
+    -------
+    bool
+        True when the chunk was counted here, False when it was left to :func:`bin_chunk`.
+
+    Raises
+    ------
+    ValueError
+        A score outside ``score_range`` (:func:`range_error`); ``counts`` is unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.binned.binning import count_in_place
+    >>> counts = np.zeros((2, 1, 2), dtype=np.int64)
+    >>> edges = np.array([0.0, 0.5, 1.0])
+    >>> count_in_place(np.array([0, 1]), np.array([[0.2], [0.7]]), counts, edges, (0.0, 1.0))
+    False
+    """
     kern = _kernels() if codes.shape[0] * counts.shape[1] >= NUMBA_MIN_SIZE else None
     if kern is None or int(kern[0].get_num_threads()) > 1 or not counts.flags.c_contiguous:
         return False
@@ -42,8 +78,45 @@ def count_in_place(codes: np.ndarray, s: np.ndarray, counts: np.ndarray, edges: 
 
 def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tuple[int, ...],
               edges: np.ndarray, score_range: tuple[float, float]) -> np.ndarray:
-    """Histogram ``shape`` (K, C, bins) of one chunk: numba when long enough, else numpy;
-    ValueError naming the first row with a score outside ``score_range``."""
+    """Histogram of one chunk of scores: numba when the chunk is long enough, else numpy.
+
+    Both place a score ``x`` in the bin ``j`` with ``edges[j] <= x < edges[j + 1]`` (the top
+    edge included in the last bin).
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of int, shape (n,)
+        Codes of the true classes, in ``[0, K)``.
+    s : numpy.ndarray of float, shape (n, C)
+        The scores, one column per score column.
+    w : numpy.ndarray of float, shape (n,), or None
+        Sample weights, or None to count.
+    shape : tuple of int
+        ``(K, C, bins)``, the shape of the histogram.
+    edges : numpy.ndarray, shape (bins + 1,)
+        The bin edges.
+    score_range : tuple of float
+        ``(lo, hi)``, the range every score must lie in.
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, C, bins)
+        Counts (int64) without weights, sums of weights (float64) with them.
+
+    Raises
+    ------
+    ValueError
+        Naming the first row with a score outside ``score_range``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.binned.binning import bin_chunk
+    >>> edges = np.array([0.0, 0.5, 1.0])
+    >>> s = np.array([[0.2], [0.5], [1.0]])
+    >>> bin_chunk(np.array([0, 1, 1]), s, None, (2, 1, 2), edges, (0.0, 1.0)).tolist()
+    [[[1, 0]], [[0, 2]]]
+    """
     lo, hi = score_range
     k, c, b = shape
     kern = _kernels() if codes.shape[0] * c >= NUMBA_MIN_SIZE else None
@@ -81,7 +154,31 @@ def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tup
     return flat.reshape(k, c, b)
 
 def range_error(s: np.ndarray, row: int, score_range: tuple[float, float]) -> None:
-    """Raise the ValueError of a score outside ``score_range`` at ``row``."""
+    """Raise the ValueError of a score outside ``score_range`` at ``row``.
+
+    Parameters
+    ----------
+    s : numpy.ndarray of float, shape (n, C)
+        The scores of the chunk.
+    row : int
+        A row of ``s`` holding a score outside ``score_range``.
+    score_range : tuple of float
+        ``(lo, hi)``.
+
+    Raises
+    ------
+    ValueError
+        Always: the message gives the first bad score of the row, the range and the row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.binned.binning import range_error
+    >>> range_error(np.array([[0.5], [1.5]]), 1, (0.0, 1.0))
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score has a score 1.5 outside score_range=(0.0, 1.0) at row 1; choose a score_range that covers every score
+    """
     lo, hi = score_range
     bad = float(s[row][(s[row] < lo) | (s[row] > hi)][0])
     raise ValueError(

@@ -436,7 +436,29 @@ class HistogramCurves:
 
 
 def pair_bound(pos: np.ndarray, neg: np.ndarray) -> float:
-    """Half the share of positive-negative pairs in one bin (NaN without pairs)."""
+    """Half the share of positive-negative pairs that fall in one bin: the AUC error bound.
+
+    A pair whose positive and negative share a bin is counted as a tie (half a win), so the
+    AUC of the histogram is off by at most half the share of such pairs.
+
+    Parameters
+    ----------
+    pos, neg : numpy.ndarray, shape (bins,)
+        Counts (or weights) of the positives and of the negatives in each bin.
+
+    Returns
+    -------
+    float
+        ``0.5 sum_b pos_b neg_b / (sum pos * sum neg)``, in [0, 0.5]; NaN without positives or
+        without negatives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.binned.views import pair_bound
+    >>> pair_bound(np.array([1, 1, 0]), np.array([0, 1, 1]))  # 1 of 4 pairs shares a bin
+    0.125
+    """
     p = float(pos.sum())
     q = float(neg.sum())
     if p == 0 or q == 0:

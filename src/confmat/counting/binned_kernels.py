@@ -21,8 +21,42 @@ from ..deps import njit
 
 @njit(nogil=True, boundscheck=False)
 def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, s1, loc):
-    # Rows s0..s1 into loc (flat [code, col, bin]); returns the first bad row or -1.
-    # A plain loop: inside a parfor body the same code ran about 1.5x slower.
+    """Add the rows ``s0:s1`` into the flat histogram ``loc`` (index ``[code, col, bin]``).
+
+    A plain loop: inside a parfor body the same code ran about 1.5x slower. A score outside the
+    edges is skipped.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of int64, shape (n,)
+        Codes of the true classes.
+    scores : numpy.ndarray of float64, shape (n, ncols)
+        The scores, one column per score column of the histogram.
+    weights : numpy.ndarray of float64, shape (n,)
+        Sample weights, read only when ``use_w``.
+    use_w : bool
+        Add ``weights[i]`` instead of 1.
+    edges : numpy.ndarray of float64, shape (nbins + 1,)
+        The bin edges; a score outside ``[edges[0], edges[nbins]]`` is a bad row.
+    lo : float
+        The low end of the score range.
+    scale : float
+        ``nbins / (hi - lo)``: the first guess of a score's bin is ``(score - lo) * scale``,
+        corrected by one against ``edges``.
+    nbins : int
+        Number of bins.
+    ncols : int
+        Number of score columns.
+    s0, s1 : int
+        The rows to add, ``s0 <= i < s1``.
+    loc : numpy.ndarray of float64, shape (nclasses * ncols * nbins,)
+        The buffer added into, in place.
+
+    Returns
+    -------
+    int
+        The first row in ``s0:s1`` with a score outside the edges, or -1.
+    """
     bad = -1
     e0 = edges[0]
     e1 = edges[nbins]
@@ -70,7 +104,41 @@ def bin_rows(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, s0, 
 @njit(parallel=True, nogil=True)
 def accumulate(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, nclasses,
                nchunks):  # pragma: no cover - compiled
-    # scores: (n, ncols); out[t, code, col, bin]; returns (histogram, first bad row or -1)
+    """Histogram of all rows: ``nchunks`` slices binned in parallel by :func:`bin_rows`, summed.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of int64, shape (n,)
+        Codes of the true classes.
+    scores : numpy.ndarray of float64, shape (n, ncols)
+        The scores, one column per score column of the histogram.
+    weights : numpy.ndarray of float64, shape (n,)
+        Sample weights, read only when ``use_w``.
+    use_w : bool
+        Add ``weights[i]`` instead of 1.
+    edges : numpy.ndarray of float64, shape (nbins + 1,)
+        The bin edges; a score outside ``[edges[0], edges[nbins]]`` is a bad row.
+    lo : float
+        The low end of the score range.
+    scale : float
+        ``nbins / (hi - lo)``: the first guess of a score's bin is ``(score - lo) * scale``,
+        corrected by one against ``edges``.
+    nbins : int
+        Number of bins.
+    ncols : int
+        Number of score columns.
+    nclasses : int
+        Number of classes (codes lie in ``[0, nclasses)``).
+    nchunks : int
+        Number of slices of rows, one per thread.
+
+    Returns
+    -------
+    histogram : numpy.ndarray of float64, shape (nclasses * ncols * nbins,)
+        The flat histogram ``[code, col, bin]``.
+    bad : numpy.ndarray of int64, shape (nchunks,)
+        Per slice, the first row with a score outside the edges, or -1.
+    """
     n = scores.shape[0]
     step = (n + nchunks - 1) // nchunks
     out = np.zeros((nchunks, nclasses * ncols * nbins), np.float64)
@@ -85,9 +153,38 @@ def accumulate(codes, scores, weights, use_w, edges, lo, scale, nbins, ncols, nc
 
 @njit(nogil=True, boundscheck=False)
 def count_rows(codes, scores, edges, lo, scale, nbins, ncols, counts, delta):
-    # Unweighted rows added (delta 1) or taken back (delta -1) in place into the int64
-    # counts (flat [code, col, bin]); scores outside the edges are skipped and the first
-    # such row returned (-1 if none), so a second call with -delta undoes the first exactly.
+    """Add (``delta`` 1) or take back (``delta`` -1) unweighted rows in place into int64 counts.
+
+    Scores outside the edges are skipped, so a second call with ``-delta`` undoes the first
+    exactly.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of int64, shape (n,)
+        Codes of the true classes.
+    scores : numpy.ndarray of float64, shape (n, ncols)
+        The scores, one column per score column of the histogram.
+    edges : numpy.ndarray of float64, shape (nbins + 1,)
+        The bin edges; a score outside ``[edges[0], edges[nbins]]`` is a bad row.
+    lo : float
+        The low end of the score range.
+    scale : float
+        ``nbins / (hi - lo)``: the first guess of a score's bin is ``(score - lo) * scale``,
+        corrected by one against ``edges``.
+    nbins : int
+        Number of bins.
+    ncols : int
+        Number of score columns.
+    counts : numpy.ndarray of int64, shape (nclasses * ncols * nbins,)
+        The flat counts ``[code, col, bin]``, changed in place.
+    delta : int
+        Added per score: 1 to count a chunk, -1 to take it back.
+
+    Returns
+    -------
+    int
+        The first row with a score outside the edges, or -1.
+    """
     bad = -1
     e0 = edges[0]
     e1 = edges[nbins]

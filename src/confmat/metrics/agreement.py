@@ -180,6 +180,24 @@ _CI_NOTE = ("PyCM's 'Kappa 95% CI' is the pair (kappa_ci_lower, kappa_ci_upper) 
         prefer="Reporting kappa with its uncertainty on a large sample.",
         avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
 def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
+    """Lower bound of kappa's normal-approximation interval, ``kappa - z SE``.
+
+    ``SE`` is :func:`kappa_se` (Fleiss, Cohen and Everitt 1969, in PyCM's simple form).
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    z : float, default 1.96
+        Number of standard errors below kappa; 1.96 gives PyCM's 95 % interval. Checked to
+        be a positive finite number when the metric is called by name (``evaluate``,
+        ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table).
+    """
     return _kappa(s) - z * kappa_se(s)
 
 
@@ -189,6 +207,24 @@ def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
         prefer="Reporting kappa with its uncertainty on a large sample.",
         avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
 def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
+    """Upper bound of kappa's normal-approximation interval, ``kappa + z SE``.
+
+    ``SE`` is :func:`kappa_se` (Fleiss, Cohen and Everitt 1969, in PyCM's simple form).
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    z : float, default 1.96
+        Number of standard errors above kappa; 1.96 gives PyCM's 95 % interval. Checked to
+        be a positive finite number when the metric is called by name (``evaluate``,
+        ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table).
+    """
     return _kappa(s) + z * kappa_se(s)
 
 
@@ -353,6 +389,28 @@ def _aickin_kernel():  # pragma: no cover - compiled; the numpy loop below is th
               "max_iter: PyCM returns whichever chaotic iterate happens to stop it, confmat "
               "reports the value as undefined (zero_division).")
 def aickin_alpha(s: Stats, max_iter: int = 200, epsilon: float = 1e-4) -> np.ndarray:
+    """Aickin's alpha (Aickin 1990): agreement beyond chance, by fixed-point iteration.
+
+    ``alpha = (ACC - pe) / (1 - pe)`` with ``pe = sum_i pA_i pB_i``, the marginals ``pA, pB``
+    re-estimated from ``alpha`` at each step, starting from ``alpha = 0``.
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    max_iter : int, default 200
+        Iteration limit: a table whose alpha has not converged after ``max_iter + 1`` steps
+        is undefined.
+    epsilon : float, default 1e-4
+        The iteration stops when alpha changes by less than this.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table). Where the iteration diverges (an
+        iterate leaves [-1, 1] or is not finite) or does not converge, the value is undefined
+        and follows the ``zero_division`` policy of the counts.
+    """
     shape = np.shape(s.n)
     k = s.rows.shape[-1]
     n = _f(s.n).reshape(-1, 1)

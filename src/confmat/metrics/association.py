@@ -59,6 +59,21 @@ def _chi_squared(s: Stats) -> np.ndarray:
         prefer="Turning chi-squared into a p-value.",
         avoid="Tables with empty rows or columns: the effective degrees of freedom are fewer.")
 def chi_squared_dof(s: Stats) -> np.ndarray:
+    """Degrees of freedom of the chi-squared independence test, ``(K - 1)^2``.
+
+    ``K`` is the size of the table's (selected) ``K x K`` block; empty rows or columns are not
+    discounted.
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table: the batch shape of the tables (0-d for one table).
+    """
     k = s.counts.shape[-1]
     return np.full(np.shape(s.n), float((k - 1) ** 2))
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .exact import exact_difference, largest
-from .registry import Kind, metric
+from .registry import Kind, MetricSpec, get_metric, metric
 from .stats import Division
 
 INF = float("inf")
@@ -60,12 +60,70 @@ def declare(name: str, kind: Kind, full: str, family: str, formula: str, meaning
     >>> callable(deco)
     True
     """
-    return metric(
+    register = metric(
         name, kind, full_name=full, family=family, formula=formula, meaning=meaning, range=rng,
         higher_is_better=hib, aliases=aliases, references=refs, sklearn=sklearn, pycm=pycm,
         params=params or {}, check=check, prefer_when=prefer, avoid_when=avoid, notes=notes,
         is_count=is_count, uses_table=uses_table,
     )
+
+    def deco(func: Any) -> Any:
+        func = register(func)
+        if func.__doc__ is None:
+            func.__doc__ = catalogue_docstring(get_metric(name))
+        return func
+
+    return deco
+
+
+def catalogue_docstring(spec: MetricSpec) -> str:
+    """The numpydoc docstring of a catalogue metric that takes only its counts, from its spec.
+
+    :func:`declare` gives it to a registered function that has no docstring of its own, so that
+    the summary, formula, meaning and references are written once, in the declaration. A metric
+    with keyword parameters (``beta``, ``z``, ...) carries a hand-written docstring instead.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration: ``kind``, ``uses_table`` and ``is_count`` choose the argument and the
+        description of the result.
+
+    Returns
+    -------
+    str
+        Summary, formula and meaning, then the sections Parameters, Returns and References.
+
+    Examples
+    --------
+    >>> from confmat.metrics import get_metric
+    >>> from confmat.metrics.common import catalogue_docstring
+    >>> print(catalogue_docstring(get_metric("recall")).splitlines()[0])
+    Recall (true positive rate, sensitivity): one value per class.
+    """
+    per_class = spec.kind == "per_class"
+    title = spec.full_name[:1].upper() + spec.full_name[1:]
+    lines = [f"{title}: one value per {'class' if per_class else 'table'}.", "",
+             f"``{spec.formula}``", "", spec.meaning, "",
+             f'Registered as ``"{spec.name}"``; ``confmat.explain("{spec.name}")`` says when to '
+             "prefer or avoid it.", "", "Parameters", "----------"]
+    if per_class and not spec.uses_table:
+        lines += ["c : ClassCounts", "    One-vs-rest counts ``tp, fp, fn, tn`` with the class on "
+                  "the last axis (``Stats.per_class``)."]
+    else:
+        lines += ["s : Stats", "    Statistics of one confusion table or of a batch of tables."]
+    shape = ("one per class on the last axis, after the batch axes of the counts" if per_class
+             else "one per table: the batch shape of the tables (0-d for one table)")
+    lines += ["", "Returns", "-------", "numpy.ndarray"]
+    if spec.is_count:
+        lines += [f"    The counts, {shape}; integers for an integer table, floats for a "
+                  "weighted one."]
+    else:
+        lines += [f"    Float64 values, {shape}. Where the value is undefined it follows the "
+                  "``zero_division`` policy of the counts (:class:`Division`)."]
+    if spec.references:
+        lines += ["", "References", "----------"] + [f"- {ref}" for ref in spec.references]
+    return "\n".join("    " + line if line else "" for line in lines).lstrip() + "\n    "
 
 
 def undefined(div: Division, value: Any, mask: Any, what: str) -> np.ndarray:
@@ -207,6 +265,7 @@ def chance_terms(stats: Any) -> tuple[np.ndarray, ...]:
     Parameters
     ----------
     stats : Stats
+        Statistics of one confusion table or of a batch of tables.
 
     Returns
     -------
@@ -241,10 +300,12 @@ def ovr_covariance(c: Any) -> np.ndarray:
     Parameters
     ----------
     c : ClassCounts
+        One-vs-rest counts, class on the last axis.
 
     Returns
     -------
     numpy.ndarray
+        Float64, one value per class.
 
     Examples
     --------

@@ -150,10 +150,12 @@ def largest(a: Any) -> int:
     Parameters
     ----------
     a : array_like
+        Integer values.
 
     Returns
     -------
     int
+        ``max(a)``, or 0 for an empty array.
 
     Examples
     --------

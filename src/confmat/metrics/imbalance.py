@@ -124,6 +124,29 @@ def _check_iba(alpha=1.0, squared=True) -> None:
            "holds for alpha <= 1; a larger alpha can exceed 1 (up to (1 + alpha)^2 / (4 "
            "alpha)).")
 def iba(c: ClassCounts, alpha: float = 1.0, squared: bool = True) -> np.ndarray:
+    """Index of balanced accuracy of each class (García, Mollineda and Sánchez 2009).
+
+    ``IBA_i = (1 + alpha (TPR_i - TNR_i)) g_i`` with ``g_i = TPR_i TNR_i`` (the squared
+    G-mean) or ``sqrt(TPR_i TNR_i)``.
+
+    Parameters
+    ----------
+    c : ClassCounts
+        One-vs-rest counts ``tp, fp, fn, tn`` with the class on the last axis
+        (``Stats.per_class``).
+    alpha : float, default 1.0
+        Weight of the dominance ``TPR_i - TNR_i``; PyCM uses 1, imbalanced-learn's report 0.1.
+        Checked to be a finite number when the metric is called by name (``evaluate``,
+        ``ConfusionMatrix.metric``).
+    squared : bool, default True
+        Use the squared G-mean ``TPR_i TNR_i``; False uses ``sqrt(TPR_i TNR_i)``. Checked to be
+        a bool when the metric is called by name (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per class on the last axis, after the batch axes of the counts.
+    """
     tpr = recall(c)
     tnr = specificity(c)
     g = tpr * tnr if squared else np.sqrt(tpr * tnr)

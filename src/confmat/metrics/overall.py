@@ -45,6 +45,19 @@ def _overall(name, full, formula, meaning, *, refs=(), rng=(0.0, 1.0), hib=True,
           prefer="Always report it: every rate's uncertainty depends on it.",
           avoid="Comparing models: it describes the test set.")
 def n(s: Stats) -> np.ndarray:
+    """Number of samples (or total weight) in the table, ``N = sum_ij C[i, j]``.
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.generic
+        ``N`` with the batch shape of the tables (a numpy scalar for one table); an integer for
+        an integer table, a float for a weighted one.
+    """
     return s.n
 
 
@@ -81,6 +94,25 @@ def _check_adjusted(adjusted: bool) -> None:
           notes="Classes with no true samples are left out, as scikit-learn does. With "
                 "adjusted=True the score is rescaled so chance is 0 and perfect is 1.")
 def balanced_accuracy(s: Stats, adjusted: bool = False) -> np.ndarray:
+    """Balanced accuracy: the mean recall over the classes present in the truth.
+
+    Classes with no true sample are left out, as scikit-learn does (Brodersen et al. 2010).
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    adjusted : bool, default False
+        Rescale so that chance level (``1/K`` for ``K`` classes present) is 0 and a perfect table 1;
+        the adjusted score can be negative. Checked to be a bool when the metric is called by name
+        (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table). A table with no samples is undefined
+        and follows the ``zero_division`` policy of the counts.
+    """
     rows = s.rows
     present = rows > 0
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -139,6 +171,27 @@ def kappa_weights(k: int, weights: str | None) -> np.ndarray:
           notes="Unweighted kappa equals 1 - sum(O off-diagonal)/sum(E off-diagonal), i.e. "
                 "(p_o - p_e) / (1 - p_e). Undefined when the expected disagreement is 0.")
 def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
+    """Cohen's kappa, unweighted (Cohen 1960) or weighted (Cohen 1968).
+
+    ``kappa = 1 - sum(w O) / sum(w E)`` with ``O`` the table, ``E = outer(rows, cols) / N`` the
+    table expected from the marginals and ``w`` the disagreement weights of
+    :func:`kappa_weights`.
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    weights : {None, "linear", "quadratic"}, default None
+        Disagreement weights for ordered classes: None counts every disagreement as 1, ``"linear"``
+        as ``|i - j|``, ``"quadratic"`` as ``(i - j)^2``. Checked when the metric is called by name
+        (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table). Where the expected disagreement is 0
+        the value is undefined and follows the ``zero_division`` policy of the counts.
+    """
     if weights is None:  # (N c - sum t p) / (N^2 - sum t p): the marginals suffice
         cov, chance, _, _ = chance_terms(s)
         if s.counts.dtype.kind == "f":
@@ -297,6 +350,24 @@ def _check_correction(correction: float = 0.0) -> None:
                 "correction replaces a recall of 0 (as imbalanced-learn's correction does), so "
                 "one missed class no longer zeroes the score.")
 def gmean(s: Stats, correction: float = 0.0) -> np.ndarray:
+    """Multi-class G-mean: the geometric mean of the per-class recalls.
+
+    ``G = (prod_i TPR_i)^(1/K)`` (Kubat and Matwin 1997; Yao et al. 2022), computed as
+    ``exp(mean(log TPR_i))`` so that it does not underflow with many classes.
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    correction : float, default 0.0
+        Replaces a recall of exactly 0 (0 leaves it, so one missed class gives 0). Checked to
+        lie in [0, 1] when the metric is called by name (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table).
+    """
     r = recall(s.per_class)
     if correction:
         r = np.where(r == 0, float(correction), r)
@@ -317,6 +388,22 @@ def _check_normalize(normalize: bool = True) -> None:
           avoid="Imbalanced data: it is the error rate, with the same blind spot as accuracy.",
           notes="PyCM's 'Zero-one Loss' is the count, i.e. normalize=False.")
 def zero_one_loss(s: Stats, normalize: bool = True) -> np.ndarray:
+    """Zero-one loss: the share or the number of misclassified samples.
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    normalize : bool, default True
+        True gives the share ``(N - sum_i C[i, i]) / N`` (the error rate), False the count ``N -
+        sum_i C[i, i]`` (PyCM's 'Zero-one Loss'). Checked to be a bool when the metric is called by
+        name (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table).
+    """
     if normalize:
         return error_rate(s)
     return (s.n - s.correct).astype(np.float64)

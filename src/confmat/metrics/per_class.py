@@ -216,6 +216,27 @@ def f1(c: ClassCounts) -> np.ndarray:
              "formula it shows, a > 1 favours recall (the standard reading). PyCM keys "
              "'F0.5' and 'F2' are beta = 0.5 and 2.")
 def fbeta(c: ClassCounts, beta: float = 1.0) -> np.ndarray:
+    """F-beta score of each class (van Rijsbergen 1979).
+
+    ``F_beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``: the weighted harmonic mean of
+    precision and recall.
+
+    Parameters
+    ----------
+    c : ClassCounts
+        One-vs-rest counts ``tp, fp, fn, tn`` with the class on the last axis
+        (``Stats.per_class``).
+    beta : float, default 1.0
+        How many times recall counts as much as precision; 1 gives F1. Checked to be a positive
+        finite number when the metric is called by name (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per class on the last axis, after the batch axes of the counts. Where
+        ``2 TP + FP + FN`` is 0 the value is undefined and follows the ``zero_division`` policy of
+        the counts.
+    """
     return fbeta_values(c, beta, "fbeta")
 
 

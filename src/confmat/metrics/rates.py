@@ -240,6 +240,27 @@ def _check_weights(**kw) -> None:
       avoid="True negatives matter: it ignores TN.",
       notes="PyCM's ConfusionMatrix.TI(alpha, beta).")
 def tversky_index(c: ClassCounts, alpha: float = 0.5, beta: float = 0.5) -> np.ndarray:
+    """Tversky index of each class (Tversky 1977), ``TP / (TP + alpha FN + beta FP)``.
+
+    Parameters
+    ----------
+    c : ClassCounts
+        One-vs-rest counts ``tp, fp, fn, tn`` with the class on the last axis
+        (``Stats.per_class``).
+    alpha : float, default 0.5
+        Price of a miss (false negative).
+    beta : float, default 0.5
+        Price of a false alarm (false positive). ``alpha = beta = 0.5`` gives F1 and
+        ``alpha = beta = 1`` the Jaccard index. Both are checked to be non-negative finite
+        numbers when the metric is called by name (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per class on the last axis, after the batch axes of the counts. Where
+        the denominator is 0 the value is undefined and follows the ``zero_division`` policy of the
+        counts.
+    """
     return c.div(c.tp, c.tp + alpha * np.asarray(c.fn, np.float64) + beta * c.fp,
                  "tversky_index")
 
@@ -255,6 +276,24 @@ def tversky_index(c: ClassCounts, alpha: float = 0.5, beta: float = 0.5) -> np.n
      avoid="Without a meaningful threshold: w fixes the trade-off and the value moves with it.",
      notes="PyCM's ConfusionMatrix.NB(w).")
 def net_benefit(c: ClassCounts, w: float = 1.0) -> np.ndarray:
+    """Net benefit of each class (Vickers and Elkin 2006), ``(TP - w FP) / N``.
+
+    Parameters
+    ----------
+    c : ClassCounts
+        One-vs-rest counts ``tp, fp, fn, tn`` with the class on the last axis
+        (``Stats.per_class``).
+    w : float, default 1.0
+        Price of a false positive in true positives: the odds ``p_t / (1 - p_t)`` of the decision
+        threshold ``p_t``. Checked to be a non-negative finite number when the metric is called by
+        name (``evaluate``, ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per class on the last axis, after the batch axes of the counts. A table
+        with no samples is undefined and follows the ``zero_division`` policy of the counts.
+    """
     # TP - w FP as (TP - FP) + (1 - w) FP: exact for the default w = 1
     fp = np.asarray(c.fp, np.float64)
     return c.div(np.asarray(c.tp - c.fp, np.float64) + (1.0 - w) * fp, c.n, "net_benefit")

@@ -93,6 +93,24 @@ _CI_NOTE = "PyCM's '95% CI' is the pair (accuracy_ci_lower, accuracy_ci_upper) w
       avoid="Small N or accuracy near 0 or 1: the Wald interval can leave [0, 1].",
       notes=_CI_NOTE)
 def accuracy_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
+    """Lower bound of accuracy's normal (Wald) interval, ``ACC - z SE``.
+
+    ``SE = sqrt(ACC (1 - ACC) / N)`` is :func:`accuracy_se` (Agresti 2013).
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    z : float, default 1.96
+        Number of standard errors below accuracy; 1.96 gives PyCM's 95 % interval. Checked to be a
+        positive finite number when the metric is called by name (``evaluate``,
+        ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table).
+    """
     return _acc(s) - z * accuracy_se(s)
 
 
@@ -103,6 +121,24 @@ def accuracy_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
       avoid="Small N or accuracy near 0 or 1: the Wald interval can leave [0, 1].",
       notes=_CI_NOTE)
 def accuracy_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
+    """Upper bound of accuracy's normal (Wald) interval, ``ACC + z SE``.
+
+    ``SE = sqrt(ACC (1 - ACC) / N)`` is :func:`accuracy_se` (Agresti 2013).
+
+    Parameters
+    ----------
+    s : Stats
+        Statistics of one confusion table or of a batch of tables.
+    z : float, default 1.96
+        Number of standard errors above accuracy; 1.96 gives PyCM's 95 % interval. Checked to be a
+        positive finite number when the metric is called by name (``evaluate``,
+        ``ConfusionMatrix.metric``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, one per table (0-d for one table).
+    """
     return _acc(s) + z * accuracy_se(s)
 
 

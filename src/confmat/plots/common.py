@@ -10,6 +10,33 @@ from ..inputs.targets import encode_truth, resolve_pos_label
 
 
 def new_ax(ax: Any, figsize: tuple[float, float] = (5.0, 4.5)) -> tuple[Any, Any]:
+    """The figure and axes to draw on: those of ``ax``, or a new figure.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes or None
+        Axes to draw on; None creates a figure with ``matplotlib.pyplot.subplots``.
+    figsize : tuple of float, default (5.0, 4.5)
+        Size in inches of a new figure.
+
+    Returns
+    -------
+    tuple
+        ``(figure, axes)``.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed (the message names the ``plot`` extra).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from confmat.plots.common import new_ax
+    >>> ax = Figure().add_subplot()
+    >>> new_ax(ax) == (ax.figure, ax)
+    True
+    """
     try:
         import matplotlib  # noqa: F401
     except ImportError as exc:  # pragma: no cover - matplotlib is in the plot extra
@@ -28,6 +55,50 @@ def scores_of(estimator: Any, X: Any, y: Any, pos_label: Any,
 
     The positive class is resolved by the input door from the estimator's ``classes_`` (or
     the classes of ``y``); the score column is the one of that class.
+
+    Parameters
+    ----------
+    estimator : object
+        A fitted classifier with ``predict_proba`` or ``decision_function``.
+    X : array_like
+        The samples to score.
+    y : array_like
+        True labels; their classes are used only when the estimator has no ``classes_``.
+    pos_label : label or None
+        The positive class, resolved by
+        :func:`~confmat.inputs.targets.resolve_pos_label` (None: the rule for {0, 1},
+        {-1, 1} and {False, True}).
+    response_method : {"auto", "predict_proba", "decision_function"}, default "auto"
+        The method giving the scores; ``"auto"`` tries ``predict_proba``, then
+        ``decision_function``.
+
+    Returns
+    -------
+    scores : numpy.ndarray of float64, shape (n,)
+        The positive class's column of ``predict_proba``, or the decision function (negated
+        when the positive class is ``classes_[0]``).
+    pos_label : label
+        The positive class.
+
+    Raises
+    ------
+    ValueError
+        If the positive class cannot be resolved, the score columns do not match the classes,
+        or a one-column decision function comes with more than two classes.
+    TypeError
+        If the estimator has none of the methods asked for.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from confmat.plots.common import scores_of
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> y = np.array(["no", "no", "yes", "yes"])
+    >>> model = LogisticRegression().fit(X, y)
+    >>> scores, pos = scores_of(model, X, y, "yes")
+    >>> pos, bool(np.allclose(scores, model.predict_proba(X)[:, 1]))
+    ('yes', True)
     """
     classes = list(getattr(estimator, "classes_", [])) or encode_truth(y)[0]
     pos = resolve_pos_label([c.item() if isinstance(c, np.generic) else c for c in classes],
@@ -55,8 +126,32 @@ def scores_of(estimator: Any, X: Any, y: Any, pos_label: Any,
 
 def annotate_thresholds(ax: Any, points: list[tuple[float, float, float]],
                          offset: tuple[float, float], min_gap: float = 0.07) -> None:
-    """Label marked thresholds; points closer than ``min_gap`` to one already labelled share
-    its label (``θ=0.6-0.8``) instead of overprinting it."""
+    """Label marked thresholds on ``ax``; nearby points share one label.
+
+    A point closer than ``min_gap`` (in both coordinates) to the first point of a label group
+    joins that group instead of overprinting it; a group of consecutive thresholds reads
+    ``θ=0.6–0.8``, other groups list their thresholds.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes to annotate.
+    points : list of tuple of float
+        ``(x, y, threshold)`` of each marked point, in data coordinates.
+    offset : tuple of float
+        Offset of each label from its point, in points.
+    min_gap : float, default 0.07
+        Distance in data coordinates under which points share a label.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from confmat.plots.common import annotate_thresholds
+    >>> ax = Figure().add_subplot()
+    >>> annotate_thresholds(ax, [(0.1, 0.5, 0.8), (0.12, 0.52, 0.6), (0.6, 0.9, 0.2)], (4, -8))
+    >>> sorted(t.get_text() for t in ax.texts)
+    ['θ=0.2', 'θ=0.6–0.8']
+    """
     groups: list[list[tuple[float, float, float]]] = []
     for x, y, t in points:
         for g in groups:
@@ -86,18 +181,19 @@ class Saving:
     ax_: Any
 
     def savefig(self, path: Any, **kwargs: Any) -> Any:
-        """Save the drawn figure (PNG, SVG or PDF from the extension); draws it first if
-        needed.
+        """Save the drawn figure (PNG, SVG or PDF from the extension), drawing it if needed.
 
         Parameters
         ----------
         path : str or path-like
+            Where to write; the extension chooses the format.
         **kwargs
             Passed to ``Figure.savefig`` (``bbox_inches="tight"`` by default).
 
         Returns
         -------
-        path
+        str or path-like
+            ``path``, as given.
 
         Examples
         --------

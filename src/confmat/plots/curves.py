@@ -134,6 +134,11 @@ class RocCurveDisplay(_CurveDisplay):
     name : str, optional
         Legend name.
 
+    Raises
+    ------
+    TypeError
+        If ``sweep`` is not a :class:`~confmat.curves.ThresholdSweep`.
+
     Attributes
     ----------
     sweep : ThresholdSweep
@@ -224,10 +229,21 @@ class RocCurveDisplay(_CurveDisplay):
 
 
 class PrecisionRecallDisplay(_CurveDisplay):
-    """Precision-recall curve with the chance level (the positive prevalence) and thresholds
-    marked.
+    """Precision-recall curve with the chance level (the prevalence) and thresholds marked.
 
-    Parameters are those of :class:`RocCurveDisplay`.
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        Counts at every threshold (from :func:`confmat.curves.threshold_sweep`).
+    roc_auc, average_precision : float, optional
+        Areas; the legend shows ``average_precision``.
+    name : str, optional
+        Legend name.
+
+    Raises
+    ------
+    TypeError
+        If ``sweep`` is not a :class:`~confmat.curves.ThresholdSweep`.
 
     Examples
     --------
@@ -250,8 +266,24 @@ class PrecisionRecallDisplay(_CurveDisplay):
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
              max_points: int | None = None, **line_kw: Any) -> PrecisionRecallDisplay:
-        """Draw the curve; parameters as in :meth:`RocCurveDisplay.plot` (``chance`` draws the
-        prevalence line).
+        """Draw the curve as steps: each precision is held up to the next point's recall.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Axes to draw on; None makes a new figure.
+        mark_thresholds : bool, default True
+            Mark and label :func:`marked_points`.
+        chance : bool, default True
+            Draw the chance level: a horizontal line at the positive prevalence.
+        label : str, optional
+            Legend text; by default the name (or the positive class) and the AP if given.
+        title : str, optional
+            Axes title.
+        max_points : int, optional
+            Draw at most this many points (evenly thinned, for very long sweeps).
+        **line_kw
+            Passed to ``ax.plot`` for the curve.
 
         Returns
         -------
@@ -298,8 +330,22 @@ class ThresholdDisplay(_CurveDisplay):
     """Registry metrics against the decision threshold (rule ``score >= θ``), e.g. MCC and
     PPV as in Kneusel 2021, Figure 11-2.
 
-    Parameters are those of :class:`RocCurveDisplay`; ``plot(metrics=...)`` takes registry
-    names or aliases; per-class metrics are those of the positive class.
+    ``plot(metrics=...)`` takes registry names or aliases; per-class metrics are those of the
+    positive class.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        Counts at every threshold (from :func:`confmat.curves.threshold_sweep`).
+    roc_auc, average_precision : float, optional
+        Areas; the legend shows neither (they are kept for a uniform constructor).
+    name : str, optional
+        Legend name.
+
+    Raises
+    ------
+    TypeError
+        If ``sweep`` is not a :class:`~confmat.curves.ThresholdSweep`.
 
     Examples
     --------
@@ -319,10 +365,11 @@ class ThresholdDisplay(_CurveDisplay):
         Returns
         -------
         ndarray of float64
+            One value per threshold; undefined values are 0.
 
         Raises
         ------
-        KeyError
+        ValueError
             Unknown metric.
 
         Examples

@@ -48,16 +48,20 @@ class ConfusionMatrixDisplay(Saving):
         Parameters
         ----------
         y_true, y_pred : array-like of shape (n,)
+            True and predicted labels.
         labels : sequence, optional
             Classes and their order (default: those seen, sorted).
         sample_weight : array-like, optional
+            Non-negative weight of each sample; the cells then hold sums of weights.
         ax : matplotlib Axes, optional
+            Axes to draw on; None makes a new figure.
         **plot_kw
             Passed to :meth:`plot`.
 
         Returns
         -------
         ConfusionMatrixDisplay
+            The display, drawn.
 
         Raises
         ------
@@ -85,13 +89,16 @@ class ConfusionMatrixDisplay(Saving):
         Parameters
         ----------
         estimator : fitted classifier
+            Its ``predict(X)`` gives the predicted labels.
         X, y : array-like
+            The samples and their true labels.
         labels, sample_weight, ax, **plot_kw
             As in :meth:`from_predictions`.
 
         Returns
         -------
         ConfusionMatrixDisplay
+            The display, drawn.
 
         Examples
         --------
@@ -114,14 +121,20 @@ class ConfusionMatrixDisplay(Saving):
         Parameters
         ----------
         ax : matplotlib Axes, optional
-        cmap : str
-        percentages : bool
-        colorbar : bool
+            Axes to draw on; None makes a new figure sized to the number of classes.
+        cmap : str, default "Blues"
+            Matplotlib colour map of the row percentages (0 to 100).
+        percentages : bool, default True
+            Print each cell's row percentage under its count.
+        colorbar : bool, default True
+            Draw a colour bar labelled "% of true class".
         title : str, optional
+            Axes title.
 
         Returns
         -------
         ConfusionMatrixDisplay
+            ``self``, with ``figure_`` and ``ax_`` set.
 
         Examples
         --------

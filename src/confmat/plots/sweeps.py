@@ -54,6 +54,7 @@ def sweep_metric(sweep: ThresholdSweep, name: str, index: Any = None,
     Parameters
     ----------
     sweep : ThresholdSweep
+        Counts of a binary problem at every threshold.
     name : str
         Registry name or alias.
     index : array-like of int, optional
@@ -64,6 +65,7 @@ def sweep_metric(sweep: ThresholdSweep, name: str, index: Any = None,
     Returns
     -------
     ndarray of float64, shape (len(index),)
+        The metric at each threshold asked for.
 
     Examples
     --------
@@ -89,10 +91,13 @@ def sweep_from_predictions(y_true: Any, y_score: Any, *, pos_label: Any = None,
     Parameters
     ----------
     y_true : array-like of shape (n,)
+        True labels of a binary problem.
     y_score : array-like of shape (n,)
         Scores of the positive class.
     pos_label : label, optional
+        The positive class; needed unless the labels are {0, 1}, {-1, 1} or {False, True}.
     sample_weight : array-like of shape (n,), optional
+        Non-negative weight of each sample.
 
     Returns
     -------
@@ -131,7 +136,9 @@ def marked_points(sweep: ThresholdSweep,
     Parameters
     ----------
     sweep : ThresholdSweep
+        Counts of a binary problem at every threshold.
     thresholds : sequence of float, optional
+        The thresholds to mark (default: as described above).
 
     Returns
     -------
