@@ -14,7 +14,7 @@ import pytest
 from proc_oracle import proc  # noqa: F401  (the fixture)
 
 from confmat.curves.partial import partial_auc
-from confmat.inference.roc_boot import Curves, ScoreGroups, percentile_rows
+from confmat.inference.roc_boot import ScoreGroups, percentile_rows
 from confmat.inference.roc_ci import partial_auc_ci, roc_ci
 
 R_EXACT = r"""
@@ -64,7 +64,7 @@ def test_same_resamples_as_proc(proc, seed, n, ties):  # noqa: F811
     groups = ScoreGroups.build(pos, s.astype(float))
     ic = r["ic"].astype(np.int64).reshape(b, -1) - 1
     ip = r["ip"].astype(np.int64).reshape(b, -1) - 1
-    curves = Curves.from_counts(*groups.stratified_counts(ic, ip))
+    curves = groups.stratified_curves(ic, ip)
 
     def quant(values: np.ndarray) -> np.ndarray:
         lo, med, hi, used = percentile_rows(values, 0.95)

@@ -16,9 +16,11 @@ Functions taking index tables let tests feed pROC's own resamples and compare ex
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..deps import njit, numba_kernels
 from ..curves.partial import focus_area, mcclish
 
 
@@ -78,9 +80,8 @@ class ScoreGroups:
         return (np.bincount(self.neg_codes, minlength=g)[None, :],
                 np.bincount(self.pos_codes, minlength=g)[None, :])
 
-    def stratified_counts(self, neg_idx: np.ndarray, pos_idx: np.ndarray
-                          ) -> tuple[np.ndarray, np.ndarray]:
-        """(B, G) counts of resamples given as index tables into the negatives and positives.
+    def stratified_curves(self, neg_idx: np.ndarray, pos_idx: np.ndarray) -> Curves:
+        """Curves of resamples given as index tables into the negatives and positives.
 
         Parameters
         ----------
@@ -91,14 +92,14 @@ class ScoreGroups:
 
         Returns
         -------
-        tuple of ndarray
-            Negative and positive counts per group, (B, G) each.
+        Curves
         """
-        return (_count_rows(self.neg_codes[neg_idx], self.size),
-                _count_rows(self.pos_codes[pos_idx], self.size))
+        fp = cumulative_drawn(self.neg_codes, neg_idx, self.size)
+        tp = cumulative_drawn(self.pos_codes, pos_idx, self.size)
+        return Curves(fp, tp, fp[:, -1].copy(), tp[:, -1].copy())
 
-    def pooled_counts(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(B, G) negative and positive counts of resamples drawn over all samples.
+    def pooled_curves(self, idx: np.ndarray) -> Curves:
+        """Curves of resamples drawn over all samples (a class may be missing).
 
         Parameters
         ----------
@@ -107,10 +108,10 @@ class ScoreGroups:
 
         Returns
         -------
-        tuple of ndarray
+        Curves
         """
         both = _count_rows(self.codes[idx], 2 * self.size)
-        return both[:, : self.size], both[:, self.size:]
+        return Curves.from_counts(both[:, : self.size], both[:, self.size:])
 
 
 def _count_rows(codes: np.ndarray, width: int) -> np.ndarray:
@@ -118,6 +119,62 @@ def _count_rows(codes: np.ndarray, width: int) -> np.ndarray:
     b = codes.shape[0]
     flat = (codes + (np.arange(b, dtype=np.int64) * width)[:, None]).ravel()
     return np.bincount(flat, minlength=b * width).reshape(b, width)
+
+
+def cumulative_drawn(codes: np.ndarray, idx: np.ndarray, width: int) -> np.ndarray:
+    """Row-wise cumulative counts of ``codes[idx]`` with a leading 0: (B, width + 1).
+
+    Compiled when numba is there (gather, count and cumulative sum in one pass over each
+    row, counting in a small reused buffer), else numpy; the same integers either way.
+
+    Parameters
+    ----------
+    codes : ndarray of int64
+        Group code of every item, in ``[0, width)``.
+    idx : ndarray of shape (B, m)
+        Items drawn by each resample.
+    width : int
+        Number of codes.
+
+    Returns
+    -------
+    ndarray of int64, shape (B, width + 1)
+
+    Examples
+    --------
+    >>> cumulative_drawn(np.array([0, 1, 1]), np.array([[0, 1, 2], [2, 2, 2]]), 2).tolist()
+    [[0, 1, 3], [0, 0, 3]]
+    """
+    kern = count_kernel()
+    if kern is None or idx.size < 1 << 14:
+        counts = _count_rows(codes[idx], width)
+        out = np.zeros((idx.shape[0], width + 1), dtype=np.int64)
+        np.cumsum(counts, axis=1, out=out[:, 1:])
+        return out
+    return kern(np.ascontiguousarray(codes), np.ascontiguousarray(idx), width)
+
+
+@numba_kernels
+def count_kernel() -> Any:
+    """The compiled kernel of :func:`cumulative_drawn`, or None without numba."""
+
+    @njit(nogil=True)
+    def cumulative(codes, idx, width):  # pragma: no cover - compiled
+        rows, m = idx.shape
+        out = np.empty((rows, width + 1), np.int64)
+        buf = np.zeros(width, np.int32)
+        for r in range(rows):
+            for j in range(m):
+                buf[codes[idx[r, j]]] += 1
+            acc = 0
+            out[r, 0] = 0
+            for g in range(width):
+                acc += buf[g]
+                buf[g] = 0
+                out[r, g + 1] = acc
+        return out
+
+    return cumulative
 
 
 def draw(rng: np.random.Generator, rows: int, n: int) -> np.ndarray:

@@ -159,10 +159,9 @@ class _Source:
             if stratified:
                 neg = draw(rng, rows, self.n_neg)
                 pos = draw(rng, rows, self.n_pos)
-                counts = self.groups.stratified_counts(neg, pos)
+                yield self.groups.stratified_curves(neg, pos)
             else:
-                counts = self.groups.pooled_counts(draw(rng, rows, self.n))
-            yield Curves.from_counts(*counts)
+                yield self.groups.pooled_curves(draw(rng, rows, self.n))
 
 
 def roc_ci(
