@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from proc_oracle import proc  # noqa: F401  (the fixture)
 
 from confmat.curves.partial import partial_auc
 from confmat.inference.roc_boot import ScoreGroups, percentile_rows
 from confmat.inference.roc_ci import partial_auc_ci, roc_ci
+from proc_oracle import proc  # noqa: F401  (the fixture)
 
 R_EXACT = r"""
 r <- roc(y, s, levels = c(0, 1), direction = "<", quiet = TRUE)

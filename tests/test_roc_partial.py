@@ -4,14 +4,14 @@ and against a hand-made integral on simple cases."""
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
-from fractions import Fraction
-from proc_oracle import proc  # noqa: F401  (the fixture)
 
 from confmat.curves.partial import partial_auc
 from confmat.metrics import UndefinedMetricWarning
+from proc_oracle import proc  # noqa: F401  (the fixture)
 
 R_PARTIAL = r"""
 res <- numeric(length(lens))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from proc_oracle import proc  # noqa: F401  (the fixture)
 
 from confmat.inference.roc_test import roc_test
+from proc_oracle import proc  # noqa: F401  (the fixture)
 
 ALTS = {"two-sided": "two.sided", "less": "less", "greater": "greater"}
 

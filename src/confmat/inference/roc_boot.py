@@ -20,15 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from ..deps import njit, numba_kernels
 from ..curves.partial import focus_area, mcclish
+from ..deps import njit, numba_kernels
 
 
 @dataclass(frozen=True)
 class ScoreGroups:
     """Distinct scores of one score vector and the group of every sample, by class.
 
-    Attributes
+    Parameters
     ----------
     scores : ndarray of shape (G,)
         Distinct scores, decreasing.
@@ -36,6 +36,11 @@ class ScoreGroups:
         Group of each negative / positive sample (data order).
     codes : ndarray of shape (n,)
         Group of each sample, plus ``G`` for positives (the unstratified draw).
+
+    Examples
+    --------
+    >>> ScoreGroups.build(np.array([True, False]), np.array([.9, .1])).size
+    2
     """
 
     scores: np.ndarray
@@ -75,7 +80,13 @@ class ScoreGroups:
         return int(self.scores.shape[0])
 
     def base_counts(self) -> tuple[np.ndarray, np.ndarray]:
-        """Negative and positive counts per group of the sample itself: (1, G) each."""
+        """Negative and positive counts per group of the sample itself.
+
+        Returns
+        -------
+        tuple of ndarray
+            (1, G) each.
+        """
         g = self.size
         return (np.bincount(self.neg_codes, minlength=g)[None, :],
                 np.bincount(self.pos_codes, minlength=g)[None, :])
@@ -198,12 +209,18 @@ def draw(rng: np.random.Generator, rows: int, n: int) -> np.ndarray:
 class Curves:
     """Cumulative counts of ``B`` curves on one group axis.
 
-    Attributes
+    Parameters
     ----------
     fp, tp : ndarray of shape (B, G + 1)
         False / true positive counts at or above each threshold, a leading 0 column first.
     n_neg, n_pos : ndarray of shape (B,)
         Negatives and positives of each resample (0 makes its rates nan).
+
+    Examples
+    --------
+    >>> c = Curves.from_counts(np.array([[1, 1]]), np.array([[1, 1]]))  # two tied pairs: chance
+    >>> c.auc().tolist(), c.at_specificity(np.array([0.5])).tolist()
+    ([0.5], [[0.5]])
     """
 
     fp: np.ndarray
@@ -231,14 +248,25 @@ class Curves:
         return cls(fp, tp, fp[:, -1].copy(), tp[:, -1].copy())
 
     def rates(self) -> tuple[np.ndarray, np.ndarray]:
-        """Sensitivities ``tp / P`` and specificities ``(N - fp) / N``, (B, G + 1) each."""
+        """Sensitivities ``tp / P`` and specificities ``(N - fp) / N``.
+
+        Returns
+        -------
+        tuple of ndarray
+            (B, G + 1) each.
+        """
         with np.errstate(invalid="ignore", divide="ignore"):
             se = self.tp / self.n_pos[:, None]
             sp = (self.n_neg[:, None] - self.fp) / self.n_neg[:, None]
         return se, sp
 
     def auc(self) -> np.ndarray:
-        """Full area (Mann-Whitney form, ties counting one half) of each curve: (B,)."""
+        """Full area (Mann-Whitney form, ties counting one half) of each curve.
+
+        Returns
+        -------
+        ndarray of shape (B,)
+        """
         neg = np.diff(self.fp, axis=1)
         pos = np.diff(self.tp, axis=1)
         n = self.n_neg[:, None]
@@ -248,28 +276,79 @@ class Curves:
 
     def partial_auc(self, focus: str, lo: float, hi: float, correct: bool) -> np.ndarray:
         """Partial area of each curve on a range, optionally McClish-corrected (below the
-        diagonal the corrected value is kept, as pROC's bootstrap does): (B,)."""
+        diagonal the corrected value is kept, as pROC's bootstrap does).
+
+        Parameters
+        ----------
+        focus : {'specificity', 'sensitivity'}
+        lo, hi : float
+            The range.
+        correct : bool
+            McClish's standardisation.
+
+        Returns
+        -------
+        ndarray of shape (B,)
+        """
         se, sp = self.rates()
         area = focus_area(se, sp, lo, hi, focus)
         return mcclish(area, lo, hi) if correct else area
 
     def area(self, partial: tuple[str, float, float, bool] | None) -> np.ndarray:
-        """Full area, or the partial area ``(focus, lo, hi, correct)``: (B,)."""
+        """Full area, or the partial area.
+
+        Parameters
+        ----------
+        partial : tuple or None
+            ``(focus, lo, hi, correct)``, or None for the full area.
+
+        Returns
+        -------
+        ndarray of shape (B,)
+        """
         return self.auc() if partial is None else self.partial_auc(*partial)
 
     def at_specificity(self, values: np.ndarray) -> np.ndarray:
         """Sensitivity at each specificity of ``values`` on every curve, pROC's ``coords(...,
-        input='specificity')``: (B, Q)."""
+        input='specificity')``.
+
+        Parameters
+        ----------
+        values : ndarray of shape (Q,)
+
+        Returns
+        -------
+        ndarray of shape (B, Q)
+        """
         return _cross(self.fp, self.tp, self.n_neg, self.n_pos, values, complement=True)
 
     def at_sensitivity(self, values: np.ndarray) -> np.ndarray:
         """Specificity at each sensitivity of ``values``, pROC's ``coords(...,
-        input='sensitivity')``: (B, Q)."""
+        input='sensitivity')``.
+
+        Parameters
+        ----------
+        values : ndarray of shape (Q,)
+
+        Returns
+        -------
+        ndarray of shape (B, Q)
+        """
         return _cross(self.tp, self.fp, self.n_pos, self.n_neg, values, complement=False)
 
     def at_groups(self, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Sensitivity and specificity after the first ``k`` groups (threshold between group
-        ``k - 1`` and ``k``): (B, Q) each."""
+        ``k - 1`` and ``k``).
+
+        Parameters
+        ----------
+        k : ndarray of int, shape (Q,)
+
+        Returns
+        -------
+        tuple of ndarray
+            (B, Q) each.
+        """
         se, sp = self.rates()
         return se[:, k], sp[:, k]
 

@@ -35,12 +35,18 @@ _BUDGET = 4_000_000
 class RocBand:
     """Point estimates and percentile intervals of one rate at several points of the curve.
 
-    Attributes
+    Parameters
     ----------
     rate : str
         ``'sensitivity'`` or ``'specificity'``.
     estimate, low, median, high : ndarray of shape (Q,)
         The rate on the sample's own curve, and the bootstrap quantiles.
+
+    Examples
+    --------
+    >>> one = np.array([0.5])
+    >>> RocBand("sensitivity", one, one, one, one).to_dict()["low"]
+    [0.5]
     """
 
     rate: str
@@ -67,7 +73,7 @@ class RocBand:
 class RocCI:
     """Bootstrap intervals of points of a ROC curve (:func:`roc_ci`).
 
-    Attributes
+    Parameters
     ----------
     given : str
         What was fixed: ``'specificity'``, ``'sensitivity'`` or ``'threshold'``.
@@ -82,6 +88,13 @@ class RocCI:
         Resamples kept (unstratified resamples that lack a class are left out).
     stratified : bool
     references : tuple of str
+
+    Examples
+    --------
+    >>> ci = roc_ci([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], thresholds=0.4, n_resamples=200,
+    ...             random_state=0)
+    >>> ci.given, ci.sensitivity.estimate.tolist(), ci.specificity.estimate.tolist()
+    ('threshold', [0.5], [0.5])
     """
 
     given: str

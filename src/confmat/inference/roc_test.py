@@ -65,7 +65,7 @@ ALTERNATIVES = ("two-sided", "less", "greater")
 class RocTestResult:
     """The outcome of :func:`roc_test`.
 
-    Attributes
+    Parameters
     ----------
     method : str
     paired : bool
@@ -82,6 +82,12 @@ class RocTestResult:
     n_resamples : int or None
         Resamples or permutations drawn.
     references : tuple of str
+
+    Examples
+    --------
+    >>> r = roc_test([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9], [.1, .2, .3, .4, .5, .6])
+    >>> sorted(r.to_dict())[:3]
+    ['alternative', 'df', 'estimate_a']
     """
 
     method: str
@@ -444,8 +450,8 @@ def _venkatraman(a: _Curve, b: _Curve, paired: bool, n_used: int,
             for cls in (False, True):  # permute within each class across the two samples
                 idx = np.flatnonzero(pos_all == cls)
                 both[idx] = both[rng.permutation(idx)]
-            ep = venkatraman_unpaired_statistic(_first_ranks(both[:na]), a.pos,
-                                                _first_ranks(both[na:]), b.pos, mp)
-            count += ep >= e
+            e_perm = venkatraman_unpaired_statistic(_first_ranks(both[:na]), a.pos,
+                                                    _first_ranks(both[na:]), b.pos, mp)
+            count += int(e_perm >= e)
     return RocTestResult("venkatraman", paired, e, count / n_used, "two-sided", float("nan"),
                          float("nan"), n_resamples=n_used, references=refs)
