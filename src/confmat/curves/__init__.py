@@ -26,6 +26,7 @@ Modules: ``rank`` (the one sort and its compiled kernels), ``roc``, ``precision_
 
 from .areas import average_precision, roc_auc, roc_pr_curves
 from .multiclass import OneVsRestROC, roc_curve_ovr
+from .partial import partial_auc
 from .precision_recall import PRCurve, precision_recall_curve
 from .roc import ROCCurve, roc_curve
 from .sweep import ThresholdChoice, ThresholdSweep, best_threshold, threshold_sweep
@@ -38,6 +39,7 @@ __all__ = [
     "ThresholdSweep",
     "average_precision",
     "best_threshold",
+    "partial_auc",
     "precision_recall_curve",
     "roc_auc",
     "roc_curve",

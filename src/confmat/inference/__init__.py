@@ -28,6 +28,8 @@ from .paired import (
     stuart_maxwell,
 )
 from .prior import at_prevalence, prevalence_ci
+from .roc_ci import RocBand, RocCI, partial_auc_ci, roc_ci
+from .roc_test import RocTestResult, roc_test
 from .scores import DeLongResult, delong, score_ci, score_metric
 
 __all__ = [
@@ -36,6 +38,9 @@ __all__ = [
     "ConfidenceInterval",
     "DeLongResult",
     "PairedResult",
+    "RocBand",
+    "RocCI",
+    "RocTestResult",
     "TestResult",
     "at_prevalence",
     "auto_method",
@@ -51,8 +56,11 @@ __all__ = [
     "kappa_standard_error",
     "mcnemar",
     "paired_bootstrap",
+    "partial_auc_ci",
     "prevalence_ci",
     "proportion_interval",
+    "roc_ci",
+    "roc_test",
     "score_ci",
     "score_metric",
     "stuart_maxwell",
