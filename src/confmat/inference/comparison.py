@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
+from ..deps import require
 from ..inputs.encode import py_scalar
 from ..inputs.targets import encode_truth, resolve_pos_label
 from .intervals import ConfidenceInterval
@@ -172,8 +173,7 @@ class Comparison:
         >>> cmp.to_frame()[("accuracy", "estimate")].tolist()
         [1.0, 0.75]
         """
-        import pandas as pd
-
+        pd = require("pandas", "Comparison.to_frame")
         data = {
             (k, part): [float(getattr(self.intervals[m][k], part)) for m in self.models]
             for k in self.metrics for part in ("estimate", "low", "high")
@@ -197,8 +197,7 @@ class Comparison:
         >>> cmp.pairwise_frame()["method"].tolist()
         ['mcnemar (exact binomial)']
         """
-        import pandas as pd
-
+        pd = require("pandas", "Comparison.pairwise_frame")
         return pd.DataFrame(self.pairwise)
 
     def __str__(self) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
 from .source import ReadError, Source, engine_exceptions
 from .sql_counts import literal, quote
 
@@ -108,8 +109,8 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     ReadError
         If a Parquet footer declares another row count than its row groups hold.
     """
-    import pyarrow as pa
-    import pyarrow.dataset as ds
+    pa = require("pyarrow", "reading Parquet and Arrow files")
+    ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
 
     partitioning = "hive" if os.path.isdir(root) else None
     kw: dict[str, Any] = {"partitioning": partitioning}
@@ -163,8 +164,7 @@ def _duckdb_connection(trust_statistics: bool = True) -> Any:
     the same bytes shows the values). Counting then costs up to twice as long, and equals
     that full read.
     """
-    import duckdb
-
+    duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
     if not trust_statistics:
@@ -222,8 +222,8 @@ def _check_unique_names(name: str, path: str, names: Sequence[str], several: boo
 
 
 def _schema_names(path: str, fmt: str) -> list[str] | None:
-    import pyarrow.ipc as ipc
-    import pyarrow.parquet as pq
+    ipc = require("pyarrow.ipc", "reading Arrow files")
+    pq = require("pyarrow.parquet", "reading Parquet files")
 
     try:
         return list((pq.read_schema(path) if fmt == "parquet" else ipc.open_file(path).schema).names)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import optional, require
 from .sql_counts import quote
 
 
@@ -73,12 +74,9 @@ def engine_exceptions() -> tuple[type[BaseException], ...]:
     """
     out: list[type[BaseException]] = [OSError, ValueError, TypeError, NotImplementedError,
                                       KeyError, IndexError, EOFError, RuntimeError]
-    try:
-        import duckdb
-
+    duckdb = optional("duckdb")
+    if duckdb is not None:
         out.append(duckdb.Error)
-    except ImportError:  # pragma: no cover - duckdb is a core dependency of file reading
-        pass
     return tuple(out)
 
 
@@ -235,7 +233,7 @@ class Source:
         ReadError
             If the engine fails while reading.
         """
-        import pyarrow as pa
+        pa = require("pyarrow", "streaming Arrow batches")
 
         self.check_columns(columns)
         cols = list(dict.fromkeys(columns))
@@ -297,8 +295,8 @@ def _exact_batch(batch: Any, full: bool = False) -> Any:
       integers past the int64 range) become int64 or uint64 when they fit, so that labels up
       to 2**64 - 1 stay exact instead of turning into floats or ``Decimal`` objects.
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    pa = require("pyarrow", "streaming Arrow batches")
+    pc = require("pyarrow.compute", "streaming Arrow batches")
 
     if full:
         batch.validate(full=True)

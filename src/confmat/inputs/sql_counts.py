@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
+
 __all__ = ["WIDE_INTEGERS", "bin_expression", "count_groups", "exact_integers", "literal",
            "parquet_rows", "quote", "score_bins", "unmask", "without_nan"]
 
@@ -433,7 +435,7 @@ def parquet_rows(con: Any, files: Sequence[str], name: str) -> int:
 
 def _declared_rows(files: Sequence[str], exc: Exception) -> list[tuple[str, int]]:
     """(file, rows its footer declares) read by pyarrow; the engine's error if it fails too."""
-    import pyarrow.parquet as pq
+    pq = require("pyarrow.parquet", "reading the row counts of these Parquet files")
 
     try:
         return [(f, pq.read_metadata(f).num_rows) for f in files]

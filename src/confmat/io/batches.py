@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
 from ..inputs.files import Source, open_source
 from .rows import (
     Cleaner,
@@ -238,8 +239,7 @@ def read_columns(
     dict of str to numpy.ndarray
         One array per column (text decoded).
     """
-    import pyarrow as pa
-
+    pa = require("pyarrow", "read_columns")
     reader = iter_batches(path, columns, **kw)
     batches = list(reader.arrow_batches())
     out: dict[str, np.ndarray] = {}

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..accumulator import Accumulator
+from ..deps import require
 from ..inputs.files import Source, open_source, relation_source
 from .batches import BatchReader
 from .grouped import evaluate_grouped
@@ -160,10 +161,7 @@ def evaluate_sql(
 
 
 def _relation(source: Any, query: str | None) -> tuple[Any, str]:
-    try:
-        import duckdb
-    except ImportError as exc:  # pragma: no cover - duckdb is installed with confmat[scale]
-        raise ImportError("evaluate_sql needs duckdb: pip install duckdb") from exc
+    duckdb = require("duckdb", "evaluate_sql")
     if isinstance(source, duckdb.DuckDBPyConnection):
         if not isinstance(query, str):
             raise TypeError("query must be a SQL string when source is a DuckDB connection, "

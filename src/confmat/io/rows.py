@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
 from ..inputs.files import ReadError, Source
 
 #: How many skipped row numbers a read remembers.
@@ -99,8 +100,8 @@ class Cleaner:
 
     def _missing(self, arr: Any) -> Any:
         """Boolean Arrow mask of the missing values of one column, or None if there are none."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
+        pa = require("pyarrow", "streaming Arrow batches")
+        pc = require("pyarrow.compute", "streaming Arrow batches")
 
         mask = arr.is_null() if arr.null_count else None
         typ = arr.type
@@ -147,7 +148,7 @@ class Cleaner:
 
     def clean(self, batch: Any) -> Any:
         """The batch without its invalid rows (or an error naming the first one)."""
-        import pyarrow.compute as pc
+        pc = require("pyarrow.compute", "streaming Arrow batches")
 
         start = self.rows_total
         n = batch.num_rows
@@ -173,8 +174,7 @@ class Cleaner:
 
 
 def _arrow_bool(a: np.ndarray) -> Any:
-    import pyarrow as pa
-
+    pa = require("pyarrow", "streaming Arrow batches")
     return pa.array(a, type=pa.bool_())
 
 
