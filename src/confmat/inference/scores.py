@@ -96,7 +96,30 @@ def delong_components(pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, 
     :math:`T_X` (within positives), :math:`T_Y` (within negatives), :math:`T_Z` (all samples),
     :math:`\hat\theta = (\sum_{i} T_Z(X_i) - m(m+1)/2) / (mn)`,
     :math:`V_{10}(X_i) = (T_Z(X_i) - T_X(X_i))/n`, :math:`V_{01}(Y_j) = 1 - (T_Z(Y_j) -
-    T_Y(Y_j))/m`. Returns ``auc (M,)``, ``v10 (M, m)``, ``v01 (M, n)``.
+    T_Y(Y_j))/m`.
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (N,)
+        Which samples are positive; both classes must be present.
+    scores : ndarray of float64, shape (M, N)
+        The scores of M models on the same samples.
+
+    Returns
+    -------
+    auc : ndarray, shape (M,)
+        The AUC of each model.
+    v10 : ndarray, shape (M, m)
+        The structural components of the positives.
+    v01 : ndarray, shape (M, n)
+        The structural components of the negatives.
+
+    Examples
+    --------
+    >>> pos = np.array([0, 0, 1, 1, 0, 1], dtype=bool)
+    >>> auc, v10, v01 = delong_components(pos, np.array([[.1, .4, .35, .8, .2, .9]]))
+    >>> auc.round(4).tolist(), v10.round(4).tolist()
+    ([0.8889], [[0.6667, 1.0, 1.0]])
     """
     m = int(pos.sum())
     n = pos.size - m
@@ -115,7 +138,29 @@ def delong_components(pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, 
 
 def delong_covariance(pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""AUCs and their DeLong covariance :math:`S = S_{10}/m + S_{01}/n` (``S_{10}``, ``S_{01}``
-    the sample covariances of the structural components)."""
+    the sample covariances of the structural components).
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (N,)
+        Which samples are positive; both classes must be present.
+    scores : ndarray of float64, shape (M, N)
+        The scores of M models on the same samples.
+
+    Returns
+    -------
+    auc : ndarray, shape (M,)
+        The AUC of each model.
+    covariance : ndarray, shape (M, M)
+        Their covariance (a class of one sample contributes zero).
+
+    Examples
+    --------
+    >>> pos = np.array([0, 0, 1, 1, 0, 1], dtype=bool)
+    >>> auc, cov = delong_covariance(pos, np.array([[.1, .4, .35, .8, .2, .9]]))
+    >>> round(float(cov[0, 0] * 81), 6)  # 1/81 from the positives plus 1/81 from the negatives
+    2.0
+    """
     auc, v10, v01 = delong_components(pos, scores)
     m, n = v10.shape[1], v01.shape[1]
     s10 = np.atleast_2d(np.cov(v10)) if m > 1 else np.zeros((auc.size, auc.size))
@@ -125,7 +170,37 @@ def delong_covariance(pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, 
 
 @dataclass(frozen=True)
 class DeLongResult:
-    """DeLong's test of two correlated ROC AUCs."""
+    """DeLong's test of two correlated ROC AUCs (DeLong et al. 1988; Sun and Xu 2014).
+
+    Returned by :func:`delong`.
+
+    Parameters
+    ----------
+    auc_a, auc_b : float
+        The ROC AUC of each model.
+    covariance : ndarray, shape (2, 2)
+        The DeLong covariance of the two AUCs.
+    difference : float
+        ``auc_a - auc_b``.
+    statistic : float
+        The z statistic of the difference.
+    pvalue : float
+        The two-sided p-value of "equal AUC".
+    low, high : float
+        The confidence interval of the difference.
+    level : float
+        Its confidence level.
+    method : str, default 'delong'
+        The method.
+    references : tuple of str
+        DeLong et al. (1988); Sun and Xu (2014).
+
+    Examples
+    --------
+    >>> r = delong([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9], [.3, .2, .6, .7, .1, .4])
+    >>> round(r.auc_a, 4), r.auc_b, round(r.difference, 4)
+    (0.8889, 1.0, -0.1111)
+    """
 
     auc_a: float
     auc_b: float
@@ -145,6 +220,13 @@ class DeLongResult:
         return self.statistic
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Every field (``covariance`` as nested lists, ``references`` as a list).
+        """
         return {
             "method": self.method, "auc_a": self.auc_a, "auc_b": self.auc_b,
             "covariance": self.covariance.tolist(), "difference": self.difference,
@@ -229,7 +311,20 @@ class _Sorted:
 
 def weighted_auc(srt: _Sorted, w: np.ndarray) -> np.ndarray:
     r"""ROC AUC with sample multiplicities ``w`` (B, n): :math:`\sum_g P_g (N_{<g} + N_g/2) /
-    (P\,N)`, ties counting one half (the Mann--Whitney form)."""
+    (P\,N)`, ties counting one half (the Mann--Whitney form).
+
+    Parameters
+    ----------
+    srt : _Sorted
+        The scores of one binary problem, sorted once, with their tie groups.
+    w : ndarray of float64, shape (B, n)
+        Multiplicities of the samples in each of ``B`` resamples (sample order).
+
+    Returns
+    -------
+    ndarray of float64, shape (B,)
+        NaN where a resample lacks a class.
+    """
     p, q = srt.groups(w)
     below = np.cumsum(q, axis=1) - q
     num = (p * (below + 0.5 * q)).sum(axis=1)
@@ -240,7 +335,20 @@ def weighted_auc(srt: _Sorted, w: np.ndarray) -> np.ndarray:
 
 def weighted_average_precision(srt: _Sorted, w: np.ndarray) -> np.ndarray:
     r"""Average precision :math:`\sum_t (R_t - R_{t-1}) P_t` over distinct thresholds (descending
-    score), as scikit-learn's ``average_precision_score``, with multiplicities ``w``."""
+    score), as scikit-learn's ``average_precision_score``, with multiplicities ``w``.
+
+    Parameters
+    ----------
+    srt : _Sorted
+        The scores of one binary problem, sorted once, with their tie groups.
+    w : ndarray of float64, shape (B, n)
+        Multiplicities of the samples in each of ``B`` resamples (sample order).
+
+    Returns
+    -------
+    ndarray of float64, shape (B,)
+        NaN where a resample holds no positive.
+    """
     p, q = srt.groups(w)
     p, q = p[:, ::-1], q[:, ::-1]
     tp = np.cumsum(p, axis=1)
@@ -330,6 +438,40 @@ def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_labe
     Binary scores are ``(n,)``, of ``pos_label``. Multiclass scores are ``(n, K)``, one column
     per class in the order of ``labels`` (default: the sorted classes of ``y_true``), averaged
     one-vs-rest: ``average='macro'`` or ``'weighted'`` (by class support).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    y_score : array-like of shape (n,) or (n, K)
+        Scores of the positive class, or one column per class (K >= 3).
+    metric : str, default 'roc_auc'
+        ``'roc_auc'`` or ``'average_precision'`` (aliases ``'auc'``, ``'auroc'``, ``'ap'``).
+    pos_label : label, optional
+        The positive class of binary scores (see
+        :func:`confmat.inputs.targets.resolve_pos_label`); not with multiclass scores.
+    average : {'macro', 'weighted'}, default 'macro'
+        One-vs-rest average of multiclass scores.
+    labels : array-like, optional
+        The class of each column of multiclass scores.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        An unknown metric or ``average``, ``pos_label`` with multiclass scores, columns that
+        do not match the classes, a class without samples or without negatives, or invalid
+        labels or scores.
+
+    Examples
+    --------
+    >>> score_metric([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> round(score_metric([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9], "ap"), 6)
+    0.916667
     """
     name = score_metric_name(metric)
     if name is None:
@@ -339,7 +481,28 @@ def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_labe
 
 
 def resample_weights(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
-    """Multiplicities of ``size`` bootstrap resamples of ``n`` samples: (size, n) counts."""
+    """Multiplicities of ``size`` bootstrap resamples of ``n`` samples: (size, n) counts.
+
+    Parameters
+    ----------
+    n : int
+        Samples.
+    size : int
+        Resamples.
+    rng : numpy.random.Generator
+        The random generator (advanced).
+
+    Returns
+    -------
+    ndarray of float64, shape (size, n)
+        How often each sample was drawn; every row sums to ``n``.
+
+    Examples
+    --------
+    >>> w = resample_weights(4, 3, np.random.default_rng(0))
+    >>> w.shape, w.sum(axis=1).tolist()
+    ((3, 4), [4.0, 4.0, 4.0])
+    """
     idx = rng.integers(0, n, size=(size, n))
     flat = (idx + (np.arange(size) * n)[:, None]).ravel()
     return np.bincount(flat, minlength=size * n).reshape(size, n).astype(np.float64)
@@ -357,7 +520,49 @@ def score_bootstrap(
     labels: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Point estimates (M,) and paired bootstrap values (B, M) of a score metric for M models
-    (binary ``(n,)`` or multiclass ``(n, K)`` scores, as in :func:`score_metric`)."""
+    (binary ``(n,)`` or multiclass ``(n, K)`` scores, as in :func:`score_metric`).
+
+    Every model is evaluated on the same resamples (the same multiplicities), so the values
+    are paired.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    scores : dict of str to array-like, or list of array-like
+        The scores of each model (a dict's keys name them in error messages).
+    metric : str
+        ``'roc_auc'`` or ``'average_precision'`` (or an alias).
+    n_resamples : int
+        Number of resamples ``B`` (validated by the caller).
+    rng : numpy.random.Generator
+        The random generator (advanced).
+    pos_label : label, optional
+        The positive class of binary scores.
+    average : {'macro', 'weighted'}, default 'macro'
+        One-vs-rest average of multiclass scores.
+    labels : array-like, optional
+        The class of each column of multiclass scores.
+
+    Returns
+    -------
+    estimates : ndarray, shape (M,)
+        The metric of each model on the samples.
+    values : ndarray, shape (B, M)
+        The metric of each model on each resample (NaN where a resample lacks a class).
+
+    Raises
+    ------
+    ValueError
+        As :func:`score_metric`.
+
+    Examples
+    --------
+    >>> est, boot = score_bootstrap([0, 0, 1, 1, 0, 1], {"a": [.1, .4, .35, .8, .2, .9]},
+    ...                             "roc_auc", 100, np.random.default_rng(0))
+    >>> est.round(4).tolist(), boot.shape
+    ([0.8889], (100, 1))
+    """
     name = score_metric_name(metric)
     if name is None:
         raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
@@ -393,12 +598,26 @@ def score_ci(
 
     Parameters
     ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    y_score : array-like of shape (n,) or (n, K)
+        Scores of the positive class, or one column per class (K >= 3).
     metric : {'roc_auc', 'average_precision'}
+        The metric (aliases ``'auc'``, ``'auroc'``, ``'ap'``).
+    level : float, default 0.95
+        Confidence level.
     method : {'auto', 'delong', 'percentile', 'basic'}
         ``'delong'`` (binary ROC AUC only): :math:`\\hat\\theta \\pm z\\sqrt{S}` with DeLong's
         variance, clipped to [0, 1]. The bootstrap methods resample the samples (``n_resamples``
         times, stratification none). ``'auto'`` is DeLong for binary ROC AUC and percentile
         otherwise.
+    n_resamples : int, default 2000
+        Bootstrap resamples (at least 100, and enough for both tails of ``level``).
+    random_state : None, int or numpy.random.Generator
+        Seed of the resampling.
+    pos_label : label, optional
+        The positive class of binary scores (see
+        :func:`confmat.inputs.targets.resolve_pos_label`).
     average, labels
         For multiclass scores ``(n, K)``: one-vs-rest average (``'macro'`` or ``'weighted'``)
         and the classes of the columns, as in :func:`score_metric`.
