@@ -111,8 +111,7 @@ class TestResult:
         Returns
         -------
         dict
-            ``method``, ``statistic``, ``pvalue``, ``df``, ``table`` (lists),
-            ``references`` and the entries of ``details``.
+            The fields (arrays as lists) and the entries of ``details``.
         """
 
         def plain(v: Any) -> Any:
@@ -147,16 +146,9 @@ def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = N
 
     Raises
     ------
-    ValueError
-        If a prediction vector's length differs from ``y_true``'s, or the labels are invalid.
-    TypeError
-        If the vectors cannot be combined into one array.
-
-    Examples
-    --------
-    >>> t, (a, b), book, other = encode_many(["b", "a"], [["a", "a"], ["b", "c"]], ["p", "q"])
-    >>> t.tolist(), a.tolist(), b.tolist(), book, other
-    ([1, 0], [0, 0], [1, 2], ['a', 'b', 'c'], False)
+    ValueError, TypeError
+        A prediction vector of another length than ``y_true``, invalid labels, or vectors
+        that cannot be combined into one array.
     """
     t = as_1d(y_true, "y_true")
     arrs = []
@@ -371,9 +363,7 @@ def bowker(table: Any) -> TestResult:
 # ---------------------------------------------------------------------------------------------
 def holm(pvalues: Any) -> np.ndarray:
     r"""Holm's step-down adjusted p-values: sort ascending, :math:`\tilde p_{(i)} =
-    \max_{j \le i} \min(1, (m - j + 1) p_{(j)})`. NaN p-values are kept as NaN and not counted.
-
-    Holm (1979).
+    \max_{j \le i} \min(1, (m - j + 1) p_{(j)})` (Holm 1979); NaN p-values stay NaN, uncounted.
 
     Parameters
     ----------
@@ -459,7 +449,6 @@ class PairedResult:
         Returns
         -------
         dict
-            Every field (arrays as lists, ``references`` as a list).
         """
 
         def plain(v: Any) -> Any:
