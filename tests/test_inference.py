@@ -22,6 +22,7 @@ from sklearn.metrics import (
 import confmat
 from confmat import ConfusionMatrix
 from confmat.inference import intervals as iv
+from confmat.inference import score_resampling as sr
 from confmat.inference import scores as sc
 
 TABLE3 = np.array([[50, 3, 2], [4, 40, 6], [1, 5, 30]])
@@ -332,9 +333,9 @@ def test_weighted_score_metrics_are_metrics_of_the_resampled_samples():
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 60)
     s = np.round(y * 0.5 + rng.random(60), 1)
-    w = sc.resample_weights(60, 5, np.random.default_rng(0))
-    srt = sc._Sorted(y == 1, s)
-    auc, ap = sc.weighted_auc(srt, w), sc.weighted_average_precision(srt, w)
+    w = sr.resample_weights(60, 5, np.random.default_rng(0))
+    srt = sr._Sorted(y == 1, s)
+    auc, ap = sr.weighted_auc(srt, w), sr.weighted_average_precision(srt, w)
     for r in range(5):
         idx = np.repeat(np.arange(60), w[r].astype(int))
         assert auc[r] == pytest.approx(roc_auc_score(y[idx], s[idx]), abs=1e-12)

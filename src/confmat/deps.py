@@ -53,6 +53,7 @@ OPTIONAL: dict[str, str] = {
     "pandas": "pip install pandas",
     "polars": "pip install polars",
     "pyarrow": "pip install pyarrow",
+    "duckdb": "pip install duckdb",
     "dask": "pip install 'dask[dataframe]'",
     "numba": "pip install numba",
 }
@@ -81,8 +82,8 @@ def loaded(name: str) -> ModuleType | None:
     Parameters
     ----------
     name : str
-        The library (``'pandas'``, ``'polars'``, ``'pyarrow'``, ``'dask'``, ``'numba'``) or one
-        of its modules (``'dask.dataframe'``).
+        The library (``'pandas'``, ``'polars'``, ``'pyarrow'``, ``'duckdb'``, ``'dask'``,
+        ``'numba'``) or one of its modules (``'dask.dataframe'``).
 
     Returns
     -------
@@ -100,7 +101,7 @@ def loaded(name: str) -> ModuleType | None:
     >>> loaded("numpy")
     Traceback (most recent call last):
     ...
-    ValueError: name must be one of the optional libraries ['dask', 'numba', 'pandas', 'polars', 'pyarrow'] (or one of their modules), got 'numpy'
+    ValueError: name must be one of the optional libraries ['dask', 'duckdb', 'numba', 'pandas', 'polars', 'pyarrow'] (or one of their modules), got 'numpy'
     """
     _check_name(name)
     return sys.modules.get(name)
@@ -112,7 +113,7 @@ def imported(name: str) -> ModuleType:
 
     Parameters
     ----------
-    name : {'pandas', 'polars', 'pyarrow', 'dask', 'numba'}
+    name : {'pandas', 'polars', 'pyarrow', 'duckdb', 'dask', 'numba'}
         The library.
 
     Returns
@@ -143,8 +144,10 @@ def installed(name: str) -> bool:
 
     Parameters
     ----------
-    name : {'pandas', 'polars', 'pyarrow', 'dask', 'numba'}
-        The library.
+    name : str
+        The library (``'pandas'``, ``'polars'``, ``'pyarrow'``, ``'duckdb'``, ``'dask'``,
+        ``'numba'``) or one of its modules (``'pyarrow.compute'``: finding a module imports
+        its parent package).
 
     Returns
     -------
@@ -163,7 +166,10 @@ def installed(name: str) -> bool:
     _check_name(name)
     if name in sys.modules:
         return True
-    return importlib.util.find_spec(name) is not None
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # a module of a library that is not installed
+        return False
 
 
 def optional(name: str) -> ModuleType | None:
@@ -171,8 +177,8 @@ def optional(name: str) -> ModuleType | None:
 
     Parameters
     ----------
-    name : {'pandas', 'polars', 'pyarrow', 'dask', 'numba'}
-        The library.
+    name : str
+        The library or one of its modules (as for :func:`installed`).
 
     Returns
     -------
@@ -205,8 +211,9 @@ def require(name: str, feature: str) -> ModuleType:
 
     Parameters
     ----------
-    name : {'pandas', 'polars', 'pyarrow', 'dask', 'numba'}
-        The library.
+    name : str
+        The library or one of its modules (``'pyarrow.compute'``; the message names the
+        library).
     feature : str
         What needs it, for the message (e.g. ``"counting Dask collections"``).
 
@@ -229,7 +236,8 @@ def require(name: str, feature: str) -> ModuleType:
     """
     module = optional(name)
     if module is None:
-        raise ImportError(f"{feature} needs {name}, which is not installed: {OPTIONAL[name]}")
+        top = name.partition(".")[0]
+        raise ImportError(f"{feature} needs {top}, which is not installed: {OPTIONAL[top]}")
     return module
 
 

@@ -20,14 +20,44 @@ PROGRESS_BYTES = 20_000_000
 
 
 class InputError(ValueError):
-    """Bad input named for the user (exit status 2)."""
+    """Bad input named for the user (exit status 2).
+
+    :func:`confmat.cli.main` prints its message as one line on stderr, without a traceback.
+    A subclass of ``ValueError``.
+
+    Examples
+    --------
+    >>> from click.testing import CliRunner
+    >>> from confmat.cli import cli
+    >>> result = CliRunner().invoke(cli, ["matrix", "[[1, 2], [3]]"])
+    >>> isinstance(result.exception, InputError)
+    True
+    >>> print(result.exception)
+    bad matrix '[[1, 2], [3]]': it must be square (K rows of K counts); got 2 rows of lengths [1, 2]
+    """
 
 
 
 
 # ------------------------------------------------------------------------------ helpers
 def split_values(values: Sequence[str] | None) -> list[str]:
-    """Options given repeatedly and/or comma-separated, as one list."""
+    """Options given repeatedly and/or comma-separated, as one list.
+
+    Parameters
+    ----------
+    values : sequence of str or None
+        The values of a repeatable option, each possibly comma-separated.
+
+    Returns
+    -------
+    list of str
+        The parts, stripped; empty parts are left out.
+
+    Examples
+    --------
+    >>> split_values(["a, b", "c"]), split_values(None)
+    (['a', 'b', 'c'], [])
+    """
     out: list[str] = []
     for v in values or ():
         out += [p.strip() for p in str(v).split(",") if p.strip()]
@@ -35,7 +65,37 @@ def split_values(values: Sequence[str] | None) -> list[str]:
 
 
 def coerce(values: list[str], like: np.ndarray, what: str) -> list[Any]:
-    """Typed-in labels as the type of the file's label column (1 -> int 1 for an int column)."""
+    """Typed-in labels as the type of the file's label column (1 -> int 1 for an int column).
+
+    Parameters
+    ----------
+    values : list of str
+        The labels as typed.
+    like : ndarray
+        Values of the label column; its dtype decides (integer, float, bool
+        ``true/false/1/0`` in any case, else text).
+    what : str
+        The option, for the message (``"--pos-label"``).
+
+    Returns
+    -------
+    list
+        The labels as int, float, bool or str.
+
+    Raises
+    ------
+    InputError
+        If a value cannot be read in the column's type.
+
+    Examples
+    --------
+    >>> coerce(["1", "0"], np.array([0, 1]), "--labels value")
+    [1, 0]
+    >>> coerce(["yes"], np.array([True, False]), "--pos-label")
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --pos-label 'yes' does not match the label column, whose values are bool (e.g. [True, False])
+    """
     kind = like.dtype.kind
     out: list[Any] = []
     for v in values:
@@ -59,6 +119,25 @@ def coerce(values: list[str], like: np.ndarray, what: str) -> list[Any]:
 
 
 def format_for(fmt: str | None, output: str | None) -> str:
+    """The output format: ``--format`` if given, else from ``-o``'s extension, else text.
+
+    Parameters
+    ----------
+    fmt : str or None
+        ``--format``.
+    output : str or None
+        ``-o``, the output file.
+
+    Returns
+    -------
+    str
+        One of :data:`FORMATS` (an unknown extension gives ``'text'``).
+
+    Examples
+    --------
+    >>> format_for(None, "report.HTML"), format_for("json", "report.html"), format_for(None, None)
+    ('html', 'json', 'text')
+    """
     if fmt:
         return fmt
     if output:
@@ -69,6 +148,18 @@ def format_for(fmt: str | None, output: str | None) -> str:
 
 
 def check_file(path: str) -> None:
+    """Check that ``path`` is a readable file (not a directory).
+
+    Parameters
+    ----------
+    path : str
+        The path given on the command line.
+
+    Raises
+    ------
+    InputError
+        If it does not exist, is a directory or cannot be read.
+    """
     p = Path(path)
     if not p.exists():
         raise InputError(f"file {path!r} does not exist")
@@ -85,6 +176,19 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def output_options(f: Any) -> Any:
+    """Add the output options (``--format``, ``-o``, ``--title``, ``--no-intervals``,
+    ``--plots``, ``--plot-format``) to a click command.
+
+    Parameters
+    ----------
+    f : callable
+        The command function.
+
+    Returns
+    -------
+    callable
+        ``f`` with the options.
+    """
     f = click.option("--plot-format", type=click.Choice(["png", "svg", "pdf"]), default="png",
                      show_default=True, help="Image format for --plots.")(f)
     f = click.option("--plots", "plots_dir", type=click.Path(file_okay=False),
@@ -101,7 +205,18 @@ def output_options(f: Any) -> Any:
 
 
 def input_options(pred_option: Any) -> Any:
-    """The file-reading options, in help order: --true, --pred (``pred_option``), scores..."""
+    """The file-reading options, in help order: --true, --pred (``pred_option``), scores...
+
+    Parameters
+    ----------
+    pred_option : callable
+        The click option (decorator) for the predicted labels: commands differ in it.
+
+    Returns
+    -------
+    callable
+        A decorator that adds ``--true``, ``pred_option`` and :func:`file_options`.
+    """
 
     def deco(f: Any) -> Any:
         f = pred_option(file_options(f))
@@ -112,6 +227,20 @@ def input_options(pred_option: Any) -> Any:
 
 
 def file_options(f: Any) -> Any:
+    """Add the options of a prediction file (``--score``, ``--scores``, ``--labels``,
+    ``--pos-label``, ``--weight``, ``--progress``, ``--skip-invalid``, ``--input-format``)
+    to a click command.
+
+    Parameters
+    ----------
+    f : callable
+        The command function.
+
+    Returns
+    -------
+    callable
+        ``f`` with the options.
+    """
     f = click.option("--input-format", "fmt_in",
                      type=click.Choice(["csv", "tsv", "parquet", "jsonl", "npy"]),
                      help="File format [default: from the extension].")(f)

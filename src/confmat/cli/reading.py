@@ -56,7 +56,42 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     """One bounded-memory pass through :func:`confmat.io.evaluate_file` (row groups of a Parquet
     file on every core), with ``--labels`` / ``--pos-label`` read in the type of the true labels.
 
-    Returns (matrix, positive label or None, FileReport)."""
+    Parameters
+    ----------
+    path : str
+        The prediction file.
+    true, pred : str
+        Columns of true and predicted labels.
+    weight : str or None
+        Column of sample weights (must be numeric).
+    labels : list of str
+        ``--labels`` (may be empty: then the sorted union of the labels seen).
+    pos_label : str or None
+        ``--pos-label``.
+    show : bool or None
+        Show a progress bar on stderr; None shows one for a file over
+        :data:`~confmat.cli.common.PROGRESS_BYTES` when stderr is a terminal.
+    skip_invalid : bool
+        Skip and count rows with a missing value instead of stopping.
+    fmt_in : str or None
+        ``--input-format``.
+    score_cols : list of str, optional
+        Score columns (see :func:`confmat.io.evaluate_file`).
+    bins : int, default 10_000
+        Score bins of the curves.
+
+    Returns
+    -------
+    (ConfusionMatrix, label or None, FileReport)
+        The matrix, ``--pos-label`` in the type of the true labels (None when not given) and
+        the read's report.
+
+    Raises
+    ------
+    InputError
+        A missing or unreadable file, a file without rows, ``--labels`` / ``--pos-label``
+        values not of the label column's type, or a non-numeric weight column.
+    """
     from .. import io as cio
 
     check_file(path)
@@ -107,6 +142,38 @@ def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
 def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
                       weight: str | None, progress: bool | None, skip_invalid: bool,
                       fmt_in: str | None) -> dict[str, Any]:
+    """Read the columns a command needs, whole (with a progress bar for large files).
+
+    Parameters
+    ----------
+    path : str
+        The prediction file.
+    true : str
+        Column of true labels.
+    preds : list of str
+        Columns of predicted labels (one per model).
+    scores : list of str
+        Score columns (must be numeric).
+    weight : str or None
+        Column of sample weights (must be numeric).
+    progress : bool or None
+        Show a progress bar on stderr; None decides from the file size and the terminal.
+    skip_invalid : bool
+        Skip and count rows with a missing value instead of stopping.
+    fmt_in : str or None
+        ``--input-format``.
+
+    Returns
+    -------
+    dict
+        One numpy array per column, and ``"__skipped__"``: the number of rows skipped.
+
+    Raises
+    ------
+    InputError
+        A missing or unreadable file, no row to evaluate, or a non-numeric score or weight
+        column.
+    """
     check_file(path)
     cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else [])]))
     data: dict[str, Any] = _progress_reader(path, cols, progress, skip_invalid=skip_invalid,
@@ -123,7 +190,33 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
 
 
 def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
-    """A matrix typed as a Python/JSON list of lists, or a CSV file of counts."""
+    """A matrix typed as a Python/JSON list of lists, or a CSV file of counts.
+
+    The file's header holds the predicted labels; an optional first text column the true
+    labels (the same, in the same order).
+
+    Parameters
+    ----------
+    text : str
+        ``"[[61,2],[8,58]]"``, or the path of a CSV file of counts.
+
+    Returns
+    -------
+    (ndarray, list or None)
+        The square table of counts, and the labels of a file (None for a typed-in matrix).
+
+    Raises
+    ------
+    InputError
+        If the text is not a square list of lists of numbers, or the file is not a square
+        table of numeric counts.
+
+    Examples
+    --------
+    >>> table, labels = parse_matrix("[[61, 2], [8, 58]]")
+    >>> table.tolist(), labels
+    ([[61, 2], [8, 58]], None)
+    """
     if os.path.exists(text):
         return _matrix_from_file(text)
     try:

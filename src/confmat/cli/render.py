@@ -18,7 +18,25 @@ from .common import InputError
 
 
 def emit(obj: Any, fmt: str, output: str | None) -> None:
-    """Render the report model ``obj`` and write it to ``output`` (or print it)."""
+    """Render the report model ``obj`` and write it to ``output`` (or print it).
+
+    Text to the terminal is drawn as rich tables; every other case uses the renderer of
+    ``fmt`` (:mod:`confmat.report`).
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+        The report model.
+    fmt : {'text', 'json', 'markdown', 'csv', 'html'}
+        The output format.
+    output : str or None
+        The file to write (its folders are created); None or ``"-"`` prints to stdout.
+
+    Raises
+    ------
+    InputError
+        If the output file cannot be written.
+    """
     from ..report import render_csv, render_html, render_json, render_markdown, render_text
 
     if fmt == "text" and output is None:
@@ -78,6 +96,22 @@ def _print_rich(obj: Any) -> None:
 
 
 def esc(s: Any) -> str:
+    """Text shown literally by rich (its markup, such as ``[bold]``, escaped).
+
+    Parameters
+    ----------
+    s : object
+        Anything; it is converted with ``str``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(esc("[bold] x"))
+    \\[bold] x
+    """
     from rich.markup import escape
 
     return escape(str(s))
@@ -86,6 +120,24 @@ def esc(s: Any) -> str:
 
 
 def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
+    """Save the plots of a report (``--plots``): the confusion matrix and, per score curve,
+    the ROC curve, the precision-recall curve and metrics against the threshold; for a
+    comparison, each model's plots and the ROC curves of the models together.
+
+    Parameters
+    ----------
+    report : Report or Comparison
+        The report model.
+    plots_dir : str or None
+        The folder (created if needed); None or empty saves nothing.
+    plot_format : {'png', 'svg', 'pdf'}
+        The image format.
+
+    Raises
+    ------
+    InputError
+        If the folder cannot be created.
+    """
     if not plots_dir:
         return
     import matplotlib

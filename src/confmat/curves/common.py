@@ -22,13 +22,54 @@ APMethod = Literal["step", "interpolated", "trapezoid"]
 
 
 def trapezoid_area(x: np.ndarray, y: np.ndarray) -> float:
-    """Trapezoidal area under the points ``(x, y)`` as a Python float."""
+    """Trapezoidal area under the points ``(x, y)`` as a Python float.
+
+    Parameters
+    ----------
+    x, y : ndarray
+        The points, in the order of ``x`` along the curve.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> trapezoid_area(np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0, 1.0]))
+    0.75
+    """
     return float(np.trapezoid(y, x))
 
 
 
 def check_max_fpr(max_fpr: Any) -> float | None:
-    """``max_fpr`` as a float in (0, 1], or None; TypeError / ValueError otherwise."""
+    """``max_fpr`` as a float in (0, 1], or None; TypeError / ValueError otherwise.
+
+    Parameters
+    ----------
+    max_fpr : float or None
+        The upper limit of the false positive rate of a partial AUC.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    TypeError
+        If it is not a number (a bool is refused) or None.
+    ValueError
+        If it is outside (0, 1].
+
+    Examples
+    --------
+    >>> check_max_fpr(1), check_max_fpr(None)
+    (1.0, None)
+    >>> check_max_fpr(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_fpr must be in (0, 1], got 0
+    """
     if max_fpr is None:
         return None
     if isinstance(max_fpr, bool) or not isinstance(max_fpr, int | float | np.number):
@@ -39,7 +80,22 @@ def check_max_fpr(max_fpr: Any) -> float | None:
 
 
 def undefined_auc() -> float:
-    """NaN, with the :class:`UndefinedMetricWarning` of an AUC of one class only."""
+    """NaN, with the :class:`UndefinedMetricWarning` of an AUC of one class only.
+
+    Returns
+    -------
+    float
+        NaN.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = undefined_auc()
+    >>> value, caught[0].category.__name__
+    (nan, 'UndefinedMetricWarning')
+    """
     warnings.warn(
         "Only one class is present in y_true. ROC AUC score is not defined in that case.",
         UndefinedMetricWarning,
@@ -52,7 +108,28 @@ def undefined_auc() -> float:
 def average_scores(
     scores: np.ndarray, average: str | None, support: np.ndarray
 ) -> float | np.ndarray:
-    """Average per-class scores as scikit-learn does (weighted: zero-support classes count 0)."""
+    """Average per-class scores as scikit-learn does (weighted: zero-support classes count 0).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_classes,)
+        Per-class scores.
+    average : {'macro', 'weighted'} or None
+        None returns ``scores``; any other value than ``'macro'`` weights by ``support``.
+    support : ndarray of shape (n_classes,)
+        The weight of each class (its positives); a total of 0 gives 0.0.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> average_scores(np.array([1.0, 0.5]), "weighted", np.array([3, 1]))
+    0.875
+    >>> average_scores(np.array([1.0, 0.5]), "macro", np.array([3, 1]))
+    0.75
+    """
     if average is None:
         return scores
     if average == "macro":
@@ -64,13 +141,53 @@ def average_scores(
 
 
 def check_average(average: Any, allowed: Sequence[Any]) -> None:
-    """Raise ValueError unless ``average`` is one of ``allowed``."""
+    """Raise ValueError unless ``average`` is one of ``allowed``.
+
+    Parameters
+    ----------
+    average : object
+        The caller's ``average``.
+    allowed : sequence
+        The values the caller accepts (None included when it is allowed).
+
+    Raises
+    ------
+    ValueError
+        If ``average`` is not in ``allowed``; the message lists them.
+
+    Examples
+    --------
+    >>> check_average("micro", ["macro", "weighted", None])
+    Traceback (most recent call last):
+    ...
+    ValueError: average must be one of ['macro', 'weighted', None], got 'micro'
+    """
     if average not in allowed:
         raise ValueError(f"average must be one of {list(allowed)}, got {average!r}")
 
 
 def check_probabilities(s: np.ndarray, name: str = "y_score") -> None:
-    """Raise ValueError naming the first row of ``s`` that does not sum to 1."""
+    """Raise ValueError naming the first row of ``s`` that does not sum to 1.
+
+    Parameters
+    ----------
+    s : ndarray of shape (n_samples, n_classes)
+        Scores.
+    name : str, default 'y_score'
+        The argument's name, for the message.
+
+    Raises
+    ------
+    ValueError
+        If a row's sum is not close to 1 (``rtol=1e-5``, ``atol=1e-8``).
+
+    Examples
+    --------
+    >>> check_probabilities(np.array([[0.2, 0.8], [0.5, 0.6]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score rows must be probabilities summing to 1 for multi_class='ovr' or 'ovo'; row 1 sums to 1.1
+    """
     sums = s.sum(axis=1)
     bad = ~np.isclose(sums, 1.0, rtol=1e-5, atol=1e-8)
     if bad.any():
@@ -84,7 +201,33 @@ def check_probabilities(s: np.ndarray, name: str = "y_score") -> None:
 def class_columns(
     classes: list[Any], labels: Any, n_columns: int
 ) -> tuple[list[Any], dict[Any, int]]:
-    """The label of each score column: ``labels`` (any order) or the sorted classes."""
+    """The label of each score column: ``labels`` (any order) or the sorted classes.
+
+    Parameters
+    ----------
+    classes : list
+        The sorted classes of ``y_true``.
+    labels : array-like or None
+        The class of each score column, as the user gave it.
+    n_columns : int
+        The number of score columns.
+
+    Returns
+    -------
+    (list, dict)
+        The column labels, and each label's column index.
+
+    Raises
+    ------
+    ValueError
+        Without ``labels``, if the classes are not one per column; with it, if it repeats a
+        label, has another length than the columns, or misses a class of ``y_true``.
+
+    Examples
+    --------
+    >>> class_columns([0, 1, 2], [2, 0, 1], 3)
+    ([2, 0, 1], {2: 0, 0: 1, 1: 2})
+    """
     if labels is None:
         if len(classes) != n_columns:
             raise ValueError(
@@ -108,7 +251,27 @@ def class_columns(
 
 
 def check_method(method: Any) -> APMethod:
-    """``method`` of average precision, checked against ``APMethod``."""
+    """``method`` of average precision, checked against ``APMethod``.
+
+    Parameters
+    ----------
+    method : object
+        The caller's ``method``.
+
+    Returns
+    -------
+    {'step', 'interpolated', 'trapezoid'}
+
+    Raises
+    ------
+    ValueError
+        For any other value.
+
+    Examples
+    --------
+    >>> check_method("step")
+    'step'
+    """
     if method not in ("step", "interpolated", "trapezoid"):
         raise ValueError(
             f"method must be 'step', 'interpolated' or 'trapezoid', got {method!r}"
@@ -122,7 +285,38 @@ def positive_column(classes: list[Any], s_arr: np.ndarray, y_score: Any, labels:
                      pos_label: Any) -> Any:
     """The positive class's scores of binary input: ``y_score`` itself when 1-D, else the
     column of the positive class in a (n, 2) matrix whose columns follow ``labels`` (default:
-    the sorted classes)."""
+    the sorted classes).
+
+    Parameters
+    ----------
+    classes : list
+        The sorted classes of ``y_true`` (two).
+    s_arr : ndarray
+        ``y_score`` as an array (for its shape).
+    y_score : array-like
+        The scores as the user gave them (returned as they are when 1-D).
+    labels : array-like or None
+        The class of each column of a 2-D ``y_score``.
+    pos_label : label or None
+        The positive class (see :func:`confmat.inputs.targets.resolve_pos_label`).
+
+    Returns
+    -------
+    array-like
+        The scores of the positive class.
+
+    Raises
+    ------
+    ValueError
+        ``labels`` with 1-D scores, a 2-D ``y_score`` without two columns, ``labels`` not
+        naming the two classes, or a ``pos_label`` the rule refuses.
+
+    Examples
+    --------
+    >>> s = np.array([[0.9, 0.1], [0.2, 0.8]])
+    >>> positive_column(["healthy", "sick"], s, s, None, "sick").tolist()
+    [0.1, 0.8]
+    """
     if s_arr.ndim != 2:
         if labels is not None:
             raise ValueError(
@@ -144,7 +338,29 @@ def positive_column(classes: list[Any], s_arr: np.ndarray, y_score: Any, labels:
 
 
 def check_thresholds(thresholds: Any) -> np.ndarray:
-    """User thresholds as a non-empty 1-D float array without NaN."""
+    """User thresholds as a non-empty 1-D float array without NaN.
+
+    Parameters
+    ----------
+    thresholds : array-like of shape (n_thresholds,)
+        The thresholds.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        If they are not numbers.
+    ValueError
+        If they are empty, not 1-D, or hold NaN.
+
+    Examples
+    --------
+    >>> check_thresholds([1, 0.5]).tolist()
+    [1.0, 0.5]
+    """
     t = numeric_1d(thresholds, "thresholds")
     if t.dtype.kind not in "iuf":
         raise TypeError(f"thresholds must be numbers, got dtype {t.dtype}")

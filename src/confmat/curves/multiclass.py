@@ -28,7 +28,43 @@ def multilabel_average(
     y_true: Any, y_score: Any, average: Any, sample_weight: Any, what: str, method: Any = None,
     max_fpr: float | None = None,
 ) -> float | np.ndarray:
-    """One-vs-rest score (``what`` ``"auc"`` or ``"ap"``) of a multilabel indicator matrix."""
+    """One-vs-rest score (``what`` ``"auc"`` or ``"ap"``) of a multilabel indicator matrix.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        Indicator matrix of 0/1 (or bool) values.
+    y_score : array-like of shape (n_samples, n_labels)
+        One score column per label.
+    average : {'macro', 'weighted', 'micro'} or None
+        How the per-label scores are averaged (see :func:`average_columns`).
+    sample_weight : array-like of shape (n_samples,) or None
+        Non-negative weights.
+    what : {'auc', 'ap'}
+        ROC AUC or average precision.
+    method : {'step', 'interpolated', 'trapezoid'}, optional
+        The average precision method (``what="ap"``).
+    max_fpr : float, optional
+        Partial ROC AUC up to this false positive rate (``what="auc"``).
+
+    Returns
+    -------
+    float or ndarray
+        The average, or the per-label scores for ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``average``, a ``y_true`` that is not a 0/1 matrix, shapes that differ, or
+        invalid scores or weights.
+
+    Examples
+    --------
+    >>> y = np.array([[1, 0], [0, 1], [1, 1], [0, 0]])
+    >>> s = np.array([[0.9, 0.2], [0.3, 0.8], [0.6, 0.4], [0.1, 0.5]])
+    >>> multilabel_average(y, s, None, None, "auc").tolist()
+    [1.0, 0.75]
+    """
     check_average(average, ("macro", "weighted", "micro", None))
     y = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y.dtype.kind not in "iub" or not np.isin(y, (0, 1)).all():
@@ -49,7 +85,31 @@ def average_columns(
     method: Any = None,
     max_fpr: float | None = None,
 ) -> float | np.ndarray:
-    """One-vs-rest score per column, averaged (shared by ovr AUC, multilabel AUC and AP)."""
+    """One-vs-rest score per column, averaged (shared by ovr AUC, multilabel AUC and AP).
+
+    Parameters
+    ----------
+    indicator : ndarray of bool, shape (n_samples, n_columns)
+        Which samples are positive for each column.
+    s : ndarray of float64, shape (n_samples, n_columns)
+        Scores, validated.
+    w : ndarray of float64 or None
+        Sample weights, validated.
+    average : {'macro', 'weighted', 'micro'} or None
+        ``'micro'`` scores every (sample, column) pair as one binary problem; ``'macro'`` the
+        plain mean of the columns; ``'weighted'`` the mean weighted by each column's positives
+        (see :func:`average_scores`); None the per-column scores.
+    what : {'auc', 'ap'}
+        ROC AUC or average precision.
+    method : {'step', 'interpolated', 'trapezoid'}, optional
+        The average precision method.
+    max_fpr : float, optional
+        Partial ROC AUC up to this false positive rate.
+
+    Returns
+    -------
+    float or ndarray
+    """
 
     def score(pos: np.ndarray, sc: np.ndarray, ww: np.ndarray | None) -> float:
         if what == "auc":
@@ -80,7 +140,44 @@ def multiclass_auc(
     average: Any,
     sample_weight: Any,
 ) -> float | np.ndarray:
-    """Multiclass ROC AUC: one-vs-rest (``average``) or Hand & Till's one-vs-one mean."""
+    """Multiclass ROC AUC: one-vs-rest (``average``) or Hand & Till's one-vs-one mean
+    (Hand and Till 2001).
+
+    Parameters
+    ----------
+    classes : list
+        The sorted classes of ``y_true``.
+    codes : ndarray of int64
+        Each sample's index into ``classes``.
+    s : ndarray of float64, shape (n_samples, n_classes)
+        Probabilities (each row sums to 1).
+    labels : array-like or None
+        The class of each score column (default: the sorted classes).
+    multi_class : {'ovr', 'ovo'}
+        One-vs-rest or one-vs-one.
+    average : {'macro', 'weighted', 'micro'} or None
+        For ``'ovr'`` any of them (see :func:`average_columns`); for ``'ovo'`` ``'macro'``
+        or ``'weighted'`` (pairs weighted by their share of the samples).
+    sample_weight : array-like of shape (n_samples,) or None
+        Non-negative weights (``'ovr'`` only).
+
+    Returns
+    -------
+    float or ndarray
+        NaN (with a warning) when no pair of classes is present for ``'ovo'``.
+
+    Raises
+    ------
+    ValueError
+        Rows that are not probabilities, an ``average`` the method does not take, score
+        columns that do not match the classes, or ``sample_weight`` with ``'ovo'``.
+
+    Examples
+    --------
+    >>> s = np.array([[.8, .1, .1], [.2, .3, .5], [.1, .2, .7], [.3, .4, .3]])
+    >>> round(multiclass_auc([0, 1, 2], np.array([0, 1, 2, 2]), s, None, "ovo", "macro", None), 4)
+    0.8333
+    """
     check_probabilities(s)
     if multi_class == "ovr":
         check_average(average, ("macro", "weighted", "micro", None))
@@ -123,7 +220,7 @@ class OneVsRestROC:
     interpolation); its ``auc`` is the area of that averaged curve, which differs slightly
     from the macro mean of the per-class AUCs (``mean_auc``).
 
-    Attributes
+    Parameters
     ----------
     labels : list
         The classes, in score-column order.

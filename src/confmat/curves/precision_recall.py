@@ -18,7 +18,31 @@ def pr_points(
     thr: np.ndarray, tps: np.ndarray, fps: np.ndarray, drop_intermediate: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision-recall points from cumulative counts, scikit-learn's convention: recall
-    decreasing, a final point (recall 0, precision 1), thresholds increasing."""
+    decreasing, a final point (recall 0, precision 1), thresholds increasing.
+
+    Parameters
+    ----------
+    thr : ndarray
+        Distinct scores, decreasing (:func:`~confmat.curves.rank.cumulative_counts`).
+    tps, fps : ndarray
+        Positive and negative counts (or weights) at or above each score.
+    drop_intermediate : bool
+        Drop the thresholds where recall does not change.
+
+    Returns
+    -------
+    precision, recall : ndarray of float64
+        One more point than thresholds. Precision is 0 where nothing is predicted positive;
+        without positives recall is 1 everywhere (with a ``UserWarning``).
+    thresholds : ndarray of float64
+        Increasing.
+
+    Examples
+    --------
+    >>> p, r, t = pr_points(np.array([0.8, 0.4]), np.array([1, 1]), np.array([0, 1]), False)
+    >>> p.tolist(), r.tolist(), t.tolist()
+    ([0.5, 1.0, 1.0], [1.0, 1.0, 0.0], [0.4, 0.8])
+    """
     tps = np.asarray(tps, dtype=np.float64)
     fps = np.asarray(fps, dtype=np.float64)
     if drop_intermediate and fps.shape[0] > 2:
@@ -92,7 +116,28 @@ def precision_recall_curve(
 
 
 def ap_from_counts(tps: np.ndarray, fps: np.ndarray, method: str) -> float:
-    """Average precision (``method`` step, interpolated or trapezoid) from cumulative counts."""
+    """Average precision (``method`` step, interpolated or trapezoid) from cumulative counts.
+
+    Parameters
+    ----------
+    tps, fps : ndarray
+        Positive and negative counts (or weights) at or above each distinct score, scores
+        decreasing (:func:`~confmat.curves.rank.cumulative_counts`).
+    method : {'step', 'interpolated', 'trapezoid'}
+        ``'step'``: the sum of precision times the rise in recall (scikit-learn's average
+        precision); ``'interpolated'``: the same with each precision replaced by the best
+        precision at an equal or higher recall; ``'trapezoid'``: the trapezoidal area.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> ap_from_counts(np.array([1, 1, 2]), np.array([0, 1, 1]), "step")
+    0.8333333333333333
+    """
     thr = np.zeros(tps.shape[0])
     precision, recall, _ = pr_points(thr, tps, fps, False)
     if method == "step":
@@ -110,7 +155,7 @@ def ap_from_counts(tps: np.ndarray, fps: np.ndarray, method: str) -> float:
 class PRCurve:
     """One precision-recall curve (scikit-learn's layout) and its average precision.
 
-    Attributes
+    Parameters
     ----------
     precision, recall : ndarray
         Precision and recall (fractions in [0, 1]); recall decreasing, ending at (0, 1).

@@ -22,6 +22,30 @@ def cumulative_counts(
     or above each: ``tps[i] = sum(w[pos & (score >= thr[i])])``, likewise ``fps``.
 
     Zero-weight samples are dropped first (they neither count nor create thresholds).
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (n_samples,)
+        Which samples are positive.
+    score : ndarray of float64, shape (n_samples,)
+        Scores (validated: finite).
+    weight : ndarray of float64 or None
+        Sample weights; None counts each sample once.
+
+    Returns
+    -------
+    thr : ndarray of float64
+        The distinct scores, decreasing.
+    tps, fps : ndarray
+        Positive and negative counts at or above each score (int64 without weights, float64
+        sums of weights with them).
+
+    Examples
+    --------
+    >>> thr, tps, fps = cumulative_counts(np.array([False, True, True]),
+    ...                                   np.array([0.2, 0.9, 0.2]), None)
+    >>> thr.tolist(), tps.tolist(), fps.tolist()
+    ([0.9, 0.2], [1, 2], [0, 1])
     """
     if weight is None and score.shape[0] >= 1 << 14:
         kern = rank_kernel()
@@ -175,7 +199,28 @@ def _sorted_halves_auc(below_and_ties: Any, buf: np.ndarray, n_pos: int) -> floa
 
 def fast_binary_auc(y_true: Any, y_score: Any) -> float | None:
     """Unweighted binary AUC of large numpy inputs in two compiled passes (scan, split) plus
-    the sorts; None when the input needs the general path (which also reports errors)."""
+    the sorts; None when the input needs the general path (which also reports errors).
+
+    The fast path takes 1-D numpy arrays of one shape, at least 65 536 samples, integer
+    labels in {0, 1} and float64 scores, with numba available.
+
+    Parameters
+    ----------
+    y_true : object
+        True labels as the user gave them.
+    y_score : object
+        Scores as the user gave them.
+
+    Returns
+    -------
+    float or None
+        The AUC (NaN, with a warning, when one class only is present), or None.
+
+    Examples
+    --------
+    >>> fast_binary_auc([0, 1], [0.2, 0.7]) is None  # small input: the general path
+    True
+    """
     if not (isinstance(y_true, np.ndarray) and isinstance(y_score, np.ndarray)):
         return None
     if y_true.ndim != 1 or y_score.ndim != 1 or y_true.shape != y_score.shape:
@@ -199,7 +244,24 @@ def fast_binary_auc(y_true: Any, y_score: Any) -> float | None:
 
 def mann_whitney_auc(pos: np.ndarray, score: np.ndarray) -> float:
     """Unweighted AUC = P(score_pos > score_neg) + P(tie) / 2, which equals the trapezoidal
-    area under the empirical ROC curve (ties give the diagonal segments)."""
+    area under the empirical ROC curve (ties give the diagonal segments).
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (n_samples,)
+        Which samples are positive; both classes must be present.
+    score : ndarray of float64, shape (n_samples,)
+        Scores.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> mann_whitney_auc(np.array([False, True, True]), np.array([0.2, 0.9, 0.2]))
+    0.75
+    """
     n_pos = int(np.count_nonzero(pos))
     n_neg = pos.shape[0] - n_pos
     kern = rank_kernel() if pos.shape[0] >= 4096 else None

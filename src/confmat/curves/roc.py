@@ -19,7 +19,32 @@ from .rank import cumulative_counts, mann_whitney_auc
 def roc_points(
     thr: np.ndarray, tps: np.ndarray, fps: np.ndarray, drop_intermediate: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """ROC points from cumulative counts (decreasing thresholds), scikit-learn's convention."""
+    """ROC points from cumulative counts (decreasing thresholds), scikit-learn's convention.
+
+    Parameters
+    ----------
+    thr : ndarray
+        Distinct scores, decreasing (:func:`~confmat.curves.rank.cumulative_counts`).
+    tps, fps : ndarray
+        Positive and negative counts (or weights) at or above each score.
+    drop_intermediate : bool
+        Drop the points where neither rate changes direction (collinear points).
+
+    Returns
+    -------
+    fpr, tpr : ndarray of float64
+        Starting at 0; NaN everywhere (with an :class:`UndefinedMetricWarning`) when there
+        are no negatives, respectively no positives.
+    thresholds : ndarray of float64
+        ``inf`` first, then ``thr``.
+
+    Examples
+    --------
+    >>> fpr, tpr, thr = roc_points(np.array([0.8, 0.4]), np.array([1.0, 1.0]),
+    ...                            np.array([0.0, 1.0]), False)
+    >>> fpr.tolist(), tpr.tolist(), thr.tolist()
+    ([0.0, 0.0, 1.0], [0.0, 1.0, 1.0], [inf, 0.8, 0.4])
+    """
     if drop_intermediate and fps.shape[0] > 2:
         corner = np.logical_or(np.diff(fps, 2), np.diff(tps, 2))
         keep = np.flatnonzero(np.concatenate([[True], corner, [True]]))
@@ -52,7 +77,25 @@ def roc_points(
 
 def area_with_max_fpr(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float | None) -> float:
     """Area under a ROC curve; with ``max_fpr`` the standardized partial area (McClish 1989):
-    ``0.5 * (1 + (A - m) / (M - m))`` with ``m = max_fpr**2 / 2`` and ``M = max_fpr``."""
+    ``0.5 * (1 + (A - m) / (M - m))`` with ``m = max_fpr**2 / 2`` and ``M = max_fpr``.
+
+    Parameters
+    ----------
+    fpr, tpr : ndarray
+        The points of the curve, ``fpr`` increasing from 0 to 1.
+    max_fpr : float or None
+        The upper limit of the partial area, in (0, 1]; None or 1 gives the full area.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> fpr, tpr = np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0])
+    >>> area_with_max_fpr(fpr, tpr, None), area_with_max_fpr(fpr, tpr, 0.5)
+    (1.0, 1.0)
+    """
     if max_fpr is None or max_fpr == 1:
         return trapezoid_area(fpr, tpr)
     stop = int(np.searchsorted(fpr, max_fpr, "right"))
@@ -67,7 +110,31 @@ def area_with_max_fpr(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float | None) -
 def binary_auc(
     pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None, max_fpr: float | None
 ) -> float:
-    """ROC AUC of validated binary input (``pos`` a boolean mask), full or partial."""
+    """ROC AUC of validated binary input (``pos`` a boolean mask), full or partial.
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (n_samples,)
+        Which samples are positive.
+    score : ndarray of float64, shape (n_samples,)
+        Scores.
+    weight : ndarray of float64 or None
+        Sample weights.
+    max_fpr : float or None
+        Standardized partial AUC up to this false positive rate (see
+        :func:`area_with_max_fpr`).
+
+    Returns
+    -------
+    float
+        NaN, with an :class:`UndefinedMetricWarning`, when one class is absent (or carries
+        no weight).
+
+    Examples
+    --------
+    >>> binary_auc(np.array([False, True, True]), np.array([0.2, 0.9, 0.2]), None, None)
+    0.75
+    """
     n_pos = int(np.count_nonzero(pos))
     if n_pos == 0 or n_pos == pos.shape[0]:
         return undefined_auc()
@@ -142,7 +209,7 @@ def roc_curve(
 class ROCCurve:
     """One ROC curve: false/true positive rates at decreasing thresholds, and its area.
 
-    Attributes
+    Parameters
     ----------
     fpr, tpr : ndarray
         False and true positive rates (fractions in [0, 1]), increasing.

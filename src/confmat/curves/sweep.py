@@ -316,7 +316,7 @@ class ThresholdChoice:
 
     Returned by :func:`best_threshold`.
 
-    Attributes
+    Parameters
     ----------
     threshold : float
         The chosen threshold, in score units.

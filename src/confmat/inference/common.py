@@ -15,7 +15,33 @@ DEFAULT_RESAMPLES = 9999
 
 
 def check_level(level: Any) -> float:
-    """Validate a confidence level: a number strictly between 0 and 1."""
+    """Validate a confidence level: a number strictly between 0 and 1.
+
+    Parameters
+    ----------
+    level : float
+        The confidence level.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If it is not a number (a bool is refused).
+    ValueError
+        If it is not strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> check_level(0.95)
+    0.95
+    >>> check_level(95)
+    Traceback (most recent call last):
+    ...
+    ValueError: level must lie strictly between 0 and 1 (e.g. 0.95), got 95.0
+    """
     if isinstance(level, bool) or not isinstance(level, int | float | np.floating | np.integer):
         raise TypeError(f"level must be a number in (0, 1), got {type(level).__name__} {level!r}")
     level = float(level)
@@ -25,11 +51,52 @@ def check_level(level: Any) -> float:
 
 
 def min_resamples(level: float) -> int:
-    """Fewest resamples accepted: 100, and enough for at least one resample in each tail."""
+    """Fewest resamples accepted: 100, and enough for at least one resample in each tail.
+
+    Parameters
+    ----------
+    level : float
+        The confidence level, in (0, 1).
+
+    Returns
+    -------
+    int
+        ``max(100, ceil(2 / (1 - level)))``.
+
+    Examples
+    --------
+    >>> min_resamples(0.95), min_resamples(0.999)
+    (100, 2000)
+    """
     return max(100, math.ceil(2.0 / (1.0 - level)))
 
 
 def check_n_resamples(n_resamples: Any, level: float) -> int:
+    """Validate the number of bootstrap resamples for a confidence level.
+
+    Parameters
+    ----------
+    n_resamples : int
+        The number of resamples.
+    level : float
+        The confidence level (validated).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        If it is not an integer (a bool is refused).
+    ValueError
+        If it is below :func:`min_resamples` of ``level``.
+
+    Examples
+    --------
+    >>> check_n_resamples(1000, 0.95)
+    1000
+    """
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer):
         raise TypeError(f"n_resamples must be an integer, got {type(n_resamples).__name__}")
     n_resamples = int(n_resamples)
@@ -43,7 +110,30 @@ def check_n_resamples(n_resamples: Any, level: float) -> int:
 
 
 def check_random_state(random_state: Any) -> np.random.Generator:
-    """``None``, an int seed or a ``numpy.random.Generator`` (used as is, so draws advance it)."""
+    """``None``, an int seed or a ``numpy.random.Generator`` (used as is, so draws advance it).
+
+    Parameters
+    ----------
+    random_state : None, int or numpy.random.Generator
+        None draws fresh entropy; an int is a seed.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    TypeError
+        For any other type (a bool is refused).
+    ValueError
+        For a negative seed.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> check_random_state(rng) is rng
+    True
+    """
     if random_state is None or isinstance(random_state, np.random.Generator):
         return np.random.default_rng(random_state)
     if isinstance(random_state, bool) or not isinstance(random_state, int | np.integer):
@@ -82,6 +172,25 @@ def scipy_stats() -> Any:
 
 
 def chunk_rows(n_rows: int, row_size: int, budget: int = 4_000_000) -> list[tuple[int, int]]:
-    """Split ``n_rows`` into (start, stop) chunks of at most ``budget`` elements."""
+    """Split ``n_rows`` into (start, stop) chunks of at most ``budget`` elements.
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows to split.
+    row_size : int
+        Elements per row.
+    budget : int, default 4_000_000
+        Largest number of elements in a chunk (a chunk holds at least one row).
+
+    Returns
+    -------
+    list of (int, int)
+
+    Examples
+    --------
+    >>> chunk_rows(5, 10, budget=20)
+    [(0, 2), (2, 4), (4, 5)]
+    """
     step = max(1, budget // max(1, row_size))
     return [(s, min(n_rows, s + step)) for s in range(0, n_rows, step)]

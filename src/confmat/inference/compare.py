@@ -91,6 +91,18 @@ def compare(
     level, method, n_resamples, random_state
         As in :meth:`ConfusionMatrix.ci` (score metrics use DeLong for ROC AUC and the
         sample bootstrap for average precision).
+    average : {'macro', 'micro', 'weighted'}, optional
+        Averaging of the per-class metrics (default: macro, said in ``notes``, unless
+        ``pos_label`` is given).
+    labels : array-like, optional
+        The classes and their order (default: the sorted labels of ``y_true`` and the
+        predictions); also the column order of 2-D scores.
+    pos_label : label, optional
+        The positive class: of binary scores (ROC AUC, average precision, scores turned into
+        labels, the curves) and, without ``average``, of the per-class metrics. Needed for
+        binary scores unless the labels are {0, 1}, {-1, 1} or {False, True}.
+    threshold : float, default 0.5
+        1-D scores are turned into labels with ``score >= threshold`` (said in ``notes``).
     test_metric : str, optional
         Metric of the pairwise tests and of the ranking; default the first of ``metrics``.
         Tests: McNemar for accuracy / error rate, DeLong for ROC AUC, the paired bootstrap
@@ -102,6 +114,24 @@ def compare(
         ``models`` ranked by ``test_metric`` (best first, following the metric's
         ``higher_is_better``), ``intervals[model][metric]``, ``pairwise`` (sorted by p-value),
         ``to_frame()``, ``pairwise_frame()``, ``to_dict()``.
+
+    Raises
+    ------
+    TypeError
+        If ``models`` is not a non-empty mapping, or a 2-D model input is not numeric.
+    ValueError
+        No or duplicated metrics, a ``test_metric`` not among them, a model input of the
+        wrong shape or length, score metrics without binary scores, invalid labels,
+        ``pos_label``, ``level`` or ``n_resamples``.
+
+    Examples
+    --------
+    >>> cmp = compare({"a": [0, 1, 1, 1, 0, 1], "b": [0, 0, 1, 1, 1, 1]}, [0, 0, 1, 1, 0, 1],
+    ...               ["accuracy"], n_resamples=200, random_state=0)
+    >>> [round(cmp.intervals[m]["accuracy"].estimate, 4) for m in cmp.models]
+    [0.8333, 0.8333]
+    >>> cmp.pairwise[0]["method"]
+    'mcnemar (exact binomial)'
     """
     from ..matrix import ConfusionMatrix
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
+from ..deps import require
 from ..inputs.encode import py_scalar
 from ..inputs.targets import encode_truth, resolve_pos_label
 from .intervals import ConfidenceInterval
@@ -23,7 +24,9 @@ class Comparison:
     intervals, pairwise tests, and, for models given binary scores, their ROC and
     precision-recall curves (as in Kneusel 2021, Figure 11-3).
 
-    Attributes
+    Built by :func:`confmat.inference.compare` (or :func:`compare_curves`).
+
+    Parameters
     ----------
     models : list of str
         Model names, best first by ``test_metric``.
@@ -34,8 +37,14 @@ class Comparison:
     pairwise : list of dict
         Pairwise tests, most significant first (``model_a``, ``model_b``, ``difference``,
         ``pvalue``, ``pvalue_adjusted``, ``method``, ...).
-    test_metric, level, correction, notes
-        Metric of the tests and ranking, confidence level, p-value adjustment, notes.
+    test_metric : str
+        Metric of the pairwise tests and of the ranking.
+    level : float
+        Confidence level of the intervals.
+    correction : str, default 'holm'
+        The adjustment of the pairwise p-values.
+    notes : list of str, optional
+        What the comparison did that a reader should know (averaging, thresholds, ...).
     roc, pr : dict
         ``model -> ROCCurve`` / ``PRCurve`` for models with binary scores (empty otherwise).
     pos_label : label or None
@@ -172,8 +181,7 @@ class Comparison:
         >>> cmp.to_frame()[("accuracy", "estimate")].tolist()
         [1.0, 0.75]
         """
-        import pandas as pd
-
+        pd = require("pandas", "Comparison.to_frame")
         data = {
             (k, part): [float(getattr(self.intervals[m][k], part)) for m in self.models]
             for k in self.metrics for part in ("estimate", "low", "high")
@@ -197,8 +205,7 @@ class Comparison:
         >>> cmp.pairwise_frame()["method"].tolist()
         ['mcnemar (exact binomial)']
         """
-        import pandas as pd
-
+        pd = require("pandas", "Comparison.pairwise_frame")
         return pd.DataFrame(self.pairwise)
 
     def __str__(self) -> str:
@@ -374,6 +381,21 @@ def compare_models(
 
 
 def nan_low(v: Any) -> float:
-    """``float(v)``, with NaN turned into ``-inf`` so that undefined values rank last."""
+    """``float(v)``, with NaN turned into ``-inf`` so that undefined values rank last.
+
+    Parameters
+    ----------
+    v : float
+        A metric value.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> nan_low(0.5), nan_low(float("nan"))
+    (0.5, -inf)
+    """
     v = float(v)
     return -np.inf if np.isnan(v) else v

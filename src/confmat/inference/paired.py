@@ -62,7 +62,34 @@ REF_HOLM = (
 
 @dataclass(frozen=True)
 class TestResult:
-    """Result of a test: ``statistic``, ``pvalue``, ``method``, and what it was computed from."""
+    """Result of a test: ``statistic``, ``pvalue``, ``method``, and what it was computed from.
+
+    The entries of ``details`` read as attributes too (``result.b`` for McNemar's test).
+
+    Parameters
+    ----------
+    statistic : float
+        The test statistic.
+    pvalue : float
+        The two-sided p-value.
+    method : str
+        The test and variant (``'exact binomial'``, ``'chi2 corrected'``, ``'bowker'``, ...).
+    df : float, optional
+        Degrees of freedom of a chi-squared statistic (None for an exact test).
+    table : ndarray, optional
+        The table the test was computed from.
+    references : tuple of str, default ()
+        The sources of the method.
+    details : dict, optional
+        Further values of the test.
+
+    Examples
+    --------
+    >>> r = mcnemar([0, 1, 1, 0, 1, 1, 0, 1], [0, 1, 1, 0, 1, 1, 1, 0],
+    ...             [1, 0, 1, 1, 1, 0, 1, 0])
+    >>> r.method, r.pvalue, r.b, r.c
+    ('exact binomial', 0.125, 4, 0)
+    """
 
     statistic: float
     pvalue: float
@@ -79,6 +106,14 @@ class TestResult:
         raise AttributeError(name)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            The fields (arrays as lists) and the entries of ``details``.
+        """
+
         def plain(v: Any) -> Any:
             return v.tolist() if isinstance(v, np.ndarray) else v
 
@@ -90,7 +125,31 @@ class TestResult:
 
 def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = None
                 ) -> tuple[np.ndarray, list[np.ndarray], list[Any], bool]:
-    """Encode y_true and several prediction vectors with one code book."""
+    """Encode y_true and several prediction vectors with one code book.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    preds : list of array-like of shape (n,)
+        Predicted labels of each model.
+    names : list of str
+        The argument name of each prediction vector, for error messages.
+    labels : array-like, optional
+        Fixed classes (default: the sorted union of every vector's labels).
+
+    Returns
+    -------
+    (ndarray, list of ndarray, list, bool)
+        The codes of ``y_true``, the codes of each prediction vector, the code book, and
+        whether a label lies outside ``labels`` (coded ``len(book)``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        A prediction vector of another length than ``y_true``, invalid labels, or vectors
+        that cannot be combined into one array.
+    """
     t = as_1d(y_true, "y_true")
     arrs = []
     for name, p in zip(names, preds, strict=True):
@@ -139,9 +198,23 @@ def mcnemar(
         ``table`` = [[both right, A right B wrong], [A wrong B right, both wrong]], and
         ``b``, ``c``, ``n_discordant``.
 
+    Raises
+    ------
+    TypeError
+        If ``exact`` or ``correction`` is not a bool (``exact`` may be None).
+    ValueError
+        Empty or invalid labels, or predictions of another length than ``y_true``.
+
     References
     ----------
     McNemar (1947); Edwards (1948); Dietterich (1998) recommends it for comparing classifiers.
+
+    Examples
+    --------
+    >>> r = mcnemar([0, 1, 1, 0, 1, 1, 0, 1], [0, 1, 1, 0, 1, 1, 1, 0],
+    ...             [1, 0, 1, 1, 1, 0, 1, 0])
+    >>> r.table.tolist(), r.pvalue  # 2 * P(Binomial(4, 1/2) <= 0)
+    ([[2, 4], [0, 2]], 0.125)
     """
     if exact is not None and not isinstance(exact, bool | np.bool_):
         raise TypeError(f"exact must be True, False or None, got {exact!r}")
@@ -210,6 +283,28 @@ def stuart_maxwell(table: Any) -> TestResult:
     Build the table with ``ConfusionMatrix.from_predictions(pred_a, pred_b)``; on a
     ``(y_true, y_pred)`` matrix the test asks whether the predicted class distribution matches
     the true one.
+
+    Parameters
+    ----------
+    table : array-like of shape (K, K) or ConfusionMatrix
+        Counts of paired labels, K >= 2.
+
+    Returns
+    -------
+    TestResult
+        ``statistic``, ``pvalue``, ``df`` (the rank of V), ``table``.
+
+    Raises
+    ------
+    ValueError
+        If the table is not square and numeric, has fewer than two classes, or holds
+        negative or non-finite counts.
+
+    Examples
+    --------
+    >>> r = stuart_maxwell([[20, 5, 2], [3, 30, 4], [6, 1, 25]])
+    >>> round(r.statistic, 6), r.df
+    (0.25, 2.0)
     """
     c = _square(table)
     d = c.sum(axis=1) - c.sum(axis=0)
@@ -231,6 +326,28 @@ def bowker(table: Any) -> TestResult:
     :math:`n_{ij} + n_{ji} > 0`, :math:`\chi^2` with K(K - 1)/2 degrees of freedom (as in
     Bowker 1948 and statsmodels). For K = 2 it is McNemar's statistic without continuity
     correction.
+
+    Parameters
+    ----------
+    table : array-like of shape (K, K) or ConfusionMatrix
+        Counts of paired labels, K >= 2.
+
+    Returns
+    -------
+    TestResult
+        ``statistic``, ``pvalue``, ``df``, ``table``.
+
+    Raises
+    ------
+    ValueError
+        If the table is not square and numeric, has fewer than two classes, or holds
+        negative or non-finite counts.
+
+    Examples
+    --------
+    >>> r = bowker([[20, 5, 2], [3, 30, 4], [6, 1, 25]])
+    >>> round(r.statistic, 6), r.df  # 2**2/8 + 4**2/8 + 3**2/5
+    (4.3, 3.0)
     """
     c = _square(table)
     iu = np.triu_indices(c.shape[0], 1)
@@ -246,7 +363,23 @@ def bowker(table: Any) -> TestResult:
 # ---------------------------------------------------------------------------------------------
 def holm(pvalues: Any) -> np.ndarray:
     r"""Holm's step-down adjusted p-values: sort ascending, :math:`\tilde p_{(i)} =
-    \max_{j \le i} \min(1, (m - j + 1) p_{(j)})`. NaN p-values are kept as NaN and not counted."""
+    \max_{j \le i} \min(1, (m - j + 1) p_{(j)})` (Holm 1979); NaN p-values stay NaN, uncounted.
+
+    Parameters
+    ----------
+    pvalues : array-like of float
+        The p-values of the tests.
+
+    Returns
+    -------
+    ndarray of float64
+        The adjusted p-values, in the order of ``pvalues``.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03, float("nan")]).round(6).tolist()
+    [0.03, 0.06, 0.06, nan]
+    """
     p = np.asarray(pvalues, dtype=np.float64)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
@@ -264,7 +397,39 @@ def holm(pvalues: Any) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PairedResult:
-    """Paired bootstrap comparison of one metric between two models."""
+    """Paired bootstrap comparison of one metric between two models.
+
+    Returned by :func:`paired_bootstrap`. Per-class metrics with ``average=None`` hold arrays
+    (one value per class) where the fields say float.
+
+    Parameters
+    ----------
+    metric : str
+        The metric's canonical name.
+    estimate_a, estimate_b : float or ndarray
+        The metric of each model on the samples.
+    difference : float or ndarray
+        ``estimate_a - estimate_b``.
+    low, high : float or ndarray
+        Percentile interval of the difference.
+    pvalue : float or ndarray
+        Two-sided p-value of "equal metric".
+    level : float
+        Confidence level of the interval.
+    n_resamples : int
+        Number of resamples.
+    method : str, default 'paired bootstrap'
+        The method.
+    references : tuple of str
+        Efron and Tibshirani (1993); Hall and Wilson (1991).
+
+    Examples
+    --------
+    >>> r = paired_bootstrap([0, 1, 1, 0, 1, 1, 0, 1], [0, 1, 1, 0, 1, 1, 1, 0],
+    ...                      [1, 0, 1, 1, 1, 0, 1, 0], n_resamples=1000, random_state=0)
+    >>> r.estimate_a, r.estimate_b, r.difference
+    (0.75, 0.25, 0.5)
+    """
 
     metric: str
     estimate_a: Any
@@ -279,6 +444,13 @@ class PairedResult:
     references: tuple[str, ...] = (REF_EFRON, REF_HALL_WILSON)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+        """
+
         def plain(v: Any) -> Any:
             return v.tolist() if isinstance(v, np.ndarray) else v
 
@@ -324,6 +496,50 @@ def paired_bootstrap(
     'equal metric', from the resampled differences centred on the observed one (Hall and Wilson
     1991): :math:`(1 + \#\{|\Delta^* - \hat\Delta| \ge |\hat\Delta|\}) / (1 + B)`. Per-class
     metrics with ``average=None`` give per-class arrays.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    pred_a, pred_b : array-like of shape (n,) or (n, K)
+        Predicted labels of each model (registry metrics), or scores (``'roc_auc'``,
+        ``'average_precision'``).
+    metric : str, default 'accuracy'
+        A registry metric, ``'roc_auc'`` or ``'average_precision'``.
+    level : float, default 0.95
+        Confidence level of the interval.
+    average : {'macro', 'micro', 'weighted'}, optional
+        Averaging of a per-class metric (None: per-class arrays); for multiclass scores
+        ``'macro'`` (the default) or ``'weighted'``.
+    n_resamples : int, default 9999
+        Number of resamples (at least 100, and enough for both tails of ``level``).
+    random_state : None, int or numpy.random.Generator
+        Seed of the resampling.
+    labels : array-like, optional
+        Fixed classes (labels), or the column order of 2-D scores.
+    pos_label : label, optional
+        Registry metrics: the one class of a per-class metric with ``average=None``; scores:
+        the positive class.
+    **params
+        Parameters of the metric (e.g. ``beta`` of ``fbeta``).
+
+    Returns
+    -------
+    PairedResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        Invalid ``level``, ``n_resamples``, ``random_state``, labels, scores or metric;
+        ``pos_label`` with a metric that is not per-class or with ``average``, or not one of
+        the labels.
+
+    Examples
+    --------
+    >>> r = paired_bootstrap([0, 1, 1, 0, 1, 1, 0, 1], [0, 1, 1, 0, 1, 1, 1, 0],
+    ...                      [1, 0, 1, 1, 1, 0, 1, 0], n_resamples=1000, random_state=0)
+    >>> r.difference, r.low <= r.difference <= r.high, r.n_resamples
+    (0.5, True, 1000)
     """
     level = check_level(level)
     n_used = check_n_resamples(n_resamples, level)

@@ -70,7 +70,38 @@ COLUMN_TYPES = {"string": "VARCHAR", "int64": "BIGINT", "uint64": "UBIGINT",
 
 def detect_format(path: str | os.PathLike[str], format: str | None = None) -> str:
     """The reader format for ``path``: ``format`` if given, else from the file extension (of
-    the first file, for a directory or a glob)."""
+    the first file, for a directory or a glob).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file or a directory (a compression extension, ``.gz``, ``.zst``, ``.bz2``, is looked
+        through).
+    format : str, optional
+        A format of :data:`FORMATS` or an alias (``'ndjson'``, ``'json'``, ``'pq'``,
+        ``'feather'``, ``'ipc'``, ``'npz'``), any case; it wins over the extension.
+
+    Returns
+    -------
+    str
+        A key of :data:`FORMATS`.
+
+    Raises
+    ------
+    TypeError
+        If ``format`` is not a string.
+    ValueError
+        If ``format`` is not a known format, or it is None and the extension tells none.
+
+    Examples
+    --------
+    >>> detect_format("preds.csv.gz"), detect_format("x.data", format="Feather")
+    ('csv', 'arrow')
+    >>> detect_format("preds.txt")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot tell the format of 'preds.txt' from its extension; pass format= one of ['arrow', 'csv', 'jsonl', 'npy', 'parquet', 'tsv']
+    """
     if format is not None:
         if not isinstance(format, str):
             raise TypeError(f"format must be a string, got {type(format).__name__}")
@@ -121,7 +152,42 @@ def open_source(
     column_types: Mapping[str, str] | None = None,
     na_values: Sequence[str] | None = None,
 ) -> Source:
-    """Open a file, a directory or a glob as a :class:`Source` (nothing is read but metadata)."""
+    """Open a file, a directory or a glob as a :class:`Source` (nothing is read but metadata).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file, a directory (its data files, hive-partitioned for Parquet and Arrow) or a glob.
+    format : str, optional
+        The format (see :func:`detect_format`); by default from the extension.
+    column_types : mapping of str to str, optional
+        Types forced on CSV / JSON lines columns, each one of :data:`COLUMN_TYPES`.
+    na_values : sequence of str, optional
+        Text values read as missing.
+
+    Returns
+    -------
+    Source
+
+    Raises
+    ------
+    TypeError
+        If ``path`` is not a str or os.PathLike, or ``column_types`` is not a mapping.
+    ValueError
+        If no file exists or matches, the format is unknown, ``column_types`` is given for a
+        typed format or names an unknown type, or the columns are not unique.
+    ReadError
+        If the engine cannot read the metadata (a damaged or truncated file).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\n1,0\\n")
+    >>> src = open_source(path)
+    >>> src.format, src.columns
+    ('csv', ['y', 'yhat'])
+    """
     files = _resolve(path)
     fmt = detect_format(files[0], format)
     name = f"file {os.fspath(path)!r}"
@@ -167,5 +233,25 @@ def _check_types(column_types: Mapping[str, str] | None) -> dict[str, str]:
 
 
 def relation_source(relation: Any, name: str = "the SQL relation") -> Source:
-    """A DuckDB relation (or anything with ``.columns`` and ``.to_arrow_reader``) as a source."""
+    """A DuckDB relation (or anything with ``.columns`` and ``.to_arrow_reader``) as a source.
+
+    Parameters
+    ----------
+    relation : duckdb.DuckDBPyRelation
+        The relation (not read here).
+    name : str, default 'the SQL relation'
+        The source as error messages name it.
+
+    Returns
+    -------
+    Source
+        Format ``'sql'``, rows unknown (None).
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> rel = duckdb.connect().sql("select 1 as y, 0 as yhat")
+    >>> relation_source(rel).columns
+    ['y', 'yhat']
+    """
     return Source(name, "sql", list(relation.columns), rows=None, relation=relation)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
 from .source import ReadError, Source, engine_exceptions
 from .sql_counts import literal, quote
 
@@ -23,6 +24,24 @@ MAX_LINE_BYTES = 2 << 20
 
 
 def strip_compression(name: str) -> tuple[str, str | None]:
+    """A file name without its compression extension, and the codec that extension names.
+
+    Parameters
+    ----------
+    name : str
+        A file name (compared as given: lower it first to ignore case).
+
+    Returns
+    -------
+    (str, str or None)
+        The name without ``.gz``, ``.zst`` or ``.bz2``, and ``'gzip'``, ``'zstd'``, ``'bz2'``
+        or None when the name has none of them.
+
+    Examples
+    --------
+    >>> strip_compression("preds.csv.gz"), strip_compression("preds.csv")
+    (('preds.csv', 'gzip'), ('preds.csv', None))
+    """
     for ext, codec in COMPRESSIONS.items():
         if name.endswith(ext):
             return name[: -len(ext)], codec
@@ -31,6 +50,28 @@ def strip_compression(name: str) -> tuple[str, str | None]:
 
 
 def dataset_files(directory: str) -> list[str]:
+    """The data files of a directory and its subdirectories, in sorted order; names starting
+    with ``.`` or ``_`` (``_SUCCESS``, ``.crc``) are left out.
+
+    Parameters
+    ----------
+    directory : str
+        The directory.
+
+    Returns
+    -------
+    list of str
+        The file paths (empty when there are none).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for f in ("b.csv", "a.csv", "_SUCCESS"):
+    ...     _ = open(os.path.join(d, f), "w").write("y\\n")
+    >>> [os.path.basename(f) for f in dataset_files(d)]
+    ['a.csv', 'b.csv']
+    """
     out: list[str] = []
     for root, dirs, files in os.walk(directory):
         dirs.sort()
@@ -41,8 +82,35 @@ def dataset_files(directory: str) -> list[str]:
 
 
 def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
-    import pyarrow as pa
-    import pyarrow.dataset as ds
+    """A Parquet or Arrow IPC source streamed by a :mod:`pyarrow.dataset` (hive-partitioned
+    when ``root`` is a directory). Text columns of Parquet are read as dictionaries, and every
+    Parquet footer's row count is checked against its row groups.
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    files : list of str
+        The files behind ``root``.
+    fmt : {'parquet', 'arrow'}
+        The format.
+    root : str
+        What the user passed: a file, a directory or a glob.
+
+    Returns
+    -------
+    Source
+        With ``dataset``, the declared row count and (Parquet) the footers.
+
+    Raises
+    ------
+    ValueError
+        If a file repeats a column name.
+    ReadError
+        If a Parquet footer declares another row count than its row groups hold.
+    """
+    pa = require("pyarrow", "reading Parquet and Arrow files")
+    ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
 
     partitioning = "hive" if os.path.isdir(root) else None
     kw: dict[str, Any] = {"partitioning": partitioning}
@@ -96,8 +164,7 @@ def _duckdb_connection(trust_statistics: bool = True) -> Any:
     the same bytes shows the values). Counting then costs up to twice as long, and equals
     that full read.
     """
-    import duckdb
-
+    duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
     if not trust_statistics:
@@ -108,7 +175,30 @@ def _duckdb_connection(trust_statistics: bool = True) -> Any:
 def parquet_source(name: str, files: list[str], root: str,
                     na_values: Sequence[str] | None) -> Source:
     """Parquet counted by DuckDB (``GROUP BY`` pushed into the engine); streamed, when a
-    caller needs batches, by pyarrow's dataset scanner."""
+    caller needs batches, by pyarrow's dataset scanner.
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    files : list of str
+        The Parquet files.
+    root : str
+        What the user passed: a file, a directory (then hive-partitioned) or a glob.
+    na_values : sequence of str, optional
+        Text values of text columns read as NULL.
+
+    Returns
+    -------
+    Source
+        With a DuckDB ``relation``, the row count the footers declare and ``make_dataset``.
+
+    Raises
+    ------
+    ValueError
+        If a footer disagrees with its row groups or a file repeats a column name (see
+        :func:`confmat.inputs.sql_counts.parquet_rows`).
+    """
     from .sql_counts import parquet_rows
 
     con = _duckdb_connection(trust_statistics=False)
@@ -132,8 +222,8 @@ def _check_unique_names(name: str, path: str, names: Sequence[str], several: boo
 
 
 def _schema_names(path: str, fmt: str) -> list[str] | None:
-    import pyarrow.ipc as ipc
-    import pyarrow.parquet as pq
+    ipc = require("pyarrow.ipc", "reading Arrow files")
+    pq = require("pyarrow.parquet", "reading Parquet files")
 
     try:
         return list((pq.read_schema(path) if fmt == "parquet" else ipc.open_file(path).schema).names)
@@ -153,6 +243,40 @@ def _duplicates(names: Sequence[str]) -> list[str]:
 
 
 def numpy_source(name: str, files: list[str]) -> Source:
+    """An ``.npy`` file (memory-mapped) or an ``.npz`` archive as a source.
+
+    Columns: the fields of a structured array, the columns ``'0'``, ``'1'``, ... of a 2-D
+    array, ``'0'`` for a 1-D array, the arrays of an ``.npz`` archive by name.
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    files : list of str
+        One file.
+
+    Returns
+    -------
+    Source
+        With ``arrays`` and the row count.
+
+    Raises
+    ------
+    ValueError
+        Several files, Python objects (pickles), an array that is not 1-D, 2-D or structured,
+        or ``.npz`` arrays that are not 1-D or differ in length.
+    ReadError
+        If the file is truncated or damaged.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.npy")
+    >>> np.save(path, np.array([[0, 1], [1, 1], [1, 0]]))
+    >>> src = numpy_source("p", [path])
+    >>> src.columns, src.rows
+    (['0', '1'], 3)
+    """
     if len(files) > 1:
         raise ValueError(f"{name}: read .npy / .npz files one at a time")
     path = files[0]
@@ -204,7 +328,42 @@ def numpy_source(name: str, files: list[str]) -> Source:
 
 def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                  na_values: Sequence[str] | None) -> Source:
+    """A CSV, TSV or JSON lines source read by DuckDB (``.gz`` and ``.zst`` by DuckDB,
+    ``.bz2`` through Python's decompressor).
 
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    files : list of str
+        The files (several CSV files must have the same columns, bound by name).
+    fmt : {'csv', 'tsv', 'jsonl'}
+        The format.
+    types : dict of str to str
+        DuckDB types forced on columns (may be empty).
+    na_values : sequence of str, optional
+        Text values read as NULL (an empty CSV field always is).
+
+    Returns
+    -------
+    Source
+        With a DuckDB ``relation``; rows unknown (None).
+
+    Raises
+    ------
+    ValueError
+        An empty file, a CSV file without a header, files with different columns, several
+        ``.bz2`` files, or a repeated column name (ignoring case).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,yhat\\nNA,1\\n")
+    >>> src = duckdb_text("p", [path], "csv", {}, ["NA"])
+    >>> src.columns, src.relation.fetchall()
+    (['y', 'yhat'], [(None, 1)])
+    """
     empty = [f for f in files
              if strip_compression(f.lower())[1] is None and os.path.getsize(f) == 0]
     if empty:

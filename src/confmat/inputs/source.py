@@ -11,29 +11,72 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import optional, require
 from .sql_counts import quote
 
 
 class ReadError(ValueError):
-    """An engine could not read a source whole (damaged, truncated or malformed)."""
+    """An engine could not read a source whole (damaged, truncated or malformed).
+
+    A subclass of ``ValueError``: code that catches ``ValueError`` for bad input catches it.
+
+    Examples
+    --------
+    >>> err = engine_error("file 'p.csv'", OSError("unexpected end of file"))
+    >>> isinstance(err, ReadError), isinstance(err, ValueError)
+    (True, True)
+    >>> str(err)
+    "file 'p.csv' cannot be read whole: unexpected end of file"
+    """
 
 
 def engine_error(what: str, exc: BaseException) -> ReadError:
-    """The one message for a source an engine refused: names the source and the reason."""
+    """The one message for a source an engine refused: names the source and the reason.
+
+    Parameters
+    ----------
+    what : str
+        The source, as the message names it (``"file 'p.csv'"``).
+    exc : BaseException
+        The engine's exception; the first three lines of its text are the reason (its type
+        name when it has no text).
+
+    Returns
+    -------
+    ReadError
+        The error to raise (``raise engine_error(...) from exc``).
+
+    Examples
+    --------
+    >>> str(engine_error("file 'p.parquet'", EOFError()))
+    "file 'p.parquet' cannot be read whole: EOFError"
+    """
     text = str(exc).strip().splitlines()
     reason = " ".join(line.strip() for line in text[:3]) or type(exc).__name__
     return ReadError(f"{what} cannot be read whole: {reason}")
 
 
 def engine_exceptions() -> tuple[type[BaseException], ...]:
+    """The exception types an engine (pyarrow, DuckDB, numpy) raises on a source it cannot
+    read, for an ``except`` clause that turns them into :class:`ReadError`.
+
+    Returns
+    -------
+    tuple of type
+        ``OSError``, ``ValueError``, ``TypeError``, ``NotImplementedError``, ``KeyError``,
+        ``IndexError``, ``EOFError``, ``RuntimeError`` and, when DuckDB is installed,
+        ``duckdb.Error``.
+
+    Examples
+    --------
+    >>> OSError in engine_exceptions()
+    True
+    """
     out: list[type[BaseException]] = [OSError, ValueError, TypeError, NotImplementedError,
                                       KeyError, IndexError, EOFError, RuntimeError]
-    try:
-        import duckdb
-
+    duckdb = optional("duckdb")
+    if duckdb is not None:
         out.append(duckdb.Error)
-    except ImportError:  # pragma: no cover - duckdb is a core dependency of file reading
-        pass
     return tuple(out)
 
 
@@ -43,10 +86,42 @@ def engine_exceptions() -> tuple[type[BaseException], ...]:
 class Source:
     """Columns of a file or relation, readable as ordered Arrow record batches.
 
-    ``rows`` is the number of rows the source itself declares (Parquet and Arrow metadata,
-    ``.npy`` shape), or None when only reading counts them (CSV, JSON lines, SQL).
-    ``relation`` is a DuckDB relation over the source when DuckDB reads it, so the counting
-    can be pushed into the engine.
+    Built by the readers (:func:`confmat.inputs.files.open_source`,
+    :func:`confmat.inputs.files.relation_source`); one of ``relation``, ``dataset`` (or
+    ``make_dataset``) and ``arrays`` holds the data.
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it (``"file 'p.csv'"``).
+    format : str
+        The reader format (``'csv'``, ``'parquet'``, ``'sql'``, ...).
+    columns : list of str
+        The column names, in order.
+    rows : int, optional
+        The number of rows the source itself declares (Parquet and Arrow metadata, ``.npy``
+        shape), or None when only reading counts them (CSV, JSON lines, SQL).
+    relation : duckdb.DuckDBPyRelation, optional
+        A DuckDB relation over the source when DuckDB reads it, so the counting can be pushed
+        into the engine.
+    dataset : pyarrow.dataset.Dataset, optional
+        The pyarrow dataset that streams the source.
+    arrays : mapping of str to ndarray, optional
+        The columns of a ``.npy`` / ``.npz`` file.
+    keep : list, optional
+        Objects that must live as long as the source (a DuckDB connection, an open file).
+    footers : list of (str, pyarrow.parquet.FileMetaData), optional
+        Each Parquet file's path and footer, checked by :meth:`check_footers`.
+    make_dataset : callable, optional
+        Opens the pyarrow dataset on first streaming (returns a :class:`Source` whose
+        ``dataset`` and ``footers`` are taken).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> src = Source("demo", "npy", ["y"], rows=3, arrays={"y": np.array([0, 1, 1])})
+    >>> [b.num_rows for b in src.batches(["y"], batch_rows=2)]
+    [2, 1]
     """
 
     name: str
@@ -69,6 +144,7 @@ class Source:
         return self.relation is None or self.dataset is not None or self.make_dataset is not None
 
     def stream_source(self) -> None:
+        """Open the pyarrow dataset (``make_dataset``) if it is not open yet; once only."""
         if self.dataset is None and self.make_dataset is not None:
             opened = self.make_dataset()
             self.dataset, self.footers = opened.dataset, opened.footers
@@ -77,7 +153,18 @@ class Source:
     def check_footers(self, wanted: Sequence[str]) -> None:
         """Each Parquet row group's row count agrees with the value counts of its column chunks
         (for flat columns they are equal). pyarrow reads as many rows as a row group declares,
-        so a damaged count would otherwise drop or invent rows without an error."""
+        so a damaged count would otherwise drop or invent rows without an error.
+
+        Parameters
+        ----------
+        wanted : sequence of str
+            The columns that will be read (other columns are not checked).
+
+        Raises
+        ------
+        ReadError
+            If a row group's row count and a wanted flat column's value count differ.
+        """
         for path, md in self.footers:
             schema = md.schema
             flat = [j for j in range(md.num_columns)
@@ -93,7 +180,19 @@ class Source:
                             f"{values} values (file {path!r})")
 
     def check_columns(self, wanted: Sequence[str]) -> None:
-        """Every wanted column present exactly once (a duplicated name is ambiguous)."""
+        """Every wanted column present exactly once (a duplicated name is ambiguous).
+
+        Parameters
+        ----------
+        wanted : sequence of str
+            The column names to look for.
+
+        Raises
+        ------
+        ValueError
+            If a wanted column is missing (the message lists the available columns) or occurs
+            more than once.
+        """
         for c in wanted:
             n = self.columns.count(c)
             if n > 1:
@@ -111,8 +210,30 @@ class Source:
         """Ordered ``pyarrow.RecordBatch`` es of the columns; engine errors become
         :class:`ReadError`. With ``counted``, a source with a DuckDB relation is streamed by
         DuckDB (the engine that counted it: the same decoding, the same values and rows, and
-        ``na_values`` already NULL) rather than by the pyarrow dataset."""
-        import pyarrow as pa
+        ``na_values`` already NULL) rather than by the pyarrow dataset.
+
+        Parameters
+        ----------
+        columns : sequence of str
+            The columns to read (a repeated name is read once).
+        batch_rows : int
+            Rows per batch (the last batch may hold fewer).
+        counted : bool, default False
+            Stream through the DuckDB relation when there is one.
+
+        Yields
+        ------
+        pyarrow.RecordBatch
+            The batches, in row order, with exact integer types.
+
+        Raises
+        ------
+        ValueError
+            A missing or duplicated column (see :meth:`check_columns`).
+        ReadError
+            If the engine fails while reading.
+        """
+        pa = require("pyarrow", "streaming Arrow batches")
 
         self.check_columns(columns)
         cols = list(dict.fromkeys(columns))
@@ -174,8 +295,8 @@ def _exact_batch(batch: Any, full: bool = False) -> Any:
       integers past the int64 range) become int64 or uint64 when they fit, so that labels up
       to 2**64 - 1 stay exact instead of turning into floats or ``Decimal`` objects.
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    pa = require("pyarrow", "streaming Arrow batches")
+    pc = require("pyarrow.compute", "streaming Arrow batches")
 
     if full:
         batch.validate(full=True)

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
+
 __all__ = ["WIDE_INTEGERS", "bin_expression", "count_groups", "exact_integers", "literal",
            "parquet_rows", "quote", "score_bins", "unmask", "without_nan"]
 
@@ -26,12 +28,42 @@ WIDE_INTEGERS = ("HUGEINT", "UHUGEINT")
 
 
 def quote(name: str) -> str:
-    """A column name as a SQL identifier."""
+    """A column name as a SQL identifier (double quotes, inner ones doubled).
+
+    Parameters
+    ----------
+    name : str
+        The column name.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(quote('a"b'))
+    "a""b"
+    """
     return '"' + name.replace('"', '""') + '"'
 
 
 def literal(value: str) -> str:
-    """A string as a SQL literal."""
+    """A string as a SQL literal (single quotes, inner ones doubled).
+
+    Parameters
+    ----------
+    value : str
+        The text.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(literal("it's"))
+    'it''s'
+    """
     return "'" + value.replace("'", "''") + "'"
 
 
@@ -47,6 +79,22 @@ def without_nan(expr: str) -> str:
     row group whose min / max statistics are finite (writers leave NaN out of them), so a NaN
     score or weight there would count as a number. ``isfinite`` and ``isinf`` are not folded
     that way, and a NaN is neither.
+
+    Parameters
+    ----------
+    expr : str
+        SQL of a DOUBLE expression.
+
+    Returns
+    -------
+    str
+        SQL of the same value, NULL where it is NaN.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> duckdb.sql(f"select {without_nan('x')} from (values ('NaN'::DOUBLE), (2.5)) t(x)").fetchall()
+    [(None,), (2.5,)]
     """
     return f"(CASE WHEN isfinite({expr}) OR isinf({expr}) THEN {expr} END)"
 
@@ -60,6 +108,29 @@ def bin_expression(col: str, bins: int, score_range: tuple[float, float]) -> str
     give NULL (a missing score). The bin index is
     ``floor((s - lo) * (B / (hi - lo)))`` moved by one where the rounding of that product
     disagrees with the edges, which are computed as numpy computes them.
+
+    Parameters
+    ----------
+    col : str
+        The score column (quoted here).
+    bins : int
+        Number of bins ``B``.
+    score_range : (float, float)
+        ``(lo, hi)``.
+
+    Returns
+    -------
+    str
+        The SQL expression; it agrees with :func:`score_bins`.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> sql = bin_expression("s", 4, (0.0, 1.0))
+    >>> duckdb.sql(f"select {sql} from (values (0.0), (0.25), (1.0), (NULL)) t(s)").fetchall()
+    [(0.0,), (1.0,), (3.0,), (None,)]
+    >>> duckdb.sql(f"select {sql} >= 8 from (values (1.5)) t(s)").fetchall()  # over hi
+    [(True,)]
     """
     lo, hi = (float(v) for v in score_range)
     s = without_nan(f"{quote(col)}::DOUBLE")  # a NaN score is missing, like a null
@@ -91,14 +162,42 @@ def count_groups(
     bins: int = 10_000,
     score_range: tuple[float, float] = (0.0, 1.0),
 ) -> dict[str, np.ndarray]:
-    """One aggregation over the relation.
+    """One aggregation over the relation: the rows grouped by true label, predicted label
+    and (with a score column) score bin.
 
-    Returns numpy columns ``true``, ``pred`` (object arrays holding None for nulls where a
-    null occurs), ``count`` (rows per group); with a score column ``bin`` (float: NaN for a
-    missing score, outside ``[0, bins)`` for a score outside the range, see
-    :func:`bin_expression`); with weights ``weight`` (the sum of
-    the valid weights), ``bad_weight`` (rows whose weight is null or NaN), ``min_weight`` and
-    ``max_weight`` (over the valid weights).
+    Parameters
+    ----------
+    relation : duckdb.DuckDBPyRelation
+        The data.
+    true_col, pred_col : str
+        Columns of true and predicted labels (integers wider than 64 bits are fetched exactly,
+        see :func:`exact_integers`).
+    weight_col : str, optional
+        Column of sample weights.
+    score_col : str, optional
+        Column of scores, binned as :func:`bin_expression` defines.
+    bins : int, default 10_000
+        Number of score bins.
+    score_range : (float, float), default (0.0, 1.0)
+        ``(lo, hi)`` of the score bins.
+
+    Returns
+    -------
+    dict of str to ndarray
+        One entry per group in each column: ``true``, ``pred`` (object arrays holding None for
+        nulls where a null occurs), ``count`` (rows per group); with a score column ``bin``
+        (float: NaN for a missing score, outside ``[0, bins)`` for a score outside the range,
+        see :func:`bin_expression`); with weights ``weight`` (the sum of the valid weights),
+        ``bad_weight`` (rows whose weight is null or NaN), ``min_weight`` and ``max_weight``
+        (over the valid weights).
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> rel = duckdb.sql("select * from (values (1, 1), (0, 1), (1, 1)) t(y, yhat)")
+    >>> out = count_groups(rel, "y", "yhat")
+    >>> sorted(zip(out["true"].tolist(), out["pred"].tolist(), out["count"].tolist()))
+    [(0, 1, 1), (1, 1, 2)]
     """
     types = {c: str(typ) for c, typ in zip(relation.columns, relation.types, strict=True)}
     # numpy would turn integers wider than 64 bits into floats: fetch them as text
@@ -205,7 +304,25 @@ def _bins_of_groups(s_min: np.ndarray, s_max: np.ndarray, bins: int,
 
 def exact_integers(values: np.ndarray) -> np.ndarray:
     """Integers written as text (None for null) as the narrowest exact array: int64 or uint64
-    when every value fits, else Python ints (objects)."""
+    when every value fits, else Python ints (objects).
+
+    Parameters
+    ----------
+    values : ndarray
+        Integers as text, or None for a null.
+
+    Returns
+    -------
+    ndarray
+        int64, uint64, or object (Python ints and None) when a value is null or fits neither.
+
+    Examples
+    --------
+    >>> exact_integers(np.array(["18446744073709551615", "0"], dtype=object)).dtype
+    dtype('uint64')
+    >>> exact_integers(np.array(["-1", None], dtype=object)).tolist()
+    [-1, None]
+    """
     ints = [None if v is None else int(v) for v in values.tolist()]
     present = [v for v in ints if v is not None]
     if present and len(present) == len(ints):
@@ -220,7 +337,23 @@ def exact_integers(values: np.ndarray) -> np.ndarray:
 
 
 def unmask(col: Any) -> np.ndarray:
-    """A fetched column as numpy: object dtype with None where the engine had nulls."""
+    """A fetched column as numpy: object dtype with None where the engine had nulls.
+
+    Parameters
+    ----------
+    col : numpy.ma.MaskedArray or array-like
+        A column of DuckDB's ``fetchnumpy`` (masked where it holds nulls).
+
+    Returns
+    -------
+    ndarray
+        The data unchanged when nothing is masked.
+
+    Examples
+    --------
+    >>> unmask(np.ma.array([1, 2], mask=[False, True])).tolist()
+    [1, None]
+    """
     if isinstance(col, np.ma.MaskedArray):
         mask = np.ma.getmaskarray(col)
         if mask.any():
@@ -235,7 +368,28 @@ def parquet_rows(con: Any, files: Sequence[str], name: str) -> int:
     """Rows the Parquet footers declare, checked against their row groups and column chunks
     (a footer that disagrees with itself is a damaged file: an engine would read as many rows
     as it declares, dropping or inventing some), and the top-level column names checked for
-    duplicates (DuckDB would rename the second one)."""
+    duplicates (DuckDB would rename the second one).
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        The connection that reads the metadata.
+    files : sequence of str
+        The Parquet files.
+    name : str
+        The source as error messages name it.
+
+    Returns
+    -------
+    int
+        The total rows the footers declare.
+
+    Raises
+    ------
+    ValueError
+        If a footer disagrees with its row groups, a column chunk holds another count of
+        values than its row group declares, or a file repeats a column name.
+    """
     listed = "[" + ", ".join(literal(f) for f in files) + "]"
     try:
         declared = con.sql(
@@ -281,7 +435,7 @@ def parquet_rows(con: Any, files: Sequence[str], name: str) -> int:
 
 def _declared_rows(files: Sequence[str], exc: Exception) -> list[tuple[str, int]]:
     """(file, rows its footer declares) read by pyarrow; the engine's error if it fails too."""
-    import pyarrow.parquet as pq
+    pq = require("pyarrow.parquet", "reading the row counts of these Parquet files")
 
     try:
         return [(f, pq.read_metadata(f).num_rows) for f in files]

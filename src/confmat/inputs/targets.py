@@ -373,7 +373,9 @@ def negative_label(classes: list[Any], pos_label: Any) -> Any:
 class BinaryTruth:
     """``y_true`` of a binary score problem: which samples are positive, and the class names.
 
-    Attributes
+    Built by :func:`binary_truth`.
+
+    Parameters
     ----------
     pos : ndarray of bool, shape (n_samples,)
         True where ``y_true == pos_label``; every other class is negative.
@@ -428,7 +430,9 @@ def binary_truth(y_true: Any, pos_label: Any = None) -> BinaryTruth:
 class BinaryTarget:
     """Validated binary problem: positive mask, float64 scores, weights or None.
 
-    Attributes
+    Built by :func:`binary_target`.
+
+    Parameters
     ----------
     pos : ndarray of bool
         Which samples are positive.

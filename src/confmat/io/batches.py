@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
 from ..inputs.files import Source, open_source
 from .rows import (
     Cleaner,
@@ -108,22 +109,29 @@ class BatchReader:
 
     @property
     def rows_read(self) -> int:
+        """int: Rows handed out so far."""
         return self._clean.rows_read
 
     @property
     def rows_skipped(self) -> int:
+        """int: Rows left out so far (``skip_invalid=True``)."""
         return self._clean.rows_skipped
 
     @property
     def rows_total(self) -> int:
+        """int: Rows seen so far, read or skipped."""
         return self._clean.rows_total
 
     @property
     def skipped_by_reason(self) -> dict[str, int]:
+        """dict of str to int: Skipped rows per reason (:data:`REASONS`), only reasons that
+        occurred."""
         return {k: v for k, v in self._clean.by_reason.items() if v}
 
     @property
     def skipped_row_numbers(self) -> list[int]:
+        """list of int: The first 1-based numbers of skipped rows (at most
+        :data:`MAX_SKIPPED_NUMBERS`)."""
         return list(self._clean.skipped_row_numbers)
 
     def arrow_batches(self) -> Iterator[Any]:
@@ -238,8 +246,7 @@ def read_columns(
     dict of str to numpy.ndarray
         One array per column (text decoded).
     """
-    import pyarrow as pa
-
+    pa = require("pyarrow", "read_columns")
     reader = iter_batches(path, columns, **kw)
     batches = list(reader.arrow_batches())
     out: dict[str, np.ndarray] = {}

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..accumulator import Accumulator
+from ..deps import require
 from ..inputs.files import Source, open_source, relation_source
 from .batches import BatchReader
 from .grouped import evaluate_grouped
@@ -160,10 +161,7 @@ def evaluate_sql(
 
 
 def _relation(source: Any, query: str | None) -> tuple[Any, str]:
-    try:
-        import duckdb
-    except ImportError as exc:  # pragma: no cover - duckdb is installed with confmat[scale]
-        raise ImportError("evaluate_sql needs duckdb: pip install duckdb") from exc
+    duckdb = require("duckdb", "evaluate_sql")
     if isinstance(source, duckdb.DuckDBPyConnection):
         if not isinstance(query, str):
             raise TypeError("query must be a SQL string when source is a DuckDB connection, "
@@ -216,7 +214,49 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                      scores: list[str], weight_col: str | None, labels: Any,
                      skip_invalid: bool, na_values: list[str] | None, progress: Any,
                      batch_rows: int, bins: int, report: FileReport) -> tuple[Any, FileReport]:
+    """Evaluate a source from its ordered Arrow batches: each batch is cleaned (see
+    :class:`~confmat.io.rows.Cleaner`) and added to an
+    :class:`~confmat.accumulator.Accumulator` (its scores to the score histogram).
 
+    Parameters
+    ----------
+    source : Source
+        The opened source.
+    path : str
+        The path as the user gave it (the reader's name for it).
+    true_col, pred_col : str
+        Columns of true and predicted labels.
+    scores : list of str
+        Score columns (may be empty): one for a binary problem, else one per class.
+    weight_col : str or None
+        Column of sample weights.
+    labels : sequence or None
+        Fixed classes, or None for the sorted union of the labels seen.
+    skip_invalid : bool
+        Skip and count rows with a missing value instead of raising.
+    na_values : list of str or None
+        Text values that mean "missing".
+    progress : callable or None
+        Called after each batch as ``progress(rows_done, total_rows)``.
+    batch_rows : int
+        Rows per batch.
+    bins : int
+        Score bins of the curves.
+    report : FileReport
+        Filled in place and returned.
+
+    Returns
+    -------
+    (ConfusionMatrix, FileReport)
+
+    Raises
+    ------
+    ValueError
+        A missing value without ``skip_invalid``, a value the accumulator refuses (the
+        message names the rows of its batch), or no valid row.
+    ReadError
+        If the engine fails while reading.
+    """
     roles = Roles.of(true_col, pred_col, scores, weight_col)
     reader = BatchReader(path, [true_col, pred_col, *scores]
                          + ([weight_col] if weight_col is not None else []),

@@ -30,7 +30,42 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
                       score_col: str | None = None, bins: int = 10_000) -> Any:
     """The pairs (and score bins) counted by the engine in one ``GROUP BY``; the row
     accounting read off the groups. A row the errors must name is found by a second pass
-    over the rows, streamed in order by the same engine (only on the error path)."""
+    over the rows, streamed in order by the same engine (only on the error path).
+
+    Parameters
+    ----------
+    source : Source
+        A source with a DuckDB ``relation``.
+    true_col, pred_col : str
+        Columns of true and predicted labels.
+    weight_col : str or None
+        Column of sample weights.
+    labels : sequence or None
+        Fixed classes, or None for the sorted labels seen.
+    skip_invalid : bool
+        Skip and count rows with a missing value instead of raising.
+    report : FileReport
+        Filled in place: rows read and skipped, reasons, skipped row numbers, batches and,
+        with ``score_col``, ``curves``.
+    score_col : str, optional
+        The positive-class score column of a binary problem; its histogram is accumulated.
+    bins : int, default 10_000
+        Score bins.
+
+    Returns
+    -------
+    ConfusionMatrix
+        The matrix of the valid rows (sums of weights when weighted).
+
+    Raises
+    ------
+    ValueError
+        A non-positive ``bins``, a missing value without ``skip_invalid``, a negative or
+        infinite weight, a label outside ``labels``, no valid row, or a score column with
+        other than two classes (the message names the row where it can).
+    ReadError
+        If the engine fails or its count and its rows disagree.
+    """
 
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
         raise ValueError(f"bins must be a positive integer, got {bins!r}")

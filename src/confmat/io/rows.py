@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..deps import require
 from ..inputs.files import ReadError, Source
 
 #: How many skipped row numbers a read remembers.
@@ -22,6 +23,33 @@ REASONS = ("null true label", "null prediction", "null or NaN score", "null or N
 
 
 def check_columns(columns: Any) -> list[str]:
+    """Validate the column names a caller asked for.
+
+    Parameters
+    ----------
+    columns : str or sequence of str
+        One name or several.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    ValueError
+        If ``columns`` is empty or not a sequence.
+    TypeError
+        If a name is not a string.
+
+    Examples
+    --------
+    >>> check_columns("y"), check_columns(("y", "yhat"))
+    (['y'], ['y', 'yhat'])
+    >>> check_columns(["y", 3])
+    Traceback (most recent call last):
+    ...
+    TypeError: column names must be strings, got 3
+    """
     if isinstance(columns, str):
         columns = [columns]
     if not isinstance(columns, Sequence) or not columns:
@@ -33,6 +61,33 @@ def check_columns(columns: Any) -> list[str]:
 
 
 def check_batch_rows(batch_rows: Any) -> int:
+    """Validate the number of rows per batch.
+
+    Parameters
+    ----------
+    batch_rows : int
+        Rows per batch.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        If it is not an integer (a bool is refused).
+    ValueError
+        If it is below 1.
+
+    Examples
+    --------
+    >>> check_batch_rows(np.int64(500))
+    500
+    >>> check_batch_rows(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: batch_rows must be at least 1, got 0
+    """
     if isinstance(batch_rows, bool) or not isinstance(batch_rows, int | np.integer):
         raise TypeError(f"batch_rows must be an int, got {type(batch_rows).__name__}")
     if batch_rows < 1:
@@ -41,6 +96,28 @@ def check_batch_rows(batch_rows: Any) -> int:
 
 
 def check_na_values(na_values: Any) -> list[str] | None:
+    """Validate the text values that mean "missing".
+
+    Parameters
+    ----------
+    na_values : str or iterable of str, optional
+        One text or several.
+
+    Returns
+    -------
+    list of str or None
+        None when ``na_values`` is None.
+
+    Raises
+    ------
+    TypeError
+        If a value is not a string.
+
+    Examples
+    --------
+    >>> check_na_values("NA"), check_na_values(None)
+    (['NA'], None)
+    """
     if na_values is None:
         return None
     if isinstance(na_values, str):
@@ -57,13 +134,42 @@ def check_na_values(na_values: Any) -> list[str] | None:
 # --------------------------------------------------------------------------- batch cleaning
 @dataclass
 class Roles:
-    """Which requested column plays which part: its skip reason (index into REASONS)."""
+    """Which requested column plays which part: its skip reason (index into REASONS).
+
+    Parameters
+    ----------
+    reason : dict of str to int
+        Each column's skip reason, an index into :data:`REASONS`.
+
+    Examples
+    --------
+    >>> Roles.of("y", "yhat", ["p"], "w").reason
+    {'y': 0, 'yhat': 1, 'p': 2, 'w': 3}
+    """
 
     reason: dict[str, int]
 
     @classmethod
     def of(cls, true_col: str | None, pred_col: str | None, score_cols: Sequence[str],
            weight_col: str | None, other: Sequence[str] = ()) -> Roles:
+        """The roles of the columns of an evaluation. A column that plays two parts takes the
+        reason that comes first in :data:`REASONS` (a label before a score or weight).
+
+        Parameters
+        ----------
+        true_col, pred_col : str or None
+            Columns of true and predicted labels.
+        score_cols : sequence of str
+            Score columns.
+        weight_col : str or None
+            Column of sample weights.
+        other : sequence of str, default ()
+            Further columns, counted as true-label columns (reason 0).
+
+        Returns
+        -------
+        Roles
+        """
         reason: dict[str, int] = {}
         for c in other:
             reason.setdefault(c, 0)
@@ -80,7 +186,22 @@ class Roles:
 
 class Cleaner:
     """Finds the missing values of each Arrow batch, raises or drops them, and keeps the row
-    accounting (one place for every streamed source)."""
+    accounting (one place for every streamed source).
+
+    Missing values are nulls, NaN (floating columns) and the ``na_values`` texts (text and
+    dictionary columns).
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    roles : Roles
+        Which column plays which part (the reason a missing value is counted under).
+    skip_invalid : bool
+        Drop and count rows with a missing value, instead of raising.
+    na_values : list of str or None
+        Text values that mean "missing".
+    """
 
     def __init__(self, name: str, roles: Roles, skip_invalid: bool,
                  na_values: list[str] | None) -> None:
@@ -95,12 +216,13 @@ class Cleaner:
 
     @property
     def rows_total(self) -> int:
+        """int: Rows seen so far, read or skipped."""
         return self.rows_read + self.rows_skipped
 
     def _missing(self, arr: Any) -> Any:
         """Boolean Arrow mask of the missing values of one column, or None if there are none."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
+        pa = require("pyarrow", "streaming Arrow batches")
+        pc = require("pyarrow.compute", "streaming Arrow batches")
 
         mask = arr.is_null() if arr.null_count else None
         typ = arr.type
@@ -125,7 +247,18 @@ class Cleaner:
         return mask
 
     def masks(self, batch: Any) -> list[tuple[int, str, Any]]:
-        """(reason, column, mask) of the columns of a batch that miss values, by precedence."""
+        """(reason, column, mask) of the columns of a batch that miss values, by precedence.
+
+        Parameters
+        ----------
+        batch : pyarrow.RecordBatch
+            A batch holding every column of the roles.
+
+        Returns
+        -------
+        list of (int, str, pyarrow.BooleanArray)
+            Sorted by reason; empty when no value is missing.
+        """
         out = []
         for col, why in self.roles.reason.items():
             m = self._missing(batch.column(batch.schema.get_field_index(col)))
@@ -135,19 +268,62 @@ class Cleaner:
         return out
 
     def first_missing(self, masks: list[tuple[int, str, Any]]) -> tuple[int, int, str]:
-        """(row within the batch, reason, column) of the first missing value."""
+        """(row within the batch, reason, column) of the first missing value.
+
+        Parameters
+        ----------
+        masks : list of (int, str, pyarrow.BooleanArray)
+            The non-empty result of :meth:`masks`.
+
+        Returns
+        -------
+        (int, int, str)
+            The 0-based row, its reason and its column (ties go to the first reason).
+        """
         return min((int(np.flatnonzero(m.to_numpy(zero_copy_only=False))[0]), why, col)
                    for why, col, m in masks)
 
     def error(self, row: int, why: int, col: str) -> ValueError:
+        """The error naming a missing value, and the way to skip such rows.
+
+        Parameters
+        ----------
+        row : int
+            The 1-based row number in the source.
+        why : int
+            The reason, an index into :data:`REASONS`.
+        col : str
+            The column.
+
+        Returns
+        -------
+        ValueError
+        """
         return ValueError(
             f"{self.name}, row {row}: {REASONS[why]} (column {col!r} is missing a value); "
             "pass skip_invalid=True to skip such rows and count them"
         )
 
     def clean(self, batch: Any) -> Any:
-        """The batch without its invalid rows (or an error naming the first one)."""
-        import pyarrow.compute as pc
+        """The batch without its invalid rows (or an error naming the first one), counted.
+
+        Parameters
+        ----------
+        batch : pyarrow.RecordBatch
+            The next batch of the source, in row order.
+
+        Returns
+        -------
+        pyarrow.RecordBatch
+            The batch itself when no value is missing.
+
+        Raises
+        ------
+        ValueError
+            Without ``skip_invalid``, for the first missing value (its row in the source and
+            its column).
+        """
+        pc = require("pyarrow.compute", "streaming Arrow batches")
 
         start = self.rows_total
         n = batch.num_rows
@@ -173,12 +349,25 @@ class Cleaner:
 
 
 def _arrow_bool(a: np.ndarray) -> Any:
-    import pyarrow as pa
-
+    pa = require("pyarrow", "streaming Arrow batches")
     return pa.array(a, type=pa.bool_())
 
 
 def reconcile(source: Source, done: int) -> None:
+    """Check that a whole read handed out as many rows as the source declares.
+
+    Parameters
+    ----------
+    source : Source
+        The source.
+    done : int
+        Rows read (valid and skipped).
+
+    Raises
+    ------
+    ReadError
+        If the source declares another number of rows.
+    """
     if source.rows is not None and done != source.rows:
         raise ReadError(
             f"{source.name} cannot be read whole: it declares {source.rows} rows but "
@@ -187,7 +376,24 @@ def reconcile(source: Source, done: int) -> None:
 
 
 def to_numpy(arr: Any) -> np.ndarray:
-    """An Arrow column as numpy (decoded; for :func:`iter_batches`)."""
+    """An Arrow column as numpy (decoded; for :func:`iter_batches`).
+
+    Parameters
+    ----------
+    arr : pyarrow.Array or pyarrow.ChunkedArray
+        The column.
+
+    Returns
+    -------
+    ndarray
+        A copy when Arrow cannot share its memory (nulls, text, dictionaries).
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> to_numpy(pa.array(["a", "b"]).dictionary_encode()).tolist()
+    ['a', 'b']
+    """
     return np.asarray(arr.to_numpy(zero_copy_only=False))
 
 
@@ -236,6 +442,7 @@ class FileReport:
 
     @property
     def rows_total(self) -> int:
+        """int: Every row of the source: ``rows_read + rows_skipped``."""
         return self.rows_read + self.rows_skipped
 
 
@@ -243,7 +450,23 @@ class FileReport:
 
 def content_error(source: Source, rows: str | None, exc: Exception) -> ValueError:
     """A problem with the values of a source, as the ``ValueError`` naming it: what a file
-    holds is a value, whatever the type of the in-memory check that found it."""
+    holds is a value, whatever the type of the in-memory check that found it.
+
+    Parameters
+    ----------
+    source : Source
+        The source, named first in the message.
+    rows : str or None
+        Where in the source (``"rows 1..1000"``), or None for the whole source.
+    exc : Exception
+        The check's error; its text follows. A ``TypeError`` from a CSV or JSON lines column
+        adds a hint at ``column_types=``.
+
+    Returns
+    -------
+    ValueError
+        The error to raise (``raise content_error(...) from exc``).
+    """
     where = source.name if rows is None else f"{source.name}, {rows}"
     hint = ""
     if isinstance(exc, TypeError) and source.format in ("csv", "tsv", "jsonl"):

@@ -30,6 +30,24 @@ class Comparison(Displayable):
     intervals, pairwise tests, test metric, level, correction, notes); ``reports`` holds one
     report per model in ``names`` order.
 
+    Parameters
+    ----------
+    title : str
+        Heading of the comparison.
+    names : list of str
+        The model names, in the order the models were given.
+    reports : list of Report
+        One report per model, in ``names`` order.
+    result : confmat.inference.Comparison
+        The intervals, ranking and pairwise tests.
+    intervals : bool, default True
+        Whether the table shows confidence intervals.
+    notes : list of str, optional
+        Notes shown under the comparison.
+    source : dict, optional
+        Where the data came from (``key: value`` lines of the rendered output; empty values
+        are left out).
+
     Examples
     --------
     >>> cmp = build_comparison([0, 1, 1, 0], {"a": [0, 1, 1, 1], "b": [0, 1, 0, 0]},

@@ -108,6 +108,27 @@ class Displayable:
 class MetricValue:
     """One overall metric: value, optional interval and interpretation.
 
+    Parameters
+    ----------
+    name : str
+        The metric's registry name.
+    full_name : str
+        Its name for readers.
+    value : float
+        Its value.
+    interval : (float, float), optional
+        Confidence interval ``(low, high)``.
+    interpretation : str, optional
+        The interpretation band the value falls in, when the metric has one.
+    higher_is_better : bool, optional
+        Direction of the metric (None: neither).
+    range : (float, float), default (0.0, 1.0)
+        The metric's possible values.
+    family : str, default ''
+        The metric's family in the registry.
+    interval_method : str, optional
+        How ``interval`` was computed.
+
     Examples
     --------
     >>> MetricValue("accuracy", "Accuracy", 0.75).to_dict()["value"]
@@ -152,6 +173,25 @@ class MetricValue:
 @dataclass
 class PerClassRow:
     """One per-class metric: a value per class, its averages, optional per-class intervals.
+
+    Parameters
+    ----------
+    name : str
+        The metric's registry name.
+    full_name : str
+        Its name for readers.
+    values : list of float
+        One value per class, in label order.
+    averages : dict of str to float
+        The averages by name (``'macro'``, ``'micro'``, ``'weighted'``).
+    intervals : list of (float, float), optional
+        Confidence interval ``(low, high)`` of each class.
+    higher_is_better : bool, optional
+        Direction of the metric (None: neither).
+    family : str, default ''
+        The metric's family in the registry.
+    interval_method : str, optional
+        How ``intervals`` were computed.
 
     Examples
     --------
@@ -200,6 +240,31 @@ class Report(Displayable):
 
     Built by :func:`confmat.report.build_report`; ``curves`` holds one
     :class:`~confmat.report.scores.ScoreCurve` per positive class when scores were given.
+
+    Parameters
+    ----------
+    title : str
+        Heading of the report.
+    labels : list
+        The classes, in matrix order.
+    counts : ndarray of shape (K, K)
+        The confusion matrix (rows true, columns predicted; weighted sums when weighted).
+    per_class : list of PerClassRow
+        The per-class metrics.
+    overall : list of MetricValue
+        The overall metrics.
+    curves : list of ScoreCurve, optional
+        One score curve per positive class, when scores were given.
+    source : dict, optional
+        Where the data came from (``key: value`` lines of the rendered output; empty values
+        are left out).
+    notes : list of str, optional
+        Notes shown under the report (warnings met while computing it, samples outside the
+        classes).
+    level : float, default 0.95
+        Confidence level of the intervals.
+    matrix : ConfusionMatrix, optional
+        The matrix the report was built from.
 
     Examples
     --------

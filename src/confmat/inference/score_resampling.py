@@ -1,0 +1,332 @@
+r"""The sample-level bootstrap of score metrics (ROC AUC, average precision), vectorised.
+
+A resample is a vector of multiplicities ``w`` (how often each sample was drawn), and the
+weighted AUC and average precision of ``B`` resamples are computed from one sort of the scores
+as ``(B, n)`` cumulative sums. Paired resampling uses the same ``w`` for every model. DeLong's
+method and :func:`confmat.inference.score_ci` live in :mod:`confmat.inference.scores`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..inputs.encode import as_1d, py_scalar
+from ..inputs.targets import binary_target, check_scores_2d, encode_truth
+from .common import chunk_rows
+
+SCORE_METRICS = ("roc_auc", "average_precision")
+_SCORE_ALIASES = {"auc": "roc_auc", "roc_auc": "roc_auc", "auroc": "roc_auc",
+                  "average_precision": "average_precision", "ap": "average_precision"}
+
+
+def score_metric_name(name: Any) -> str | None:
+    """Canonical score-metric name, or None if ``name`` is not a score metric.
+
+    Parameters
+    ----------
+    name : any
+        A name such as ``'auc'``, ``'AUROC'`` or ``'ap'``.
+
+    Returns
+    -------
+    str or None
+        ``'roc_auc'``, ``'average_precision'`` or None.
+
+    Examples
+    --------
+    >>> score_metric_name("AUROC"), score_metric_name("accuracy")
+    ('roc_auc', None)
+    """
+    if not isinstance(name, str):
+        return None
+    return _SCORE_ALIASES.get(name.strip().lower().replace("-", "_"))
+
+
+def need_both_classes(pos: np.ndarray) -> None:
+    """Raise unless both classes are present (a score metric needs positives and negatives).
+
+    Parameters
+    ----------
+    pos : ndarray of bool
+        Which samples are positive.
+
+    Raises
+    ------
+    ValueError
+        If every sample, or none, is positive.
+    """
+    m = int(pos.sum())
+    if m == 0 or m == pos.size:
+        raise ValueError(
+            "y_true contains only one class; ROC AUC needs positive and negative samples"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# weighted (resampled) AUC and average precision
+class _Sorted:
+    """Scores sorted once, with tie groups, reused by every resample."""
+
+    def __init__(self, pos: np.ndarray, score: np.ndarray) -> None:
+        self.order = np.argsort(score, kind="mergesort")
+        s = score[self.order]
+        self.pos = pos[self.order]
+        self.starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+
+    def groups(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Weighted positives and negatives per tie group, ascending score: (B, G) each."""
+        ws = w[:, self.order]
+        p = np.add.reduceat(np.where(self.pos, ws, 0.0), self.starts, axis=1)
+        q = np.add.reduceat(np.where(self.pos, 0.0, ws), self.starts, axis=1)
+        return p, q
+
+
+def weighted_auc(srt: _Sorted, w: np.ndarray) -> np.ndarray:
+    r"""ROC AUC with sample multiplicities ``w`` (B, n): :math:`\sum_g P_g (N_{<g} + N_g/2) /
+    (P\,N)`, ties counting one half (the Mann--Whitney form).
+
+    Parameters
+    ----------
+    srt : _Sorted
+        The scores of one binary problem, sorted once, with their tie groups.
+    w : ndarray of float64, shape (B, n)
+        Multiplicities of the samples in each of ``B`` resamples (sample order).
+
+    Returns
+    -------
+    ndarray of float64, shape (B,)
+        NaN where a resample lacks a class.
+    """
+    p, q = srt.groups(w)
+    below = np.cumsum(q, axis=1) - q
+    num = (p * (below + 0.5 * q)).sum(axis=1)
+    den = p.sum(axis=1) * q.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def weighted_average_precision(srt: _Sorted, w: np.ndarray) -> np.ndarray:
+    r"""Average precision :math:`\sum_t (R_t - R_{t-1}) P_t` over distinct thresholds (descending
+    score), as scikit-learn's ``average_precision_score``, with multiplicities ``w``.
+
+    Parameters
+    ----------
+    srt, w
+        As in :func:`weighted_auc`.
+
+    Returns
+    -------
+    ndarray of float64, shape (B,)
+        NaN where a resample holds no positive.
+    """
+    p, q = srt.groups(w)
+    p, q = p[:, ::-1], q[:, ::-1]
+    tp = np.cumsum(p, axis=1)
+    fp = np.cumsum(q, axis=1)
+    total = tp[:, -1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1.0), 0.0)
+        ap = (p * prec).sum(axis=1) / np.where(total > 0, total, 1.0)
+    return np.where(total > 0, ap, np.nan)
+
+
+_SCORE_FUNCS = {"roc_auc": weighted_auc, "average_precision": weighted_average_precision}
+_AVERAGES = ("macro", "weighted")
+
+
+class _OneVsRest:
+    """Multiclass scores (n, K) as K one-vs-rest problems, sorted once each.
+
+    The metric of a resample is the mean of the K per-class values (``macro``) or their mean
+    weighted by the classes' supports in that resample (``weighted``), as scikit-learn's
+    ``roc_auc_score(multi_class="ovr")`` and ``average_precision_score`` on binarised labels.
+    """
+
+    def __init__(self, y_true: Any, y_score: np.ndarray, name: str, labels: Any,
+                 average: str) -> None:
+        if average not in _AVERAGES:
+            raise ValueError(f"average must be one of {_AVERAGES} for multiclass scores, "
+                             f"got {average!r}")
+        y = as_1d(y_true, "y_true")
+        k = y_score.shape[1]
+        if labels is None:
+            classes = np.asarray(encode_truth(y)[0], dtype=y.dtype if y.dtype != object else object)
+        else:
+            classes = np.asarray(list(labels), dtype=y.dtype if y.dtype != object else object)
+            if len(set(classes.tolist())) != len(classes):
+                raise ValueError("labels must not repeat a class")
+        if len(classes) != k:
+            raise ValueError(
+                f"{name} has {k} columns but there are {len(classes)} classes "
+                f"({classes.tolist()[:10]}); give one score column per class, in label order"
+            )
+        unknown = ~np.isin(y, classes)
+        if unknown.any():
+            raise ValueError(f"y_true contains label {py_scalar(y[unknown][0])!r} not in labels "
+                             f"{classes.tolist()[:10]}")
+        self.average = average
+        self.pos = np.stack([y == c for c in classes])  # (K, n)
+        for c, p in zip(classes.tolist(), self.pos, strict=True):
+            if not p.any() or p.all():
+                raise ValueError(
+                    f"class {c!r} has no {'samples' if not p.any() else 'negatives'} in y_true: "
+                    "its one-vs-rest score metric is undefined"
+                )
+        self.parts = [_Sorted(p, y_score[:, j]) for j, p in enumerate(self.pos)]
+
+    def evaluate(self, func: Any, w: np.ndarray) -> np.ndarray:
+        vals = np.stack([func(part, w) for part in self.parts], axis=1)  # (B, K)
+        if self.average == "macro":
+            return vals.mean(axis=1)
+        support = w @ self.pos.T.astype(np.float64)  # (B, K)
+        total = support.sum(axis=1)
+        with np.errstate(invalid="ignore"):
+            return (vals * support).sum(axis=1) / total
+
+
+def _evaluator(y_true: Any, y_score: Any, name: str, pos_label: Any, labels: Any,
+               average: str) -> tuple[Any, int]:
+    """(evaluator of (B, n) multiplicities, n) for binary (n,) or multiclass (n, K) scores."""
+    raw = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    if raw.ndim == 2 and raw.shape[1] >= 3:
+        if pos_label is not None:
+            raise ValueError("pos_label applies to binary scores; multiclass scores (n, K) "
+                             "make each class positive in turn")
+        n = as_1d(y_true, "y_true").shape[0]
+        ovr = _OneVsRest(y_true, check_scores_2d(raw, n, name), name, labels, average)
+        return ovr.evaluate, n
+    b = binary_target(y_true, y_score, pos_label, None, name)
+    need_both_classes(b.pos)
+    srt = _Sorted(b.pos, b.score)
+    return (lambda func, w: func(srt, w)), b.pos.size
+
+
+def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_label: Any = None,
+                 average: str = "macro", labels: Any = None) -> float:
+    """ROC AUC or average precision (no resampling).
+
+    Binary scores are ``(n,)``, of ``pos_label``. Multiclass scores are ``(n, K)``, one column
+    per class in the order of ``labels`` (default: the sorted classes of ``y_true``), averaged
+    one-vs-rest: ``average='macro'`` or ``'weighted'`` (by class support).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    y_score : array-like of shape (n,) or (n, K)
+        Scores of the positive class, or one column per class (K >= 3).
+    metric : str, default 'roc_auc'
+        ``'roc_auc'`` or ``'average_precision'`` (aliases ``'auc'``, ``'auroc'``, ``'ap'``).
+    pos_label : label, optional
+        The positive class of binary scores (see
+        :func:`confmat.inputs.targets.resolve_pos_label`); not with multiclass scores.
+    average : {'macro', 'weighted'}, default 'macro'
+        One-vs-rest average of multiclass scores.
+    labels : array-like, optional
+        The class of each column of multiclass scores.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        An unknown metric or ``average``, ``pos_label`` with multiclass scores, columns that
+        do not match the classes, a class without samples or without negatives, or invalid
+        labels or scores.
+
+    Examples
+    --------
+    >>> score_metric([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> round(score_metric([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9], "ap"), 6)
+    0.916667
+    """
+    name = score_metric_name(metric)
+    if name is None:
+        raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
+    evaluate, n = _evaluator(y_true, y_score, "y_score", pos_label, labels, average)
+    return float(evaluate(_SCORE_FUNCS[name], np.ones((1, n)))[0])
+
+
+def resample_weights(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Multiplicities of ``size`` bootstrap resamples of ``n`` samples: (size, n) counts.
+
+    Parameters
+    ----------
+    n : int
+        Samples.
+    size : int
+        Resamples.
+    rng : numpy.random.Generator
+        The random generator (advanced).
+
+    Returns
+    -------
+    ndarray of float64, shape (size, n)
+        How often each sample was drawn; every row sums to ``n``.
+    """
+    idx = rng.integers(0, n, size=(size, n))
+    flat = (idx + (np.arange(size) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=size * n).reshape(size, n).astype(np.float64)
+
+
+def score_bootstrap(
+    y_true: Any,
+    scores: dict[str, Any] | list[Any],
+    metric: str,
+    n_resamples: int,
+    rng: np.random.Generator,
+    pos_label: Any = None,
+    *,
+    average: str = "macro",
+    labels: Any = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Point estimates (M,) and paired bootstrap values (B, M) of a score metric for M models
+    (binary ``(n,)`` or multiclass ``(n, K)`` scores, as in :func:`score_metric`).
+
+    Every model is evaluated on the same resamples (the same multiplicities), so the values
+    are paired.
+
+    Parameters
+    ----------
+    scores : dict of str to array-like, or list of array-like
+        The scores of each model (a dict's keys name them in error messages).
+    n_resamples : int
+        Number of resamples ``B`` (validated by the caller).
+    rng : numpy.random.Generator
+        The random generator (advanced).
+    y_true, metric, pos_label, average, labels
+        As in :func:`score_metric`.
+
+    Returns
+    -------
+    estimates : ndarray, shape (M,)
+        The metric of each model on the samples.
+    values : ndarray, shape (B, M)
+        The metric of each model on each resample (NaN where a resample lacks a class).
+
+    Raises
+    ------
+    ValueError
+        As :func:`score_metric`.
+    """
+    name = score_metric_name(metric)
+    if name is None:
+        raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
+    items = list(scores.items()) if isinstance(scores, dict) else [
+        (f"score_{i}", s) for i, s in enumerate(scores)]
+    evals = [_evaluator(y_true, s, str(k), pos_label, labels, average) for k, s in items]
+    n = evals[0][1]
+    func = _SCORE_FUNCS[name]
+    ones = np.ones((1, n))
+    est = np.array([ev(func, ones)[0] for ev, _ in evals])
+    out = np.empty((n_resamples, len(evals)))
+    for start, stop in chunk_rows(n_resamples, n, budget=2_000_000):
+        w = resample_weights(n, stop - start, rng)
+        for j, (ev, _) in enumerate(evals):
+            out[start:stop, j] = ev(func, w)
+    return est, out
