@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         ThresholdSweep,
         average_precision,
         best_threshold,
+        partial_auc,
         precision_recall_curve,
         roc_auc,
         roc_curve,
@@ -35,15 +36,21 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
     )
     from .explain import explain
     from .inference import (
+        RocBand,
+        RocCI,
+        RocTestResult,
         bowker,
         compare_models,
         delong,
         mcnemar,
         paired_bootstrap,
+        partial_auc_ci,
         score_ci,
         stuart_maxwell,
     )
     from .inference.compare import compare
+    from .inference.roc_ci import roc_ci
+    from .inference.roc_test import roc_test
     from .matrix import ConfusionMatrix
     from .metrics import MetricSpec, UndefinedMetricWarning, get_metric, list_metrics
     from .metrics.scales import interpret, list_scales
@@ -53,6 +60,13 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 
 #: public name -> the module that defines it
 _EXPORTS = {
+    "partial_auc": ".curves",
+    "roc_ci": ".inference",
+    "partial_auc_ci": ".inference",
+    "roc_test": ".inference",
+    "RocCI": ".inference",
+    "RocBand": ".inference",
+    "RocTestResult": ".inference",
     "Accumulator": ".accumulator",
     "ConfusionMatrix": ".matrix",
     "MetricSpec": ".metrics",
@@ -129,6 +143,9 @@ __all__ = [
     "OneVsRestROC",
     "PRCurve",
     "ROCCurve",
+    "RocBand",
+    "RocCI",
+    "RocTestResult",
     "ScoreHistogram",
     "ThresholdChoice",
     "ThresholdSweep",
@@ -152,10 +169,14 @@ __all__ = [
     "mcnemar",
     "multilabel_confusion_matrix",
     "paired_bootstrap",
+    "partial_auc",
+    "partial_auc_ci",
     "precision_recall_curve",
     "roc_auc",
+    "roc_ci",
     "roc_curve",
     "roc_curve_ovr",
+    "roc_test",
     "score_ci",
     "stuart_maxwell",
     "threshold_sweep",
