@@ -135,7 +135,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
         source["rows skipped"] = data["__skipped__"]
-    rep = build_report(cm, y_true=y if s is not None else None, y_score=s, pos_label=pos,
+    rep = build_report(cm, y_true=y if s is not None else None, y_score=s,
+                       y_pred=p if s is not None else None, pos_label=pos,
                        sample_weight=w, intervals=not no_intervals,
                        title=title or f"Report: {Path(file).name}", source=source)
     if data["__skipped__"]:

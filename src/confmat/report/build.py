@@ -85,6 +85,7 @@ def build_report(
     *,
     y_true: Any = None,
     y_score: Any = None,
+    y_pred: Any = None,
     pos_label: Any = None,
     sample_weight: Any = None,
     intervals: bool = True,
@@ -104,6 +105,10 @@ def build_report(
         of positive-class scores or an ``(n_samples, n_classes)`` array with one column per
         label in ``cm.labels`` (one-vs-rest curves for every class); see
         :func:`confmat.report.scores.score_curves`.
+    y_pred : array-like, optional
+        The predicted labels behind ``cm``, with ``y_score``: the threshold slider opens
+        where ``score >= θ`` reproduces them, and otherwise says so and opens at the
+        conventional point (0.5 for probabilities, 0 for decision functions).
     pos_label : label, optional
         The positive class of a score vector (and of a two-column ``y_score``). Required
         unless the labels are {0, 1}, {-1, 1} or {False, True}: confmat's one rule,
@@ -186,6 +191,6 @@ def build_report(
         if y_true is None:
             raise ValueError("y_score was given without y_true; curves need both")
         curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
-                              sample_weight=sample_weight)
+                              sample_weight=sample_weight, y_pred=y_pred)
     return Report(title, cm.labels, np.array(cm.counts), per_class, overall, curves,
                   dict(source or {}), notes, level, cm)

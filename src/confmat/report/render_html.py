@@ -260,18 +260,18 @@ def _slider(key: str, curves: list[ScoreCurve], payload: list[dict[str, Any]]) -
     thinned = any(p["thinned"] for p in payload)
     note = (" Long score lists are thinned to evenly spaced thresholds; counts at each are exact."
             if thinned else "")
-    start = ("It opens on the confusion matrix printed above."
-             if all(p["start_is_printed_matrix"] for p in payload) else
-             "It opens at θ = 0.5 (or the median score) where the printed matrix is not a "
-             "threshold of these scores.")
     return f"""
 <div class="cm-slider" data-widget="{e(key)}">
   <div class="controls">
     <p>{select}{pos}Predict positive when score ≥ θ (one class against the rest).</p>
-    <p>θ = <span class="thr" data-out="threshold"></span></p>
+    <p><label>θ = <input type="text" class="thr" data-out="threshold" inputmode="decimal"
+    size="12" spellcheck="false" aria-label="threshold θ (type a value, then Enter)"></label>
+    <span class="note" data-out="typed"></span></p>
     <input type="range" min="0" max="0" step="1" value="0" aria-label="decision threshold">
-    <p class="note">Drag to move the threshold. {start} Every count and metric shown was
-    computed by confmat's metric registry at each threshold; the page only looks them up.{note}</p>
+    <p class="note" data-out="start-note">{e(payload[0]["start_note"])}</p>
+    <p class="note">Drag the slider, use the arrow keys, or type θ. Every count and metric
+    shown was computed by confmat's metric registry at each threshold; the page only looks
+    them up.{note}</p>
     <table class="two"><thead><tr><th></th><th>predicted positive</th><th>predicted negative</th></tr></thead>
     <tbody><tr><th>actual positive</th><td class="tp" data-out="tp"></td><td class="fn" data-out="fn"></td></tr>
     <tr><th>actual negative</th><td class="fp" data-out="fp"></td><td class="tn" data-out="tn"></td></tr></tbody></table>
