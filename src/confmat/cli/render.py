@@ -53,10 +53,13 @@ def _print_rich(obj: Any) -> None:
     console = Console(highlight=False, soft_wrap=False,
                       width=None if sys.stdout.isatty() else 200)
 
-    def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any]) -> None:
+    def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any],
+             warnings: list[str] | None = None) -> None:
         console.rule(f"[bold]{esc(title)}")
         for line in source_lines(src):
             console.print(esc(line))
+        for w in warnings or []:
+            console.print(f"[bold yellow]warning:[/bold yellow] {esc(w)}")
         for stitle, header, rows, align in sections:
             align = align or "l" + "r" * (len(header) - 1)
             console.print(f"\n[bold]{esc(stitle)}[/bold]")
@@ -72,9 +75,9 @@ def _print_rich(obj: Any) -> None:
     if isinstance(obj, Comparison):
         show(obj.title, comparison_sections(obj), obj.notes, obj.source)
         for rep in obj.reports:
-            show(rep.title, report_sections(rep), rep.notes, {})
+            show(rep.title, report_sections(rep), rep.notes, {}, rep.warnings)
     else:
-        show(obj.title, report_sections(obj), obj.notes, obj.source)
+        show(obj.title, report_sections(obj), obj.notes, obj.source, obj.warnings)
 
 
 def esc(s: Any) -> str:

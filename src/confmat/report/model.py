@@ -27,6 +27,7 @@ import numpy as np
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric, list_metrics
 from ..metrics.registry import MetricSpec
+from .findings import auc_warnings, support_warnings
 from .jsonable import label_json, num
 from .scores import ScoreCurve
 
@@ -243,6 +244,20 @@ class Report(Displayable):
         """Row totals: the count of each true class."""
         return self.counts.sum(axis=1)
 
+    @property
+    def warnings(self) -> list[str]:
+        """What a reader must not miss, shown at the top of every format: a ROC AUC below 0.5
+        (the other class's scores?), tiny classes, heavy imbalance
+        (see :mod:`confmat.report.findings`).
+
+        Examples
+        --------
+        >>> Report("", ["a", "b"], np.array([[300, 1], [2, 3]]), [], []).warnings[0][:22]
+        'class b has only 5 tru'
+        """
+        return auc_warnings(self.curves, self.labels) + support_warnings(self.labels,
+                                                                         self.support)
+
     def one_vs_rest(self, pos_label: Any) -> np.ndarray | None:
         """The printed matrix as a 2 x 2 table of ``pos_label`` against the rest.
 
@@ -346,6 +361,7 @@ class Report(Displayable):
             "per_class": [r.to_dict() for r in self.per_class],
             "overall": [m.to_dict() for m in self.overall],
             "curves": [c.to_dict() for c in self.curves],
+            "warnings": self.warnings,
             "notes": list(self.notes),
         }
 

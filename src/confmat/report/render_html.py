@@ -298,10 +298,17 @@ def _notes(notes: list[str]) -> str:
     return "<h3>Notes</h3><ul class='note'>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>"
 
 
+def _warnings(warnings: list[str]) -> str:
+    if not warnings:
+        return ""
+    return ('<div class="warn" role="alert"><b>Warnings</b><ul>'
+            + "".join(f"<li>{e(w)}</li>" for w in warnings) + "</ul></div>")
+
+
 def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2,
                  figures: bool = True) -> str:
     headline = {s.name for s in comparison_metrics()}
-    parts = [f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep),
+    parts = [_warnings(rep.warnings), f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep),
              f"<h{h}>Summary</h{h}>",
              '<p class="note">The headline metrics; every metric follows below.</p>',
              _overall_table(rep, [m for m in rep.overall if m.name in headline], "summary")]

@@ -336,6 +336,8 @@ def render_text(obj: Report | Comparison) -> str:
             parts += ["", render_text(rep)]
     else:
         parts.append(f"samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
+        if obj.warnings:
+            parts += ["", "Warnings", *(f"! {w}" for w in obj.warnings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", title, table(header, rows, align)]
     if obj.notes:
@@ -374,6 +376,9 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
             parts += ["", render_markdown(rep, level + 1)]
     else:
         parts.append(f"- samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
+        if obj.warnings:
+            parts += ["", f"{h}# Warnings", "",
+                      *(f"- **Warning:** {_md_inline(w)}" for w in obj.warnings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
     if obj.notes:
