@@ -164,7 +164,7 @@ class PerClassRow:
     full_name: str
     values: list[float]
     averages: dict[str, float]
-    intervals: list[tuple[float, float]] | None = None
+    intervals: list[tuple[float, float] | None] | None = None
     higher_is_better: bool | None = None
     family: str = ""
     interval_method: str | None = None
@@ -188,7 +188,7 @@ class PerClassRow:
             "averages": {k: num(v) for k, v in self.averages.items()},
             "intervals": None
             if self.intervals is None
-            else [[num(a), num(b)] for a, b in self.intervals],
+            else [None if iv is None else [num(iv[0]), num(iv[1])] for iv in self.intervals],
             "higher_is_better": self.higher_is_better,
             "family": self.family,
             "interval_method": self.interval_method,

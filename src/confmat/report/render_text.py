@@ -15,7 +15,8 @@ Section = tuple[str, list[str], list[list[str]], str | None]
 
 
 def fmt(v: Any, digits: int = 4) -> str:
-    """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf'.
+    """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf', and
+    numbers too small for ``digits`` decimals in scientific notation (never a false '0.0000').
 
     Parameters
     ----------
@@ -30,8 +31,8 @@ def fmt(v: Any, digits: int = 4) -> str:
 
     Examples
     --------
-    >>> fmt(3), fmt(0.123456), fmt(float("nan")), fmt(None)
-    ('3', '0.1235', 'nan', '-')
+    >>> fmt(3), fmt(0.123456), fmt(float("nan")), fmt(None), fmt(1.36e-33)
+    ('3', '0.1235', 'nan', '-', '1.4e-33')
     """
     if v is None:
         return "-"
@@ -44,6 +45,8 @@ def fmt(v: Any, digits: int = 4) -> str:
         return "inf" if f > 0 else "-inf"
     if f == int(f) and abs(f) < 1e15 and isinstance(v, int):
         return str(int(f))
+    if 0 < abs(f) < 0.5 * 10.0 ** -digits:
+        return f"{f:.1e}"
     out = f"{f:.{digits}f}"
     return out[1:] if out.startswith("-") and float(out) == 0 else out
 
