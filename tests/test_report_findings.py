@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import confusion_matrix, roc_auc_score
 
 import confmat
 from confmat.report import build_report, render_html, render_json, render_markdown, render_text
@@ -109,3 +109,92 @@ def test_cli_prints_the_auc_warning(tmp_path, capsys, swap: bool) -> None:
                  "--pos-label", "sick", "-f", "json", "--no-intervals"]) == 0
     warns = json.loads(capsys.readouterr().out)["warnings"]
     assert any("below 0.5" in w for w in warns) == (roc_auc_score(y == "sick", score) < 0.5)
+
+
+def _multiclass(seed: int, k: int, n: int = 400):
+    rng = np.random.default_rng(seed)
+    labels = [f"c{i}" for i in range(k)]
+    y = rng.choice(labels, n)
+    p = rng.dirichlet(np.ones(k), n)
+    p[np.arange(n), [labels.index(v) for v in y]] += rng.random(n)
+    p /= p.sum(1, keepdims=True)
+    return labels, y, p
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 5))
+def test_headline_fits_the_task_and_matches_sklearn(seed: int, k: int) -> None:
+    from sklearn.metrics import (
+        accuracy_score,
+        average_precision_score,
+        balanced_accuracy_score,
+        cohen_kappa_score,
+        f1_score,
+        matthews_corrcoef,
+    )
+
+    labels, y, p = _multiclass(seed, k)
+    pred = np.array(labels)[p.argmax(1)]
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, labels=labels)
+    pos = labels[1] if k == 2 else None
+    score = p[:, 1] if k == 2 else p
+    rep = build_report(cm, y_true=y, y_score=score, y_pred=pred, pos_label=pos,
+                       intervals=False)
+    got = {m.name: m.value for m in rep.headline}
+    want = {"accuracy": accuracy_score(y, pred),
+            "balanced_accuracy": balanced_accuracy_score(y, pred),
+            "mcc": matthews_corrcoef(y, pred)}
+    if k == 2:
+        want["f1"] = f1_score(y, pred, pos_label=pos)
+        want["roc_auc"] = roc_auc_score(y == pos, score)
+        want["average_precision"] = average_precision_score(y == pos, score)
+    else:
+        want["f1_macro"] = f1_score(y, pred, average="macro")
+        want["kappa"] = cohen_kappa_score(y, pred)
+        want["roc_auc"] = np.mean([roc_auc_score(y == c, p[:, i])
+                                   for i, c in enumerate(labels)])
+        want["average_precision"] = np.mean([average_precision_score(y == c, p[:, i])
+                                             for i, c in enumerate(labels)])
+    assert list(got) == list(want)  # exactly these, in this order; mcc_yao2022 is not one
+    for name, v in want.items():
+        assert got[name] == pytest.approx(v, abs=1e-9), name
+
+
+def test_headline_intervals_and_findings() -> None:
+    from sklearn.metrics import recall_score
+
+    labels, y, p = _multiclass(4, 4, 300)
+    pred = np.array(labels)[p.argmax(1)]
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, labels=labels)
+    rep = build_report(cm, n_resamples=300)
+    for m in rep.headline:
+        assert m.interval is not None and m.interval[0] <= m.value <= m.interval[1], m.name
+    rec = recall_score(y, pred, labels=labels, average=None)
+    weakest = labels[int(np.argmin(rec))]
+    table = confusion_matrix(y, pred, labels=labels).astype(float)
+    np.fill_diagonal(table, -1)
+    i, j = np.unravel_index(np.argmax(table), table.shape)
+    assert rep.findings[0].startswith(f"weakest class: {weakest}, recall {rec.min():.3f} [")
+    assert rep.findings[1].startswith(
+        f"largest confusion: true {labels[i]} predicted as {labels[j]}, {table[i, j]:g} times")
+    text = render_text(rep)
+    assert text.index("Findings") < text.index("Confusion matrix")
+    page = render_html(rep)
+    assert page.index("<h2>Findings</h2>") < page.index("<h2>Confusion matrix</h2>")
+    head = page[page.index("<h2>Findings</h2>"):page.index("<h2>Confusion matrix</h2>")]
+    assert "mcc_yao2022" not in head and ">kappa<" in head
+    assert "<details class='family'><summary>summary (" in page  # the rest, by family
+    frag = rep._repr_html_()  # the notebook shows the headline view, not every metric
+    assert "mcc_yao2022" not in frag and "weakest class" in frag and "kappa" in frag
+    assert len(frag) < len(page) / 4
+    assert json.loads(render_json(rep))["findings"] == rep.findings
+
+
+def test_confusion_matrix_notebook_view_shows_the_headline() -> None:
+    from sklearn.metrics import f1_score
+
+    y = [0, 0, 1, 1, 2, 2, 2]
+    pred = [0, 1, 1, 1, 2, 0, 2]
+    html = confmat.ConfusionMatrix.from_predictions(y, pred)._repr_html_()
+    assert "mcc_yao2022" not in html and "kappa" in html
+    assert f"f1_macro <b>{f1_score(y, pred, average='macro'):.4f}</b>" in html

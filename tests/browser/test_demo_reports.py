@@ -127,8 +127,8 @@ def test_slider_opens_on_each_models_own_matrix(browser, demo_dir: Path,
                 blocks = [(title, page.locator("main"))]
             else:
                 prefix = title.split(":")[0]
-                blocks = [(f"{prefix}: {d.locator('summary').text_content()}", d)
-                          for d in page.locator("details").all()]
+                blocks = [(f"{prefix}: {d.locator(':scope > summary').text_content()}", d)
+                          for d in page.locator("main > details").all()]
             for model, block in blocks:
                 if block.locator(".cm-slider").count() == 0:
                     continue  # a model without scores

@@ -55,12 +55,14 @@ def _print_rich(obj: Any) -> None:
     console = Console(highlight=False, soft_wrap=False, width=text_width())
 
     def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any],
-             warnings: list[str] | None = None) -> None:
+             warnings: list[str] | None = None, findings: list[str] | None = None) -> None:
         console.rule(f"[bold]{esc(title)}")
         for line in source_lines(src):
             console.print(esc(line))
         for w in warnings or []:
             console.print(f"[bold yellow]warning:[/bold yellow] {esc(w)}")
+        for f in findings or []:
+            console.print(f"[bold]•[/bold] {esc(f)}")
         for stitle, header, rows, align in sections:
             align = align or "l" + "r" * (len(header) - 1)
             console.print(f"\n[bold]{esc(stitle)}[/bold]")
@@ -80,9 +82,10 @@ def _print_rich(obj: Any) -> None:
     if isinstance(obj, Comparison):
         show(obj.title, comparison_sections(obj), obj.notes, obj.source)
         for rep in obj.reports:
-            show(rep.title, report_sections(rep), rep.notes, {}, rep.warnings)
+            show(rep.title, report_sections(rep), rep.notes, {}, rep.warnings, rep.findings)
     else:
-        show(obj.title, report_sections(obj), obj.notes, obj.source, obj.warnings)
+        show(obj.title, report_sections(obj), obj.notes, obj.source, obj.warnings,
+             obj.findings)
 
 
 def column_groups(header: list[str], rows: list[list[str]], width: int,

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..matrix import ConfusionMatrix
+from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
 from .model import MetricValue, PerClassRow, Report, shown_metrics
 from .scores import ScoreCurve, score_curves
@@ -285,5 +286,11 @@ def build_report(
             raise ValueError("y_score was given without y_true; curves need both")
         curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
                               sample_weight=sample_weight, y_pred=y_pred)
+    extra: dict[str, tuple[float, float] | None] = {}
+    if intervals and cm.n_classes > 2:
+        f1 = get_metric("f1")
+        extra["f1_macro"] = honest_interval(
+            f1, float(cm.metric("f1", average="macro")),
+            _pair(_interval(cm, "f1", level, average="macro", n_resamples=n_resamples)))
     return Report(title, cm.labels, np.array(cm.counts), per_class, overall, curves,
-                  dict(source or {}), notes, level, cm)
+                  dict(source or {}), notes, level, cm, extra)

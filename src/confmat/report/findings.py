@@ -103,3 +103,97 @@ def support_warnings(labels: Sequence[Any], support: Any) -> list[str]:
                    f"accuracy {s[k] / n:.3f}; read balanced accuracy and MCC rather than "
                    "accuracy")
     return out
+
+
+#: headline metrics of a binary report (F1 of the positive class), then of a multi-class one
+BINARY_HEADLINE = ("accuracy", "balanced_accuracy", "mcc", "f1", "roc_auc", "average_precision")
+MULTICLASS_HEADLINE = ("accuracy", "balanced_accuracy", "mcc", "f1_macro", "kappa", "roc_auc",
+                       "average_precision")
+
+
+def headline_names(n_classes: int) -> tuple[str, ...]:
+    """The headline metrics of a report with ``n_classes`` classes.
+
+    Binary: accuracy, balanced accuracy, MCC, F1 of the positive class, ROC AUC and average
+    precision; multi-class: the same with macro F1, plus Cohen's kappa (the areas are the
+    means of the one-vs-rest curves).
+
+    Parameters
+    ----------
+    n_classes : int
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> headline_names(2)[3], headline_names(3)[3:5]
+    ('f1', ('f1_macro', 'kappa'))
+    """
+    return BINARY_HEADLINE if n_classes <= 2 else MULTICLASS_HEADLINE
+
+
+def weakest_class(labels: Sequence[Any], recall: Sequence[float],
+                  intervals: Sequence[Any] | None, support: Any) -> str | None:
+    """A sentence on the class with the lowest recall (its share of true samples found).
+
+    Parameters
+    ----------
+    labels : sequence
+    recall : sequence of float
+        Per-class recall.
+    intervals : sequence of (low, high) or None, optional
+        Per-class recall intervals.
+    support : array-like of shape (K,)
+
+    Returns
+    -------
+    str or None
+        None with fewer than two classes present.
+
+    Examples
+    --------
+    >>> weakest_class(["a", "b"], [0.9, 0.6], [(0.8, 0.95), (0.45, 0.73)], [50, 40])
+    'weakest class: b, recall 0.600 [0.450, 0.730] (24 of its 40 samples found)'
+    """
+    s = np.asarray(support, dtype=np.float64)
+    present = [i for i in range(len(labels)) if s[i] > 0 and math.isfinite(recall[i])]
+    if len(present) < 2:
+        return None
+    k = min(present, key=lambda i: recall[i])
+    iv = intervals[k] if intervals else None
+    br = f" [{iv[0]:.3f}, {iv[1]:.3f}]" if iv is not None else ""
+    found = recall[k] * s[k]
+    return (f"weakest class: {labels[k]}, recall {recall[k]:.3f}{br} ({found:g} of its "
+            f"{s[k]:g} samples found)")
+
+
+def largest_confusion(labels: Sequence[Any], counts: Any) -> str | None:
+    """A sentence on the largest off-diagonal cell: which true class is most often taken for
+    which other.
+
+    Parameters
+    ----------
+    labels : sequence
+    counts : array-like of shape (K, K)
+        Rows true class, columns predicted class.
+
+    Returns
+    -------
+    str or None
+        None when there is no error.
+
+    Examples
+    --------
+    >>> largest_confusion(["cat", "dog"], [[40, 2], [9, 30]])
+    'largest confusion: true dog predicted as cat, 9 times (23.1% of dog)'
+    """
+    c = np.array(counts, dtype=np.float64)
+    np.fill_diagonal(c, 0.0)
+    if c.size == 0 or c.max() <= 0:
+        return None
+    i, j = (int(v) for v in np.unravel_index(int(np.argmax(c)), c.shape))
+    row = float(np.asarray(counts, dtype=np.float64)[i].sum())
+    return (f"largest confusion: true {labels[i]} predicted as {labels[j]}, {c[i, j]:g} times "
+            f"({100 * c[i, j] / row:.1f}% of {labels[i]})")

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..plots import marked_points
 from .comparison import Comparison
-from .model import Report, comparison_metrics
+from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
 Section = tuple[str, list[str], list[list[str]], str | None]
@@ -195,10 +195,9 @@ def report_sections(rep: Report) -> list[Section]:
         [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
         None,
     ))
-    headline = {s.name for s in comparison_metrics()}
     srows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.interpretation or ""]
-             for m in rep.overall if m.name in headline]
-    out.append(("Summary (headline metrics)",
+             for m in rep.headline]
+    out.append(("Headline metrics",
                 ["metric", "value", f"{rep.level:.0%} interval", "interpretation"], srows,
                 "lrrl"))
     ci = any(r.intervals for r in rep.per_class)
@@ -341,6 +340,8 @@ def render_text(obj: Report | Comparison) -> str:
         parts.append(f"samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
         if obj.warnings:
             parts += ["", "Warnings", *(f"! {w}" for w in obj.warnings)]
+        if obj.findings:
+            parts += ["", "Findings", *(f"- {f}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", title, table(header, rows, align)]
     if obj.notes:
@@ -382,6 +383,8 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
         if obj.warnings:
             parts += ["", f"{h}# Warnings", "",
                       *(f"- **Warning:** {_md_inline(w)}" for w in obj.warnings)]
+        if obj.findings:
+            parts += ["", f"{h}# Findings", "", *(f"- {_md_inline(f)}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
     if obj.notes:

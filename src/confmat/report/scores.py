@@ -77,7 +77,7 @@ def theta_text(t: float, below: float) -> str:
 class Opening(NamedTuple):
     """Where the threshold slider opens (see :meth:`ScoreCurve.opening`).
 
-    Attributes
+    Parameters
     ----------
     start : int
         Position in :attr:`ScoreCurve.thresholds`.
