@@ -44,7 +44,7 @@ def test_report_and_comparison_display() -> None:
     p = np.where(rng.random(60) < 0.8, y, 1 - y)
     cm = confmat.ConfusionMatrix.from_predictions(y, p)
     rep = build_report(cm, intervals=False, title=EVIL)
-    assert "All overall metrics" in str(rep) and "Summary" in str(rep)
+    assert "All overall metrics" in str(rep) and "Headline metrics" in str(rep)
     assert repr(rep).startswith("<Report")
     html = rep._repr_html_()
     assert EVIL not in html and "<script" not in html and "table" in html

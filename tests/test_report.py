@@ -213,7 +213,7 @@ def test_text_and_markdown_render_every_section() -> None:
     cm = confmat.ConfusionMatrix([[5, 1], [2, 7]], labels=["a|b", "c"])
     rep = build_report(cm, intervals=False, title="T")
     text = render_text(rep)
-    for part in ("Confusion matrix", "Accuracy matrix", "Summary", "Per-class", "All overall",
+    for part in ("Confusion matrix", "Accuracy matrix", "Headline metrics", "Per-class", "All overall",
                  "mcc_yao2022", "a|b"):
         assert part in text
     md = render_markdown(rep)

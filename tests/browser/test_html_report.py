@@ -92,7 +92,7 @@ class Page:
 
 
 def read_2x2(widget) -> tuple[float, float, float, float, float]:
-    t = float(widget.locator("[data-out='threshold']").text_content())
+    t = float(widget.locator("[data-out='threshold']").input_value())
     cells = [float(widget.locator(f"[data-out='{k}']").text_content())
              for k in ("tp", "fn", "fp", "tn")]
     return (t, *cells)

@@ -119,32 +119,44 @@ def coerce(values: list[str], like: np.ndarray, what: str) -> list[Any]:
 
 
 def format_for(fmt: str | None, output: str | None) -> str:
-    """The output format: ``--format`` if given, else from ``-o``'s extension, else text.
+    """The output format: ``--format``, else the extension of ``-o``, else text.
 
     Parameters
     ----------
     fmt : str or None
         ``--format``.
     output : str or None
-        ``-o``, the output file.
+        ``-o``; ``-`` is standard output.
 
     Returns
     -------
     str
-        One of :data:`FORMATS` (an unknown extension gives ``'text'``).
+
+    Raises
+    ------
+    InputError
+        ``-o`` has an extension that names no format (or none) and ``--format`` is not given.
 
     Examples
     --------
-    >>> format_for(None, "report.HTML"), format_for("json", "report.html"), format_for(None, None)
+    >>> format_for(None, "r.html"), format_for("json", "r.txt"), format_for(None, None)
     ('html', 'json', 'text')
+    >>> format_for(None, "out.xlsx")
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: -o out.xlsx: unknown extension '.xlsx'; use .html, .htm, .json, .md, .markdown, .csv or .txt, or give --format
     """
     if fmt:
         return fmt
-    if output:
-        return EXT_FORMAT.get(Path(output).suffix.lower(), "text")
+    if output and output != "-":
+        suffix = Path(output).suffix.lower()
+        if suffix not in EXT_FORMAT:
+            known = ", ".join(EXT_FORMAT)
+            known = known[:known.rindex(", ")] + " or" + known[known.rindex(", ") + 1:]
+            what = f"unknown extension {suffix!r}" if suffix else "no extension"
+            raise InputError(f"-o {output}: {what}; use {known}, or give --format")
+        return EXT_FORMAT[suffix]
     return "text"
-
-
 
 
 def check_file(path: str) -> None:

@@ -82,7 +82,8 @@ def _binary_experiment(name: str, title: str, X: np.ndarray, y: np.ndarray, pos_
                            title=f"{title}: models compared", source=src)
     _summary(cmp, log)
     cm = ConfusionMatrix.from_predictions(yte, preds[report_model], labels=labels)
-    rep = build_report(cm, y_true=yte, y_score=scores.get(report_model), pos_label=pos_label,
+    rep = build_report(cm, y_true=yte, y_score=scores.get(report_model),
+                       y_pred=preds[report_model], pos_label=pos_label,
                        title=f"{title}: {report_model}", source=src)
     return [_write(out / f"{name}_report.html", render_html(rep), log),
             _write(out / f"{name}_comparison.html", render_html(cmp), log)]
@@ -198,7 +199,7 @@ def _experiments(out: Path, quick: bool, log: Callable[[str], None], written: li
         labels = list(range(10))
         src = {"data": f"Digits, 10 classes (scikit-learn), test set of {len(yte)} samples"}
         cm = ConfusionMatrix.from_predictions(yte, preds["MLP 100"], labels=labels)
-        rep = build_report(cm, y_true=yte, y_score=probas["MLP 100"],
+        rep = build_report(cm, y_true=yte, y_score=probas["MLP 100"], y_pred=preds["MLP 100"],
                            title="Digits, 10 classes: MLP 100", source=src)
         written.append(_write(out / "digits_10class_report.html", render_html(rep), log))
         cmp = build_comparison(yte, preds, labels=labels,

@@ -122,6 +122,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     if pos is not None and pos not in cm.labels:
         raise InputError(f"--pos-label {pos!r} is not one of the labels {cm.labels}")
     s = None
+    if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
+        _no_stray_prediction(y, p, pred_col, score_cols + per_class_cols)
     if score_cols:
         s = data[score_cols[0]]
     elif per_class_cols:
@@ -135,13 +137,28 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
         source["rows skipped"] = data["__skipped__"]
-    rep = build_report(cm, y_true=y if s is not None else None, y_score=s, pos_label=pos,
+    rep = build_report(cm, y_true=y if s is not None else None, y_score=s,
+                       y_pred=p if s is not None else None, pos_label=pos,
                        sample_weight=w, intervals=not no_intervals,
                        title=title or f"Report: {Path(file).name}", source=source)
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, format_for(fmt, output), output)
     save_plots(rep, plots_dir, plot_format)
+
+
+def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:
+    """Scores are of the true classes: a predicted label outside them is bad input, named with
+    its first data row."""
+    classes = truth_classes(y)
+    stray = [v for v in truth_classes(p) if v not in classes]
+    if stray:
+        row = int(np.flatnonzero(np.asarray(p) == np.asarray([stray[0]], dtype=p.dtype))[0]) + 1
+        raise InputError(
+            f"--pred column {pred_col!r} holds label {stray[0]!r} (first in data row {row}), "
+            f"which is not one of the true classes {classes}; the scores "
+            f"({', '.join(score_cols)}) are scores of the true classes"
+        )
 
 
 def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str],

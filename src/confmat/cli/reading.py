@@ -181,12 +181,40 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
     skipped = int(data.pop("__skipped__", [0])[0])
     for c in scores + ([weight] if weight else []):
         if data[c].dtype.kind not in "iuf":
-            raise InputError(f"column {c!r} of {path!r} must be numeric, got values like "
-                             f"{data[c][:3].tolist()}")
+            shifted = "; rows skipped by --skip-invalid are not counted" if skipped else ""
+            raise InputError(f"column {c!r} of {path!r} must be numeric: "
+                             f"{first_non_numeric(data[c])}{shifted}")
     data["__skipped__"] = skipped
     return data
 
 
+
+
+def first_non_numeric(values: np.ndarray) -> str:
+    """Where a column that should hold numbers first does not: the value and its data row.
+
+    Parameters
+    ----------
+    values : ndarray
+        The column as read (strings or objects).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> first_non_numeric(np.array(["0.1", "0.9", "high", "low"], dtype=object))
+    "value 'high' in data row 3 (rows counted from 1 after the header)"
+    """
+    for i, v in enumerate(values.tolist()):
+        if isinstance(v, bool):
+            return f"value {v!r} in data row {i + 1} (rows counted from 1 after the header)"
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            return f"value {v!r} in data row {i + 1} (rows counted from 1 after the header)"
+    return f"values of type {values.dtype.name}, e.g. {values[:3].tolist()}"
 
 
 def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:

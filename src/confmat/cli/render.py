@@ -8,6 +8,8 @@ Displays draw).
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -68,31 +70,107 @@ def _print_rich(obj: Any) -> None:
     except ImportError:  # pragma: no cover - rich is in the cli extra
         click.echo(render_text(obj), nl=False)
         return
-    console = Console(highlight=False, soft_wrap=False,
-                      width=None if sys.stdout.isatty() else 200)
+    console = Console(highlight=False, soft_wrap=False, width=text_width())
 
-    def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any]) -> None:
+    def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any],
+             warnings: list[str] | None = None, findings: list[str] | None = None) -> None:
         console.rule(f"[bold]{esc(title)}")
         for line in source_lines(src):
             console.print(esc(line))
+        for w in warnings or []:
+            console.print(f"[bold yellow]warning:[/bold yellow] {esc(w)}")
+        for f in findings or []:
+            console.print(f"[bold]•[/bold] {esc(f)}")
         for stitle, header, rows, align in sections:
             align = align or "l" + "r" * (len(header) - 1)
             console.print(f"\n[bold]{esc(stitle)}[/bold]")
-            t = Table(box=box.SIMPLE_HEAD)
-            for h, a in zip(header, align, strict=False):
-                t.add_column(esc(h), justify="left" if a == "l" else "right")
-            for r in rows:
-                t.add_row(*(esc(c) for c in r))
-            console.print(t)
+            # a table wider than the terminal is cut into column groups, each repeating the
+            # first column; no number is ever shortened with an ellipsis
+            for group in column_groups(header, rows, console.width, align):
+                t = Table(box=box.SIMPLE_HEAD)
+                for j in group:
+                    t.add_column(esc(header[j]), overflow="fold",
+                                 justify="left" if align[j] == "l" else "right")
+                for r in rows:
+                    t.add_row(*(esc(r[j]) for j in group))
+                console.print(t)
         for n in notes:
             console.print(f"[dim]note: {esc(n)}[/dim]")
 
     if isinstance(obj, Comparison):
         show(obj.title, comparison_sections(obj), obj.notes, obj.source)
         for rep in obj.reports:
-            show(rep.title, report_sections(rep), rep.notes, {})
+            show(rep.title, report_sections(rep), rep.notes, {}, rep.warnings, rep.findings)
     else:
-        show(obj.title, report_sections(obj), obj.notes, obj.source)
+        show(obj.title, report_sections(obj), obj.notes, obj.source, obj.warnings,
+             obj.findings)
+
+
+def column_groups(header: list[str], rows: list[list[str]], width: int,
+                  align: str = "") -> list[list[int]]:
+    """Columns of a table in groups that each fit ``width`` characters, the first column
+    (the row names) in every group. Text columns after the first (``'l'`` in ``align``)
+    count at most 28 characters: they wrap, numbers never do.
+
+    Parameters
+    ----------
+    header : list of str
+    rows : list of list of str
+    width : int
+        Terminal columns.
+    align : str, optional
+        One 'l' or 'r' per column.
+
+    Returns
+    -------
+    list of list of int
+
+    Examples
+    --------
+    >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 24)
+    [[0, 1], [0, 2]]
+    >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 80)
+    [[0, 1, 2]]
+    """
+    cost = [max([len(str(header[j]))] + [len(str(r[j])) for r in rows]) + 3
+            for j in range(len(header))]
+    cost = [min(c, 28) if j and align[j:j + 1] == "l" else c for j, c in enumerate(cost)]
+    groups: list[list[int]] = []
+    current = [0]
+    used = 2 + cost[0]
+    for j in range(1, len(header)):
+        if len(current) > 1 and used + cost[j] > width:
+            groups.append(current)
+            current, used = [0], 2 + cost[0]
+        current.append(j)
+        used += cost[j]
+    groups.append(current)
+    return groups
+
+
+def text_width() -> int:
+    """Columns of terminal text: ``COLUMNS`` when set, else the terminal's width, else 80.
+
+    Returns
+    -------
+    int
+        At least 40.
+
+    Examples
+    --------
+    >>> import os
+    >>> old = os.environ.get("COLUMNS")
+    >>> os.environ["COLUMNS"] = "120"
+    >>> text_width()
+    120
+    >>> _ = os.environ.pop("COLUMNS") if old is None else os.environ.update(COLUMNS=old)
+    """
+    raw = os.environ.get("COLUMNS", "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return max(40, int(raw))
+    if sys.stdout.isatty():
+        return max(40, shutil.get_terminal_size((80, 24)).columns)
+    return 80
 
 
 def esc(s: Any) -> str:

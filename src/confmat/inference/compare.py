@@ -138,6 +138,11 @@ def compare(
     level = check_level(level)
     n_used = check_n_resamples(n_resamples, level)
     rng = check_random_state(random_state)
+    # a seed gives each interval its own generator from that seed, so a model's interval is
+    # the one its table alone gives (as cm.ci(..., random_state=seed)), whatever other models
+    # are compared with it and in whatever order
+    ci_state: Any = rng if random_state is None or isinstance(
+        random_state, np.random.Generator) else int(random_state)
     if not isinstance(models, Mapping) or len(models) == 0:
         raise TypeError("models must be a non-empty mapping of name -> predictions or scores")
     if isinstance(metrics, str):
@@ -230,7 +235,7 @@ def compare(
                     )
                 s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(book, pos_label)]
                 intervals[n][metric] = score_ci(
-                    t_arr, s, metric, level=level, n_resamples=n_used, random_state=rng,
+                    t_arr, s, metric, level=level, n_resamples=n_used, random_state=ci_state,
                     pos_label=pos_label)
             continue
         spec = get_metric(metric)
@@ -247,7 +252,7 @@ def compare(
         for n in names:
             intervals[n][metric] = confidence_interval(
                 cms[n], metric, level=level, method=method, average=avg, pos_label=pl,
-                n_resamples=n_used, random_state=rng)
+                n_resamples=n_used, random_state=ci_state)
 
     spec_hib = True if tmetric in ("roc_auc", "average_precision") else \
         get_metric(tmetric).higher_is_better

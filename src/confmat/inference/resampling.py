@@ -36,6 +36,10 @@ def resample_tables(
     Integer tables are resampled exactly. A float (weighted) table is treated as
     ``round(N)`` unit-weight samples and its resamples rescaled to total ``N``.
 
+    The cells are drawn in a canonical class order (classes sorted by their row and column
+    totals, diagonal count, and sorted row and column counts), so the same predictions give
+    the same resamples, hence the same intervals, whatever order their labels are listed in.
+
     Parameters
     ----------
     table : numpy.ndarray of shape (K, K)
@@ -58,6 +62,10 @@ def resample_tables(
     (5, {8})
     """
     shape = table.shape
+    square = table.ndim == 2 and shape[0] == shape[1]
+    order = canonical_order(table) if square else None
+    if order is not None:
+        table = table[np.ix_(order, order)]
     flat = table.reshape(-1).astype(np.float64)
     total = flat.sum()
     if table.dtype.kind in "iu":
@@ -71,7 +79,51 @@ def resample_tables(
         draw = rng.multinomial(trials, p, size=stop - start)
         if scale is not None:
             draw = draw * scale
-        yield draw.reshape((stop - start, *shape))
+        if order is None:
+            yield draw.reshape((stop - start, *shape))
+            continue
+        out = np.empty((stop - start, *shape), dtype=draw.dtype)
+        out[:, order[:, None], order[None, :]] = draw.reshape((stop - start, *shape))
+        yield out
+
+
+def canonical_order(table: np.ndarray) -> np.ndarray:
+    """An order of the classes of a square table that does not depend on how they are listed.
+
+    Classes are sorted by row total, column total, diagonal count, then their sorted row and
+    sorted column counts; classes that tie on all of these are interchangeable for the
+    resampling up to their off-diagonal pattern, and keep their listed order.
+
+    Parameters
+    ----------
+    table : numpy.ndarray of shape (K, K)
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (K,)
+        ``table[np.ix_(order, order)]`` is the canonical table.
+
+    Raises
+    ------
+    ValueError
+        ``table`` is not square.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.array([[50, 3], [8, 39]])
+    >>> p = canonical_order(t)
+    >>> q = canonical_order(t[::-1, ::-1])
+    >>> (t[np.ix_(p, p)] == t[::-1, ::-1][np.ix_(q, q)]).all()
+    np.True_
+    """
+    t = np.asarray(table, dtype=np.float64)
+    if t.ndim != 2 or t.shape[0] != t.shape[1]:
+        raise ValueError(f"table must be square, got shape {t.shape}")
+    rows, cols, diag = t.sum(axis=1), t.sum(axis=0), np.diagonal(t)
+    keys = [(rows[i], cols[i], diag[i], tuple(np.sort(t[i])), tuple(np.sort(t[:, i])), i)
+            for i in range(t.shape[0])]
+    return np.array([k[-1] for k in sorted(keys)], dtype=np.int64)
 
 
 def bootstrap_values(

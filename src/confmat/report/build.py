@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..matrix import ConfusionMatrix
-from ..metrics.registry import AVERAGES
+from ..metrics import get_metric
+from ..metrics.registry import AVERAGES, MetricSpec
 from .model import MetricValue, PerClassRow, Report, shown_metrics
 from .scores import ScoreCurve, score_curves
 
@@ -40,6 +41,84 @@ def _interval(cm: ConfusionMatrix, name: str, level: float, average: str | None 
             return ci(name, **kw)
     except (ValueError, TypeError, NotImplementedError, ZeroDivisionError):
         return None
+
+
+#: unbounded ratios of the report, as registry metrics multiplied: (numerator, denominator).
+#: Where the denominator is 0 the ratio is +inf when the numerator is positive (zero false
+#: positives make LR+ infinite), undefined (NaN) when it is 0 too; the registry's zero_division
+#: fill would print 0.
+RATIO_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "lr_plus": (("recall",), ("fpr",)),
+    "lr_minus": (("fnr",), ("specificity",)),
+    "dor": (("tp", "tn"), ("fp", "fn")),
+}
+
+
+def _ratio_values(cm: ConfusionMatrix, name: str, values: np.ndarray) -> np.ndarray:
+    """Per-class values of a :data:`RATIO_PARTS` ratio with +inf / NaN where it divides by 0."""
+    num, den = (np.prod([np.asarray(cm.metric(m, zero_division=0.0), np.float64) for m in part],
+                        axis=0) for part in RATIO_PARTS[name])
+    return np.where(den == 0, np.where(num > 0, np.inf, np.nan), values)
+
+
+def interval_applies(spec: MetricSpec) -> bool:
+    """Whether a metric's value is an estimate that a confidence interval qualifies.
+
+    Not for values that are themselves parts of an inference (standard errors, interval
+    bounds, p-values): an interval around a bound or a p-value misleads.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> interval_applies(get_metric("kappa")), interval_applies(get_metric("kappa_ci_upper"))
+    (True, False)
+    >>> interval_applies(get_metric("p_value")), interval_applies(get_metric("accuracy_se"))
+    (False, False)
+    """
+    name, full = spec.name, spec.full_name.lower()
+    return not (name.endswith(("_ci_lower", "_ci_upper", "_se")) or "p-value" in full
+                or "standard error" in full or " bound of " in f" {full}")
+
+
+def honest_interval(spec: MetricSpec, value: float, iv: tuple[float, float] | None
+                    ) -> tuple[float, float] | None:
+    """An interval as a report shows it: clipped to the metric's range, and none at all for
+    values that are not estimates (:func:`interval_applies`), infinite or undefined values,
+    and intervals of zero width (a fixed index such as N / K, which resampling the table
+    cannot move).
+
+    Parameters
+    ----------
+    spec : MetricSpec
+    value : float
+    iv : (low, high) or None
+
+    Returns
+    -------
+    (low, high) or None
+
+    Examples
+    --------
+    >>> honest_interval(get_metric("kappa"), 0.95, (0.90, 1.004))
+    (0.9, 1.0)
+    >>> honest_interval(get_metric("mcc"), 0.5, (0.5, 0.5)) is None
+    True
+    """
+    if iv is None or not interval_applies(spec) or not math.isfinite(value):
+        return None
+    lo, hi = float(iv[0]), float(iv[1])
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return None
+    if hi - lo <= 1e-12 * max(1.0, abs(value)):
+        return None
+    return max(lo, spec.range[0]), min(hi, spec.range[1])
 
 
 def _interpret(cm: ConfusionMatrix, name: str) -> str | None:
@@ -85,6 +164,7 @@ def build_report(
     *,
     y_true: Any = None,
     y_score: Any = None,
+    y_pred: Any = None,
     pos_label: Any = None,
     sample_weight: Any = None,
     intervals: bool = True,
@@ -104,6 +184,10 @@ def build_report(
         of positive-class scores or an ``(n_samples, n_classes)`` array with one column per
         label in ``cm.labels`` (one-vs-rest curves for every class); see
         :func:`confmat.report.scores.score_curves`.
+    y_pred : array-like, optional
+        The predicted labels behind ``cm``, with ``y_score``: the threshold slider opens
+        where ``score >= θ`` reproduces them, and otherwise says so and opens at the
+        conventional point (0.5 for probabilities, 0 for decision functions).
     pos_label : label, optional
         The positive class of a score vector (and of a two-column ``y_score``). Required
         unless the labels are {0, 1}, {-1, 1} or {False, True}: confmat's one rule,
@@ -152,6 +236,10 @@ def build_report(
         for spec in shown_metrics("per_class"):
             values = np.asarray(cm.metric(spec.name), dtype=np.float64)
             avgs = {a: float(cm.metric(spec.name, average=a)) for a in AVERAGES}
+            if spec.name in RATIO_PARTS:
+                values = _ratio_values(cm, spec.name, values)
+                if not np.isfinite(values).all():  # no mean of infinite or undefined ratios
+                    avgs.update(macro=math.nan, weighted=math.nan)
             ivals = None
             method = None
             if intervals:
@@ -161,24 +249,35 @@ def build_report(
                     lo, hi = (np.asarray(v, np.float64).reshape(-1)
                               for v in ((iv.low, iv.high) if hasattr(iv, "low") else iv))
                     if len(lo) == len(values):
-                        ivals = [(float(a), float(b)) for a, b in zip(lo, hi, strict=True)]
-            per_class.append(PerClassRow(spec.name, spec.full_name, values.tolist(), avgs, ivals,
+                        ivals = [honest_interval(spec, float(v), (float(a), float(b)))
+                                 for v, a, b in zip(values, lo, hi, strict=True)]
+            per_class.append(PerClassRow(spec.name, spec.full_name, values.tolist(), avgs,
+                                         ivals if ivals and any(ivals) else None,
                                          spec.higher_is_better, spec.family,
                                          str(method) if ivals and method else None))
         overall = []
         for spec in shown_metrics("overall"):
             value = float(cm.metric(spec.name))
-            raw = _interval(cm, spec.name, level, n_resamples=n_resamples) if intervals else None
-            iv = _pair(raw)
+            raw = _interval(cm, spec.name, level, n_resamples=n_resamples) \
+                if intervals and interval_applies(spec) else None
+            iv = honest_interval(spec, value, _pair(raw))
             method = getattr(raw, "method", None) if iv is not None else None
             overall.append(MetricValue(spec.name, spec.full_name, value, iv,
                                        _interpret(cm, spec.name), spec.higher_is_better,
                                        spec.range, spec.family,
                                        str(method) if method is not None else None))
+    ratios = [n for n in RATIO_PARTS if any(
+        r.name == n and any(not math.isfinite(v) for v in r.values) for r in per_class)]
     for w in caught:
         msg = str(w.message)
+        if any(msg.startswith(f"{n} is ill-defined") for n in ratios):
+            continue  # not set to 0 in the report: inf or nan, explained below
         if msg not in notes:
             notes.append(msg)
+    if ratios:
+        notes.append(f"{', '.join(ratios)} read inf for a class whose ratio divides a positive "
+                     "number by zero (no false positives, or no false negatives) and nan where "
+                     "both parts are zero; their macro and weighted averages are then nan")
     if cm.n_outside:
         notes.append(f"{cm.n_outside:g} samples had labels outside the selected classes")
     curves: list[ScoreCurve] = []
@@ -186,6 +285,12 @@ def build_report(
         if y_true is None:
             raise ValueError("y_score was given without y_true; curves need both")
         curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
-                              sample_weight=sample_weight)
+                              sample_weight=sample_weight, y_pred=y_pred)
+    extra: dict[str, tuple[float, float] | None] = {}
+    if intervals and cm.n_classes > 2:
+        f1 = get_metric("f1")
+        extra["f1_macro"] = honest_interval(
+            f1, float(cm.metric("f1", average="macro")),
+            _pair(_interval(cm, "f1", level, average="macro", n_resamples=n_resamples)))
     return Report(title, cm.labels, np.array(cm.counts), per_class, overall, curves,
-                  dict(source or {}), notes, level, cm)
+                  dict(source or {}), notes, level, cm, extra)

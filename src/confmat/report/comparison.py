@@ -210,7 +210,8 @@ def build_comparison(
                 f"model {name!r} has {len(pred)} predictions but y_true has {len(y)} samples"
             )
         cm = ConfusionMatrix.from_predictions(y, pred, labels=labels, sample_weight=sample_weight)
-        reports.append(build_report(cm, y_true=y, y_score=scores.get(name), pos_label=pos_label,
+        reports.append(build_report(cm, y_true=y, y_score=scores.get(name), y_pred=pred,
+                                    pos_label=pos_label,
                                     sample_weight=sample_weight, intervals=intervals, level=level,
                                     n_resamples=n_resamples, title=str(name), source=source))
     names = [s.name for s in specs]

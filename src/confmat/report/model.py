@@ -24,9 +24,17 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric, list_metrics
 from ..metrics.registry import MetricSpec
+from .findings import (
+    auc_warnings,
+    headline_names,
+    largest_confusion,
+    support_warnings,
+    weakest_class,
+)
 from .jsonable import label_json, num
 from .scores import ScoreCurve
 
@@ -203,7 +211,7 @@ class PerClassRow:
     full_name: str
     values: list[float]
     averages: dict[str, float]
-    intervals: list[tuple[float, float]] | None = None
+    intervals: list[tuple[float, float] | None] | None = None
     higher_is_better: bool | None = None
     family: str = ""
     interval_method: str | None = None
@@ -227,7 +235,7 @@ class PerClassRow:
             "averages": {k: num(v) for k, v in self.averages.items()},
             "intervals": None
             if self.intervals is None
-            else [[num(a), num(b)] for a, b in self.intervals],
+            else [None if iv is None else [num(iv[0]), num(iv[1])] for iv in self.intervals],
             "higher_is_better": self.higher_is_better,
             "family": self.family,
             "interval_method": self.interval_method,
@@ -265,6 +273,9 @@ class Report(Displayable):
         Confidence level of the intervals.
     matrix : ConfusionMatrix, optional
         The matrix the report was built from.
+    extra_intervals : dict, optional
+        Intervals of headline values that are not rows of ``overall`` (e.g. ``"f1_macro"``:
+        the macro F1 of a multi-class headline), ``name -> (low, high)`` or None.
 
     Examples
     --------
@@ -284,6 +295,7 @@ class Report(Displayable):
     notes: list[str] = field(default_factory=list)
     level: float = 0.95
     matrix: ConfusionMatrix | None = None
+    extra_intervals: dict[str, tuple[float, float] | None] = field(default_factory=dict)
 
     @property
     def n(self) -> float:
@@ -307,6 +319,96 @@ class Report(Displayable):
     def support(self) -> np.ndarray:
         """Row totals: the count of each true class."""
         return self.counts.sum(axis=1)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What a reader must not miss, shown at the top of every format: a ROC AUC below 0.5
+        (the other class's scores?), tiny classes, heavy imbalance
+        (see :mod:`confmat.report.findings`).
+
+        Examples
+        --------
+        >>> Report("", ["a", "b"], np.array([[300, 1], [2, 3]]), [], []).warnings[0][:22]
+        'class b has only 5 tru'
+        """
+        return auc_warnings(self.curves, self.labels) + support_warnings(self.labels,
+                                                                         self.support)
+
+    @property
+    def positive_class(self) -> Any:
+        """The positive class of a binary report: that of its score curve, else the one the
+        labels imply ({0, 1}, {-1, 1}, {False, True}); None otherwise."""
+        if len(self.labels) != 2:
+            return None
+        if len(self.curves) == 1:
+            return self.curves[0].pos_label
+        return default_pos_label(list(self.labels))
+
+    @property
+    def headline(self) -> list[MetricValue]:
+        """The headline metrics, with intervals where the report has them
+        (:func:`confmat.report.findings.headline_names`): F1 of the positive class for a
+        binary report (macro F1 when no class is positive), ROC AUC and average precision
+        when scores were given (multi-class: means of the one-vs-rest areas).
+
+        Examples
+        --------
+        >>> from confmat.report import build_report
+        >>> rep = build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False)
+        >>> [(m.name, m.value) for m in rep.headline][:4]
+        [('accuracy', 0.875), ('balanced_accuracy', 0.875), ('mcc', 0.7745966692414834), ('f1', 0.8888888888888888)]
+        """
+        by = {m.name: m for m in self.overall}
+        rows = {r.name: r for r in self.per_class}
+        out = []
+        for name in headline_names(len(self.labels)):
+            if name in by:
+                out.append(by[name])
+            elif name in ("f1", "f1_macro") and "f1" in rows:
+                r, pos = rows["f1"], self.positive_class
+                spec = get_metric("f1")
+                if name == "f1" and pos in self.labels:
+                    k = self.labels.index(pos)
+                    iv = r.intervals[k] if r.intervals else None
+                    out.append(MetricValue("f1", f"F1 of class {pos}", r.values[k], iv,
+                                           None, True, spec.range, spec.family))
+                else:
+                    out.append(MetricValue("f1_macro", "macro-averaged F1", r.averages["macro"],
+                                           self.extra_intervals.get("f1_macro"), None, True,
+                                           spec.range, spec.family))
+            elif name in ("roc_auc", "average_precision") and self.curves:
+                vals = [c.auc if name == "roc_auc" else c.average_precision for c in self.curves]
+                if any(v is None for v in vals) or (len(vals) > 1
+                                                     and len(vals) != len(self.labels)):
+                    continue
+                full = "ROC AUC" if name == "roc_auc" else "average precision"
+                if len(vals) > 1:
+                    full += " (mean of the one-vs-rest curves)"
+                out.append(MetricValue(name, full, float(np.mean([float(v or 0.0) for v in vals])),
+                                       None, None, True,
+                                       (0.0, 1.0), "curves"))
+        return out
+
+    @property
+    def findings(self) -> list[str]:
+        """Plain sentences for the top of the report: the weakest class and the largest
+        confusion (:mod:`confmat.report.findings`).
+
+        Examples
+        --------
+        >>> Report("", ["a", "b"], np.array([[5, 1], [3, 4]]), [], []).findings
+        ['largest confusion: true b predicted as a, 3 times (42.9% of b)']
+        """
+        out = []
+        rec = next((r for r in self.per_class if r.name == "recall"), None)
+        if rec is not None:
+            w = weakest_class(self.labels, rec.values, rec.intervals, self.support)
+            if w:
+                out.append(w)
+        lc = largest_confusion(self.labels, self.counts)
+        if lc:
+            out.append(lc)
+        return out
 
     def one_vs_rest(self, pos_label: Any) -> np.ndarray | None:
         """The printed matrix as a 2 x 2 table of ``pos_label`` against the rest.
@@ -411,6 +513,9 @@ class Report(Displayable):
             "per_class": [r.to_dict() for r in self.per_class],
             "overall": [m.to_dict() for m in self.overall],
             "curves": [c.to_dict() for c in self.curves],
+            "headline": [m.to_dict() for m in self.headline],
+            "findings": self.findings,
+            "warnings": self.warnings,
             "notes": list(self.notes),
         }
 

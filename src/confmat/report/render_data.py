@@ -78,7 +78,8 @@ def _rows(w: Any, rep: Report, model: str) -> None:
             w.writerow([model, "matrix", p, t, rep.counts[i, j].item(), "", ""])
     for r in rep.per_class:
         for k, v in enumerate(r.values):
-            lo, hi = r.intervals[k] if r.intervals else ("", "")
+            iv = r.intervals[k] if r.intervals else None
+            lo, hi = iv if iv is not None else ("", "")
             w.writerow([model, "per_class", r.name, labels[k], v, lo, hi])
         for a, v in r.averages.items():
             w.writerow([model, "average", r.name, a, v, "", ""])

@@ -22,9 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from ..metrics import get_metric
 from ..plots import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
 from .comparison import Comparison
-from .model import Report, comparison_metrics
+from .findings import headline_names
+from .model import Report
 from .render_text import fmt, fmt_count
 from .scores import SLIDER_METRICS, ScoreCurve
 
@@ -260,18 +262,18 @@ def _slider(key: str, curves: list[ScoreCurve], payload: list[dict[str, Any]]) -
     thinned = any(p["thinned"] for p in payload)
     note = (" Long score lists are thinned to evenly spaced thresholds; counts at each are exact."
             if thinned else "")
-    start = ("It opens on the confusion matrix printed above."
-             if all(p["start_is_printed_matrix"] for p in payload) else
-             "It opens at θ = 0.5 (or the median score) where the printed matrix is not a "
-             "threshold of these scores.")
     return f"""
 <div class="cm-slider" data-widget="{e(key)}">
   <div class="controls">
     <p>{select}{pos}Predict positive when score ≥ θ (one class against the rest).</p>
-    <p>θ = <span class="thr" data-out="threshold"></span></p>
+    <p><label>θ = <input type="text" class="thr" data-out="threshold" inputmode="decimal"
+    size="12" spellcheck="false" aria-label="threshold θ (type a value, then Enter)"></label>
+    <span class="note" data-out="typed"></span></p>
     <input type="range" min="0" max="0" step="1" value="0" aria-label="decision threshold">
-    <p class="note">Drag to move the threshold. {start} Every count and metric shown was
-    computed by confmat's metric registry at each threshold; the page only looks them up.{note}</p>
+    <p class="note" data-out="start-note">{e(payload[0]["start_note"])}</p>
+    <p class="note">Drag the slider, use the arrow keys, or type θ. Every count and metric
+    shown was computed by confmat's metric registry at each threshold; the page only looks
+    them up.{note}</p>
     <table class="two"><thead><tr><th></th><th>predicted positive</th><th>predicted negative</th></tr></thead>
     <tbody><tr><th>actual positive</th><td class="tp" data-out="tp"></td><td class="fn" data-out="fn"></td></tr>
     <tr><th>actual negative</th><td class="fp" data-out="fp"></td><td class="tn" data-out="tn"></td></tr></tbody></table>
@@ -298,13 +300,36 @@ def _notes(notes: list[str]) -> str:
     return "<h3>Notes</h3><ul class='note'>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>"
 
 
+def _warnings(warnings: list[str]) -> str:
+    if not warnings:
+        return ""
+    return ('<div class="warn" role="alert"><b>Warnings</b><ul>'
+            + "".join(f"<li>{e(w)}</li>" for w in warnings) + "</ul></div>")
+
+
+def _findings(rep: Report, h: int) -> str:
+    """The top of a report: headline metrics with intervals and the findings in words."""
+    items = "".join(f"<li>{e(f)}</li>" for f in rep.findings)
+    return (f"<h{h}>Findings</h{h}>"
+            + _overall_table(rep, rep.headline, "summary")
+            + (f'<ul class="findings">{items}</ul>' if items else ""))
+
+
+def _family_sections(rep: Report) -> str:
+    """Every overall metric, one collapsible section per registry family."""
+    families = list(dict.fromkeys(m.family for m in rep.overall))
+    out = []
+    for fam in families:
+        ms = [m for m in rep.overall if m.family == fam]
+        out.append(f"<details class='family'><summary>{e(fam)} ({len(ms)})</summary>"
+                   f"{_overall_table(rep, ms)}</details>")
+    return "".join(out)
+
+
 def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2,
                  figures: bool = True) -> str:
-    headline = {s.name for s in comparison_metrics()}
-    parts = [f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep),
-             f"<h{h}>Summary</h{h}>",
-             '<p class="note">The headline metrics; every metric follows below.</p>',
-             _overall_table(rep, [m for m in rep.overall if m.name in headline], "summary")]
+    parts = [_warnings(rep.warnings), _findings(rep, h),
+             f"<h{h}>Confusion matrix</h{h}>", _heatmap(rep)]
     if rep.curves:
         payload = rep.slider_data()
         widgets[key] = payload
@@ -314,12 +339,13 @@ def _report_body(rep: Report, key: str, widgets: dict[str, Any], h: int = 2,
                   _curve_figures(rep) if figures else "",
                   f"<h{h + 1}>Threshold slider</h{h + 1}>",
                   _slider(key, rep.curves, payload)]
-    parts += [f"<h{h}>Per-class metrics and averages</h{h}>",
+    parts += [f"<h{h}>Every metric</h{h}>",
+              "<details class='family'><summary>per-class metrics and averages</summary>"
               '<p class="note">Each class against the rest'
               + (f"; brackets: {rep.level:.0%} confidence intervals"
                  if any(r.intervals for r in rep.per_class) else "")
-              + ".</p>", _per_class_table(rep),
-              f"<h{h}>All overall metrics</h{h}>", _overall_table(rep)]
+              + ".</p>" + _per_class_table(rep) + "</details>",
+              _family_sections(rep)]
     parts.append(_notes(rep.notes))
     return "\n".join(parts)
 
@@ -418,7 +444,8 @@ predicted class. This page is self-contained and makes no network requests.</foo
 
 
 def render_fragment(obj: Report | Comparison) -> str:
-    """A compact HTML fragment for notebooks: heatmap and overall metrics (no scripts).
+    """A compact HTML fragment for notebooks: warnings, headline metrics with intervals,
+    findings and the heatmap (no scripts).
 
     Parameters
     ----------
@@ -439,7 +466,9 @@ def render_fragment(obj: Report | Comparison) -> str:
     if isinstance(obj, Comparison):
         return _comparison_body_static(obj)
     return (f"<div class='confmat-report'><style>{_scoped_css('.confmat-report')}</style>"
-            f"<h3>{e(obj.title)}</h3>{_meta(obj)}{_heatmap(obj)}{_overall_table(obj)}</div>")
+            f"<h3>{e(obj.title)}</h3>{_meta(obj)}{_warnings(obj.warnings)}{_findings(obj, 4)}"
+            f"{_heatmap(obj)}<p class='note'>Every metric: str(report), or render_html(report)."
+            "</p></div>")
 
 
 def _comparison_body_static(cmp: Comparison) -> str:
@@ -456,7 +485,8 @@ def _comparison_body_static(cmp: Comparison) -> str:
 
 def matrix_html(cm: Any) -> str:
     """Notebook view of a ConfusionMatrix: the heatmap (counts and row percentages) and its
-    headline metrics (chosen by the registry, see ``comparison_metrics``). No scripts.
+    headline metrics (:func:`confmat.report.findings.headline_names`; F1 macro-averaged).
+    No scripts.
 
     Parameters
     ----------
@@ -477,9 +507,12 @@ def matrix_html(cm: Any) -> str:
     rep = Report("", cm.labels, np.asarray(cm.counts), [], [])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        items = "".join(
-            f"<span title='{e(s.full_name)}'>{e(s.name)} <b>{fmt(cm.metric(s.name))}</b></span> "
-            for s in comparison_metrics())
+        shown = [(n, get_metric(n).full_name, cm.metric(n))
+                 for n in headline_names(cm.n_classes) if n in ("accuracy", "balanced_accuracy",
+                                                                 "mcc", "kappa")]
+        shown.insert(3, ("f1_macro", "macro-averaged F1", cm.metric("f1", average="macro")))
+        items = "".join(f"<span class='item' title='{e(full)}'>{e(name)} <b>{fmt(v)}</b></span> "
+                        for name, full, v in shown)
     return (f"<div class='confmat-matrix'><style>{_scoped_css('.confmat-matrix')}</style>"
             f"<p class='meta'>ConfusionMatrix: {cm.n_classes} classes, n = {fmt_count(cm.n)}; "
             f"rows = true class, columns = predicted class</p>{_heatmap(rep)}"

@@ -8,14 +8,15 @@ from typing import Any
 
 from ..plots import marked_points
 from .comparison import Comparison
-from .model import Report, comparison_metrics
+from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
 Section = tuple[str, list[str], list[list[str]], str | None]
 
 
 def fmt(v: Any, digits: int = 4) -> str:
-    """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf'.
+    """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf', and
+    numbers too small for ``digits`` decimals in scientific notation (never a false '0.0000').
 
     Parameters
     ----------
@@ -30,8 +31,8 @@ def fmt(v: Any, digits: int = 4) -> str:
 
     Examples
     --------
-    >>> fmt(3), fmt(0.123456), fmt(float("nan")), fmt(None)
-    ('3', '0.1235', 'nan', '-')
+    >>> fmt(3), fmt(0.123456), fmt(float("nan")), fmt(None), fmt(1.36e-33)
+    ('3', '0.1235', 'nan', '-', '1.4e-33')
     """
     if v is None:
         return "-"
@@ -44,6 +45,8 @@ def fmt(v: Any, digits: int = 4) -> str:
         return "inf" if f > 0 else "-inf"
     if f == int(f) and abs(f) < 1e15 and isinstance(v, int):
         return str(int(f))
+    if 0 < abs(f) < 0.5 * 10.0 ** -digits:
+        return f"{f:.1e}"
     out = f"{f:.{digits}f}"
     return out[1:] if out.startswith("-") and float(out) == 0 else out
 
@@ -192,10 +195,9 @@ def report_sections(rep: Report) -> list[Section]:
         [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
         None,
     ))
-    headline = {s.name for s in comparison_metrics()}
     srows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.interpretation or ""]
-             for m in rep.overall if m.name in headline]
-    out.append(("Summary (headline metrics)",
+             for m in rep.headline]
+    out.append(("Headline metrics",
                 ["metric", "value", f"{rep.level:.0%} interval", "interpretation"], srows,
                 "lrrl"))
     ci = any(r.intervals for r in rep.per_class)
@@ -336,6 +338,10 @@ def render_text(obj: Report | Comparison) -> str:
             parts += ["", render_text(rep)]
     else:
         parts.append(f"samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
+        if obj.warnings:
+            parts += ["", "Warnings", *(f"! {w}" for w in obj.warnings)]
+        if obj.findings:
+            parts += ["", "Findings", *(f"- {f}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", title, table(header, rows, align)]
     if obj.notes:
@@ -374,6 +380,11 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
             parts += ["", render_markdown(rep, level + 1)]
     else:
         parts.append(f"- samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
+        if obj.warnings:
+            parts += ["", f"{h}# Warnings", "",
+                      *(f"- **Warning:** {_md_inline(w)}" for w in obj.warnings)]
+        if obj.findings:
+            parts += ["", f"{h}# Findings", "", *(f"- {_md_inline(f)}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
     if obj.notes:

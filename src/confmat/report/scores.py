@@ -10,14 +10,17 @@ values up. The positive class is resolved by the input door
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from decimal import ROUND_FLOOR, Decimal
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..curves import ThresholdSweep
-from ..inputs.targets import encode_truth, resolve_pos_label
+from ..inputs.encode import encode_pair
+from ..inputs.targets import check_scores_1d, encode_truth, resolve_pos_label
 from ..metrics import get_metric
 from ..plots import sweep_from_predictions, sweep_metric, thin_index
 from .jsonable import label_json, num
@@ -29,6 +32,65 @@ MAX_SLIDER_THRESHOLDS = 2000
 #: registry metrics the slider shows at each threshold (values computed here, not in the page)
 SLIDER_METRICS = ("recall", "specificity", "precision", "npv", "f1", "accuracy",
                   "balanced_accuracy", "informedness", "markedness", "mcc")
+
+
+def theta_text(t: float, below: float) -> str:
+    """A threshold as text: 4 significant digits when that number still gives the same table.
+
+    Every θ in ``(below, t]`` gives the table of ``t`` under the rule ``score >= θ``; the
+    text is the shortest number of at least 4 significant digits (rounded, or else cut) in
+    that interval, so typing it back reproduces the table exactly.
+
+    Parameters
+    ----------
+    t : float
+        A threshold (a distinct score).
+    below : float
+        The next lower distinct score (``-inf`` for the lowest).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> theta_text(0.500308568, 0.49), theta_text(0.500308568, 0.5003)
+    ('0.5003', '0.500308')
+    >>> theta_text(-1.61149, -2.0), theta_text(0.5, 0.25)
+    ('-1.612', '0.5')
+    """
+    if not math.isfinite(t):
+        return repr(t)
+    for digits in range(4, 18):
+        near = f"{t:.{digits}g}"
+        if below < float(near) <= t:
+            return near
+        if t != 0.0:
+            d = Decimal(repr(t))
+            cut = d.quantize(Decimal(1).scaleb(d.adjusted() - digits + 1), rounding=ROUND_FLOOR)
+            text = f"{float(cut):.{digits}g}"
+            if below < float(text) <= t:
+                return text
+    return repr(t)
+
+
+class Opening(NamedTuple):
+    """Where the threshold slider opens (see :meth:`ScoreCurve.opening`).
+
+    Parameters
+    ----------
+    start : int
+        Position in :attr:`ScoreCurve.thresholds`.
+    mode : {'predictions', 'counts', 'conventional'}
+        The model's own predictions; the threshold whose table equals the printed matrix;
+        the conventional point (0.5 for probabilities, 0 for decision functions).
+    note : str
+        The reason, in words for the page.
+    """
+
+    start: int
+    mode: str
+    note: str
 
 
 @dataclass
@@ -43,6 +105,13 @@ class ScoreCurve:
         ROC AUC and average precision (None when one class is absent).
     exact : bool
         False for curves from score bins (then ``auc`` has a known error bound).
+    predicted_interval : tuple of float, optional
+        ``(low, high)``: the model's predictions are exactly ``score >= θ`` for every θ in
+        ``(low, high]`` (``low`` is ``-inf`` when every sample is predicted positive,
+        ``high`` is ``inf`` when none is). None when they are no threshold of the scores
+        or were not given.
+    predictions_given : bool
+        Whether the model's predictions were compared with the scores.
 
     Examples
     --------
@@ -55,6 +124,8 @@ class ScoreCurve:
     auc: float | None = None
     average_precision: float | None = None
     exact: bool = True
+    predicted_interval: tuple[float, float] | None = None
+    predictions_given: bool = False
 
     @property
     def pos_label(self) -> Any:
@@ -77,7 +148,7 @@ class ScoreCurve:
         return float(self.sweep.fp[0] + self.sweep.tn[0]) if len(self.sweep) else 0.0
 
     def start_index(self, table: np.ndarray | None) -> tuple[int, bool]:
-        """Where the slider opens: the threshold whose 2 x 2 table equals ``table``.
+        """Where the slider opens, and whether that is the printed matrix (see :meth:`opening`).
 
         Parameters
         ----------
@@ -87,10 +158,10 @@ class ScoreCurve:
         Returns
         -------
         index : int
-            Position in :attr:`thresholds`: the matching threshold, or else the rule
-            ``score >= 0.5`` (scores in [0, 1]) or the median threshold.
+            Position in :attr:`thresholds`.
         matched : bool
-            Whether ``table`` is one of the sweep's tables.
+            Whether the slider opens on the model's predictions or on a table equal to
+            ``table``.
 
         Examples
         --------
@@ -98,21 +169,83 @@ class ScoreCurve:
         >>> c.start_index(np.array([[1, 1], [1, 1]]))
         (1, True)
         """
+        op = self.opening(table)
+        return op.start, op.mode != "conventional"
+
+    def opening(self, table: np.ndarray | None = None) -> Opening:
+        """Where the slider opens and why.
+
+        In order: the model's own predictions when they are ``score >= θ`` for some θ
+        (:attr:`predicted_interval`, known when ``y_pred`` was given to
+        :func:`score_curves`); else, without ``y_pred``, the threshold whose 2 x 2 table
+        equals ``table``; else the conventional point: θ = 0.5 when every score lies in
+        [0, 1] (probabilities), θ = 0 otherwise (decision functions), that is the lowest
+        threshold at or above it.
+
+        Parameters
+        ----------
+        table : ndarray of shape (2, 2) or None
+            The printed matrix as positive class against the rest, ``[[TN, FP], [FN, TP]]``.
+
+        Returns
+        -------
+        Opening
+
+        Examples
+        --------
+        >>> c = score_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0, 1],
+        ...                  y_pred=[0, 1, 0, 1])[0]
+        >>> op = c.opening()
+        >>> op.mode, float(c.thresholds[op.start])
+        ('predictions', 0.4)
+        >>> score_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0, 1],
+        ...              y_pred=[0, 0, 1, 1])[0].opening().mode
+        'conventional'
+        """
         t = self.thresholds
         if len(t) == 0:
-            return 0, False
-        if table is not None:
+            return Opening(0, "conventional", "There are no scores to threshold.")
+        iv = self.predicted_interval
+        reason = ""
+        if iv is not None and math.isfinite(iv[1]):
+            k = np.flatnonzero(t == iv[1])
+            if k.size:
+                where = (f"every θ ≤ {theta_text(iv[1], -math.inf)}" if iv[0] == -math.inf
+                         else f"every θ in ({theta_text(iv[0], -math.inf)}, "
+                              f"{theta_text(iv[1], iv[0])}]")
+                return Opening(int(k[0]), "predictions",
+                               "It opens on the model's own predictions: they are exactly "
+                               f"score ≥ θ for {where}.")
+        if iv is not None:
+            reason = (f"The model predicts no sample as {self.pos_label}, which no stop of "
+                      "the slider shows; ")
+        elif self.predictions_given:
+            reason = ("The model's predictions are not score ≥ θ for any single θ (for "
+                      "example the largest of several classes' scores); ")
+        elif table is not None:
             tb = np.asarray(table, np.float64)
             hit = np.flatnonzero(np.isclose(self.sweep.tp, tb[1, 1])
                                  & np.isclose(self.sweep.fp, tb[0, 1])
                                  & np.isclose(self.sweep.fn, tb[1, 0])
                                  & np.isclose(self.sweep.tn, tb[0, 0]))
             if hit.size:
-                return int(hit[0]), True
-        if t.min() >= 0.0 and t.max() <= 1.0:
-            at_least = np.flatnonzero(t >= 0.5)  # rule score >= 0.5: lowest threshold >= 0.5
-            return (int(at_least[-1]) if at_least.size else 0), False
-        return len(t) // 2, False
+                return Opening(int(hit[0]), "counts",
+                               "It opens on the threshold whose counts equal the printed "
+                               "matrix.")
+            reason = "The printed matrix is not the table of any threshold of these scores; "
+        else:
+            reason = "No predictions were given; "
+        probabilities = bool(t.min() >= 0.0 and t.max() <= 1.0)
+        point = 0.5 if probabilities else 0.0
+        kind = ("probabilities (every score lies in [0, 1])" if probabilities
+                else "decision-function scores")
+        at_least = np.flatnonzero(t >= point)  # rule score >= point: lowest threshold >= point
+        if at_least.size:
+            return Opening(int(at_least[-1]), "conventional",
+                           f"{reason}it opens at the conventional θ = {point:g} for {kind}.")
+        return Opening(0, "conventional",
+                       f"{reason}no score reaches the conventional θ = {point:g} for {kind}, "
+                       "so it opens at the highest score.")
 
     def slider(self, table: np.ndarray | None = None,
                max_points: int = MAX_SLIDER_THRESHOLDS) -> dict[str, Any]:
@@ -134,7 +267,9 @@ class ScoreCurve:
         dict
             ``thresholds`` (decreasing), ``tp``, ``fn``, ``fp``, ``tn``, ``fpr``, ``tpr``,
             ``metrics`` (name -> values), ``full_names``, ``start`` (opening index),
-            ``start_is_printed_matrix``, ``pos_label``, ``thinned``.
+            ``start_is_printed_matrix``, ``start_mode`` and ``start_note`` (see
+            :meth:`opening`), ``theta_text`` (each threshold as typed, see
+            :func:`theta_text`), ``pos_label``, ``thinned``.
 
         Examples
         --------
@@ -143,7 +278,8 @@ class ScoreCurve:
         >>> d["thresholds"][d["start"]], d["metrics"]["precision"][d["start"]]
         (0.4, 0.5)
         """
-        start, matched = self.start_index(table)
+        op = self.opening(table)
+        start = op.start
         idx = thin_index(len(self.thresholds), max_points)
         if start not in idx:
             idx = np.sort(np.r_[idx, start])
@@ -154,6 +290,9 @@ class ScoreCurve:
             "pos_label": label_json(self.pos_label),
             "rule": "score >= threshold",
             "thresholds": [float(v) for v in self.thresholds[idx]],
+            "theta_text": [theta_text(float(self.thresholds[i]), float(
+                self.thresholds[i + 1]) if i + 1 < len(self.thresholds) else -math.inf)
+                for i in idx],
             "tp": tables[:, 1, 1].tolist(),
             "fn": tables[:, 1, 0].tolist(),
             "fp": tables[:, 0, 1].tolist(),
@@ -163,7 +302,9 @@ class ScoreCurve:
             "metrics": values,
             "full_names": {m: get_metric(m).full_name for m in SLIDER_METRICS},
             "start": int(np.searchsorted(idx, start)),
-            "start_is_printed_matrix": matched,
+            "start_is_printed_matrix": op.mode != "conventional",
+            "start_mode": op.mode,
+            "start_note": op.note,
             "thinned": len(idx) < len(self.thresholds),
         }
 
@@ -198,7 +339,7 @@ class ScoreCurve:
 
 
 def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label: Any = None,
-                 sample_weight: Any = None) -> list[ScoreCurve]:
+                 sample_weight: Any = None, y_pred: Any = None) -> list[ScoreCurve]:
     """The score curves of a report: one per positive class.
 
     Parameters
@@ -213,6 +354,10 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
         The report's classes (column order of a 2-D ``y_score``).
     pos_label : label, optional
     sample_weight : array-like of shape (n,), optional
+    y_pred : array-like of shape (n,), optional
+        The model's predicted labels. Each curve then records whether they are
+        ``score >= θ`` for some θ (:attr:`ScoreCurve.predicted_interval`), where the
+        threshold slider opens.
 
     Returns
     -------
@@ -222,7 +367,7 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
     ------
     ValueError
         Scores of the wrong shape or not finite; ``pos_label`` missing for other labels or
-        not among them.
+        not among them; ``y_pred`` of another length than ``y_true``.
 
     Examples
     --------
@@ -238,7 +383,8 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
         if s.shape[0] != n:
             raise ValueError(f"y_score must be one value per sample: got shape {s.shape} for "
                              f"{n} labels")
-        return [_curve(y_true, s, pos_label, sample_weight)]
+        return _with_predictions([_curve(y_true, s, pos_label, sample_weight)], y_true, s,
+                                 labels, y_pred)
     if s.ndim != 2 or s.shape[1] != len(labels) or s.shape[0] != n:
         raise ValueError(f"y_score must have one column per class ({len(labels)}: {labels}) "
                          f"and one row per sample ({n}), got shape {s.shape}")
@@ -250,7 +396,30 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
         chosen = [resolve_pos_label(encode_truth(y_true)[0], None)]
     else:
         chosen = labels
-    return [_curve(y_true, s[:, labels.index(c)], c, sample_weight) for c in chosen]
+    curves = [_curve(y_true, s[:, labels.index(c)], c, sample_weight) for c in chosen]
+    return _with_predictions(curves, y_true, s, labels, y_pred)
+
+
+def _with_predictions(curves: list[ScoreCurve], y_true: Any, s: np.ndarray,
+                      labels: list[Any], y_pred: Any) -> list[ScoreCurve]:
+    """Record on each curve the θ interval (if any) where ``score >= θ`` is ``y_pred``."""
+    if y_pred is None:
+        return curves
+    _, codes, book, _ = encode_pair(y_true, y_pred, labels)
+    for c in curves:
+        col = s if s.ndim == 1 else s[:, labels.index(c.pos_label)]
+        score = check_scores_1d(col, codes.shape[0])
+        predicted = (codes == book.index(c.pos_label)) if c.pos_label in book \
+            else np.zeros(codes.shape[0], dtype=bool)
+        c.predictions_given = True
+        if predicted.all():
+            c.predicted_interval = (-math.inf, float(score.min()))
+        elif not predicted.any():
+            c.predicted_interval = (float(score.max()), math.inf)
+        else:
+            low, high = float(score[~predicted].max()), float(score[predicted].min())
+            c.predicted_interval = (low, high) if low < high else None
+    return curves
 
 
 def _curve(y_true: Any, s: Any, pos_label: Any, sample_weight: Any) -> ScoreCurve:

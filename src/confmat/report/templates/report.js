@@ -24,7 +24,7 @@
     var c, dot;
     function update() {
       var i = c.thresholds.length - 1 - Number(rng.value);
-      out("threshold").textContent = String(c.thresholds[i]);
+      out("threshold").value = c.theta_text[i];
       ["tp", "fn", "fp", "tn"].forEach(function (n) { out(n).textContent = count(c[n][i]); });
       w.querySelectorAll("[data-metric]").forEach(function (m) {
         var values = c.metrics[m.getAttribute("data-metric")];
@@ -38,6 +38,8 @@
       var T = c.thresholds.length;
       rng.max = String(T - 1);
       rng.value = String(T - 1 - c.start);
+      out("start-note").textContent = c.start_note;
+      out("typed").textContent = "";
       while (svg.firstChild) { svg.removeChild(svg.firstChild); }
       svg.appendChild(el("line", { x1: 0, y1: 100, x2: 100, y2: 0, stroke: "#999", "stroke-dasharray": "3,3", "stroke-width": 0.6 }));
       var pts = ["0,100"];
@@ -49,7 +51,34 @@
       svg.appendChild(dot);
       update();
     }
-    rng.addEventListener("input", update);
+    // a typed θ: the stop whose table is that of score >= θ, the lowest threshold at or
+    // above θ (exact unless the thresholds were thinned)
+    function typed() {
+      var box = out("threshold");
+      var say = out("typed");
+      var v = Number(box.value.trim().replace("\u2212", "-"));
+      say.textContent = "";
+      if (box.value.trim() === "" || !isFinite(v)) {
+        say.textContent = "not a number: " + box.value;
+        update();
+        return;
+      }
+      var T = c.thresholds.length;
+      var i = -1;
+      for (var q = T - 1; q >= 0; q--) {
+        if (c.thresholds[q] >= v) { i = q; break; }
+      }
+      if (i < 0) {
+        i = 0;
+        say.textContent = "no score reaches " + box.value + "; showing the highest score";
+      } else if (c.thinned && String(c.theta_text[i]) !== box.value.trim()) {
+        say.textContent = "nearest kept threshold at or above " + box.value;
+      }
+      rng.value = String(T - 1 - i);
+      update();
+    }
+    rng.addEventListener("input", function () { out("typed").textContent = ""; update(); });
+    out("threshold").addEventListener("change", typed);  // Enter or leaving the box
     if (sel) { sel.addEventListener("change", choose); }
     choose();
   });
