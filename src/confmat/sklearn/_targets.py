@@ -1,0 +1,375 @@
+"""scikit-learn's target-type rules, written once for the drop-in functions.
+
+scikit-learn sorts every target into one of a few *types* (``binary``, ``multiclass``,
+``multilabel-indicator``, ``continuous``, ``multiclass-multioutput``, ...) and its metrics
+accept or refuse a pair of targets by their types. The functions of :mod:`confmat.sklearn` ask
+this module which type an argument is, turn column vectors of shape (n, 1) into 1-D arrays and
+refuse what scikit-learn refuses, with an error of the same class; the labels themselves are then
+validated and coded by confmat's input door (:mod:`confmat.inputs`) and counted by its kernels.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .. import deps
+from ..metrics import UndefinedMetricWarning as ConfmatUndefined
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+AVERAGES = (None, "micro", "macro", "weighted", "samples")
+
+
+def undefined_warning() -> type[Warning]:
+    """scikit-learn's ``UndefinedMetricWarning`` when scikit-learn is installed, else confmat's."""
+    if deps.installed("sklearn"):
+        module = deps.optional("sklearn.exceptions")
+        if module is not None:
+            return module.UndefinedMetricWarning  # type: ignore[no-any-return]
+    return ConfmatUndefined
+
+
+def warn_undefined(message: str, stacklevel: int = 3) -> None:
+    """Emit ``message`` as an undefined-metric warning (see :func:`undefined_warning`)."""
+    warnings.warn(message, undefined_warning(), stacklevel=stacklevel)
+
+
+def sklearn_warnings(func: F) -> F:
+    """Re-emit confmat's ``UndefinedMetricWarning`` raised inside ``func`` with scikit-learn's
+    class, so that code filtering scikit-learn's warnings keeps working."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = func(*args, **kwargs)
+        target = undefined_warning()
+        for w in caught:
+            category = target if issubclass(w.category, ConfmatUndefined) else w.category
+            warnings.warn(str(w.message), category, stacklevel=2)
+        return result
+
+    return wrapper  # type: ignore[return-value]
+
+
+def is_sparse(y: Any) -> bool:
+    """True for a scipy sparse matrix or array (recognised without importing scipy)."""
+    return type(y).__module__.startswith("scipy.sparse") and hasattr(y, "toarray")
+
+
+def as_array(y: Any, name: str) -> Any:
+    """``y`` as a numpy array (or the sparse matrix itself), as scikit-learn reads targets."""
+    if is_sparse(y):
+        return y
+    if isinstance(y, str) or y is None or not (
+        isinstance(y, Sequence | np.ndarray) or hasattr(y, "__array__") or hasattr(y, "to_numpy")
+    ):
+        raise ValueError(f"Expected array-like (array or non-string sequence), got {y!r}")
+    if hasattr(y, "to_numpy") and not isinstance(y, np.ndarray):
+        try:
+            arr = np.asarray(y.to_numpy())
+        except (TypeError, ValueError):
+            arr = np.asarray(y.to_numpy(zero_copy_only=False))
+    else:
+        try:
+            arr = np.asarray(y)
+        except ValueError:  # ragged sequences
+            arr = np.asarray(y, dtype=object)
+    if arr.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported\n{y}\n")
+    return arr
+
+
+def num_samples(y: Any) -> int:
+    """Number of samples (rows) of an array-like."""
+    shape = getattr(y, "shape", None)
+    if shape is not None:
+        if len(shape) == 0:
+            raise TypeError(f"Input should have at least 1 dimension i.e. satisfy "
+                            f"`len(x.shape) > 0`, got scalar `{y!r}` instead.")
+        return int(shape[0])
+    return len(y)
+
+
+def check_consistent_length(*arrays: Any) -> None:
+    """Refuse arrays (None skipped) whose numbers of samples differ."""
+    lengths = [num_samples(a) for a in arrays if a is not None]
+    if len(set(lengths)) > 1:
+        raise ValueError(
+            f"Found input variables with inconsistent numbers of samples: {lengths}"
+        )
+
+
+def column_or_1d(y: Any, name: str = "y") -> np.ndarray:
+    """A 1-D array from ``y`` of shape (n,) or (n, 1)."""
+    if is_sparse(y):
+        raise TypeError(
+            "Sparse input is only supported when targets are of multilabel type"
+        )
+    arr = as_array(y, name)
+    if arr.ndim == 1:
+        return arr
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        return arr.ravel()
+    raise ValueError(
+        f"{name} should be a 1d array, got an array of shape {arr.shape} instead."
+    )
+
+
+def _few_uniques(y: np.ndarray) -> int:
+    """Number of distinct values, counted up to 3 (that is all the type needs)."""
+    if y.size == 0:
+        return 0
+    if y.dtype.kind in "iub":
+        lo, hi = y.min(), y.max()
+        if lo == hi:
+            return 1
+        inner = y[(y != lo) & (y != hi)]
+        return 2 if inner.size == 0 else 3
+    if y.dtype.kind == "f":
+        finite = y[~np.isnan(y)]
+        nan = int(finite.size != y.size)
+        return min(3, _few_uniques(finite.astype(np.float64, copy=False)) + nan) if finite.size else nan
+    return min(3, len(set(y.ravel().tolist())))
+
+
+def is_multilabel(y: Any) -> bool:
+    """scikit-learn's multilabel indicator test: 2-D, more than one column, at most two
+    distinct values of which one is 0 (integers, booleans or integral floats)."""
+    arr = y if is_sparse(y) else as_array(y, "y")
+    if arr.ndim != 2 or arr.shape[1] <= 1:
+        return False
+    if is_sparse(arr):
+        data = np.asarray(arr.tocsr().data if arr.format in ("dok", "lil") else arr.data)
+        values = np.unique(data)
+        return data.size == 0 or (
+            (values.size == 1 or (values.size == 2 and 0 in values))
+            and (data.dtype.kind in "biu" or bool(np.all(data == data.astype(np.int64))))
+        )
+    if arr.dtype.kind not in "biuf":
+        return False
+    values = np.unique(arr)
+    return values.size < 3 and (arr.dtype.kind in "biu" or bool(np.all(values == values.astype(np.int64))))
+
+
+def type_of_target(y: Any, input_name: str = "", count_classes: bool = True) -> str:
+    """scikit-learn's target type of ``y``.
+
+    Returns one of ``'binary'``, ``'multiclass'``, ``'multilabel-indicator'``,
+    ``'continuous'``, ``'continuous-multioutput'``, ``'multiclass-multioutput'`` or
+    ``'unknown'``. With ``count_classes=False`` a 1-D discrete target is reported as
+    ``'binary'`` without counting its classes (callers that count them anyway decide).
+    """
+    if is_sparse(y):
+        arr = y
+    else:
+        arr = as_array(y, input_name or "y")
+    if y.__class__.__name__ in ("SparseSeries", "SparseArray"):
+        raise ValueError("y cannot be class 'SparseSeries' or 'SparseArray'")
+    if is_multilabel(arr):
+        return "multilabel-indicator"
+    if arr.ndim >= 1 and arr.shape[0] > 0:
+        first = arr[[0], :] if is_sparse(arr) else arr[0]
+        if isinstance(first, bytes | np.bytes_):
+            raise TypeError(
+                "Support for labels represented as bytes is not supported. Convert the labels "
+                "to a string or integer format."
+            )
+        if not hasattr(first, "__array__") and isinstance(first, Sequence) and not isinstance(
+            first, str
+        ):
+            raise ValueError(
+                "You appear to be using a legacy multi-label data representation. Sequence of "
+                "sequences are no longer supported; use a binary array or sparse matrix instead"
+                " - the MultiLabelBinarizer transformer can convert to this format."
+            )
+    if arr.ndim not in (1, 2):
+        return "unknown"
+    if min(arr.shape) == 0:
+        return "binary" if arr.ndim == 1 else "unknown"
+    if not is_sparse(arr) and arr.dtype == object and not isinstance(arr.flat[0], str):
+        return "unknown"
+    suffix = "-multioutput" if arr.ndim == 2 and arr.shape[1] > 1 else ""
+    data = np.asarray(arr.data) if is_sparse(arr) else arr
+    if data.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            integral = data.astype(np.int64)
+        if np.any(data != integral):
+            if not np.isfinite(data).all():
+                what = "NaN" if np.isnan(data).any() else "infinity"
+                raise ValueError(f"Input {input_name or 'y'} contains {what}.")
+            return "continuous" + suffix
+    if arr.ndim == 2 and arr.shape[1] > 1:
+        return "multiclass" + suffix
+    if not count_classes:
+        return "binary"
+    flat = data.ravel() if not is_sparse(arr) else data
+    return "multiclass" if _few_uniques(flat) > 2 else "binary"
+
+
+def check_labels_mix(*arrays: np.ndarray) -> None:
+    """Refuse string labels together with numbers (scikit-learn's ``ValueError``)."""
+    kinds = set()
+    for a in arrays:
+        if a.dtype.kind in "US":
+            kinds.add(True)
+        elif a.dtype.kind == "O":
+            kinds |= {isinstance(v, str) for v in set(a.tolist())}
+        else:
+            kinds.add(False)
+    if len(kinds) > 1:
+        got = " and ".join(str(np.unique(a.astype(str) if a.dtype == object else a)) for a in arrays)
+        raise ValueError(f"Mix of label input types (string and number); Got {got}.")
+
+
+@dataclass
+class Targets:
+    """A checked pair of targets: their type, 1-D arrays or dense 0/1 indicator matrices."""
+
+    kind: str
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    sample_weight: Any
+
+
+def dense_indicator(y: Any) -> np.ndarray:
+    """A multilabel indicator (dense or sparse) as a dense boolean matrix."""
+    arr = y.toarray() if is_sparse(y) else np.asarray(y)
+    return arr != 0
+
+
+def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Targets:
+    """Check that ``y_true`` and ``y_pred`` are one classification task (scikit-learn's
+    rules): equal lengths, no mix of multilabel with anything else, no continuous or
+    multi-output targets, no strings mixed with numbers; column vectors become 1-D.
+
+    The kind of 1-D targets is ``'binary'`` until their classes are counted: the caller
+    sets ``'multiclass'`` when the union of labels has more than two."""
+    check_consistent_length(y_true, y_pred, sample_weight)
+    t_kind = type_of_target(y_true, input_name="y_true", count_classes=False)
+    p_kind = type_of_target(y_pred, input_name="y_pred", count_classes=False)
+    for y in (y_true, y_pred):
+        if num_samples(y) < 1:
+            raise ValueError(
+                "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 "
+                "sample is required."
+            )
+    kinds = {t_kind, p_kind}
+    if kinds == {"binary", "multiclass"}:
+        kinds = {"multiclass"}
+    if len(kinds) > 1:
+        raise ValueError(
+            f"Classification metrics can't handle a mix of {t_kind} and {p_kind} targets"
+        )
+    kind = kinds.pop()
+    if kind not in ("binary", "multiclass", "multilabel-indicator"):
+        raise ValueError(f"{kind} is not supported")
+    if kind == "multilabel-indicator":
+        t, p = dense_indicator(y_true), dense_indicator(y_pred)
+        if t.shape[1] != p.shape[1]:
+            raise ValueError("Multi-label binary indicator input with different numbers of labels")
+        return Targets(kind, t, p, sample_weight)
+    t = column_or_1d(y_true, "y_true")
+    p = column_or_1d(y_pred, "y_pred")
+    check_labels_mix(t, p)
+    return Targets(kind, t, p, sample_weight)
+
+
+def check_average(average: Any, allowed: Sequence[Any] = AVERAGES, binary: bool = True) -> None:
+    """Refuse an ``average`` scikit-learn does not know."""
+    if average not in allowed and not (binary and average == "binary"):
+        raise ValueError("average has to be one of " + str(tuple(allowed)))
+
+
+def weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """``sample_weight`` checked by confmat's door, its errors in scikit-learn's words."""
+    from ..inputs.targets import check_weights
+
+    if sample_weight is not None and np.ndim(sample_weight) != 1:
+        raise ValueError("Sample weights must be 1D array or scalar")
+    try:
+        return check_weights(sample_weight, n)
+    except ValueError as exc:
+        if "non-zero" in str(exc):
+            raise ValueError("Sample weights must contain at least one non-zero number.") from exc
+        raise
+
+
+def scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
+    """Finite float64 scores checked by confmat's door (errors in scikit-learn's words)."""
+    from ..inputs.targets import check_scores_1d
+
+    arr = column_or_1d(y_score, name)
+    try:
+        return check_scores_1d(arr, n, name)
+    except ValueError as exc:
+        text = str(exc)
+        if "NaN" in text:
+            raise ValueError(f"Input {name} contains NaN.") from exc
+        if "infinite" in text:
+            raise ValueError(f"Input {name} contains infinity or a value too large for "
+                             "dtype('float64').") from exc
+        raise
+
+
+def truth_classes(y_true: Any) -> tuple[list[Any], np.ndarray]:
+    """Sorted classes of 1-D ``y_true`` and codes, from confmat's door."""
+    from ..inputs.targets import encode_truth
+
+    arr = column_or_1d(y_true, "y_true")
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError("Input y_true contains NaN.")
+    return encode_truth(arr)
+
+
+def positive_mask(y_true: Any, pos_label: Any) -> tuple[np.ndarray, list[Any]]:
+    """Which samples are positive, by scikit-learn's rule: without ``pos_label`` the classes
+    must lie in {0, 1} or {-1, 1} (the positive class is 1); an explicit ``pos_label`` absent
+    from ``y_true`` makes every sample negative."""
+    from ..inputs.targets import default_pos_label
+
+    classes, codes = truth_classes(y_true)
+    if pos_label is None:
+        strings = any(isinstance(c, str) for c in classes)
+        pos_label = None if strings else default_pos_label(classes)
+        if pos_label is None:
+            shown = "{" + ", ".join(repr(c) for c in classes) + "}"
+            raise ValueError(
+                f"y_true takes value in {shown} and pos_label is not specified: either make "
+                "y_true take value in {0, 1} or {-1, 1} or pass pos_label explicitly."
+            )
+    pos_label = pos_label.item() if isinstance(pos_label, np.generic) else pos_label
+    matches = [i for i, c in enumerate(classes) if c == pos_label]
+    if not matches:
+        return np.zeros(codes.shape[0], dtype=bool), classes
+    return codes == matches[0], classes
+
+
+def keyword_only_warning(names: Sequence[str], version: str) -> Callable[[F], F]:
+    """Accept ``names`` positionally after the first two arguments with a ``FutureWarning``
+    (scikit-learn's deprecation of positional keyword arguments)."""
+
+    def deco(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            extra = args[2:]
+            if extra:
+                passed = [f"{k}={v!r}" for k, v in zip(names, extra, strict=False)]
+                warnings.warn(
+                    f"Pass {', '.join(passed)} as keyword args. From version {version} "
+                    "passing these as positional arguments will result in an error",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                kwargs.update(zip(names, extra, strict=False))
+            return func(*args[:2], **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return deco
