@@ -71,7 +71,10 @@ def as_array(y: Any, name: str) -> Any:
         isinstance(y, Sequence | np.ndarray) or hasattr(y, "__array__") or hasattr(y, "to_numpy")
     ):
         raise ValueError(f"Expected array-like (array or non-string sequence), got {y!r}")
-    if hasattr(y, "to_numpy") and not isinstance(y, np.ndarray):
+    numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)
+    if numpy_dtype is not None and hasattr(y, "isna") and not bool(np.any(y.isna())):
+        arr = np.asarray(y.to_numpy(dtype=numpy_dtype))  # pandas nullable dtypes without NA
+    elif hasattr(y, "to_numpy") and not isinstance(y, np.ndarray):
         try:
             arr = np.asarray(y.to_numpy())
         except (TypeError, ValueError):
@@ -126,16 +129,19 @@ def _few_uniques(y: np.ndarray) -> int:
     """Number of distinct values, counted up to 3 (that is all the type needs)."""
     if y.size == 0:
         return 0
-    if y.dtype.kind in "iub":
+    if y.dtype.kind in "iubf":
+        nan = 0
+        if y.dtype.kind == "f":
+            finite = ~np.isnan(y)
+            if not finite.all():
+                nan, y = 1, y[finite]
+                if y.size == 0:
+                    return 1
         lo, hi = y.min(), y.max()
         if lo == hi:
-            return 1
+            return min(3, 1 + nan)
         inner = y[(y != lo) & (y != hi)]
-        return 2 if inner.size == 0 else 3
-    if y.dtype.kind == "f":
-        finite = y[~np.isnan(y)]
-        nan = int(finite.size != y.size)
-        return min(3, _few_uniques(finite.astype(np.float64, copy=False)) + nan) if finite.size else nan
+        return min(3, (2 if inner.size == 0 else 3) + nan)
     return min(3, len(set(y.ravel().tolist())))
 
 
@@ -278,6 +284,8 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
     t = column_or_1d(y_true, "y_true")
     p = column_or_1d(y_pred, "y_pred")
     check_labels_mix(t, p)
+    if (t.dtype.kind == "b") != (p.dtype.kind == "b") and {t.dtype.kind, p.dtype.kind} <= set("biuf"):
+        t, p = (a.astype(np.int64) if a.dtype.kind == "b" else a for a in (t, p))  # True == 1
     return Targets(kind, t, p, sample_weight)
 
 
@@ -291,8 +299,12 @@ def weights(sample_weight: Any, n: int) -> np.ndarray | None:
     """``sample_weight`` checked by confmat's door, its errors in scikit-learn's words."""
     from ..inputs.targets import check_weights
 
-    if sample_weight is not None and np.ndim(sample_weight) != 1:
-        raise ValueError("Sample weights must be 1D array or scalar")
+    if sample_weight is not None:
+        if np.ndim(sample_weight) != 1:
+            raise ValueError("Sample weights must be 1D array or scalar")
+        arr = np.asarray(sample_weight)
+        if arr.dtype == object:
+            sample_weight = arr.astype(np.float64)
     try:
         return check_weights(sample_weight, n)
     except ValueError as exc:

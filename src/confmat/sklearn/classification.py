@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.targets import check_weights
 from ..metrics import Stats, evaluate
-from ._targets import check_targets, warn_undefined
+from ._targets import check_targets, warn_undefined, weights
 from .confusion import confusion_matrix, table_of
 
 __all__ = [
@@ -31,7 +30,7 @@ __all__ = [
 def _correct(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[float, float]:
     """(weight of exactly right samples, total weight) of checked targets."""
     tg = check_targets(y_true, y_pred, sample_weight)
-    w = check_weights(sample_weight, tg.y_true.shape[0])
+    w = weights(sample_weight, tg.y_true.shape[0])
     if tg.kind == "multilabel-indicator":
         right = (tg.y_true == tg.y_pred).all(axis=1)
         if w is None:
@@ -130,7 +129,7 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     0.25
     """
     tg = check_targets(y_true, y_pred, sample_weight)
-    w = check_weights(sample_weight, tg.y_true.shape[0])
+    w = weights(sample_weight, tg.y_true.shape[0])
     if tg.kind == "multilabel-indicator":
         wrong = (tg.y_true != tg.y_pred).sum(axis=1)
         n, k = tg.y_true.shape
@@ -138,7 +137,8 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
             return float(wrong.sum()) / (n * k)
         return float(np.dot(wrong, w)) / (n * k * float(np.mean(w)))
     table, _ = table_of(tg)
-    return 1.0 - float(np.trace(table)) / float(table.sum())
+    total = float(table.sum())
+    return (total - float(np.trace(table))) / total
 
 
 def balanced_accuracy_score(

@@ -10,9 +10,8 @@ from typing import Any
 import numpy as np
 
 from ..counting.kernels import confusion_counts
-from ..inputs.targets import check_weights
 from ..multilabel import indicator_counts
-from ._targets import Targets, check_targets
+from ._targets import Targets, check_targets, weights
 
 __all__ = ["LabelCounts", "confusion_matrix", "label_counts", "multilabel_confusion_matrix"]
 
@@ -28,7 +27,7 @@ def integer_weights(sample_weight: Any) -> bool:
 def table_of(tg: Targets, labels: Any = None, strict: bool = False) -> tuple[np.ndarray, list[Any]]:
     """The confusion table of checked 1-D targets over ``labels`` (sorted union by default),
     with the row and column of labels outside ``labels`` last when there are any."""
-    w = check_weights(tg.sample_weight, tg.y_true.shape[0])
+    w = weights(tg.sample_weight, tg.y_true.shape[0])
     table, book, _ = confusion_counts(
         tg.y_true, tg.y_pred, labels=labels, sample_weight=w, strict_labels=strict
     )
@@ -97,14 +96,14 @@ def label_counts(
             t, p = t[:, idx], p[:, idx]
         present = list(range(n_labels))
         if samplewise:
-            w = check_weights(tg.sample_weight, t.shape[0])
+            w = weights(tg.sample_weight, t.shape[0])
             tp, fp, fn, _ = indicator_counts(t.T, p.T)
             tp, pred, true = tp, tp + fp, tp + fn
             total = np.full(t.shape[0], t.shape[1])
             if w is not None:
                 tp, pred, true, total = tp * w, pred * w, true * w, total * w
             return LabelCounts(tg.kind, list(range(t.shape[0])), tp, pred, true, total, present)
-        tp, fp, fn, tn = indicator_counts(t, p, tg.sample_weight)
+        tp, fp, fn, tn = indicator_counts(t, p, weights(tg.sample_weight, t.shape[0]))
         total = tp + fp + fn + tn if tp.size else np.zeros(0)
         out_labels = present if idx is None else idx.tolist()
         return LabelCounts(tg.kind, out_labels, tp, tp + fp, tp + fn, total, present)
@@ -189,10 +188,10 @@ def confusion_matrix(
     table, book_out = table_of(tg, labels, strict=False)
     k = len(book_out)
     cm = table[:k, :k]
-    if sample_weight is not None and integer_weights(sample_weight):
+    if integer_weights(sample_weight):
         cm = np.rint(cm).astype(np.int64)
-    elif sample_weight is None:
-        cm = cm.astype(np.int64, copy=False)
+    else:
+        cm = cm.astype(np.float64)
     if normalize is not None:
         with np.errstate(all="ignore"):
             if normalize == "true":
