@@ -53,6 +53,9 @@ class LabelCounts:
         Number (weight) of samples, per sample with ``samplewise``.
     present : list
         Sorted labels present in the data (every column index for indicator matrices).
+    integral : bool
+        Whether scikit-learn's counts would be integers (False when no label vector sample is
+        right: its table then turns float).
     """
 
     kind: str
@@ -62,6 +65,7 @@ class LabelCounts:
     true: np.ndarray
     total: Any
     present: list[Any]
+    integral: bool = True
 
 
 def _indicator_labels(labels: Any, n_labels: int) -> np.ndarray | None:
@@ -112,6 +116,9 @@ def label_counts(
             "Samplewise metrics are not available outside of multilabel classification."
         )
     table, book = table_of(tg)  # every label: left-out labels still make FP and FN
+    integral = bool(np.diagonal(table).any())
+    if not integral:  # scikit-learn's counts turn float when no sample is right
+        table = table.astype(np.float64)
     tp_all = np.diagonal(table)
     pred_all = table.sum(axis=0)
     true_all = table.sum(axis=1)
@@ -129,7 +136,8 @@ def label_counts(
         return np.where(found, a[np.where(found, pick, 0)] if a.size else zero, zero)
 
     return LabelCounts(
-        tg.kind, out_labels, take(tp_all), take(pred_all), take(true_all), table.sum(), book
+        tg.kind, out_labels, take(tp_all), take(pred_all), take(true_all), table.sum(), book,
+        integral,
     )
 
 
@@ -253,6 +261,6 @@ def multilabel_confusion_matrix(
     fn = c.true - c.tp
     tn = c.total - c.tp - fp - fn
     out = np.stack([tn, fp, fn, c.tp], axis=-1).reshape(-1, 2, 2)
-    if integer_weights(sample_weight):
+    if integer_weights(sample_weight) and c.integral:
         out = np.rint(out).astype(np.int64)
     return out
