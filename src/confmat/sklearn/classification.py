@@ -176,11 +176,12 @@ def balanced_accuracy_score(
     if not present.all():
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
     recall = np.diagonal(cm)[present] / support[present]
-    score = float(np.mean(recall))
-    if adjusted:
+    score = np.mean(recall)
+    if adjusted:  # one class: chance is 1 and the division gives NaN or inf, as scikit-learn's
         chance = 1.0 / recall.shape[0]
-        score = (score - chance) / (1.0 - chance)
-    return score
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = (score - chance) / np.float64(1.0 - chance)
+    return float(score)
 
 
 def _table_1d(y_true: Any, y_pred: Any, sample_weight: Any) -> np.ndarray:

@@ -9,7 +9,6 @@ with ``max_fpr``; the one-vs-one average is Hand & Till (2001).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from itertools import combinations
 from typing import Any
@@ -25,6 +24,7 @@ from ._targets import (
     check_consistent_length,
     column_or_1d,
     scores_1d,
+    sklearn_warnings,
     truth_classes,
     type_of_target,
     warn_undefined,
@@ -96,9 +96,7 @@ def _binary_auc(y01: np.ndarray, score: Any, sample_weight: Any, max_fpr: Any = 
         fast = fast_binary_auc(pos.view(np.uint8) if pos.dtype == bool else pos, s)
         return float(fast) if fast is not None else mann_whitney_auc(pos, s)
     thr, tps, fps = cumulative_counts(pos, s, w)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fpr, tpr, _ = roc_points(thr, np.asarray(tps, float), np.asarray(fps, float), True)
+    fpr, tpr, _ = roc_points(thr, np.asarray(tps, float), np.asarray(fps, float), True)
     return area_with_max_fpr(fpr, tpr, None if max_fpr == 1 else max_fpr)
 
 
@@ -225,6 +223,7 @@ def _multiclass_auc(
     return average_binary(_binary_auc, onehot, y_score, average, sample_weight)
 
 
+@sklearn_warnings
 def roc_auc_score(
     y_true: Any, y_score: Any, *, average: Any = "macro", sample_weight: Any = None,
     max_fpr: Any = None, multi_class: Any = "raise", labels: Any = None,
