@@ -31,6 +31,8 @@ def table_of(tg: Targets, labels: Any = None, strict: bool = False) -> tuple[np.
     table, book, _ = confusion_counts(
         tg.y_true, tg.y_pred, labels=labels, sample_weight=w, strict_labels=strict
     )
+    if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
+        table = table.astype(np.float64)
     if len(book) > 2 and tg.kind == "binary":
         tg.kind = "multiclass"
     return table, book
@@ -104,10 +106,13 @@ def label_counts(
             tp, fp, fn, _ = indicator_counts(t.T, p.T)
             tp, pred, true = tp, tp + fp, tp + fn
             total = np.full(t.shape[0], t.shape[1])
-            if w is not None:
-                tp, pred, true, total = tp * w, pred * w, true * w, total * w
+            if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
+                one = np.ones(t.shape[0]) if w is None else w
+                tp, pred, true, total = tp * one, pred * one, true * one, total * one
             return LabelCounts(tg.kind, list(range(t.shape[0])), tp, pred, true, total, present)
         tp, fp, fn, tn = indicator_counts(t, p, weights(tg.sample_weight, t.shape[0]))
+        if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
+            tp, fp, fn, tn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn, tn))
         total = tp + fp + fn + tn if tp.size else np.zeros(0)
         out_labels = present if idx is None else idx.tolist()
         return LabelCounts(tg.kind, out_labels, tp, tp + fp, tp + fn, total, present)
@@ -196,7 +201,7 @@ def confusion_matrix(
     table, book_out = table_of(tg, labels, strict=False)
     k = len(book_out)
     cm = table[:k, :k]
-    if integer_weights(sample_weight):
+    if integer_weights(sample_weight):  # exact for sums up to 2**53
         cm = np.rint(cm).astype(np.int64)
     else:
         cm = cm.astype(np.float64)
@@ -261,6 +266,6 @@ def multilabel_confusion_matrix(
     fn = c.true - c.tp
     tn = c.total - c.tp - fp - fn
     out = np.stack([tn, fp, fn, c.tp], axis=-1).reshape(-1, 2, 2)
-    if integer_weights(sample_weight) and c.integral:
+    if sample_weight is None and c.integral:
         out = np.rint(out).astype(np.int64)
     return out

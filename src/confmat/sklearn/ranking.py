@@ -96,6 +96,11 @@ def _binary_auc(y01: np.ndarray, score: Any, sample_weight: Any, max_fpr: Any = 
         fast = fast_binary_auc(pos.view(np.uint8) if pos.dtype == bool else pos, s)
         return float(fast) if fast is not None else mann_whitney_auc(pos, s)
     thr, tps, fps = cumulative_counts(pos, s, w)
+    if max_fpr is not None and max_fpr != 1 and fps[-1] == 0:
+        # no negative weight: the partial curve keeps one point, as in scikit-learn
+        raise ValueError(
+            "At least 2 points are needed to compute area under curve, but x.shape = 1"
+        )
     fpr, tpr, _ = roc_points(thr, np.asarray(tps, float), np.asarray(fps, float), True)
     return area_with_max_fpr(fpr, tpr, None if max_fpr == 1 else max_fpr)
 
