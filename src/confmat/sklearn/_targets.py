@@ -27,22 +27,52 @@ AVERAGES = (None, "micro", "macro", "weighted", "samples")
 
 
 def undefined_warning() -> type[Warning]:
-    """scikit-learn's ``UndefinedMetricWarning`` when scikit-learn is installed, else confmat's."""
+    """scikit-learn's ``UndefinedMetricWarning`` when scikit-learn is installed, else confmat's.
+
+    Returns
+    -------
+    type
+        A warning class.
+    """
     if deps.installed("sklearn"):
         module = deps.optional("sklearn.exceptions")
         if module is not None:
-            return module.UndefinedMetricWarning  # type: ignore[no-any-return]
+            return module.UndefinedMetricWarning
     return ConfmatUndefined
 
 
 def warn_undefined(message: str, stacklevel: int = 3) -> None:
-    """Emit ``message`` as an undefined-metric warning (see :func:`undefined_warning`)."""
+    """Emit ``message`` as an undefined-metric warning (see :func:`undefined_warning`).
+
+    Parameters
+    ----------
+    message
+        str
+    stacklevel
+        int, default=3
+
+    Returns
+    -------
+    None
+        Only warns.
+    """
     warnings.warn(message, undefined_warning(), stacklevel=stacklevel)
 
 
 def sklearn_warnings(func: F) -> F:
     """Re-emit confmat's ``UndefinedMetricWarning`` raised inside ``func`` with scikit-learn's
-    class, so that code filtering scikit-learn's warnings keeps working."""
+    class, so that code filtering scikit-learn's warnings keeps working.
+
+    Parameters
+    ----------
+    func
+        callable
+
+    Returns
+    -------
+    callable
+        ``func`` with its warnings translated.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -59,12 +89,36 @@ def sklearn_warnings(func: F) -> F:
 
 
 def is_sparse(y: Any) -> bool:
-    """True for a scipy sparse matrix or array (recognised without importing scipy)."""
+    """True for a scipy sparse matrix or array (recognised without importing scipy).
+
+    Parameters
+    ----------
+    y
+        object
+
+    Returns
+    -------
+    bool
+        Whether ``y`` is sparse.
+    """
     return type(y).__module__.startswith("scipy.sparse") and hasattr(y, "toarray")
 
 
 def as_array(y: Any, name: str) -> Any:
-    """``y`` as a numpy array (or the sparse matrix itself), as scikit-learn reads targets."""
+    """``y`` as a numpy array (or the sparse matrix itself), as scikit-learn reads targets.
+
+    Parameters
+    ----------
+    y
+        array-like
+    name
+        str
+
+    Returns
+    -------
+    ndarray or sparse matrix
+        The values.
+    """
     if is_sparse(y):
         return y
     if isinstance(y, str) or y is None or not (
@@ -90,7 +144,18 @@ def as_array(y: Any, name: str) -> Any:
 
 
 def num_samples(y: Any) -> int:
-    """Number of samples (rows) of an array-like."""
+    """Number of samples (rows) of an array-like.
+
+    Parameters
+    ----------
+    y
+        array-like
+
+    Returns
+    -------
+    int
+        Length of the first axis.
+    """
     shape = getattr(y, "shape", None)
     if shape is not None:
         if len(shape) == 0:
@@ -101,7 +166,13 @@ def num_samples(y: Any) -> int:
 
 
 def check_consistent_length(*arrays: Any) -> None:
-    """Refuse arrays (None skipped) whose numbers of samples differ."""
+    """Refuse arrays (None skipped) whose numbers of samples differ.
+
+    Parameters
+    ----------
+    *arrays
+        array-like or None
+    """
     lengths = [num_samples(a) for a in arrays if a is not None]
     if len(set(lengths)) > 1:
         raise ValueError(
@@ -110,7 +181,20 @@ def check_consistent_length(*arrays: Any) -> None:
 
 
 def column_or_1d(y: Any, name: str = "y") -> np.ndarray:
-    """A 1-D array from ``y`` of shape (n,) or (n, 1)."""
+    """A 1-D array from ``y`` of shape (n,) or (n, 1).
+
+    Parameters
+    ----------
+    y
+        array-like
+    name
+        str, default='y'
+
+    Returns
+    -------
+    ndarray
+        1-D values.
+    """
     if is_sparse(y):
         raise TypeError(
             "Sparse input is only supported when targets are of multilabel type"
@@ -147,7 +231,18 @@ def _few_uniques(y: np.ndarray) -> int:
 
 def is_multilabel(y: Any) -> bool:
     """scikit-learn's multilabel indicator test: 2-D, more than one column, at most two
-    distinct values of which one is 0 (integers, booleans or integral floats)."""
+    distinct values of which one is 0 (integers, booleans or integral floats).
+
+    Parameters
+    ----------
+    y
+        array-like or sparse matrix
+
+    Returns
+    -------
+    bool
+        Whether ``y`` is an indicator matrix.
+    """
     arr = y if is_sparse(y) else as_array(y, "y")
     if arr.ndim != 2 or arr.shape[1] <= 1:
         return False
@@ -171,6 +266,20 @@ def type_of_target(y: Any, input_name: str = "", count_classes: bool = True) -> 
     ``'continuous'``, ``'continuous-multioutput'``, ``'multiclass-multioutput'`` or
     ``'unknown'``. With ``count_classes=False`` a 1-D discrete target is reported as
     ``'binary'`` without counting its classes (callers that count them anyway decide).
+
+    Parameters
+    ----------
+    y
+        array-like or sparse matrix
+    input_name
+        str, default=''
+    count_classes
+        bool, default=True
+
+    Returns
+    -------
+    str
+        The target type.
     """
     if is_sparse(y):
         arr = y
@@ -220,7 +329,13 @@ def type_of_target(y: Any, input_name: str = "", count_classes: bool = True) -> 
 
 
 def check_labels_mix(*arrays: np.ndarray) -> None:
-    """Refuse string labels together with numbers (scikit-learn's ``ValueError``)."""
+    """Refuse string labels together with numbers (scikit-learn's ``ValueError``).
+
+    Parameters
+    ----------
+    *arrays
+        ndarray
+    """
     kinds = set()
     for a in arrays:
         if a.dtype.kind in "US":
@@ -236,7 +351,19 @@ def check_labels_mix(*arrays: np.ndarray) -> None:
 
 @dataclass
 class Targets:
-    """A checked pair of targets: their type, 1-D arrays or dense 0/1 indicator matrices."""
+    """A checked pair of targets: their type, 1-D arrays or dense 0/1 indicator matrices.
+
+    Parameters
+    ----------
+    kind
+        str
+    y_true
+        ndarray
+    y_pred
+        ndarray
+    sample_weight
+        array-like or None
+    """
 
     kind: str
     y_true: np.ndarray
@@ -245,7 +372,18 @@ class Targets:
 
 
 def dense_indicator(y: Any) -> np.ndarray:
-    """A multilabel indicator (dense or sparse) as a dense boolean matrix."""
+    """A multilabel indicator (dense or sparse) as a dense boolean matrix.
+
+    Parameters
+    ----------
+    y
+        array-like or sparse matrix
+
+    Returns
+    -------
+    ndarray of bool
+        The indicator matrix.
+    """
     arr = y.toarray() if is_sparse(y) else np.asarray(y)
     return arr != 0
 
@@ -256,7 +394,22 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
     multi-output targets, no strings mixed with numbers; column vectors become 1-D.
 
     The kind of 1-D targets is ``'binary'`` until their classes are counted: the caller
-    sets ``'multiclass'`` when the union of labels has more than two."""
+    sets ``'multiclass'`` when the union of labels has more than two.
+
+    Parameters
+    ----------
+    y_true
+        array-like or sparse matrix
+    y_pred
+        array-like or sparse matrix
+    sample_weight
+        array-like, optional
+
+    Returns
+    -------
+    Targets
+        The checked pair.
+    """
     check_consistent_length(y_true, y_pred, sample_weight)
     t_kind = type_of_target(y_true, input_name="y_true", count_classes=False)
     p_kind = type_of_target(y_pred, input_name="y_pred", count_classes=False)
@@ -290,13 +443,36 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
 
 
 def check_average(average: Any, allowed: Sequence[Any] = AVERAGES, binary: bool = True) -> None:
-    """Refuse an ``average`` scikit-learn does not know."""
+    """Refuse an ``average`` scikit-learn does not know.
+
+    Parameters
+    ----------
+    average
+        str or None
+    allowed
+        sequence
+    binary
+        bool, default=True
+    """
     if average not in allowed and not (binary and average == "binary"):
         raise ValueError("average has to be one of " + str(tuple(allowed)))
 
 
 def weights(sample_weight: Any, n: int) -> np.ndarray | None:
-    """``sample_weight`` checked by confmat's door, its errors in scikit-learn's words."""
+    """``sample_weight`` checked by confmat's door, its errors in scikit-learn's words.
+
+    Parameters
+    ----------
+    sample_weight
+        array-like or None
+    n
+        int
+
+    Returns
+    -------
+    ndarray of float64 or None
+        None when absent or all 1.
+    """
     from ..inputs.targets import check_weights
 
     if sample_weight is not None:
@@ -314,7 +490,22 @@ def weights(sample_weight: Any, n: int) -> np.ndarray | None:
 
 
 def scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
-    """Finite float64 scores checked by confmat's door (errors in scikit-learn's words)."""
+    """Finite float64 scores checked by confmat's door (errors in scikit-learn's words).
+
+    Parameters
+    ----------
+    y_score
+        array-like
+    n
+        int
+    name
+        str, default='y_score'
+
+    Returns
+    -------
+    ndarray of float64
+        The scores.
+    """
     from ..inputs.targets import check_scores_1d
 
     arr = column_or_1d(y_score, name)
@@ -331,7 +522,18 @@ def scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
 
 
 def truth_classes(y_true: Any) -> tuple[list[Any], np.ndarray]:
-    """Sorted classes of 1-D ``y_true`` and codes, from confmat's door."""
+    """Sorted classes of 1-D ``y_true`` and codes, from confmat's door.
+
+    Parameters
+    ----------
+    y_true
+        array-like
+
+    Returns
+    -------
+    (list, ndarray)
+        Sorted classes and int64 codes.
+    """
     from ..inputs.targets import encode_truth
 
     arr = column_or_1d(y_true, "y_true")
@@ -343,7 +545,20 @@ def truth_classes(y_true: Any) -> tuple[list[Any], np.ndarray]:
 def positive_mask(y_true: Any, pos_label: Any) -> tuple[np.ndarray, list[Any]]:
     """Which samples are positive, by scikit-learn's rule: without ``pos_label`` the classes
     must lie in {0, 1} or {-1, 1} (the positive class is 1); an explicit ``pos_label`` absent
-    from ``y_true`` makes every sample negative."""
+    from ``y_true`` makes every sample negative.
+
+    Parameters
+    ----------
+    y_true
+        array-like
+    pos_label
+        label or None
+
+    Returns
+    -------
+    (ndarray of bool, list)
+        The positive samples and the sorted classes.
+    """
     from ..inputs.targets import default_pos_label
 
     classes, codes = truth_classes(y_true)
@@ -365,7 +580,20 @@ def positive_mask(y_true: Any, pos_label: Any) -> tuple[np.ndarray, list[Any]]:
 
 def keyword_only_warning(names: Sequence[str], version: str) -> Callable[[F], F]:
     """Accept ``names`` positionally after the first two arguments with a ``FutureWarning``
-    (scikit-learn's deprecation of positional keyword arguments)."""
+    (scikit-learn's deprecation of positional keyword arguments).
+
+    Parameters
+    ----------
+    names
+        sequence of str
+    version
+        str
+
+    Returns
+    -------
+    callable
+        A decorator.
+    """
 
     def deco(func: F) -> F:
         @functools.wraps(func)

@@ -289,7 +289,7 @@ def cohen_kappa_score(
             "`cohen_kappa_score` is undefined and set to the value defined by the "
             f"`replace_undefined_by` param, which is set to {replace_undefined_by}.",
         )
-        return replace_undefined_by  # type: ignore[no-any-return]
+        return replace_undefined_by
     k = table.shape[0]
     rows, cols = table.sum(axis=1), table.sum(axis=0)
     grid = np.arange(k)
@@ -302,7 +302,7 @@ def cohen_kappa_score(
             "undefined and set to the value defined by the `replace_undefined_by` param, "
             f"which is set to {replace_undefined_by}.",
         )
-        return replace_undefined_by  # type: ignore[no-any-return]
+        return replace_undefined_by
     params = {} if weights is None else {"weights": weights}
     return float(evaluate("kappa", Stats(table, zero_division=0), warn=False, **params))
 

@@ -18,7 +18,18 @@ __all__ = ["LabelCounts", "confusion_matrix", "label_counts", "multilabel_confus
 
 def integer_weights(sample_weight: Any) -> bool:
     """True when ``sample_weight`` is absent or of an integer / boolean dtype (the table then
-    holds integers, as scikit-learn's does)."""
+    holds integers, as scikit-learn's does).
+
+    Parameters
+    ----------
+    sample_weight
+        array-like or None
+
+    Returns
+    -------
+    bool
+        Whether the table holds integers.
+    """
     if sample_weight is None:
         return True
     return np.asarray(sample_weight).dtype.kind in "iub"
@@ -26,7 +37,22 @@ def integer_weights(sample_weight: Any) -> bool:
 
 def table_of(tg: Targets, labels: Any = None, strict: bool = False) -> tuple[np.ndarray, list[Any]]:
     """The confusion table of checked 1-D targets over ``labels`` (sorted union by default),
-    with the row and column of labels outside ``labels`` last when there are any."""
+    with the row and column of labels outside ``labels`` last when there are any.
+
+    Parameters
+    ----------
+    tg
+        Targets
+    labels
+        sequence, optional
+    strict
+        bool, default=False
+
+    Returns
+    -------
+    (ndarray, list)
+        The table and its labels.
+    """
     w = weights(tg.sample_weight, tg.y_true.shape[0])
     table, book, _ = confusion_counts(
         tg.y_true, tg.y_pred, labels=labels, sample_weight=w, strict_labels=strict
@@ -58,6 +84,25 @@ class LabelCounts:
     integral : bool
         Whether scikit-learn's counts would be integers (False when no label vector sample is
         right: its table then turns float).
+
+    Parameters
+    ----------
+    kind
+        str
+    labels
+        list
+    tp
+        ndarray
+    pred
+        ndarray
+    true
+        ndarray
+    total
+        ndarray or float
+    present
+        list
+    integral
+        bool, default=True
     """
 
     kind: str
@@ -93,7 +138,22 @@ def label_counts(
 ) -> LabelCounts:
     """Count checked targets per label (or per sample with ``samplewise``) as scikit-learn's
     ``multilabel_confusion_matrix`` does: a label list may name absent labels (counted 0) and
-    leave present ones out (their samples still count as false positives / negatives)."""
+    leave present ones out (their samples still count as false positives / negatives).
+
+    Parameters
+    ----------
+    tg
+        Targets
+    labels
+        sequence, optional
+    samplewise
+        bool, default=False
+
+    Returns
+    -------
+    LabelCounts
+        The counts.
+    """
     if tg.kind == "multilabel-indicator":
         n_labels = tg.y_true.shape[1]
         idx = _indicator_labels(labels, n_labels)

@@ -33,7 +33,24 @@ def binary_counts(
     y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Decreasing distinct thresholds with the true and false positives at or above each
-    (float64), after scikit-learn's checks of a binary score problem."""
+    (float64), after scikit-learn's checks of a binary score problem.
+
+    Parameters
+    ----------
+    y_true
+        array-like
+    y_score
+        array-like
+    pos_label
+        label or None
+    sample_weight
+        array-like or None
+
+    Returns
+    -------
+    (ndarray, ndarray, ndarray)
+        Thresholds, true positives, false positives.
+    """
     kind = type_of_target(y_true, input_name="y_true")
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
         raise ValueError(f"{kind} format is not supported")

@@ -28,7 +28,18 @@ __all__ = [
 
 
 def zero_division_value(zero_division: Any) -> float:
-    """The value an undefined ratio takes: 0.0 for ``'warn'``, else ``zero_division``."""
+    """The value an undefined ratio takes: 0.0 for ``'warn'``, else ``zero_division``.
+
+    Parameters
+    ----------
+    zero_division
+        {'warn', 0, 1, np.nan}
+
+    Returns
+    -------
+    float
+        The fill value.
+    """
     zd = check_zero_division(zero_division)
     if zd == "nan":
         return float("nan")
@@ -39,7 +50,30 @@ def divide(
     num: np.ndarray, den: np.ndarray, metric: str, modifier: str, average: Any,
     warn_for: Any, zero_division: Any,
 ) -> np.ndarray:
-    """``num / den`` with ``zero_division`` where ``den == 0``; warns as scikit-learn does."""
+    """``num / den`` with ``zero_division`` where ``den == 0``; warns as scikit-learn does.
+
+    Parameters
+    ----------
+    num
+        ndarray
+    den
+        ndarray
+    metric
+        str
+    modifier
+        str
+    average
+        str or None
+    warn_for
+        tuple or set
+    zero_division
+        {'warn', 0, 1, np.nan}
+
+    Returns
+    -------
+    ndarray of float64
+        The ratios.
+    """
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
     zero = den == 0
@@ -59,7 +93,20 @@ def divide(
 
 
 def nan_average(values: np.ndarray, weights: np.ndarray | None) -> float:
-    """Mean of the non-NaN values (weighted; all-zero weights fall back to the plain mean)."""
+    """Mean of the non-NaN values (weighted; all-zero weights fall back to the plain mean).
+
+    Parameters
+    ----------
+    values
+        ndarray
+    weights
+        ndarray or None
+
+    Returns
+    -------
+    float
+        The average (NaN when every value is NaN).
+    """
     if values.shape[0] == 0:
         return float("nan")
     keep = ~np.isnan(values)
@@ -76,7 +123,28 @@ def nan_average(values: np.ndarray, weights: np.ndarray | None) -> float:
 def set_wise_counts(
     y_true: Any, y_pred: Any, average: Any, labels: Any, pos_label: Any, sample_weight: Any
 ) -> LabelCounts:
-    """Check ``average`` and ``pos_label`` against the targets and count the chosen labels."""
+    """Check ``average`` and ``pos_label`` against the targets and count the chosen labels.
+
+    Parameters
+    ----------
+    y_true
+        array-like or sparse matrix
+    y_pred
+        array-like or sparse matrix
+    average
+        str or None
+    labels
+        sequence or None
+    pos_label
+        label
+    sample_weight
+        array-like or None
+
+    Returns
+    -------
+    LabelCounts
+        The counts of the chosen labels.
+    """
     check_average(average)
     tg = check_targets(y_true, y_pred, sample_weight)
     samplewise = average == "samples"
@@ -178,7 +246,28 @@ def prf_from_counts(
     zero_division: Any,
 ) -> tuple[Any, Any, Any, Any]:
     """Precision, recall, F-beta and support of counted labels (see
-    :func:`precision_recall_fscore_support`)."""
+    :func:`precision_recall_fscore_support`).
+
+    Parameters
+    ----------
+    c
+        LabelCounts
+    average
+        str or None
+    beta
+        float
+    warn_for
+        tuple or set
+    sample_weight
+        array-like or None
+    zero_division
+        {'warn', 0, 1, np.nan}
+
+    Returns
+    -------
+    tuple
+        Precision, recall, F-beta and support (None when averaged).
+    """
     tp, pred, true = c.tp, c.pred, c.true
     if average == "micro":
         tp, pred, true = (np.atleast_1d(np.sum(a)) for a in (tp, pred, true))

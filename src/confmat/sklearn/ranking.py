@@ -115,7 +115,26 @@ def average_binary(
     metric: Metric, y_true: Any, y_score: Any, average: Any, sample_weight: Any
 ) -> Any:
     """Apply a binary score to each column of an indicator matrix and average (scikit-learn's
-    rules: 'micro' ravels, 'weighted' by support, 'samples' by rows)."""
+    rules: 'micro' ravels, 'weighted' by support, 'samples' by rows).
+
+    Parameters
+    ----------
+    metric
+        callable
+    y_true
+        array-like
+    y_score
+        array-like
+    average
+        str or None
+    sample_weight
+        array-like or None
+
+    Returns
+    -------
+    float or ndarray
+        The averaged (or per-column) score.
+    """
     options = (None, "micro", "macro", "weighted", "samples")
     if average not in options:
         raise ValueError(f"average has to be one of {options}")

@@ -93,7 +93,7 @@ def classification_report(
                                  sample_weight, zero_division)
     total = np.sum(s)
     rows: list[tuple[str, list[Any]]] = [
-        (str(name), [p[i], r[i], f[i], s[i]]) for i, name in zip(range(len(p)), names)
+        (str(name), [p[i], r[i], f[i], s[i]]) for i, name in zip(range(len(p)), names, strict=False)
     ]
     averages = ("micro", "macro", "weighted", "samples") if multilabel else (
         "micro", "macro", "weighted")
