@@ -310,3 +310,18 @@ def test_undefined_warning_is_scikit_learns():
         cms.precision_score([0, 1], [0, 0])
     with pytest.warns(UndefinedMetricWarning, match="No positive samples"):
         cms.roc_curve([0, 0], [0.1, 0.2])
+
+
+def test_scikit_learn_not_imported_to_compute():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import confmat.sklearn as m\n"
+        "m.f1_score([0, 1, 1], [0, 1, 0]); m.roc_auc_score([0, 1, 1], [0.1, 0.8, 0.3])\n"
+        "m.classification_report([0, 1], [0, 1]); m.confusion_matrix([0, 1], [1, 1])\n"
+        "print(any(k == 'sklearn' or k.startswith('sklearn.') for k in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
