@@ -79,9 +79,9 @@ def sklearn_warnings(func: F) -> F:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = func(*args, **kwargs)
-        target = undefined_warning()
-        for w in caught:
-            category = target if issubclass(w.category, ConfmatUndefined) else w.category
+        for w in caught:  # scikit-learn's class is looked up only when one is needed
+            undefined = issubclass(w.category, ConfmatUndefined)
+            category = undefined_warning() if undefined else w.category
             warnings.warn(str(w.message), category, stacklevel=2)
         return result
 
