@@ -25,7 +25,7 @@ from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
 
 import confmat.sklearn as cms  # noqa: E402
 
-N = 120
+N = 100
 SETTINGS = settings(max_examples=N, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

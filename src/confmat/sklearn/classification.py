@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..metrics import Stats, evaluate
-from ._targets import check_targets, warn_undefined, weights
+from ._door import weights
+from ._targets import check_targets, warn_undefined
 from .confusion import confusion_matrix, table_of
 
 __all__ = [

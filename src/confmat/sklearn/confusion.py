@@ -11,7 +11,8 @@ import numpy as np
 
 from ..counting.kernels import confusion_counts
 from ..multilabel import indicator_counts
-from ._targets import Targets, check_targets, weights
+from ._door import weights
+from ._targets import Targets, check_targets
 
 __all__ = ["LabelCounts", "confusion_matrix", "label_counts", "multilabel_confusion_matrix"]
 

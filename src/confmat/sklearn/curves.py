@@ -16,14 +16,12 @@ import numpy as np
 from ..curves.precision_recall import pr_points
 from ..curves.rank import cumulative_counts
 from ..curves.roc import roc_points
+from ._door import positive_mask, scores_1d, weights
 from ._targets import (
     check_consistent_length,
     keyword_only_warning,
-    positive_mask,
-    scores_1d,
     sklearn_warnings,
     type_of_target,
-    weights,
 )
 
 __all__ = ["confusion_matrix_at_thresholds", "det_curve", "precision_recall_curve", "roc_curve"]

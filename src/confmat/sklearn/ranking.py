@@ -19,16 +19,14 @@ from ..curves.common import trapezoid_area
 from ..curves.precision_recall import pr_points
 from ..curves.rank import cumulative_counts, fast_binary_auc, mann_whitney_auc
 from ..curves.roc import area_with_max_fpr, roc_points
+from ._door import scores_1d, truth_classes, weights
 from ._targets import (
     as_array,
     check_consistent_length,
     column_or_1d,
-    scores_1d,
     sklearn_warnings,
-    truth_classes,
     type_of_target,
     warn_undefined,
-    weights,
 )
 from .curves import binary_counts
 
