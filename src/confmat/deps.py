@@ -56,6 +56,8 @@ OPTIONAL: dict[str, str] = {
     "duckdb": "pip install duckdb",
     "dask": "pip install 'dask[dataframe]'",
     "numba": "pip install numba",
+    # only its UndefinedMetricWarning class, reused by confmat.sklearn when installed
+    "sklearn": "pip install scikit-learn",
 }
 #: Environment variable that turns numba off (any non-empty value) for every kernel.
 DISABLE_NUMBA_ENV = "CONFMAT_DISABLE_NUMBA"
@@ -101,7 +103,7 @@ def loaded(name: str) -> ModuleType | None:
     >>> loaded("numpy")
     Traceback (most recent call last):
     ...
-    ValueError: name must be one of the optional libraries ['dask', 'duckdb', 'numba', 'pandas', 'polars', 'pyarrow'] (or one of their modules), got 'numpy'
+    ValueError: name must be one of the optional libraries ['dask', 'duckdb', 'numba', 'pandas', 'polars', 'pyarrow', 'sklearn'] (or one of their modules), got 'numpy'
     """
     _check_name(name)
     return sys.modules.get(name)

@@ -28,7 +28,10 @@ def _samples_average(
     w = check_sample_weight(sample_weight, t.shape[0])
     shim = Stats(np.zeros((1, 1)), zero_division=zero_division)
     inter = (t & p).sum(axis=1)
-    c = ClassCounts(inter, p.sum(axis=1) - inter, t.sum(axis=1) - inter, 0 * inter, shim.div)
+    pred, true = p.sum(axis=1), t.sum(axis=1)
+    if w is not None:  # a sample's counts carry its weight: a zero-weight sample is undefined
+        inter, pred, true = inter * w, pred * w, true * w
+    c = ClassCounts(inter, pred - inter, true - inter, 0 * inter, shim.div)
     return [float(average_values(_per(m, c), w, shim)) for m in _METRICS]
 
 

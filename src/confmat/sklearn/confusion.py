@@ -1,0 +1,332 @@
+"""Confusion tables with scikit-learn's signatures: ``confusion_matrix`` and
+``multilabel_confusion_matrix``, and the per-label counts every set-wise score starts from."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..counting.kernels import confusion_counts
+from ..multilabel import indicator_counts
+from ._door import weights
+from ._targets import Targets, check_targets
+
+__all__ = ["LabelCounts", "confusion_matrix", "label_counts", "multilabel_confusion_matrix"]
+
+
+def integer_weights(sample_weight: Any) -> bool:
+    """True when ``sample_weight`` is absent or of an integer / boolean dtype (the table then
+    holds integers, as scikit-learn's does).
+
+    Parameters
+    ----------
+    sample_weight
+        array-like or None
+
+    Returns
+    -------
+    bool
+        Whether the table holds integers.
+    """
+    if sample_weight is None:
+        return True
+    return np.asarray(sample_weight).dtype.kind in "iub"
+
+
+def table_of(tg: Targets, labels: Any = None, strict: bool = False) -> tuple[np.ndarray, list[Any]]:
+    """The confusion table of checked 1-D targets over ``labels`` (sorted union by default),
+    with the row and column of labels outside ``labels`` last when there are any.
+
+    Parameters
+    ----------
+    tg
+        Targets
+    labels
+        sequence, optional
+    strict
+        bool, default=False
+
+    Returns
+    -------
+    (ndarray, list)
+        The table and its labels.
+    """
+    w = weights(tg.sample_weight, tg.y_true.shape[0])
+    table, book, _ = confusion_counts(
+        tg.y_true, tg.y_pred, labels=labels, sample_weight=w, strict_labels=strict
+    )
+    if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
+        table = table.astype(np.float64)
+    if len(book) > 2 and tg.kind == "binary":
+        tg.kind = "multiclass"
+    return table, book
+
+
+@dataclass
+class LabelCounts:
+    """Per-label true positives, predicted and true counts (sums of weights) of checked targets.
+
+    Attributes
+    ----------
+    kind : str
+        The targets' type (``'binary'``, ``'multiclass'`` or ``'multilabel-indicator'``).
+    labels : list
+        The labels the counts belong to (column indices for indicator matrices; samples'
+        positions with ``samplewise``).
+    tp, pred, true : ndarray
+        True positives, predicted positives and true positives + false negatives per label.
+    total : ndarray or float
+        Number (weight) of samples, per sample with ``samplewise``.
+    present : list
+        Sorted labels present in the data (every column index for indicator matrices).
+    integral : bool
+        Whether scikit-learn's counts would be integers (False when no label vector sample is
+        right: its table then turns float).
+
+    Parameters
+    ----------
+    kind
+        str
+    labels
+        list
+    tp
+        ndarray
+    pred
+        ndarray
+    true
+        ndarray
+    total
+        ndarray or float
+    present
+        list
+    integral
+        bool, default=True
+    """
+
+    kind: str
+    labels: list[Any]
+    tp: np.ndarray
+    pred: np.ndarray
+    true: np.ndarray
+    total: Any
+    present: list[Any]
+    integral: bool = True
+
+
+def _indicator_labels(labels: Any, n_labels: int) -> np.ndarray | None:
+    if labels is None:
+        return None
+    idx = np.asarray(labels)
+    if idx.size == 0:
+        return idx.astype(np.int64)
+    if idx.max() > n_labels - 1:
+        raise ValueError(
+            "All labels must be in [0, n labels) for multilabel targets. "
+            f"Got {idx.max()} > {n_labels - 1}"
+        )
+    if idx.min() < 0:
+        raise ValueError(
+            f"All labels must be in [0, n labels) for multilabel targets. Got {idx.min()} < 0"
+        )
+    return idx.astype(np.int64)
+
+
+def label_counts(
+    tg: Targets, labels: Any = None, samplewise: bool = False
+) -> LabelCounts:
+    """Count checked targets per label (or per sample with ``samplewise``) as scikit-learn's
+    ``multilabel_confusion_matrix`` does: a label list may name absent labels (counted 0) and
+    leave present ones out (their samples still count as false positives / negatives).
+
+    Parameters
+    ----------
+    tg
+        Targets
+    labels
+        sequence, optional
+    samplewise
+        bool, default=False
+
+    Returns
+    -------
+    LabelCounts
+        The counts.
+    """
+    if tg.kind == "multilabel-indicator":
+        n_labels = tg.y_true.shape[1]
+        idx = _indicator_labels(labels, n_labels)
+        t, p = tg.y_true, tg.y_pred
+        if idx is not None:
+            t, p = t[:, idx], p[:, idx]
+        present = list(range(n_labels))
+        if samplewise:
+            w = weights(tg.sample_weight, t.shape[0])
+            tp, fp, fn, _ = indicator_counts(t.T, p.T)
+            tp, pred, true = tp, tp + fp, tp + fn
+            total = np.full(t.shape[0], t.shape[1])
+            if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
+                one = np.ones(t.shape[0]) if w is None else w
+                tp, pred, true, total = tp * one, pred * one, true * one, total * one
+            return LabelCounts(tg.kind, list(range(t.shape[0])), tp, pred, true, total, present)
+        tp, fp, fn, tn = indicator_counts(t, p, weights(tg.sample_weight, t.shape[0]))
+        if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
+            tp, fp, fn, tn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn, tn))
+        total = tp + fp + fn + tn if tp.size else np.zeros(0)
+        out_labels = present if idx is None else idx.tolist()
+        return LabelCounts(tg.kind, out_labels, tp, tp + fp, tp + fn, total, present)
+    if samplewise:
+        raise ValueError(
+            "Samplewise metrics are not available outside of multilabel classification."
+        )
+    table, book = table_of(tg)  # every label: left-out labels still make FP and FN
+    integral = bool(np.diagonal(table).any())
+    if not integral:  # scikit-learn's counts turn float when no sample is right
+        table = table.astype(np.float64)
+    tp_all = np.diagonal(table)
+    pred_all = table.sum(axis=0)
+    true_all = table.sum(axis=1)
+    if labels is None:
+        pick = np.arange(len(book))
+        out_labels = book
+    else:
+        index = {v: i for i, v in enumerate(book)}
+        out_labels = np.asarray(labels).tolist()
+        pick = np.array([index.get(v, -1) for v in out_labels], dtype=np.int64)
+    found = pick >= 0
+    zero = np.zeros((), dtype=table.dtype)
+
+    def take(a: np.ndarray) -> np.ndarray:
+        return np.where(found, a[np.where(found, pick, 0)] if a.size else zero, zero)
+
+    return LabelCounts(
+        tg.kind, out_labels, take(tp_all), take(pred_all), take(true_all), table.sum(), book,
+        integral,
+    )
+
+
+def confusion_matrix(
+    y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
+    normalize: Any = None,
+) -> np.ndarray:
+    """Confusion matrix ``C[i, j]``: samples of true class ``i`` predicted as class ``j``.
+
+    scikit-learn's ``confusion_matrix``, counted by confmat's kernel.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (column vectors of shape (n, 1) are accepted).
+    labels : array-like of shape (n_classes,), optional
+        Classes and their order; samples of other classes are left out. By default the
+        sorted labels of ``y_true`` and ``y_pred``.
+    sample_weight : array-like of shape (n_samples,), optional
+        Sample weights.
+    normalize : {'true', 'pred', 'all'}, optional
+        Divide by the row sums, the column sums or the total (0 where a sum is 0).
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes)
+        Integers without weights (or with integer weights), floats otherwise.
+
+    Raises
+    ------
+    ValueError
+        Inconsistent lengths, empty input, multilabel or continuous targets, an empty
+        ``labels`` or one naming no class of ``y_true``, an unknown ``normalize``.
+
+    Examples
+    --------
+    >>> from confmat.sklearn import confusion_matrix
+    >>> confusion_matrix([2, 0, 2, 2, 0, 1], [0, 0, 2, 2, 0, 2]).tolist()
+    [[2, 0, 0], [0, 0, 1], [1, 0, 2]]
+    """
+    if normalize not in (None, "true", "pred", "all"):
+        raise ValueError(
+            "The 'normalize' parameter of confusion_matrix must be a str among "
+            f"{{'all', 'pred', 'true'}} or None. Got {normalize!r} instead."
+        )
+    tg = check_targets(y_true, y_pred, sample_weight)
+    if tg.kind not in ("binary", "multiclass"):
+        raise ValueError(f"{tg.kind} is not supported")
+    if labels is not None:
+        book = np.asarray(labels)
+        if book.size == 0:
+            raise ValueError("'labels' should contain at least one label.")
+        if not np.isin(book, np.asarray(tg.y_true)).any():
+            raise ValueError("At least one label specified must be in y_true")
+        labels = book.tolist()
+    table, book_out = table_of(tg, labels, strict=False)
+    k = len(book_out)
+    cm = table[:k, :k]
+    if integer_weights(sample_weight):  # exact for sums up to 2**53
+        cm = np.rint(cm).astype(np.int64)
+    else:
+        cm = cm.astype(np.float64)
+    if normalize is not None:
+        with np.errstate(all="ignore"):
+            if normalize == "true":
+                cm = cm / cm.sum(axis=1, keepdims=True)
+            elif normalize == "pred":
+                cm = cm / cm.sum(axis=0, keepdims=True)
+            else:
+                cm = cm / cm.sum()
+        cm = np.nan_to_num(cm)
+    if cm.shape == (1, 1):
+        warnings.warn(
+            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to "
+            "have the correct shape, use the 'labels' parameter to pass all known labels.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return np.ascontiguousarray(cm)
+
+
+def multilabel_confusion_matrix(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Any = None,
+    samplewise: bool = False,
+) -> np.ndarray:
+    """One 2 x 2 table ``[[TN, FP], [FN, TP]]`` per class (or per sample).
+
+    scikit-learn's ``multilabel_confusion_matrix``: one-vs-rest tables of multiclass labels,
+    one table per column of a multilabel indicator matrix, or one per sample with
+    ``samplewise=True`` (indicator matrices only).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or sparse matrix
+        Labels of shape (n_samples,) or indicator matrices of shape (n_samples, n_labels).
+    sample_weight : array-like of shape (n_samples,), optional
+        Sample weights.
+    labels : array-like, optional
+        Classes (or column indices) to report, in order.
+    samplewise : bool, default=False
+        One table per sample (multilabel input only).
+
+    Returns
+    -------
+    ndarray of shape (n_outputs, 2, 2)
+
+    Raises
+    ------
+    ValueError
+        Bad targets, column indices out of range, ``samplewise`` on label vectors.
+
+    Examples
+    --------
+    >>> from confmat.sklearn import multilabel_confusion_matrix
+    >>> multilabel_confusion_matrix([[1, 0], [0, 1]], [[1, 1], [0, 1]]).tolist()
+    [[[1, 0], [0, 1]], [[0, 1], [0, 1]]]
+    """
+    tg = check_targets(y_true, y_pred, sample_weight)
+    c = label_counts(tg, labels, samplewise)
+    fp = c.pred - c.tp
+    fn = c.true - c.tp
+    tn = c.total - c.tp - fp - fn
+    out = np.stack([tn, fp, fn, c.tp], axis=-1).reshape(-1, 2, 2)
+    if sample_weight is None and c.integral:
+        out = np.rint(out).astype(np.int64)
+    return out
