@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.columns import CodedLabels, LabelColumn
+from ..inputs.columns import LabelColumn
 from ..inputs.encode import check_label_kinds, check_sample_weight, normalize_labels
 from .codes import coded_pair, compact, onto_book, threads
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels

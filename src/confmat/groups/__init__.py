@@ -12,7 +12,8 @@ bootstrap), ``scores`` (ROC AUC and average precision per group), ``intervals``
 (:class:`GroupedIntervals`) and ``fairness`` (functions with fairlearn's signatures).
 """
 
-from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation, by_group
+from .api import by_group
+from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
 from .fairness import (
     demographic_parity_difference,
     demographic_parity_ratio,

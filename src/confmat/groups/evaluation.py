@@ -14,22 +14,21 @@ from typing import Any
 
 import numpy as np
 
+from ..counting.grouped import GroupedCounts
 from ..deps import require
-from ..inference import ConfidenceInterval, confidence_interval
+from ..inference import confidence_interval
 from ..inference.common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from ..inference.scores import score_metric_name
-from ..counting.grouped import GroupedCounts, grouped_counts
-from ..inputs.columns import check_label_pair
 from ..inputs.encode import py_scalar
-from ..inputs.grouping import GroupCodes, encode_groups
-from ..inputs.targets import binary_target, resolve_pos_label
+from ..inputs.grouping import GroupCodes
+from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate, get_metric
 from .intervals import GroupedIntervals
 from .measures import DisparityMixin
 from .scores import GroupedScores
 
-__all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation", "by_group"]
+__all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
 
 #: Groups with fewer samples are flagged ``small`` (never dropped).
 DEFAULT_MIN_SUPPORT = 30
@@ -57,6 +56,7 @@ class GroupedEvaluation(DisparityMixin):
 
     Examples
     --------
+    >>> from confmat.groups import by_group
     >>> ev = by_group([0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1], ["a", "a", "a", "b", "b", "b"],
     ...               pos_label=1)
     >>> ev.groups, ev.sizes.tolist()
@@ -257,6 +257,7 @@ class GroupedEvaluation(DisparityMixin):
 
         Examples
         --------
+        >>> from confmat.groups import by_group
         >>> by_group([0, 1], [0, 1], [1, 1]).class_column("per_class", None, 1)
         1
         """
@@ -301,6 +302,7 @@ class GroupedEvaluation(DisparityMixin):
 
         Examples
         --------
+        >>> from confmat.groups import by_group
         >>> ev = by_group([0, 1, 1, 0], [0, 1, 0, 1], [1, 1, 2, 2])
         >>> ev.table_metric(ev.stack, "accuracy").tolist()
         [1.0, 0.0]
@@ -343,6 +345,7 @@ class GroupedEvaluation(DisparityMixin):
 
         Examples
         --------
+        >>> from confmat.groups import by_group
         >>> ev = by_group([0, 1, 1, 0], [0, 1, 0, 1], [1, 1, 2, 2])
         >>> ev.metric("accuracy").tolist(), ev.metric("recall", pos_label=1).tolist()
         ([1.0, 0.0], [1.0, 0.0])
@@ -370,6 +373,7 @@ class GroupedEvaluation(DisparityMixin):
 
         Examples
         --------
+        >>> from confmat.groups import by_group
         >>> by_group([0, 1, 1, 0], [0, 1, 0, 1], [1, 1, 2, 2]).overall_metric("accuracy")
         0.5
         """
@@ -409,6 +413,7 @@ class GroupedEvaluation(DisparityMixin):
 
         Examples
         --------
+        >>> from confmat.groups import by_group
         >>> ev = by_group([0, 1, 0, 1], [0, 1, 0, 0], ["a", "a", "b", "b"],
         ...               scores=[0.1, 0.9, 0.3, 0.2])
         >>> ev.roc_curves()["a"][1].tolist()
@@ -443,6 +448,7 @@ class GroupedEvaluation(DisparityMixin):
 
         Examples
         --------
+        >>> from confmat.groups import by_group
         >>> ev = by_group([0, 1, 1, 0], [0, 1, 0, 1], [1, 1, 2, 2], min_support=3)
         >>> ev.to_frame(["accuracy"]).to_dict("list")
         {'size': [2, 2], 'small': [True, True], 'accuracy': [1.0, 0.0]}
@@ -518,6 +524,7 @@ class GroupedEvaluation(DisparityMixin):
 
         Examples
         --------
+        >>> from confmat.groups import by_group
         >>> ev = by_group([0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1], ["a"] * 3 + ["b"] * 3)
         >>> ci = ev.ci("accuracy")
         >>> ci.method, ci.low.round(4).tolist()
@@ -546,72 +553,3 @@ class GroupedEvaluation(DisparityMixin):
         return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, cis,
                                         spec.name, cis[0].method, level, cis[0].n_resamples)
 
-
-def by_group(
-    y_true: Any,
-    y_pred: Any,
-    groups: Any,
-    *,
-    scores: Any = None,
-    labels: Any = None,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    min_support: int = DEFAULT_MIN_SUPPORT,
-) -> GroupedEvaluation:
-    """Evaluate a classifier in every group: one confusion table per slice, counted at once.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        Labels of one kind (numbers, strings or booleans), as for
-        :meth:`confmat.ConfusionMatrix.from_predictions`.
-    groups : array-like of shape (n_samples,), or several
-        The group of each sample: one column, or several sensitive features (a pandas /
-        polars DataFrame, a dict of name to column, a list of columns, a 2-D array) whose
-        intersections that occur are the groups.
-    scores : array-like of shape (n_samples,), optional
-        Scores of the positive class (binary problems): ROC AUC and average precision per
-        group.
-    labels : sequence, optional
-        Classes and their order (as in ``from_predictions``); by default the sorted labels
-        seen in any group, so that every group's table has the same classes.
-    sample_weight : array-like of shape (n_samples,), optional
-        Non-negative weights; the tables then hold float sums of weights.
-    pos_label : label, optional
-        The positive class: per-class metrics default to it, and the binary measures
-        (selection rate, equalized odds, scores) use it. Without it, labels within {0, 1},
-        {-1, 1} or {False, True} take 1 (True) where a positive class is needed.
-    min_support : int, default 30
-        Groups with fewer samples are flagged ``small`` (never dropped).
-
-    Returns
-    -------
-    GroupedEvaluation
-
-    Raises
-    ------
-    ValueError
-        ``groups``, ``scores`` or ``sample_weight`` of another length than ``y_true``, missing
-        labels or group keys, ``pos_label`` not among the labels, or as
-        ``from_predictions``.
-    TypeError
-        Labels or group keys of kinds that cannot be ordered together.
-
-    Examples
-    --------
-    >>> ev = by_group(["no", "yes", "yes", "no"], ["no", "yes", "no", "no"],
-    ...               {"site": ["A", "A", "B", "B"]}, pos_label="yes")
-    >>> ev.groups, ev.metric("recall").tolist(), ev.overall.counts.tolist()
-    (['A', 'B'], [1.0, 0.0], [[2, 0], [1, 1]])
-    """
-    t, p = check_label_pair(y_true, y_pred)
-    n = len(t)
-    codes = encode_groups(groups, n)
-    counts = grouped_counts(codes.codes, codes.n_groups, t, p, labels=labels,
-                            sample_weight=sample_weight)
-    grouped_scores = None
-    if scores is not None:
-        target = binary_target(y_true, scores, pos_label, sample_weight, score_name="scores")
-        grouped_scores = GroupedScores.build(target, codes.codes, codes.sizes)
-    return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label,
-                             scores=grouped_scores)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evaluation import by_group
+from .api import by_group
 
 __all__ = [
     "demographic_parity_difference",

@@ -129,7 +129,7 @@ class DisparityMixin:
             np.asarray(statistic(chunk, False), dtype=np.float64).reshape(-1)
             for chunk in resample_stack(self.stack, n_used, rng)
         ])
-        low, high = bootstrap_interval(boot, np.float64(estimate), level, "percentile")
+        low, high = bootstrap_interval(boot, np.asarray(estimate), level, "percentile")
         return ConfidenceInterval(float(low), float(high), estimate, label, "percentile", level,
                                   n_resamples=n_used, references=(REF_WEERTS,))
 
