@@ -455,12 +455,16 @@ class GroupedEvaluation(DisparityMixin):
         """
         pd = require("pandas", "GroupedEvaluation.to_frame")
         if metrics is None:
-            metrics = self._default_metrics(pos_label)
+            metrics, pos_label = self._default_metrics(pos_label, average)
         elif isinstance(metrics, str):
             metrics = [metrics]
         data: dict[str, Any] = {"size": self._counts.sizes, "small": self.small}
         for name in metrics:
-            vals = self.metric(name, average, pos_label=pos_label, zero_division=zero_division)
+            per_class = (score_metric_name(name) is None
+                         and get_metric(METRIC_ALIASES.get(name, name)).kind == "per_class")
+            vals = self.metric(name, average if per_class else None,
+                               pos_label=pos_label if per_class else None,
+                               zero_division=zero_division)
             if vals.ndim == 1:
                 data[name] = vals
             else:
@@ -473,17 +477,18 @@ class GroupedEvaluation(DisparityMixin):
             index = pd.Index(keys, name=self._groups.names[0])
         return pd.DataFrame(data, index=index)
 
-    def _default_metrics(self, pos_label: Any) -> list[str]:
+    def _default_metrics(self, pos_label: Any, average: str | None) -> tuple[list[str], Any]:
         out = ["accuracy", "balanced_accuracy"]
-        try:
-            has_pos = pos_label is not None or self.pos_label is not None
-        except ValueError:
-            has_pos = False
-        if has_pos:
+        if pos_label is None and average is None:
+            try:
+                pos_label = self.pos_label
+            except ValueError:
+                pos_label = None
+        if pos_label is not None or average is not None:
             out += ["recall", "precision", "f1", "fpr", "selection_rate"]
         if self._scores is not None:
             out += ["roc_auc", "average_precision"]
-        return out
+        return out, pos_label
 
     # ------------------------------------------------------------------ intervals
     def ci(self, metric: str, *, method: str = "auto", level: float = 0.95,
