@@ -33,7 +33,7 @@ _CHUNK_LIMIT = 1 << 30
 class GroupedCounts:
     """The confusion tables of every group.
 
-    Attributes
+    Parameters
     ----------
     stack : ndarray of shape (G, M, M)
         ``int64`` counts (``float64`` sums of weights); rows = true class. ``M`` is ``K``, or

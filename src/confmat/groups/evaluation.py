@@ -555,6 +555,8 @@ class GroupedEvaluation(DisparityMixin):
                                 random_state=rng, zero_division=zero_division, **params)
             for i in range(len(self._groups.keys))
         ]
+        per_class = spec.kind == "per_class" and average is None and col is None
         return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, cis,
-                                        spec.name, cis[0].method, level, cis[0].n_resamples)
+                                        spec.name, cis[0].method, level, cis[0].n_resamples,
+                                        self.labels if per_class else None)
 

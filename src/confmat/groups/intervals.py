@@ -18,7 +18,7 @@ __all__ = ["GroupedIntervals"]
 class GroupedIntervals:
     """A confidence interval of one metric per group; unpacks as ``low, high``.
 
-    Attributes
+    Parameters
     ----------
     groups : list
         The group keys.
@@ -38,6 +38,8 @@ class GroupedIntervals:
         Bootstrap resamples per group (None for analytic methods).
     intervals : list of ConfidenceInterval
         The interval of each group, with its references.
+    labels : list, optional
+        The classes of per-class bounds (columns of ``estimate``, ``low``, ``high``).
 
     Examples
     --------
@@ -62,21 +64,23 @@ class GroupedIntervals:
     level: float
     n_resamples: int | None
     intervals: list[ConfidenceInterval]
+    labels: list[Any] | None = None
 
     @classmethod
     def collect(cls, groups: list[Any], names: list[str], sizes: np.ndarray,
                 cis: Sequence[ConfidenceInterval], metric: str, method: str, level: float,
-                n_resamples: int | None) -> GroupedIntervals:
+                n_resamples: int | None, labels: list[Any] | None = None
+                ) -> GroupedIntervals:
         """Gather the intervals of the groups (in the order of ``groups``).
 
         Parameters
         ----------
         groups, names, sizes
-            As the attributes.
+            As the parameters of the class.
         cis : sequence of ConfidenceInterval
             One per group.
-        metric, method, level, n_resamples
-            As the attributes.
+        metric, method, level, n_resamples, labels
+            As the parameters of the class.
 
         Returns
         -------
@@ -95,7 +99,7 @@ class GroupedIntervals:
 
         return cls(list(groups), list(names), np.asarray(sizes), stacked("estimate"),
                    stacked("low"), stacked("high"), metric, method, level, n_resamples,
-                   list(cis))
+                   list(cis), None if labels is None else list(labels))
 
     def __iter__(self) -> Any:
         yield self.low
@@ -133,8 +137,9 @@ class GroupedIntervals:
             if vals.ndim == 1:
                 data[name] = vals
             else:
-                for j in range(vals.shape[1]):
-                    data[f"{name}[{j}]"] = vals[:, j]
+                names = self.labels if self.labels is not None else range(vals.shape[1])
+                for j, label in enumerate(names):
+                    data[f"{name}[{label}]"] = vals[:, j]
         if len(self.names) > 1:
             index = pd.MultiIndex.from_tuples(self.groups, names=self.names)
         else:

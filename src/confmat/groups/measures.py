@@ -203,8 +203,9 @@ class DisparityMixin:
 
         Parameters
         ----------
-        metric, method, reference, average, pos_label, ci, level, n_resamples, random_state,
-        zero_division, **params
+        metric, method, reference, average, pos_label, ci, level
+            As in :meth:`difference`.
+        n_resamples, random_state, zero_division, **params
             As in :meth:`difference`.
 
         Returns

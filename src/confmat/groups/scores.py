@@ -58,7 +58,7 @@ def group_slices(codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, list
 class GroupedScores:
     """A validated binary score problem split by group.
 
-    Attributes
+    Parameters
     ----------
     pos, score : ndarray
         Positive mask and scores, in group order.

@@ -33,7 +33,7 @@ _DIRECT_CELLS = 1 << 22
 class GroupCodes:
     """Samples coded by group.
 
-    Attributes
+    Parameters
     ----------
     codes : ndarray of int, shape (n_samples,)
         ``keys[codes[i]]`` is the group of sample ``i`` (the narrowest integer dtype that holds
