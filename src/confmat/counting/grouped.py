@@ -53,8 +53,10 @@ class GroupedCounts:
 
 
 def _exact_range(x: np.ndarray, kern: Any) -> tuple[int, int]:
-    if kern is not None and x.shape[0] >= MIN_STRETCH:
-        lo, hi = kern.minmax(np.ascontiguousarray(x), _nchunks(kern, x.shape[0]))
+    """(smallest value, width of the range): one pass of the kernel's serial ``minmax1`` (on a
+    busy machine it beats the parallel one), or numpy's two reductions."""
+    if kern is not None:
+        lo, hi = kern.minmax1(np.ascontiguousarray(x))
     else:
         lo, hi = x.min(), x.max()
     return int(lo), int(hi) - int(lo) + 1
@@ -89,10 +91,7 @@ def _int_pairs(t: np.ndarray, p: np.ndarray, kern: Any) -> tuple[Any, ...] | Non
     dtype = np.int16 if rt * rp <= np.iinfo(np.int16).max else np.int32
     b = _offsets(t, lo_t, np.empty(t.shape[0], dtype=dtype))
     b *= dtype(rp)
-    if lo_p == 0:
-        np.add(b, p, out=b, casting="unsafe")
-    else:
-        b += _offsets(p, lo_p, np.empty(p.shape[0], dtype=dtype))
+    b += _offsets(p, lo_p, np.empty(p.shape[0], dtype=dtype))
 
     def values(lo: int) -> Any:
         if kind == "b":
