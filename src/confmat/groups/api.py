@@ -1,0 +1,86 @@
+"""The entry point of evaluation by group: :func:`by_group` reads the arguments through the
+input door (:mod:`confmat.inputs.grouping` for ``groups``), counts the groups' tables in one
+pass (:func:`confmat.counting.grouped.grouped_counts`) and puts the scores in group order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..counting.grouped import grouped_counts
+from ..inputs.columns import check_label_pair
+from ..inputs.grouping import encode_groups
+from ..inputs.targets import binary_target
+from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
+from .scores import GroupedScores
+
+__all__ = ["by_group"]
+
+
+def by_group(
+    y_true: Any,
+    y_pred: Any,
+    groups: Any,
+    *,
+    scores: Any = None,
+    labels: Any = None,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    min_support: int = DEFAULT_MIN_SUPPORT,
+) -> GroupedEvaluation:
+    """Evaluate a classifier in every group: one confusion table per slice, counted at once.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        Labels of one kind (numbers, strings or booleans), as for
+        :meth:`confmat.ConfusionMatrix.from_predictions`.
+    groups : array-like of shape (n_samples,), or several
+        The group of each sample: one column, or several sensitive features (a pandas /
+        polars DataFrame, a dict of name to column, a list of columns, a 2-D array) whose
+        intersections that occur are the groups.
+    scores : array-like of shape (n_samples,), optional
+        Scores of the positive class (binary problems): ROC AUC and average precision per
+        group.
+    labels : sequence, optional
+        Classes and their order (as in ``from_predictions``); by default the sorted labels
+        seen in any group, so that every group's table has the same classes.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights; the tables then hold float sums of weights.
+    pos_label : label, optional
+        The positive class: per-class metrics default to it, and the binary measures
+        (selection rate, equalized odds, scores) use it. Without it, labels within {0, 1},
+        {-1, 1} or {False, True} take 1 (True) where a positive class is needed.
+    min_support : int, default 30
+        Groups with fewer samples are flagged ``small`` (never dropped).
+
+    Returns
+    -------
+    GroupedEvaluation
+
+    Raises
+    ------
+    ValueError
+        ``groups``, ``scores`` or ``sample_weight`` of another length than ``y_true``, missing
+        labels or group keys, ``pos_label`` not among the labels, or as
+        ``from_predictions``.
+    TypeError
+        Labels or group keys of kinds that cannot be ordered together.
+
+    Examples
+    --------
+    >>> ev = by_group(["no", "yes", "yes", "no"], ["no", "yes", "no", "no"],
+    ...               {"site": ["A", "A", "B", "B"]}, pos_label="yes")
+    >>> ev.groups, ev.metric("recall").tolist(), ev.overall.counts.tolist()
+    (['A', 'B'], [1.0, 0.0], [[2, 0], [1, 1]])
+    """
+    t, p = check_label_pair(y_true, y_pred)
+    n = len(t)
+    codes = encode_groups(groups, n)
+    counts = grouped_counts(codes.codes, codes.n_groups, t, p, labels=labels,
+                            sample_weight=sample_weight)
+    grouped_scores = None
+    if scores is not None:
+        target = binary_target(y_true, scores, pos_label, sample_weight, score_name="scores")
+        grouped_scores = GroupedScores.build(target, codes.codes, codes.sizes)
+    return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label,
+                             scores=grouped_scores)

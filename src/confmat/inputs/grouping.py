@@ -1,0 +1,237 @@
+"""The door for the ``groups`` argument of evaluation by group: sensitive features to codes.
+
+``groups`` names the slice each sample belongs to: one column (a list, numpy array, pandas /
+polars Series or pyarrow array), or several -- a pandas or polars DataFrame, a dict of name to
+column, a list or tuple of columns, a 2-D numpy array -- whose *intersections* are the groups
+(every combination of values that occurs; combinations that never occur are not groups). Each
+column holds keys of one kind (numbers, strings or booleans), no missing value, one per sample.
+
+The result is one integer code per sample into the sorted list of group keys (tuples of the
+features' values when there are several features, ordered lexicographically).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..deps import module_of
+from .encode import as_1d, factorize, py_scalar
+
+__all__ = ["GroupCodes", "encode_groups"]
+
+#: Widest integer key range coded by counting instead of sorting.
+_DIRECT_RANGE = 1 << 16
+#: Largest product of feature sizes whose intersections are found by counting.
+_DIRECT_CELLS = 1 << 22
+
+
+@dataclass(frozen=True)
+class GroupCodes:
+    """Samples coded by group.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n_samples,)
+        ``keys[codes[i]]`` is the group of sample ``i`` (the narrowest integer dtype that holds
+        them).
+    keys : list
+        The groups in sorted order: values for one feature, tuples of values for several.
+    names : list of str
+        The features' names (DataFrame columns, dict keys, a Series' name, or
+        ``sensitive_feature_<i>``).
+    sizes : ndarray of int64
+        Samples in each group.
+    """
+
+    codes: np.ndarray
+    keys: list[Any]
+    names: list[str]
+    sizes: np.ndarray
+
+    @property
+    def n_groups(self) -> int:
+        """Number of groups.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> encode_groups(["a", "b", "a"], 3).n_groups
+        2
+        """
+        return len(self.keys)
+
+
+def _columns(groups: Any) -> list[tuple[str, Any]]:
+    """The features of ``groups`` as (name, column) pairs."""
+    if groups is None:
+        raise TypeError("groups must be an array-like of group keys (or several), got None")
+    if isinstance(groups, str | bytes):
+        raise TypeError(f"groups must be an array-like of group keys, got a single string "
+                        f"{groups!r}")
+    module = module_of(groups)
+    if module in ("pandas", "polars") and hasattr(groups, "columns"):
+        names = [str(c) for c in groups.columns]
+        if not names:
+            raise ValueError("groups is a DataFrame without columns; give at least one feature")
+        return [(str(c), groups[c]) for c in groups.columns]
+    if isinstance(groups, Mapping):
+        if not groups:
+            raise ValueError("groups is an empty dict; give at least one feature")
+        return [(str(k), v) for k, v in groups.items()]
+    if isinstance(groups, np.ndarray) and groups.ndim == 2:
+        if groups.shape[1] == 0:
+            raise ValueError("groups is a 2-D array without columns; give at least one feature")
+        return [(f"sensitive_feature_{j}", groups[:, j]) for j in range(groups.shape[1])]
+    if isinstance(groups, list | tuple) and groups and all(_is_column(v) for v in groups):
+        return [(f"sensitive_feature_{j}", v) for j, v in enumerate(groups)]
+    name = getattr(groups, "name", None) if module in ("pandas", "polars", "pyarrow") else None
+    return [(str(name) if isinstance(name, str) and name else "sensitive_feature_0", groups)]
+
+
+def _is_column(v: Any) -> bool:
+    """An element of a list that is itself a column (not a scalar key)."""
+    if isinstance(v, str | bytes):
+        return False
+    if isinstance(v, np.ndarray):
+        return v.ndim >= 1
+    return isinstance(v, list | tuple) or module_of(v) in ("pandas", "polars", "pyarrow")
+
+
+def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray]:
+    """Sorted distinct keys of one feature and int64 codes into them."""
+    arr = as_1d(col, name)
+    if arr.shape[0] != n:
+        raise ValueError(
+            f"{name} has {arr.shape[0]} entries but y_true and y_pred have {n} samples; "
+            "give one group key per sample"
+        )
+    if arr.dtype.kind in "iub":
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi - lo < _DIRECT_RANGE:  # count instead of sorting
+            if arr.dtype.kind == "b":
+                shifted = arr.view(np.uint8).astype(np.int64)
+            elif lo:
+                shifted = arr.astype(np.int64) - lo
+            else:
+                shifted = arr.astype(np.int64, copy=False)
+            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+            values = (present + lo).tolist()
+            keys = [bool(v) for v in values] if arr.dtype.kind == "b" else values
+            if present.size == hi - lo + 1:
+                return keys, shifted
+            lut = np.zeros(hi - lo + 1, dtype=np.int64)
+            lut[present] = np.arange(present.size)
+            return keys, lut[shifted]
+    uniq, codes = factorize(arr, name)
+    found = [py_scalar(v) for v in uniq.tolist()]
+    try:
+        order = sorted(range(len(found)), key=found.__getitem__)
+    except TypeError as exc:
+        raise TypeError(f"{name} holds group keys that cannot be ordered: {exc}") from exc
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return [found[i] for i in order], rank[codes]
+
+
+def _narrow(codes: np.ndarray, size: int) -> np.ndarray:
+    for dtype in (np.int16, np.int32):
+        if size <= np.iinfo(dtype).max:
+            return codes.astype(dtype)
+    return codes.astype(np.int64, copy=False)
+
+
+def encode_groups(groups: Any, n: int) -> GroupCodes:
+    """Validate ``groups`` and code every sample by its group (the intersection of features).
+
+    Parameters
+    ----------
+    groups : array-like of shape (n,), or several
+        One column of group keys, or several features: a pandas / polars DataFrame, a dict of
+        name to column, a list or tuple of columns, or a 2-D numpy array (one feature per
+        column).
+    n : int
+        Number of samples (of ``y_true``).
+
+    Returns
+    -------
+    GroupCodes
+
+    Raises
+    ------
+    TypeError
+        None, a single string, keys that cannot be ordered, or keys of several kinds.
+    ValueError
+        A column whose length differs from ``n``, a missing key (None or NaN, its position
+        named), or no feature at all.
+
+    Examples
+    --------
+    >>> g = encode_groups({"sex": ["f", "m", "f"], "age": [30, 30, 40]}, 3)
+    >>> g.keys, g.codes.tolist(), g.names, g.sizes.tolist()
+    ([('f', 30), ('f', 40), ('m', 30)], [0, 2, 1], ['sex', 'age'], [1, 1, 1])
+    >>> encode_groups(["a", "b"], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: groups has 2 entries but y_true and y_pred have 3 samples; give one group key per sample
+    """
+    cols = _columns(groups)
+    several = len(cols) > 1
+    feats = []
+    for fname, col in cols:
+        label = f"groups[{fname!r}]" if several else "groups"
+        feats.append(_feature_codes(col, label, n))
+    names = [fname for fname, _ in cols]
+    if not several:
+        keys, codes = feats[0]
+        sizes = np.bincount(codes, minlength=len(keys))
+        return GroupCodes(_narrow(codes, len(keys)), keys, names, sizes)
+    # intersections: mixed-radix codes, then the combinations that occur
+    combined = np.zeros(n, dtype=np.int64)
+    radices: list[int] = []
+    levels: list[list[Any]] = []
+    for keys, codes in feats:
+        size = len(keys)
+        if radices and int(np.prod(radices, dtype=object)) * size >= 2**62:
+            uniq, inv = np.unique(combined, return_inverse=True)  # re-code what occurs so far
+            combined = inv.astype(np.int64)
+            levels = [[tuple(_unravel(int(u), radices, levels)) for u in uniq.tolist()]]
+            radices = [int(uniq.size)]
+        combined *= size
+        combined += codes
+        radices.append(size)
+        levels.append(keys)
+    total = int(np.prod(radices, dtype=object))
+    if total <= _DIRECT_CELLS:
+        counts = np.bincount(combined, minlength=total)
+        present = np.flatnonzero(counts)
+        lut = np.zeros(total, dtype=np.int64)
+        lut[present] = np.arange(present.size)
+        codes_out = lut[combined]
+        sizes = counts[present]
+    else:
+        present, codes_out = np.unique(combined, return_inverse=True)
+        sizes = np.bincount(codes_out, minlength=present.size)
+    keys_out = [_flatten(_unravel(int(c), radices, levels)) for c in present.tolist()]
+    return GroupCodes(_narrow(codes_out, len(keys_out)), keys_out, names, sizes)
+
+
+def _unravel(code: int, radices: list[int], levels: list[list[Any]]) -> list[Any]:
+    out = []
+    for size, keys in zip(reversed(radices), reversed(levels), strict=True):
+        code, r = divmod(code, size)
+        out.append(keys[r])
+    return out[::-1]
+
+
+def _flatten(parts: list[Any]) -> tuple[Any, ...]:
+    out: list[Any] = []
+    for p in parts:
+        out.extend(p if isinstance(p, tuple) else (p,))
+    return tuple(out)
