@@ -35,6 +35,9 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         threshold_sweep,
     )
     from .explain import explain
+    from .groups.api import by_group
+    from .groups.evaluation import GroupedEvaluation
+    from .groups.intervals import GroupedIntervals
     from .inference import (
         RocBand,
         RocCI,
@@ -60,6 +63,9 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 
 #: public name -> the module that defines it
 _EXPORTS = {
+    "by_group": ".groups.api",
+    "GroupedEvaluation": ".groups.evaluation",
+    "GroupedIntervals": ".groups.intervals",
     "partial_auc": ".curves",
     "roc_ci": ".inference",
     "partial_auc_ci": ".inference",
@@ -106,9 +112,9 @@ _EXPORTS = {
 
 #: the subpackages and modules ``confmat.<name>`` reaches without an explicit import
 _MODULES = frozenset({
-    "accumulator", "binned", "cli", "counting", "curves", "dask", "deps", "explain", "hooks",
-    "inference", "inputs", "io", "matrix", "metrics", "multilabel", "plots", "report",
-    "sklearn_scorers", "version",
+    "accumulator", "binned", "cli", "counting", "curves", "dask", "deps", "explain", "groups",
+    "hooks", "inference", "inputs", "io", "matrix", "metrics", "multilabel", "plots", "report",
+    "sklearn", "sklearn_scorers", "version",
 })
 
 
@@ -139,6 +145,8 @@ hooks.set_loader(_load_hook)
 __all__ = [
     "Accumulator",
     "ConfusionMatrix",
+    "GroupedEvaluation",
+    "GroupedIntervals",
     "MetricSpec",
     "OneVsRestROC",
     "PRCurve",
@@ -156,6 +164,7 @@ __all__ = [
     "bowker",
     "build_comparison",
     "build_report",
+    "by_group",
     "classification_report",
     "compare",
     "compare_models",
