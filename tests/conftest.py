@@ -148,3 +148,24 @@ def sk_or_error(fn: Any, *args: Any, **kwargs: Any) -> Any:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20221017)
+
+
+# --- CI's log: summaries a test records with ``record_property`` (e.g. the scikit-learn suite's
+# pass counts) are printed at the end of the run; reports carry them from xdist workers.
+_LOGGED_PROPERTIES = ("sklearn_suite_summary",)
+_logged: list[str] = []
+
+
+def pytest_runtest_logreport(report: Any) -> None:
+    if report.when != "call":
+        return
+    for key, value in getattr(report, "user_properties", ()):
+        if key in _LOGGED_PROPERTIES:
+            _logged.append(f"{report.nodeid}\n{value}")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _logged:
+        terminalreporter.section("recorded summaries")
+        for text in _logged:
+            terminalreporter.write_line(text)
