@@ -325,3 +325,21 @@ def test_scikit_learn_not_imported_to_compute():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_integer_weights_are_summed_exactly_beyond_float_precision():
+    # 2**61 + 1 is not representable in float64; two of them sum to 2**62 + 2 (worked by hand)
+    w = np.full(3, 2**61 + 1, dtype=np.int64)
+    cm = cms.confusion_matrix([0, 1, 1], [0, 1, 1], sample_weight=w)
+    assert cm.dtype == np.int64
+    assert cm.tolist() == [[2**61 + 1, 0], [0, 2**62 + 2]]
+    # the same exact path with string labels, a reordering labels= list and an off-diagonal cell
+    w = np.full(3, 2**60 + 3, dtype=np.int64)
+    cm = cms.confusion_matrix(["a", "b", "b"], ["a", "b", "a"], sample_weight=w, labels=["b", "a"])
+    assert cm.tolist() == [[2**60 + 3, 2**60 + 3], [0, 2**60 + 3]]
+
+
+def test_integer_weights_beyond_int64_are_an_error_not_a_wraparound():
+    w = np.full(3, np.iinfo(np.int64).max, dtype=np.int64)
+    with pytest.raises(ValueError, match="sample_weight: the weighted counts exceed the int64"):
+        cms.confusion_matrix([0, 1, 1], [0, 1, 1], sample_weight=w)

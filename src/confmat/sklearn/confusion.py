@@ -14,7 +14,10 @@ from ..multilabel import indicator_counts
 from ._door import weights
 from ._targets import Targets, check_targets
 
-__all__ = ["LabelCounts", "confusion_matrix", "label_counts", "multilabel_confusion_matrix"]
+__all__ = [
+    "LabelCounts", "confusion_matrix", "exact_integer_table", "label_counts",
+    "multilabel_confusion_matrix",
+]
 
 
 def integer_weights(sample_weight: Any) -> bool:
@@ -34,6 +37,59 @@ def integer_weights(sample_weight: Any) -> bool:
     if sample_weight is None:
         return True
     return np.asarray(sample_weight).dtype.kind in "iub"
+
+
+#: weighted sums below this are exact in float64
+_EXACT_FLOAT = 2.0**53
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def exact_integer_table(tg: Targets, book: list[Any], table: np.ndarray) -> np.ndarray:
+    """The int64 table of unweighted or integer-weighted targets, exact in every cell.
+
+    The counting kernel sums weights in float64, which is exact while the sum of ``|w|`` stays
+    below 2**53 (every realistic input). Beyond that the cells are summed again with Python
+    integers; a cell outside the int64 range is an error, never a wrapped-around count
+    (scikit-learn's own result wraps around silently there).
+
+    Parameters
+    ----------
+    tg
+        Targets (checked, 1-D)
+    book
+        list, the table's labels
+    table
+        ndarray, the kernel's float table over ``book``
+
+    Returns
+    -------
+    ndarray of int64
+        The table.
+
+    Raises
+    ------
+    ValueError
+        A weighted count beyond the int64 range.
+    """
+    if tg.sample_weight is None:
+        return np.rint(table).astype(np.int64)
+    w = np.asarray(tg.sample_weight)
+    if w.size == 0 or float(np.abs(w.astype(np.float64)).sum()) < _EXACT_FLOAT:
+        return np.rint(table).astype(np.int64)
+    index = {label: i for i, label in enumerate(book)}
+    exact = [[0] * len(book) for _ in book]
+    for t, p, wi in zip(np.asarray(tg.y_true).tolist(), np.asarray(tg.y_pred).tolist(),
+                        w.tolist()):
+        i, j = index.get(t), index.get(p)
+        if i is not None and j is not None:
+            exact[i][j] += int(wi)
+    big = max(abs(c) for row in exact for c in row)
+    if big > _INT64_MAX:
+        raise ValueError(
+            f"sample_weight: the weighted counts exceed the int64 range (a cell sums to {big}); "
+            "pass float weights to count in float64"
+        )
+    return np.array(exact, dtype=np.int64)
 
 
 def table_of(tg: Targets, labels: Any = None, strict: bool = False) -> tuple[np.ndarray, list[Any]]:
@@ -262,8 +318,8 @@ def confusion_matrix(
     table, book_out = table_of(tg, labels, strict=False)
     k = len(book_out)
     cm = table[:k, :k]
-    if integer_weights(sample_weight):  # exact for sums up to 2**53
-        cm = np.rint(cm).astype(np.int64)
+    if integer_weights(sample_weight):
+        cm = exact_integer_table(tg, book_out, cm)
     else:
         cm = cm.astype(np.float64)
     if normalize is not None:
