@@ -168,7 +168,8 @@ def test_cost_matrix_errors():
 def test_cli_cost(tmp_path: Path, capsys):
     y, s = _binary(5, n=200)
     f = tmp_path / "p.csv"
-    f.write_text("y,yhat,p\n" + "".join(f"{a},{int(b >= 0.5)},{float(b)!r}\n" for a, b in zip(y, s)))
+    rows = "".join(f"{a},{int(b >= 0.5)},{float(b)!r}\n" for a, b in zip(y, s, strict=True))
+    f.write_text("y,yhat,p\n" + rows)
     code = main(["report", str(f), "--true", "y", "--pred", "yhat", "--score", "p",
                  "--cost", "[[0, 1], [10, 0]]", "--no-intervals", "-f", "json"])
     out = capsys.readouterr().out

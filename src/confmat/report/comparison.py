@@ -19,8 +19,8 @@ from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from .build import REPORT_RESAMPLES, build_report
-from .jsonable import clean
 from .findings import headline_names
+from .jsonable import clean
 from .model import Displayable, Report
 
 

@@ -308,17 +308,18 @@ def score_summary_sections(rep: Report) -> list[Section]:
         out.append(("ROC AUC averaged over the one-vs-rest curves", ["average", "ROC AUC"],
                     [["micro (pooled)", fmt(ra.micro_auc)],
                      ["macro (mean of classes)", fmt(ra.macro_auc)]], "lr"))
-    if rep.cost is not None:
-        k = rep.cost
-        (ctn, cfp), (cfn, ctp) = k.cost_matrix.tolist()
-        (tn, fp), (fn, tp) = k.counts.tolist()
-        rows = [[k.text, fmt_count(tp), fmt_count(fn), fmt_count(fp), fmt_count(tn),
-                 fmt(k.expected_cost, 3)]]
-        if k.model_cost is not None:
-            (mtn, mfp), (mfn, mtp) = rep.one_vs_rest(k.pos_label).tolist()
+    ch = rep.cost
+    if ch is not None:
+        (ctn, cfp), (cfn, ctp) = ch.cost_matrix.tolist()
+        (tn, fp), (fn, tp) = ch.counts.tolist()
+        rows = [[ch.text, fmt_count(tp), fmt_count(fn), fmt_count(fp), fmt_count(tn),
+                 fmt(ch.expected_cost, 3)]]
+        own = rep.one_vs_rest(ch.pos_label)
+        if ch.model_cost is not None and own is not None:
+            (mtn, mfp), (mfn, mtp) = own.tolist()
             rows.append(["model", fmt_count(mtp), fmt_count(mfn), fmt_count(mfp),
-                         fmt_count(mtn), fmt(k.model_cost, 3)])
-        out.append((f"Cost-optimal threshold, class {k.pos_label} (cost FP {cfp:g}, "
+                         fmt_count(mtn), fmt(ch.model_cost, 3)])
+        out.append((f"Cost-optimal threshold, class {ch.pos_label} (cost FP {cfp:g}, "
                     f"FN {cfn:g}, TN {ctn:g}, TP {ctp:g})",
                     ["threshold", "TP", "FN", "FP", "TN", "cost/sample"], rows, "lrrrrr"))
     return out
