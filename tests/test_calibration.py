@@ -155,3 +155,43 @@ def test_to_dict_is_json():
     assert d["kind"] == "multiclass" and len(d["curves"]) == 3
     assert d["curve"]["counts"] == [0, 0, 0, 4]
     assert d["ece"] == pytest.approx(0.25)  # confidence 1 everywhere, 3 of 4 correct
+
+
+def test_reliability_diagram_draws_sklearn_points_and_bin_counts():
+    from matplotlib.figure import Figure
+
+    from confmat.plots.calibration import CalibrationDisplay
+
+    rng = np.random.default_rng(7)
+    p = rng.random(300)
+    y = (rng.random(300) < p**2).astype(int)
+    d = CalibrationDisplay.from_predictions(y, p, n_bins=8, ax=Figure().add_subplot())
+    prob_true, prob_pred = calibration_curve(y, p, n_bins=8)
+    line = [ln for ln in d.ax_.lines if ln.get_marker() == "o"][0]
+    np.testing.assert_allclose(line.get_xdata(), prob_pred, atol=1e-12)
+    np.testing.assert_allclose(line.get_ydata(), prob_true, atol=1e-12)
+    heights = [b.get_height() for b in d.counts_ax_.patches]
+    assert heights == np.histogram(p, bins=np.linspace(0, 1, 9))[0].tolist()
+    with pytest.raises(TypeError, match="calibration must be"):
+        CalibrationDisplay([0.1, 0.2])
+
+
+def test_one_vs_rest_roc_display_shows_sklearn_micro_and_macro():
+    from matplotlib.figure import Figure
+    from sklearn.metrics import roc_auc_score
+
+    from confmat.plots.multiclass import OneVsRestRocDisplay
+
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 4, 200)
+    raw = rng.random((200, 4)) + np.eye(4)[y] * 0.6
+    p = raw / raw.sum(axis=1, keepdims=True)
+    d = OneVsRestRocDisplay.from_predictions(y, p, ax=Figure().add_subplot())
+    texts = [t.get_text() for t in d.ax_.get_legend().get_texts()]
+    micro = roc_auc_score(y, p, average="micro", multi_class="ovr")
+    macro = roc_auc_score(y, p, average="macro", multi_class="ovr")
+    assert texts[:4] == [f"{k} (AUC = {roc_auc_score(y == k, p[:, k]):.3f})" for k in range(4)]
+    assert texts[-2:] == [f"micro average (AUC = {micro:.3f})",
+                          f"macro average (AUC = {macro:.3f})"]
+    assert d.ovr.micro_auc == pytest.approx(micro, abs=1e-12)
+    assert d.ovr.macro_auc == pytest.approx(macro, abs=1e-12)
