@@ -167,7 +167,7 @@ def test_reliability_diagram_draws_sklearn_points_and_bin_counts():
     y = (rng.random(300) < p**2).astype(int)
     d = CalibrationDisplay.from_predictions(y, p, n_bins=8, ax=Figure().add_subplot())
     prob_true, prob_pred = calibration_curve(y, p, n_bins=8)
-    line = [ln for ln in d.ax_.lines if ln.get_marker() == "o"][0]
+    line = next(ln for ln in d.ax_.lines if ln.get_marker() == "o")
     np.testing.assert_allclose(line.get_xdata(), prob_pred, atol=1e-12)
     np.testing.assert_allclose(line.get_ydata(), prob_true, atol=1e-12)
     heights = [b.get_height() for b in d.counts_ax_.patches]
