@@ -208,3 +208,12 @@ def test_comparison_headline_fits_the_task():
     row3 = {r["model"]: r for r in cmp3.table}
     assert row3["x"]["f1"] == pytest.approx(f1_score(y3, m3["x"], average="macro"))
     assert row3["x"]["kappa"] == pytest.approx(cohen_kappa_score(y3, m3["x"]))
+
+
+def test_comparison_headline_without_a_positive_class_uses_macro_f1():
+    y = np.array(["cat", "dog"] * 30)
+    a = np.where(np.arange(60) % 7 == 0, np.roll(y, 1), y)
+    cmp = build_comparison(y, {"a": a, "b": y[::-1]}, intervals=False, n_resamples=100)
+    assert cmp.result.metrics == ["accuracy", "balanced_accuracy", "mcc", "f1"]
+    row = {r["model"]: r for r in cmp.table}
+    assert row["a"]["f1"] == pytest.approx(f1_score(y, a, average="macro"))

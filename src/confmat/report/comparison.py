@@ -244,7 +244,8 @@ def _headline(labels: list[Any], pos_label: Any, with_scores: bool
     """The comparison's default metrics: a single report's headline
     (:func:`confmat.report.findings.headline_names`) as :func:`confmat.inference.compare`
     names them, with the ``average`` and ``pos_label`` that make its F1 the headline's one
-    (binary: of the positive class; multi-class: macro)."""
+    (binary: of the positive class; multi-class, or binary labels that imply no positive
+    class: macro)."""
     names, average = [], None
     binary = len(labels) == 2
     if binary and pos_label is None:
@@ -253,11 +254,9 @@ def _headline(labels: list[Any], pos_label: Any, with_scores: bool
         if h in ("roc_auc", "average_precision"):
             if with_scores:
                 names.append(h)
-        elif h == "f1_macro":
-            names.append("f1")
+        elif h == "f1_macro" or (h == "f1" and pos_label is None):
+            names.append("f1")  # macro F1, as a report without a positive class shows
             average = "macro"
-        elif h == "f1" and binary and pos_label is None:
-            continue  # no positive class: the F1 of the headline is undefined
         else:
             names.append(h)
     return names, average, pos_label
