@@ -10,7 +10,7 @@ import numpy as np
 
 from ..curves import ThresholdSweep
 from ..metrics import get_metric
-from .common import Saving, annotate_thresholds, new_ax, scores_of
+from .common import Saving, annotate_thresholds, new_ax, place_legend, scores_of
 from .sweeps import marked_points, sweep_from_predictions, sweep_metric, thin_index
 
 
@@ -170,7 +170,8 @@ class RocCurveDisplay(_CurveDisplay):
 
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
-             max_points: int | None = None, **line_kw: Any) -> RocCurveDisplay:
+             max_points: int | None = None, legend: bool = True,
+             **line_kw: Any) -> RocCurveDisplay:
         """Draw the curve.
 
         Parameters
@@ -183,6 +184,9 @@ class RocCurveDisplay(_CurveDisplay):
         label, title : str, optional
         max_points : int, optional
             Draw at most this many points (evenly thinned, for very long sweeps).
+        legend : bool, default True
+            Draw the legend (:func:`confmat.plots.common.place_legend`); pass False while
+            more curves are to be drawn on the same axes, and call ``place_legend`` after.
         **line_kw
             Passed to ``ax.plot``.
 
@@ -221,7 +225,8 @@ class RocCurveDisplay(_CurveDisplay):
         ax.set_xlabel("false positive rate (1 − specificity)")
         ax.set_ylabel("true positive rate (recall)")
         ax.set_aspect("equal")
-        ax.legend(loc="lower right", fontsize=8)
+        if legend:
+            place_legend(ax, loc="lower right")
         if title:
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax
@@ -265,7 +270,8 @@ class PrecisionRecallDisplay(_CurveDisplay):
 
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
-             max_points: int | None = None, **line_kw: Any) -> PrecisionRecallDisplay:
+             max_points: int | None = None, legend: bool = True,
+             **line_kw: Any) -> PrecisionRecallDisplay:
         """Draw the curve as steps: each precision is held up to the next point's recall.
 
         Parameters
@@ -282,6 +288,9 @@ class PrecisionRecallDisplay(_CurveDisplay):
             Axes title.
         max_points : int, optional
             Draw at most this many points (evenly thinned, for very long sweeps).
+        legend : bool, default True
+            Draw the legend (:func:`confmat.plots.common.place_legend`); pass False while
+            more curves are to be drawn on the same axes, and call ``place_legend`` after.
         **line_kw
             Passed to ``ax.plot`` for the curve.
 
@@ -319,7 +328,8 @@ class PrecisionRecallDisplay(_CurveDisplay):
         ax.set_ylim(-0.01, 1.05)
         ax.set_xlabel("recall (true positive rate)")
         ax.set_ylabel("precision (PPV)")
-        ax.legend(loc="lower left", fontsize=8)
+        if legend:
+            place_legend(ax, loc="lower left")
         if title:
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax
@@ -578,7 +588,6 @@ class RocComparisonDisplay(Saving):
         ax.set_ylim(-0.01, 1.01)
         ax.set_xlabel("false positive rate")
         ax.set_ylabel("true positive rate")
-        ax.legend(loc="lower right", fontsize=8)
         if inset:
             x0, x1, y0, y1 = zoom
             axins = ax.inset_axes([0.35, 0.3, 0.45, 0.45])
@@ -590,6 +599,8 @@ class RocComparisonDisplay(Saving):
             axins.set_title("top-left corner", fontsize=8)
             ax.indicate_inset_zoom(axins, edgecolor="black")
             self.inset_ax_ = axins
+        # below the axes: inside, it would cover the inset's tick labels
+        place_legend(ax, max_inside=0 if inset else 4)
         if title:
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax
