@@ -29,7 +29,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -78,7 +78,7 @@ def trusted_json(obj: Any) -> Markup:
     return Markup(text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def trusted_asset(name: str) -> Markup:
     """The text of one of the package's own files in ``confmat/report/templates``.
 

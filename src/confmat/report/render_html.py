@@ -56,7 +56,7 @@ def _version() -> str:
 
 
 # ------------------------------------------------------------------------------ figures
-def _figure(draw: Callable[[Any], None], alt: str, caption: str) -> dict[str, str] | None:
+def _figure(draw: Callable[[Any], Any], alt: str, caption: str) -> dict[str, str] | None:
     """Draw with ``draw(ax)`` on a fresh matplotlib Figure (no pyplot state); the figure as a
     base64 SVG ``data:`` URI with its alt text and caption, or None without matplotlib."""
     try:
