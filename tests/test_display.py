@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import confmat
 from confmat.report import build_comparison, build_report
@@ -66,3 +67,58 @@ def test_notebook_css_is_scoped_to_the_fragment() -> None:
                      for sel in rule.split(",")]
         assert len(selectors) > 20
         assert all(sel.startswith(scope) for sel in selectors), selectors
+
+
+def test_page_policy_hashes_the_exact_style_and_script_blocks() -> None:
+    import base64
+    import hashlib
+    import re
+
+    from confmat.report import render_html
+
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 80)
+    s = np.clip(0.4 * y + 0.6 * rng.random(80), 0, 1)
+    cm = confmat.ConfusionMatrix.from_predictions(y, (s >= 0.5).astype(int))
+    page = render_html(build_report(cm, y_true=y, y_score=s, intervals=False, title=EVIL))
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    policy = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+    assert "unsafe" not in csp and policy["default-src"] == "'none'"
+
+    def sha(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)  # executable: no type=
+    assert len(styles) == len(scripts) == 1
+    assert policy["style-src"] == sha(styles[0]) and policy["script-src"] == sha(scripts[0])
+    assert EVIL not in page
+
+
+def test_many_classes_list_the_classes_as_rows() -> None:
+    import re
+
+    from sklearn.metrics import precision_score, recall_score
+
+    from confmat.report import render_html
+
+    rng = np.random.default_rng(4)
+    labels = [f"c{k}<&>" for k in range(6)]
+    y = rng.choice(labels, 300)
+    pred = np.where(rng.random(300) < 0.7, y, rng.choice(labels, 300))
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, labels=labels)
+    page = render_html(build_report(cm, intervals=False))
+    table = page[page.index('<table class="per-class by-class">'):]
+    table = table[:table.index("</table>")]
+    heads = re.findall(r"<th[^>]*>(.*?)</th>", table[:table.index("</thead>")])
+    rows = re.findall(r"<tr[^>]*><th>(.*?)</th>(.*?)</tr>", table[table.index("<tbody>"):])
+    assert [r[0] for r in rows] == [v.replace("&", "&amp;").replace("<", "&lt;").replace(
+        ">", "&gt;") for v in labels] + ["micro average", "macro average", "weighted average"]
+    rec = recall_score(y, pred, labels=labels, average=None)
+    prec = precision_score(y, pred, labels=labels, average=None, zero_division=0)
+    for k, (_, cells) in enumerate(rows[:6]):
+        values = [None, *re.findall(r"<td>([^<]*)", cells)]  # the class is a th
+        assert float(values[heads.index("recall")]) == pytest.approx(rec[k], abs=5e-5)
+        assert float(values[heads.index("precision")]) == pytest.approx(prec[k], abs=5e-5)
+    small = render_html(build_report(confmat.ConfusionMatrix([[3, 1], [0, 4]]), intervals=False))
+    assert 'class="per-class by-class"' not in small and 'class="per-class"' in small

@@ -249,7 +249,7 @@ def place_legend(ax: Any, *, loc: str = "lower right", max_inside: int = 4,
     ...     _ = ax.plot([0, 1], [0, k], label=f"class {k}")
     >>> _ = ax.plot([0, 1], [0, 1], label="chance")
     >>> leg = place_legend(ax)
-    >>> [t.get_text() for t in leg.get_texts()][-2:], leg.get_bbox_to_anchor().y0 < ax.bbox.y0
+    >>> [t.get_text() for t in leg.get_texts()][-2:], bool(leg.get_bbox_to_anchor().y0 < ax.bbox.y0)
     (['class 5', 'chance'], True)
     """
     handles, labels = ax.get_legend_handles_labels()
