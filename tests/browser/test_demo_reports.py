@@ -237,9 +237,12 @@ LAYOUT_JS = """() => {
     const line = parseFloat(getComputedStyle(tr.children[0]).lineHeight);
     return [tr.children[0].textContent, Math.abs(a.top - b.top), a.height, b.height, line];
   });
+  const twoByTwo = Array.from(document.querySelectorAll('.cm-slider .scroll')).map(
+    b => b.scrollWidth - b.clientWidth);
   const font = parseFloat(getComputedStyle(document.querySelector('main p')).fontSize);
   return {scrollWidth: document.documentElement.scrollWidth, innerWidth: W, clipped: clipped,
-          boxes: boxes, rows: rows, font: font};
+          boxes: boxes, rows: rows, font: font,
+          twoByTwo: twoByTwo};
 }"""
 
 
@@ -262,6 +265,9 @@ def test_every_demo_page_fits_the_window(browser, demo_dir: Path, artifacts: Pat
             # same row, one line each: name and value never wrap apart
             assert dy < 1 and h_name < 2 * line + 12 and h_value < 2 * line + 12, (name, metric)
         assert got["font"] >= 12  # readable at 390 px: no shrunk text
+        # the slider's 2x2 table is whole in view, never behind a scroll bar
+        assert max(got["twoByTwo"], default=0) <= 0, (name, got["twoByTwo"])
+        assert bool(got["twoByTwo"]) == (name != "digits_10class_comparison")  # no scores there
         page.screenshot(path=str(artifacts / f"{name}_{width}px.png"), full_page=True)
         page.close()
 
