@@ -191,7 +191,8 @@ def test_one_vs_rest_roc_display_shows_sklearn_micro_and_macro():
     micro = roc_auc_score(y, p, average="micro", multi_class="ovr")
     macro = roc_auc_score(y, p, average="macro", multi_class="ovr")
     assert texts[:4] == [f"{k} (AUC = {roc_auc_score(y == k, p[:, k]):.3f})" for k in range(4)]
-    assert texts[-2:] == [f"micro average (AUC = {micro:.3f})",
-                          f"macro average (AUC = {macro:.3f})"]
+    # classes in order, then the averages, the reference line last
+    assert texts[4:] == [f"micro average (AUC = {micro:.3f})",
+                         f"macro average (AUC = {macro:.3f})", "chance"]
     assert d.ovr.micro_auc == pytest.approx(micro, abs=1e-12)
     assert d.ovr.macro_auc == pytest.approx(macro, abs=1e-12)

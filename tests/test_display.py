@@ -129,7 +129,7 @@ def test_many_classes_list_the_classes_as_rows() -> None:
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3",
                 "h4", "p", "span", "b", "div", "table", "thead", "tbody", "tr", "th", "td",
                 "small", "ul", "li", "details", "summary", "svg", "rect", "footer", "script",
-                "figure", "img", "figcaption", "label", "select", "option", "input"}
+                "figure", "img", "figcaption", "label", "select", "option", "input", "button"}
 
 
 class _Tags:

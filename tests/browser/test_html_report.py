@@ -115,7 +115,9 @@ def test_report_opens_clean_and_label_is_text(browser, binary_case) -> None:
     assert page.locator("table.heat b").count() == 0
     for img in page.locator("figure img").all():  # figures are inline data: images
         assert img.get_attribute("src").startswith("data:image/svg+xml;base64,")
-    assert page.locator("figure img").count() == 3
+    # ROC, PR, metrics against θ, and (the scores are probabilities) the reliability diagram
+    alts = [img.get_attribute("alt") for img in page.locator("figure img").all()]
+    assert alts == ["ROC curve", "PR curve", "metrics against threshold", "reliability diagram"]
     pg.assert_clean()
     page.close()
 
@@ -365,3 +367,41 @@ def test_keyboard_moves_theta_and_2x2_as_the_embedded_registry_data(browser,
     check(i5, v5)
     pg.assert_clean()
     page.close()
+
+
+def test_cost_optimal_threshold_on_the_slider(browser, tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    n = 400
+    y = rng.integers(0, 2, n)
+    score = np.clip(0.35 * y + 0.65 * rng.random(n), 0, 1).round(3)
+    costs = np.array([[0.0, 1.0], [5.0, 0.0]])  # [[C_TN, C_FP], [C_FN, C_TP]]
+    cm = confmat.ConfusionMatrix.from_predictions(y, (score >= 0.5).astype(int))
+    rep = build_report(cm, y_true=y, y_score=score, intervals=False, cost_matrix=costs)
+    path = tmp_path / "cost.html"
+    path.write_text(render_html(rep), encoding="utf-8")
+    # oracle: expected cost per sample at every distinct score, counted by scikit-learn
+    best_t, best_cost = None, np.inf
+    for t in np.unique(score):
+        tab = confusion_matrix(y, (score >= t).astype(int), labels=[0, 1])
+        cost = float((tab * costs).sum()) / n
+        if cost < best_cost - 1e-12:
+            best_t, best_cost = float(t), cost
+    pg = Page(browser, path)
+    widget = pg.page.locator(".cm-slider").first
+    row = widget.locator("[data-out='cost-row']")
+    assert row.is_visible()
+    widget.locator("[data-out='cost-go']").click()
+    t, _tp, fn, fp, _tn = read_2x2(widget)
+    assert score[score >= t].min() == pytest.approx(best_t)  # the stop is that threshold
+    assert (fp * costs[0, 1] + fn * costs[1, 0]) / n == pytest.approx(best_cost)
+    shown_cost = widget.locator("[data-out='cost']").text_content()
+    assert float(shown_cost.split()[0]) == pytest.approx(best_cost, abs=6e-5)
+    assert "cost-optimal" in shown_cost
+    pg.assert_clean()
+    pg.page.close()
+
+
+def test_no_cost_row_without_costs(browser, binary_case) -> None:
+    pg = Page(browser, binary_case["path"])
+    assert not pg.page.locator(".cm-slider [data-out='cost-row']").first.is_visible()
+    pg.page.close()

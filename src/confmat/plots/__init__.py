@@ -22,15 +22,19 @@ Displays:
 - :class:`PrecisionRecallDisplay` - PR curve with the chance level (the prevalence);
 - :class:`ThresholdDisplay` - registry metrics against the decision threshold (Kneusel 2021,
   Figure 11-2);
+- :class:`CalibrationDisplay` - reliability diagram with the samples per bin;
+- :class:`OneVsRestRocDisplay` - one-vs-rest ROC curves with their micro and macro averages;
 - :class:`RocComparisonDisplay` - several models' ROC curves with a zoomed inset of the
   top-left corner (Kneusel 2021, Figure 11-3).
 """
 
 from __future__ import annotations
 
+from .calibration import CalibrationDisplay
 from .comparison import RocComparisonDisplay
 from .curves import PrecisionRecallDisplay, RocCurveDisplay, ThresholdDisplay
 from .matrix import ConfusionMatrixDisplay
+from .multiclass import OneVsRestRocDisplay
 from .sweeps import (
     MARKED_THRESHOLDS,
     marked_points,
@@ -41,7 +45,9 @@ from .sweeps import (
 
 __all__ = [
     "MARKED_THRESHOLDS",
+    "CalibrationDisplay",
     "ConfusionMatrixDisplay",
+    "OneVsRestRocDisplay",
     "PrecisionRecallDisplay",
     "RocComparisonDisplay",
     "RocCurveDisplay",

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import OneVsRestROC, roc_curve_ovr
-from .common import Saving, new_ax
+from .common import Saving, new_ax, place_legend
 from .sweeps import thin_index
 
 __all__ = ["OneVsRestRocDisplay"]
@@ -84,7 +84,8 @@ class OneVsRestRocDisplay(Saving):
         return cls(ovr).plot(ax=ax, **plot_kw)
 
     def plot(self, ax: Any = None, *, per_class: bool = True, averages: bool = True,
-             chance: bool = True, max_points: int | None = None) -> OneVsRestRocDisplay:
+             chance: bool = True, max_points: int | None = None,
+             legend: bool = True) -> OneVsRestRocDisplay:
         """Draw the curves (classes in label order, then the averages, dashed).
 
         Parameters
@@ -99,6 +100,10 @@ class OneVsRestRocDisplay(Saving):
             Draw the chance diagonal (only with ``per_class``).
         max_points : int, optional
             Draw at most this many points per curve.
+        legend : bool, default True
+            Draw the legend (:func:`~confmat.plots.common.place_legend`: class order, the
+            reference line last, clear of tick labels); False leaves it to the caller, who may
+            draw more on the same axes.
 
         Returns
         -------
@@ -134,6 +139,7 @@ class OneVsRestRocDisplay(Saving):
         ax.set_xlabel("false positive rate (1 − specificity)")
         ax.set_ylabel("true positive rate (recall)")
         ax.set_aspect("equal")
-        ax.legend(loc="lower right", fontsize=8)
+        if legend:
+            place_legend(ax)
         self.figure_, self.ax_ = fig, ax
         return self

@@ -5,7 +5,8 @@ Modules, from the bottom up: ``model`` (the plain data a renderer reads), ``scor
 curves as :class:`~confmat.curves.ThresholdSweep` objects and the slider's precomputed
 values), ``build`` (:func:`build_report`), ``comparison`` (:func:`build_comparison`, over
 :func:`confmat.inference.compare`), and the renderers ``render_text``, ``render_data``,
-``render_html``. The model never imports a renderer: this package fills
+``render_html`` (with ``html_env``: the jinja2 environment, the Content-Security-Policy and
+the only text marked safe). The model never imports a renderer: this package fills
 :data:`confmat.report.model.RENDERERS`, through which ``str(report)`` and the notebook view
 find theirs.
 """

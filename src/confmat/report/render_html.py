@@ -25,7 +25,9 @@ import numpy as np
 
 from ..metrics import get_metric
 from ..plots import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
+from ..plots.calibration import CalibrationDisplay
 from ..plots.common import place_legend
+from ..plots.multiclass import OneVsRestRocDisplay
 from .comparison import Comparison
 from .findings import headline_names
 from .html_env import (
@@ -90,12 +92,17 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
     elif rep.curves:
         curves = rep.curves  # in class order; the chance line is drawn last, after them
 
+        averages = rep.roc_averages
+
         def roc_all(ax: Any) -> None:
             for c in curves:
                 RocCurveDisplay(c.sweep).plot(ax=ax, mark_thresholds=False,
                                               chance=c is curves[-1],
                                               label=f"{c.pos_label} (AUC = {fmt(c.auc, 3)})",
                                               max_points=pts, legend=False)
+            if averages is not None:  # micro and macro averages, after the classes
+                OneVsRestRocDisplay(averages.ovr).plot(ax=ax, per_class=False, max_points=pts,
+                                                       legend=False)
             place_legend(ax)
 
         def pr_all(ax: Any) -> None:
@@ -106,9 +113,17 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
             place_legend(ax, loc="lower left")
 
         figs.append(_figure(roc_all, "one-vs-rest ROC curves",
-                            "One-vs-rest ROC curves, one per class; dashed: chance."))
+                            "One-vs-rest ROC curves, one per class"
+                            + ("; dotted: micro average, dash-dot: macro average"
+                               if averages is not None else "") + "; dashed: chance."))
         figs.append(_figure(pr_all, "one-vs-rest PR curves",
                             "One-vs-rest precision-recall curves, one per class."))
+    if rep.calibration is not None:
+        cal = rep.calibration
+        figs.append(_figure(lambda ax: CalibrationDisplay(cal).plot(ax=ax), "reliability diagram",
+                            "Reliability diagram: mean predicted probability against observed "
+                            "frequency per bin; dashed: perfectly calibrated; grey bars: samples "
+                            "per bin."))
     return [f for f in figs if f is not None]
 
 

@@ -30,6 +30,10 @@
         var values = c.metrics[m.getAttribute("data-metric")];
         m.textContent = values ? fmt(values[i]) : "";
       });
+      if (c.expected_cost) {
+        out("cost").textContent = fmt(c.expected_cost[i]) +
+          (i === c.cost_optimal ? " (the lowest: cost-optimal θ)" : "");
+      }
       dot.setAttribute("cx", (xy(c.fpr[i]) * 100).toFixed(2));
       dot.setAttribute("cy", (100 - xy(c.tpr[i]) * 100).toFixed(2));
     }
@@ -39,6 +43,10 @@
       rng.max = String(T - 1);
       rng.value = String(T - 1 - c.start);
       out("start-note").textContent = c.start_note;
+      // costs given: the expected cost at θ, and a way to the threshold that minimises it
+      // (both computed by confmat, see Report.slider_data)
+      out("cost-row").hidden = !c.expected_cost;
+      out("cost-go").hidden = c.cost_optimal === null || c.cost_optimal === undefined;
       out("typed").textContent = "";
       while (svg.firstChild) { svg.removeChild(svg.firstChild); }
       svg.appendChild(el("line", { x1: 0, y1: 100, x2: 100, y2: 0, stroke: "#999", "stroke-dasharray": "3,3", "stroke-width": 0.6 }));
@@ -80,6 +88,11 @@
     rng.addEventListener("input", function () { out("typed").textContent = ""; update(); });
     out("threshold").addEventListener("change", typed);  // Enter or leaving the box
     if (sel) { sel.addEventListener("change", choose); }
+    out("cost-go").addEventListener("click", function () {
+      rng.value = String(c.thresholds.length - 1 - c.cost_optimal);
+      out("typed").textContent = "";
+      update();
+    });
     choose();
   });
 })();
