@@ -183,21 +183,25 @@ def binomial_tail(x: int, n: int, p: float) -> float:
     upper = x > mode
     start = x if upper else x - 1
     log_first = log_binomial_pmf(start, n, p)
+    # the terms fall geometrically within a few standard deviations: one block nearly always
+    chunk = 64 + 12 * math.ceil(math.sqrt(n * p * (1.0 - p)))
     total, term, j = 1.0, 1.0, start
     if upper:  # terms fall from j = x upwards
         while j < n:
-            term *= (n - j) / (j + 1) * odds
-            j += 1
-            if total + term == total:
+            js = np.arange(j, min(n, j + chunk), dtype=np.float64)
+            terms = term * np.cumprod((n - js) / (js + 1.0) * odds)
+            total += float(terms.sum())
+            term, j = float(terms[-1]), j + len(js)
+            if term <= 1e-17 * total:
                 break
-            total += term
         return min(1.0, math.exp(log_first) * total)
     while j > 0:  # terms fall from j = x - 1 downwards
-        term *= j / (n - j + 1) / odds
-        j -= 1
-        if total + term == total:
+        js = np.arange(j, max(0, j - chunk), -1, dtype=np.float64)
+        terms = term * np.cumprod(js / (n - js + 1.0) / odds)
+        total += float(terms.sum())
+        term, j = float(terms[-1]), j - len(js)
+        if term <= 1e-17 * total:
             break
-        total += term
     return max(0.0, 1.0 - math.exp(log_first) * total)
 
 
