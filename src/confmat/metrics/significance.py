@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from . import references as R
-from .common import INF, Z_95, check_z, declare
+from .common import INF, Z_95, check_z, declare, memo
 from .stats import Stats
 
 
@@ -18,7 +18,7 @@ def _sig(name, full, formula, meaning, **kw):
 
 
 def _acc(s: Stats) -> np.ndarray:
-    return s.div(s.correct, s.n, "accuracy")
+    return memo(s, "accuracy", lambda: s.div(s.correct, s.n, "accuracy"))
 
 
 @_sig("nir", "no-information rate", "NIR = max_i P_i / N",
@@ -49,6 +49,14 @@ def p_value(s: Stats) -> np.ndarray:
     n = np.asarray(s.n, dtype=np.float64)
     x = np.asarray(s.correct, dtype=np.float64)
     p = nir(s)
+    if n.ndim == 0 and x.ndim == 0 and p.ndim == 0:  # one table
+        nn, xx, pp = float(n), float(x), float(p)
+        if math.isnan(pp):
+            return np.asarray(np.nan)
+        if xx <= 0:
+            return np.asarray(1.0)
+        if nn <= EXACT_TAIL_MAX_N and nn == round(nn) and xx == round(xx):
+            return np.asarray(binomial_tail(int(xx), int(nn), pp))
     shape = np.broadcast_shapes(n.shape, x.shape, p.shape)
     n, x, p = (np.broadcast_to(a, shape).reshape(-1) for a in (n, x, p))
     tail = np.empty(n.shape, dtype=np.float64)
