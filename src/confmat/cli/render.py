@@ -110,7 +110,7 @@ def print_terminal(obj: Any, summary: bool = False) -> None:
         for stitle, header, rows, align in sections:
             out.extend(["", wrap(bold(stitle), width)])
             for group in column_groups(header, rows, width, align or ""):
-                out.extend(["", *_table_lines(header, rows, align, group)])
+                out.extend(["", *_table_lines(header, rows, align, group, width)])
         if notes:
             out.append("")
         out.extend(wrap(f"note: {n}", width, len("note: ")) for n in notes)
@@ -182,9 +182,9 @@ def wrap(text: str, width: int, indent: int = 0) -> str:
 
 
 def _table_lines(header: list[str], rows: list[list[str]], align: str | None,
-                 group: list[int]) -> list[str]:
+                 group: list[int], width: int) -> list[str]:
     """One column group of a table: header, rule, rows; text columns after the first wrap at
-    :data:`TEXT_COLUMN` characters."""
+    :data:`TEXT_COLUMN` characters, or fewer when the group is still wider than ``width``."""
     import textwrap
 
     al = (align or "l").ljust(len(header), "r")
@@ -193,6 +193,10 @@ def _table_lines(header: list[str], rows: list[list[str]], align: str | None,
     for i, j in enumerate(group):
         w = max(len(c[i]) for c in cells)
         widths.append(min(w, TEXT_COLUMN) if i and al[j] == "l" else w)
+    for i, j in enumerate(group):
+        excess = sum(widths) + 2 * len(widths) - width
+        if excess > 0 and i and al[j] == "l":
+            widths[i] = max(10, widths[i] - excess)
     lines = []
     for n, row in enumerate(cells):
         parts = [textwrap.wrap(c, widths[i]) or [""] if i and al[group[i]] == "l"
