@@ -17,8 +17,8 @@ from ..counting.kernels import confusion_counts
 from ..deps import is_dask_collection
 from ..metrics import Stats, evaluate, get_metric, list_metrics
 from ..metrics.evaluation import check_average, evaluate_spec
-from ..metrics.stats import check_zero_division
 from ..metrics.exact import check_sum, int_total
+from ..metrics.stats import check_zero_division
 from .conveniences import Conveniences
 from .state import MatrixState
 from .tables import check_table, check_table_labels
@@ -68,6 +68,7 @@ class ConfusionMatrix(TableViews, MatrixState, Conveniences):
     """
 
     __slots__ = ("_has_other", "_labels", "_stats", "_table")
+    _stats: dict[Any, Stats]  # warmed statistics per zero_division policy, made on first use
 
     def __init__(
         self,

@@ -14,29 +14,38 @@ __all__ = ["norm_cdf", "z_quantile"]
 _UFUNCS: dict[str, Any] = {}
 
 
+def _inv_cdf_one() -> Any:
+    from statistics import NormalDist
+
+    inv = NormalDist().inv_cdf
+
+    def one(p: float) -> float:
+        if p > 0.0 and p < 1.0:
+            return inv(p)
+        if p == 0.0:
+            return -math.inf
+        if p == 1.0:
+            return math.inf
+        return math.nan
+
+    return one
+
+
+def _cdf_one() -> Any:
+    root2 = math.sqrt(2.0)
+
+    def one(v: float) -> float:
+        return 0.5 * math.erfc(-v / root2)
+
+    return one
+
+
 def _ufunc(name: str) -> Any:
     """The element-wise function as a numpy ufunc (``np.frompyfunc``: far less overhead per
     call than ``np.vectorize``), built on first use; ``statistics`` is imported then too."""
     fn = _UFUNCS.get(name)
     if fn is None:
-        if name == "inv_cdf":
-            from statistics import NormalDist
-
-            inv = NormalDist().inv_cdf
-
-            def one(p: float) -> float:
-                if p > 0.0 and p < 1.0:
-                    return inv(p)
-                if p == 0.0:
-                    return -math.inf
-                if p == 1.0:
-                    return math.inf
-                return math.nan
-        else:
-            root2 = math.sqrt(2.0)
-
-            def one(v: float) -> float:
-                return 0.5 * math.erfc(-v / root2)
+        one = _inv_cdf_one() if name == "inv_cdf" else _cdf_one()
         fn = _UFUNCS[name] = np.frompyfunc(one, 1, 1)
     return fn
 
