@@ -81,17 +81,20 @@ def print_terminal(obj: Any, summary: bool = False) -> None:
     --------
     >>> from confmat import ConfusionMatrix
     >>> from confmat.report import build_report
-    >>> print_terminal(build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False,
-    ...                             title="T"), summary=True)  # doctest: +ELLIPSIS
-    ─...─ T ─...─
-    <BLANKLINE>
-    Confusion matrix (rows: true class, columns: predicted class)
-    <BLANKLINE>
+    >>> import contextlib, io
+    >>> rep = build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False, title="T")
+    >>> buf = io.StringIO()
+    >>> with contextlib.redirect_stdout(buf):
+    ...     print_terminal(rep, summary=True)
+    >>> lines = buf.getvalue().splitlines()
+    >>> lines[0].strip("─ ")
+    'T'
+    >>> i = lines.index("Confusion matrix (rows: true class, columns: predicted class)")
+    >>> print("\\n".join(lines[i + 2:i + 6]))
       true \\ pred  0  1  total
-     ──────────────────────────
+     ─────────────────────────
       0            3  1      4
       1            0  4      4
-    ...
     """
     from ..report import Comparison
     from ..report.render_text import comparison_sections, report_sections, source_lines

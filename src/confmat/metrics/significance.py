@@ -173,8 +173,8 @@ def binomial_tail(x: int, n: int, p: float) -> float:
 
     Examples
     --------
-    >>> round(binomial_tail(8, 10, 0.5), 6)  # (45 + 10 + 1) / 1024
-    0.054688
+    >>> round(binomial_tail(8, 10, 0.5) * 1024, 9)  # 45 + 10 + 1 of the 1024 outcomes
+    56.0
     >>> binomial_tail(0, 10, 0.3), binomial_tail(11, 10, 0.3)
     (1.0, 0.0)
     """
