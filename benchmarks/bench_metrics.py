@@ -15,7 +15,8 @@ Targets:
       ``pip install``); a first run writes the caches. ``python -X importtime`` then shows
       where the start-up goes.
 
-The best of ``--rounds`` interleaved rounds counts. In-process timings are CPU time of the
+The best of ``--rounds`` interleaved rounds counts (40x as many single calls for K = 10, 4x for
+K = 100: on a shared machine a short call needs many tries to run undisturbed). In-process timings are CPU time of the
 thread (``time.thread_time``); the processes of [2] are timed both in wall time and in CPU
 time (user + system, from ``getrusage``), which on an idle machine is the wall time and on a
 loaded one leaves out the waiting for a core. The machine's load average is printed: on a
@@ -109,7 +110,8 @@ def section_registry(n_rounds: int) -> None:
         checked = check_against_pycm(rng.integers(0, 100, (10, 10)))
         print(f"    values equal to PyCM's on the K = 10 table: {checked} metrics checked")
         confmat.ConfusionMatrix([[61, 2], [8, 58]]).metrics()  # first use: imports, caches
-        for k, limit, inner in ((10, 5e-3, 20), (100, None, 3), (1000, 0.5, 1)):
+        for k, limit, rounds in ((10, 5e-3, 40 * n_rounds), (100, None, 4 * n_rounds),
+                                 (1000, 0.5, max(2, n_rounds // 3))):
             table = rng.integers(0, 100, (k, k))
             mat = table.tolist()
             fns: dict[str, Callable[[], object]] = {
@@ -118,8 +120,7 @@ def section_registry(n_rounds: int) -> None:
             }
             if k <= 100:
                 fns["pycm"] = lambda m=mat: pycm.ConfusionMatrix(matrix=m)
-            t = best_of(fns, n_rounds if k < 1000 else max(2, n_rounds // 3), inner,
-                        time.thread_time)
+            t = best_of(fns, rounds, clock=time.thread_time)
             line = (f"    K={k:5d}: confmat {t['all'] * 1e3:8.2f} ms | one metric (kappa) "
                     f"{t['kappa'] * 1e3:6.3f} ms")
             if "pycm" in t:

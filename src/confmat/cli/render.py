@@ -223,7 +223,7 @@ def column_groups(header: list[str], rows: list[list[str]], width: int,
                   align: str = "") -> list[list[int]]:
     """Columns of a table in groups that each fit ``width`` characters, the first column
     (the row names) in every group. Text columns after the first (``'l'`` in ``align``)
-    count at most 28 characters: they wrap, numbers never do.
+    count at most :data:`TEXT_COLUMN` characters: they wrap, numbers never do.
 
     Parameters
     ----------
@@ -240,21 +240,23 @@ def column_groups(header: list[str], rows: list[list[str]], width: int,
 
     Examples
     --------
-    >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 24)
+    >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 23)
     [[0, 1], [0, 2]]
     >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 80)
     [[0, 1, 2]]
     """
-    cost = [max([len(str(header[j]))] + [len(str(r[j])) for r in rows]) + 3
+    # each column takes its width and two spaces before it (the terminal tables' layout)
+    cost = [max([len(str(header[j]))] + [len(str(r[j])) for r in rows]) + 2
             for j in range(len(header))]
-    cost = [min(c, 28) if j and align[j:j + 1] == "l" else c for j, c in enumerate(cost)]
+    cost = [min(c, TEXT_COLUMN + 2) if j and align[j:j + 1] == "l" else c
+            for j, c in enumerate(cost)]
     groups: list[list[int]] = []
     current = [0]
-    used = 2 + cost[0]
+    used = cost[0]
     for j in range(1, len(header)):
         if len(current) > 1 and used + cost[j] > width:
             groups.append(current)
-            current, used = [0], 2 + cost[0]
+            current, used = [0], cost[0]
         current.append(j)
         used += cost[j]
     groups.append(current)
