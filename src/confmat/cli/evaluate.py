@@ -77,12 +77,16 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 @click.option("--bins", type=click.IntRange(min=1),
               help="Curves from BINS score bins over [0, 1], streamed in bounded memory "
                    "(for files too large to hold; the AUC error bound is reported).")
+@click.option("--cost", "cost",
+              help='Costs "[[C_TN, C_FP], [C_FN, C_TP]]" (rows true, columns predicted, '
+                   "order [rest, positive class]): report the threshold of least expected "
+                   "cost (needs --score, or --scores with --pos-label).")
 @output_options
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
-           bins: int | None, fmt: str | None, output: str | None, title: str | None,
-           no_intervals: bool, all_metrics: bool, plots_dir: str | None,
+           bins: int | None, cost: str | None, fmt: str | None, output: str | None,
+           title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
            plot_format: str) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
@@ -97,6 +101,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.parquet --true y --pred yhat --score p1 -o report.html
       confmat report preds.csv --true y --pred yhat --scores p0,p1,p2 --format markdown
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
+      confmat report preds.csv --true y --pred yhat --score p1 --cost "[[0,1],[20,0]]"
     """
     from ..matrix import ConfusionMatrix
 
@@ -107,6 +112,10 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          "per class), not both")
     if len(score_cols) > 1:
         raise InputError("--score takes one column; use --scores for one column per class")
+    cost_matrix = _cost_matrix(cost) if cost is not None else None
+    if cost_matrix is not None and (bins is not None or not (score_cols or per_class_cols)):
+        raise InputError("--cost needs exact scores: give --score (or --scores with "
+                         "--pos-label), without --bins")
     if bins is not None:
         if not (score_cols or per_class_cols):
             raise InputError("--bins applies to score columns; give --score or --scores")
@@ -152,11 +161,26 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     rep = build_for_view(cm, summary=summary, y_true=y if s is not None else None, y_score=s,
                          y_pred=p if s is not None else None, pos_label=pos,
                          sample_weight=w, intervals=not no_intervals,
-                         title=title or f"Report: {Path(file).name}", source=source)
+                         title=title or f"Report: {Path(file).name}", source=source,
+                         cost_matrix=cost_matrix)
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, out_fmt, output, summary)
     save_plots(rep, plots_dir, plot_format)
+
+
+def _cost_matrix(text: str) -> np.ndarray:
+    """``--cost`` as a finite 2 x 2 array, or an InputError naming the value."""
+    import json
+
+    try:
+        c = np.asarray(json.loads(text), dtype=np.float64)
+    except (ValueError, TypeError):
+        c = None
+    if c is None or c.shape != (2, 2) or not np.isfinite(c).all():
+        raise InputError(f"--cost must be a 2 x 2 matrix of finite numbers like "
+                         f"\"[[0, 1], [20, 0]]\" ([[C_TN, C_FP], [C_FN, C_TP]]), got {text!r}")
+    return c
 
 
 def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:
