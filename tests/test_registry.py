@@ -214,3 +214,25 @@ def test_values_stay_in_the_declared_range() -> None:
             assert v.size, spec.name
             assert (v >= lo - 1e-12).all() and (v <= hi + 1e-12).all(), (
                 spec.name, spec.range, float(v.min()), float(v.max()))
+
+
+def test_cached_statistics_give_each_call_its_own_array_and_warning() -> None:
+    """A matrix caches its statistics (and intermediates such as recall) between calls: the
+    values must not change, a caller's array is its own, and an undefined metric warns on
+    every call. Expected values by hand: recall [5/6, 4/6]; precision of column 1 is 0/0."""
+    cm = confmat.ConfusionMatrix([[5, 1], [2, 4]])
+    first = cm.metric("recall")
+    first[0] = 99.0
+    assert cm.metric("recall") == pytest.approx([5 / 6, 4 / 6])
+    every = cm.metrics()
+    every["recall"][1] = -1.0
+    assert cm.metrics()["recall"] == pytest.approx([5 / 6, 4 / 6])
+    assert cm.metric("informedness") == pytest.approx([5 / 6 + 4 / 6 - 1] * 2)
+    undefined = confmat.ConfusionMatrix([[2, 0], [3, 0]])
+    for _ in range(3):
+        with pytest.warns(UserWarning, match="precision is ill-defined"):
+            assert undefined.metric("precision").tolist() == [0.4, 0.0]
+        with pytest.warns(UserWarning, match="npv is ill-defined"):
+            assert undefined.metric("npv").tolist() == [0.0, 0.4]  # TN / (TN + FN): 0/0, 2/5
+    assert undefined.metric("precision", zero_division=1).tolist() == [0.4, 1.0]
+    assert np.isnan(undefined.metric("precision", zero_division=np.nan)[1])

@@ -271,4 +271,6 @@ def evaluate_spec(spec: MetricSpec, stats: Stats, average: str | None,
         stats.div.warn(spec.name, stacklevel)
     else:
         stats.div.undefined.clear()
-    return np.asarray(out)
+    out = np.asarray(out)
+    # shared statistics and memoised intermediates are read-only: the caller gets its own
+    return out if out.flags.writeable else out.copy()
