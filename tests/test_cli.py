@@ -121,6 +121,88 @@ def test_matrix_pred_rows_transposes() -> None:
     assert json.loads(res.stdout)["counts"] == [[61, 2], [8, 58]]
 
 
+def test_matrix_summary_view_by_default_and_every_metric_with_all() -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    res = run("matrix", "[[61,2],[8,58]]", "--labels", "bus,opel")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    lines = out.splitlines()
+    # headline: accuracy 119/129 with its Wilson interval (statsmodels)
+    lo, hi = proportion_confint(119, 129, alpha=0.05, method="wilson")
+    acc = next(ln for ln in lines if ln.split()[:1] == ["accuracy"])
+    assert f"{119 / 129:.4f}" in acc and f"[{lo:.3f}, {hi:.3f}]" in acc
+    # the per-class table: recall, specificity, precision, F1 only (hand formulas)
+    row = {ln.split()[0]: ln for ln in lines if ln.split()[:1] in (
+        ["recall"], ["specificity"], ["precision"], ["f1"])}
+    assert set(row) == {"recall", "specificity", "precision", "f1"}
+    assert f"{61 / 63:.4f}" in row["recall"] and f"{58 / 66:.4f}" in row["recall"]
+    assert f"{61 / 69:.4f}" in row["precision"]
+    assert f"{2 * 61 / (2 * 61 + 8 + 2):.4f}" in row["f1"]
+    for hidden in ("jaccard", "kappa_ci_upper", "All overall metrics", "mcc_yao2022"):
+        assert hidden not in out
+    assert "--all" in out  # the note says how to see the rest
+    full = run("matrix", "[[61,2],[8,58]]", "--labels", "bus,opel", "--all")
+    assert full.returncode == 0, full.stderr
+    for shown in ("jaccard", "kappa_ci_upper", "All overall metrics", "mcc_yao2022",
+                  "global_performance_index"):
+        assert shown in full.stdout
+    assert "--all" not in full.stdout
+
+
+def test_summary_intervals_are_those_of_the_full_report() -> None:
+    from confmat import ConfusionMatrix
+    from confmat.cli.summary import build_for_view
+    from confmat.report import build_report
+    from confmat.report.render_text import SUMMARY_PER_CLASS
+
+    for table in ([[61, 2], [8, 58]], [[30, 4, 1], [3, 25, 6], [2, 2, 40]]):
+        cm = ConfusionMatrix(table)
+        full = build_report(cm, intervals=True)
+        summ = build_for_view(cm, summary=True, intervals=True)
+        pc_full = {r.name: r for r in full.per_class}
+        shown = [r for r in summ.per_class if r.name in SUMMARY_PER_CLASS]
+        assert [r.name for r in shown] == [n for n in pc_full if n in SUMMARY_PER_CLASS]
+        for r in shown:
+            assert r.intervals == pc_full[r.name].intervals, r.name
+            assert r.interval_method == pc_full[r.name].interval_method
+        assert [(m.name, m.value, m.interval) for m in summ.headline] == \
+            [(m.name, m.value, m.interval) for m in full.headline]
+        # rows that are not shown carry no interval (none was computed)
+        assert all(r.intervals is None for r in summ.per_class
+                   if r.name not in SUMMARY_PER_CLASS and r.name != "f1")
+        assert all(m.interval is None for m in summ.overall
+                   if m.name not in ("accuracy", "balanced_accuracy", "mcc", "kappa"))
+
+
+def test_matrix_imports_neither_scipy_nor_rich() -> None:
+    code = ("import sys, io, contextlib\n"
+            "from confmat.cli.app import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['matrix', '[[61,2],[8,58]]']) == 0\n"
+            "print(sorted(m for m in ('scipy', 'rich', 'matplotlib', 'jinja2') "
+            "if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=240)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("cols", [60, 80])
+def test_all_view_fits_the_width_and_wraps_text(monkeypatch, capsys, cols: int) -> None:
+    from confmat.cli.app import main
+
+    monkeypatch.setenv("COLUMNS", str(cols))
+    assert main(["matrix", "[[61,2,3],[8,58,4],[1,2,70]]", "--all", "--no-intervals"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= cols
+    assert "…" not in out
+    # a long full name is wrapped, not cut: its words all appear in order
+    words = "Matthews correlation coefficient".split()
+    text = " ".join(out.split())
+    assert " ".join(words) in text
+
+
 # ------------------------------------------------------------------------------ report
 def test_report_json_against_sklearn(data: dict) -> None:
     res = run("report", str(data["csv"]), "--true", "y", "--pred", "yhat", "--score", "score",

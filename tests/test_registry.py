@@ -8,6 +8,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import confmat
 from confmat.metrics import Stats, evaluate, get_metric, list_metrics, pycm_keys
@@ -135,14 +137,61 @@ def test_hand_worked_values() -> None:
     assert CM.metric("bangdiwala_b") == pytest.approx((25 + 49 + 81) / (42 + 121 + 132))
 
 
-def test_binomial_fallback_matches_scipy() -> None:
+def test_binomial_tail_matches_scipy() -> None:
     from scipy.stats import binom
 
-    from confmat.metrics.significance import _binom_sf
+    from confmat.metrics.significance import binomial_tail
 
     for x, n, p in [(5, 10, 0.3), (80, 100, 0.4), (1, 5, 0.2), (10, 10, 0.5), (0, 4, 0.5),
-                    (700, 1000, 0.62)]:
-        assert _binom_sf(x, n, p) == pytest.approx(binom.sf(x - 1, n, p), rel=1e-9, abs=1e-300)
+                    (700, 1000, 0.62), (999_000, 1_000_000, 0.5), (3, 1_000_000, 1e-6),
+                    (510_000, 1_000_000, 0.5)]:
+        assert binomial_tail(x, n, p) == pytest.approx(binom.sf(x - 1, n, p), rel=1e-9,
+                                                       abs=1e-300)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 100_000), st.floats(0.0, 1.0), st.floats(1e-6, 1 - 1e-6))
+def test_binomial_tail_differential_against_scipy(n: int, frac: float, p: float) -> None:
+    from scipy.stats import binom
+
+    from confmat.metrics.significance import binomial_tail
+
+    x = round(frac * n)
+    expected = float(binom.sf(x - 1, n, p))
+    assert binomial_tail(x, n, p) == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+def test_p_value_without_scipy_and_beyond_the_exact_range() -> None:
+    """The summed tail serves integer tables up to 10^6 samples without importing SciPy;
+    weighted and larger tables use SciPy's incomplete beta function; both equal
+    scipy.stats.binom.sf (the oracle), and stacks give each table's own value."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from confmat import ConfusionMatrix; "
+            "v = ConfusionMatrix([[61, 2], [8, 58]]).metric('p_value'); "
+            "print(v, 'scipy.special' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    from scipy.stats import binom
+
+    assert float(out[0]) == pytest.approx(binom.sf(118, 129, 66 / 129), rel=1e-9)
+    assert out[1] == "False"
+    big = np.array([[1_500_000, 10_000], [9_000, 1_400_000]])
+    n, x = int(big.sum()), int(np.trace(big))
+    assert confmat.ConfusionMatrix(big).metric("p_value") == pytest.approx(
+        binom.sf(x - 1, n, big.sum(1).max() / n), rel=1e-7, abs=1e-300)
+    weighted = np.array([[6.5, 2.25], [1.5, 7.0]])
+    from scipy.special import betainc
+
+    nw, xw = weighted.sum(), np.trace(weighted)
+    assert confmat.ConfusionMatrix(weighted).metric("p_value") == pytest.approx(
+        betainc(xw, nw - xw + 1, weighted.sum(1).max() / nw), rel=1e-12)
+    stack = np.array([[[61, 2], [8, 58]], [[30, 20], [25, 25]], [[0, 5], [5, 0]]])
+    got = evaluate("p_value", Stats(stack))
+    for t, v in zip(stack, got, strict=True):
+        nn, xx = int(t.sum()), int(np.trace(t))
+        assert v == pytest.approx(binom.sf(xx - 1, nn, t.sum(1).max() / nn), rel=1e-9)
 
 
 def test_values_stay_in_the_declared_range() -> None:
@@ -165,3 +214,25 @@ def test_values_stay_in_the_declared_range() -> None:
             assert v.size, spec.name
             assert (v >= lo - 1e-12).all() and (v <= hi + 1e-12).all(), (
                 spec.name, spec.range, float(v.min()), float(v.max()))
+
+
+def test_cached_statistics_give_each_call_its_own_array_and_warning() -> None:
+    """A matrix caches its statistics (and intermediates such as recall) between calls: the
+    values must not change, a caller's array is its own, and an undefined metric warns on
+    every call. Expected values by hand: recall [5/6, 4/6]; precision of column 1 is 0/0."""
+    cm = confmat.ConfusionMatrix([[5, 1], [2, 4]])
+    first = cm.metric("recall")
+    first[0] = 99.0
+    assert cm.metric("recall") == pytest.approx([5 / 6, 4 / 6])
+    every = cm.metrics()
+    every["recall"][1] = -1.0
+    assert cm.metrics()["recall"] == pytest.approx([5 / 6, 4 / 6])
+    assert cm.metric("informedness") == pytest.approx([5 / 6 + 4 / 6 - 1] * 2)
+    undefined = confmat.ConfusionMatrix([[2, 0], [3, 0]])
+    for _ in range(3):
+        with pytest.warns(UserWarning, match="precision is ill-defined"):
+            assert undefined.metric("precision").tolist() == [0.4, 0.0]
+        with pytest.warns(UserWarning, match="npv is ill-defined"):
+            assert undefined.metric("npv").tolist() == [0.0, 0.4]  # TN / (TN + FN): 0/0, 2/5
+    assert undefined.metric("precision", zero_division=1).tolist() == [0.4, 1.0]
+    assert np.isnan(undefined.metric("precision", zero_division=np.nan)[1])

@@ -21,7 +21,7 @@ def cli() -> None:
     \b
     Examples:
       confmat demo                                   # the built-in tour, writes HTML reports
-      confmat matrix "[[61,2],[8,58]]"               # every metric of a typed-in matrix
+      confmat matrix "[[61,2],[8,58]]"               # a typed-in matrix (--all: every metric)
       confmat report preds.csv --true y --pred yhat --score p -o report.html
       confmat compare a.csv b.csv --true y --pred yhat --score p
       confmat metrics recall                         # search the metric registry

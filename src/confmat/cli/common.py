@@ -189,7 +189,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 def output_options(f: Any) -> Any:
     """Add the output options (``--format``, ``-o``, ``--title``, ``--no-intervals``,
-    ``--plots``, ``--plot-format``) to a click command.
+    ``--all``, ``--plots``, ``--plot-format``) to a click command.
 
     Parameters
     ----------
@@ -205,6 +205,12 @@ def output_options(f: Any) -> Any:
                      show_default=True, help="Image format for --plots.")(f)
     f = click.option("--plots", "plots_dir", type=click.Path(file_okay=False),
                      help="Also save the plots (matrix, ROC, PR, metric vs threshold) here.")(f)
+    f = click.option("--all", "all_metrics", is_flag=True,
+                     help="Terminal text: every metric of the registry (per-class and overall, "
+                          "with intervals). By default the terminal shows a summary: the "
+                          "matrix, the headline metrics with intervals and a per-class table "
+                          "of recall, specificity, precision and F1; files (-o) always hold "
+                          "every metric.")(f)
     f = click.option("--no-intervals", is_flag=True, help="Skip confidence intervals.")(f)
     f = click.option("--title", help="Heading of the report.")(f)
     f = click.option("-o", "--output", type=click.Path(dir_okay=False),

@@ -23,6 +23,7 @@ from .common import (
 )
 from .reading import evaluate_stream, parse_matrix, read_predictions
 from .render import emit, save_plots
+from .summary import build_for_view, summary_view
 
 
 @click.command(context_settings=CONTEXT)
@@ -31,12 +32,16 @@ from .render import emit, save_plots
 @click.option("--pred-rows", is_flag=True, help="The typed table has predicted classes as rows.")
 @output_options
 def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | None,
-           output: str | None, title: str | None, no_intervals: bool, plots_dir: str | None,
-           plot_format: str) -> None:
-    """Every metric from a typed-in confusion matrix (rows = true class).
+           output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
+           plots_dir: str | None, plot_format: str) -> None:
+    """The metrics of a typed-in confusion matrix (rows = true class).
 
     MATRIX is a list of rows like "[[61,2],[8,58]]", or a CSV file of counts whose header
     names the predicted classes (an optional first text column names the true classes).
+
+    The terminal shows a summary: the matrix, the headline metrics with 95% intervals and a
+    per-class table (recall, specificity, precision, F1); --all shows every registry metric,
+    and files written with -o always hold every metric.
 
     \b
     Examples:
@@ -45,7 +50,6 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
       confmat matrix counts.csv --format html -o matrix.html
     """
     from ..matrix import ConfusionMatrix
-    from ..report import build_report
 
     table, file_labels = parse_matrix(matrix)
     names: list[Any] | None = split_values(labels) or file_labels
@@ -54,10 +58,13 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
                          "classes")
     cm = ConfusionMatrix(table, labels=names,
                          orientation="pred_rows" if pred_rows else "true_rows")
-    rep = build_report(cm, intervals=not no_intervals, title=title or "Confusion matrix report",
-                       source={"matrix": matrix if not os.path.exists(matrix) else None,
-                               "file": matrix if os.path.exists(matrix) else None})
-    emit(rep, format_for(fmt, output), output)
+    out_fmt = format_for(fmt, output)
+    summary = summary_view(out_fmt, output, all_metrics)
+    rep = build_for_view(cm, summary=summary, intervals=not no_intervals,
+                         title=title or "Confusion matrix report",
+                         source={"matrix": matrix if not os.path.exists(matrix) else None,
+                                 "file": matrix if os.path.exists(matrix) else None})
+    emit(rep, out_fmt, output, summary)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -79,12 +86,14 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
            bins: int | None, cost: str | None, fmt: str | None, output: str | None,
-           title: str | None, no_intervals: bool, plots_dir: str | None,
+           title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
            plot_format: str) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
     and interpretation; ROC and PR curves and the threshold slider when scores are given.
+    The terminal shows a summary (headline metrics, a short per-class table, the curves);
+    --all shows every metric there, and files written with -o always hold every metric.
 
     \b
     Examples:
@@ -95,7 +104,6 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.csv --true y --pred yhat --score p1 --cost "[[0,1],[20,0]]"
     """
     from ..matrix import ConfusionMatrix
-    from ..report import build_report
 
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
@@ -113,7 +121,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
             raise InputError("--bins applies to score columns; give --score or --scores")
         _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
                        split_values(labels), pos_label, progress, skip_invalid, fmt_in, bins,
-                       not no_intervals, title, fmt, output, plots_dir, plot_format)
+                       not no_intervals, title, fmt, output, plots_dir, plot_format,
+                       all_metrics)
         return
     if not (score_cols or per_class_cols):
         # no scores: count batch by batch in bounded memory, whatever the file's size
@@ -147,14 +156,16 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
         source["rows skipped"] = data["__skipped__"]
-    rep = build_report(cm, y_true=y if s is not None else None, y_score=s,
-                       y_pred=p if s is not None else None, pos_label=pos,
-                       sample_weight=w, intervals=not no_intervals,
-                       title=title or f"Report: {Path(file).name}", source=source,
-                       cost_matrix=cost_matrix)
+    out_fmt = format_for(fmt, output)
+    summary = summary_view(out_fmt, output, all_metrics)
+    rep = build_for_view(cm, summary=summary, y_true=y if s is not None else None, y_score=s,
+                         y_pred=p if s is not None else None, pos_label=pos,
+                         sample_weight=w, intervals=not no_intervals,
+                         title=title or f"Report: {Path(file).name}", source=source,
+                         cost_matrix=cost_matrix)
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
-    emit(rep, format_for(fmt, output), output)
+    emit(rep, out_fmt, output, summary)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -190,9 +201,9 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                    weight: str | None, labels: list[str], pos_label: str | None,
                    show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,
-                   plots_dir: str | None, plot_format: str) -> None:
+                   plots_dir: str | None, plot_format: str, all_metrics: bool = False) -> None:
     """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
-    from ..report import build_report, curves_from_histogram
+    from ..report import curves_from_histogram
 
     cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label, show,
                                      skip_invalid, fmt_in, score_cols=score_cols, bins=bins)
@@ -205,11 +216,13 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
               "curves": f"binned, {bins} bins"}
     if frep.rows_skipped:
         source["rows skipped"] = frep.rows_skipped
-    rep = build_report(cm, intervals=intervals, title=title or f"Report: {Path(file).name}",
-                       source=source)
+    out_fmt = format_for(fmt, output)
+    summary = summary_view(out_fmt, output, all_metrics)
+    rep = build_for_view(cm, summary=summary, intervals=intervals,
+                         title=title or f"Report: {Path(file).name}", source=source)
     rep.curves = curves
     rep.notes += notes
-    emit(rep, format_for(fmt, output), output)
+    emit(rep, out_fmt, output, summary)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -232,8 +245,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             pos_label: str | None, weight: str | None, progress: bool | None,
             skip_invalid: bool, fmt_in: str | None, names: tuple[str, ...],
             metric_names: tuple[str, ...], test_metric: str | None, fmt: str | None,
-            output: str | None, title: str | None, no_intervals: bool, plots_dir: str | None,
-            plot_format: str) -> None:
+            output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
+            plots_dir: str | None, plot_format: str) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
@@ -308,5 +321,6 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                            metrics=split_values(metric_names) or None,
                            test_metric=test_metric,
                            title=title or "Model comparison", source=source)
-    emit(cmp, format_for(fmt, output), output)
+    out_fmt = format_for(fmt, output)
+    emit(cmp, out_fmt, output, summary_view(out_fmt, output, all_metrics))
     save_plots(cmp, plots_dir, plot_format)

@@ -19,11 +19,11 @@ import click
 from .common import InputError
 
 
-def emit(obj: Any, fmt: str, output: str | None) -> None:
+def emit(obj: Any, fmt: str, output: str | None, summary: bool = False) -> None:
     """Render the report model ``obj`` and write it to ``output`` (or print it).
 
-    Text to the terminal is drawn as rich tables; every other case uses the renderer of
-    ``fmt`` (:mod:`confmat.report`).
+    Text to the terminal is drawn as tables in column groups that fit its width; every other
+    case uses the renderer of ``fmt`` (:mod:`confmat.report`).
 
     Parameters
     ----------
@@ -33,17 +33,20 @@ def emit(obj: Any, fmt: str, output: str | None) -> None:
         The output format.
     output : str or None
         The file to write (its folders are created); None or ``"-"`` prints to stdout.
+    summary : bool, default False
+        Terminal text only: the summary view (headline metrics and a short per-class table,
+        see :mod:`confmat.cli.summary`) instead of every metric.
 
     Raises
     ------
     InputError
         If the output file cannot be written.
     """
+    if fmt == "text" and output is None:
+        print_terminal(obj, summary)
+        return
     from ..report import render_csv, render_html, render_json, render_markdown, render_text
 
-    if fmt == "text" and output is None:
-        _print_rich(obj)
-        return
     renderer = {"text": render_text, "json": render_json, "markdown": render_markdown,
                 "csv": render_csv, "html": render_html}[fmt]
     text = renderer(obj)
@@ -58,59 +61,169 @@ def emit(obj: Any, fmt: str, output: str | None) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
-def _print_rich(obj: Any) -> None:
-    """Terminal tables with rich (plain text when rich is missing)."""
-    from ..report import Comparison
-    from ..report.render_text import comparison_sections, render_text, report_sections, source_lines
+def print_terminal(obj: Any, summary: bool = False) -> None:
+    """Print a report (or comparison) as terminal tables that fit :func:`text_width`.
 
-    try:
-        from rich import box
-        from rich.console import Console
-        from rich.table import Table
-    except ImportError:  # pragma: no cover - rich is in the cli extra
-        click.echo(render_text(obj), nl=False)
-        return
-    console = Console(highlight=False, soft_wrap=False, width=text_width())
+    Plain text drawn here (no rich: its import and layout cost more than the whole summary);
+    headings in bold when stdout is a terminal and ``NO_COLOR`` is not set. A table wider
+    than the terminal is cut into column groups that each repeat the first column; numbers
+    are never shortened, long text cells wrap.
+
+    Parameters
+    ----------
+    obj : Report or Comparison
+        The report model.
+    summary : bool, default False
+        The summary view (:func:`confmat.report.render_text.report_sections` with
+        ``summary=True``), with a note on what ``--all`` adds.
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> import contextlib, io
+    >>> rep = build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False, title="T")
+    >>> buf = io.StringIO()
+    >>> with contextlib.redirect_stdout(buf):
+    ...     print_terminal(rep, summary=True)
+    >>> lines = buf.getvalue().splitlines()
+    >>> lines[0].strip("─ ")
+    'T'
+    >>> i = lines.index("Confusion matrix (rows: true class, columns: predicted class)")
+    >>> print("\\n".join(lines[i + 2:i + 6]))
+      true \\ pred  0  1  total
+     ─────────────────────────
+      0            3  1      4
+      1            0  4      4
+    """
+    from ..report import Comparison
+    from ..report.render_text import comparison_sections, report_sections, source_lines
+
+    width = text_width()
+    bold = _bold_style()
+    out: list[str] = []
 
     def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any],
              warnings: list[str] | None = None, findings: list[str] | None = None) -> None:
-        console.rule(f"[bold]{esc(title)}")
-        for line in source_lines(src):
-            console.print(esc(line))
-        for w in warnings or []:
-            console.print(f"[bold yellow]warning:[/bold yellow] {esc(w)}")
-        for f in findings or []:
-            console.print(f"[bold]•[/bold] {esc(f)}")
+        out.append(_rule(title, width, bold))
+        out.extend(wrap(line, width) for line in source_lines(src))
+        out.extend(bold("warning:") + wrap(f"warning: {w}", width, 9)[8:]
+                   for w in warnings or [])
+        out.extend(bold("•") + wrap(f"• {f}", width, 2)[1:] for f in findings or [])
         for stitle, header, rows, align in sections:
-            align = align or "l" + "r" * (len(header) - 1)
-            console.print(f"\n[bold]{esc(stitle)}[/bold]")
-            # a table wider than the terminal is cut into column groups, each repeating the
-            # first column; no number is ever shortened with an ellipsis
-            for group in column_groups(header, rows, console.width, align):
-                t = Table(box=box.SIMPLE_HEAD)
-                for j in group:
-                    t.add_column(esc(header[j]), overflow="fold",
-                                 justify="left" if align[j] == "l" else "right")
-                for r in rows:
-                    t.add_row(*(esc(r[j]) for j in group))
-                console.print(t)
-        for n in notes:
-            console.print(f"[dim]note: {esc(n)}[/dim]")
+            out.extend(["", wrap(bold(stitle), width)])
+            for group in column_groups(header, rows, width, align or ""):
+                out.extend(["", *_table_lines(header, rows, align, group, width)])
+        if notes:
+            out.append("")
+        out.extend(wrap(f"note: {n}", width, len("note: ")) for n in notes)
 
     if isinstance(obj, Comparison):
         show(obj.title, comparison_sections(obj), obj.notes, obj.source)
         for rep in obj.reports:
-            show(rep.title, report_sections(rep), rep.notes, {}, rep.warnings, rep.findings)
+            show(rep.title, report_sections(rep, summary=summary),
+                 rep.notes + _summary_notes(rep, summary), {}, rep.warnings, rep.findings)
     else:
-        show(obj.title, report_sections(obj), obj.notes, obj.source, obj.warnings,
-             obj.findings)
+        show(obj.title, report_sections(obj, summary=summary),
+             obj.notes + _summary_notes(obj, summary), obj.source, obj.warnings, obj.findings)
+    click.echo("\n".join(out))
+
+
+def _summary_notes(rep: Any, summary: bool) -> list[str]:
+    if not summary:
+        return []
+    from ..report.render_text import SUMMARY_PER_CLASS
+
+    more_pc = sum(r.name not in SUMMARY_PER_CLASS for r in rep.per_class)
+    return [f"summary view: {more_pc} more per-class and {len(rep.overall)} overall metrics "
+            "with --all (or in -o report.html / .json / .md)"]
+
+
+def _bold_style() -> Any:
+    if sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
+        return lambda s: f"\033[1m{s}\033[0m"
+    return lambda s: s
+
+
+def _rule(title: str, width: int, bold: Any) -> str:
+    """``──── title ────`` across the width (the title alone when it is too long)."""
+    room = width - len(title) - 2
+    if room < 4:
+        return bold(title)
+    left = room // 2
+    return f"{'─' * left} {bold(title)} {'─' * (room - left)}"
+
+
+def wrap(text: str, width: int, indent: int = 0) -> str:
+    """``text`` wrapped at ``width`` columns (words are not split unless longer than a line),
+    continuation lines indented by ``indent`` spaces.
+
+    Parameters
+    ----------
+    text : str
+    width : int
+    indent : int, default 0
+
+    Returns
+    -------
+    str
+        Lines joined by newlines.
+
+    Examples
+    --------
+    >>> print(wrap("note: one two three", 12, 6))
+    note: one
+          two
+          three
+    """
+    import textwrap
+
+    if len(text) <= width:
+        return text
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent=" " * indent,
+                                    break_on_hyphens=False)) or text
+
+
+def _table_lines(header: list[str], rows: list[list[str]], align: str | None,
+                 group: list[int], width: int) -> list[str]:
+    """One column group of a table: header, rule, rows; text columns after the first wrap at
+    :data:`TEXT_COLUMN` characters, or fewer when the group is still wider than ``width``."""
+    import textwrap
+
+    al = (align or "l").ljust(len(header), "r")
+    cells = [[str(header[j]) for j in group]] + [[str(r[j]) for j in group] for r in rows]
+    widths = []
+    for i, j in enumerate(group):
+        w = max(len(c[i]) for c in cells)
+        widths.append(min(w, TEXT_COLUMN) if i and al[j] == "l" else w)
+    for i, j in enumerate(group):
+        excess = sum(widths) + 2 * len(widths) - width
+        if excess > 0 and i and al[j] == "l":
+            widths[i] = max(10, widths[i] - excess)
+    lines = []
+    for n, row in enumerate(cells):
+        parts = [textwrap.wrap(c, widths[i]) or [""] if i and al[group[i]] == "l"
+                 and len(c) > widths[i] else [c] for i, c in enumerate(row)]
+        for k in range(max(len(p) for p in parts)):
+            line = []
+            for i, p in enumerate(parts):
+                c = p[k] if k < len(p) else ""
+                line.append(c.ljust(widths[i]) if al[group[i]] == "l" else c.rjust(widths[i]))
+            lines.append(("  " + "  ".join(line)).rstrip())
+        if n == 0:
+            lines.append(" " + "─" * (sum(widths) + 2 * len(widths) - 1))
+    return lines
+
+
+#: widest text column (after the first) of a terminal table; longer text wraps
+TEXT_COLUMN = 28
 
 
 def column_groups(header: list[str], rows: list[list[str]], width: int,
                   align: str = "") -> list[list[int]]:
     """Columns of a table in groups that each fit ``width`` characters, the first column
     (the row names) in every group. Text columns after the first (``'l'`` in ``align``)
-    count at most 28 characters: they wrap, numbers never do.
+    count at most :data:`TEXT_COLUMN` characters: they wrap, numbers never do.
 
     Parameters
     ----------
@@ -127,21 +240,23 @@ def column_groups(header: list[str], rows: list[list[str]], width: int,
 
     Examples
     --------
-    >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 24)
+    >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 23)
     [[0, 1], [0, 2]]
     >>> column_groups(["metric", "a", "b"], [["recall", "0.5000", "0.2500"]], 80)
     [[0, 1, 2]]
     """
-    cost = [max([len(str(header[j]))] + [len(str(r[j])) for r in rows]) + 3
+    # each column takes its width and two spaces before it (the terminal tables' layout)
+    cost = [max([len(str(header[j]))] + [len(str(r[j])) for r in rows]) + 2
             for j in range(len(header))]
-    cost = [min(c, 28) if j and align[j:j + 1] == "l" else c for j, c in enumerate(cost)]
+    cost = [min(c, TEXT_COLUMN + 2) if j and align[j:j + 1] == "l" else c
+            for j, c in enumerate(cost)]
     groups: list[list[int]] = []
     current = [0]
-    used = 2 + cost[0]
+    used = cost[0]
     for j in range(1, len(header)):
         if len(current) > 1 and used + cost[j] > width:
             groups.append(current)
-            current, used = [0], 2 + cost[0]
+            current, used = [0], cost[0]
         current.append(j)
         used += cost[j]
     groups.append(current)

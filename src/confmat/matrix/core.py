@@ -16,7 +16,9 @@ from .. import hooks
 from ..counting.kernels import confusion_counts
 from ..deps import is_dask_collection
 from ..metrics import Stats, evaluate, get_metric, list_metrics
+from ..metrics.evaluation import check_average, evaluate_spec
 from ..metrics.exact import check_sum, int_total
+from ..metrics.stats import check_zero_division
 from .conveniences import Conveniences
 from .state import MatrixState
 from .tables import check_table, check_table_labels
@@ -65,7 +67,8 @@ class ConfusionMatrix(TableViews, MatrixState, Conveniences):
     [[61, 2], [8, 58]]
     """
 
-    __slots__ = ("_has_other", "_labels", "_table")
+    __slots__ = ("_has_other", "_labels", "_stats", "_table")
+    _stats: dict[Any, Stats]  # warmed statistics per zero_division policy, made on first use
 
     def __init__(
         self,
@@ -369,7 +372,16 @@ class ConfusionMatrix(TableViews, MatrixState, Conveniences):
         >>> s.tp.tolist(), s.fn.tolist()
         ([61, 58], [2, 8])
         """
-        return Stats(self._table, k=self.n_classes, zero_division=zero_division)
+        key = check_zero_division(zero_division)
+        try:
+            cache = self._stats
+        except AttributeError:
+            cache = self._stats = {}
+        base = cache.get(key)
+        if base is None:
+            base = cache[key] = Stats(self._table, k=self.n_classes,
+                                      zero_division=zero_division).warm()
+        return base.fork()
 
     # ------------------------------------------------------------------ algebra
     def _check_compatible(self, other: Any, what: str) -> ConfusionMatrix:
@@ -572,10 +584,11 @@ class ConfusionMatrix(TableViews, MatrixState, Conveniences):
         """
         stats = self.stats(zero_division)
         specs = [get_metric(n) for n in names] if names is not None else list_metrics()
+        check_average(average)
         out: dict[str, Any] = {}
         for spec in specs:
             avg = average if spec.kind == "per_class" else None
-            value = evaluate(spec.name, stats, avg)
+            value = evaluate_spec(spec, stats, avg, dict(spec.params))
             out[spec.name] = float(value) if value.ndim == 0 else value
         return out
 

@@ -8,7 +8,16 @@ import numpy as np
 
 from ..deps import njit, numba_kernels
 from . import references as R
-from .common import INF, Z_95, chance_terms, check_z, declare, undefined, where_defined
+from .common import (
+    INF,
+    Z_95,
+    chance_terms,
+    check_z,
+    declare,
+    memo,
+    undefined,
+    where_defined,
+)
 from .exact import exact_difference, largest
 from .stats import Stats
 
@@ -23,12 +32,15 @@ def _f(x) -> np.ndarray:
 
 
 def _acc(s: Stats) -> np.ndarray:
-    return s.div(s.correct, s.n, "accuracy")
+    return memo(s, "accuracy", lambda: s.div(s.correct, s.n, "accuracy"))
 
 
 def _racc(s: Stats) -> np.ndarray:
-    n = _f(s.n)
-    return s.div((_f(s.rows) * s.cols).sum(-1), n * n, "random accuracy")
+    def compute():
+        n = _f(s.n)
+        return s.div((_f(s.rows) * s.cols).sum(-1), n * n, "random accuracy")
+
+    return memo(s, "random accuracy", compute)
 
 
 def _raccu(s: Stats) -> np.ndarray:
@@ -43,8 +55,12 @@ def _chance_corrected(s: Stats, observed, chance, what: str) -> np.ndarray:
 
 def _kappa(s: Stats) -> np.ndarray:
     """Unweighted Cohen's kappa from the marginals only (O(K), no K x K expected table)."""
-    cov, chance, _, _ = chance_terms(s)
-    return where_defined(cov, chance, lambda: _chance_corrected(s, _acc(s), _racc(s), "kappa"))
+    def compute():
+        cov, chance, _, _ = chance_terms(s)
+        return where_defined(cov, chance,
+                             lambda: _chance_corrected(s, _acc(s), _racc(s), "kappa"))
+
+    return memo(s, "kappa", compute)
 
 
 # The chance-corrected coefficients below are ratios of polynomials in the counts whose
@@ -166,9 +182,12 @@ def bennett_s(s: Stats) -> np.ndarray:
         avoid="Small samples or kappa near +-1: use a bootstrap interval (confmat.inference).",
         notes="This is PyCM's simple formula, not the full Fleiss-Cohen-Everitt variance.")
 def kappa_se(s: Stats) -> np.ndarray:
-    acc = _acc(s)
-    racc = _racc(s)
-    return np.sqrt(s.div(acc * (1.0 - acc), _f(s.n) * (1.0 - racc) ** 2, "kappa_se"))
+    def compute():
+        acc = _acc(s)
+        racc = _racc(s)
+        return np.sqrt(s.div(acc * (1.0 - acc), _f(s.n) * (1.0 - racc) ** 2, "kappa_se"))
+
+    return memo(s, "kappa_se", compute)
 
 
 _CI_NOTE = ("PyCM's 'Kappa 95% CI' is the pair (kappa_ci_lower, kappa_ci_upper) with z = 1.96.")

@@ -249,6 +249,8 @@ def memo(stats: Any, key: Any, compute: Any) -> Any:
         return value
     before = len(stats.div.undefined)
     value = compute()
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False  # shared by every metric that asks: never changed in place
     cache[key] = (value, list(stats.div.undefined[before:]))
     return value
 

@@ -49,6 +49,8 @@ def bind_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
     ...
     TypeError: metric 'recall' got unexpected parameter(s) ['beta']; it accepts: none
     """
+    if not params:  # the declared defaults, valid by declaration
+        return dict(spec.params)
     unknown = set(params) - set(spec.params)
     if unknown:
         allowed = ", ".join(sorted(spec.params)) or "none"
@@ -201,7 +203,46 @@ def evaluate(
     """
     spec = get_metric(name)
     check_average(average)
-    bound = bind_params(spec, params)
+    return evaluate_spec(spec, stats, average, bind_params(spec, params), warn, stacklevel=5)
+
+
+def evaluate_spec(spec: MetricSpec, stats: Stats, average: str | None,
+                  bound: Mapping[str, Any], warn: bool = True, stacklevel: int = 4
+                  ) -> np.ndarray:
+    """:func:`evaluate` for a metric already looked up, ``average`` already checked and
+    parameters already bound (:func:`bind_params`): the loop of ``cm.metrics()``.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The metric.
+    stats : Stats
+        Statistics of one table or of a stack of tables.
+    average : {None, "micro", "macro", "weighted"}
+        As in :func:`evaluate`.
+    bound : mapping
+        The metric's parameters.
+    warn : bool, default True
+        As in :func:`evaluate`.
+    stacklevel : int, default 4
+        Of the warning (4: the caller of the function that calls this one).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        For an average asked of an overall metric.
+
+    Examples
+    --------
+    >>> from confmat.metrics import Stats, get_metric
+    >>> from confmat.metrics.evaluation import evaluate_spec
+    >>> float(evaluate_spec(get_metric("accuracy"), Stats([[5, 1], [2, 4]]), None, {}))
+    0.75
+    """
     if spec.kind == "overall":
         if average is not None:
             raise ValueError(
@@ -227,7 +268,9 @@ def evaluate(
         weights = stats.support if average == "weighted" else None
         out = average_values(values, weights, stats)
     if warn:
-        stats.div.warn(spec.name)
+        stats.div.warn(spec.name, stacklevel)
     else:
         stats.div.undefined.clear()
-    return np.asarray(out)
+    out = np.asarray(out)
+    # shared statistics and memoised intermediates are read-only: the caller gets its own
+    return out if out.flags.writeable else out.copy()

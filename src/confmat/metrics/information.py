@@ -34,7 +34,7 @@ def _entropy(s: Stats, counts, what: str) -> np.ndarray:
        prefer="Describing how hard the label distribution is before any model.",
        avoid="Judging a model: it does not depend on the predictions.")
 def reference_entropy(s: Stats) -> np.ndarray:
-    return _entropy(s, s.rows, "reference_entropy")
+    return memo(s, "reference_entropy", lambda: _entropy(s, s.rows, "reference_entropy"))
 
 
 @_info("response_entropy", "response entropy H(pred)",
@@ -45,7 +45,7 @@ def reference_entropy(s: Stats) -> np.ndarray:
        prefer="Spotting collapsed models (response entropy far below reference entropy).",
        avoid="Judging correctness: it ignores the truth.")
 def response_entropy(s: Stats) -> np.ndarray:
-    return _entropy(s, s.cols, "response_entropy")
+    return memo(s, "response_entropy", lambda: _entropy(s, s.cols, "response_entropy"))
 
 
 @_info("joint_entropy", "joint entropy H(true, pred)", "H(T, P) = -sum_ij (C_ij/N) log2(C_ij/N)",
@@ -68,9 +68,12 @@ def joint_entropy(s: Stats) -> np.ndarray:
        avoid="Judging correctness: a model that maps every class to a wrong but fixed class "
              "also scores 0.")
 def conditional_entropy(s: Stats) -> np.ndarray:
-    rows = np.asarray(s.rows, dtype=np.float64)
-    within = _cell_xlogx(s).sum(-1) - xlog2x(rows)  # sum_j C_ij log(C_ij / P_i)
-    return -s.div(within.sum(-1), s.n, "conditional_entropy")
+    def compute():
+        rows = np.asarray(s.rows, dtype=np.float64)
+        within = _cell_xlogx(s).sum(-1) - xlog2x(rows)  # sum_j C_ij log(C_ij / P_i)
+        return -s.div(within.sum(-1), s.n, "conditional_entropy")
+
+    return memo(s, "conditional_entropy", compute)
 
 
 @_info("mutual_information", "mutual information I(true; pred)",
@@ -83,7 +86,7 @@ def conditional_entropy(s: Stats) -> np.ndarray:
        avoid="Classification with fixed labels: a consistent relabelling scores as well as "
              "the truth.")
 def mutual_information(s: Stats) -> np.ndarray:
-    return response_entropy(s) - conditional_entropy(s)
+    return memo(s, "mutual_information", lambda: response_entropy(s) - conditional_entropy(s))
 
 
 @_info("rci", "relative classifier information", "RCI = I(T; P) / H(T)",

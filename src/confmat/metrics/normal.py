@@ -5,24 +5,56 @@ without importing SciPy (whose ``scipy.special`` costs a fresh process about 0.3
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 __all__ = ["norm_cdf", "z_quantile"]
 
-_NORMAL = NormalDist()
+_UFUNCS: dict[str, Any] = {}
 
 
-def _inv_cdf(p: float) -> float:
-    if p > 0.0 and p < 1.0:
-        return _NORMAL.inv_cdf(p)
-    if p == 0.0:
-        return -math.inf
-    if p == 1.0:
-        return math.inf
-    return math.nan
+def _inv_cdf_one() -> Any:
+    from statistics import NormalDist
+
+    inv = NormalDist().inv_cdf
+
+    def one(p: float) -> float:
+        if p > 0.0 and p < 1.0:
+            return inv(p)
+        if p == 0.0:
+            return -math.inf
+        if p == 1.0:
+            return math.inf
+        return math.nan
+
+    return one
+
+
+def _cdf_one() -> Any:
+    root2 = math.sqrt(2.0)
+
+    def one(v: float) -> float:
+        return 0.5 * math.erfc(-v / root2)
+
+    return one
+
+
+def _ufunc(name: str) -> Any:
+    """The element-wise function as a numpy ufunc (``np.frompyfunc``: far less overhead per
+    call than ``np.vectorize``), built on first use; ``statistics`` is imported then too."""
+    fn = _UFUNCS.get(name)
+    if fn is None:
+        one = _inv_cdf_one() if name == "inv_cdf" else _cdf_one()
+        fn = _UFUNCS[name] = np.frompyfunc(one, 1, 1)
+    return fn
+
+
+def _apply(name: str, x: Any) -> np.ndarray:
+    arr = np.asarray(x, dtype=np.float64)
+    with np.errstate(invalid="ignore"):  # NaN in, NaN out (its comparisons raise the flag)
+        out = _ufunc(name)(arr)
+    return np.asarray(out, dtype=np.float64).reshape(arr.shape)
 
 
 def z_quantile(p: Any) -> np.ndarray:
@@ -44,8 +76,7 @@ def z_quantile(p: Any) -> np.ndarray:
     >>> round(float(z_quantile(0.975)), 6)
     1.959964
     """
-    arr = np.asarray(p, dtype=np.float64)
-    return np.vectorize(_inv_cdf, otypes=[np.float64])(arr)
+    return _apply("inv_cdf", p)
 
 
 def norm_cdf(x: Any) -> np.ndarray:
@@ -67,5 +98,4 @@ def norm_cdf(x: Any) -> np.ndarray:
     >>> round(float(norm_cdf(1.959963984540054)), 12)
     0.975
     """
-    arr = np.asarray(x, dtype=np.float64)
-    return np.vectorize(lambda v: 0.5 * math.erfc(-v / math.sqrt(2.0)), otypes=[np.float64])(arr)
+    return _apply("cdf", x)

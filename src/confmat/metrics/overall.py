@@ -320,7 +320,7 @@ def mcc_yao2022(s: Stats) -> np.ndarray:
 
         scale = size(log_t) + size(log_f) + size(log_rows) + size(log_cols)
         both = np.isfinite(log_t) & np.isfinite(log_f)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             gap = np.expm1(np.abs(np.where(both, log_t - log_f, np.inf)))
             error = 8 * np.finfo(np.float64).eps * scale * (1.0 + 1.0 / gap)
         redo = np.isfinite(log_den) & (both | (sign != 0)) & ~(error <= YAO_RTOL)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import references as R
-from .common import declare, ovr_covariance, where_defined
+from .common import declare, memo, ovr_covariance, where_defined
 from .stats import ClassCounts, Division
 
 REF_SKLEARN = R.SKLEARN
@@ -93,7 +93,7 @@ def _rate(name, full, formula, meaning, *, refs=(REF_FAWCETT,), rng=PROPORTION, 
        prefer="Missing a positive is costly (disease screening, fraud).",
        avoid="Alone: predicting everything positive gives recall 1.")
 def recall(c: ClassCounts) -> np.ndarray:
-    return c.div(c.tp, c.support, "recall")
+    return memo(c, "recall", lambda: c.div(c.tp, c.support, "recall"))
 
 
 @_rate("specificity", "specificity (true negative rate)", "TNR = TN / (TN + FP)",
@@ -103,7 +103,7 @@ def recall(c: ClassCounts) -> np.ndarray:
        prefer="False alarms are costly; pairs with recall.",
        avoid="Alone, or with very rare negatives.")
 def specificity(c: ClassCounts) -> np.ndarray:
-    return c.div(c.tn, c.negatives, "specificity")
+    return memo(c, "specificity", lambda: c.div(c.tn, c.negatives, "specificity"))
 
 
 @_rate("precision", "precision (positive predictive value)", "PPV = TP / (TP + FP)",
@@ -114,7 +114,7 @@ def specificity(c: ClassCounts) -> np.ndarray:
        prefer="Acting on a prediction is costly (alerts a human must check).",
        avoid="Comparing across populations with different prevalence: PPV moves with the prior.")
 def precision(c: ClassCounts) -> np.ndarray:
-    return c.div(c.tp, c.predicted, "precision")
+    return memo(c, "precision", lambda: c.div(c.tp, c.predicted, "precision"))
 
 
 @_rate("npv", "negative predictive value", "NPV = TN / (TN + FN)",
@@ -123,7 +123,7 @@ def precision(c: ClassCounts) -> np.ndarray:
        prefer="Ruling a condition out: how trustworthy a negative prediction is.",
        avoid="Comparing across populations with different prevalence.")
 def npv(c: ClassCounts) -> np.ndarray:
-    return c.div(c.tn, c.tn + c.fn, "npv")
+    return memo(c, "npv", lambda: c.div(c.tn, c.tn + c.fn, "npv"))
 
 
 @_rate("fpr", "false positive rate (fall-out)", "FPR = FP / (FP + TN) = 1 - TNR",

@@ -121,6 +121,10 @@ KUHN = (
     "Kuhn, M. (2008), Building predictive models in R using the caret package, J. Stat. Softw. "
     "28(5)."
 )
+LOADER = (
+    "Loader, C. (2000), Fast and accurate computation of binomial probabilities, technical "
+    "report, Bell Labs."
+)
 AGRESTI = "Agresti, A. (2013), Categorical Data Analysis, 3rd ed., Wiley."
 HANLEY = (
     "Hanley, J. A., McNeil, B. J. (1982), The meaning and use of the area under a receiver "

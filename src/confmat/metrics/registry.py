@@ -6,7 +6,6 @@ other module keeps its own list of metric names.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -232,11 +231,16 @@ def get_metric(name: str) -> MetricSpec:
     ...
     ValueError: unknown metric 'recal'; did you mean 'recall'? (confmat.list_metrics() lists them all)
     """
+    spec = _REGISTRY.get(name) if isinstance(name, str) else None
+    if spec is not None:  # a canonical name as given: no normalisation needed
+        return spec
     if not isinstance(name, str):
         raise TypeError(f"metric name must be a string, got {type(name).__name__}")
     k = _key(name)
     if k in _ALIASES:
         return _REGISTRY[_ALIASES[k]]
+    import difflib
+
     close = difflib.get_close_matches(k, list(_ALIASES), n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(_ALIASES[c]) for c in close)}?" if close else ""
     raise ValueError(f"unknown metric {name!r}{hint} (confmat.list_metrics() lists them all)")
@@ -489,6 +493,8 @@ def find_pycm(key: str) -> tuple[PycmKey, ...]:
         if (t, key) in table:
             return table[(t, key)]
     names = sorted({k for _, k in table})
+    import difflib
+
     close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
     raise ValueError(f"unknown PyCM key {key!r}{hint}")

@@ -130,12 +130,14 @@ class Division:
         num = np.asarray(num, dtype=np.float64)
         den = np.asarray(den, dtype=np.float64)
         zero = den == 0
+        if not zero.any():
+            with np.errstate(invalid="ignore"):  # inf / inf, nan stay nan
+                return num / den
         with np.errstate(divide="ignore", invalid="ignore"):
             out = num / np.where(zero, 1.0, den)
-        if zero.any():
-            out = np.where(zero, self.fill if fill is None else fill, out)
-            if fill is None:
-                self.undefined.append(what)
+        out = np.where(zero, self.fill if fill is None else fill, out)
+        if fill is None:
+            self.undefined.append(what)
         return out
 
     def warn(self, metric: str, stacklevel: int = 4) -> None:
@@ -288,6 +290,61 @@ class Stats:
         check_total(self.table, "table")
         self.k = self.table.shape[-1] if k is None else k
         self.div = Division(zero_division)
+
+    #: the statistics every catalogue needs, computed by :meth:`warm`
+    SHARED = ("counts", "tp", "support", "predicted", "n_all", "fn", "fp", "tn", "n", "rows",
+              "cols", "correct")
+
+    def warm(self) -> Stats:
+        """Compute the shared statistics (:data:`SHARED`) now, so that :meth:`fork` copies
+        them.
+
+        Returns
+        -------
+        Stats
+            ``self``.
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> "tn" in Stats([[5, 1], [2, 4]]).warm().__dict__
+        True
+        """
+        for name in self.SHARED:
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False  # shared by every fork: never changed in place
+        return self
+
+    def fork(self) -> Stats:
+        """Statistics of the same table with a fresh zero-division record (same policy) that
+        share what this object has computed: its statistics and the intermediates cached by
+        :func:`confmat.metrics.common.memo`.
+
+        A matrix keeps one warmed object per policy and hands each metric call a fork, so
+        repeated calls (a report asks for every metric and average) compute the counts and
+        shared intermediates once, while each call records and warns about its own undefined
+        values.
+
+        Returns
+        -------
+        Stats
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> base = Stats([[5, 1], [2, 4]]).warm()
+        >>> f = base.fork()
+        >>> f.tp is base.tp, f.div is base.div
+        (True, False)
+        """
+        other = Stats.__new__(Stats)
+        other.__dict__.update({k: v for k, v in self.__dict__.items()
+                               if k not in ("div", "per_class", "micro")})
+        other.div = Division(self.div.zero_division)
+        other.__dict__.setdefault("_catalogue_memo", self.__dict__.setdefault(
+            "_catalogue_memo", {}))
+        return other
 
     @cached_property
     def counts(self) -> np.ndarray:

@@ -161,12 +161,21 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | 
     return "\n".join(out)
 
 
-def report_sections(rep: Report) -> list[Section]:
+#: the per-class rows of the summary view (``report_sections(rep, summary=True)``): the
+#: columns of scikit-learn's ``classification_report`` and the specificity
+SUMMARY_PER_CLASS = ("recall", "specificity", "precision", "f1")
+
+
+def report_sections(rep: Report, summary: bool = False) -> list[Section]:
     """(title, header, rows, align) of every table of a report, shared by text and Markdown.
 
     Parameters
     ----------
     rep : Report
+    summary : bool, default False
+        The summary view of the terminal: per-class rows limited to
+        :data:`SUMMARY_PER_CLASS` and no table of every overall metric (the headline table
+        shows the main ones).
 
     Returns
     -------
@@ -203,6 +212,8 @@ def report_sections(rep: Report) -> list[Section]:
     ci = any(r.intervals for r in rep.per_class)
     rows = [["support", *(fmt_count(v) for v in rep.support), "", "", fmt_count(rep.support.sum())]]
     for r in rep.per_class:
+        if summary and r.name not in SUMMARY_PER_CLASS:
+            continue
         vals = [fmt(v) for v in r.values]
         if r.intervals:
             vals = [f"{v} {fmt_interval(iv)}" for v, iv in zip(vals, r.intervals, strict=True)]
@@ -212,8 +223,10 @@ def report_sections(rep: Report) -> list[Section]:
     title = "Per-class metrics (one class against the rest) and averages"
     if ci:
         title += f" [{rep.level:.0%} intervals]"
-    out.append((title, ["metric", *names, "micro", "macro", "weighted", "family"], rows,
-                "l" + "r" * (len(names) + 3) + "l"))
+    pheader = ["metric", *names, "micro", "macro", "weighted", "family"]
+    if summary:  # a few familiar rows: their family needs no column
+        pheader, rows = pheader[:-1], [r[:-1] for r in rows]
+    out.append((title, pheader, rows, "l" + "r" * (len(names) + 3) + "l"))
     has_iv = any(m.interval for m in rep.overall)
     has_int = any(m.interpretation for m in rep.overall)
     header = ["metric", "value"]
@@ -232,7 +245,8 @@ def report_sections(rep: Report) -> list[Section]:
             row.append(m.interpretation or "")
         row += [m.family, m.full_name]
         orows.append(row)
-    out.append(("All overall metrics", header, orows, "lr" + "l" * (len(header) - 2)))
+    if not summary:
+        out.append(("All overall metrics", header, orows, "lr" + "l" * (len(header) - 2)))
     if rep.curves:
         crows = [[str(c.pos_label), fmt(c.auc), fmt(c.average_precision), fmt_count(c.positives),
                   fmt_count(c.negatives), str(len(c.thresholds))] for c in rep.curves]
