@@ -149,7 +149,7 @@ class GroupedAccumulatorState:
         --------
         >>> from confmat.accumulator import GroupedAccumulator
         >>> acc = GroupedAccumulator()
-        >>> acc.update([0, 1], [0, 0], [("a", 1), ("a", 2)])
+        >>> acc.update([0, 1], [0, 0], {"site": ["a", "a"], "n": [1, 2]})
         >>> GroupedAccumulator.from_json(acc.to_json()).n_samples
         2
         """
