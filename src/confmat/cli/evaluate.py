@@ -70,12 +70,16 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 @click.option("--bins", type=click.IntRange(min=1),
               help="Curves from BINS score bins over [0, 1], streamed in bounded memory "
                    "(for files too large to hold; the AUC error bound is reported).")
+@click.option("--by", "by", multiple=True,
+              help="Evaluate by group: column(s) of sensitive features, comma-separated "
+                   "(their combinations are the groups).")
 @output_options
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
            bins: int | None, fmt: str | None, output: str | None, title: str | None,
-           no_intervals: bool, plots_dir: str | None, plot_format: str) -> None:
+           no_intervals: bool, plots_dir: str | None, plot_format: str,
+           by: tuple[str, ...] = ()) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -87,10 +91,16 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.parquet --true y --pred yhat --score p1 -o report.html
       confmat report preds.csv --true y --pred yhat --scores p0,p1,p2 --format markdown
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
+      confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
     """
     from ..matrix import ConfusionMatrix
     from ..report import build_report
 
+    if by:
+        _by_group_report(file, true_col, pred_col, split_values(by), weight,
+                         split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
+                         bool(score or scores or bins))
+        return
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
     if score_cols and per_class_cols:
@@ -145,6 +155,42 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, format_for(fmt, output), output)
     save_plots(rep, plots_dir, plot_format)
+
+
+def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
+                     weight: str | None, labels: list[str], pos_label: str | None,
+                     skip_invalid: bool, fmt_in: str | None, fmt: str | None,
+                     output: str | None, scores: bool) -> None:
+    """``report --by``: the table by group and the disparities, counted by DuckDB's ``GROUP
+    BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``)."""
+    import json
+
+    from ..io import evaluate_file
+    from ..report.groups_section import build_groups_section, render_groups_text
+
+    if scores:
+        raise InputError("--by evaluates labels by group; it takes no --score, --scores or "
+                         "--bins")
+    kind = format_for(fmt, output)
+    if kind not in ("text", "json"):
+        raise InputError(f"--by writes text or json, not {kind}")
+    ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
+                             labels=labels or None, skip_invalid=skip_invalid, format=fmt_in)
+    pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
+        if pos_label is not None else None
+    if pos is not None and pos not in ev.labels:
+        raise InputError(f"--pos-label {pos!r} is not one of the labels {ev.labels}")
+    sec = build_groups_section(ev, pos_label=pos)
+    if frep.rows_skipped:
+        sec.notes.append(f"{frep.rows_skipped} invalid rows were skipped (--skip-invalid): "
+                         f"{frep.skipped_by_reason}")
+    text = (json.dumps({"file": file, "rows_read": frep.rows_read, **sec.to_dict()}, indent=2)
+            if kind == "json" else render_groups_text(sec))
+    if output in (None, "-"):
+        click.echo(text)
+    else:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        Path(output).write_text(text + "\n", encoding="utf-8")
 
 
 def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:
