@@ -4,6 +4,7 @@ table equals scikit-learn's ``confusion_matrix`` on that group's rows."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import warnings
 
@@ -68,7 +69,7 @@ def _sklearn_stack(y, p, groups, w, keys, labels):
 def test_chunks_and_merge_equal_one_call(case, via_json):
     y, p, groups, w, cuts = case
     parts = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         acc = GroupedAccumulator(pos_label=y[0])
         acc.update(y[a:b], p[a:b], _slice(groups, a, b),
                    sample_weight=None if w is None else w[a:b])
@@ -95,7 +96,7 @@ def test_chunks_and_merge_equal_one_call(case, via_json):
 def test_sequential_updates_equal_sklearn(case):
     y, p, groups, w, cuts = case
     acc = GroupedAccumulator()
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         acc.update(y[a:b], p[a:b], _slice(groups, a, b),
                    sample_weight=None if w is None else w[a:b])
     labels = sorted(set(y.tolist()) | set(p.tolist()))

@@ -57,5 +57,5 @@ def test_errors():
     y = da.from_array(np.array([0, 1, 1]), chunks=2)
     with pytest.raises(TypeError, match="groups must be a Dask collection"):
         dask_by_group(y, y, ["a", "b", "c"])
-    with pytest.raises(ValueError, match="partition 1: .*groups"):
+    with pytest.raises(ValueError, match=r"partition 1: .*groups"):
         dask_by_group(y, y, da.from_array(np.array(["a", "b", None], dtype=object), chunks=2))

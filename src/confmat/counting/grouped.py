@@ -114,18 +114,17 @@ def _count_kernel(
     ut, up = np.uint64(lo_t % 2**64), np.uint64(lo_p % 2**64)
     if w is None:
         table, outside, bad = kern.count_groups(g, t, p, ut, rt, up, rp, n_groups, nchunks)
-        seen = sizes = None
+        table = table.reshape(n_groups, rt, rp)
+        seen, sizes = table.sum(axis=0), table.sum(axis=(1, 2))
     else:
         table, seen, sizes, outside, bad = kern.count_groups_w(
             g, t, p, np.ascontiguousarray(w), ut, rt, up, rp, n_groups, nchunks)
+        table, seen = table.reshape(n_groups, rt, rp), seen.reshape(rt, rp)
     if bad:
         raise ValueError(f"group codes outside [0, {n_groups}) (a malformed group coding)")
     if outside:
         return None
-    table = table.reshape(n_groups, rt, rp)
-    if seen is None:
-        return _Triples(table, table.sum(axis=0) > 0, table.sum(axis=(1, 2)))
-    return _Triples(table, seen.reshape(rt, rp) > 0, sizes)
+    return _Triples(table, seen > 0, sizes)
 
 
 def _count_np(

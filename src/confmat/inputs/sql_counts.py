@@ -224,8 +224,8 @@ def count_groups(
                  f"min({good}) AS min_w", f"max({good}) AS max_w"]
     query = f"SELECT {', '.join(keys + aggs)} FROM rel GROUP BY ALL"
     res = relation.query("rel", query).fetchnumpy()
-    out = {"true": unmask(res["t"]), "pred": unmask(res["p"]),
-           "count": np.asarray(res["n"], dtype=np.int64)}
+    out: dict[str, Any] = {"true": unmask(res["t"]), "pred": unmask(res["p"]),
+                           "count": np.asarray(res["n"], dtype=np.int64)}
     for key, c in (("true", true_col), ("pred", pred_col)):
         if c in wide:
             out[key] = exact_integers(out[key])

@@ -210,7 +210,7 @@ def render_groups_text(section: GroupsSection) -> str:
     >>> print(render_groups_text(build_groups_section(ev, metrics=["accuracy"])).splitlines()[2])
     a       1*    1.0000
     """
-    head = [" / ".join(section.names), "size"] + section.metrics
+    head = [" / ".join(section.names), "size", *section.metrics]
     body = []
     for r in section.rows:
         g = " / ".join(map(str, r["group"])) if isinstance(r["group"], list) else str(r["group"])
