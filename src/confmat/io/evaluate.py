@@ -107,7 +107,7 @@ def evaluate_file(
     >>> cm, report = evaluate_file(path, "y", "yhat")
     >>> cm.counts.tolist(), report.rows_read
     ([[1, 0], [1, 1]], 3)
-    >>> _ = open(path, "w").write("y,yhat,site\n1,1,A\n0,1,A\n1,0,B\n")
+    >>> _ = open(path, "w").write("y,yhat,site\\n1,1,A\\n0,1,A\\n1,0,B\\n")
     >>> ev, report = evaluate_file(path, "y", "yhat", group_cols=["site"])
     >>> ev.groups, ev.metric("recall", pos_label=1).tolist()
     (['A', 'B'], [1.0, 0.0])
