@@ -93,3 +93,21 @@ def test_group_cols_errors(tmp_path):
         evaluate_file(path, "y", "yhat", group_cols=["site"], score_cols="s")
     with pytest.raises(ValueError, match="at least one column"):
         evaluate_file(path, "y", "yhat", group_cols=[])
+
+
+def test_sql_relation_by_group():
+    import duckdb
+
+    df = _frame(7, 150, True)
+    con = duckdb.connect()
+    con.register("preds", df)
+    from confmat.io import evaluate_sql
+
+    ev, report = evaluate_sql(con, "select y, yhat, site, w from preds where age > 0",
+                              group_cols=["site"], weight_col="w", pos_label="dog")
+    sub = df[df["age"] > 0]
+    ref = by_group(sub["y"], sub["yhat"], sub[["site"]], sample_weight=sub["w"],
+                   pos_label="dog")
+    assert report.rows_read == len(sub) and ev.groups == ref.groups
+    np.testing.assert_allclose(ev.stack, ref.stack, rtol=1e-12, atol=1e-12)
+    assert ev.sizes.tolist() == ref.sizes.tolist()

@@ -137,6 +137,9 @@ def evaluate_sql(
     progress: Callable[[int, int | None], None] | None = None,
     batch_rows: int = 1_000_000,
     bins: int = 10_000,
+    group_cols: str | Sequence[str] | None = None,
+    pos_label: Any = None,
+    min_support: int = 30,
 ) -> tuple[Any, FileReport]:
     """Evaluate a DuckDB relation, or a SQL query over a DuckDB connection, where it lives.
 
@@ -156,10 +159,13 @@ def evaluate_sql(
         the result.
     score_cols, weight_col, labels, skip_invalid, progress, batch_rows, bins
         As in :func:`evaluate_file`.
+    group_cols, pos_label, min_support
+        Evaluation by group, as in :func:`evaluate_file`.
 
     Returns
     -------
     (ConfusionMatrix, FileReport)
+        With ``group_cols``: (GroupedEvaluation, FileReport).
 
     Examples
     --------
@@ -179,6 +185,11 @@ def evaluate_sql(
                              "need two (or pass true_col= and pred_col=)")
         true_col = cols[0] if true_col is None else true_col
         pred_col = cols[1] if pred_col is None else pred_col
+    if group_cols is not None:
+        return _evaluate_by_group(src, name, true_col, pred_col, group_cols,
+                                  score_cols=score_cols, weight_col=weight_col, labels=labels,
+                                  skip_invalid=skip_invalid, progress=progress,
+                                  pos_label=pos_label, min_support=min_support)
     return _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
                      weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
                      na_values=None, progress=progress, batch_rows=batch_rows, bins=bins)
