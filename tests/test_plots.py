@@ -155,3 +155,70 @@ def test_plots_take_pos_label_from_the_door_only() -> None:
     assert healthy.roc_auc == pytest.approx(roc_auc_score(y == "healthy", s))
     with pytest.raises(TypeError, match="ThresholdSweep"):
         RocCurveDisplay([0.1, 0.2])
+
+
+def _agg_figure(w: float, h: float) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = Figure(figsize=(w, h), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def _tick_label_boxes(fig, axes):
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for a in axes:
+        for t in [*a.get_xticklabels(), *a.get_yticklabels()]:
+            if t.get_visible() and t.get_text():
+                out.append((t.get_text(), t.get_window_extent(renderer)))
+    return out
+
+
+@pytest.mark.parametrize("n_classes", [3, 10])
+def test_one_vs_rest_roc_legend_in_class_order_clear_of_tick_labels(n_classes) -> None:
+    from confmat.curves import threshold_sweep
+    from confmat.plots.common import place_legend
+
+    rng = np.random.default_rng(n_classes)
+    y = rng.integers(0, n_classes, 400)
+    fig = _agg_figure(5.6, 4.8)
+    ax = fig.add_subplot()
+    for k in range(n_classes):
+        s = np.clip(0.4 * (y == k) + 0.6 * rng.random(400), 0, 1)
+        RocCurveDisplay(threshold_sweep((y == k).astype(int), s)).plot(
+            ax=ax, mark_thresholds=False, chance=k == 0, label=f"class {k}", legend=False)
+    legend = place_legend(ax)
+    fig.canvas.draw()
+    texts = [t.get_text() for t in legend.get_texts()]
+    # the classes in their order, the reference lines after them (chance was drawn first)
+    assert texts == [f"class {k}" for k in range(n_classes)] + ["chance", "perfect"]
+    box = legend.get_window_extent(fig.canvas.get_renderer())
+    ticks = _tick_label_boxes(fig, [ax])
+    assert len(ticks) >= 10
+    assert [t for t, b in ticks if _boxes_overlap(box, b)] == []
+    assert not _boxes_overlap(box, ax.xaxis.label.get_window_extent(fig.canvas.get_renderer()))
+
+
+@pytest.mark.parametrize("n_models", [2, 5])
+def test_comparison_legend_covers_no_tick_label_of_the_inset(n_models) -> None:
+    from confmat.curves import threshold_sweep
+
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 300)
+    sweeps = {f"model {m}": threshold_sweep(y, np.clip((0.2 + 0.1 * m) * y + rng.random(300),
+                                                       0, 2))
+              for m in range(n_models)}
+    fig = _agg_figure(6.0, 5.5)
+    d = RocComparisonDisplay(sweeps).plot(ax=fig.add_subplot())
+    fig.canvas.draw()
+    legend = d.ax_.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [*sweeps, "chance"]
+    box = legend.get_window_extent(fig.canvas.get_renderer())
+    ticks = _tick_label_boxes(fig, [d.ax_, d.inset_ax_])
+    assert len(ticks) >= 16
+    assert [t for t, b in ticks if _boxes_overlap(box, b)] == []

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         roc_curve_ovr,
         threshold_sweep,
     )
+    from .curves.calibration import Calibration, calibration
     from .explain import explain
     from .groups.api import by_group
     from .groups.evaluation import GroupedEvaluation
@@ -63,6 +64,8 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 
 #: public name -> the module that defines it
 _EXPORTS = {
+    "calibration": ".curves.calibration",
+    "Calibration": ".curves.calibration",
     "by_group": ".groups.api",
     "GroupedEvaluation": ".groups.evaluation",
     "GroupedIntervals": ".groups.intervals",
@@ -144,6 +147,7 @@ hooks.set_loader(_load_hook)
 
 __all__ = [
     "Accumulator",
+    "Calibration",
     "ConfusionMatrix",
     "GroupedEvaluation",
     "GroupedIntervals",
@@ -165,6 +169,7 @@ __all__ = [
     "build_comparison",
     "build_report",
     "by_group",
+    "calibration",
     "classification_report",
     "compare",
     "compare_models",

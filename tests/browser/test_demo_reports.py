@@ -216,3 +216,69 @@ def test_typed_threshold_moves_the_slider(browser, demo_dir: Path) -> None:
     assert "no score reaches" in widget.locator("[data-out='typed']").text_content()
     assert _slider_2x2(widget)["tp"] + _slider_2x2(widget)["fp"] == 1  # the highest stop
     page.close()
+
+
+DEMO_PAGES = ("breast_cancer_report", "breast_cancer_comparison", "digits_even_odd_report",
+              "digits_even_odd_comparison", "digits_10class_report", "digits_10class_comparison")
+LAYOUT_JS = """() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const W = window.innerWidth;
+  const clipped = [];
+  document.querySelectorAll('main *').forEach(el => {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > W + 0.5 && !el.closest('.scroll')) {
+      clipped.push(el.tagName + '.' + el.className + ' right=' + Math.round(r.right));
+    }
+  });
+  const boxes = Array.from(document.querySelectorAll('.scroll')).map(
+    b => [getComputedStyle(b).overflowX, b.getBoundingClientRect().right]);
+  const rows = Array.from(document.querySelectorAll('table.summary tbody tr')).map(tr => {
+    const a = tr.children[0].getBoundingClientRect(), b = tr.children[1].getBoundingClientRect();
+    const line = parseFloat(getComputedStyle(tr.children[0]).lineHeight);
+    return [tr.children[0].textContent, Math.abs(a.top - b.top), a.height, b.height, line];
+  });
+  const twoByTwo = Array.from(document.querySelectorAll('.cm-slider .scroll')).map(
+    b => b.scrollWidth - b.clientWidth);
+  const font = parseFloat(getComputedStyle(document.querySelector('main p')).fontSize);
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: W, clipped: clipped,
+          boxes: boxes, rows: rows, font: font,
+          twoByTwo: twoByTwo};
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_demo_page_fits_the_window(browser, demo_dir: Path, artifacts: Path,
+                                         width: int) -> None:
+    """Nothing is clipped horizontally at a desktop and a phone width: the page never scrolls
+    sideways (every section opened), wide tables scroll inside their own box, and a metric's
+    name and value stay on one line side by side."""
+    for name in DEMO_PAGES:
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto((demo_dir / f"{name}.html").resolve().as_uri())
+        got = page.evaluate(LAYOUT_JS)
+        assert got["scrollWidth"] <= got["innerWidth"] == width, (name, got["clipped"])
+        assert got["clipped"] == [], (name, width)
+        for overflow, right in got["boxes"]:
+            assert overflow == "auto" and right <= width + 0.5, (name, overflow, right)
+        assert got["rows"], name
+        for metric, dy, h_name, h_value, line in got["rows"]:
+            # same row, one line each: name and value never wrap apart
+            assert dy < 1 and h_name < 2 * line + 12 and h_value < 2 * line + 12, (name, metric)
+        assert got["font"] >= 12  # readable at 390 px: no shrunk text
+        # the slider's 2x2 table is whole in view, never behind a scroll bar
+        assert max(got["twoByTwo"], default=0) <= 0, (name, got["twoByTwo"])
+        assert bool(got["twoByTwo"]) == (name != "digits_10class_comparison")  # no scores there
+        page.screenshot(path=str(artifacts / f"{name}_{width}px.png"), full_page=True)
+        page.close()
+
+
+def test_ten_class_per_class_table_lists_classes_as_rows(browser, demo_dir: Path) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    page.goto((demo_dir / "digits_10class_report.html").resolve().as_uri())
+    table = page.locator("table.per-class").first
+    heads = [t.strip() for t in table.locator("thead th").all_text_contents()]
+    assert heads[:3] == ["class", "support", "recall"]
+    rows = [t.strip() for t in table.locator("tbody th").all_text_contents()]
+    assert rows == [str(k) for k in range(10)] + ["micro average", "macro average",
+                                                  "weighted average"]
+    page.close()

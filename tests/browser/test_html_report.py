@@ -6,7 +6,9 @@ One browser session for the module. Oracles: counts at a threshold are computed 
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -237,3 +239,129 @@ def test_screenshot_is_a_nonempty_image_of_the_expected_size(browser, binary_cas
         arr = np.asarray(im.convert("L"))
     # not blank: dark text and coloured heatmap cells, more than a handful of grey levels
     assert arr.min() < 60 and arr.max() > 240 and len(np.unique(arr)) > 50
+
+
+INJECTED = ("<script>document.title='pwned'</script>"
+            "<img src=\"data:,\" onerror=\"document.title='pwned by onerror'\">"
+            "<button id='evil-button' onclick=\"document.title='pwned by click'\">x</button>"
+            "<p id='evil-style' style='color: rgb(255, 0, 0)'>styled</p>")
+
+
+def _inject(html: str, csp: bool) -> str:
+    """The page with markup an attacker might smuggle in added before ``</main>`` (and, for
+    the control, the Content-Security-Policy removed)."""
+    assert html.count("</main>") == 1
+    out = html.replace("</main>", INJECTED + "</main>")
+    if not csp:
+        head = out[:out.index("<title>")]
+        meta = head[head.index('<meta http-equiv="Content-Security-Policy"'):]
+        out = out.replace(meta[:meta.index(">") + 1], "")
+        assert "Content-Security-Policy" not in out
+    return out
+
+
+def test_csp_blocks_injected_script_handler_and_style_but_runs_the_reports_own(
+        browser, binary_case, tmp_path: Path) -> None:
+    html = binary_case["path"].read_text(encoding="utf-8")
+    head = html[:html.index("</head>")]
+    assert "'unsafe-inline'" not in head and "'unsafe-hashes'" not in head
+    assert "script-src 'sha256-" in head and "style-src 'sha256-" in head
+    # no inline event handler nor style attribute in any tag of the page
+    assert re.findall(r"<[^<>]*\s(?:on[a-z]+|style)\s*=", html) == []
+    results = {}
+    for csp in (True, False):
+        path = tmp_path / f"injected_{csp}.html"
+        path.write_text(_inject(html, csp), encoding="utf-8")
+        pg = Page(browser, path)
+        page = pg.page
+        page.locator("#evil-button").click()
+        widget = page.locator(".cm-slider").first
+        slider = widget.locator("input[type=range]")
+        before = read_2x2(widget)
+        slider.focus()
+        slider.press("End")  # the highest threshold: fewest predicted positive
+        after = read_2x2(widget)
+        results[csp] = {
+            "title": page.title(),
+            "color": page.locator("#evil-style").evaluate("e => getComputedStyle(e).color"),
+            "moved": before != after and after[1] + after[3] < before[1] + before[3],
+            "heat_styled": page.locator("table.heat td.dark").first.evaluate(
+                "e => getComputedStyle(e).color") == "rgb(255, 255, 255)",
+            "refused": [t for kind, t in pg.console if "Content Security Policy" in t],
+        }
+        page.close()
+    protected, control = results[True], results[False]
+    # control: without the policy the injected script, handlers and style all act
+    assert control["title"].startswith("pwned"), control
+    assert control["color"] == "rgb(255, 0, 0)"
+    # with the policy none of them does, while the report's own script and style work
+    assert protected["title"] == f"report of {EVIL}", protected
+    assert protected["color"] != "rgb(255, 0, 0)"
+    assert protected["moved"] and control["moved"]
+    assert protected["heat_styled"]
+    assert len(protected["refused"]) >= 3, protected["refused"]  # script, handlers, style
+
+
+def test_report_page_raises_no_policy_violation(browser, binary_case) -> None:
+    pg = Page(browser, binary_case["path"])
+    pg.page.locator(".cm-slider input[type=range]").first.press("ArrowLeft")
+    assert not [t for _, t in pg.console if "Content Security Policy" in t]
+    pg.assert_clean()
+    pg.page.close()
+
+
+def test_keyboard_moves_theta_and_2x2_as_the_embedded_registry_data(browser,
+                                                                     binary_case) -> None:
+    y, score = binary_case["y"], binary_case["score"]
+    pg = Page(browser, binary_case["path"])
+    page = pg.page
+    data = json.loads(page.locator("#confmat-data").text_content())
+    (curve,) = data["widgets"]["r0"]
+    thresholds = curve["thresholds"]
+    n_stops = len(thresholds)
+    # the embedded thresholds are the distinct scores, highest first (oracle: numpy)
+    assert thresholds == sorted(np.unique(score).tolist(), reverse=True)
+    widget = page.locator(".cm-slider").first
+    slider = widget.locator("input[type=range]")
+
+    def shown() -> tuple[int, tuple[float, ...]]:
+        i = n_stops - 1 - int(slider.input_value())
+        return i, read_2x2(widget)
+
+    def check(i: int, values: tuple[float, ...]) -> None:
+        theta_box = widget.locator("[data-out='threshold']").input_value()
+        assert theta_box == curve["theta_text"][i]
+        t = thresholds[i]
+        assert values[1:] == tuple(curve[k][i] for k in ("tp", "fn", "fp", "tn"))
+        pred = score >= t  # the counts the registry embedded, against numpy
+        assert values[1:] == (np.sum(pred & (y == 1)), np.sum(~pred & (y == 1)),
+                              np.sum(pred & (y == 0)), np.sum(~pred & (y == 0)))
+        assert np.array_equal(score >= float(theta_box), pred)  # θ as shown reproduces them
+        mcc = widget.locator("[data-metric='mcc']").text_content()
+        assert float(mcc) == pytest.approx(matthews_corrcoef(y, pred.astype(int)), abs=6e-5)
+
+    slider.focus()
+    i0, v0 = shown()
+    assert i0 == curve["start"]
+    check(i0, v0)
+    slider.press("ArrowRight")
+    i1, v1 = shown()
+    assert i1 == i0 - 1  # one stop to a higher threshold
+    assert v1[1] + v1[3] <= v0[1] + v0[3]  # fewer (or as many) predicted positive
+    check(i1, v1)
+    slider.press("End")
+    i_end, v_end = shown()
+    assert i_end == 0 and v_end[0] == pytest.approx(max(score))
+    check(i_end, v_end)
+    slider.press("Home")
+    i_home, v_home = shown()
+    assert i_home == n_stops - 1
+    assert v_home[2] == v_home[4] == 0  # the lowest score: every sample predicted positive
+    check(i_home, v_home)
+    for _ in range(5):
+        slider.press("ArrowRight")
+    i5, v5 = shown()
+    assert i5 == n_stops - 6
+    check(i5, v5)
+    pg.assert_clean()
+    page.close()

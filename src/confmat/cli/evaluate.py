@@ -70,6 +70,10 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 @click.option("--bins", type=click.IntRange(min=1),
               help="Curves from BINS score bins over [0, 1], streamed in bounded memory "
                    "(for files too large to hold; the AUC error bound is reported).")
+@click.option("--cost", "cost",
+              help='Costs "[[C_TN, C_FP], [C_FN, C_TP]]" (rows true, columns predicted, '
+                   "order [rest, positive class]): report the threshold of least expected "
+                   "cost (needs --score, or --scores with --pos-label).")
 @click.option("--by", "by", multiple=True,
               help="Evaluate by group: column(s) of sensitive features, comma-separated "
                    "(their combinations are the groups).")
@@ -77,9 +81,9 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
-           bins: int | None, fmt: str | None, output: str | None, title: str | None,
-           no_intervals: bool, plots_dir: str | None, plot_format: str,
-           by: tuple[str, ...] = ()) -> None:
+           bins: int | None, cost: str | None, fmt: str | None, output: str | None,
+           title: str | None, no_intervals: bool, plots_dir: str | None,
+           plot_format: str, by: tuple[str, ...] = ()) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -91,6 +95,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.parquet --true y --pred yhat --score p1 -o report.html
       confmat report preds.csv --true y --pred yhat --scores p0,p1,p2 --format markdown
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
+      confmat report preds.csv --true y --pred yhat --score p1 --cost "[[0,1],[20,0]]"
       confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
     """
     from ..matrix import ConfusionMatrix
@@ -99,7 +104,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     if by:
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
-                         bool(score or scores or bins))
+                         bool(score or scores or bins or cost))
         return
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
@@ -108,6 +113,10 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          "per class), not both")
     if len(score_cols) > 1:
         raise InputError("--score takes one column; use --scores for one column per class")
+    cost_matrix = _cost_matrix(cost) if cost is not None else None
+    if cost_matrix is not None and (bins is not None or not (score_cols or per_class_cols)):
+        raise InputError("--cost needs exact scores: give --score (or --scores with "
+                         "--pos-label), without --bins")
     if bins is not None:
         if not (score_cols or per_class_cols):
             raise InputError("--bins applies to score columns; give --score or --scores")
@@ -150,11 +159,26 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     rep = build_report(cm, y_true=y if s is not None else None, y_score=s,
                        y_pred=p if s is not None else None, pos_label=pos,
                        sample_weight=w, intervals=not no_intervals,
-                       title=title or f"Report: {Path(file).name}", source=source)
+                       title=title or f"Report: {Path(file).name}", source=source,
+                       cost_matrix=cost_matrix)
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, format_for(fmt, output), output)
     save_plots(rep, plots_dir, plot_format)
+
+
+def _cost_matrix(text: str) -> np.ndarray:
+    """``--cost`` as a finite 2 x 2 array, or an InputError naming the value."""
+    import json
+
+    try:
+        c = np.asarray(json.loads(text), dtype=np.float64)
+    except (ValueError, TypeError):
+        c = None
+    if c is None or c.shape != (2, 2) or not np.isfinite(c).all():
+        raise InputError(f"--cost must be a 2 x 2 matrix of finite numbers like "
+                         f"\"[[0, 1], [20, 0]]\" ([[C_TN, C_FP], [C_FN, C_TP]]), got {text!r}")
+    return c
 
 
 def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
@@ -169,8 +193,8 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     from ..report.groups_section import build_groups_section, render_groups_text
 
     if scores:
-        raise InputError("--by evaluates labels by group; it takes no --score, --scores or "
-                         "--bins")
+        raise InputError("--by evaluates labels by group; it takes no --score, --scores, "
+                         "--bins or --cost")
     kind = format_for(fmt, output)
     if kind not in ("text", "json"):
         raise InputError(f"--by writes text or json, not {kind}")

@@ -25,6 +25,7 @@ Modules: ``rank`` (the one sort and its compiled kernels), ``roc``, ``precision_
 """
 
 from .areas import average_precision, roc_auc, roc_pr_curves
+from .calibration import Calibration, ReliabilityCurve, calibration
 from .multiclass import OneVsRestROC, roc_curve_ovr
 from .partial import partial_auc
 from .precision_recall import PRCurve, precision_recall_curve
@@ -32,13 +33,16 @@ from .roc import ROCCurve, roc_curve
 from .sweep import ThresholdChoice, ThresholdSweep, best_threshold, threshold_sweep
 
 __all__ = [
+    "Calibration",
     "OneVsRestROC",
     "PRCurve",
     "ROCCurve",
+    "ReliabilityCurve",
     "ThresholdChoice",
     "ThresholdSweep",
     "average_precision",
     "best_threshold",
+    "calibration",
     "partial_auc",
     "precision_recall_curve",
     "roc_auc",

@@ -253,6 +253,19 @@ class OneVsRestROC:
         :func:`confmat.roc_auc`), a fraction in [0, 1]."""
         return float(np.mean(list(self.aucs.values())))
 
+    @property
+    def micro_auc(self) -> float:
+        """Area under the micro-averaged curve: scikit-learn's
+        ``roc_auc_score(average='micro', multi_class='ovr')``."""
+        return float(self.micro.auc)
+
+    @property
+    def macro_auc(self) -> float:
+        """Mean of the per-class areas (:attr:`mean_auc`): scikit-learn's
+        ``roc_auc_score(average='macro', multi_class='ovr')``; the area under the averaged
+        curve :attr:`macro` is close to it but not equal."""
+        return self.mean_auc
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form.
 
@@ -260,7 +273,7 @@ class OneVsRestROC:
         -------
         dict
             Keys ``labels``, ``curves`` (one dict per class, see :meth:`ROCCurve.to_dict`),
-            ``micro`` and ``macro``.
+            ``micro`` and ``macro`` (the averaged curves), ``micro_auc`` and ``macro_auc``.
 
         Examples
         --------
@@ -272,6 +285,8 @@ class OneVsRestROC:
             "curves": [c.to_dict() for c in self.curves.values()],
             "micro": self.micro.to_dict(),
             "macro": self.macro.to_dict(),
+            "micro_auc": self.micro_auc,
+            "macro_auc": self.macro_auc,
         }
 
 

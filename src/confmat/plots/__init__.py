@@ -28,7 +28,8 @@ Displays:
 
 from __future__ import annotations
 
-from .curves import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
+from .comparison import RocComparisonDisplay
+from .curves import PrecisionRecallDisplay, RocCurveDisplay, ThresholdDisplay
 from .matrix import ConfusionMatrixDisplay
 from .sweeps import (
     MARKED_THRESHOLDS,

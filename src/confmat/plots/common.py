@@ -210,3 +210,56 @@ class Saving:
         kwargs.setdefault("bbox_inches", "tight")
         self.figure_.savefig(path, **kwargs)
         return path
+
+
+#: legend entries of reference lines, listed after the curves
+REFERENCE_LABELS = ("chance", "chance (prevalence)", "perfect")
+
+
+def place_legend(ax: Any, *, loc: str = "lower right", max_inside: int = 4,
+                 fontsize: float = 8) -> Any:
+    """Draw the legend of ``ax`` where it covers no tick label.
+
+    Entries keep the order in which their lines were drawn (curves of several classes: class
+    order), with the reference lines (chance, perfect) last. Up to ``max_inside`` entries go
+    inside the axes at ``loc``; more go below the axes, under the x label, in two columns, so
+    that a long legend hides neither curves nor tick labels (of the axes or of an inset).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes whose labelled lines make the legend.
+    loc : str, default "lower right"
+        Where a short legend goes inside the axes.
+    max_inside : int, default 4
+        The most entries drawn inside the axes; 0 puts every legend below.
+    fontsize : float, default 8
+        Font size of the entries.
+
+    Returns
+    -------
+    matplotlib.legend.Legend or None
+        The legend; None when no line has a label.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> for k in range(6):
+    ...     _ = ax.plot([0, 1], [0, k], label=f"class {k}")
+    >>> _ = ax.plot([0, 1], [0, 1], label="chance")
+    >>> leg = place_legend(ax)
+    >>> [t.get_text() for t in leg.get_texts()][-2:], bool(leg.get_bbox_to_anchor().y0 < ax.bbox.y0)
+    (['class 5', 'chance'], True)
+    """
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    order = sorted(range(len(labels)), key=lambda i: labels[i] in REFERENCE_LABELS)
+    handles, labels = [handles[i] for i in order], [labels[i] for i in order]
+    if len(handles) <= max_inside:
+        return ax.legend(handles, labels, loc=loc, fontsize=fontsize)
+    ax.figure.draw_without_rendering()  # lay out tick labels and axis labels first
+    below = ax.get_tightbbox().transformed(ax.transAxes.inverted()).y0
+    return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, below - 0.02),
+                     ncol=2, fontsize=fontsize, frameon=False)

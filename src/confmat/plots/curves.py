@@ -1,16 +1,17 @@
-"""ROC, precision-recall, metric-against-threshold and ROC-comparison displays of
-:class:`~confmat.curves.ThresholdSweep` objects."""
+"""ROC, precision-recall and metric-against-threshold displays of one
+:class:`~confmat.curves.ThresholdSweep` (several models on one ROC plot:
+:mod:`confmat.plots.comparison`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..curves import ThresholdSweep
 from ..metrics import get_metric
-from .common import Saving, annotate_thresholds, new_ax, scores_of
+from .common import Saving, annotate_thresholds, new_ax, place_legend, scores_of
 from .sweeps import marked_points, sweep_from_predictions, sweep_metric, thin_index
 
 
@@ -170,7 +171,8 @@ class RocCurveDisplay(_CurveDisplay):
 
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
-             max_points: int | None = None, **line_kw: Any) -> RocCurveDisplay:
+             max_points: int | None = None, legend: bool = True,
+             **line_kw: Any) -> RocCurveDisplay:
         """Draw the curve.
 
         Parameters
@@ -183,6 +185,9 @@ class RocCurveDisplay(_CurveDisplay):
         label, title : str, optional
         max_points : int, optional
             Draw at most this many points (evenly thinned, for very long sweeps).
+        legend : bool, default True
+            Draw the legend (:func:`confmat.plots.common.place_legend`); pass False while
+            more curves are to be drawn on the same axes, and call ``place_legend`` after.
         **line_kw
             Passed to ``ax.plot``.
 
@@ -221,7 +226,8 @@ class RocCurveDisplay(_CurveDisplay):
         ax.set_xlabel("false positive rate (1 − specificity)")
         ax.set_ylabel("true positive rate (recall)")
         ax.set_aspect("equal")
-        ax.legend(loc="lower right", fontsize=8)
+        if legend:
+            place_legend(ax, loc="lower right")
         if title:
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax
@@ -265,7 +271,8 @@ class PrecisionRecallDisplay(_CurveDisplay):
 
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
-             max_points: int | None = None, **line_kw: Any) -> PrecisionRecallDisplay:
+             max_points: int | None = None, legend: bool = True,
+             **line_kw: Any) -> PrecisionRecallDisplay:
         """Draw the curve as steps: each precision is held up to the next point's recall.
 
         Parameters
@@ -282,6 +289,9 @@ class PrecisionRecallDisplay(_CurveDisplay):
             Axes title.
         max_points : int, optional
             Draw at most this many points (evenly thinned, for very long sweeps).
+        legend : bool, default True
+            Draw the legend (:func:`confmat.plots.common.place_legend`); pass False while
+            more curves are to be drawn on the same axes, and call ``place_legend`` after.
         **line_kw
             Passed to ``ax.plot`` for the curve.
 
@@ -319,7 +329,8 @@ class PrecisionRecallDisplay(_CurveDisplay):
         ax.set_ylim(-0.01, 1.05)
         ax.set_xlabel("recall (true positive rate)")
         ax.set_ylabel("precision (PPV)")
-        ax.legend(loc="lower left", fontsize=8)
+        if legend:
+            place_legend(ax, loc="lower left")
         if title:
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax
@@ -415,181 +426,8 @@ class ThresholdDisplay(_CurveDisplay):
                     markevery=max(1, len(t) // 25), markersize=4, label=spec.full_name)
         ax.set_xlabel("decision threshold θ (predict positive when score ≥ θ)")
         ax.set_ylabel("metric value")
-        ax.legend(fontsize=8, loc="lower center")
+        place_legend(ax, loc="best")  # the spot that hides the fewest points
         ax.grid(alpha=0.3)
-        if title:
-            ax.set_title(title)
-        self.figure_, self.ax_ = fig, ax
-        return self
-
-
-class RocComparisonDisplay(Saving):
-    """Several models' ROC curves on one plot, with a zoomed inset of the top-left corner.
-
-    Parameters
-    ----------
-    sweeps : mapping name -> ThresholdSweep
-        One sweep per model, the same positive class.
-    roc_auc : mapping name -> float, optional
-        Areas shown in the legend.
-
-    Raises
-    ------
-    ValueError
-        ``sweeps`` is empty.
-
-    Examples
-    --------
-    >>> from confmat.curves import threshold_sweep
-    >>> d = RocComparisonDisplay({"a": threshold_sweep([0, 1], [0.2, 0.9])})
-    >>> list(d.sweeps)
-    ['a']
-    """
-
-    def __init__(self, sweeps: Mapping[str, ThresholdSweep],
-                 roc_auc: Mapping[str, float | None] | None = None):
-        if not sweeps:
-            raise ValueError("sweeps is empty: give at least one model")
-        for k, v in sweeps.items():
-            if not isinstance(v, ThresholdSweep):
-                raise TypeError(f"sweeps[{k!r}] must be a ThresholdSweep, got {type(v).__name__}")
-        self.sweeps = dict(sweeps)
-        self.roc_auc = dict(roc_auc or {})
-        self.figure_: Any = None
-        self.ax_: Any = None
-        self.inset_ax_: Any = None
-
-    @classmethod
-    def from_predictions(cls, y_true: Any, scores: Mapping[str, Any], *, pos_label: Any = None,
-                         sample_weight: Any = None, ax: Any = None,
-                         **plot_kw: Any) -> RocComparisonDisplay:
-        """Build from one ``y_true`` and each model's positive-class scores, and draw.
-
-        Parameters
-        ----------
-        y_true : array-like of shape (n,)
-        scores : mapping name -> array-like of shape (n,)
-        pos_label : label, optional
-            Required unless the labels are {0, 1}, {-1, 1} or {False, True}.
-        sample_weight : array-like, optional
-        ax : matplotlib Axes, optional
-        **plot_kw
-            Passed to :meth:`plot`.
-
-        Returns
-        -------
-        RocComparisonDisplay
-
-        Raises
-        ------
-        ValueError
-            ``pos_label`` missing or unknown; bad scores; no models.
-
-        Examples
-        --------
-        >>> from matplotlib.figure import Figure
-        >>> d = RocComparisonDisplay.from_predictions(
-        ...     [0, 1, 1], {"a": [0.2, 0.9, 0.4], "b": [0.5, 0.1, 0.7]}, ax=Figure().add_subplot())
-        >>> d.roc_auc
-        {'a': 1.0, 'b': 0.5}
-        """
-        sweeps, aucs = {}, {}
-        for k, s in scores.items():
-            sweeps[str(k)], aucs[str(k)], _ = sweep_from_predictions(
-                y_true, s, pos_label=pos_label, sample_weight=sample_weight)
-        return cls(sweeps, aucs).plot(ax=ax, **plot_kw)
-
-    @classmethod
-    def from_estimators(cls, estimators: Mapping[str, Any], X: Any, y: Any, *,
-                        pos_label: Any = None, ax: Any = None,
-                        **plot_kw: Any) -> RocComparisonDisplay:
-        """Build from fitted classifiers scored on the same ``X``, and draw.
-
-        Parameters
-        ----------
-        estimators : mapping name -> fitted classifier
-        X, y : array-like
-        pos_label : label, optional
-            Resolved from each estimator's ``classes_`` by the input door.
-        ax, **plot_kw
-            As in :meth:`from_predictions`.
-
-        Returns
-        -------
-        RocComparisonDisplay
-
-        Examples
-        --------
-        >>> from sklearn.linear_model import LogisticRegression
-        >>> from matplotlib.figure import Figure
-        >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
-        >>> d = RocComparisonDisplay.from_estimators({"lr": LogisticRegression().fit(X, y)},
-        ...                                          X, y, ax=Figure().add_subplot())
-        >>> d.roc_auc
-        {'lr': 1.0}
-        """
-        scores = {}
-        for k, e in estimators.items():
-            s, pos = scores_of(e, X, y, pos_label)
-            scores[k] = s
-            pos_label = pos
-        return cls.from_predictions(y, scores, pos_label=pos_label, ax=ax, **plot_kw)
-
-    def plot(self, ax: Any = None, *, inset: bool = True,
-             zoom: tuple[float, float, float, float] = (0.0, 0.2, 0.8, 1.0),
-             title: str | None = None, max_points: int | None = None) -> RocComparisonDisplay:
-        """Draw every curve; ``zoom = (x0, x1, y0, y1)`` is the inset's window.
-
-        Parameters
-        ----------
-        ax : matplotlib Axes, optional
-        inset : bool
-            Draw the zoomed inset.
-        zoom : (x0, x1, y0, y1)
-        title : str, optional
-        max_points : int, optional
-            Draw at most this many points per curve.
-
-        Returns
-        -------
-        RocComparisonDisplay
-
-        Examples
-        --------
-        >>> from matplotlib.figure import Figure
-        >>> from confmat.curves import threshold_sweep
-        >>> d = RocComparisonDisplay({"a": threshold_sweep([0, 1], [0.2, 0.9])})
-        >>> [float(v) for v in d.plot(ax=Figure().add_subplot()).inset_ax_.get_xlim()]
-        [0.0, 0.2]
-        """
-        fig, ax = new_ax(ax, (6.0, 5.5))
-        ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
-        lines = []
-        for name, sw in self.sweeps.items():
-            fpr = np.r_[0.0, sweep_metric(sw, "fpr")]
-            tpr = np.r_[0.0, sweep_metric(sw, "recall")]
-            keep = thin_index(len(fpr), max_points)
-            fpr, tpr = fpr[keep], tpr[keep]
-            auc = self.roc_auc.get(name)
-            lab = name + ("" if auc is None else f" (AUC = {auc:.3f})")
-            (ln,) = ax.plot(fpr, tpr, label=lab)
-            lines.append((ln, fpr, tpr))
-        ax.set_xlim(-0.01, 1.01)
-        ax.set_ylim(-0.01, 1.01)
-        ax.set_xlabel("false positive rate")
-        ax.set_ylabel("true positive rate")
-        ax.legend(loc="lower right", fontsize=8)
-        if inset:
-            x0, x1, y0, y1 = zoom
-            axins = ax.inset_axes([0.35, 0.3, 0.45, 0.45])
-            for ln, fpr, tpr in lines:
-                axins.plot(fpr, tpr, color=ln.get_color())
-            axins.set_xlim(x0, x1)
-            axins.set_ylim(y0, y1)
-            axins.tick_params(labelsize=7)
-            axins.set_title("top-left corner", fontsize=8)
-            ax.indicate_inset_zoom(axins, edgecolor="black")
-            self.inset_ax_ = axins
         if title:
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax

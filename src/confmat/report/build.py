@@ -18,6 +18,14 @@ from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
 from .model import MetricValue, PerClassRow, Report, shown_metrics
+from .score_summaries import (
+    CostChoice,
+    RocAverages,
+    cost_choice,
+    report_calibration,
+    roc_averages,
+    score_column,
+)
 from .scores import ScoreCurve, score_curves
 
 #: bootstrap resamples per interval in reports (intervals of metrics without an analytic form
@@ -172,6 +180,8 @@ def build_report(
     n_resamples: int = REPORT_RESAMPLES,
     title: str = "Classification report",
     source: Mapping[str, Any] | None = None,
+    cost_matrix: Any = None,
+    calibration_bins: int = 10,
 ) -> Report:
     """Build the report of one classifier.
 
@@ -205,6 +215,15 @@ def build_report(
         Heading of the report.
     source : mapping, optional
         Where the data came from (file name, columns), shown in the report.
+    cost_matrix : array-like of shape (2, 2), optional
+        Costs ``[[C_TN, C_FP], [C_FN, C_TP]]`` of the positive class against the rest (rows
+        true, columns predicted): the report shows the threshold of least expected cost
+        (:func:`confmat.curves.best_threshold`, ``criterion='cost'``) in its findings and on
+        the slider. Needs ``y_score`` with one score curve (a binary report, or
+        ``pos_label``).
+    calibration_bins : int, default 10
+        Bins of the calibration section (shown when the scores are probabilities; see
+        :func:`confmat.curves.calibration.calibration`).
 
     Returns
     -------
@@ -217,7 +236,8 @@ def build_report(
     ValueError
         ``y_score`` without ``y_true``; scores of the wrong shape or not finite;
         ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}, or not
-        among the labels.
+        among the labels; ``cost_matrix`` without scores, with several score curves, or not
+        a finite 2 x 2 array; ``calibration_bins`` below 1.
 
     Examples
     --------
@@ -281,16 +301,48 @@ def build_report(
     if cm.n_outside:
         notes.append(f"{cm.n_outside:g} samples had labels outside the selected classes")
     curves: list[ScoreCurve] = []
+    cal = averages = None
     if y_score is not None:
         if y_true is None:
             raise ValueError("y_score was given without y_true; curves need both")
         curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
                               sample_weight=sample_weight, y_pred=y_pred)
+        cal, why = report_calibration(y_true, y_score, list(cm.labels), curves, sample_weight,
+                                      calibration_bins)
+        if why:
+            notes.append(why)
+        averages = _averages(y_true, y_score, cm, curves, sample_weight)
     extra: dict[str, tuple[float, float] | None] = {}
     if intervals and cm.n_classes > 2:
         f1 = get_metric("f1")
         extra["f1_macro"] = honest_interval(
             f1, float(cm.metric("f1", average="macro")),
             _pair(_interval(cm, "f1", level, average="macro", n_resamples=n_resamples)))
-    return Report(title, cm.labels, np.array(cm.counts), per_class, overall, curves,
-                  dict(source or {}), notes, level, cm, extra)
+    rep = Report(title, cm.labels, np.array(cm.counts), per_class, overall, curves,
+                 dict(source or {}), notes, level, cm, extra, cal, None, averages)
+    if cost_matrix is not None:
+        rep.cost = _cost(rep, y_true, y_score, sample_weight, cost_matrix)
+    return rep
+
+
+def _averages(y_true: Any, y_score: Any, cm: ConfusionMatrix, curves: list[ScoreCurve],
+              sample_weight: Any) -> RocAverages | None:
+    """Micro and macro ROC averages when every class of a multi-class report has a curve."""
+    if cm.n_classes <= 2 or len(curves) != cm.n_classes or any(c.auc is None for c in curves):
+        return None
+    return roc_averages(y_true, y_score, list(cm.labels), sample_weight)
+
+
+def _cost(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
+          cost_matrix: Any) -> CostChoice:
+    """The cost-optimal threshold of the report's one score curve."""
+    if len(rep.curves) != 1:
+        raise ValueError(
+            "cost_matrix needs the scores of one positive class against the rest: give "
+            "y_score for a binary report, or pos_label with per-class scores"
+            if rep.curves else "cost_matrix needs y_score (and y_true): the cost-optimal "
+            "threshold is a threshold of the scores")
+    c = rep.curves[0]
+    own = rep.matrix is None or not rep.matrix.n_outside
+    return cost_choice(y_true, score_column(y_score, list(rep.labels), c), c.pos_label,
+                       sample_weight, cost_matrix, rep.one_vs_rest(c.pos_label) if own else None)

@@ -15,11 +15,13 @@ from typing import Any
 import numpy as np
 
 from .. import inference
+from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from .build import REPORT_RESAMPLES, build_report
+from .findings import headline_names
 from .jsonable import clean
-from .model import Displayable, Report, comparison_metrics
+from .model import Displayable, Report
 
 
 @dataclass
@@ -158,7 +160,11 @@ def build_comparison(
     n_resamples : int
         Bootstrap resamples (fixed ``random_state=0``: reproducible reports).
     metrics : sequence of str, optional
-        Overall metrics of the side-by-side table (default :func:`comparison_metrics`).
+        Overall metrics of the side-by-side table. Default: the headline metrics of a
+        single report (:func:`confmat.report.findings.headline_names`): accuracy, balanced
+        accuracy, MCC and F1 of the positive class (multi-class: macro F1 and Cohen's
+        kappa), then ROC AUC and average precision when every model has a binary score
+        vector.
     test_metric : str, optional
         Metric of the pairwise tests (default 'accuracy', McNemar's test, when compared,
         else the first metric); see :func:`confmat.inference.compare`.
@@ -197,11 +203,18 @@ def build_comparison(
             labels = sorted(seen)
         except TypeError:
             labels = sorted(seen, key=str)
-    specs = comparison_metrics() if metrics is None else [get_metric(m) for m in metrics]
-    for spec in specs:
-        if spec.kind != "overall":
-            raise ValueError(f"compare shows overall metrics; {spec.name!r} is per-class "
-                             "(its per-class values are in each model's report)")
+    with_scores = bool(scores) and set(scores) == set(models) \
+        and all(np.ndim(v) == 1 for v in scores.values()) and len(labels) == 2
+    average = None
+    if metrics is None:
+        names, average, pos_label = _headline(list(labels), pos_label, with_scores)
+    else:
+        specs = [get_metric(m) for m in metrics]
+        for spec in specs:
+            if spec.kind != "overall":
+                raise ValueError(f"compare shows overall metrics; {spec.name!r} is per-class "
+                                 "(its per-class values are in each model's report)")
+        names = [s.name for s in specs] + (["roc_auc"] if with_scores else [])
     reports = []
     for name, pred in models.items():
         pred = np.asarray(pred)
@@ -214,11 +227,6 @@ def build_comparison(
                                     pos_label=pos_label,
                                     sample_weight=sample_weight, intervals=intervals, level=level,
                                     n_resamples=n_resamples, title=str(name), source=source))
-    names = [s.name for s in specs]
-    with_scores = bool(scores) and set(scores) == set(models) \
-        and all(np.ndim(v) == 1 for v in scores.values()) and len(labels) == 2
-    if with_scores:
-        names.append("roc_auc")
     if test_metric is None:
         test_metric = "accuracy" if "accuracy" in names else names[0]
     given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
@@ -226,6 +234,29 @@ def build_comparison(
              for k, v in models.items()}
     result = inference.compare(given, y, names, level=level, n_resamples=n_resamples,
                                random_state=0, labels=list(labels), pos_label=pos_label,
-                               test_metric=test_metric)
+                               test_metric=test_metric, average=average)
     return Comparison(title, [str(n) for n in models], reports, result, intervals,
                       list(result.notes), dict(source or {}))
+
+
+def _headline(labels: list[Any], pos_label: Any, with_scores: bool
+              ) -> tuple[list[str], str | None, Any]:
+    """The comparison's default metrics: a single report's headline
+    (:func:`confmat.report.findings.headline_names`) as :func:`confmat.inference.compare`
+    names them, with the ``average`` and ``pos_label`` that make its F1 the headline's one
+    (binary: of the positive class; multi-class, or binary labels that imply no positive
+    class: macro)."""
+    names, average = [], None
+    binary = len(labels) == 2
+    if binary and pos_label is None:
+        pos_label = default_pos_label(labels)
+    for h in headline_names(len(labels)):
+        if h in ("roc_auc", "average_precision"):
+            if with_scores:
+                names.append(h)
+        elif h == "f1_macro" or (h == "f1" and pos_label is None):
+            names.append("f1")  # macro F1, as a report without a positive class shows
+            average = "macro"
+        else:
+            names.append(h)
+    return names, average, pos_label

@@ -197,3 +197,98 @@ def largest_confusion(labels: Sequence[Any], counts: Any) -> str | None:
     row = float(np.asarray(counts, dtype=np.float64)[i].sum())
     return (f"largest confusion: true {labels[i]} predicted as {labels[j]}, {c[i, j]:g} times "
             f"({100 * c[i, j] / row:.1f}% of {labels[i]})")
+
+
+#: expected calibration error at or above which a report calls the calibration poor: the
+#: probabilities are then off by 5 percentage points or more on average (weighted by bin
+#: size), enough to mislead a reader who takes a probability as a frequency
+POOR_ECE = 0.05
+
+#: fewer samples than this per bin on average and the ECE is said to be biased upward
+#: (a sample's share in a bin with few samples is noisy, and noise only adds to a gap)
+FEW_PER_BIN = 20
+
+
+def calibration_finding(cal: Any) -> str:
+    """A sentence on the calibration of the probabilities (Brier score, ECE, MCE).
+
+    The rule: the calibration is called poor when the expected calibration error is at least
+    :data:`POOR_ECE`; the sentence then names the bin that contributes most to the ECE (its
+    mean probability, its observed frequency and its size), and says whether the model
+    overstates or understates there. With fewer than :data:`FEW_PER_BIN` samples per bin on
+    average it adds that the ECE is biased upward.
+
+    Parameters
+    ----------
+    cal : Calibration
+        See :func:`confmat.curves.calibration.calibration`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat.curves.calibration import calibration
+    >>> y = [0] * 40 + [1] * 40
+    >>> p = [0.1] * 36 + [0.9] * 4 + [0.1] * 4 + [0.9] * 36
+    >>> calibration_finding(calibration(y, p, n_bins=10))[:48]
+    'calibration of class 1: ECE 0.000, MCE 0.000, Br'
+    >>> p = [0.3] * 36 + [0.7] * 4 + [0.3] * 4 + [0.7] * 36
+    >>> calibration_finding(calibration(y, p, n_bins=10))[:58]
+    'poor calibration of class 1: ECE 0.200 (>= 0.05), MCE 0.20'
+    """
+    c = cal.curve
+    what = "the top label" if cal.kind == "multiclass" else str(c.event)
+    head = (f"ECE {cal.ece:.3f}, MCE {cal.mce:.3f}, Brier score {cal.brier:.3f} "
+            f"({cal.n_bins} {cal.strategy} bins)")
+    few = ""
+    n = int(c.counts.sum())
+    if n < FEW_PER_BIN * cal.n_bins:
+        few = (f"; with {n} samples in {cal.n_bins} bins the ECE is biased upward, "
+               "read it with care")
+    if cal.ece < POOR_ECE:
+        return (f"calibration of {what}: {head}; the probabilities can be read as frequencies"
+                f"{few}")
+    keep = c.nonempty
+    contrib = np.where(keep, c.weights * np.nan_to_num(c.gaps), -1.0)
+    k = int(np.argmax(contrib))
+    lo, hi = float(c.edges[k]), float(c.edges[k + 1])
+    verb = "overstates" if c.mean_predicted[k] > c.observed[k] else "understates"
+    return (f"poor calibration of {what}: ECE {cal.ece:.3f} (>= {POOR_ECE:g}), "
+            f"MCE {cal.mce:.3f}, Brier score {cal.brier:.3f}; for probabilities in "
+            f"[{lo:.2f}, {hi:.2f}] the model predicts {c.mean_predicted[k]:.3f} on average "
+            f"but {c.observed[k]:.3f} is observed ({int(c.counts[k])} samples): it {verb} "
+            f"there. Read the scores as a ranking, or recalibrate them (Platt 1999; Zadrozny "
+            f"and Elkan 2002){few}")
+
+
+def cost_finding(cost: Any) -> str:
+    """A sentence on the cost-optimal threshold.
+
+    Parameters
+    ----------
+    cost : CostChoice
+        See :func:`confmat.report.score_summaries.cost_choice`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat.report.score_summaries import cost_choice
+    >>> print(cost_finding(cost_choice([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], 1, None,
+    ...                                [[0, 1], [5, 0]], np.array([[1, 1], [1, 1]]))))
+    cost-optimal threshold for class 1: θ = 0.35 (costs: false positive 1, false negative 5, true negative 0, true positive 0): expected cost 0.250 per sample there (TP 2, FN 0, FP 1, TN 1), against 1.500 for the model's own predictions
+    """
+    (ctn, cfp), (cfn, ctp) = cost.cost_matrix.tolist()
+    (tn, fp), (fn, tp) = cost.counts.tolist()
+    where = (f"θ = {cost.text}" if math.isfinite(cost.threshold)
+             else "predict nothing positive (θ above every score)")
+    own = "" if cost.model_cost is None else \
+        f", against {cost.model_cost:.3f} for the model's own predictions"
+    return (f"cost-optimal threshold for class {cost.pos_label}: {where} (costs: false "
+            f"positive {cfp:g}, false negative {cfn:g}, true negative {ctn:g}, true positive "
+            f"{ctp:g}): expected cost {cost.expected_cost:.3f} per sample there (TP {tp:g}, "
+            f"FN {fn:g}, FP {fp:g}, TN {tn:g}){own}")

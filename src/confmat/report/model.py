@@ -30,12 +30,15 @@ from ..metrics import get_metric, list_metrics
 from ..metrics.registry import MetricSpec
 from .findings import (
     auc_warnings,
+    calibration_finding,
+    cost_finding,
     headline_names,
     largest_confusion,
     support_warnings,
     weakest_class,
 )
 from .jsonable import label_json, num
+from .score_summaries import Calibration, CostChoice, RocAverages
 from .scores import ScoreCurve
 
 #: renderers by name ('text', 'html_fragment'); filled by ``confmat.report.__init__``
@@ -72,26 +75,6 @@ def shown_metrics(kind: Literal["per_class", "overall"]) -> list[MetricSpec]:
     families = list(dict.fromkeys(s.family for s in out))
     familiar = {f: sum(s.family == f and bool(s.sklearn) for s in out) for f in families}
     return sorted(out, key=lambda s: (-familiar[s.family], families.index(s.family)))
-
-
-def comparison_metrics() -> list[MetricSpec]:
-    """Headline metrics: overall metrics where higher is better that belong to the 'summary'
-    family or have a scikit-learn counterpart (accuracy, balanced accuracy, kappa, MCC, ...).
-
-    Complements such as the error rate are left out.
-
-    Returns
-    -------
-    list of MetricSpec
-
-    Examples
-    --------
-    >>> names = [s.name for s in comparison_metrics()]
-    >>> "accuracy" in names and "mcc" in names and "error_rate" not in names
-    True
-    """
-    return [s for s in shown_metrics("overall")
-            if s.higher_is_better is True and (s.family == "summary" or s.sklearn)]
 
 
 class Displayable:
@@ -276,6 +259,14 @@ class Report(Displayable):
     extra_intervals : dict, optional
         Intervals of headline values that are not rows of ``overall`` (e.g. ``"f1_macro"``:
         the macro F1 of a multi-class headline), ``name -> (low, high)`` or None.
+    calibration : Calibration, optional
+        Calibration of the scores when they are probabilities
+        (:func:`confmat.curves.calibration.calibration`: reliability bins with their counts,
+        Brier score, ECE, MCE).
+    cost : CostChoice, optional
+        The cost-optimal threshold, when a cost matrix was given.
+    roc_averages : RocAverages, optional
+        Micro and macro averages of a multi-class report's one-vs-rest ROC curves.
 
     Examples
     --------
@@ -296,6 +287,9 @@ class Report(Displayable):
     level: float = 0.95
     matrix: ConfusionMatrix | None = None
     extra_intervals: dict[str, tuple[float, float] | None] = field(default_factory=dict)
+    calibration: Calibration | None = None
+    cost: CostChoice | None = None
+    roc_averages: RocAverages | None = None
 
     @property
     def n(self) -> float:
@@ -391,8 +385,9 @@ class Report(Displayable):
 
     @property
     def findings(self) -> list[str]:
-        """Plain sentences for the top of the report: the weakest class and the largest
-        confusion (:mod:`confmat.report.findings`).
+        """Plain sentences for the top of the report: the weakest class, the largest
+        confusion, the calibration of probabilities and the cost-optimal threshold
+        (:mod:`confmat.report.findings`).
 
         Examples
         --------
@@ -408,6 +403,10 @@ class Report(Displayable):
         lc = largest_confusion(self.labels, self.counts)
         if lc:
             out.append(lc)
+        if self.calibration is not None:
+            out.append(calibration_finding(self.calibration))
+        if self.cost is not None:
+            out.append(cost_finding(self.cost))
         return out
 
     def one_vs_rest(self, pos_label: Any) -> np.ndarray | None:
@@ -483,8 +482,15 @@ class Report(Displayable):
         >>> d["thresholds"][d["start"]]
         0.4
         """
-        return [c.slider(self.one_vs_rest(c.pos_label) if self.matrix is None
-                         or not self.matrix.n_outside else None) for c in self.curves]
+        out = []
+        for c in self.curves:
+            cost = self.cost if self.cost is not None and self.cost.pos_label == c.pos_label \
+                else None
+            out.append(c.slider(self.one_vs_rest(c.pos_label) if self.matrix is None
+                                or not self.matrix.n_outside else None,
+                                cost_matrix=None if cost is None else cost.cost_matrix,
+                                cost_threshold=None if cost is None else cost.threshold))
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (NaN and infinities as ``null``).
@@ -517,6 +523,9 @@ class Report(Displayable):
             "findings": self.findings,
             "warnings": self.warnings,
             "notes": list(self.notes),
+            "calibration": None if self.calibration is None else self.calibration.to_dict(),
+            "cost": None if self.cost is None else self.cost.to_dict(),
+            "roc_averages": None if self.roc_averages is None else self.roc_averages.to_dict(),
         }
 
     def __repr__(self) -> str:

@@ -248,6 +248,80 @@ def report_sections(rep: Report) -> list[Section]:
                               fmt(p["precision"], 3)])
             out.append((f"Thresholds for positive class {c.pos_label}",
                         ["threshold", "TP", "FN", "FP", "TN", "TPR", "FPR", "PPV"], mrows, None))
+    out += score_summary_sections(rep)
+    return out
+
+
+def score_summary_sections(rep: Report) -> list[Section]:
+    """(title, header, rows, align) of the calibration, the multi-class ROC averages and the
+    cost-optimal threshold, when the report has them (narrow tables: they fit 80 columns).
+
+    Parameters
+    ----------
+    rep : Report
+
+    Returns
+    -------
+    list of Section
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    >>> rep = build_report(ConfusionMatrix.from_predictions(y, [0, 1, 0, 1]), y_true=y,
+    ...                    y_score=s, intervals=False, calibration_bins=2)
+    >>> title, header, rows, _ = score_summary_sections(rep)[0]
+    >>> title
+    'Calibration of class 1: Brier 0.158, ECE 0.087, MCE 0.200'
+    >>> header, rows[0]
+    (['bin', 'mean predicted', 'observed', 'samples', 'gap'], ['[0, 0.5]', '0.283', '0.333', '3', '0.050'])
+    """
+    import numpy as np
+
+    out: list[Section] = []
+    cal = rep.calibration
+    if cal is not None:
+        c = cal.curve
+        what = "the top label" if cal.kind == "multiclass" else c.event
+        weighted = not np.array_equal(c.weights, c.counts)
+        header = ["bin", "mean predicted", "observed", "samples", "gap"]
+        if weighted:
+            header.insert(4, "weight")
+        rows = []
+        for k in range(len(c.counts)):
+            lo, hi = float(c.edges[k]), float(c.edges[k + 1])
+            row = [f"{'[' if k == 0 else '('}{lo:.3g}, {hi:.3g}]"]
+            if c.weights[k] > 0:
+                row += [fmt(c.mean_predicted[k], 3), fmt(c.observed[k], 3)]
+            else:
+                row += ["-", "-"]
+            row.append(fmt_count(c.counts[k]))
+            if weighted:
+                row.append(fmt_count(c.weights[k]))
+            row.append(fmt(c.gaps[k], 3) if c.weights[k] > 0 else "-")
+            rows.append(row)
+        out.append((f"Calibration of {what}: Brier {cal.brier:.3f}, ECE {cal.ece:.3f}, "
+                    f"MCE {cal.mce:.3f}", header, rows, "lrrrr" + "r" * weighted))
+    if rep.roc_averages is not None:
+        ra = rep.roc_averages
+        out.append(("ROC AUC averaged over the one-vs-rest curves", ["average", "ROC AUC"],
+                    [["micro (pooled)", fmt(ra.micro_auc)],
+                     ["macro (mean of classes)", fmt(ra.macro_auc)]], "lr"))
+    ch = rep.cost
+    if ch is not None:
+        (ctn, cfp), (cfn, ctp) = ch.cost_matrix.tolist()
+        (tn, fp), (fn, tp) = ch.counts.tolist()
+        rows = [[ch.text, fmt_count(tp), fmt_count(fn), fmt_count(fp), fmt_count(tn),
+                 fmt(ch.expected_cost, 3)]]
+        own = rep.one_vs_rest(ch.pos_label)
+        if ch.model_cost is not None and own is not None:
+            (mtn, mfp), (mfn, mtp) = own.tolist()
+            rows.append(["model", fmt_count(mtp), fmt_count(mfn), fmt_count(mfp),
+                         fmt_count(mtn), fmt(ch.model_cost, 3)])
+        out.append((f"Cost-optimal threshold, class {ch.pos_label} (cost FP {cfp:g}, "
+                    f"FN {cfn:g}, TN {ctn:g}, TP {ctp:g})",
+                    ["threshold", "TP", "FN", "FP", "TN", "cost/sample"], rows, "lrrrrr"))
     return out
 
 

@@ -248,12 +248,14 @@ class ScoreCurve:
                        "so it opens at the highest score.")
 
     def slider(self, table: np.ndarray | None = None,
-               max_points: int = MAX_SLIDER_THRESHOLDS) -> dict[str, Any]:
+               max_points: int = MAX_SLIDER_THRESHOLDS, cost_matrix: Any = None,
+               cost_threshold: float | None = None) -> dict[str, Any]:
         """Every value the HTML slider shows, at every threshold it can stop at.
 
-        The thresholds are thinned to ``max_points`` (the opening one always kept); counts
-        come from ``sweep.tables`` and each metric of :data:`SLIDER_METRICS`, the FPR and TPR
-        of the ROC dot from the registry on those tables (undefined values as ``None``).
+        The thresholds are thinned to ``max_points`` (the opening one and the cost-optimal
+        one always kept); counts come from ``sweep.tables`` and each metric of
+        :data:`SLIDER_METRICS`, the FPR and TPR of the ROC dot from the registry on those
+        tables (undefined values as ``None``).
 
         Parameters
         ----------
@@ -261,6 +263,13 @@ class ScoreCurve:
             The printed matrix (positive against the rest); the slider opens on it when it is
             one of the sweep's tables.
         max_points : int
+        cost_matrix : array-like of shape (2, 2), optional
+            Costs ``[[C_TN, C_FP], [C_FN, C_TP]]``: adds ``expected_cost`` (per sample, at
+            each kept threshold).
+        cost_threshold : float, optional
+            The cost-optimal threshold (:class:`confmat.report.score_summaries.CostChoice`):
+            adds ``cost_optimal``, its position among the kept thresholds (None when it is
+            ``inf``, predicting nothing positive, which no stop of the slider shows).
 
         Returns
         -------
@@ -269,7 +278,8 @@ class ScoreCurve:
             ``metrics`` (name -> values), ``full_names``, ``start`` (opening index),
             ``start_is_printed_matrix``, ``start_mode`` and ``start_note`` (see
             :meth:`opening`), ``theta_text`` (each threshold as typed, see
-            :func:`theta_text`), ``pos_label``, ``thinned``.
+            :func:`theta_text`), ``pos_label``, ``thinned``; with costs ``expected_cost``
+            and ``cost_optimal``.
 
         Examples
         --------
@@ -283,10 +293,22 @@ class ScoreCurve:
         idx = thin_index(len(self.thresholds), max_points)
         if start not in idx:
             idx = np.sort(np.r_[idx, start])
+        at_cost = np.flatnonzero(self.thresholds == cost_threshold) \
+            if cost_threshold is not None else np.array([], np.int64)
+        if at_cost.size and at_cost[0] not in idx:
+            idx = np.sort(np.r_[idx, at_cost[0]])
         tables = np.asarray(self.sweep.tables, np.float64)[idx]
         values = {m: [num(v) for v in sweep_metric(self.sweep, m, idx, zero_division=np.nan)]
                   for m in SLIDER_METRICS}
-        return {
+        extra: dict[str, Any] = {}
+        if cost_matrix is not None:
+            c = np.asarray(cost_matrix, np.float64)
+            n = tables[0].sum() if len(tables) else 0.0
+            extra["expected_cost"] = [num(v) for v in (tables * c).sum(axis=(1, 2)) / n] \
+                if n > 0 else []
+            extra["cost_optimal"] = int(np.searchsorted(idx, at_cost[0])) if at_cost.size \
+                else None
+        return extra | {
             "pos_label": label_json(self.pos_label),
             "rule": "score >= threshold",
             "thresholds": [float(v) for v in self.thresholds[idx]],

@@ -79,7 +79,7 @@ def exact_integer_table(tg: Targets, book: list[Any], table: np.ndarray) -> np.n
     index = {label: i for i, label in enumerate(book)}
     exact = [[0] * len(book) for _ in book]
     for t, p, wi in zip(np.asarray(tg.y_true).tolist(), np.asarray(tg.y_pred).tolist(),
-                        w.tolist()):
+                        w.tolist(), strict=True):
         i, j = index.get(t), index.get(p)
         if i is not None and j is not None:
             exact[i][j] += int(wi)
