@@ -25,12 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from .accumulator import Accumulator
+from .accumulator import Accumulator, GroupedAccumulator
 from .deps import is_dask_collection, loaded, require
 from .inputs.encode import check_label_kinds, normalize_labels
 
 __all__ = [
     "accumulate",
+    "by_group",
     "confusion_counts",
     "confusion_matrix",
     "is_dask_collection",
@@ -420,3 +421,123 @@ def score_histogram(
         score_range=score_range, score_labels=labels,
     )
     return acc.curves()
+
+
+def _group_blocks(groups: Any, y_true: Any, n_blocks: int) -> list[Any]:
+    """Delayed blocks of ``groups`` aligned with ``y_true``'s partitions."""
+    if not is_dask_collection(groups):
+        raise TypeError(f"groups must be a Dask collection like y_true, got "
+                        f"{type(groups).__name__}")
+    if _kind(y_true, "y_true") == "array":
+        import dask.array as da
+
+        if not isinstance(groups, da.Array) or groups.ndim not in (1, 2):
+            raise TypeError("groups must be a 1-D or 2-D Dask array when y_true is a Dask array")
+        return _array_blocks(groups, "groups", y_true.chunks[0], groups.ndim)[0]
+    if _kind(groups, "groups") != "frame" or groups.npartitions != n_blocks:
+        raise ValueError("groups must be a column (or columns) of the Dask DataFrame of y_true, "
+                         "with the same partitions")
+    return list(groups.to_delayed())
+
+
+def _grouped_partial(t: Any, p: Any, g: Any, w: Any, labels: list[Any] | None,
+                     index: int) -> GroupedAccumulator:
+    """Count one partition by group (runs on a worker); errors name the partition."""
+    acc = GroupedAccumulator(labels)
+    t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
+    if t.shape[0] == 0:
+        return acc
+    try:
+        acc.update(t, p, g, sample_weight=w)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"partition {index}: {exc}") from exc
+    return acc
+
+
+def _grouped_merge(*parts: GroupedAccumulator) -> GroupedAccumulator:
+    """Merge partial grouped states (inputs left untouched: a rerun task sees the same)."""
+    out = GroupedAccumulator(parts[0].labels if parts[0].labels_fixed else None)
+    for part in parts:
+        out.merge(part)
+    return out
+
+
+def by_group(
+    y_true: Any,
+    y_pred: Any,
+    groups: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Sequence[Any] | None = None,
+    pos_label: Any = None,
+    min_support: int = 30,
+    split_every: int = 8,
+) -> Any:
+    """Evaluate Dask collections by group on their cluster: each partition is counted into a
+    :class:`~confmat.accumulator.GroupedAccumulator` on its worker, the partial stacks are
+    merged up a tree, and only the G x K x K stack reaches the client.
+
+    Parameters
+    ----------
+    y_true, y_pred : dask.array.Array or dask.dataframe.Series
+        As for :func:`accumulate`.
+    groups : dask.array.Array, dask.dataframe.Series or dask.dataframe.DataFrame
+        The group of each sample: a 1-D array or a column, or several features (a 2-D array,
+        columns of the same Dask DataFrame) whose combinations are the groups.
+    sample_weight : dask.array.Array or dask.dataframe.Series, optional
+        Non-negative weights.
+    labels : sequence, optional
+        Fixed classes and their order.
+    pos_label : label, optional
+        The positive class of the result.
+    min_support : int, default 30
+        Groups with fewer samples are flagged small.
+    split_every : int, default 8
+        Fan-in of the reduction tree.
+
+    Returns
+    -------
+    GroupedEvaluation
+        Equal to :func:`confmat.by_group` on the computed collections.
+
+    Raises
+    ------
+    RuntimeError
+        If the number of samples counted differs from the known input length.
+    ValueError
+        Empty inputs, misaligned chunks or partitions, or a bad partition (named).
+    TypeError
+        Inputs that are not Dask collections of one kind.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> y = da.from_array([0, 1, 1, 0, 1, 1], chunks=4)
+    >>> p = da.from_array([0, 1, 0, 0, 1, 1], chunks=4)
+    >>> g = da.from_array(["a", "a", "a", "b", "b", "b"], chunks=4)
+    >>> by_group(y, p, g, pos_label=1).metric("recall").tolist()
+    [0.5, 1.0]
+    """
+    dask = require("dask", "counting Dask collections")
+    if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
+        raise ValueError(f"split_every must be an int >= 2, got {split_every!r}")
+    blocks, n = _blocks(y_true, y_pred, None, sample_weight)
+    g_blocks = _group_blocks(groups, y_true, len(blocks))
+    book = None if labels is None else normalize_labels(labels)
+    part = dask.delayed(_grouped_partial, pure=True)
+    merge = dask.delayed(_grouped_merge, pure=True)
+    level = [part(t, p, g, w, book, i)
+             for i, ((t, p, _, w), g) in enumerate(zip(blocks, g_blocks, strict=True))]
+    if not level:
+        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
+    while len(level) > 1:
+        level = [merge(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
+    (acc,) = dask.compute(level[0])
+    if n is not None and acc.n_samples != n:
+        raise RuntimeError(
+            f"the Dask computation counted {acc.n_samples} samples but the input has {n}; "
+            "refusing to return a partial result"
+        )
+    acc.min_support = min_support
+    acc.pos_label = pos_label
+    return acc.result()

@@ -81,13 +81,16 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
               help='Costs "[[C_TN, C_FP], [C_FN, C_TP]]" (rows true, columns predicted, '
                    "order [rest, positive class]): report the threshold of least expected "
                    "cost (needs --score, or --scores with --pos-label).")
+@click.option("--by", "by", multiple=True,
+              help="Evaluate by group: column(s) of sensitive features, comma-separated "
+                   "(their combinations are the groups).")
 @output_options
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
            bins: int | None, cost: str | None, fmt: str | None, output: str | None,
            title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
-           plot_format: str) -> None:
+           plot_format: str, by: tuple[str, ...] = ()) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -102,9 +105,15 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.csv --true y --pred yhat --scores p0,p1,p2 --format markdown
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
       confmat report preds.csv --true y --pred yhat --score p1 --cost "[[0,1],[20,0]]"
+      confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
     """
     from ..matrix import ConfusionMatrix
 
+    if by:
+        _by_group_report(file, true_col, pred_col, split_values(by), weight,
+                         split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
+                         bool(score or scores or bins or cost))
+        return
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
     if score_cols and per_class_cols:
@@ -181,6 +190,42 @@ def _cost_matrix(text: str) -> np.ndarray:
         raise InputError(f"--cost must be a 2 x 2 matrix of finite numbers like "
                          f"\"[[0, 1], [20, 0]]\" ([[C_TN, C_FP], [C_FN, C_TP]]), got {text!r}")
     return c
+
+
+def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
+                     weight: str | None, labels: list[str], pos_label: str | None,
+                     skip_invalid: bool, fmt_in: str | None, fmt: str | None,
+                     output: str | None, scores: bool) -> None:
+    """``report --by``: the table by group and the disparities, counted by DuckDB's ``GROUP
+    BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``)."""
+    import json
+
+    from ..io import evaluate_file
+    from ..report.groups_section import build_groups_section, render_groups_text
+
+    if scores:
+        raise InputError("--by evaluates labels by group; it takes no --score, --scores, "
+                         "--bins or --cost")
+    kind = format_for(fmt, output)
+    if kind not in ("text", "json"):
+        raise InputError(f"--by writes text or json, not {kind}")
+    ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
+                             labels=labels or None, skip_invalid=skip_invalid, format=fmt_in)
+    pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
+        if pos_label is not None else None
+    if pos is not None and pos not in ev.labels:
+        raise InputError(f"--pos-label {pos!r} is not one of the labels {ev.labels}")
+    sec = build_groups_section(ev, pos_label=pos)
+    if frep.rows_skipped:
+        sec.notes.append(f"{frep.rows_skipped} invalid rows were skipped (--skip-invalid): "
+                         f"{frep.skipped_by_reason}")
+    text = (json.dumps({"file": file, "rows_read": frep.rows_read, **sec.to_dict()}, indent=2)
+            if kind == "json" else render_groups_text(sec))
+    if output in (None, "-"):
+        click.echo(text)
+    else:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        Path(output).write_text(text + "\n", encoding="utf-8")
 
 
 def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:

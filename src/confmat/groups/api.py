@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..counting.grouped import grouped_counts
+import numpy as np
+
+from ..counting.grouped import GroupedCounts, grouped_counts
 from ..inputs.columns import check_label_pair
-from ..inputs.grouping import encode_groups
+from ..inputs.grouping import GroupCodes, encode_groups
 from ..inputs.targets import binary_target
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
 from .scores import GroupedScores
 
-__all__ = ["by_group"]
+__all__ = ["by_group", "evaluation_from_counts"]
 
 
 def by_group(
@@ -84,3 +86,53 @@ def by_group(
         grouped_scores = GroupedScores.build(target, codes.codes, codes.sizes)
     return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label,
                              scores=grouped_scores)
+
+
+def evaluation_from_counts(
+    counts: GroupedCounts,
+    groups: list[Any],
+    names: list[str],
+    *,
+    min_support: int = DEFAULT_MIN_SUPPORT,
+    pos_label: Any = None,
+) -> GroupedEvaluation:
+    """The evaluation by group of a stack of tables counted elsewhere: a
+    :class:`~confmat.accumulator.GroupedAccumulator`, a file's ``GROUP BY``
+    (:func:`confmat.io.evaluate_file` with ``group_cols``) or a Dask collection. They reach it
+    through the hook ``confmat.accumulator.by_group.GROUPED_EVALUATION``.
+
+    Parameters
+    ----------
+    counts : GroupedCounts
+        The G x K x K stack, its labels and the group sizes.
+    groups : list
+        The G group keys, sorted (tuples for several features).
+    names : list of str
+        The sensitive features' names.
+    min_support : int, default 30
+        Groups with fewer samples are flagged small.
+    pos_label : label, optional
+        The positive class.
+
+    Returns
+    -------
+    GroupedEvaluation
+
+    Raises
+    ------
+    ValueError
+        ``groups`` not matching the stack, or ``pos_label`` not among the labels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gc = GroupedCounts(np.array([[[2, 0], [1, 1]]]), ["no", "yes"], False, np.array([4]))
+    >>> evaluation_from_counts(gc, ["A"], ["site"], pos_label="yes").metric("recall").tolist()
+    [0.5]
+    """
+    if len(groups) != counts.stack.shape[0]:
+        raise ValueError(f"groups names {len(groups)} groups but the stack holds "
+                         f"{counts.stack.shape[0]} tables")
+    codes = GroupCodes(np.zeros(0, dtype=np.int16), list(groups), list(names),
+                       np.asarray(counts.sizes, dtype=np.int64))
+    return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label)

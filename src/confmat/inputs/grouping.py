@@ -104,8 +104,10 @@ def _is_column(v: Any) -> bool:
     return isinstance(v, list | tuple) or module_of(v) in ("pandas", "polars", "pyarrow")
 
 
-def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray]:
-    """Sorted distinct keys of one feature and int64 codes into them."""
+def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray,
+                                                       np.ndarray | None]:
+    """Sorted distinct keys of one feature, integer codes into them and, when counting found
+    them, the samples of each key."""
     arr = as_1d(col, name)
     if arr.shape[0] != n:
         raise ValueError(
@@ -116,19 +118,21 @@ def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray]:
         lo, hi = int(arr.min()), int(arr.max())
         if hi - lo < _DIRECT_RANGE:  # count instead of sorting
             if arr.dtype.kind == "b":
-                shifted = arr.view(np.uint8).astype(np.int64)
+                shifted = arr.view(np.uint8)
             elif lo:
-                shifted = arr.astype(np.int64) - lo
+                shifted = (arr.astype(np.int64) - lo).astype(np.int32)
             else:
-                shifted = arr.astype(np.int64, copy=False)
-            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+                shifted = arr if arr.dtype != np.uint64 else arr.astype(np.int64)
+            counts = np.bincount(shifted, minlength=hi - lo + 1)
+            present = np.flatnonzero(counts)
             values = (present + lo).tolist()
             keys = [bool(v) for v in values] if arr.dtype.kind == "b" else values
+            dtype = _narrow_dtype(present.size)
             if present.size == hi - lo + 1:
-                return keys, shifted
-            lut = np.zeros(hi - lo + 1, dtype=np.int64)
-            lut[present] = np.arange(present.size)
-            return keys, lut[shifted]
+                return keys, shifted.astype(dtype), counts
+            lut = np.zeros(hi - lo + 1, dtype=dtype)
+            lut[present] = np.arange(present.size, dtype=dtype)
+            return keys, lut[shifted], counts[present]
     uniq, codes = factorize(arr, name)
     found = [py_scalar(v) for v in uniq.tolist()]
     try:
@@ -137,14 +141,18 @@ def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray]:
         raise TypeError(f"{name} holds group keys that cannot be ordered: {exc}") from exc
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    return [found[i] for i in order], rank[codes]
+    return [found[i] for i in order], rank[codes], None
+
+
+def _narrow_dtype(size: int) -> Any:
+    for dtype in (np.int16, np.int32):
+        if size <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
 
 
 def _narrow(codes: np.ndarray, size: int) -> np.ndarray:
-    for dtype in (np.int16, np.int32):
-        if size <= np.iinfo(dtype).max:
-            return codes.astype(dtype)
-    return codes.astype(np.int64, copy=False)
+    return codes.astype(_narrow_dtype(size), copy=False)
 
 
 def encode_groups(groups: Any, n: int) -> GroupCodes:
@@ -189,14 +197,15 @@ def encode_groups(groups: Any, n: int) -> GroupCodes:
         feats.append(_feature_codes(col, label, n))
     names = [fname for fname, _ in cols]
     if not several:
-        keys, codes = feats[0]
-        sizes = np.bincount(codes, minlength=len(keys))
-        return GroupCodes(_narrow(codes, len(keys)), keys, names, sizes)
+        keys, codes, sizes = feats[0]
+        if sizes is None:
+            sizes = np.bincount(codes, minlength=len(keys))
+        return GroupCodes(_narrow(codes, len(keys)), keys, names, sizes.astype(np.int64))
     # intersections: mixed-radix codes, then the combinations that occur
     combined = np.zeros(n, dtype=np.int64)
     radices: list[int] = []
     levels: list[list[Any]] = []
-    for keys, codes in feats:
+    for keys, codes, _ in feats:
         size = len(keys)
         if radices and int(np.prod(radices, dtype=object)) * size >= 2**62:
             uniq, inv = np.unique(combined, return_inverse=True)  # re-code what occurs so far

@@ -161,9 +161,10 @@ def count_groups(
     score_col: str | None = None,
     bins: int = 10_000,
     score_range: tuple[float, float] = (0.0, 1.0),
-) -> dict[str, np.ndarray]:
-    """One aggregation over the relation: the rows grouped by true label, predicted label
-    and (with a score column) score bin.
+    group_cols: Sequence[str] = (),
+) -> dict[str, Any]:
+    """One aggregation over the relation: the rows grouped by true label, predicted label,
+    (with a score column) score bin and (for the evaluation by group) the group columns.
 
     Parameters
     ----------
@@ -180,12 +181,15 @@ def count_groups(
         Number of score bins.
     score_range : (float, float), default (0.0, 1.0)
         ``(lo, hi)`` of the score bins.
+    group_cols : sequence of str, default ()
+        Columns of sensitive features, grouped by too.
 
     Returns
     -------
     dict of str to ndarray
         One entry per group in each column: ``true``, ``pred`` (object arrays holding None for
-        nulls where a null occurs), ``count`` (rows per group); with a score column ``bin``
+        nulls where a null occurs), ``count`` (rows per group); with group columns ``groups``
+        (a list of such arrays, one per group column); with a score column ``bin``
         (float: NaN for a missing score, outside ``[0, bins)`` for a score outside the range,
         see :func:`bin_expression`); with weights ``weight`` (the sum of the valid weights),
         ``bad_weight`` (rows whose weight is null or NaN), ``min_weight`` and ``max_weight``
@@ -201,9 +205,11 @@ def count_groups(
     """
     types = {c: str(typ) for c, typ in zip(relation.columns, relation.types, strict=True)}
     # numpy would turn integers wider than 64 bits into floats: fetch them as text
-    wide = {c for c in (true_col, pred_col) if types.get(c) in WIDE_INTEGERS}
+    wide = {c for c in (true_col, pred_col, *group_cols) if types.get(c) in WIDE_INTEGERS}
     t, p = (quote(c) + ("::VARCHAR" if c in wide else "") for c in (true_col, pred_col))
     keys = [f"{t} AS t", f"{p} AS p"]
+    keys += [f"{quote(c)}{'::VARCHAR' if c in wide else ''} AS g{i}"
+             for i, c in enumerate(group_cols)]
     aggs = ["count(*) AS n"]
     if score_col is not None:
         # fast pass: group by the floor of the scaled score, with the smallest and largest
@@ -218,8 +224,8 @@ def count_groups(
                  f"min({good}) AS min_w", f"max({good}) AS max_w"]
     query = f"SELECT {', '.join(keys + aggs)} FROM rel GROUP BY ALL"
     res = relation.query("rel", query).fetchnumpy()
-    out = {"true": unmask(res["t"]), "pred": unmask(res["p"]),
-           "count": np.asarray(res["n"], dtype=np.int64)}
+    out: dict[str, Any] = {"true": unmask(res["t"]), "pred": unmask(res["p"]),
+                           "count": np.asarray(res["n"], dtype=np.int64)}
     for key, c in (("true", true_col), ("pred", pred_col)):
         if c in wide:
             out[key] = exact_integers(out[key])
@@ -240,6 +246,9 @@ def count_groups(
                     out[key] = exact_integers(out[key])
             found = np.asarray(np.ma.filled(res["b"], np.nan), dtype=np.float64)
         out["bin"] = found
+    if group_cols:
+        out["groups"] = [exact_integers(unmask(res[f"g{i}"])) if c in wide
+                         else unmask(res[f"g{i}"]) for i, c in enumerate(group_cols)]
     if weight_col is not None:
         out["weight"] = np.asarray(np.ma.filled(res["w"], 0.0), dtype=np.float64)
         out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)

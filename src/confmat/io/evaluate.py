@@ -14,7 +14,7 @@ from ..accumulator import Accumulator
 from ..deps import require
 from ..inputs.files import Source, open_source, relation_source
 from .batches import BatchReader
-from .grouped import evaluate_grouped
+from .grouped import evaluate_by_group, evaluate_grouped
 from .rows import (
     FileReport,
     Roles,
@@ -41,6 +41,9 @@ def evaluate_file(
     batch_rows: int = 1_000_000,
     bins: int = 10_000,
     column_types: Mapping[str, str] | None = None,
+    group_cols: str | Sequence[str] | None = None,
+    pos_label: Any = None,
+    min_support: int = 30,
 ) -> tuple[Any, FileReport]:
     """Evaluate a prediction file of any size in bounded memory.
 
@@ -72,17 +75,29 @@ def evaluate_file(
         As in :func:`iter_batches`.
     bins : int, default 10_000
         Score bins of the curves.
+    group_cols : str or sequence of str, optional
+        Evaluate by group (as :func:`confmat.by_group`): columns of sensitive features whose
+        combinations are the groups, counted by DuckDB in one ``GROUP BY group_cols, true,
+        pred`` (formats DuckDB reads: CSV, Parquet, JSON lines; no ``score_cols``). A row
+        with a null group value is an error, or with ``skip_invalid`` skipped and counted
+        under ``"null group"`` (its row number is not listed).
+    pos_label : label, optional
+        With ``group_cols``: the positive class of the result.
+    min_support : int, default 30
+        With ``group_cols``: groups with fewer rows are flagged small.
 
     Returns
     -------
     (ConfusionMatrix, FileReport)
-        The matrix has ``n == report.rows_read`` (the sum of weights when weighted).
+        The matrix has ``n == report.rows_read`` (the sum of weights when weighted). With
+        ``group_cols``: (GroupedEvaluation, FileReport).
 
     Raises
     ------
     ValueError
         A missing or duplicated column, a missing value without ``skip_invalid``, a label
-        outside ``labels``, or a file the engine cannot read whole (:class:`ReadError`).
+        outside ``labels``, ``group_cols`` with scores or a format DuckDB does not count, or
+        a file the engine cannot read whole (:class:`ReadError`).
 
     Examples
     --------
@@ -92,9 +107,18 @@ def evaluate_file(
     >>> cm, report = evaluate_file(path, "y", "yhat")
     >>> cm.counts.tolist(), report.rows_read
     ([[1, 0], [1, 1]], 3)
+    >>> _ = open(path, "w").write("y,yhat,site\\n1,1,A\\n0,1,A\\n1,0,B\\n")
+    >>> ev, report = evaluate_file(path, "y", "yhat", group_cols=["site"])
+    >>> ev.groups, ev.metric("recall", pos_label=1).tolist()
+    (['A', 'B'], [1.0, 0.0])
     """
     na = check_na_values(na_values)
     source = open_source(path, format=format, column_types=column_types, na_values=na)
+    if group_cols is not None:
+        return _evaluate_by_group(source, os.fspath(path), true_col, pred_col, group_cols,
+                                  score_cols=score_cols, weight_col=weight_col, labels=labels,
+                                  skip_invalid=skip_invalid, progress=progress,
+                                  pos_label=pos_label, min_support=min_support)
     return _evaluate(source, os.fspath(path), true_col, pred_col, score_cols=score_cols,
                      weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
                      na_values=na, progress=progress, batch_rows=batch_rows, bins=bins)
@@ -113,6 +137,9 @@ def evaluate_sql(
     progress: Callable[[int, int | None], None] | None = None,
     batch_rows: int = 1_000_000,
     bins: int = 10_000,
+    group_cols: str | Sequence[str] | None = None,
+    pos_label: Any = None,
+    min_support: int = 30,
 ) -> tuple[Any, FileReport]:
     """Evaluate a DuckDB relation, or a SQL query over a DuckDB connection, where it lives.
 
@@ -132,10 +159,13 @@ def evaluate_sql(
         the result.
     score_cols, weight_col, labels, skip_invalid, progress, batch_rows, bins
         As in :func:`evaluate_file`.
+    group_cols, pos_label, min_support
+        Evaluation by group, as in :func:`evaluate_file`.
 
     Returns
     -------
     (ConfusionMatrix, FileReport)
+        With ``group_cols``: (GroupedEvaluation, FileReport).
 
     Examples
     --------
@@ -155,6 +185,11 @@ def evaluate_sql(
                              "need two (or pass true_col= and pred_col=)")
         true_col = cols[0] if true_col is None else true_col
         pred_col = cols[1] if pred_col is None else pred_col
+    if group_cols is not None:
+        return _evaluate_by_group(src, name, true_col, pred_col, group_cols,
+                                  score_cols=score_cols, weight_col=weight_col, labels=labels,
+                                  skip_invalid=skip_invalid, progress=progress,
+                                  pos_label=pos_label, min_support=min_support)
     return _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
                      weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
                      na_values=None, progress=progress, batch_rows=batch_rows, bins=bins)
@@ -295,6 +330,33 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     if scores:
         report.curves = acc.curves()
     return acc.result(), report
+
+
+def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,
+                       group_cols: Any, *, score_cols: Any, weight_col: str | None,
+                       labels: Any, skip_invalid: bool, progress: Any, pos_label: Any,
+                       min_support: int) -> tuple[Any, FileReport]:
+    if isinstance(group_cols, str):
+        group_cols = [group_cols]
+    if not isinstance(group_cols, Sequence) or not group_cols:
+        raise ValueError(f"group_cols must name at least one column, got {group_cols!r}")
+    groups = check_columns(group_cols)
+    if score_cols is not None:
+        raise ValueError("group_cols cannot be combined with score_cols: the evaluation by "
+                         "group of a file counts labels only (use confmat.by_group in memory "
+                         "for ROC AUC per group)")
+    cols = check_columns([true_col, pred_col, *groups]
+                         + ([weight_col] if weight_col is not None else []))
+    source.check_columns(cols)
+    if source.relation is None:
+        raise ValueError(f"group_cols needs a format DuckDB counts (CSV, Parquet, JSON lines); "
+                         f"{source.name} is read as {source.format!r}")
+    report = FileReport(path=path, format=source.format, engine="duckdb GROUP BY")
+    ev = evaluate_by_group(source, true_col, pred_col, groups, weight_col, labels,
+                           skip_invalid, report, min_support=min_support, pos_label=pos_label)
+    if progress is not None:
+        progress(report.rows_total, report.rows_total)
+    return ev, report
 
 
 def _score_list(score_cols: Any) -> list[str]:

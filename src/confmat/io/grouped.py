@@ -10,9 +10,12 @@ from typing import Any
 import numpy as np
 
 from ..accumulator import Accumulator
+from ..accumulator.by_group import GROUPED_EVALUATION
 from ..binned import ScoreHistogram
+from ..counting.grouped import GroupedCounts
 from ..inputs.encode import encode_pair, normalize_labels, py_scalar
 from ..inputs.files import ReadError, Source, engine_error, engine_exceptions
+from ..inputs.grouping import encode_groups
 from ..inputs.sql_counts import count_groups
 from .rows import (
     MAX_SKIPPED_NUMBERS,
@@ -148,6 +151,126 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     except (ValueError, TypeError) as exc:
         raise content_error(source, None, exc) from exc
     return acc.result()
+
+
+#: Why a row is skipped by the evaluation by group, after :data:`REASONS` in precedence.
+NULL_GROUP = "null group"
+
+
+def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: list[str],
+                      weight_col: str | None, labels: Any, skip_invalid: bool,
+                      report: FileReport, min_support: int = 30, pos_label: Any = None) -> Any:
+    """The evaluation by group counted by the engine: one ``GROUP BY group_cols, true, pred``.
+
+    A row whose group value is null is skipped with the reason ``"null group"`` (after the
+    reasons of :data:`REASONS`: a row with a null label counts there) when ``skip_invalid``,
+    else it is an error naming the column and how many rows lack a group.
+
+    Parameters
+    ----------
+    source : Source
+        A source with a DuckDB ``relation``.
+    true_col, pred_col : str
+        Columns of true and predicted labels.
+    group_cols : list of str
+        Columns of sensitive features; their combinations that occur are the groups.
+    weight_col : str or None
+        Column of sample weights.
+    labels : sequence or None
+        Fixed classes, or None for the sorted labels seen.
+    skip_invalid : bool
+        Skip and count rows with a missing value instead of raising.
+    report : FileReport
+        Filled in place (rows read and skipped, reasons, skipped row numbers of the label and
+        weight reasons).
+    min_support : int, default 30
+        Groups with fewer rows are flagged small.
+    pos_label : label, optional
+        The positive class of the result.
+
+    Returns
+    -------
+    GroupedEvaluation
+
+    Raises
+    ------
+    ValueError
+        A missing value without ``skip_invalid``, a negative or infinite weight, a label
+        outside ``labels``, group keys of several kinds, or no valid row.
+    ReadError
+        If the engine fails.
+    """
+    try:
+        g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
+                         group_cols=group_cols)
+    except engine_exceptions() as exc:
+        raise engine_error(source.name, exc) from exc
+    t, p, n = g["true"], g["pred"], g["count"]
+    null_t = _is_null(t)
+    null_p = _is_null(p) & ~null_t
+    ok = ~(null_t | null_p)
+    by_reason = {REASONS[0]: int(n[null_t].sum()), REASONS[1]: int(n[null_p].sum())}
+    rows = n.copy()
+    if weight_col is not None:
+        by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
+        rows = n - g["bad_weight"]
+        ok &= rows > 0
+    null_g = np.zeros(n.shape, dtype=bool)
+    for col in g["groups"]:
+        null_g |= _is_null(col)
+    null_g &= ok
+    by_reason[NULL_GROUP] = int(rows[null_g].sum())
+    ok &= ~null_g
+    if by_reason[NULL_GROUP] and not skip_invalid:
+        cols = [c for c, v in zip(group_cols, g["groups"], strict=True) if _is_null(v).any()]
+        raise ValueError(f"{source.name}: {by_reason[NULL_GROUP]} row(s) have a null value in "
+                         f"the group column(s) {cols}; every row needs a group (pass "
+                         "skip_invalid=True to skip them, counted as 'null group')")
+    label_skips = sum(v for k, v in by_reason.items() if k != NULL_GROUP)
+    if label_skips:
+        found = _scan_missing(source, true_col, pred_col, weight_col, None,
+                              1 if not skip_invalid else min(label_skips, MAX_SKIPPED_NUMBERS))
+        if not found:
+            raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
+                            "rows disagree on missing values")
+        if not skip_invalid:
+            raise found[0][1]
+        report.skipped_row_numbers = [row for row, _ in found]
+    if weight_col is not None:
+        lo, hi = g["min_weight"][ok], g["max_weight"][ok]
+        if (lo < 0).any() or (hi == np.inf).any():
+            raise ValueError(f"{source.name}: column {weight_col!r} (sample_weight) holds "
+                             f"{float(lo.min()) if (lo < 0).any() else np.inf!r}; weights must "
+                             "be finite and non-negative")
+    skipped = sum(by_reason.values())
+    report.rows_skipped = skipped
+    report.rows_read = int(n.sum()) - skipped
+    report.skipped_by_reason = {k: v for k, v in by_reason.items() if v}
+    report.batches = 1
+    if report.rows_read == 0:
+        raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
+    book = None if labels is None else normalize_labels(labels)
+    try:
+        tc, pc, out_labels, has_other = encode_pair(t[ok], p[ok], book)
+        codes = encode_groups({c: v[ok] for c, v in zip(group_cols, g["groups"], strict=True)},
+                              int(ok.sum()))
+    except (ValueError, TypeError) as exc:
+        raise content_error(source, None, exc) from exc
+    if has_other:
+        k = len(out_labels)
+        bad_t = t[ok][tc == k]
+        bad, col = (bad_t[0], true_col) if bad_t.size else (p[ok][pc == k][0], pred_col)
+        raise ValueError(f"{source.name}: label {py_scalar(bad)!r} (column {col!r}) is not in "
+                         f"the fixed labels {out_labels}")
+    k = len(out_labels)
+    values = rows[ok] if weight_col is None else g["weight"][ok]
+    stack = np.zeros((codes.n_groups, k, k), dtype=values.dtype)
+    np.add.at(stack, (codes.codes.astype(np.int64), tc, pc), values)
+    sizes = np.zeros(codes.n_groups, dtype=np.int64)
+    np.add.at(sizes, codes.codes.astype(np.int64), rows[ok])
+    counts = GroupedCounts(stack, [py_scalar(v) for v in out_labels], False, sizes)
+    return GROUPED_EVALUATION(counts, codes.keys, list(group_cols), min_support=min_support,
+                              pos_label=pos_label)
 
 
 def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray, np.ndarray]:
