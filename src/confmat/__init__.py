@@ -17,7 +17,7 @@ from . import hooks
 from .version import __version__
 
 if TYPE_CHECKING:  # what the names below are, for type checkers
-    from .accumulator import Accumulator
+    from .accumulator import Accumulator, GroupedAccumulator
     from .binned import ScoreHistogram
     from .curves import (
         OneVsRestROC,
@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 
 #: public name -> the module that defines it
 _EXPORTS = {
+    "GroupedAccumulator": ".accumulator",
     "calibration": ".curves.calibration",
     "Calibration": ".curves.calibration",
     "by_group": ".groups.api",
@@ -149,6 +150,7 @@ __all__ = [
     "Accumulator",
     "Calibration",
     "ConfusionMatrix",
+    "GroupedAccumulator",
     "GroupedEvaluation",
     "GroupedIntervals",
     "MetricSpec",

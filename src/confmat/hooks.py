@@ -26,6 +26,7 @@ __all__ = [
     "CONFIDENCE_INTERVAL",
     "DASK_ACCUMULATE",
     "DASK_CONFUSION_COUNTS",
+    "GROUPED_EVALUATION",
     "HOOKS",
     "MATRIX_HTML",
     "MATRIX_TEXT",
@@ -226,6 +227,11 @@ DASK_CONFUSION_COUNTS = Hook(
 #: ``Accumulator.update`` on Dask collections: ``accumulate(y_true, y_pred, **options)`` ->
 #: an Accumulator holding the counts of the collections.
 DASK_ACCUMULATE = Hook("Accumulator.update on Dask collections", "confmat.dask", "accumulate")
+#: ``GroupedAccumulator.result()`` (and the grouped results of ``io`` and ``dask``):
+#: ``evaluation_from_counts(counts, keys, names, **options)`` -> a GroupedEvaluation (the
+#: ``groups`` layer is above the accumulator).
+GROUPED_EVALUATION = Hook("GroupedAccumulator.result", "confmat.groups.api",
+                          "evaluation_from_counts")
 
 #: Every hook, for the tests that check them.
 HOOKS: tuple[Hook, ...] = (
@@ -235,4 +241,5 @@ HOOKS: tuple[Hook, ...] = (
     MATRIX_HTML,
     DASK_CONFUSION_COUNTS,
     DASK_ACCUMULATE,
+    GROUPED_EVALUATION,
 )

@@ -7,7 +7,7 @@ Design: a class of its own rather than an ``Accumulator(by=...)`` option. The pl
 the group keys, the sensitive features' names and the group sizes, and its result is a
 :class:`~confmat.groups.GroupedEvaluation` instead of a :class:`~confmat.ConfusionMatrix`.
 ``GroupedEvaluation`` lives in the ``groups`` layer, above this one, so :meth:`result` reaches
-it through the hook :data:`GROUPED_EVALUATION` (the pattern of :mod:`confmat.hooks`).
+it through the hook :data:`confmat.hooks.GROUPED_EVALUATION`.
 """
 
 from __future__ import annotations
@@ -19,19 +19,15 @@ import numpy as np
 
 from ..counting.chunks import one_thread
 from ..counting.grouped import GroupedCounts, grouped_counts
-from ..hooks import Hook
+from ..hooks import GROUPED_EVALUATION
 from ..inputs.columns import check_label_pair
 from ..inputs.encode import check_label_kinds, label_kind, normalize_labels, py_scalar
 from ..inputs.grouping import encode_groups
 from ..metrics.exact import check_sum, check_total, int_total
 from .by_group_state import GroupedAccumulatorState
 
-__all__ = ["GROUPED_EVALUATION", "GroupedAccumulator"]
+__all__ = ["GroupedAccumulator"]
 
-#: Builds a :class:`~confmat.groups.GroupedEvaluation` from a stack of tables (the ``groups``
-#: layer is above the accumulator; the package root's loader fills the hook on first use).
-GROUPED_EVALUATION = Hook("GroupedAccumulator.result", "confmat.groups.api",
-                          "evaluation_from_counts")
 
 
 def _key_kinds(key: Any) -> tuple[str, ...]:

@@ -99,7 +99,7 @@ def evaluation_from_counts(
     """The evaluation by group of a stack of tables counted elsewhere: a
     :class:`~confmat.accumulator.GroupedAccumulator`, a file's ``GROUP BY``
     (:func:`confmat.io.evaluate_file` with ``group_cols``) or a Dask collection. They reach it
-    through the hook ``confmat.accumulator.by_group.GROUPED_EVALUATION``.
+    through the hook ``confmat.hooks.GROUPED_EVALUATION``.
 
     Parameters
     ----------

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..accumulator import Accumulator
-from ..accumulator.by_group import GROUPED_EVALUATION
 from ..binned import ScoreHistogram
 from ..counting.grouped import GroupedCounts
+from ..hooks import GROUPED_EVALUATION
 from ..inputs.encode import encode_pair, normalize_labels, py_scalar
 from ..inputs.files import ReadError, Source, engine_error, engine_exceptions
 from ..inputs.grouping import encode_groups
