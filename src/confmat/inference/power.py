@@ -391,6 +391,10 @@ def _two_curves(v1: float, v2: float, c12: float, nc: float | None, nn: float | 
     ndtr, ndtri = _norm()
     v0 = 2.0 * v1 - 2.0 * c12
     va = v1 + v2 - 2.0 * c12
+    if not (v0 > 0 and va > 0):
+        raise ValueError(f"the variance of the difference is not positive (under the null "
+                         f"{v0:.6g}, under the alternative {va:.6g}): the correlations and "
+                         "variances of the two areas are inconsistent (pROC returns NaN)")
     half = sig / 2.0 if alt == "two-sided" and sig is not None else sig
     za = None if half is None else float(ndtri(1.0 - half))
     zb = None if pw is None else float(ndtri(pw))
@@ -454,7 +458,8 @@ def power_roc_test_binormal(
     Raises
     ------
     ValueError
-        Not exactly one unknown; a value out of range; one partial range without the other.
+        Not exactly one unknown; a value out of range; one partial range without the other;
+        parameters that give a variance of the difference that is not positive.
     TypeError
         A value that is not a number.
 
@@ -541,7 +546,8 @@ def power_roc_test_data(
     ------
     ValueError
         A class missing; neither ``sig_level`` nor ``power`` given; the conditions of
-        :func:`power_roc_test`; an unknown method; invalid labels or scores.
+        :func:`power_roc_test`; an unknown method; invalid labels or scores; two curves
+        whose difference has no positive variance (e.g. identical scores).
 
     Examples
     --------
