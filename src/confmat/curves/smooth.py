@@ -256,12 +256,20 @@ def curve_from_densities(f0: np.ndarray, f1: np.ndarray) -> tuple[np.ndarray, np
     specificity, sensitivity : ndarray of shape (n + 2,)
         Specificity increasing.
 
+    Raises
+    ------
+    ValueError
+        A density that is zero at every point.
+
     Examples
     --------
     >>> sp, se = curve_from_densities(np.array([1.0, 0.0]), np.array([0.0, 1.0]))
     >>> sp.tolist(), se.tolist()
     ([0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 1.0, 0.0])
     """
+    if not (f0.sum() > 0 and f1.sum() > 0):
+        raise ValueError("the smoothed density of a class is zero at every point of the grid; "
+                         "use more points (n) or a wider bandwidth")
     c0 = np.concatenate([[0.0], np.cumsum(f0)[:-1]])
     c1 = np.cumsum(f1[::-1])[::-1]
     sp = c0 / f0.sum()
@@ -368,7 +376,8 @@ def smooth_roc(
     ValueError
         Unknown method, kernel, bandwidth rule or distribution; a non-positive bandwidth; a
         class missing; a curve with too few points for the binormal fit; non-positive
-        scores for the log-normal, exponential, gamma and Weibull fits; weights with a
+        scores for the log-normal, exponential, gamma and Weibull fits; a smoothed density
+        that is zero at every point of the grid; weights with a
         distribution that has no closed-form weighted fit; bad labels, scores or weights.
 
     Examples
