@@ -36,6 +36,8 @@ import numpy as np
 from ..inputs.targets import binary_target
 from .partial import REF_ROBIN, se_sp_points
 
+__all__ = ["SmoothROC", "binormal_fit", "smooth_roc"]
+
 REF_METZ = (
     "Metz, C. E., Herman, B. A., Shen, J.-H. (1998), Maximum likelihood estimation of receiver "
     "operating characteristic (ROC) curves from continuously-distributed data, Statistics in "

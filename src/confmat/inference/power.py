@@ -35,6 +35,15 @@ from ..curves.smooth import binormal_fit
 from ..inputs.targets import binary_target, check_scores_1d
 from .scores import delong_covariance
 
+__all__ = [
+    "PowerResult",
+    "binormal_cov",
+    "binormal_var",
+    "power_roc_test",
+    "power_roc_test_binormal",
+    "power_roc_test_data",
+]
+
 REF_OBUCHOWSKI_1997 = (
     "Obuchowski, N. A., McClish, D. K. (1997), Sample size determination for diagnostic "
     "accuracy studies involving binormal ROC curve indices, Statistics in Medicine 16(13), "
@@ -565,18 +574,19 @@ def power_roc_test_data(
     if m == 0 or n == 0:
         raise ValueError("power_roc_test_data needs both classes in y_true")
     if score_b is None:
-        auc = float(delong_covariance(bt.pos, bt.score[None, :])[0][0])
+        auc1 = float(delong_covariance(bt.pos, bt.score[None, :])[0][0])
         if sig_level is not None and power is not None:
-            k = float(n / m) if kappa is None else kappa
-            return power_roc_test(auc=auc, kappa=k, sig_level=sig_level, power=power,
+            return power_roc_test(auc=auc1, kappa=float(n / m) if kappa is None else kappa, sig_level=sig_level, power=power,
                                   alternative=alt)
-        return power_roc_test(auc=auc, n_cases=m, n_controls=n, sig_level=sig_level,
+        return power_roc_test(auc=auc1, n_cases=m, n_controls=n, sig_level=sig_level,
                               power=power, alternative=alt)
     sb = check_scores_1d(score_b, bt.pos.shape[0], "score_b")
     pw = _opt_number(power, "power", 0.0, 1.0)
     sig = _opt_number(sig_level, "sig_level", 0.0, 1.0)
     k = _opt_number(n / m if kappa is None else kappa, "kappa", 0.0, open_low=True)
     assert k is not None
+    nc: float | None
+    nn: float | None
     if pw is not None and sig is not None:
         solved, nc, nn = "n", None, None
     elif pw is None and sig is not None:
