@@ -33,7 +33,7 @@ import numpy as np
 from ..curves.partial import REF_ROBIN
 from ..curves.smooth import binormal_fit
 from ..inputs.targets import binary_target, check_scores_1d
-from .scores import delong_covariance
+from .roc_delong import delong_covariance_sorted as delong_covariance
 
 __all__ = [
     "PowerResult",
