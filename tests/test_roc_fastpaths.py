@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
-from confmat.inference import roc_boot, roc_delong
-from confmat.inference.roc_boot import ScoreGroups, draw, resampled_auc
+from confmat.inference import roc_delong, roc_fused
+from confmat.inference.roc_boot import ScoreGroups, draw
 from confmat.inference.roc_delong import delong_covariance_sorted
+from confmat.inference.roc_fused import resampled_auc, resampled_se_at_sp
 from confmat.inference.scores import delong_covariance
 
 
@@ -56,7 +57,7 @@ def test_resampled_auc_is_the_auc_of_the_resample(compiled, data, stratified):
         idx = (draw(rng, 6, pos.size),)
     with pytest.MonkeyPatch.context() as mp:
         if not compiled:
-            mp.setattr(roc_boot, "auc_kernels", lambda: None)
+            mp.setattr(roc_fused, "auc_kernels", lambda: None)
         got = resampled_auc(groups, idx)
     for r in range(6):
         if stratified:
@@ -68,3 +69,22 @@ def test_resampled_auc_is_the_auc_of_the_resample(compiled, data, stratified):
             assert np.isnan(got[r])
         else:
             assert got[r] == pytest.approx(roc_auc_score(yy, s[rows]), abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_fused_se_at_sp_is_procs_rule_on_the_resample(data):
+    # the fused kernel against the Curves path (itself tested against pROC's ci.se on pROC's
+    # own resamples) on the same index tables: the same doubles
+    pos, scores = _data(data, 120)
+    s = scores[0]
+    groups = ScoreGroups.build(pos, s)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
+    n_neg, n_pos = int((~pos).sum()), int(pos.sum())
+    neg_idx, pos_idx = draw(rng, 8, n_neg), draw(rng, 8, n_pos)
+    grid = np.arange(n_neg + 1) / n_neg  # values on the points: pROC's exact-match rule
+    values = np.concatenate([grid, rng.random(10), [0.0, 1.0, 0.5, 0.5]])
+    rng.shuffle(values)
+    got = resampled_se_at_sp(groups, neg_idx, pos_idx, values)
+    want = groups.stratified_curves(neg_idx, pos_idx).at_specificity(values)
+    np.testing.assert_array_equal(got, want)

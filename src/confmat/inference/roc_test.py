@@ -41,8 +41,9 @@ from .common import (
     z_quantile,
 )
 from .intervals import REF_EFRON
-from .roc_boot import Curves, ScoreGroups, draw, resampled_auc
+from .roc_boot import Curves, ScoreGroups, draw
 from .roc_delong import delong_covariance_sorted as delong_covariance
+from .roc_fused import resampled_auc
 from .scores import REF_DELONG
 
 REF_VENKATRAMAN = (
