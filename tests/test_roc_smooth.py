@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from confmat.curves.smooth import KERNELS, smooth_roc
-from proc_oracle import proc  # noqa: F401  (the fixture)
+from proc_oracle import proc, require_r_package  # noqa: F401  (the fixture)
 
 R_SMOOTH = r"""
 ends <- cumsum(lens); starts <- ends - lens + 1
@@ -80,6 +80,7 @@ def _ours(c):
 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_smooth_matches_proc(proc, seed):  # noqa: F811
+    require_r_package("MASS", "r-cran-mass")  # pROC's fitdistr smoothing calls MASS
     cases = _cases(seed, 120)
     keys = ("meth", "npts", "bwk", "bwv", "adj", "kern", "d0", "d1")
     r = proc(R_SMOOTH, y=np.concatenate([c["y"] for c in cases]),
