@@ -272,6 +272,8 @@ def test_data_errors():
         power_roc_test_data([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], [1, 2, 3, 4], sig_level=None)
     with pytest.raises(ValueError, match="score_b"):
         power_roc_test_data([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], [1, 2, 3])
+    with pytest.raises(ValueError, match="sample_weight"):
+        power_roc_test_data([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], sample_weight=[1, 2, 1, 2])
     with pytest.raises(ValueError, match="fpr1 and fpr2"):
         power_roc_test_binormal(a1=1, b1=1, a2=1, b2=1, rn=0, ra=0, delta=0.1, power=0.8,
                                 fpr1=(0, 0.2))

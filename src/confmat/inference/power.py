@@ -520,6 +520,7 @@ def power_roc_test_data(
     alternative: str = "two-sided",
     method: str = "delong",
     pos_label: Any = None,
+    sample_weight: Any = None,
 ) -> PowerResult:
     """Power or sample size from observed ROC curves (pROC's ``power.roc.test(roc1, roc2)``).
 
@@ -546,6 +547,9 @@ def power_roc_test_data(
     method : {'delong', 'obuchowski'}, default='delong'
         Variances of two curves.
     pos_label : label, optional
+    sample_weight : None
+        Not supported (the variances are those of unweighted samples); anything but None is
+        an error.
 
     Returns
     -------
@@ -554,7 +558,7 @@ def power_roc_test_data(
     Raises
     ------
     ValueError
-        A class missing; neither ``sig_level`` nor ``power`` given; the conditions of
+        ``sample_weight`` given; a class missing; neither ``sig_level`` nor ``power`` given; the conditions of
         :func:`power_roc_test`; an unknown method; invalid labels or scores; two curves
         whose difference has no positive variance (e.g. identical scores).
 
@@ -567,6 +571,10 @@ def power_roc_test_data(
     ('power', 0.458715737)
     """
     alt = _alternative(alternative)
+    if sample_weight is not None:
+        raise ValueError("sample_weight is not supported by power_roc_test_data: DeLong's and "
+                         "Obuchowski's variances are those of unweighted samples; repeat "
+                         "samples instead of weighting them")
     if method not in ("delong", "obuchowski"):
         raise ValueError(f"method must be 'delong' or 'obuchowski', got {method!r}")
     bt = binary_target(y_true, score_a, pos_label, None, "score_a")
