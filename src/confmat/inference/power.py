@@ -34,11 +34,10 @@ from ..curves.partial import REF_ROBIN
 from ..curves.smooth import binormal_fit
 from ..inputs.targets import binary_target, check_scores_1d
 from .roc_delong import delong_covariance_sorted as delong_covariance
+from .roc_obuchowski import binormal_cov, binormal_var
 
 __all__ = [
     "PowerResult",
-    "binormal_cov",
-    "binormal_var",
     "power_roc_test",
     "power_roc_test_binormal",
     "power_roc_test_data",
@@ -296,101 +295,6 @@ def power_roc_test(
     assert nc is not None and nn is not None and pw is not None and sig is not None
     return PowerResult(float(nc), float(nn), float(sig), float(pw), alt, (theta,), None, solved,
                        "one ROC curve against AUC = 0.5 (Obuchowski's variance)")
-
-
-def f_g(a: float, b: float, fpr: tuple[float, float] | None) -> tuple[float, float]:
-    """The derivatives ``f`` and ``g`` of Obuchowski and McClish (1997) of the full or partial
-    binormal area with respect to the binormal parameters ``a`` and ``b``.
-
-    Parameters
-    ----------
-    a, b : float
-        Binormal intercept and slope.
-    fpr : pair of float or None
-        The false-positive-rate range of a partial area, or None for the full area.
-
-    Returns
-    -------
-    f, g : float
-
-    Examples
-    --------
-    >>> f, g = f_g(0.0, 1.0, None)
-    >>> round(f, 6), g  # 1 / sqrt(4 pi)
-    (0.282095, -0.0)
-    """
-    ndtr, ndtri = _norm()
-    e1 = np.exp(-a * a / (2.0 * (1.0 + b * b)))
-    e2 = 1.0 + b * b
-    if fpr is None:
-        return (float(e1 * (2.0 * np.pi * e2) ** -0.5),
-                float(-e1 * a * b * (2.0 * np.pi * e2**3) ** -0.5))
-    c1, c2 = ((ndtri(x) + a * b / e2) * np.sqrt(e2) for x in fpr)
-    e3 = ndtr(c1) - ndtr(c2)
-    e4 = np.exp(-c1 * c1 / 2.0) - np.exp(-c2 * c2 / 2.0)
-    f = e1 * (2.0 * np.pi * e2) ** -0.5 * e3
-    g = e1 * (2.0 * np.pi * e2) ** -1.0 * (-e4) - a * b * e1 * (2.0 * np.pi * e2**3) ** -0.5 * e3
-    return float(f), float(g)
-
-
-def binormal_var(a: float, b: float, kappa: float, fpr: tuple[float, float] | None = None
-                 ) -> float:
-    """Obuchowski and McClish's (1997) variance (times the number of cases) of a binormal area.
-
-    Parameters
-    ----------
-    a, b : float
-        Binormal parameters.
-    kappa : float
-        Controls per case.
-    fpr : pair of float, optional
-        False-positive-rate range of a partial area.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(binormal_var(0.0, 1.0, 1.0), 6)  # f**2 * 2
-    0.159155
-    """
-    f, g = f_g(a, b, fpr)
-    return f * f * (1.0 + b * b / kappa + a * a / 2.0) + g * g * b * b * (1.0 + kappa) / (
-        2.0 * kappa)
-
-
-def binormal_cov(a1: float, b1: float, a2: float, b2: float, rn: float, ra: float,
-                 kappa: float, fpr1: tuple[float, float] | None = None,
-                 fpr2: tuple[float, float] | None = None) -> float:
-    """Obuchowski and McClish's (1997) covariance (times the number of cases) of two binormal
-    areas on the same samples.
-
-    Parameters
-    ----------
-    a1, b1, a2, b2 : float
-        Binormal parameters of the two curves.
-    rn, ra : float
-        Correlations of the two scores among the controls and among the cases.
-    kappa : float
-        Controls per case.
-    fpr1, fpr2 : pair of float, optional
-        False-positive-rate ranges of partial areas (both or neither).
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> binormal_cov(0.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0) == binormal_var(0.0, 1.0, 1.0)
-    True
-    """
-    f1, g1 = f_g(a1, b1, fpr1)
-    f2, g2 = f_g(a2, b2, fpr2)
-    return (f1 * f2 * (ra + rn * b1 * b2 / kappa + ra * ra * a1 * a2 / 2.0)
-            + g1 * g2 * (b1 * b2 * (rn * rn + kappa * ra * ra) / (2.0 * kappa))
-            + f1 * g2 * (ra * ra * a1 * b2 / 2.0) + f2 * g1 * (ra * ra * a2 * b1 / 2.0))
 
 
 def _two_curves(v1: float, v2: float, c12: float, nc: float | None, nn: float | None, k: float,
