@@ -87,6 +87,31 @@ def run_r(code: str, timeout: float = 600, **data: Any) -> dict[str, np.ndarray]
         return out
 
 
+@functools.cache
+def r_package_missing(package: str) -> bool:
+    """True when R cannot load ``package`` (Rscript itself being there)."""
+    res = subprocess.run(["Rscript", "-e", f"stopifnot(requireNamespace('{package}', "
+                          "quietly = TRUE))"], capture_output=True, text=True, timeout=120)
+    return res.returncode != 0
+
+
+def require_r_package(package: str, debian: str) -> None:
+    """Skip the calling test (fail it under ``CI``) when R lacks ``package``.
+
+    Parameters
+    ----------
+    package : str
+        The R package, e.g. ``'MASS'``.
+    debian : str
+        Its Debian package, for the message.
+    """
+    if r_package_missing(package):
+        why = f"R package {package} is missing (apt-get install -y {debian})"
+        if os.environ.get("CI"):
+            pytest.fail(f"the pROC oracle is required under CI: {why}")
+        pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def proc() -> Any:
     """:func:`run_r`, or skip (fail under ``CI``) when Rscript or pROC is missing."""

@@ -13,6 +13,7 @@ from ..inputs.encode import py_scalar
 from ..inputs.targets import binary_target
 from ..matrix import ConfusionMatrix
 from ..metrics import ClassCounts, Stats, evaluate, get_metric
+from .best import roc_criterion
 from .common import check_thresholds
 from .rank import cumulative_counts
 
@@ -343,7 +344,7 @@ class ThresholdChoice:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-_CRITERIA = ("youden", "mcc", "f1", "fbeta", "cost", "recall", "precision")
+_CRITERIA = ("youden", "closest_topleft", "mcc", "f1", "fbeta", "cost", "recall", "precision")
 
 
 def best_threshold(
@@ -367,6 +368,9 @@ def best_threshold(
         As in :func:`roc_curve`.
     criterion : str, default='youden'
         - ``'youden'``: maximize Youden's :math:`J = TPR - FPR` (informedness).
+        - ``'closest_topleft'``: minimize the squared distance to the corner (0, 1) of the
+          ROC plot, :math:`(1 - TPR)^2 + FPR^2` (pROC's ``closest.topleft``; for pROC's
+          ``best.weights`` and every tied point see :func:`confmat.curves.best.best_thresholds`).
         - ``'mcc'``: maximize the Matthews correlation coefficient.
         - ``'f1'`` / ``'fbeta'``: maximize :math:`F_\\beta` (``beta``, default 1).
         - ``'cost'``: minimize the expected cost per sample
@@ -429,6 +433,15 @@ def best_threshold(
         else:
             rec = sweep.metric("recall", zero_division=0)[ok]
             i = int(ok[int(np.argmax(rec))])
+    elif crit == "closest_topleft":
+        n_pos, n_neg = tps[-1], fps[-1]
+        if not (n_pos > 0 and n_neg > 0):
+            raise ValueError("closest_topleft needs both classes in y_true")
+        se = sweep.tp / n_pos
+        sp = (n_neg - sweep.fp) / n_neg
+        values = -roc_criterion(np.asarray(se, dtype=np.float64),
+                                np.asarray(sp, dtype=np.float64), "closest_topleft")
+        i = int(np.argmin(values))
     elif crit == "cost":
         if cost_matrix is None:
             raise ValueError("criterion='cost' needs cost_matrix=[[C_TN, C_FP], [C_FN, C_TP]]")

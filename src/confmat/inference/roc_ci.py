@@ -27,6 +27,7 @@ from ..inputs.targets import binary_target
 from .common import check_level, check_n_resamples, check_random_state, chunk_rows
 from .intervals import REF_EFRON, ConfidenceInterval
 from .roc_boot import Curves, ScoreGroups, draw, percentile_rows
+from .roc_fused import resampled_se_at_sp
 
 _BUDGET = 4_000_000
 
@@ -166,15 +167,23 @@ class _Source:
     def chunks(self, n_resamples: int, rng: np.random.Generator,
                stratified: bool) -> Any:
         """Curves of successive chunks of resamples."""
+        for idx in self.draws(n_resamples, rng, stratified):
+            if stratified:
+                yield self.groups.stratified_curves(*idx)
+            else:
+                yield self.groups.pooled_curves(idx[0])
+
+    def draws(self, n_resamples: int, rng: np.random.Generator,
+              stratified: bool) -> Any:
+        """Index tables of successive chunks of resamples: (negatives, positives) when
+        stratified, else (all samples,)."""
         width = max(self.n, 2 * self.groups.size)
         for start, stop in chunk_rows(n_resamples, width, _BUDGET):
             rows = stop - start
             if stratified:
-                neg = draw(rng, rows, self.n_neg)
-                pos = draw(rng, rows, self.n_pos)
-                yield self.groups.stratified_curves(neg, pos)
+                yield draw(rng, rows, self.n_neg), draw(rng, rows, self.n_pos)
             else:
-                yield self.groups.pooled_curves(draw(rng, rows, self.n))
+                yield (draw(rng, rows, self.n),)
 
 
 def roc_ci(
@@ -277,9 +286,13 @@ def roc_ci(
 
     est = evaluate(src.sample_curve())
     parts: list[list[np.ndarray]] = [[] for _ in est]
-    for c in src.chunks(n_used, rng, strat):
-        for i, v in enumerate(evaluate(c)):
-            parts[i].append(v)
+    if kind == "specificity" and strat:  # pROC's ci.se: one compiled pass per resample
+        for neg, pos in src.draws(n_used, rng, strat):
+            parts[0].append(resampled_se_at_sp(src.groups, neg, pos, at))
+    else:
+        for c in src.chunks(n_used, rng, strat):
+            for i, v in enumerate(evaluate(c)):
+                parts[i].append(v)
     boot = [np.concatenate(p, axis=0) for p in parts]
     keep = ~np.any([np.isnan(b).any(axis=1) for b in boot], axis=0)
     rates = {"specificity": ["sensitivity"], "sensitivity": ["specificity"],

@@ -24,6 +24,7 @@ samples (``y_true_b`` given). Methods:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,9 @@ from .common import (
 )
 from .intervals import REF_EFRON
 from .roc_boot import Curves, ScoreGroups, draw
-from .scores import REF_DELONG, delong_covariance
+from .roc_delong import delong_covariance_sorted as delong_covariance
+from .roc_fused import resampled_auc
+from .scores import REF_DELONG
 
 REF_VENKATRAMAN = (
     "Venkatraman, E. S., Begg, C. B. (1996), A distribution-free procedure for comparing "
@@ -134,7 +137,11 @@ class _Curve:
         self.n_neg = int(b.pos.shape[0] - self.n_pos)
         if self.n_pos == 0 or self.n_neg == 0:
             raise ValueError(f"the curve of {name} needs both classes in its labels")
-        self.groups = ScoreGroups.build(b.pos, b.score)
+
+    @cached_property
+    def groups(self) -> ScoreGroups:
+        # built on first use: the bootstrap needs it, DeLong's test does not
+        return ScoreGroups.build(self.pos, self.score)
 
 
 def _check_choice(value: Any, allowed: tuple[str, ...], name: str) -> str:
@@ -311,10 +318,14 @@ def _bootstrap(a: _Curve, b: _Curve, paired: bool, method: str, at: float | None
             if stratified:
                 if shared is None or not paired:
                     shared = (draw(rng, rows, c.n_neg), draw(rng, rows, c.n_pos))
+            elif shared is None or not paired:
+                shared = (draw(rng, rows, c.pos.shape[0]),)
+            if method == "bootstrap" and partial is None:  # the full area: no curve tables
+                vals.append(resampled_auc(c.groups, shared))
+                continue
+            if stratified:
                 cur = c.groups.stratified_curves(*shared)
             else:
-                if shared is None or not paired:
-                    shared = (draw(rng, rows, c.pos.shape[0]),)
                 cur = c.groups.pooled_curves(shared[0])
             vals.append(_quantity(cur, method, at, partial))
         diffs.append(vals[0] - vals[1])

@@ -1,0 +1,90 @@
+"""The fast paths of ROC inference agree with independent computations: DeLong's covariance
+from one sort (against the three-sort midrank code and, for the AUC, scikit-learn), and the
+fused bootstrap AUC (against scikit-learn on the resampled data)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import roc_auc_score
+
+from confmat.inference import roc_delong, roc_fused
+from confmat.inference.roc_boot import ScoreGroups, draw
+from confmat.inference.roc_delong import delong_covariance_sorted
+from confmat.inference.roc_fused import resampled_auc, resampled_se_at_sp
+from confmat.inference.scores import delong_covariance
+
+
+def _data(data, n_max=80):
+    n = data.draw(st.integers(2, n_max))
+    pos = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    pos[:2] = [False, True]
+    scores = np.array(data.draw(st.lists(st.integers(0, 6), min_size=2 * n,
+                                         max_size=2 * n)), dtype=float).reshape(2, n)
+    return pos, scores
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_delong_one_sort(compiled, data):
+    pos, scores = _data(data)
+    with pytest.MonkeyPatch.context() as mp:
+        if not compiled:
+            mp.setattr(roc_delong, "components_kernel", lambda: None)
+        auc, cov = delong_covariance_sorted(pos, scores)
+    want_auc, want_cov = delong_covariance(pos, scores)
+    for r in range(2):
+        assert auc[r] == pytest.approx(roc_auc_score(pos, scores[r]), abs=1e-12)
+    np.testing.assert_allclose(auc, want_auc, rtol=1e-13)
+    np.testing.assert_allclose(cov, want_cov, rtol=1e-9, atol=1e-15)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), stratified=st.booleans())
+def test_resampled_auc_is_the_auc_of_the_resample(compiled, data, stratified):
+    pos, scores = _data(data)
+    s = scores[0]
+    groups = ScoreGroups.build(pos, s)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
+    neg_i, pos_i = np.flatnonzero(~pos), np.flatnonzero(pos)
+    if stratified:
+        idx = (draw(rng, 6, neg_i.size), draw(rng, 6, pos_i.size))
+    else:
+        idx = (draw(rng, 6, pos.size),)
+    with pytest.MonkeyPatch.context() as mp:
+        if not compiled:
+            mp.setattr(roc_fused, "auc_kernels", lambda: None)
+        got = resampled_auc(groups, idx)
+    for r in range(6):
+        if stratified:
+            rows = np.concatenate([neg_i[idx[0][r]], pos_i[idx[1][r]]])
+        else:
+            rows = idx[0][r]
+        yy = pos[rows]
+        if yy.all() or not yy.any():
+            assert np.isnan(got[r])
+        else:
+            assert got[r] == pytest.approx(roc_auc_score(yy, s[rows]), abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_fused_se_at_sp_is_procs_rule_on_the_resample(data):
+    # the fused kernel against the Curves path (itself tested against pROC's ci.se on pROC's
+    # own resamples) on the same index tables: the same doubles
+    pos, scores = _data(data, 120)
+    s = scores[0]
+    groups = ScoreGroups.build(pos, s)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
+    n_neg, n_pos = int((~pos).sum()), int(pos.sum())
+    neg_idx, pos_idx = draw(rng, 8, n_neg), draw(rng, 8, n_pos)
+    grid = np.arange(n_neg + 1) / n_neg  # values on the points: pROC's exact-match rule
+    values = np.concatenate([grid, rng.random(10), [0.0, 1.0, 0.5, 0.5]])
+    rng.shuffle(values)
+    got = resampled_se_at_sp(groups, neg_idx, pos_idx, values)
+    want = groups.stratified_curves(neg_idx, pos_idx).at_specificity(values)
+    np.testing.assert_array_equal(got, want)
