@@ -34,7 +34,11 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         roc_curve_ovr,
         threshold_sweep,
     )
+    from .curves.best import BestThresholds, best_thresholds
     from .curves.calibration import Calibration, calibration
+    from .curves.cost import CostCurve, cost_curve
+    from .curves.gain import GainCurve, KSResult, gain_curve, ks_statistic, lift_curve
+    from .curves.smooth import SmoothROC, smooth_roc
     from .explain import explain
     from .groups.api import by_group
     from .groups.evaluation import GroupedEvaluation
@@ -53,6 +57,12 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         stuart_maxwell,
     )
     from .inference.compare import compare
+    from .inference.power import (
+        PowerResult,
+        power_roc_test,
+        power_roc_test_binormal,
+        power_roc_test_data,
+    )
     from .inference.roc_ci import roc_ci
     from .inference.roc_test import roc_test
     from .matrix import ConfusionMatrix
@@ -64,6 +74,21 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 
 #: public name -> the module that defines it
 _EXPORTS = {
+    "power_roc_test": ".inference.power",
+    "power_roc_test_binormal": ".inference.power",
+    "power_roc_test_data": ".inference.power",
+    "PowerResult": ".inference.power",
+    "smooth_roc": ".curves.smooth",
+    "SmoothROC": ".curves.smooth",
+    "best_thresholds": ".curves.best",
+    "BestThresholds": ".curves.best",
+    "gain_curve": ".curves.gain",
+    "lift_curve": ".curves.gain",
+    "GainCurve": ".curves.gain",
+    "ks_statistic": ".curves.gain",
+    "KSResult": ".curves.gain",
+    "cost_curve": ".curves.cost",
+    "CostCurve": ".curves.cost",
     "GroupedAccumulator": ".accumulator",
     "calibration": ".curves.calibration",
     "Calibration": ".curves.calibration",
@@ -148,25 +173,32 @@ hooks.set_loader(_load_hook)
 
 __all__ = [
     "Accumulator",
+    "BestThresholds",
     "Calibration",
     "ConfusionMatrix",
+    "CostCurve",
+    "GainCurve",
     "GroupedAccumulator",
     "GroupedEvaluation",
     "GroupedIntervals",
+    "KSResult",
     "MetricSpec",
     "OneVsRestROC",
     "PRCurve",
+    "PowerResult",
     "ROCCurve",
     "RocBand",
     "RocCI",
     "RocTestResult",
     "ScoreHistogram",
+    "SmoothROC",
     "ThresholdChoice",
     "ThresholdSweep",
     "UndefinedMetricWarning",
     "__version__",
     "average_precision",
     "best_threshold",
+    "best_thresholds",
     "bowker",
     "build_comparison",
     "build_report",
@@ -175,11 +207,15 @@ __all__ = [
     "classification_report",
     "compare",
     "compare_models",
+    "cost_curve",
     "delong",
     "explain",
+    "gain_curve",
     "get_metric",
     "hamming_loss",
     "interpret",
+    "ks_statistic",
+    "lift_curve",
     "list_metrics",
     "list_scales",
     "mcnemar",
@@ -187,6 +223,9 @@ __all__ = [
     "paired_bootstrap",
     "partial_auc",
     "partial_auc_ci",
+    "power_roc_test",
+    "power_roc_test_binormal",
+    "power_roc_test_data",
     "precision_recall_curve",
     "roc_auc",
     "roc_ci",
@@ -194,6 +233,7 @@ __all__ = [
     "roc_curve_ovr",
     "roc_test",
     "score_ci",
+    "smooth_roc",
     "stuart_maxwell",
     "threshold_sweep",
 ]
