@@ -4,8 +4,9 @@ The midrank formulation of Sun and Xu (2014) needs the midranks of every score a
 samples, among the positives and among the negatives. Sorting all samples once gives the other
 two for free: taken in the sorted order, the positives (and the negatives) are already sorted,
 so their midranks are read off runs of equal values without another sort (one compiled pass
-with numba, a few array passes without). The numbers are those of
-:func:`confmat.inference.scores.delong_covariance` (which sorts three times).
+with numba, a few array passes without). It is confmat's one DeLong covariance:
+:func:`confmat.inference.scores.delong`, ``score_ci``, :func:`confmat.roc_test` and the power
+computations all use it.
 """
 
 from __future__ import annotations

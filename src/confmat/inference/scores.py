@@ -16,6 +16,7 @@ import numpy as np
 from ..inputs.targets import binary_target
 from .common import check_level, check_n_resamples, check_random_state, norm_cdf, z_quantile
 from .intervals import REF_DAVISON, REF_EFRON, ConfidenceInterval, bootstrap_interval
+from .roc_delong import delong_covariance_sorted
 from .score_resampling import SCORE_METRICS as SCORE_METRICS
 from .score_resampling import need_both_classes
 from .score_resampling import score_bootstrap as score_bootstrap
@@ -35,98 +36,9 @@ REF_SUN_XU = (
 
 
 # ---------------------------------------------------------------------------------------------
-# DeLong
-def _midranks(x: np.ndarray) -> np.ndarray:
-    """Ranks 1..n with ties given their average rank (O(n log n))."""
-    order = np.argsort(x, kind="mergesort")
-    xs = x[order]
-    n = x.size
-    starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])
-    ends = np.r_[starts[1:], n]
-    avg = (starts + ends + 1) / 2.0
-    ranks = np.empty(n)
-    ranks[order] = np.repeat(avg, ends - starts)
-    return ranks
-
-
-def delong_components(pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                    np.ndarray]:
-    r"""AUCs and DeLong structural components of ``scores`` (shape (M, n)) by midranks.
-
-    Sun and Xu (2014): with ``m`` positives ``X`` and ``n`` negatives ``Y``, and midranks
-    :math:`T_X` (within positives), :math:`T_Y` (within negatives), :math:`T_Z` (all samples),
-    :math:`\hat\theta = (\sum_{i} T_Z(X_i) - m(m+1)/2) / (mn)`,
-    :math:`V_{10}(X_i) = (T_Z(X_i) - T_X(X_i))/n`, :math:`V_{01}(Y_j) = 1 - (T_Z(Y_j) -
-    T_Y(Y_j))/m`.
-
-    Parameters
-    ----------
-    pos : ndarray of bool, shape (N,)
-        Which samples are positive; both classes must be present.
-    scores : ndarray of float64, shape (M, N)
-        The scores of M models on the same samples.
-
-    Returns
-    -------
-    auc : ndarray, shape (M,)
-        The AUC of each model.
-    v10 : ndarray, shape (M, m)
-        The structural components of the positives.
-    v01 : ndarray, shape (M, n)
-        The structural components of the negatives.
-
-    Examples
-    --------
-    >>> pos = np.array([0, 0, 1, 1, 0, 1], dtype=bool)
-    >>> auc, v10, v01 = delong_components(pos, np.array([[.1, .4, .35, .8, .2, .9]]))
-    >>> auc.round(4).tolist(), v10.round(4).tolist()
-    ([0.8889], [[0.6667, 1.0, 1.0]])
-    """
-    m = int(pos.sum())
-    n = pos.size - m
-    auc = np.empty(scores.shape[0])
-    v10 = np.empty((scores.shape[0], m))
-    v01 = np.empty((scores.shape[0], n))
-    for r, s in enumerate(scores):
-        tz = _midranks(s)
-        tx = _midranks(s[pos])
-        ty = _midranks(s[~pos])
-        auc[r] = (tz[pos].sum() - m * (m + 1) / 2.0) / (m * n)
-        v10[r] = (tz[pos] - tx) / n
-        v01[r] = 1.0 - (tz[~pos] - ty) / m
-    return auc, v10, v01
-
-
-def delong_covariance(pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""AUCs and their DeLong covariance :math:`S = S_{10}/m + S_{01}/n` (``S_{10}``, ``S_{01}``
-    the sample covariances of the structural components).
-
-    Parameters
-    ----------
-    pos : ndarray of bool, shape (N,)
-        Which samples are positive; both classes must be present.
-    scores : ndarray of float64, shape (M, N)
-        The scores of M models on the same samples.
-
-    Returns
-    -------
-    auc : ndarray, shape (M,)
-        The AUC of each model.
-    covariance : ndarray, shape (M, M)
-        Their covariance (a class of one sample contributes zero).
-
-    Examples
-    --------
-    >>> pos = np.array([0, 0, 1, 1, 0, 1], dtype=bool)
-    >>> auc, cov = delong_covariance(pos, np.array([[.1, .4, .35, .8, .2, .9]]))
-    >>> round(float(cov[0, 0] * 81), 6)  # 1/81 from the positives plus 1/81 from the negatives
-    2.0
-    """
-    auc, v10, v01 = delong_components(pos, scores)
-    m, n = v10.shape[1], v01.shape[1]
-    s10 = np.atleast_2d(np.cov(v10)) if m > 1 else np.zeros((auc.size, auc.size))
-    s01 = np.atleast_2d(np.cov(v01)) if n > 1 else np.zeros((auc.size, auc.size))
-    return auc, s10 / m + s01 / n
+# DeLong: the covariance of correlated AUCs has one implementation, one sort per score vector
+# (:func:`confmat.inference.roc_delong.delong_covariance_sorted`, Sun and Xu 2014's midranks)
+delong_covariance = delong_covariance_sorted
 
 
 @dataclass(frozen=True)
