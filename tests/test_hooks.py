@@ -116,3 +116,39 @@ def test_a_hook_is_loaded_on_first_use_in_a_fresh_process() -> None:
 def test_hook_rejects_what_is_not_callable() -> None:
     with pytest.raises(TypeError, match="func must be callable"):
         hooks.Hook("x", "y", "z").fill(42)
+
+
+SHADOWED = [  # (package, public name that is also a submodule's name)
+    ("confmat", "explain"),
+    ("confmat.inference", "roc_ci"),
+    ("confmat.inference", "roc_test"),
+    ("confmat.inference", "compare"),
+    ("confmat.report", "render_html"),
+    ("confmat.report", "render_text"),
+    ("confmat.report", "classification_report"),
+]
+
+
+@pytest.mark.parametrize("package,name", SHADOWED)
+def test_a_submodule_imported_first_never_replaces_the_public_name(package, name):
+    # a fresh interpreter: the submodule is imported before the package's name is used
+    code = (f"import importlib, types; importlib.import_module('{package}.{name}'); "
+            f"pkg = importlib.import_module('{package}'); obj = getattr(pkg, '{name}'); "
+            f"assert not isinstance(obj, types.ModuleType), obj; "
+            f"assert obj.__module__ == '{package}.{name}', obj.__module__; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_text_report_loads_neither_the_html_renderer_nor_the_comparison() -> None:
+    code = (
+        "import sys, confmat\n"
+        "from confmat.report import build_report, render_text\n"
+        "rep = build_report(confmat.ConfusionMatrix([[61, 2], [8, 58]]))\n"
+        "assert 'Confusion matrix' in render_text(rep) and 'Confusion matrix' in str(rep)\n"
+        "heavy = [m for m in ('jinja2', 'confmat.report.render_html', 'confmat.inference.compare',"
+        " 'confmat.inference.roc_ci', 'scipy') if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

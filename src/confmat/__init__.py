@@ -11,9 +11,10 @@ are loaded on first use through :mod:`confmat.hooks` (see docs/architecture.md).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import hooks
+from .lazy import lazy_package
 from .version import __version__
 
 if TYPE_CHECKING:  # what the names below are, for type checkers
@@ -147,19 +148,9 @@ _MODULES = frozenset({
 })
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's layer on first access (PEP 562)."""
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
-        globals()[name] = value
-        return value
-    if name in _MODULES:
-        return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS) | _MODULES)
+#: the names above and the subpackages, imported on first access; a submodule that shares a
+#: public name (``confmat/explain.py``) never replaces it (:mod:`confmat.lazy`)
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS, _MODULES)
 
 
 def _load_hook(hook: hooks.Hook) -> None:

@@ -7,30 +7,76 @@ Modules: ``intervals`` (analytic intervals and the multinomial bootstrap on the 
 ``prior`` (re-weighting to another class prevalence).
 """
 
-from .compare import Comparison, compare, compare_curves, compare_models
-from .intervals import (
-    METHODS,
-    ConfidenceInterval,
-    auto_method,
-    confidence_interval,
-    describe_methods,
-    interval_methods,
-    kappa_standard_error,
-    proportion_interval,
-)
-from .paired import (
-    PairedResult,
-    TestResult,
-    bowker,
-    holm,
-    mcnemar,
-    paired_bootstrap,
-    stuart_maxwell,
-)
-from .prior import at_prevalence, prevalence_ci
-from .roc_ci import RocBand, RocCI, partial_auc_ci, roc_ci
-from .roc_test import RocTestResult, roc_test
-from .scores import DeLongResult, delong, score_ci, score_metric
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_package
+
+if TYPE_CHECKING:  # what the names below are, for type checkers
+    from .compare import Comparison, compare, compare_curves, compare_models
+    from .intervals import (
+        METHODS,
+        ConfidenceInterval,
+        auto_method,
+        confidence_interval,
+        describe_methods,
+        interval_methods,
+        kappa_standard_error,
+        proportion_interval,
+    )
+    from .paired import (
+        PairedResult,
+        TestResult,
+        bowker,
+        holm,
+        mcnemar,
+        paired_bootstrap,
+        stuart_maxwell,
+    )
+    from .prior import at_prevalence, prevalence_ci
+    from .roc_ci import RocBand, RocCI, partial_auc_ci, roc_ci
+    from .roc_test import RocTestResult, roc_test
+    from .scores import DeLongResult, delong, score_ci, score_metric
+
+#: public name -> the module that defines it, imported on first use (PEP 562): ``cm.ci`` loads
+#: the intervals, not the model comparison or the ROC analysis
+_EXPORTS = {
+    "Comparison": ".compare",
+    "compare": ".compare",
+    "compare_curves": ".compare",
+    "compare_models": ".compare",
+    "METHODS": ".intervals",
+    "ConfidenceInterval": ".intervals",
+    "auto_method": ".intervals",
+    "confidence_interval": ".intervals",
+    "describe_methods": ".intervals",
+    "interval_methods": ".intervals",
+    "kappa_standard_error": ".intervals",
+    "proportion_interval": ".intervals",
+    "PairedResult": ".paired",
+    "TestResult": ".paired",
+    "bowker": ".paired",
+    "holm": ".paired",
+    "mcnemar": ".paired",
+    "paired_bootstrap": ".paired",
+    "stuart_maxwell": ".paired",
+    "at_prevalence": ".prior",
+    "prevalence_ci": ".prior",
+    "RocBand": ".roc_ci",
+    "RocCI": ".roc_ci",
+    "partial_auc_ci": ".roc_ci",
+    "roc_ci": ".roc_ci",
+    "RocTestResult": ".roc_test",
+    "roc_test": ".roc_test",
+    "DeLongResult": ".scores",
+    "delong": ".scores",
+    "score_ci": ".scores",
+    "score_metric": ".scores",
+}
+
+
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
 
 __all__ = [
     "METHODS",

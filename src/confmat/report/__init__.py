@@ -11,17 +11,59 @@ the only text marked safe). The model never imports a renderer: this package fil
 find theirs.
 """
 
-from . import model as _model
-from .build import build_report
-from .classification_report import classification_report
-from .comparison import Comparison, build_comparison
-from .model import Report
-from .render_data import render_csv, render_json
-from .render_html import render_fragment, render_html
-from .render_text import render_markdown, render_text
-from .scores import ScoreCurve, curves_from_histogram, score_curves
+from __future__ import annotations
 
-_model.RENDERERS.update({"text": render_text, "html_fragment": render_fragment})
+from typing import TYPE_CHECKING, Any
+
+from ..lazy import lazy_package
+from . import model as _model
+
+if TYPE_CHECKING:  # what the names below are, for type checkers
+    from .build import build_report
+    from .classification_report import classification_report
+    from .comparison import Comparison, build_comparison
+    from .model import Report
+    from .render_data import render_csv, render_json
+    from .render_html import render_fragment, render_html
+    from .render_text import render_markdown, render_text
+    from .scores import ScoreCurve, curves_from_histogram, score_curves
+
+#: public name -> the module that defines it; imported on first use (PEP 562), so that a
+#: terminal summary never loads the HTML renderer (jinja2) or the comparison machinery
+_EXPORTS = {
+    "Comparison": ".comparison",
+    "Report": ".model",
+    "ScoreCurve": ".scores",
+    "build_comparison": ".comparison",
+    "build_report": ".build",
+    "classification_report": ".classification_report",
+    "curves_from_histogram": ".scores",
+    "render_csv": ".render_data",
+    "render_fragment": ".render_html",
+    "render_html": ".render_html",
+    "render_json": ".render_data",
+    "render_markdown": ".render_text",
+    "render_text": ".render_text",
+    "score_curves": ".scores",
+}
+
+
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
+
+
+def _text(rep: Any) -> str:
+    from .render_text import render_text as text
+
+    return text(rep)
+
+
+def _fragment(rep: Any) -> str:
+    from .render_html import render_fragment as fragment
+
+    return fragment(rep)
+
+
+_model.RENDERERS.update({"text": _text, "html_fragment": _fragment})
 
 __all__ = [
     "Comparison",
@@ -32,6 +74,7 @@ __all__ = [
     "classification_report",
     "curves_from_histogram",
     "render_csv",
+    "render_fragment",
     "render_html",
     "render_json",
     "render_markdown",

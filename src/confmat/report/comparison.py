@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import inference
 from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
@@ -22,6 +21,9 @@ from .build import REPORT_RESAMPLES, build_report
 from .findings import headline_names
 from .jsonable import clean
 from .model import Displayable, Report
+
+if TYPE_CHECKING:
+    from .. import inference
 
 
 @dataclass
@@ -232,7 +234,9 @@ def build_comparison(
     given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
                       if k in scores and with_scores else np.asarray(v))
              for k, v in models.items()}
-    result = inference.compare(given, y, names, level=level, n_resamples=n_resamples,
+    from ..inference.compare import compare  # on use: printing a report never loads it
+
+    result = compare(given, y, names, level=level, n_resamples=n_resamples,
                                random_state=0, labels=list(labels), pos_label=pos_label,
                                test_metric=test_metric, average=average)
     return Comparison(title, [str(n) for n in models], reports, result, intervals,
