@@ -267,8 +267,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
                         "to_group": f" to {_name(_key(reference))}"}[method]
                 for kind in ("difference", "ratio"):
                     fn = ev.difference if kind == "difference" else ev.ratio
-                    v = num(fn(m, method=method, reference=reference, pos_label=p,
-                               zero_division=float("nan")))
+                    v = num(fn(m, method=method, pos_label=p, zero_division=float("nan"),
+                               reference=reference if method == "to_group" else None))
                     disparities.append({"name": f"{m} {kind}{tail}", "metric": m, "kind": kind,
                                         "method": method, "value": v,
                                         "large": is_large(kind, v, large_difference,
