@@ -249,8 +249,11 @@ def test_text_and_markdown_mark_large_and_small():
     for d in sec.disparities:
         line = next(ln for ln in text.splitlines() if ln.strip().startswith(d["name"] + " "))
         assert line.endswith("(large)") is d["large"]
-        assert (f"| {d['name']} | **" in md) is d["large"]
+        assert (f"| {d['name'].replace('_', chr(92) + '_')} | **" in md) is d["large"]
     assert "(small)" in md and "*" in text
+    md = render_groups_markdown(build_groups_section(by_group([0, 1], [0, 1], ["<b>|x", "y"]),
+                                                     ["accuracy"], intervals=False))
+    assert "| \\<b\\>\\|x | 1 (small) |" in md and "<b>" not in md
 
 
 @pytest.mark.parametrize("kind, value, large", [("difference", 0.1, True),
@@ -286,10 +289,10 @@ def test_random_sections_match_scikit_learn(seed, n, k):
 def _csv(tmp_path):
     y, p, g = _data(5, 500)
     path = tmp_path / "preds.csv"
+    g = np.where(g == "<b>west</b>", "west", g)
     path.write_text("y,yhat,region\n" + "".join(f"{a},{b},{c}\n" for a, b, c in
-                                               zip(y, p, np.char.replace(g, "<", "["),
-                                                   strict=True)))
-    return path, y, p, np.char.replace(g, "<", "[")
+                                               zip(y, p, g, strict=True)))
+    return path, y, p, g
 
 
 @pytest.mark.parametrize("suffix", ["html", "md"])

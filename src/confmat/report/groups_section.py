@@ -379,7 +379,9 @@ def render_groups_text(section: GroupsSection) -> str:
 
 
 def _md(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Text as literal Markdown (the escapes of ``render_markdown``): a label holding markup
+    or table bars stays text."""
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(text).replace("\n", " "))
 
 
 def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
