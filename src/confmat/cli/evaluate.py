@@ -106,13 +106,14 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
       confmat report preds.csv --true y --pred yhat --score p1 --cost "[[0,1],[20,0]]"
       confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
+      confmat report preds.csv --true y --pred yhat --by sex --pos-label 1 -o groups.html
     """
     from ..matrix import ConfusionMatrix
 
     if by:
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
-                         bool(score or scores or bins or cost))
+                         bool(score or scores or bins or cost), title, not no_intervals)
         return
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
@@ -195,37 +196,61 @@ def _cost_matrix(text: str) -> np.ndarray:
 def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                      weight: str | None, labels: list[str], pos_label: str | None,
                      skip_invalid: bool, fmt_in: str | None, fmt: str | None,
-                     output: str | None, scores: bool) -> None:
+                     output: str | None, scores: bool, title: str | None = None,
+                     intervals: bool = True) -> None:
     """``report --by``: the table by group and the disparities, counted by DuckDB's ``GROUP
-    BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``)."""
+    BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``). Text and JSON hold the
+    by-group section; HTML and Markdown are the report of all samples with that section
+    (``build_report(ev.overall, groups=...)``)."""
     import json
 
     from ..io import evaluate_file
-    from ..report.groups_section import build_groups_section, render_groups_text
+    from ..report.groups_section import (
+        build_groups_section,
+        render_groups_markdown,
+        render_groups_text,
+    )
 
     if scores:
         raise InputError("--by evaluates labels by group; it takes no --score, --scores, "
                          "--bins or --cost")
     kind = format_for(fmt, output)
-    if kind not in ("text", "json"):
-        raise InputError(f"--by writes text or json, not {kind}")
+    if kind not in ("text", "json", "html", "markdown"):
+        raise InputError(f"--by writes text, json, markdown or html, not {kind}")
     ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
                              labels=labels or None, skip_invalid=skip_invalid, format=fmt_in)
     pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
         if pos_label is not None else None
     if pos is not None and pos not in ev.labels:
         raise InputError(f"--pos-label {pos!r} is not one of the labels {ev.labels}")
-    sec = build_groups_section(ev, pos_label=pos)
-    if frep.rows_skipped:
-        sec.notes.append(f"{frep.rows_skipped} invalid rows were skipped (--skip-invalid): "
-                         f"{frep.skipped_by_reason}")
-    text = (json.dumps({"file": file, "rows_read": frep.rows_read, **sec.to_dict()}, indent=2)
-            if kind == "json" else render_groups_text(sec))
-    if output in (None, "-"):
-        click.echo(text)
+    sec = build_groups_section(ev, pos_label=pos, intervals=intervals)
+    skipped = (f"{frep.rows_skipped} invalid rows were skipped (--skip-invalid): "
+               f"{frep.skipped_by_reason}") if frep.rows_skipped else None
+    if skipped:
+        sec.notes.append(skipped)
+    if kind in ("html", "markdown"):
+        from ..report import build_report, render_markdown
+
+        source = {"file": file, "true": true_col, "pred": pred_col, "by": ", ".join(by),
+                  "weight": weight, "rows skipped": frep.rows_skipped or None}
+        rep = build_report(ev.overall, intervals=intervals, groups=sec,
+                           title=title or f"Report by group: {Path(file).name}", source=source)
+        if kind == "html":
+            emit(rep, kind, output)
+            return
+        text = render_markdown(rep).rstrip("\n") + "\n\n" + render_groups_markdown(sec)
     else:
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text + "\n", encoding="utf-8")
+        text = (json.dumps({"file": file, "rows_read": frep.rows_read, **sec.to_dict()},
+                           indent=2) if kind == "json" else render_groups_text(sec))
+    if output in (None, "-"):
+        click.echo(text.rstrip("\n"))
+    else:
+        try:
+            Path(output).parent.mkdir(parents=True, exist_ok=True)
+            Path(output).write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write output file {output!r}: "
+                             f"{exc.strerror or exc}") from exc
 
 
 def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:

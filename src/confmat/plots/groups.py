@@ -3,13 +3,14 @@ group, groups below the minimum support drawn hollow (flagged, not hidden)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from .common import new_ax
 
-__all__ = ["plot_group_forest"]
+__all__ = ["draw_group_forest", "plot_group_forest"]
 
 
 def plot_group_forest(ev: Any, metric: str = "balanced_accuracy", *, level: float = 0.95,
@@ -58,21 +59,73 @@ def plot_group_forest(ev: Any, metric: str = "balanced_accuracy", *, level: floa
     """
     ci = ev.ci(metric, level=level, pos_label=pos_label, random_state=random_state,
                **ci_params)
-    _, ax = new_ax(ax, (5.5, 0.9 + 0.35 * len(ev.groups)))
-    y = np.arange(len(ev.groups))[::-1]
-    est, low, high = ci.estimate, ci.low, ci.high
-    small = np.asarray(ev.small, dtype=bool)
+    forest = {"metric": metric, "method": ci.method, "level": level, "names": list(ev.names),
+              "groups": list(ev.groups), "sizes": [int(v) for v in ev.sizes],
+              "small": [bool(v) for v in ev.small], "estimate": ci.estimate.tolist(),
+              "low": ci.low.tolist(), "high": ci.high.tolist(),
+              "overall": float(ev.overall_metric(metric, pos_label=pos_label))
+              if overall else None}
+    return draw_group_forest(forest, ax=ax, min_support=ev.min_support)
+
+
+def _floats(values: Any) -> np.ndarray:
+    return np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
+
+
+def draw_group_forest(forest: Mapping[str, Any], *, ax: Any = None,
+                      min_support: int | None = None) -> Any:
+    """Draw a forest plot from its data: the ``forest`` of a report's by-group section
+    (:class:`confmat.report.groups_section.GroupsSection`), so that a report draws what it
+    holds and computes nothing.
+
+    Parameters
+    ----------
+    forest : mapping
+        ``metric``, ``method``, ``level``, ``names`` (the features), and per group
+        ``groups``, ``sizes``, ``small``, ``estimate``, ``low``, ``high`` (None or NaN where
+        undefined); ``overall`` (optional, None for no line).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on (a new figure otherwise).
+    min_support : int, optional
+        The minimum support, named in the legend of small groups.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ImportError
+        Without matplotlib.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> f = {"metric": "recall", "method": "wilson", "level": 0.95, "names": ["site"],
+    ...      "groups": ["a", "b"], "sizes": [40, 5], "small": [False, True],
+    ...      "estimate": [0.8, 0.6], "low": [0.65, 0.23], "high": [0.9, 0.88], "overall": 0.78}
+    >>> ax = draw_group_forest(f, ax=Figure().add_subplot())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['a (n=40)', 'b (n=5)']
+    """
+    groups = list(forest["groups"])
+    _, ax = new_ax(ax, (5.5, 0.9 + 0.35 * len(groups)))
+    y = np.arange(len(groups))[::-1]
+    est, low, high = (_floats(forest[k]) for k in ("estimate", "low", "high"))
+    small = np.asarray(forest["small"], dtype=bool)
     ax.hlines(y, low, high, color="C0")
     ax.plot(est[~small], y[~small], "o", color="C0", label="group")
     if small.any():
         ax.plot(est[small], y[small], "o", mfc="white", color="C0",
-                label=f"fewer than {ev.min_support} samples")
-    if overall:
-        value = ev.overall_metric(metric, pos_label=pos_label)
+                label="fewer than " + (f"{min_support} samples" if min_support is not None
+                                       else "the minimum support"))
+    value = forest.get("overall")
+    if value is not None and np.isfinite(value):
         ax.axvline(float(value), color="0.5", ls="--", lw=1, label="overall")
-    names = [" / ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in ev.groups]
-    ax.set_yticks(y, [f"{g} (n={int(s)})" for g, s in zip(names, ev.sizes, strict=True)])
-    ax.set_xlabel(f"{metric} ({level:.0%} interval, {ci.method})")
-    ax.set_title(f"{metric} by {' x '.join(ev.names)}")
+    names = [" / ".join(map(str, k)) if isinstance(k, tuple | list) else str(k) for k in groups]
+    ax.set_yticks(y, [f"{g} (n={int(s)})" for g, s in zip(names, forest["sizes"], strict=True)])
+    metric, level = forest["metric"], float(forest["level"])
+    ax.set_xlabel(f"{metric} ({level:.0%} interval, {forest['method']})")
+    ax.set_title(f"{metric} by {' x '.join(map(str, forest['names']))}")
     ax.legend(loc="best", fontsize="small")
     return ax

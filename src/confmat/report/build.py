@@ -182,6 +182,7 @@ def build_report(
     source: Mapping[str, Any] | None = None,
     cost_matrix: Any = None,
     calibration_bins: int = 10,
+    groups: Any = None,
 ) -> Report:
     """Build the report of one classifier.
 
@@ -224,6 +225,12 @@ def build_report(
     calibration_bins : int, default 10
         Bins of the calibration section (shown when the scores are probabilities; see
         :func:`confmat.curves.calibration.calibration`).
+    groups : GroupedEvaluation or GroupsSection, optional
+        The evaluation by group (:func:`confmat.by_group`): the report gets a by-group
+        section (:func:`confmat.report.groups_section.build_groups_section` with its
+        defaults and this report's ``intervals`` and ``level``; build the section yourself
+        to choose metrics, the forest plot's metric or a reference group). ``cm`` is then
+        usually ``ev.overall``, the table of all samples.
 
     Returns
     -------
@@ -237,7 +244,8 @@ def build_report(
         ``y_score`` without ``y_true``; scores of the wrong shape or not finite;
         ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}, or not
         among the labels; ``cost_matrix`` without scores, with several score curves, or not
-        a finite 2 x 2 array; ``calibration_bins`` below 1.
+        a finite 2 x 2 array; ``calibration_bins`` below 1; ``groups`` whose classes are
+        not ``cm``'s.
 
     Examples
     --------
@@ -322,7 +330,25 @@ def build_report(
                  dict(source or {}), notes, level, cm, extra, cal, None, averages)
     if cost_matrix is not None:
         rep.cost = _cost(rep, y_true, y_score, sample_weight, cost_matrix)
+    if groups is not None:
+        rep.groups = _groups(groups, cm, intervals, level)
     return rep
+
+
+def _groups(groups: Any, cm: ConfusionMatrix, intervals: bool, level: float) -> Any:
+    """The by-group section of ``build_report(groups=...)``."""
+    from ..groups import GroupedEvaluation
+    from .groups_section import GroupsSection, build_groups_section
+
+    if isinstance(groups, GroupsSection):
+        return groups
+    if not isinstance(groups, GroupedEvaluation):
+        raise TypeError("groups must be a GroupedEvaluation (confmat.by_group) or a "
+                        f"GroupsSection, got {type(groups).__name__}")
+    if list(groups.labels) != list(cm.labels):
+        raise ValueError(f"groups has the classes {list(groups.labels)} but cm has "
+                         f"{list(cm.labels)}; build the report from groups.overall")
+    return build_groups_section(groups, intervals=intervals, level=level)
 
 
 def _averages(y_true: Any, y_score: Any, cm: ConfusionMatrix, curves: list[ScoreCurve],

@@ -3,25 +3,46 @@ metrics), the disparities between groups and the data of a forest plot (a metric
 interval in every group). Built from a :class:`~confmat.groups.GroupedEvaluation`; every
 value comes from it (the registry through ``GroupedEvaluation.metric``), none is computed here.
 
-Renderers: :func:`render_groups_text` (plain text) and :meth:`GroupsSection.to_dict` (JSON);
-the HTML page reads ``to_dict()`` too (a sortable table, the forest plot, the disparities).
+Renderers: :func:`render_groups_text` (plain text), :func:`render_groups_markdown` and
+:meth:`GroupsSection.to_dict` (JSON); the HTML page (``render_html`` of a report built with
+``build_report(ev.overall, groups=ev)``) reads ``to_dict()`` too: a sortable table, the forest
+plot, the disparities.
+
+Which disparities are highlighted
+---------------------------------
+A disparity is flagged ``large`` when a difference is at least :data:`LARGE_DIFFERENCE`
+(0.1, ten points on a 0-1 metric) or a ratio is below :data:`LARGE_RATIO` (0.8: the
+"four-fifths rule" of the US Uniform Guidelines on Employee Selection Procedures, EEOC 1978,
+29 CFR 1607.4(D), which fairlearn's documentation also cites for demographic parity ratios).
+Both thresholds are conventions, not tests: give ``large_difference`` / ``large_ratio`` to
+:func:`build_groups_section` to use others. An undefined value is never flagged.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .jsonable import label_json, num
 
-__all__ = ["GroupsSection", "build_groups_section", "render_groups_text"]
+__all__ = ["GroupsSection", "build_groups_section", "render_groups_markdown",
+           "render_groups_text"]
 
 #: fairlearn's named measures shown for binary problems (Hardt et al. 2016; Agarwal et al.
 #: 2018; Weerts et al. 2023).
 NAMED_MEASURES = ("demographic_parity_difference", "demographic_parity_ratio",
                   "equalized_odds_difference", "equalized_odds_ratio",
                   "equal_opportunity_difference")
+#: a difference at least this large is highlighted (see the module docstring)
+LARGE_DIFFERENCE = 0.1
+#: a ratio below this is highlighted: the four-fifths rule (EEOC 1978)
+LARGE_RATIO = 0.8
+#: bootstrap resamples per group for the table's intervals of metrics that are not proportions
+SECTION_RESAMPLES = 1000
 
 
 @dataclass
@@ -37,14 +58,26 @@ class GroupsSection:
     metrics : list of str
         The metric columns of ``rows``.
     rows : list of dict
-        One per group: ``group`` (its key, a list for several features), ``size``, ``small``
-        and one value per metric (None where undefined).
+        One per group: ``group`` (its key, a list for several features), ``size``, ``small``,
+        one value per metric (None where undefined) and ``intervals``, a dict of metric to
+        ``[low, high]`` (None where the interval is not available).
     disparities : list of dict
-        ``name``, ``value`` (None where undefined), ``kind`` ('difference' or 'ratio').
+        ``name``, ``metric``, ``kind`` ('difference' or 'ratio'), ``method``
+        ('between_groups', 'to_overall', 'to_group' or 'named'), ``value`` (None where
+        undefined) and ``large`` (see the module docstring).
     forest : dict
-        ``metric``, ``method``, ``level`` and per group ``estimate``, ``low``, ``high``.
+        ``metric``, ``method``, ``level``, ``overall`` and per group ``groups``, ``sizes``,
+        ``small``, ``estimate``, ``low``, ``high``.
     notes : list of str
         What the section left out, and why.
+    overall : dict, optional
+        Each metric's value on all samples.
+    level : float, default 0.95
+        Confidence level of the intervals.
+    reference : label, optional
+        The reference group of the ``to_group`` disparities.
+    thresholds : dict, optional
+        ``difference`` and ``ratio``: the highlighting rule used.
 
     Examples
     --------
@@ -62,6 +95,11 @@ class GroupsSection:
     disparities: list[dict[str, Any]] = field(default_factory=list)
     forest: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    overall: dict[str, Any] = field(default_factory=dict)
+    level: float = 0.95
+    reference: Any = None
+    thresholds: dict[str, float] = field(default_factory=lambda: {
+        "difference": LARGE_DIFFERENCE, "ratio": LARGE_RATIO})
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data of the section.
@@ -78,8 +116,12 @@ class GroupsSection:
         'a'
         """
         return {"names": list(self.names), "min_support": self.min_support,
-                "metrics": list(self.metrics), "rows": [dict(r) for r in self.rows],
+                "metrics": list(self.metrics),
+                "rows": [{**r, "intervals": dict(r.get("intervals", {}))} for r in self.rows],
+                "overall": dict(self.overall), "level": self.level,
+                "reference": None if self.reference is None else _key(self.reference),
                 "disparities": [dict(d) for d in self.disparities],
+                "thresholds": dict(self.thresholds),
                 "forest": dict(self.forest), "notes": list(self.notes)}
 
 
@@ -87,9 +129,53 @@ def _key(k: Any) -> Any:
     return [label_json(v) for v in k] if isinstance(k, tuple) else label_json(k)
 
 
+def is_large(kind: str, value: float | None, difference: float = LARGE_DIFFERENCE,
+             ratio: float = LARGE_RATIO) -> bool:
+    """Whether a disparity is highlighted: a difference of at least ``difference``, a ratio
+    below ``ratio``; an undefined value (None or NaN) never is.
+
+    Parameters
+    ----------
+    kind : {'difference', 'ratio'}
+    value : float or None
+    difference : float, default 0.1
+    ratio : float, default 0.8
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_large("difference", 0.12), is_large("ratio", 0.85), is_large("ratio", None)
+    (True, False, False)
+    """
+    if value is None or not math.isfinite(value):
+        return False
+    return bool(abs(value) >= difference) if kind == "difference" else bool(value < ratio)
+
+
+def _interval_pairs(ev: Any, metric: str, level: float, pos: Any, n_resamples: int
+                    ) -> list[list[Any] | None] | None:
+    """Per group ``[low, high]`` of ``metric`` (None for an undefined bound), or None when
+    the evaluation offers no interval for it."""
+    try:
+        ci = ev.ci(metric, level=level, pos_label=pos, n_resamples=n_resamples, random_state=0)
+    except (ValueError, TypeError, NotImplementedError, ZeroDivisionError):
+        return None
+    out: list[list[Any] | None] = []
+    for lo, hi in zip(np.asarray(ci.low, np.float64).reshape(-1),
+                      np.asarray(ci.high, np.float64).reshape(-1), strict=True):
+        out.append(None if not (math.isfinite(lo) and math.isfinite(hi)) else [num(lo), num(hi)])
+    return out
+
+
 def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
                          forest_metric: str | None = None, level: float = 0.95,
-                         pos_label: Any = None) -> GroupsSection:
+                         pos_label: Any = None, intervals: bool = True,
+                         reference: Any = None, n_resamples: int = SECTION_RESAMPLES,
+                         large_difference: float = LARGE_DIFFERENCE,
+                         large_ratio: float = LARGE_RATIO) -> GroupsSection:
     """The by-group section of a report.
 
     Parameters
@@ -104,9 +190,18 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
         The metric of the forest plot (with its interval per group: Wilson for proportions,
         the bootstrap otherwise); by default balanced accuracy.
     level : float, default 0.95
-        Confidence level of the forest plot's intervals.
+        Confidence level of the intervals.
     pos_label : label, optional
         The positive class (by default the evaluation's).
+    intervals : bool, default True
+        Give every metric of the table its interval per group (``GroupedEvaluation.ci``:
+        Wilson for proportions, the BCa bootstrap of the group's counts otherwise).
+    reference : group key, optional
+        Also show each metric's disparities to this group (``method='to_group'``).
+    n_resamples : int, default 1000
+        Bootstrap resamples per group (fixed ``random_state=0``: reports are reproducible).
+    large_difference, large_ratio : float, default 0.1 and 0.8
+        The highlighting rule of the disparities (module docstring).
 
     Returns
     -------
@@ -115,16 +210,17 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
     Raises
     ------
     ValueError
-        An unknown metric, or a per-class metric without a positive class.
+        An unknown metric, a per-class metric without a positive class, an unknown
+        ``reference``.
 
     Examples
     --------
     >>> from confmat.groups import by_group
     >>> ev = by_group([0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1], ["a"] * 3 + ["b"] * 3,
     ...               pos_label=1)
-    >>> sec = build_groups_section(ev)
-    >>> [(d["name"], d["value"]) for d in sec.disparities][:1]
-    [('accuracy difference', 0.33333333333333337)]
+    >>> sec = build_groups_section(ev, intervals=False)
+    >>> [(d["name"], d["value"], d["large"]) for d in sec.disparities][:1]
+    [('accuracy difference', 0.33333333333333337, True)]
     """
     notes: list[str] = []
     pos = pos_label
@@ -140,42 +236,71 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
         else:
             notes.append("no positive class: per-class metrics and fairness measures are "
                          "left out (give pos_label)")
+    if reference is not None:
+        ev.index(reference)  # an unknown group is an error here, named
+    methods = ["between_groups", "to_overall"] + (["to_group"] if reference is not None else [])
     values: dict[str, Any] = {}
+    pairs: dict[str, Any] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are shown as None
         for m in metrics:
-            values[m] = ev.metric(m, pos_label=pos if _per_class(ev, m) else None,
-                                  zero_division=float("nan"))
+            p = pos if _per_class(ev, m) else None
+            values[m] = ev.metric(m, pos_label=p, zero_division=float("nan"))
+            if intervals:
+                pairs[m] = _interval_pairs(ev, m, level, p, n_resamples)
+        overall = {m: num(ev.overall_metric(m, pos_label=pos if _per_class(ev, m) else None,
+                                            zero_division=float("nan"))) for m in metrics}
         rows = []
         for i, key in enumerate(ev.groups):
             row: dict[str, Any] = {"group": _key(key), "size": int(ev.sizes[i]),
                                    "small": bool(ev.small[i])}
             for m in metrics:
                 row[m] = num(values[m][i])
+            row["intervals"] = {m: (pairs[m][i] if pairs.get(m) is not None else None)
+                                for m in metrics}
             rows.append(row)
         disparities = []
         for m in metrics:
             p = pos if _per_class(ev, m) else None
-            disparities.append({"name": f"{m} difference", "kind": "difference",
-                                "value": num(ev.difference(m, pos_label=p,
-                                                           zero_division=float("nan")))})
-            disparities.append({"name": f"{m} ratio", "kind": "ratio",
-                                "value": num(ev.ratio(m, pos_label=p,
-                                                      zero_division=float("nan")))})
+            for method in methods:
+                tail = {"between_groups": "", "to_overall": " to overall",
+                        "to_group": f" to {_name(_key(reference))}"}[method]
+                for kind in ("difference", "ratio"):
+                    fn = ev.difference if kind == "difference" else ev.ratio
+                    v = num(fn(m, method=method, pos_label=p, zero_division=float("nan"),
+                               reference=reference if method == "to_group" else None))
+                    disparities.append({"name": f"{m} {kind}{tail}", "metric": m, "kind": kind,
+                                        "method": method, "value": v,
+                                        "large": is_large(kind, v, large_difference,
+                                                          large_ratio)})
         if pos is not None and len(ev.labels) == 2:
             for name in NAMED_MEASURES:
-                disparities.append({"name": name, "kind": name.rsplit("_", 1)[1],
-                                    "value": num(getattr(ev, name)())})
+                kind = name.rsplit("_", 1)[1]
+                v = num(getattr(ev, name)())
+                disparities.append({"name": name, "metric": name, "kind": kind,
+                                    "method": "named", "value": v,
+                                    "large": is_large(kind, v, large_difference, large_ratio)})
         fm = forest_metric or "balanced_accuracy"
-        ci = ev.ci(fm, level=level, pos_label=pos if _per_class(ev, fm) else None,
-                   random_state=0)
-    forest = {"metric": fm, "method": ci.method, "level": level,
+        fp = pos if _per_class(ev, fm) else None
+        ci = ev.ci(fm, level=level, pos_label=fp, n_resamples=n_resamples, random_state=0)
+        f_overall = num(ev.overall_metric(fm, pos_label=fp, zero_division=float("nan")))
+    forest = {"metric": fm, "method": ci.method, "level": level, "names": list(ev.names),
               "groups": [_key(k) for k in ev.groups],
+              "sizes": [int(v) for v in ev.sizes], "small": [bool(v) for v in ev.small],
               "estimate": [num(v) for v in ci.estimate.tolist()],
               "low": [num(v) for v in ci.low.tolist()],
-              "high": [num(v) for v in ci.high.tolist()]}
+              "high": [num(v) for v in ci.high.tolist()], "overall": f_overall}
+    if intervals and any(pairs.get(m) is None for m in metrics):
+        notes.append("no interval per group for: "
+                     + ", ".join(m for m in metrics if pairs.get(m) is None))
     return GroupsSection(list(ev.names), int(ev.min_support), list(metrics), rows, disparities,
-                         forest, notes)
+                         forest, notes, overall, level, reference,
+                         {"difference": large_difference, "ratio": large_ratio})
+
+
+def _name(g: Any) -> str:
+    """A group key for readers: the features' values joined by ' / '."""
+    return " / ".join(map(str, g)) if isinstance(g, list | tuple) else str(g)
 
 
 def _per_class(ev: Any, metric: str) -> bool:
@@ -190,6 +315,16 @@ def _per_class(ev: Any, metric: str) -> bool:
 
 def _fmt(v: Any) -> str:
     return "-" if v is None else f"{v:.4f}"
+
+
+_DISPARITY_HEAD = ("Disparities (between groups: max - min, min / max; to overall: the largest "
+                   "gap to, smallest ratio with, the value on all samples)")
+
+
+def _large_rule(section: GroupsSection) -> str:
+    t = section.thresholds
+    return (f"large: a difference of at least {t['difference']:g} or a ratio below "
+            f"{t['ratio']:g} (the four-fifths rule, EEOC 1978)")
 
 
 def render_groups_text(section: GroupsSection) -> str:
@@ -227,9 +362,11 @@ def render_groups_text(section: GroupsSection) -> str:
         lines.append(f"* fewer than {section.min_support} samples: values are unreliable")
     if section.disparities:
         lines.append("")
-        lines.append("Disparities (between groups: max - min, min / max)")
+        lines.append(_DISPARITY_HEAD)
         w = max(len(d["name"]) for d in section.disparities)
-        lines += [f"  {d['name'].ljust(w)}  {_fmt(d['value'])}" for d in section.disparities]
+        lines += [f"  {d['name'].ljust(w)}  {_fmt(d['value'])}"
+                  + ("  (large)" if d.get("large") else "") for d in section.disparities]
+        lines.append(_large_rule(section))
     f = section.forest
     if f:
         lines.append("")
@@ -239,3 +376,65 @@ def render_groups_text(section: GroupsSection) -> str:
             lines.append(f"  {name}: {_fmt(e)} [{_fmt(lo)}, {_fmt(hi)}]")
     lines += [f"Note: {n}" for n in section.notes]
     return "\n".join(lines)
+
+
+def _md(text: Any) -> str:
+    """Text as literal Markdown (the escapes of ``render_markdown``): a label holding markup
+    or table bars stays text."""
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(text).replace("\n", " "))
+
+
+def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
+    """The section as Markdown: the table by group (small groups marked), the disparities
+    (large ones in bold) and the forest plot's intervals as a table.
+
+    Parameters
+    ----------
+    section : GroupsSection
+    heading : int, default 2
+        Level of the section's heading.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat.groups import by_group
+    >>> ev = by_group([0, 1], [0, 1], {"site": ["a", "b"]})
+    >>> md = render_groups_markdown(build_groups_section(ev, metrics=["accuracy"]))
+    >>> md.splitlines()[4]
+    '| a | 1 (small) | 1.0000 [0.2065, 1.0000] |'
+    """
+    h = "#" * heading
+    lines = [f"{h} By group ({_md(' x '.join(section.names))})", ""]
+    lines.append("| " + " | ".join([_md(" / ".join(section.names)), "size",
+                                    *map(_md, section.metrics)]) + " |")
+    lines.append("|" + "---|" * (len(section.metrics) + 2))
+    for r in section.rows:
+        cells = [_md(_name(r["group"])), f"{r['size']}{' (small)' if r['small'] else ''}"]
+        for m in section.metrics:
+            iv = r.get("intervals", {}).get(m)
+            cells.append(_fmt(r[m]) + (f" [{_fmt(iv[0])}, {_fmt(iv[1])}]" if iv else ""))
+        lines.append("| " + " | ".join(cells) + " |")
+    if section.overall:
+        lines.append("| overall | " + str(sum(r["size"] for r in section.rows)) + " | "
+                     + " | ".join(_fmt(section.overall.get(m)) for m in section.metrics) + " |")
+    if any(r["small"] for r in section.rows):
+        lines += ["", f"small: fewer than {section.min_support} samples; values are unreliable."]
+    if section.disparities:
+        lines += ["", f"{h}# Disparities", "", _DISPARITY_HEAD + ".", "",
+                  "| measure | value |", "|---|---|"]
+        for d in section.disparities:
+            v = _fmt(d["value"])
+            lines.append(f"| {_md(d['name'])} | {f'**{v}** (large)' if d.get('large') else v} |")
+        lines += ["", _large_rule(section) + "."]
+    f = section.forest
+    if f:
+        lines += ["", f"{h}# {_md(f['metric'])} with {f['level']:.0%} intervals ({f['method']})",
+                  "", "| group | estimate | interval |", "|---|---|---|"]
+        for g, e, lo, hi in zip(f["groups"], f["estimate"], f["low"], f["high"], strict=True):
+            lines.append(f"| {_md(_name(g))} | {_fmt(e)} | [{_fmt(lo)}, {_fmt(hi)}] |")
+    if section.notes:
+        lines += ["", *[f"Note: {_md(n)}" for n in section.notes]]
+    return "\n".join(lines) + "\n"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -40,6 +40,9 @@ from .findings import (
 from .jsonable import label_json, num
 from .score_summaries import Calibration, CostChoice, RocAverages
 from .scores import ScoreCurve
+
+if TYPE_CHECKING:  # data only; the model imports no renderer
+    from .groups_section import GroupsSection
 
 #: renderers by name ('text', 'html_fragment'); filled by ``confmat.report.__init__``
 RENDERERS: dict[str, Callable[[Any], str]] = {}
@@ -267,6 +270,8 @@ class Report(Displayable):
         The cost-optimal threshold, when a cost matrix was given.
     roc_averages : RocAverages, optional
         Micro and macro averages of a multi-class report's one-vs-rest ROC curves.
+    groups : GroupsSection, optional
+        The evaluation by group (:func:`confmat.report.build_report` with ``groups=``).
 
     Examples
     --------
@@ -290,6 +295,7 @@ class Report(Displayable):
     calibration: Calibration | None = None
     cost: CostChoice | None = None
     roc_averages: RocAverages | None = None
+    groups: GroupsSection | None = None
 
     @property
     def n(self) -> float:
@@ -526,6 +532,7 @@ class Report(Displayable):
             "calibration": None if self.calibration is None else self.calibration.to_dict(),
             "cost": None if self.cost is None else self.cost.to_dict(),
             "roc_averages": None if self.roc_averages is None else self.roc_averages.to_dict(),
+            "groups": None if self.groups is None else self.groups.to_dict(),
         }
 
     def __repr__(self) -> str:

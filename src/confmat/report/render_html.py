@@ -27,6 +27,7 @@ from ..metrics import get_metric
 from ..plots import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
 from ..plots.calibration import CalibrationDisplay
 from ..plots.common import place_legend
+from ..plots.groups import draw_group_forest
 from ..plots.multiclass import OneVsRestRocDisplay
 from .comparison import Comparison
 from .findings import headline_names
@@ -167,6 +168,7 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
         "families": [(fam, [m for m in rep.overall if m.family == fam])
                      for fam in dict.fromkeys(m.family for m in rep.overall)],
     }
+    body["groups"] = _groups(rep.groups) if rep.groups is not None else None
     if rep.curves:
         payload = rep.slider_data()
         widgets[key] = payload
@@ -179,6 +181,50 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
         if figures:
             body["figures"] = _curve_figures(rep)
     return body
+
+
+#: how each kind of disparity compares, for readers
+DISPARITY_METHODS = {"between_groups": "between groups", "to_overall": "to all samples",
+                     "named": "between groups (fairlearn's measure)"}
+
+
+def _group_name(g: Any) -> str:
+    return " / ".join(map(str, g)) if isinstance(g, list) else str(g)
+
+
+def _groups(sec: Any) -> dict[str, Any]:
+    """What the by-group template reads: the section's data, each cell with its sort key
+    (``repr`` of the value; empty when undefined, sorted last) and the forest plot."""
+    d = sec.to_dict()
+    rows = []
+    for r in d["rows"]:
+        cells = []
+        for name in d["metrics"]:
+            v = r[name]
+            cells.append({"value": v, "key": "" if v is None else repr(float(v)),
+                          "iv": r["intervals"].get(name)})
+        rows.append({"name": _group_name(r["group"]), "size": r["size"], "small": r["small"],
+                     "cells": cells})
+    full = {}
+    for name in d["metrics"]:
+        try:
+            full[name] = get_metric({"selection_rate": "predicted_rate"}.get(name, name)).full_name
+        except (KeyError, ValueError):
+            full[name] = name
+    ref = None if d["reference"] is None else _group_name(d["reference"])
+    f = d["forest"]
+    figure = None
+    if f:
+        figure = _figure(lambda ax: draw_group_forest(f, ax=ax, min_support=d["min_support"]),
+                         f"forest plot of {f['metric']} by group",
+                         f"{f['metric']} in each group with its {f['level']:.0%} interval "
+                         f"({f['method']}); hollow: fewer than {d['min_support']} samples; "
+                         "dashed: all samples.")
+    return {"section": d, "rows": rows, "features": " × ".join(d["names"]),
+            "n_small": sum(r["small"] for r in d["rows"]), "full_names": full,
+            "n": sum(r["size"] for r in d["rows"]), "reference": ref, "figure": figure,
+            "has_intervals": any(iv for r in d["rows"] for iv in r["intervals"].values()),
+            "methods": {**DISPARITY_METHODS, "to_group": f"to group {ref}"}}
 
 
 def _meta(obj: Report | Comparison) -> list[tuple[str, Any]]:
@@ -239,7 +285,8 @@ def render_html(obj: Report | Comparison, *, model_figures: bool = False) -> str
     else:
         raise TypeError(f"expected a Report or Comparison, got {type(obj).__name__}")
     style = page_style(levels)
-    script = trusted_asset("report.js") if widgets else ""
+    sortable = isinstance(obj, Report) and obj.groups is not None
+    script = trusted_asset("report.js") if widgets or sortable else ""
     ctx.update(style=style, script=script, data=trusted_json({"widgets": widgets}),
                csp=content_security_policy([style], [script] if script else []))
     return environment().get_template("page.html.j2").render(ctx)

@@ -96,3 +96,32 @@
     choose();
   });
 })();
+// Sortable tables (the by-group section). A header is a button (Enter / Space work too); it
+// reorders the rows by the value confmat wrote in each cell's data-v attribute: numbers
+// compared as numbers, undefined values (empty) last either way, text in locale order.
+(function () {
+  "use strict";
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    var body = table.tBodies[0];
+    var heads = table.querySelectorAll("thead th");
+    table.querySelectorAll("thead button.sort").forEach(function (btn) {
+      btn.addEventListener("click", function () {
+        var th = btn.parentNode;
+        var col = Number(btn.getAttribute("data-col"));
+        var num = btn.getAttribute("data-type") === "num";
+        var asc = th.getAttribute("aria-sort") !== "ascending";
+        heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+        var rows = Array.prototype.slice.call(body.rows);
+        function key(r) { return r.cells[col].getAttribute("data-v"); }
+        rows.sort(function (a, b) {
+          var x = key(a), y = key(b);
+          if (x === "" || y === "") { return (x === "" ? 1 : 0) - (y === "" ? 1 : 0); }
+          var d = num ? Number(x) - Number(y) : x.localeCompare(y);
+          return asc ? d : -d;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+})();
