@@ -16,9 +16,10 @@ and the true curve is, with a = mu / sigma and b = 1 / sigma,
 
 For every simulated data set ``roc_ci`` is called once with ``specificities=`` (pROC's
 ``ci.se``) and once with ``sensitivities=`` (``ci.sp``) and we count how often each interval
-covers the truth, and on which side it misses. With R repetitions the Monte Carlo standard error
-of a coverage near 0.95 is sqrt(0.95 * 0.05 / R) (0.0126 at R = 300); rows more than 3 of those
-below / above 0.95 are flagged 'LOW' / 'HIGH'.
+covers the truth, and on which side it misses: 'above' is the share of intervals lying wholly
+above the true value, 'below' wholly below it; 'width' is the mean width. With R repetitions
+the Monte Carlo standard error of a coverage near 0.95 is sqrt(0.95 * 0.05 / R) (0.0126 at
+R = 300); rows more than 3 of those below / above 0.95 are flagged 'LOW' / 'HIGH'.
 
 Run: python benchmarks/roc_coverage_study.py [--reps 300] [--resamples 500] [--seed 0]
 """
@@ -66,7 +67,7 @@ def main() -> None:
           f"per row, B = {args.resamples} resamples; Monte Carlo SE of a 0.95 coverage = "
           f"{mc_se:.4f}")
     header = (f"{'model':<11}{'n/class':>8}  {'interval':<16}{'truth':>7}{'coverage':>10}"
-              f"{'miss lo':>9}{'miss hi':>9}{'width':>8}")
+              f"{'above':>8}{'below':>8}{'width':>8}")
     print(header)
     print("-" * len(header))
     for model, (mu, sigma) in MODELS.items():
@@ -91,8 +92,8 @@ def main() -> None:
             for kind, at, truth in (("se", SPECIFICITIES, se_truth),
                                     ("sp", SENSITIVITIES, sp_truth)):
                 low, high = np.array(lo[kind]), np.array(hi[kind])
-                below = (truth < low).mean(axis=0)  # the interval lies above the truth
-                above = (truth > high).mean(axis=0)
+                too_high = (truth < low).mean(axis=0)  # the interval lies wholly above the truth
+                too_low = (truth > high).mean(axis=0)
                 cover = ((low <= truth) & (truth <= high)).mean(axis=0)
                 width = np.nanmean(high - low, axis=0)
                 other = "sp" if kind == "se" else "se"
@@ -101,7 +102,7 @@ def main() -> None:
                             else "HIGH" if cover[j] > 0.95 + 3 * mc_se else "")
                     shown = f"{kind} @ {other}={v:.2f}"
                     print(f"{model:<11}{n:>8}  {shown:<16}{truth[j]:>7.3f}{cover[j]:>10.3f}"
-                          f"{below[j]:>9.3f}{above[j]:>9.3f}{width[j]:>8.3f}  {flag}")
+                          f"{too_high[j]:>8.3f}{too_low[j]:>8.3f}{width[j]:>8.3f}  {flag}")
     print(f"(took {time.perf_counter() - start:.0f} s)")
 
 
