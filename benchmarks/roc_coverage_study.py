@@ -75,8 +75,8 @@ def main() -> None:
         sp_truth = true_sp(SENSITIVITIES, mu, sigma)
         for n in SIZES:
             y = np.r_[np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)]
-            lo = {"se": [], "sp": []}
-            hi = {"se": [], "sp": []}
+            lo: dict[str, list[np.ndarray]] = {"se": [], "sp": []}
+            hi: dict[str, list[np.ndarray]] = {"se": [], "sp": []}
             for _ in range(args.reps):
                 s = np.r_[rng.normal(0.0, 1.0, n), rng.normal(mu, sigma, n)]
                 seed = int(rng.integers(2**63))
