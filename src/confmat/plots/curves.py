@@ -150,6 +150,8 @@ class RocCurveDisplay(_CurveDisplay):
         The area shown in the legend.
     figure_, ax_ : matplotlib objects
         Set by :meth:`plot`.
+    band_ : matplotlib collection
+        The shaded confidence band, set by :meth:`plot` with ``band=``.
 
     Examples
     --------
@@ -171,9 +173,9 @@ class RocCurveDisplay(_CurveDisplay):
 
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
-             max_points: int | None = None, legend: bool = True,
-             **line_kw: Any) -> RocCurveDisplay:
-        """Draw the curve.
+             max_points: int | None = None, legend: bool = True, band: Any = None,
+             band_kw: dict[str, Any] | None = None, **line_kw: Any) -> RocCurveDisplay:
+        """Draw the curve, optionally with a bootstrap confidence band around it.
 
         Parameters
         ----------
@@ -188,12 +190,27 @@ class RocCurveDisplay(_CurveDisplay):
         legend : bool, default True
             Draw the legend (:func:`confmat.plots.common.place_legend`); pass False while
             more curves are to be drawn on the same axes, and call ``place_legend`` after.
+        band : RocCI, optional
+            Intervals from :func:`confmat.roc_ci` on the same data: with ``specificities=``
+            the sensitivity interval at each specificity is shaded between the specificities
+            (pROC's ``plot(ci.se(...), type="shape")``, Robin et al. 2011); with
+            ``sensitivities=`` the specificity interval at each sensitivity, across.
+        band_kw : dict, optional
+            Passed to ``ax.fill_between`` (or ``fill_betweenx``) for the band.
         **line_kw
             Passed to ``ax.plot``.
 
         Returns
         -------
         RocCurveDisplay
+
+        Raises
+        ------
+        TypeError
+            ``band`` is not a :class:`~confmat.inference.RocCI`.
+        ValueError
+            ``band`` holds intervals at given thresholds (no band to shade), or fewer than
+            two points.
 
         Examples
         --------
@@ -210,6 +227,8 @@ class RocCurveDisplay(_CurveDisplay):
             label = self.name or f"class {self.pos_label}"
             if self.roc_auc is not None:
                 label += f" (AUC = {self.roc_auc:.3f})"
+        if band is not None:
+            self.band_ = _draw_band(ax, band, band_kw)
         ax.plot(fpr[keep], tpr[keep], drawstyle="default", label=label, **line_kw)
         if chance:
             ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
@@ -232,6 +251,33 @@ class RocCurveDisplay(_CurveDisplay):
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax
         return self
+
+
+def _draw_band(ax: Any, band: Any, band_kw: dict[str, Any] | None) -> Any:
+    """Shade a :class:`~confmat.inference.RocCI` on ROC axes (x = 1 - specificity); return
+    the matplotlib collection."""
+    from ..inference.roc_ci import RocCI
+
+    if not isinstance(band, RocCI):
+        raise TypeError(f"band must be a confmat RocCI (from confmat.roc_ci), got "
+                        f"{type(band).__name__}")
+    if band.given not in ("specificity", "sensitivity"):
+        raise ValueError(f"band holds intervals at given {band.given}s; a band needs "
+                         "roc_ci(specificities=...) or roc_ci(sensitivities=...)")
+    if band.at.shape[0] < 2:
+        raise ValueError("band has a single point; a band needs at least two "
+                         f"{band.given} values")
+    kw = {"alpha": 0.25, "linewidth": 0, "label": f"{band.level:.0%} CI"}
+    kw.update(band_kw or {})
+    order = np.argsort(band.at)
+    at = band.at[order]
+    if band.given == "specificity":
+        se = band.sensitivity
+        assert se is not None
+        return ax.fill_between(1.0 - at, se.low[order], se.high[order], **kw)
+    sp = band.specificity
+    assert sp is not None
+    return ax.fill_betweenx(at, 1.0 - sp.high[order], 1.0 - sp.low[order], **kw)
 
 
 class PrecisionRecallDisplay(_CurveDisplay):
