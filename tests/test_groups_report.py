@@ -329,3 +329,16 @@ def test_cli_by_csv_is_refused(tmp_path, capsys):
                  "-o", str(tmp_path / "x.csv")]) == 2
     err = capsys.readouterr().err
     assert "--by writes text, json, markdown or html, not csv" in err and "Traceback" not in err
+
+
+def test_str_and_markdown_of_a_report_carry_the_section_once(case):
+    from confmat.report import render_markdown, render_text
+
+    g = case["g"]
+    for text in (render_text(case["rep"]), str(case["rep"])):
+        assert text.count("By group") == 1
+        for key in np.unique(g):  # every group with its size (numpy's count)
+            assert re.search(rf"{re.escape(key)}\s+{np.sum(g == key)}\b", text), key
+    md = render_markdown(case["rep"])
+    assert md.count("## By group") == 1
+    assert md.index("## By group") > md.index("Confusion matrix")

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
     from .curves.calibration import Calibration, calibration
     from .curves.cost import CostCurve, cost_curve
     from .curves.gain import GainCurve, KSResult, gain_curve, ks_statistic, lift_curve
+    from .curves.multiclass_roc import MulticlassROC, multiclass_roc
     from .curves.smooth import SmoothROC, smooth_roc
     from .explain import explain
     from .groups.api import by_group
@@ -75,6 +76,8 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 
 #: public name -> the module that defines it
 _EXPORTS = {
+    "multiclass_roc": ".curves.multiclass_roc",
+    "MulticlassROC": ".curves.multiclass_roc",
     "power_roc_test": ".inference.power",
     "power_roc_test_binormal": ".inference.power",
     "power_roc_test_data": ".inference.power",
@@ -174,6 +177,7 @@ __all__ = [
     "GroupedIntervals",
     "KSResult",
     "MetricSpec",
+    "MulticlassROC",
     "OneVsRestROC",
     "PRCurve",
     "PowerResult",
@@ -210,6 +214,7 @@ __all__ = [
     "list_metrics",
     "list_scales",
     "mcnemar",
+    "multiclass_roc",
     "multilabel_confusion_matrix",
     "paired_bootstrap",
     "partial_auc",

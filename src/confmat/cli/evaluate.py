@@ -207,7 +207,6 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     from ..io import evaluate_file
     from ..report.groups_section import (
         build_groups_section,
-        render_groups_markdown,
         render_groups_text,
     )
 
@@ -229,16 +228,14 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     if skipped:
         sec.notes.append(skipped)
     if kind in ("html", "markdown"):
-        from ..report import build_report, render_markdown
+        from ..report import build_report
 
         source = {"file": file, "true": true_col, "pred": pred_col, "by": ", ".join(by),
                   "weight": weight, "rows skipped": frep.rows_skipped or None}
         rep = build_report(ev.overall, intervals=intervals, groups=sec,
                            title=title or f"Report by group: {Path(file).name}", source=source)
-        if kind == "html":
-            emit(rep, kind, output)
-            return
-        text = render_markdown(rep).rstrip("\n") + "\n\n" + render_groups_markdown(sec)
+        emit(rep, kind, output)  # the renderers add the section by group
+        return
     else:
         text = (json.dumps({"file": file, "rows_read": frep.rows_read, **sec.to_dict()},
                            indent=2) if kind == "json" else render_groups_text(sec))

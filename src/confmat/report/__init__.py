@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
     from .build import build_report
     from .classification_report import classification_report
     from .comparison import Comparison, build_comparison
+    from .groups_section import GroupsSection, build_groups_section
     from .model import Report
     from .render_data import render_csv, render_json
     from .render_html import render_fragment, render_html
@@ -32,6 +33,8 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 #: terminal summary never loads the HTML renderer (jinja2) or the comparison machinery
 _EXPORTS = {
     "Comparison": ".comparison",
+    "GroupsSection": ".groups_section",
+    "build_groups_section": ".groups_section",
     "Report": ".model",
     "ScoreCurve": ".scores",
     "build_comparison": ".comparison",
@@ -67,9 +70,11 @@ _model.RENDERERS.update({"text": _text, "html_fragment": _fragment})
 
 __all__ = [
     "Comparison",
+    "GroupsSection",
     "Report",
     "ScoreCurve",
     "build_comparison",
+    "build_groups_section",
     "build_report",
     "classification_report",
     "curves_from_histogram",

@@ -432,6 +432,10 @@ def render_text(obj: Report | Comparison) -> str:
             parts += ["", "Findings", *(f"- {f}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", title, table(header, rows, align)]
+        if obj.groups is not None:  # the evaluation by group, after the report on all samples
+            from .groups_section import render_groups_text
+
+            parts += ["", render_groups_text(obj.groups).rstrip("\n")]
     if obj.notes:
         parts += ["", "Notes", *(f"- {n}" for n in obj.notes)]
     return "\n".join(parts) + "\n"
@@ -475,6 +479,10 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
             parts += ["", f"{h}# Findings", "", *(f"- {_md_inline(f)}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
             parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
+        if obj.groups is not None:
+            from .groups_section import render_groups_markdown
+
+            parts += ["", render_groups_markdown(obj.groups, level + 1).rstrip("\n")]
     if obj.notes:
         parts += ["", f"{h}# Notes", "", *(f"- {_md_inline(n)}" for n in obj.notes)]
     return "\n".join(parts) + "\n"
