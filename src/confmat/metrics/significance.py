@@ -61,6 +61,8 @@ def p_value(s: Stats) -> np.ndarray:
     n, x, p = (np.broadcast_to(a, shape).reshape(-1) for a in (n, x, p))
     tail = np.empty(n.shape, dtype=np.float64)
     exact = (n <= EXACT_TAIL_MAX_N) & (n == np.round(n)) & (x == np.round(x))
+    if n.size > EXACT_TAIL_MAX_TABLES:  # a stack (threshold sweep, bootstrap): one compiled call
+        exact[:] = False
     for i in np.flatnonzero(exact):
         tail[i] = binomial_tail(int(x[i]), int(n[i]), float(p[i]))
     rest = ~exact
@@ -72,6 +74,9 @@ def p_value(s: Stats) -> np.ndarray:
 
 #: largest N whose p-value is summed term by term (beyond: SciPy's incomplete beta function)
 EXACT_TAIL_MAX_N = 1_000_000
+#: stacks of more tables than this take SciPy's vectorised incomplete beta function for every
+#: table (the term-by-term sum is a Python loop per table: seconds on a million-table sweep)
+EXACT_TAIL_MAX_TABLES = 64
 
 
 def _betainc_tail(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
