@@ -9,6 +9,7 @@ from scipy import stats
 
 import confmat
 from confmat.metrics.normal import VECTOR_MIN, norm_cdf, z_quantile
+from confmat.metrics.significance import EXACT_TAIL_MAX_TABLES
 
 
 @pytest.mark.parametrize("size", [VECTOR_MIN // 2, VECTOR_MIN * 4])
@@ -21,12 +22,14 @@ def test_both_paths_agree_with_scipy_stats(size):
     np.testing.assert_allclose(norm_cdf(x), stats.norm.cdf(x), rtol=1e-13)
 
 
-def test_p_value_of_a_long_sweep_is_the_binomial_tail():
+@pytest.mark.parametrize("n,digits", [(300, 2), (20_000, 4)])
+def test_p_value_of_a_sweep_is_the_binomial_tail(n, digits):
     rng = np.random.default_rng(4)
-    y = rng.integers(0, 2, 300)
-    s = rng.random(300).round(2)
+    y = rng.integers(0, 2, n)
+    s = rng.random(n).round(digits)
     sweep = confmat.threshold_sweep(y, s)
-    assert sweep.tp.size > VECTOR_MIN  # the stack path
+    # the first sweep is summed term by term, the second takes the compiled stack path
+    assert (sweep.tp.size > EXACT_TAIL_MAX_TABLES) == (n > 300)
     got = sweep.metric("p_value")
     tab = sweep.tables
     n = tab.sum(axis=(1, 2))

@@ -217,3 +217,21 @@ def test_comparison_headline_without_a_positive_class_uses_macro_f1():
     assert cmp.result.metrics == ["accuracy", "balanced_accuracy", "mcc", "f1"]
     row = {r["model"]: r for r in cmp.table}
     assert row["a"]["f1"] == pytest.approx(f1_score(y, a, average="macro"))
+
+
+def test_no_positive_sample_gives_a_report_with_a_note_not_an_error():
+    # a test set without the positive class still gets its report (the curves' rule makes 1
+    # the positive class of {0, 1} labels); calibration of class 1 has nothing to observe
+    import numpy as np
+
+    import confmat
+    from confmat.report import build_report
+
+    y = np.zeros(6, dtype=int)
+    s = np.array([0.1, 0.5, 0.3, 0.9, 0.2, 0.7])
+    pred = (s >= 0.5).astype(int)
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, labels=[0, 1])
+    rep = build_report(cm, y_true=y, y_score=s, y_pred=pred, intervals=False)
+    assert rep.calibration is None
+    assert any("no sample of the positive class 1" in n for n in rep.notes)
+    assert rep.counts.tolist() == [[3, 3], [0, 0]]  # scikit-learn's layout, counted by hand

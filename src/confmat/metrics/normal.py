@@ -53,8 +53,9 @@ def _ufunc(name: str) -> Any:
 
 
 #: arrays longer than this go to SciPy's compiled ``ndtri`` / ``ndtr`` (a threshold sweep has
-#: a million tables; the per-element standard-library call would take seconds there)
-VECTOR_MIN = 64
+#: a million tables; the per-element standard-library call would take seconds there); a
+#: report's bootstrap (a few thousand values) stays on the standard library and never imports SciPy
+VECTOR_MIN = 20_000
 
 
 def _apply(name: str, x: Any) -> np.ndarray:

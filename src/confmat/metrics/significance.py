@@ -40,9 +40,9 @@ def nir(s: Stats) -> np.ndarray:
       avoid="Comparing two models (use McNemar's test) or when samples are not independent.",
       notes="Computed as a sum of binomial probabilities (the first in Loader 2000's "
             "saddle-point form, each next from its neighbour; standard library only) for "
-            "integer counts "
-            "with N up to 10^6, and with the regularised incomplete beta function of SciPy "
-            "beyond or for weighted counts, so tiny p-values keep their relative precision; "
+            "integer counts with N up to 10^6 and stacks of up to 4,096 tables, and with the "
+            "regularised incomplete beta function of SciPy beyond (long threshold sweeps) or "
+            "for weighted counts, so tiny p-values keep their relative precision; "
             "PyCM's 1 - sum(...) loses them (and overflows for large N), so confmat differs "
             "from PyCM there by design.")
 def p_value(s: Stats) -> np.ndarray:
@@ -75,8 +75,9 @@ def p_value(s: Stats) -> np.ndarray:
 #: largest N whose p-value is summed term by term (beyond: SciPy's incomplete beta function)
 EXACT_TAIL_MAX_N = 1_000_000
 #: stacks of more tables than this take SciPy's vectorised incomplete beta function for every
-#: table (the term-by-term sum is a Python loop per table: seconds on a million-table sweep)
-EXACT_TAIL_MAX_TABLES = 64
+#: table (the term-by-term sum is a Python loop per table: seconds on a million-table sweep;
+#: a few thousand tables take a fraction of a second and need no SciPy)
+EXACT_TAIL_MAX_TABLES = 4_096
 
 
 def _betainc_tail(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:

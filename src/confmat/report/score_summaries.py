@@ -16,6 +16,7 @@ import numpy as np
 
 from ..curves import OneVsRestROC, best_threshold, roc_curve_ovr
 from ..curves.calibration import Calibration, calibration
+from ..inputs.targets import encode_truth
 from .jsonable import label_json, num
 from .scores import ScoreCurve, theta_text
 
@@ -203,6 +204,9 @@ def report_calibration(y_true: Any, y_score: Any, labels: list[Any], curves: lis
         if col.min() < 0 or col.max() > 1:
             return None, ("no calibration section: the scores are not probabilities (some lie "
                           "outside [0, 1])")
+        if curves[0].pos_label not in encode_truth(y_true)[0]:
+            return None, (f"no calibration section: y_true holds no sample of the positive "
+                          f"class {curves[0].pos_label!r}")
         return calibration(y_true, col, pos_label=curves[0].pos_label,
                            sample_weight=sample_weight, n_bins=n_bins), None
     p = np.asarray(s, np.float64)
