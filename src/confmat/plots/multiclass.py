@@ -38,8 +38,8 @@ class OneVsRestRocDisplay(Saving):
     >>> ovr = roc_curve_ovr([0, 1, 2, 2], [[.8, .1, .1], [.2, .3, .5], [.1, .2, .7],
     ...                                    [.3, .4, .3]])
     >>> d = OneVsRestRocDisplay(ovr).plot(ax=Figure().add_subplot())
-    >>> [t.get_text() for t in d.ax_.get_legend().get_texts()][-2:]
-    ['micro average (AUC = 0.844)', 'macro average (AUC = 0.806)']
+    >>> [t.get_text() for t in d.ax_.get_legend().get_texts()][-3:]
+    ['micro average (AUC = 0.844)', 'macro average (AUC = 0.806)', 'chance']
     """
 
     def __init__(self, ovr: OneVsRestROC):
