@@ -22,7 +22,6 @@ from ..deps import njit, numba_kernels
 from ..inputs.columns import LabelColumn
 from ..inputs.encode import check_label_kinds, check_sample_weight, normalize_labels
 from .codes import coded_pair, compact, onto_book, threads
-from .jit_count import BLOCK
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels
 
 __all__ = ["MAX_STACK_CELLS", "GroupedCounts", "group_kernels", "grouped_counts"]
@@ -35,6 +34,9 @@ _CHUNK_LIMIT = 1 << 30
 _SAMPLE_SIZE = 4096
 #: Largest stack of cells counted into one table per thread (above it, one table in all).
 _MAX_THREAD_CELLS = 1 << 22
+#: Rows whose cells the grouped kernel computes before it increments them: long streaming
+#: stretches of the three columns alternate with the scattered increments (64 KiB of indices).
+_GROUP_BLOCK = 1 << 14
 
 # helpers set by group_kernels(); module globals so that the kernels calling them are cached
 # on disk (closure variables would defeat the cache).
@@ -113,13 +115,14 @@ def _count_kernel(
     nchunks = _nchunks(kern, t.shape[0], n_groups * rt * rp)
     ut, up = np.uint64(lo_t % 2**64), np.uint64(lo_p % 2**64)
     if w is None:
-        table, outside, bad = kern.count_groups(g, t, p, ut, rt, up, rp, n_groups, nchunks)
-        table = table.reshape(n_groups, rt, rp)
-        seen, sizes = table.sum(axis=0), table.sum(axis=(1, 2))
+        flat, outside, bad = kern.count_groups(g, t, p, ut, rt, up, rp, n_groups, nchunks)
+        pairs = flat.reshape(rt, rp, n_groups)
+        seen, sizes = pairs.sum(axis=2), pairs.sum(axis=(0, 1))
     else:
-        table, seen, sizes, outside, bad = kern.count_groups_w(
+        flat, seen, sizes, outside, bad = kern.count_groups_w(
             g, t, p, np.ascontiguousarray(w), ut, rt, up, rp, n_groups, nchunks)
-        table, seen = table.reshape(n_groups, rt, rp), seen.reshape(rt, rp)
+        pairs, seen = flat.reshape(rt, rp, n_groups), seen.reshape(rt, rp)
+    table = pairs.transpose(2, 0, 1)  # the kernels count pair-major: (rt, rp, G)
     if bad:
         raise ValueError(f"group codes outside [0, {n_groups}) (a malformed group coding)")
     if outside:
@@ -246,8 +249,8 @@ def group_kernels() -> SimpleNamespace:
     -------
     SimpleNamespace or None
         ``count_groups(g, t, p, lo_t, rt, lo_p, rp, n_groups, nchunks)`` -> (flat int64 table
-        of ``n_groups * rt * rp`` cells, labels outside their range, group codes outside
-        ``[0, n_groups)``) and ``count_groups_w(g, t, p, w, ...)`` -> (float64 table, rows per
+        of ``rt * rp * n_groups`` cells, pair-major: ``(rt, rp, n_groups)``, labels outside
+        their range, group codes outside ``[0, n_groups)``) and ``count_groups_w(g, t, p, w, ...)`` -> (float64 table, rows per
         pair, rows per group, outside, bad groups); None without numba.
 
     Examples
@@ -258,7 +261,7 @@ def group_kernels() -> SimpleNamespace:
     >>> if kern is not None:
     ...     table, outside, bad = kern.count_groups(g, t, p, np.uint64(0), 2, np.uint64(0), 2,
     ...                                             2, 1)
-    ...     assert table.tolist() == [1, 0, 0, 0, 0, 0, 1, 1] and outside == bad == 0
+    ...     assert table.tolist() == [1, 0, 0, 0, 0, 1, 0, 1] and outside == bad == 0
     """
     from numba import prange
 
@@ -267,23 +270,25 @@ def group_kernels() -> SimpleNamespace:
     @njit(nogil=True, boundscheck=False)
     def count_stretch(g, t, p, lo_t, urt, lo_p, urp, ug, tab):  # pragma: no cover - compiled
         # Blocks of rows: their cell indices first (a loop the compiler vectorises), then the
-        # increments. A label outside its range lands in the cell after the table, a group
-        # code outside [0, G) in the one after that: ranges are checked for free.
+        # increments. The table is pair-major (cell = pair * G + group): the few frequent
+        # pairs of a good classifier (the diagonal) then occupy a few compact runs of cells
+        # that stay in cache. A label outside its range lands in the cell after the table, a
+        # group code outside [0, G) in the one after that: ranges are checked for free.
         # (Indices are uint32: the stack holds at most MAX_STACK_CELLS cells.)
-        cells = np.uint32(urt * urp)
-        trash = np.uint32(ug) * cells
+        ugroups = np.uint32(ug)
+        trash = ugroups * np.uint32(urt * urp)
         bad = trash + np.uint32(1)
-        buf = np.empty(BLOCK, np.uint32)
-        for s in range(0, t.shape[0], BLOCK):
-            gb = g[s : s + BLOCK]
-            tb = t[s : s + BLOCK]
-            pb = p[s : s + BLOCK]
+        buf = np.empty(_GROUP_BLOCK, np.uint32)
+        for s in range(0, t.shape[0], _GROUP_BLOCK):
+            gb = g[s : s + _GROUP_BLOCK]
+            tb = t[s : s + _GROUP_BLOCK]
+            pb = p[s : s + _GROUP_BLOCK]
             m = tb.shape[0]
             for j in range(m):
                 a = np.uint64(tb[j]) - lo_t
                 b = np.uint64(pb[j]) - lo_p
                 k = np.uint32(gb[j])
-                cell = k * cells + np.uint32(min(a, urt) * urp + min(b, urp))
+                cell = np.uint32(min(a, urt) * urp + min(b, urp)) * ugroups + k
                 cell = cell if (a < urt) & (b < urp) else trash
                 buf[j] = cell if np.uint64(gb[j]) < ug else bad
             for j in range(m):
@@ -291,7 +296,7 @@ def group_kernels() -> SimpleNamespace:
 
     @njit(nogil=True, boundscheck=False)
     def count_stretch_w(g, t, p, w, lo_t, urt, lo_p, urp, ug, tab, seen_tp, seen_g):  # pragma: no cover
-        cells = np.int64(urt * urp)
+        groups = np.int64(ug)
         out = np.zeros(2, np.int64)
         for i in range(t.shape[0]):
             a = np.uint64(t[i]) - lo_t
@@ -301,7 +306,7 @@ def group_kernels() -> SimpleNamespace:
                 out[1] += 1
             elif a < urt and b < urp:
                 ab = np.int64(a * urp + b)
-                tab[np.int64(k) * cells + ab] += w[i]
+                tab[ab * groups + np.int64(k)] += w[i]
                 seen_tp[ab] += 1
                 seen_g[np.int64(k)] += 1
             else:
