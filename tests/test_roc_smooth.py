@@ -157,7 +157,7 @@ def test_string_labels_and_pos_label():
 @pytest.mark.parametrize("kw, exc, match", [
     ({"method": "loess"}, ValueError, "method"),
     ({"method": "density", "kernel": "box"}, ValueError, "kernel"),
-    ({"method": "density", "bw": "sj"}, ValueError, "bw"),
+    ({"method": "density", "bw": "scott"}, ValueError, "bw"),
     ({"method": "density", "bw": -1.0}, ValueError, "bandwidth"),
     ({"method": "density", "bw": [0.1]}, TypeError, "bw"),
     ({"method": "density", "adjust": 0}, ValueError, "adjust"),

@@ -9,8 +9,11 @@ squares. The smoothed curve is :math:`\mathrm{Sp} = \Phi(a + b\,\Phi^{-1}(\mathr
 
 **Density.** The scores of each class are smoothed with a kernel density estimate on one grid
 of ``n`` points (R's ``density``: linear binning on a grid twice as long, convolution by FFT,
-linear interpolation; Silverman's 1986 rule of thumb ``'nrd0'`` or Scott's 1992 ``'nrd'`` for
-the bandwidth, computed on the scores of both classes together, times ``adjust``). With
+linear interpolation). The bandwidth is a number or a rule of :mod:`confmat.curves.bandwidth`
+(R's ``bw.*``): Silverman's (1986) ``'nrd0'`` or Scott's (1992) ``'nrd'`` rule of thumb,
+unbiased or biased cross-validation ``'ucv'`` / ``'bcv'`` (Scott 1992), or Sheather and Jones's
+(1991) ``'SJ'`` (``'SJ-ste'``) and ``'SJ-dpi'``; a rule is computed on the scores of both
+classes together, and the bandwidth multiplied by ``adjust``. With
 densities :math:`f_0` (negatives) and :math:`f_1` (positives) on grid points :math:`x_1 < \dots
 < x_n`, the point :math:`j` of the curve has :math:`\mathrm{Sp}_j = \sum_{i < j} f_0(x_i) /
 \sum_i f_0(x_i)` and :math:`\mathrm{Se}_j = \sum_{i \ge j} f_1(x_i) / \sum_i f_1(x_i)`.
@@ -34,6 +37,13 @@ from typing import Any
 import numpy as np
 
 from ..inputs.targets import binary_target
+from .bandwidth import (
+    BANDWIDTHS,
+    REF_SILVERMAN,
+    bandwidth,
+    canonical_rule,
+    rule_references,
+)
 from .partial import REF_ROBIN, se_sp_points
 
 __all__ = ["SmoothROC", "binormal_fit", "smooth_roc"]
@@ -43,15 +53,10 @@ REF_METZ = (
     "operating characteristic (ROC) curves from continuously-distributed data, Statistics in "
     "Medicine 17(9), 1033-1053."
 )
-REF_SILVERMAN = (
-    "Silverman, B. W. (1986), Density Estimation for Statistics and Data Analysis, Chapman & "
-    "Hall."
-)
 
 METHODS = ("binormal", "density", "fitdistr")
 KERNELS = ("gaussian", "epanechnikov", "rectangular", "triangular", "biweight", "cosine",
            "optcosine")
-BANDWIDTHS = ("nrd0", "nrd")
 DISTRIBUTIONS = ("normal", "lognormal", "exponential", "logistic", "gamma", "weibull")
 
 
@@ -140,36 +145,6 @@ def binormal_fit(se: np.ndarray, sp: np.ndarray) -> tuple[float, float]:
     dx = x - xm
     b = float(np.dot(dx, y - ym) / np.dot(dx, dx))
     return float(ym - b * xm), b
-
-
-def bandwidth(x: np.ndarray, rule: str) -> float:
-    """Silverman's (1986) ``'nrd0'`` or Scott's (1992) ``'nrd'`` rule-of-thumb bandwidth (R's
-    ``bw.nrd0`` / ``bw.nrd``).
-
-    Parameters
-    ----------
-    x : ndarray
-        At least two values.
-    rule : {'nrd0', 'nrd'}
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(bandwidth(np.arange(10.0), "nrd0"), 9)  # R: bw.nrd0(0:9) = 1.719286405
-    1.719286405
-    """
-    sd = float(np.std(x, ddof=1))
-    q1, q3 = np.quantile(x, [0.25, 0.75])
-    iqr = float(q3 - q1) / 1.34
-    if rule == "nrd":
-        return 1.06 * min(sd, iqr) * x.size ** (-0.2)
-    lo = min(sd, iqr)
-    if not lo:
-        lo = sd or abs(float(x[0])) or 1.0
-    return 0.9 * lo * x.size ** (-0.2)
 
 
 def _kernel(u: np.ndarray, bw: float, kernel: str) -> np.ndarray:
@@ -350,9 +325,12 @@ def smooth_roc(
     method : {'binormal', 'density', 'fitdistr'}, default='binormal'
     n : int, default=512
         Points of the smoothed curve.
-    bw : {'nrd0', 'nrd'} or float, default='nrd0'
-        Bandwidth of ``'density'``: a rule, computed on the scores of both classes together
-        (unweighted, as R's ``density``), or a positive number.
+    bw : {'nrd0', 'nrd', 'ucv', 'bcv', 'SJ', 'SJ-ste', 'SJ-dpi'} or float, default='nrd0'
+        Bandwidth of ``'density'``: a rule of :func:`confmat.curves.bandwidth.bandwidth`
+        (names in any case, as R's ``density``; pROC's ``smooth`` takes ``'nrd0'``, ``'nrd'``,
+        ``'ucv'``, ``'bcv'`` and ``'SJ'``, the last being ``'SJ-ste'``), computed on the
+        scores of both classes together (unweighted, as R's ``density``), or a positive
+        number.
     adjust : float, default=1.0
         Multiplier of the bandwidth.
     kernel : str, default='gaussian'
@@ -373,11 +351,18 @@ def smooth_roc(
     -------
     SmoothROC
 
+    Warns
+    -----
+    UserWarning
+        ``bw='ucv'`` or ``'bcv'`` whose criterion has its minimum at an end of the search
+        range (R's "minimum occurred at one end of the range").
+
     Raises
     ------
     ValueError
         Unknown method, kernel, bandwidth rule or distribution; a non-positive bandwidth; a
-        class missing; a curve with too few points for the binormal fit; non-positive
+        bandwidth rule other than ``'nrd0'`` on scores that are all equal, or a Sheather-Jones
+        rule without a solution (too many ties); a class missing; a curve with too few points for the binormal fit; non-positive
         scores for the log-normal, exponential, gamma and Weibull fits; a smoothed density
         that is zero at every point of the grid; weights with a
         distribution that has no closed-form weighted fit; bad labels, scores or weights.
@@ -427,14 +412,16 @@ def smooth_roc(
                 not np.isfinite(adjust) or adjust <= 0:
             raise ValueError(f"adjust must be a positive number, got {adjust!r}")
         if isinstance(bw, str):
-            _check_choice(bw, BANDWIDTHS, "bw")
-            if b.score.size < 2:
-                raise ValueError("a bandwidth rule needs at least two scores")
-            h = bandwidth(np.concatenate([neg, pos]), bw)
+            if canonical_rule(bw) is None:
+                raise ValueError(f"bw must be one of {', '.join(map(repr, BANDWIDTHS))} (any "
+                                 f"case) or a positive number, got {bw!r}")
+            h = bandwidth(np.concatenate([neg, pos]), bw)  # pROC: controls, then cases
+            refs = rule_references(bw)
         elif isinstance(bw, bool) or not isinstance(bw, int | float | np.number):
-            raise TypeError(f"bw must be 'nrd0', 'nrd' or a positive number, got {bw!r}")
+            raise TypeError(f"bw must be a rule ({', '.join(map(repr, BANDWIDTHS))}) or a "
+                            f"positive number, got {bw!r}")
         else:
-            h = float(bw)
+            h, refs = float(bw), (REF_SILVERMAN,)
         h *= float(adjust)
         if not np.isfinite(h) or h <= 0:
             raise ValueError(f"the bandwidth must be finite and positive, got {h!r} (scores "
@@ -448,7 +435,7 @@ def smooth_roc(
         f1 = kernel_density(pos, weights(pos, wp), h, lo, hi, n, kernel)
         sp, se = curve_from_densities(f0, f1)
         return SmoothROC("density", sp, se, _trapezoid(sp, se),
-                         {"bandwidth": h, "kernel": kernel}, (REF_ROBIN, REF_SILVERMAN))
+                         {"bandwidth": h, "kernel": kernel}, (REF_ROBIN, *refs))
     d0 = _check_choice(distribution_negative or distribution, DISTRIBUTIONS,
                        "distribution_negative" if distribution_negative else "distribution")
     d1 = _check_choice(distribution_positive or distribution, DISTRIBUTIONS,
