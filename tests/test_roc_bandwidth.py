@@ -228,6 +228,8 @@ def test_brent_searches_match_r(proc):  # noqa: F811
     ([1.0, 2.0, 3.0], 3, "bw must be one of"),
     ([1.0], "ucv", "bw='ucv' needs at least two"),
     ([], "SJ", "needs at least two"),
+    ([1.0, np.nan, 3.0], "bcv", "bw='bcv' needs finite scores"),
+    ([1.0, np.inf, 3.0], "nrd0", "bw='nrd0' needs finite scores"),
     ([2.0, 2.0, 2.0], "ucv", "bw='ucv' needs scores that are not all equal"),
     ([2.0, 2.0, 2.0], "bcv", "bw='bcv' needs scores that are not all equal"),
     ([2.0, 2.0, 2.0], "SJ", "bw='SJ' needs scores that are not all equal"),

@@ -484,7 +484,7 @@ def bandwidth(x: np.ndarray, rule: str) -> float:
     Raises
     ------
     ValueError
-        An unknown rule; fewer than two values; all values equal (except ``'nrd0'``, which
+        An unknown rule; fewer than two values; a non-finite value; all values equal (except ``'nrd0'``, which
         falls back as R's does); a Sheather-Jones selector without a solution.
 
     Warns
@@ -509,6 +509,9 @@ def bandwidth(x: np.ndarray, rule: str) -> float:
     x = np.asarray(x, dtype=np.float64).ravel()
     if x.size < 2:
         raise ValueError(f"bw={rule!r} needs at least two scores, got {x.size}")
+    if not np.isfinite(x).all():
+        raise ValueError(f"bw={rule!r} needs finite scores; x has "
+                         f"{int((~np.isfinite(x)).sum())} nan or infinite value(s)")
     if name in ("nrd0", "nrd"):
         return _rule_of_thumb(x, name)
     if float(x.min()) == float(x.max()):
