@@ -19,8 +19,9 @@ numerically).
 null and :math:`V_a = V_1 + V_2 - 2C` under the alternative in the same formula. From data
 the variances are DeLong's (pROC's default) or Obuchowski's binormal ones (from the
 least-squares binormal fits of :mod:`confmat.curves.smooth` and the correlations of the
-scores within each class); from given binormal parameters they are Obuchowski's, for full or
-partial areas (a false-positive-rate range).
+scores within each class); from given binormal parameters they are Obuchowski's. Both forms
+of Obuchowski's variances cover partial areas over a false-positive-rate range (from data: the
+observed partial areas and the binormal fits, as pROC on curves made with ``partial.auc=``).
 """
 
 from __future__ import annotations
@@ -423,6 +424,7 @@ def power_roc_test_data(
     kappa: float | None = None,
     alternative: str = "two-sided",
     method: str = "delong",
+    fpr: Any = None,
     pos_label: Any = None,
     sample_weight: Any = None,
 ) -> PowerResult:
@@ -450,6 +452,12 @@ def power_roc_test_data(
     alternative : {'two-sided', 'one-sided'}, default='two-sided'
     method : {'delong', 'obuchowski'}, default='delong'
         Variances of two curves.
+    fpr : pair of float, optional
+        The false-positive-rate range ``(low, high)`` of partial areas, i.e. the specificity
+        range ``(1 - high, 1 - low)``. Only with two curves and ``method='obuchowski'``: pROC
+        refuses DeLong's variance on partial areas, has Obuchowski's only on a specificity
+        range, refuses McClish-corrected areas, and for one curve silently takes the full
+        AUC; those cases are errors here.
     pos_label : label, optional
     sample_weight : None
         Not supported (the variances are those of unweighted samples); anything but None is
@@ -462,9 +470,11 @@ def power_roc_test_data(
     Raises
     ------
     ValueError
-        ``sample_weight`` given; a class missing; neither ``sig_level`` nor ``power`` given; the conditions of
-        :func:`power_roc_test`; an unknown method; invalid labels or scores; two curves
-        whose difference has no positive variance (e.g. identical scores).
+        ``sample_weight`` given; a class missing; neither ``sig_level`` nor ``power`` given;
+        the conditions of :func:`power_roc_test`; an unknown method; invalid labels or scores;
+        two curves whose difference has no positive variance (e.g. identical scores); ``fpr``
+        not two distinct numbers in [0, 1], or given with one curve or with
+        ``method='delong'``; a curve the binormal fit cannot smooth (``'obuchowski'``).
 
     Examples
     --------
@@ -473,6 +483,12 @@ def power_roc_test_data(
     >>> r = power_roc_test_data(y, a)  # AUC 0.8125, 4 cases, 4 controls
     >>> r.solved, round(r.power, 9)  # pROC: 0.458715736942
     ('power', 0.458715737)
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> a, b = rng.normal(size=200) + 1.2 * y, rng.normal(size=200) + 0.6 * y
+    >>> r = power_roc_test_data(y, a, b, method="obuchowski", fpr=(0, 0.2), power=0.8)
+    >>> r.solved, round(r.n_cases, 6)  # pROC (partial.auc = c(1, 0.8)): 6.459789863
+    ('n', 6.45979)
     """
     alt = _alternative(alternative)
     if sample_weight is not None:
@@ -481,6 +497,17 @@ def power_roc_test_data(
                          "samples instead of weighting them")
     if method not in ("delong", "obuchowski"):
         raise ValueError(f"method must be 'delong' or 'obuchowski', got {method!r}")
+    if fpr is not None:
+        from ..curves.partial import check_range
+
+        fpr = check_range(fpr, "fpr")
+        if score_b is None:
+            raise ValueError("fpr (a partial area) needs two curves (score_b): Obuchowski's "
+                             "one-curve formula is for the full area, and pROC's "
+                             "power.roc.test of one curve ignores a partial area")
+        if method != "obuchowski":
+            raise ValueError("fpr (a partial area) needs method='obuchowski': DeLong's "
+                             "variance does not cover partial areas (pROC stops too)")
     bt = binary_target(y_true, score_a, pos_label, None, "score_a")
     m, n = int(bt.pos.sum()), int((~bt.pos).sum())
     if m == 0 or n == 0:
@@ -509,23 +536,32 @@ def power_roc_test_data(
         raise ValueError("give sig_level, power or both (to solve the sample size)")
     scores = np.vstack([bt.score, sb])
     auc, cov = delong_covariance(bt.pos, scores)
+    desc = f"two paired ROC curves ({method} variance)"
     if method == "delong":
         v1, v2, c12 = float(cov[0, 0]) * m, float(cov[1, 1]) * m, float(cov[0, 1]) * m
         refs: tuple[str, ...] = (REF_ROBIN, REF_OBUCHOWSKI_2004)
     else:
-        from ..curves.partial import se_sp_points
+        from ..curves.partial import focus_area, se_sp_points
 
         ab = []
-        for s in scores:
+        rng = None
+        if fpr is not None:  # pROC's specificity range and its FPR = 1 - specificity
+            sp_lo, sp_hi = 1.0 - fpr[1], 1.0 - fpr[0]
+            rng = (1.0 - sp_lo, 1.0 - sp_hi)
+        for i, s in enumerate(scores):
             _, se, sp = se_sp_points(bt.pos, s, None)
             ab.append(binormal_fit(se, sp))
+            if fpr is not None:
+                auc[i] = float(focus_area(se, sp, sp_lo, sp_hi, "specificity"))
         ra = float(np.corrcoef(scores[:, bt.pos])[0, 1])
         rn = float(np.corrcoef(scores[:, ~bt.pos])[0, 1])
         kk = n / m
-        v1 = binormal_var(*ab[0], kk)
-        v2 = binormal_var(*ab[1], kk)
-        c12 = binormal_cov(*ab[0], *ab[1], rn, ra, kk)
+        v1 = binormal_var(*ab[0], kk, rng)
+        v2 = binormal_var(*ab[1], kk, rng)
+        c12 = binormal_cov(*ab[0], *ab[1], rn, ra, kk, rng, rng)
         refs = (REF_ROBIN, REF_OBUCHOWSKI_1997)
+        if fpr is not None:
+            desc = (f"two paired ROC curves, partial areas over FPR [{fpr[0]:g}, {fpr[1]:g}] "
+                    "(obuchowski variance)")
     return _two_curves(v1, v2, c12, nc, nn, k, float(auc[0] - auc[1]), sig, pw, alt, solved,
-                       (float(auc[0]), float(auc[1])),
-                       f"two paired ROC curves ({method} variance)", refs)
+                       (float(auc[0]), float(auc[1])), desc, refs)
