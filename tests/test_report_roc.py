@@ -376,3 +376,30 @@ def test_partial_auc_only_when_asked_and_its_errors():
     assert np.isnan(bad.partial_auc.value)
     assert json.loads(render_json(bad))["partial_auc"]["value"] is None
     assert bad.partial_auc.notes and bad.partial_auc.notes[0] in bad.notes
+
+
+def test_csv_long_form_holds_the_band_hand_till_and_partial_auc():
+    import csv
+    import io
+
+    from confmat.report import render_csv
+
+    y, s = _binary(13, 150)
+    rep = _report(y, s, n_resamples=200, partial_auc=(0.9, 1.0))
+    rows = list(csv.DictReader(io.StringIO(render_csv(rep))))
+    band = [r for r in rows if r["section"] == "roc_band"]
+    d = rep.to_dict()["roc_band"]
+    assert [r["metric"] for r in band] == [f"sensitivity@specificity={v:g}" for v in d["at"]]
+    assert [float(r["low"]) for r in band] == d["sensitivity"]["low"]
+    assert [float(r["high"]) for r in band] == d["sensitivity"]["high"]
+    (pa,) = [r for r in rows if r["metric"] == "partial_auc"]
+    assert float(pa["value"]) == rep.partial_auc.value and pa["class"] == "1"
+    rng = np.random.default_rng(2)
+    y3 = rng.integers(0, 3, 90)
+    p = rng.dirichlet(np.ones(3), 90)
+    rep3 = build_report(confmat.ConfusionMatrix.from_predictions(y3, p.argmax(1)), y_true=y3,
+                        y_score=p, intervals=False)
+    (ht,) = [r for r in csv.DictReader(io.StringIO(render_csv(rep3)))
+             if r["metric"] == "hand_till_auc"]
+    assert float(ht["value"]) == pytest.approx(
+        roc_auc_score(y3, p, multi_class="ovo", average="macro"), abs=1e-12)

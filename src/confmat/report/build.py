@@ -384,7 +384,7 @@ def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
                    intervals: bool, level: float, n_resamples: int, partial: Any) -> None:
     """The ROC band and the partial AUC of the one score curve, Hand and Till's AUC of a
     score matrix (:mod:`confmat.report.roc_summaries`); what cannot be computed is a note."""
-    from .roc_summaries import multiclass_auc, partial_auc_summary, roc_band
+    from .roc_summaries import multiclass_auc, roc_band
 
     labels = list(rep.labels)
     s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
@@ -413,10 +413,62 @@ def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
         except ValueError as exc:
             rep.notes.append(f"no ROC confidence band: {exc}")
     if partial is not None:
-        rep.partial_auc = partial_auc_summary(y_true, col, one.pos_label, partial,
-                                              sample_weight, interval=intervals, level=level,
-                                              n_resamples=n_resamples)
-        rep.notes += rep.partial_auc.notes
+        add_partial_auc(rep, y_true, y_score, sample_weight, partial, intervals=intervals,
+                        n_resamples=n_resamples)
+
+
+def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
+                    specificity: Any, *, intervals: bool = True,
+                    n_resamples: int = REPORT_RESAMPLES) -> Report:
+    """Set (or replace) the partial AUC of a report's one score curve
+    (:attr:`Report.partial_auc`, :func:`confmat.report.roc_summaries.partial_auc_summary`,
+    at the report's level, ``random_state=0``), and add its notes that the report does not
+    hold yet.
+
+    Parameters
+    ----------
+    rep : Report
+        A report with exactly one score curve, built from ``y_true`` and ``y_score``.
+    y_true, y_score, sample_weight
+        As given to :func:`build_report`.
+    specificity : pair of float
+        The range.
+    intervals : bool, default True
+        Compute the bootstrap interval.
+    n_resamples : int
+        Its resamples.
+
+    Returns
+    -------
+    Report
+        ``rep``.
+
+    Raises
+    ------
+    ValueError
+        The report has not exactly one score curve, or a bad range.
+
+    Examples
+    --------
+    >>> y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    >>> rep = build_report(ConfusionMatrix.from_predictions(y, [0, 1, 0, 1]), y_true=y,
+    ...                    y_score=s, intervals=False)
+    >>> add_partial_auc(rep, y, s, None, (0.25, 0.75), intervals=False).partial_auc.value
+    0.75
+    """
+    from .roc_summaries import partial_auc_summary
+
+    if len(rep.curves) != 1:
+        raise ValueError("partial_auc needs the scores of one positive class against the "
+                         "rest: give y_score for a binary report, or pos_label with per-class "
+                         "scores")
+    one = rep.curves[0]
+    col = score_column(y_score, list(rep.labels), one)
+    rep.partial_auc = partial_auc_summary(y_true, col, one.pos_label, specificity,
+                                          sample_weight, interval=intervals, level=rep.level,
+                                          n_resamples=n_resamples)
+    rep.notes += [n for n in rep.partial_auc.notes if n not in rep.notes]
+    return rep
 
 
 def _cost(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
