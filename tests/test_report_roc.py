@@ -32,8 +32,8 @@ from confmat.report.render_text import render_markdown, render_text
 from proc_oracle import proc  # noqa: F401  (the fixture)
 
 
-def _binary(seed: int, n: int = 300, ties: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
+def _binary(rs: int, n: int = 300, ties: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(rs)
     y = rng.integers(0, 2, n)
     y[:2] = [0, 1]
     s = rng.normal(size=n) + 1.2 * y
@@ -65,9 +65,9 @@ def _se_at_sp_by_proc_rule(y: np.ndarray, s: np.ndarray, k: int, q: int = 100) -
 
 
 # ------------------------------------------------------------------------------ the band
-@pytest.mark.parametrize("seed, n, ties", [(0, 300, False), (1, 57, True), (2, 400, True)])
-def test_band_estimate_is_the_sample_curve_at_101_specificities(seed, n, ties):
-    y, s = _binary(seed, n, ties)
+@pytest.mark.parametrize("rs, n, ties", [(0, 300, False), (1, 57, True), (2, 400, True)])
+def test_band_estimate_is_the_sample_curve_at_101_specificities(rs, n, ties):
+    y, s = _binary(rs, n, ties)
     d = json.loads(render_json(_report(y, s, n_resamples=200)))["roc_band"]
     assert d["given"] == "specificity" and d["at"] == [k / 100 for k in range(101)]
     want = [_se_at_sp_by_proc_rule(y, s, k) for k in range(101)]
@@ -250,10 +250,10 @@ def test_roc_comparison_display_draws_each_band_in_its_curves_colour():
 # ------------------------------------------------------------------------------ Hand and Till
 @st.composite
 def _multiclass(draw):
-    seed = draw(st.integers(0, 2**32 - 1))
+    rs = draw(st.integers(0, 2**32 - 1))
     k = draw(st.integers(3, 6))
     n = draw(st.integers(k + 2, 120))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rs)
     y = rng.integers(0, k, n)
     y[:k] = np.arange(k)  # every class present
     raw = rng.random((n, k)) + np.eye(k)[y] * rng.random() * 2

@@ -76,7 +76,7 @@ class RocBandSummary:
     ci : RocCI
         The intervals (``ci.given == 'specificity'``).
     random_state : int
-        Seed of the resampling (reports are reproducible).
+        ``random_state`` of the resampling (reports are reproducible).
 
     Examples
     --------
@@ -131,7 +131,7 @@ class RocBandSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: :meth:`confmat.inference.RocCI.to_dict` with the positive class,
-        the seed and the legend.
+        ``random_state`` and the legend.
 
         Returns
         -------
