@@ -109,7 +109,10 @@ def test_multiclass_calibration_and_roc_averages_against_sklearn(k, seed):
         roc_auc_score(y, p, average="macro", multi_class="ovr", sample_weight=w), abs=1e-12)
     d = json.loads(render_json(rep))
     assert d["roc_averages"]["micro_auc"] == pytest.approx(ra.micro_auc)
-    assert "ROC AUC averaged over the one-vs-rest curves" in render_text(rep)
+    text = render_text(rep)
+    assert "ROC summary" in text
+    assert f"roc_auc_micro  {ra.micro_auc:.4f}" in text
+    assert f"roc_auc_macro  {ra.macro_auc:.4f}" in text
 
 
 def _brute_force_cost(y, s, c):

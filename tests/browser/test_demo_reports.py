@@ -267,7 +267,7 @@ def test_every_demo_page_fits_the_window(browser, demo_dir: Path, artifacts: Pat
         assert got["font"] >= 12  # readable at 390 px: no shrunk text
         # the slider's 2x2 table is whole in view, never behind a scroll bar
         assert max(got["twoByTwo"], default=0) <= 0, (name, got["twoByTwo"])
-        assert bool(got["twoByTwo"]) == (name != "digits_10class_comparison")  # no scores there
+        assert got["twoByTwo"]  # every demo page has scores, so sliders
         page.screenshot(path=str(artifacts / f"{name}_{width}px.png"), full_page=True)
         page.close()
 
@@ -281,4 +281,36 @@ def test_ten_class_per_class_table_lists_classes_as_rows(browser, demo_dir: Path
     rows = [t.strip() for t in table.locator("tbody th").all_text_contents()]
     assert rows == [str(k) for k in range(10)] + ["micro average", "macro average",
                                                   "weighted average"]
+    page.close()
+
+
+def test_demo_shows_the_roc_band_and_hand_and_till(browser, demo_dir: Path) -> None:
+    """The binary demo report's ROC figure shades its confidence band; the ten-class
+    comparison lists each model's Hand and Till (2001) AUC, equal to scikit-learn's one-vs-one
+    macro AUC of the same network."""
+    import base64
+
+    from sklearn.metrics import roc_auc_score
+    from threadpoolctl import threadpool_limits
+
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    page.goto((demo_dir / "breast_cancer_report.html").resolve().as_uri())
+    src = page.locator('figure img[alt="ROC curve"]').get_attribute("src")
+    svg = base64.b64decode(src.split(",", 1)[1]).decode()
+    assert '<g id="roc-ci-band">' in svg
+    assert "<!-- 95% CI, stratified bootstrap (1000 resamples) -->" in svg
+    page.close()
+    digits = load_digits()
+    Xtr, Xte, ytr, yte = train_test_split(digits.data / 16.0, digits.target, test_size=0.3,
+                                          random_state=0, stratify=digits.target)
+    with threadpool_limits(1):
+        m = MLPClassifier((100,), max_iter=300, random_state=0).fit(Xtr, ytr)
+    want = roc_auc_score(yte, m.predict_proba(Xte), multi_class="ovo", average="macro")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto((demo_dir / "digits_10class_comparison.html").resolve().as_uri())
+    table = page.locator("table.compare").first
+    heads = [t.strip() for t in table.locator("thead th").all_text_contents()]
+    col = heads.index("hand_till_auc")
+    row = table.locator("tbody tr", has_text="MLP 100").first
+    assert float(row.locator("td").nth(col).text_content()) == pytest.approx(want, abs=5e-5)
     page.close()

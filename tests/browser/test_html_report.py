@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -405,3 +406,55 @@ def test_no_cost_row_without_costs(browser, binary_case) -> None:
     pg = Page(browser, binary_case["path"])
     assert not pg.page.locator(".cm-slider [data-out='cost-row']").first.is_visible()
     pg.page.close()
+
+
+def _svg_tree(src: str):
+    """The SVG of a ``data:`` image, comments kept (matplotlib writes each text as a comment
+    before its glyphs)."""
+    import base64
+
+    parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
+    return ET.fromstring(base64.b64decode(src.split(",", 1)[1]), parser=parser)
+
+
+@pytest.mark.parametrize("width", [1200, 390])
+def test_roc_band_is_drawn_with_its_legend_and_the_page_fits(browser, tmp_path: Path,
+                                                             width: int) -> None:
+    """The ROC figure of a binary report shades the confidence band (its path in the SVG
+    image, and its colour on screen) with the legend entry naming level, method and
+    resamples; the page still fits a phone's width and raises no policy violation."""
+    from PIL import Image
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 400)
+    score = np.clip(0.25 * y + 0.75 * rng.random(400), 0, 1)
+    cm = confmat.ConfusionMatrix.from_predictions(y, (score >= 0.5).astype(int))
+    rep = build_report(cm, y_true=y, y_score=score, n_resamples=500, partial_auc=(0.8, 1.0))
+    path = tmp_path / "band.html"
+    path.write_text(render_html(rep), encoding="utf-8")
+    pg = Page(browser, path, width=width)
+    page = pg.page
+    img = page.locator('figure img[alt="ROC curve"]')
+    assert img.evaluate("e => e.complete && e.naturalWidth > 0")
+    svg = _svg_tree(img.get_attribute("src"))
+    ns = "{http://www.w3.org/2000/svg}"
+    band = next(g for g in svg.iter(f"{ns}g") if g.get("id") == "roc-ci-band")
+    assert len(list(band.iter(f"{ns}path"))) >= 1 and len(list(band.iter(f"{ns}use"))) >= 1
+    legend = next(g for g in svg.iter(f"{ns}g") if g.get("id") == "roc-ci-band-legend")
+    texts = [c.text.strip() for c in legend.iter() if c.tag is ET.Comment]
+    assert texts == ["95% CI, stratified bootstrap (500 resamples)"]
+    caption = page.locator('figure:has(img[alt="ROC curve"]) figcaption').text_content()
+    assert "shaded: 95% CI, stratified bootstrap (500 resamples)" in caption
+    layout = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert layout[0] <= layout[1] == width
+    names = page.locator("table.roc-summary tbody td.name:first-child").all_text_contents()
+    assert names == ["sensitivity at specificity 0.9", "partial_auc"]
+    shot = tmp_path / f"roc_band_{width}px.png"
+    page.locator('figure:has(img[alt="ROC curve"])').screenshot(path=str(shot))
+    pg.assert_clean()
+    page.close()
+    # on screen: the band's colour (matplotlib's first colour at 25 % over white)
+    with Image.open(shot) as im:
+        rgb = np.asarray(im.convert("RGB")).astype(int)
+    light = np.abs(rgb - np.array([199, 221, 236])).max(axis=2) <= 12
+    assert light.mean() > 0.01, light.mean()

@@ -36,14 +36,16 @@ def _positive_scores(model: Any, X: Any, pos_index: int) -> np.ndarray | None:
 
 
 def _summary(cmp: Any, log: Callable[[str], None]) -> None:
-    """One line per model: MCC and accuracy with their intervals, and AUC when scored."""
+    """One line per model: MCC and accuracy with their intervals, and the AUC when scored
+    (multi-class: Hand and Till's)."""
     for row in cmp.table:
         parts = []
         for key in ("mcc", "accuracy"):
             iv = row.get(key + "_interval")
             parts.append(f"{key} {row[key]:.3f}" + (f" [{iv[0]:.3f}, {iv[1]:.3f}]" if iv else ""))
-        if row.get("auc") is not None:
-            parts.append(f"AUC {row['auc']:.3f}")
+        for key, name in (("roc_auc", "AUC"), ("hand_till_auc", "AUC (Hand and Till)")):
+            if row.get(key) is not None:
+                parts.append(f"{name} {row[key]:.3f}")
         log(f"    {row['model']:<20} " + ", ".join(parts))
 
 
@@ -202,7 +204,7 @@ def _experiments(out: Path, quick: bool, log: Callable[[str], None], written: li
         rep = build_report(cm, y_true=yte, y_score=probas["MLP 100"], y_pred=preds["MLP 100"],
                            title="Digits, 10 classes: MLP 100", source=src)
         written.append(_write(out / "digits_10class_report.html", render_html(rep), log))
-        cmp = build_comparison(yte, preds, labels=labels,
+        cmp = build_comparison(yte, preds, scores=probas, labels=labels,
                                title="Digits, 10 classes: a 2-node network against a 100-node one",
                                source=src)
         _summary(cmp, log)

@@ -84,13 +84,17 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 @click.option("--by", "by", multiple=True,
               help="Evaluate by group: column(s) of sensitive features, comma-separated "
                    "(their combinations are the groups).")
+@click.option("--partial-auc", "partial_auc",
+              help='A specificity range "LOW,HIGH" such as "0.8,1.0": add the McClish-'
+                   "corrected partial AUC on it, with a bootstrap interval (needs --score, "
+                   "or --scores with --pos-label).")
 @output_options
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
            bins: int | None, cost: str | None, fmt: str | None, output: str | None,
            title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
-           plot_format: str, by: tuple[str, ...] = ()) -> None:
+           plot_format: str, by: tuple[str, ...] = (), partial_auc: str | None = None) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -105,6 +109,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.csv --true y --pred yhat --scores p0,p1,p2 --format markdown
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
       confmat report preds.csv --true y --pred yhat --score p1 --cost "[[0,1],[20,0]]"
+      confmat report preds.csv --true y --pred yhat --score p1 --partial-auc 0.8,1.0
       confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
       confmat report preds.csv --true y --pred yhat --by sex --pos-label 1 -o groups.html
     """
@@ -113,7 +118,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     if by:
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
-                         bool(score or scores or bins or cost), title, not no_intervals)
+                         bool(score or scores or bins or cost or partial_auc), title,
+                         not no_intervals)
         return
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
@@ -125,6 +131,10 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     cost_matrix = _cost_matrix(cost) if cost is not None else None
     if cost_matrix is not None and (bins is not None or not (score_cols or per_class_cols)):
         raise InputError("--cost needs exact scores: give --score (or --scores with "
+                         "--pos-label), without --bins")
+    spec_range = _specificity_range(partial_auc) if partial_auc is not None else None
+    if spec_range is not None and (bins is not None or not (score_cols or per_class_cols)):
+        raise InputError("--partial-auc needs exact scores: give --score (or --scores with "
                          "--pos-label), without --bins")
     if bins is not None:
         if not (score_cols or per_class_cols):
@@ -172,7 +182,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          y_pred=p if s is not None else None, pos_label=pos,
                          sample_weight=w, intervals=not no_intervals,
                          title=title or f"Report: {Path(file).name}", source=source,
-                         cost_matrix=cost_matrix)
+                         cost_matrix=cost_matrix, partial_auc=spec_range)
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, out_fmt, output, summary)
@@ -191,6 +201,19 @@ def _cost_matrix(text: str) -> np.ndarray:
         raise InputError(f"--cost must be a 2 x 2 matrix of finite numbers like "
                          f"\"[[0, 1], [20, 0]]\" ([[C_TN, C_FP], [C_FN, C_TP]]), got {text!r}")
     return c
+
+
+def _specificity_range(text: str) -> tuple[float, float]:
+    """``--partial-auc`` as two numbers in [0, 1], or an InputError naming the value."""
+    parts = split_values([text])
+    try:
+        lo, hi = (float(v) for v in parts)
+    except ValueError:
+        lo = hi = float("nan")
+    if not (0.0 <= min(lo, hi) < max(lo, hi) <= 1.0):
+        raise InputError(f'--partial-auc must be a specificity range "LOW,HIGH" of two '
+                         f"different numbers in [0, 1] such as 0.8,1.0, got {text!r}")
+    return lo, hi
 
 
 def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
@@ -212,7 +235,7 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
 
     if scores:
         raise InputError("--by evaluates labels by group; it takes no --score, --scores, "
-                         "--bins or --cost")
+                         "--bins, --cost or --partial-auc")
     kind = format_for(fmt, output)
     if kind not in ("text", "json", "html", "markdown"):
         raise InputError(f"--by writes text, json, markdown or html, not {kind}")
@@ -306,6 +329,9 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
               help="Metric of the pairwise tests: 'accuracy' (McNemar's test, the default), "
                    "'roc_auc' (DeLong's test; needs --score), or another compared metric "
                    "(paired bootstrap).")
+@click.option("--overlay-bands/--no-overlay-bands", "overlay_bands", default=None,
+              help="HTML: shade each model's ROC confidence band in the ROC overlay "
+                   "[default: only with at most two models with scores].")
 @output_options
 def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             score: tuple[str, ...], scores: tuple[str, ...], labels: tuple[str, ...],
@@ -313,24 +339,37 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             skip_invalid: bool, fmt_in: str | None, names: tuple[str, ...],
             metric_names: tuple[str, ...], test_metric: str | None, fmt: str | None,
             output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
-            plots_dir: str | None, plot_format: str) -> None:
+            plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
     order), or one file with several --pred columns (and matching --score columns).
+    Multi-class scores: --scores names one column per class, in label order; with several
+    files the same columns in each, with one file one --scores per --pred column. The table
+    then shows each model's multi-class AUC of Hand and Till (2001), hand_till_auc.
 
     \b
     Examples:
       confmat compare knn.csv tree.csv svm.csv --true y --pred yhat --score p
       confmat compare preds.csv --true y --pred knn,tree --score p_knn,p_tree -o cmp.html
       confmat compare a.csv b.csv --true y --pred yhat --metrics mcc,kappa,informedness
+      confmat compare a.csv b.csv --true y --pred yhat --scores p0,p1,p2
+      confmat compare preds.csv --true y --pred knn,tree --scores k0,k1,k2 --scores t0,t1,t2
     """
     from ..report import build_comparison
 
     preds = split_values(pred_cols)
     score_cols = split_values(score)
-    if split_values(scores):
-        raise InputError("compare takes --score (positive-class scores), one per model")
+    per_class = [cols for cols in (split_values([v]) for v in scores) if cols]
+    if score_cols and per_class:
+        raise InputError("give either --score (positive-class scores) or --scores (one column "
+                         "per class), not both")
+    if per_class and len(per_class) != (len(preds) if len(files) == 1 else 1):
+        raise InputError(
+            f"give --scores once per --pred column ({len(preds)}), each naming one score column "
+            f"per class; got {len(per_class)}" if len(files) == 1 else
+            "with several files give --scores once: the same score columns in every file")
+    class_cols = [c for cols in per_class for c in cols]
     models: dict[str, Any] = {}
     model_scores: dict[str, Any] = {}
     y_ref = None
@@ -342,8 +381,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
         if score_cols and len(score_cols) != len(preds):
             raise InputError(f"give one --score column per --pred column ({len(preds)}), got "
                              f"{len(score_cols)}")
-        data = read_predictions(files[0], true_col, preds, score_cols, weight, progress,
-                                 skip_invalid, fmt_in)
+        data = read_predictions(files[0], true_col, preds, score_cols + class_cols, weight,
+                                 progress, skip_invalid, fmt_in)
         y_ref, w_ref = data[true_col], (data[weight] if weight else None)
         keys = split_values(names) or preds
         if len(keys) != len(preds):
@@ -352,6 +391,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             models[k] = data[c]
             if score_cols:
                 model_scores[k] = data[score_cols[i]]
+            elif per_class:
+                model_scores[k] = np.column_stack([data[col] for col in per_class[i]])
         source = {"file": files[0], "true": true_col, "models": ", ".join(preds)}
     else:
         if len(preds) != 1 or len(score_cols) > 1:
@@ -363,8 +404,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
         if len(set(keys)) != len(keys):
             keys = [f"{k} ({i + 1})" for i, k in enumerate(keys)]
         for k, f in zip(keys, files, strict=True):
-            data = read_predictions(f, true_col, preds, score_cols, weight, progress,
-                                     skip_invalid, fmt_in)
+            data = read_predictions(f, true_col, preds, score_cols + class_cols, weight,
+                                     progress, skip_invalid, fmt_in)
             y = data[true_col]
             if y_ref is None:
                 y_ref, w_ref = y, (data[weight] if weight else None)
@@ -377,11 +418,13 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             models[k] = data[preds[0]]
             if score_cols:
                 model_scores[k] = data[score_cols[0]]
+            elif per_class:
+                model_scores[k] = np.column_stack([data[col] for col in per_class[0]])
         source = {"files": ", ".join(files), "true": true_col, "pred": preds[0]}
     assert y_ref is not None
     lab = coerce(split_values(labels), y_ref, "--labels value") if labels else None
     pos = coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None
-    if model_scores:
+    if score_cols or (per_class and len(truth_classes(y_ref)) == 2):
         pos = positive_class(truth_classes(y_ref), pos)
     cmp = build_comparison(y_ref, models, scores=model_scores, labels=lab, pos_label=pos,
                            sample_weight=w_ref, intervals=not no_intervals,
@@ -389,5 +432,6 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                            test_metric=test_metric,
                            title=title or "Model comparison", source=source)
     out_fmt = format_for(fmt, output)
-    emit(cmp, out_fmt, output, summary_view(out_fmt, output, all_metrics))
+    emit(cmp, out_fmt, output, summary_view(out_fmt, output, all_metrics),
+         overlay_bands=overlay_bands)
     save_plots(cmp, plots_dir, plot_format)

@@ -19,7 +19,8 @@ import click
 from .common import InputError
 
 
-def emit(obj: Any, fmt: str, output: str | None, summary: bool = False) -> None:
+def emit(obj: Any, fmt: str, output: str | None, summary: bool = False,
+         overlay_bands: bool | None = None) -> None:
     """Render the report model ``obj`` and write it to ``output`` (or print it).
 
     Text to the terminal is drawn as tables in column groups that fit its width; every other
@@ -36,6 +37,9 @@ def emit(obj: Any, fmt: str, output: str | None, summary: bool = False) -> None:
     summary : bool, default False
         Terminal text only: the summary view (headline metrics and a short per-class table,
         see :mod:`confmat.cli.summary`) instead of every metric.
+    overlay_bands : bool, optional
+        HTML of a comparison: shade the models' ROC bands in the overlay
+        (:func:`confmat.report.render_html`; None: its default).
 
     Raises
     ------
@@ -49,7 +53,7 @@ def emit(obj: Any, fmt: str, output: str | None, summary: bool = False) -> None:
 
     renderer = {"text": render_text, "json": render_json, "markdown": render_markdown,
                 "csv": render_csv, "html": render_html}[fmt]
-    text = renderer(obj)
+    text = render_html(obj, overlay_bands=overlay_bands) if fmt == "html" else renderer(obj)
     if output is None or output == "-":
         click.echo(text, nl=False)
         return
@@ -314,7 +318,9 @@ def esc(s: Any) -> str:
 
 def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
     """Save the plots of a report (``--plots``): the confusion matrix and, per score curve,
-    the ROC curve, the precision-recall curve and metrics against the threshold; for a
+    the ROC curve (with the report's confidence band when it has one,
+    :func:`confmat.report.render_html.roc_figure`), the precision-recall curve and metrics
+    against the threshold; for a
     comparison, each model's plots and the ROC curves of the models together.
 
     Parameters
@@ -346,6 +352,7 @@ def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
         ThresholdDisplay,
     )
     from ..report import Comparison
+    from ..report.render_html import roc_figure
 
     out = Path(plots_dir)
     try:
@@ -370,7 +377,11 @@ def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
              pre + "confusion_matrix")
         for c in rep.curves:
             suffix = "" if len(rep.curves) == 1 else f"_{_slug(c.pos_label)}"
-            save(lambda ax, c=c: RocCurveDisplay(c.sweep, roc_auc=c.auc).plot(ax=ax), f"{pre}roc{suffix}")
+            if len(rep.curves) == 1:  # with its confidence band, as in the HTML report
+                save(lambda ax, r=rep: roc_figure(r, ax), f"{pre}roc")
+            else:
+                save(lambda ax, c=c: RocCurveDisplay(c.sweep, roc_auc=c.auc).plot(ax=ax),
+                     f"{pre}roc{suffix}")
             save(lambda ax, c=c: PrecisionRecallDisplay(
                 c.sweep, average_precision=c.average_precision).plot(ax=ax), f"{pre}pr{suffix}")
             save(lambda ax, c=c: ThresholdDisplay(c.sweep).plot(ax=ax), f"{pre}threshold{suffix}",

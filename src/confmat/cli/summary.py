@@ -137,7 +137,8 @@ def summary_view(fmt: str, output: str | None, all_metrics: bool) -> bool:
 
 def build_for_view(cm: Any, *, summary: bool, intervals: bool, **kwargs: Any) -> Any:
     """:func:`confmat.report.build_report`, with intervals for the summary view's rows only
-    when ``summary`` (:func:`fill_intervals`).
+    when ``summary`` (:func:`fill_intervals`, and the partial AUC's when asked for; the ROC
+    confidence band, which the summary does not show, is left out).
 
     Parameters
     ----------
@@ -162,9 +163,13 @@ def build_for_view(cm: Any, *, summary: bool, intervals: bool, **kwargs: Any) ->
     ['recall', 'specificity', 'precision', 'f1']
     """
     from ..report import build_report
+    from ..report.build import add_partial_auc
     from ..report.render_text import SUMMARY_PER_CLASS
 
     rep = build_report(cm, intervals=intervals and not summary, **kwargs)
     if intervals and summary:
         fill_intervals(rep, SUMMARY_PER_CLASS)
+        if rep.partial_auc is not None:  # asked for, so shown: with its interval
+            add_partial_auc(rep, kwargs["y_true"], kwargs["y_score"],
+                            kwargs.get("sample_weight"), kwargs["partial_auc"])
     return rep

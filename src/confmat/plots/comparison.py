@@ -9,6 +9,7 @@ import numpy as np
 
 from ..curves import ThresholdSweep
 from .common import Saving, new_ax, place_legend, scores_of
+from .curves import draw_band
 from .sweeps import sweep_from_predictions, sweep_metric, thin_index
 
 
@@ -47,6 +48,7 @@ class RocComparisonDisplay(Saving):
         self.figure_: Any = None
         self.ax_: Any = None
         self.inset_ax_: Any = None
+        self.bands_: dict[str, Any] = {}
 
     @classmethod
     def from_predictions(cls, y_true: Any, scores: Mapping[str, Any], *, pos_label: Any = None,
@@ -126,7 +128,9 @@ class RocComparisonDisplay(Saving):
 
     def plot(self, ax: Any = None, *, inset: bool = True,
              zoom: tuple[float, float, float, float] = (0.0, 0.2, 0.8, 1.0),
-             title: str | None = None, max_points: int | None = None) -> RocComparisonDisplay:
+             title: str | None = None, max_points: int | None = None,
+             bands: Mapping[str, Any] | None = None,
+             band_alpha: float = 0.12) -> RocComparisonDisplay:
         """Draw every curve; ``zoom = (x0, x1, y0, y1)`` is the inset's window.
 
         Parameters
@@ -138,10 +142,23 @@ class RocComparisonDisplay(Saving):
         title : str, optional
         max_points : int, optional
             Draw at most this many points per curve.
+        bands : mapping name -> RocCI, optional
+            Confidence bands (:func:`confmat.roc_ci` with ``specificities=``) of some models,
+            shaded lightly in each model's colour under its curve (and in the inset), without
+            a legend entry (say what they are in the caption). ``bands_`` holds the drawn
+            collections by name.
+        band_alpha : float, default 0.12
+            Opacity of the bands.
 
         Returns
         -------
         RocComparisonDisplay
+
+        Raises
+        ------
+        ValueError
+            ``bands`` names a model that has no curve, or holds a band that cannot be drawn
+            (see :func:`confmat.plots.curves.draw_band`).
 
         Examples
         --------
@@ -151,9 +168,14 @@ class RocComparisonDisplay(Saving):
         >>> [float(v) for v in d.plot(ax=Figure().add_subplot()).inset_ax_.get_xlim()]
         [0.0, 0.2]
         """
+        bands = dict(bands or {})
+        unknown = sorted(set(bands) - set(self.sweeps))
+        if unknown:
+            raise ValueError(f"bands given for models without a curve: {unknown}")
         fig, ax = new_ax(ax, (6.0, 5.5))
         ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
         lines = []
+        self.bands_ = {}
         for name, sw in self.sweeps.items():
             fpr = np.r_[0.0, sweep_metric(sw, "fpr")]
             tpr = np.r_[0.0, sweep_metric(sw, "recall")]
@@ -162,7 +184,9 @@ class RocComparisonDisplay(Saving):
             auc = self.roc_auc.get(name)
             lab = name + ("" if auc is None else f" (AUC = {auc:.3f})")
             (ln,) = ax.plot(fpr, tpr, label=lab)
-            lines.append((ln, fpr, tpr))
+            lines.append((name, ln, fpr, tpr))
+            if name in bands:
+                self.bands_[name] = draw_band(ax, bands[name], self._band_kw(ln, band_alpha))
         ax.set_xlim(-0.01, 1.01)
         ax.set_ylim(-0.01, 1.01)
         ax.set_xlabel("false positive rate")
@@ -170,8 +194,10 @@ class RocComparisonDisplay(Saving):
         if inset:
             x0, x1, y0, y1 = zoom
             axins = ax.inset_axes([0.35, 0.3, 0.45, 0.45])
-            for ln, fpr, tpr in lines:
+            for name, ln, fpr, tpr in lines:
                 axins.plot(fpr, tpr, color=ln.get_color())
+                if name in bands:
+                    draw_band(axins, bands[name], self._band_kw(ln, band_alpha))
             axins.set_xlim(x0, x1)
             axins.set_ylim(y0, y1)
             axins.tick_params(labelsize=7)
@@ -184,3 +210,8 @@ class RocComparisonDisplay(Saving):
             ax.set_title(title)
         self.figure_, self.ax_ = fig, ax
         return self
+
+    @staticmethod
+    def _band_kw(line: Any, alpha: float) -> dict[str, Any]:
+        return {"color": line.get_color(), "alpha": alpha, "label": "_nolegend_",
+                "zorder": line.get_zorder() - 0.5}

@@ -227,9 +227,10 @@ class RocCurveDisplay(_CurveDisplay):
             label = self.name or f"class {self.pos_label}"
             if self.roc_auc is not None:
                 label += f" (AUC = {self.roc_auc:.3f})"
-        if band is not None:
-            self.band_ = _draw_band(ax, band, band_kw)
-        ax.plot(fpr[keep], tpr[keep], drawstyle="default", label=label, **line_kw)
+        (line,) = ax.plot(fpr[keep], tpr[keep], drawstyle="default", label=label, **line_kw)
+        if band is not None:  # after the curve (its legend entry follows), under it (zorder)
+            kw = {"color": line.get_color(), "zorder": line.get_zorder() - 0.5}
+            self.band_ = draw_band(ax, band, kw | (band_kw or {}))
         if chance:
             ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
             ax.plot([0], [1], marker="*", markersize=12, color="gold", markeredgecolor="black",
@@ -253,9 +254,42 @@ class RocCurveDisplay(_CurveDisplay):
         return self
 
 
-def _draw_band(ax: Any, band: Any, band_kw: dict[str, Any] | None) -> Any:
-    """Shade a :class:`~confmat.inference.RocCI` on ROC axes (x = 1 - specificity); return
-    the matplotlib collection."""
+def draw_band(ax: Any, band: Any, band_kw: dict[str, Any] | None = None) -> Any:
+    """Shade a :class:`~confmat.inference.RocCI` on ROC axes (x = 1 - specificity).
+
+    With intervals at given specificities, the sensitivity interval at each is shaded
+    between them (``ax.fill_between``); at given sensitivities, the specificity interval
+    across (``ax.fill_betweenx``). The polygon's vertices are the interval bounds.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    band : RocCI
+        From :func:`confmat.roc_ci` with ``specificities=`` or ``sensitivities=``.
+    band_kw : dict, optional
+        Keywords of the fill (default ``alpha=0.25``, no edge, label ``'95% CI'``).
+
+    Returns
+    -------
+    matplotlib collection
+        The shaded polygon.
+
+    Raises
+    ------
+    TypeError
+        ``band`` is not a RocCI.
+    ValueError
+        ``band`` holds intervals at given thresholds, or a single point.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from confmat.inference import roc_ci
+    >>> ci = roc_ci([0, 0, 1, 1], [.1, .4, .35, .8], specificities=[0, .5, 1],
+    ...             n_resamples=100, random_state=0)
+    >>> draw_band(Figure().add_subplot(), ci).get_label()
+    '95% CI'
+    """
     from ..inference.roc_ci import RocCI
 
     if not isinstance(band, RocCI):

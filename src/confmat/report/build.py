@@ -183,6 +183,7 @@ def build_report(
     cost_matrix: Any = None,
     calibration_bins: int = 10,
     groups: Any = None,
+    partial_auc: Any = None,
 ) -> Report:
     """Build the report of one classifier.
 
@@ -231,6 +232,11 @@ def build_report(
         defaults and this report's ``intervals`` and ``level``; build the section yourself
         to choose metrics, the forest plot's metric or a reference group). ``cm`` is then
         usually ``ev.overall``, the table of all samples.
+    partial_auc : pair of float, optional
+        A specificity range such as ``(0.8, 1.0)``: the report adds the McClish-corrected
+        partial AUC of its one score curve on that range, with a stratified percentile
+        bootstrap interval when ``intervals`` (see
+        :func:`confmat.report.roc_summaries.partial_auc_summary`).
 
     Returns
     -------
@@ -243,9 +249,18 @@ def build_report(
     ValueError
         ``y_score`` without ``y_true``; scores of the wrong shape or not finite;
         ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}, or not
-        among the labels; ``cost_matrix`` without scores, with several score curves, or not
-        a finite 2 x 2 array; ``calibration_bins`` below 1; ``groups`` whose classes are
-        not ``cm``'s.
+        among the labels; ``cost_matrix`` or ``partial_auc`` without scores or with several
+        score curves; ``cost_matrix`` not a finite 2 x 2 array; ``partial_auc`` not a range
+        within [0, 1]; ``calibration_bins`` below 1; ``groups`` whose classes are not
+        ``cm``'s.
+
+    Notes
+    -----
+    With ``intervals`` and one score curve, the report holds the curve's confidence band:
+    the sensitivity interval at 101 specificities (:func:`confmat.inference.roc_ci`,
+    stratified percentile bootstrap, ``n_resamples`` resamples, ``random_state=0``), drawn
+    in the HTML ROC figure. With a score matrix of more than two classes it holds Hand and
+    Till's (2001) multi-class AUC.
 
     Examples
     --------
@@ -330,6 +345,12 @@ def build_report(
                  dict(source or {}), notes, level, cm, extra, cal, None, averages)
     if cost_matrix is not None:
         rep.cost = _cost(rep, y_true, y_score, sample_weight, cost_matrix)
+    if y_score is not None:
+        _roc_summaries(rep, y_true, y_score, sample_weight, intervals, level, n_resamples,
+                       partial_auc)
+    elif partial_auc is not None:
+        raise ValueError("partial_auc needs y_score (and y_true): it is an area under the "
+                         "scores' ROC curve")
     if groups is not None:
         rep.groups = _groups(groups, cm, intervals, level)
     return rep
@@ -357,6 +378,97 @@ def _averages(y_true: Any, y_score: Any, cm: ConfusionMatrix, curves: list[Score
     if cm.n_classes <= 2 or len(curves) != cm.n_classes or any(c.auc is None for c in curves):
         return None
     return roc_averages(y_true, y_score, list(cm.labels), sample_weight)
+
+
+def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
+                   intervals: bool, level: float, n_resamples: int, partial: Any) -> None:
+    """The ROC band and the partial AUC of the one score curve, Hand and Till's AUC of a
+    score matrix (:mod:`confmat.report.roc_summaries`); what cannot be computed is a note."""
+    from .roc_summaries import multiclass_auc, roc_band
+
+    labels = list(rep.labels)
+    s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    if s.ndim == 2 and s.shape[1] == len(labels) > 2:
+        rep.multiclass_auc = multiclass_auc(y_true, s, labels, sample_weight)
+    one = rep.curves[0] if len(rep.curves) == 1 else None
+    if partial is not None and one is None:
+        raise ValueError("partial_auc needs the scores of one positive class against the "
+                         "rest: give y_score for a binary report, or pos_label with per-class "
+                         "scores")
+    if one is None:
+        return
+    if one.auc is None:  # one class only: no curve to qualify
+        if partial is not None:
+            rep.notes.append(f"no partial AUC: y_true holds only one of class {one.pos_label!r} "
+                             "and the rest")
+        return
+    col = score_column(s, labels, one)
+    if intervals and sample_weight is not None:
+        rep.notes.append("no ROC confidence band: its bootstrap resamples samples, and a "
+                         "weighted resample has no agreed definition")
+    elif intervals:
+        try:
+            rep.roc_band = roc_band(y_true, col, one.pos_label, level=level,
+                                    n_resamples=n_resamples)
+        except ValueError as exc:
+            rep.notes.append(f"no ROC confidence band: {exc}")
+    if partial is not None:
+        add_partial_auc(rep, y_true, y_score, sample_weight, partial, intervals=intervals,
+                        n_resamples=n_resamples)
+
+
+def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
+                    specificity: Any, *, intervals: bool = True,
+                    n_resamples: int = REPORT_RESAMPLES) -> Report:
+    """Set (or replace) the partial AUC of a report's one score curve
+    (:attr:`Report.partial_auc`, :func:`confmat.report.roc_summaries.partial_auc_summary`,
+    at the report's level, ``random_state=0``), and add its notes that the report does not
+    hold yet.
+
+    Parameters
+    ----------
+    rep : Report
+        A report with exactly one score curve, built from ``y_true`` and ``y_score``.
+    y_true, y_score, sample_weight
+        As given to :func:`build_report`.
+    specificity : pair of float
+        The range.
+    intervals : bool, default True
+        Compute the bootstrap interval.
+    n_resamples : int
+        Its resamples.
+
+    Returns
+    -------
+    Report
+        ``rep``.
+
+    Raises
+    ------
+    ValueError
+        The report has not exactly one score curve, or a bad range.
+
+    Examples
+    --------
+    >>> y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    >>> rep = build_report(ConfusionMatrix.from_predictions(y, [0, 1, 0, 1]), y_true=y,
+    ...                    y_score=s, intervals=False)
+    >>> add_partial_auc(rep, y, s, None, (0.25, 0.75), intervals=False).partial_auc.value
+    0.75
+    """
+    from .roc_summaries import partial_auc_summary
+
+    if len(rep.curves) != 1:
+        raise ValueError("partial_auc needs the scores of one positive class against the "
+                         "rest: give y_score for a binary report, or pos_label with per-class "
+                         "scores")
+    one = rep.curves[0]
+    col = score_column(y_score, list(rep.labels), one)
+    rep.partial_auc = partial_auc_summary(y_true, col, one.pos_label, specificity,
+                                          sample_weight, interval=intervals, level=rep.level,
+                                          n_resamples=n_resamples)
+    rep.notes += [n for n in rep.partial_auc.notes if n not in rep.notes]
+    return rep
 
 
 def _cost(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,

@@ -77,7 +77,9 @@ class Comparison(Displayable):
     @property
     def table(self) -> list[dict[str, Any]]:
         """One row per model (ranked): each metric's estimate and, with ``intervals``, its
-        interval under ``<metric>_interval``.
+        interval under ``<metric>_interval``; when every model has a score matrix of more
+        than two classes, then Hand and Till's (2001) multi-class AUC under
+        ``hand_till_auc`` (its interval is always None: pROC's ``multiclass.roc`` has none).
 
         Examples
         --------
@@ -87,6 +89,8 @@ class Comparison(Displayable):
         [{'model': 'a', 'accuracy': 0.75, 'accuracy_interval': None}]
         """
         rows = []
+        reports = dict(zip(self.names, self.reports, strict=True))
+        hand_till = all(r.multiclass_auc is not None for r in self.reports)
         for m in self.result.models:
             row: dict[str, Any] = {"model": m}
             for k in self.result.metrics:
@@ -94,6 +98,10 @@ class Comparison(Displayable):
                 row[k] = float(ci.estimate)
                 row[k + "_interval"] = [float(ci.low), float(ci.high)] if self.intervals \
                     else None
+            mc = reports[m].multiclass_auc if hand_till else None
+            if mc is not None:
+                row["hand_till_auc"] = float(mc.auc)
+                row["hand_till_auc_interval"] = None
             rows.append(row)
         return rows
 
@@ -152,7 +160,9 @@ def build_comparison(
     models : mapping name -> predicted labels
     scores : mapping name -> scores, optional
         Positive-class scores (or per-class score arrays) for the models that have them.
-        When every model has a score vector, 'roc_auc' joins the compared metrics.
+        When every model has a score vector, 'roc_auc' joins the compared metrics; when
+        every model has a score matrix of more than two classes, the table gets Hand and
+        Till's (2001) multi-class AUC (``hand_till_auc``).
     labels, pos_label, sample_weight, level, title, source
         As in :func:`confmat.report.build_report` (``sample_weight`` weighs the per-model
         reports; the comparison's statistics are unweighted, as in

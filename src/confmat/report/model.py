@@ -43,6 +43,7 @@ from .scores import ScoreCurve
 
 if TYPE_CHECKING:  # data only; the model imports no renderer
     from .groups_section import GroupsSection
+    from .roc_summaries import MulticlassAUC, PartialAUCSummary, RocBandSummary
 
 #: renderers by name ('text', 'html_fragment'); filled by ``confmat.report.__init__``
 RENDERERS: dict[str, Callable[[Any], str]] = {}
@@ -272,6 +273,13 @@ class Report(Displayable):
         Micro and macro averages of a multi-class report's one-vs-rest ROC curves.
     groups : GroupsSection, optional
         The evaluation by group (:func:`confmat.report.build_report` with ``groups=``).
+    roc_band : RocBandSummary, optional
+        The confidence band of the one score curve (sensitivity intervals at 101
+        specificities, :func:`confmat.inference.roc_ci`).
+    multiclass_auc : MulticlassAUC, optional
+        Hand and Till's (2001) multi-class AUC of a score matrix.
+    partial_auc : PartialAUCSummary, optional
+        The McClish-corrected partial AUC on a specificity range, when asked for.
 
     Examples
     --------
@@ -296,6 +304,9 @@ class Report(Displayable):
     cost: CostChoice | None = None
     roc_averages: RocAverages | None = None
     groups: GroupsSection | None = None
+    roc_band: RocBandSummary | None = None
+    multiclass_auc: MulticlassAUC | None = None
+    partial_auc: PartialAUCSummary | None = None
 
     @property
     def n(self) -> float:
@@ -388,6 +399,17 @@ class Report(Displayable):
                                        None, None, True,
                                        (0.0, 1.0), "curves"))
         return out
+
+    @property
+    def roc_summary(self) -> list[MetricValue]:
+        """The ROC summary numbers beyond the curves' areas: the one-vs-rest averages and
+        Hand and Till's AUC (multi-class), one point of the confidence band, the partial AUC
+        (:func:`confmat.report.roc_summaries.summary_rows`); empty when there are none."""
+        from .roc_summaries import summary_rows
+
+        return [MetricValue(name, full, value, iv, None, True, (0.0, 1.0), "curves", method)
+                for name, full, value, iv, method in summary_rows(
+                    self.roc_averages, self.multiclass_auc, self.roc_band, self.partial_auc)]
 
     @property
     def findings(self) -> list[str]:
@@ -533,6 +555,10 @@ class Report(Displayable):
             "cost": None if self.cost is None else self.cost.to_dict(),
             "roc_averages": None if self.roc_averages is None else self.roc_averages.to_dict(),
             "groups": None if self.groups is None else self.groups.to_dict(),
+            "roc_band": None if self.roc_band is None else self.roc_band.to_dict(),
+            "multiclass_auc": None if self.multiclass_auc is None
+            else self.multiclass_auc.to_dict(),
+            "partial_auc": None if self.partial_auc is None else self.partial_auc.to_dict(),
         }
 
     def __repr__(self) -> str:

@@ -40,7 +40,10 @@ def render_csv(obj: Report | Comparison) -> str:
     Columns: ``model, section, metric, class, value, low, high``; ``class`` is empty for
     overall metrics and names the average (``micro``/``macro``/``weighted``) for averages;
     the confusion matrix appears as ``section=matrix`` rows with ``metric`` the predicted
-    class; pairwise tests of a comparison as ``section=test`` rows (``class``: the metric).
+    class; pairwise tests of a comparison as ``section=test`` rows (``class``: the metric);
+    the ROC confidence band as ``section=roc_band`` rows, one per specificity (``metric``
+    ``sensitivity@specificity=0.9``, ``class`` the positive class); Hand and Till's AUC and
+    the partial AUC as ``section=curve`` rows (``hand_till_auc``, ``partial_auc``).
 
     Parameters
     ----------
@@ -90,3 +93,15 @@ def _rows(w: Any, rep: Report, model: str) -> None:
         w.writerow([model, "curve", "roc_auc", str(c.pos_label), c.auc, "", ""])
         w.writerow([model, "curve", "average_precision", str(c.pos_label), c.average_precision,
                     "", ""])
+    if rep.multiclass_auc is not None:
+        w.writerow([model, "curve", "hand_till_auc", "", rep.multiclass_auc.auc, "", ""])
+    pa = rep.partial_auc
+    if pa is not None:
+        lo, hi = (pa.interval.low, pa.interval.high) if pa.interval is not None else ("", "")
+        w.writerow([model, "curve", "partial_auc", str(pa.pos_label), pa.value, lo, hi])
+    band = rep.roc_band
+    if band is not None and band.ci.sensitivity is not None:
+        se = band.ci.sensitivity
+        for k, sp in enumerate(band.specificities):
+            w.writerow([model, "roc_band", f"sensitivity@specificity={sp:g}",
+                        str(band.pos_label), se.estimate[k], se.low[k], se.high[k]])

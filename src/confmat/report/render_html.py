@@ -44,7 +44,7 @@ from .model import Report
 from .render_text import fmt, fmt_count
 from .scores import SLIDER_METRICS
 
-__all__ = ["matrix_html", "render_fragment", "render_html"]
+__all__ = ["matrix_html", "render_fragment", "render_html", "roc_figure"]
 
 #: points per curve in the page's figures (the slider keeps its own, larger, exact set)
 FIGURE_POINTS = 4000
@@ -80,10 +80,14 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
     figs: list[dict[str, str] | None] = []
     if len(rep.curves) == 1:
         c = rep.curves[0]
-        auc, ap = c.auc, c.average_precision
-        figs.append(_figure(lambda ax: RocCurveDisplay(c.sweep, roc_auc=auc).plot(
-            ax=ax, max_points=pts), "ROC curve",
-            "ROC curve: thresholds θ marked; dashed: chance; star: perfect."))
+        ap = c.average_precision
+        band = rep.roc_band
+        shaded = "" if band is None else (
+            f"; shaded: {band.legend} of the sensitivity at {len(band.specificities)} "
+            "specificities (every point in the JSON)")
+        figs.append(_figure(lambda ax: roc_figure(rep, ax), "ROC curve",
+                            f"ROC curve: thresholds θ marked{shaded}; dashed: chance; "
+                            "star: perfect."))
         figs.append(_figure(lambda ax: PrecisionRecallDisplay(c.sweep, average_precision=ap).plot(
             ax=ax, max_points=pts), "PR curve",
             "Precision-recall curve; dashed: chance (the prevalence)."))
@@ -128,15 +132,76 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
     return [f for f in figs if f is not None]
 
 
-def _roc_overlay(cmp: Comparison) -> dict[str, str] | None:
+#: ``id`` of the band's group in the ROC figure's SVG, and of its legend entry
+BAND_GID, BAND_LEGEND_GID = "roc-ci-band", "roc-ci-band-legend"
+
+
+def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
+    """Draw the ROC figure of a report with one score curve on ``ax``: the curve, its
+    thresholds and, when the report has one, its confidence band (:attr:`Report.roc_band`,
+    drawn from the same numbers as the JSON's ``roc_band``, SVG ids :data:`BAND_GID` and
+    :data:`BAND_LEGEND_GID`).
+
+    Parameters
+    ----------
+    rep : Report
+        A report with exactly one score curve.
+    ax : matplotlib Axes
+
+    Returns
+    -------
+    RocCurveDisplay
+        The drawn display (``band_``: the shaded band, when there is one).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> y, s = [0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9]
+    >>> rep = build_report(ConfusionMatrix.from_predictions(y, [0, 1, 0, 1, 0, 1]),
+    ...                    y_true=y, y_score=s, n_resamples=200)
+    >>> d = roc_figure(rep, Figure().add_subplot())
+    >>> d.band_.get_gid(), d.band_.get_label()
+    ('roc-ci-band', '95% CI, stratified bootstrap (200 resamples)')
+    """
+    c = rep.curves[0]
+    band = rep.roc_band
+    kw: dict[str, Any] = {}
+    if band is not None:
+        kw = {"band": band.ci, "band_kw": {"label": band.legend, "gid": BAND_GID}}
+    disp = RocCurveDisplay(c.sweep, roc_auc=c.auc).plot(ax=ax, max_points=FIGURE_POINTS, **kw)
+    legend = ax.get_legend()
+    if band is not None and legend is not None:
+        for text in legend.get_texts():
+            if text.get_text() == band.legend:
+                text.set_gid(BAND_LEGEND_GID)
+    return disp
+
+
+#: the ROC overlay of a comparison shades the models' bands by default up to this many curves
+OVERLAY_BANDS_MAX = 2
+
+
+def _roc_overlay(cmp: Comparison, bands: bool | None) -> dict[str, str] | None:
     curves = {name: rep.curves[0] for name, rep in zip(cmp.names, cmp.reports, strict=True)
               if len(rep.curves) == 1}
     if not curves or len({str(c.pos_label) for c in curves.values()}) != 1:
         return None
     disp = RocComparisonDisplay({k: c.sweep for k, c in curves.items()},
                                 {k: c.auc for k, c in curves.items()})
-    return _figure(lambda ax: disp.plot(ax=ax, max_points=FIGURE_POINTS), "ROC overlay",
-                   "ROC curves of every model with scores; inset: the top-left corner enlarged.")
+    if bands is None:
+        bands = len(curves) <= OVERLAY_BANDS_MAX
+    drawn = {name: rep.roc_band for name, rep in zip(cmp.names, cmp.reports, strict=True)
+             if bands and name in curves and rep.roc_band is not None}
+    caption = "ROC curves of every model with scores; inset: the top-left corner enlarged."
+    if drawn:
+        legends = {b.legend for b in drawn.values()}
+        caption += (" Shaded lightly in each model's colour: its "
+                     f"{' / '.join(sorted(legends))} of the sensitivity at each specificity.")
+    return _figure(lambda ax: disp.plot(ax=ax, max_points=FIGURE_POINTS,
+                                        bands={k: b.ci for k, b in drawn.items()}),
+                   "ROC overlay", caption)
 
 
 # ------------------------------------------------------------------------------ contexts
@@ -239,7 +304,8 @@ def _table(cmp: Comparison) -> dict[str, Any]:
     return {"keys": keys, "rows": cmp.table}
 
 
-def render_html(obj: Report | Comparison, *, model_figures: bool = False) -> str:
+def render_html(obj: Report | Comparison, *, model_figures: bool = False,
+                overlay_bands: bool | None = None) -> str:
     """The report (or comparison) as one self-contained HTML page.
 
     Parameters
@@ -248,6 +314,12 @@ def render_html(obj: Report | Comparison, *, model_figures: bool = False) -> str
     model_figures : bool, default False
         For a comparison, also draw each model's ROC, PR and threshold figures (the page
         always has the ROC overlay and each model's tables and threshold slider).
+    overlay_bands : bool, optional
+        For a comparison, shade each model's confidence band (:attr:`Report.roc_band`,
+        lightly, in its colour) in the ROC overlay. By default (None) only when the overlay
+        has at most :data:`OVERLAY_BANDS_MAX` curves: the bands of more models overlap into
+        one muddy area near the top-left corner that hides the curves they qualify. Each
+        model's own ROC figure always draws its band (see ``model_figures``).
 
     Returns
     -------
@@ -277,7 +349,7 @@ def render_html(obj: Report | Comparison, *, model_figures: bool = False) -> str
         ctx["comparison"] = {
             "table": _table(obj), "tests": obj.tests, "notes": obj.notes,
             "correction": obj.result.correction.capitalize() if obj.tests else "",
-            "overlay": _roc_overlay(obj),
+            "overlay": _roc_overlay(obj, overlay_bands),
             "bodies": [_body(rep, f"m{i}", widgets, levels, figures=model_figures)
                        for i, rep in enumerate(obj.reports)]}
     elif isinstance(obj, Report):

@@ -267,8 +267,10 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
 
 
 def score_summary_sections(rep: Report) -> list[Section]:
-    """(title, header, rows, align) of the calibration, the multi-class ROC averages and the
-    cost-optimal threshold, when the report has them (narrow tables: they fit 80 columns).
+    """(title, header, rows, align) of the calibration, the ROC summary (one-vs-rest averages
+    and Hand and Till's AUC of a multi-class report, one point of the confidence band, the
+    partial AUC; :attr:`Report.roc_summary`) and the cost-optimal threshold, when the report
+    has them (narrow tables: they fit 80 columns).
 
     Parameters
     ----------
@@ -317,11 +319,13 @@ def score_summary_sections(rep: Report) -> list[Section]:
             rows.append(row)
         out.append((f"Calibration of {what}: Brier {cal.brier:.3f}, ECE {cal.ece:.3f}, "
                     f"MCE {cal.mce:.3f}", header, rows, "lrrrr" + "r" * weighted))
-    if rep.roc_averages is not None:
-        ra = rep.roc_averages
-        out.append(("ROC AUC averaged over the one-vs-rest curves", ["average", "ROC AUC"],
-                    [["micro (pooled)", fmt(ra.micro_auc)],
-                     ["macro (mean of classes)", fmt(ra.macro_auc)]], "lr"))
+    roc = rep.roc_summary
+    if roc:
+        methods = sorted({m.interval_method for m in roc if m.interval_method})
+        title = "ROC summary" + (f" (intervals: {'; '.join(methods)})" if methods else "")
+        rows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.full_name] for m in roc]
+        out.append((title, ["metric", "value", f"{rep.level:.0%} interval", "meaning"], rows,
+                    "lrrl"))
     ch = rep.cost
     if ch is not None:
         (ctn, cfp), (cfn, ctp) = ch.cost_matrix.tolist()

@@ -1,0 +1,202 @@
+"""ROC analysis on the command line: ``report --partial-auc``, the ROC band in the files a
+report writes, ``compare`` with per-class scores (Hand and Till's AUC per model) and
+``--overlay-bands``.
+
+Oracles: the partial area integrated here from scikit-learn's ``roc_curve`` (every threshold
+kept) with McClish's (1989) standardisation written out; scikit-learn's
+``roc_auc_score(multi_class="ovo", average="macro")`` (Hand and Till 2001).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_auc_score, roc_curve
+
+from confmat.cli import main
+
+
+def _mcclish_oracle(y: np.ndarray, s: np.ndarray, a: float, b: float) -> float:
+    """McClish-corrected area under the empirical ROC curve on specificity [a, b]."""
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    lo, hi = 1 - b, 1 - a  # the same strip on the false-positive axis
+    inside = (fpr > lo) & (fpr < hi)
+    # the polyline at the strip's edges: the last point reaching the edge from the left, so
+    # that a vertical segment on the edge counts with its top (pROC's rule of the highest
+    # sensitivity at an exact specificity does not change an area)
+    x = np.r_[lo, fpr[inside], hi]
+    y_lo = np.interp(lo, fpr, tpr, left=0.0)
+    k = np.flatnonzero(fpr <= hi)[-1]
+    y_hi = tpr[k] if fpr[k] == hi else np.interp(hi, fpr, tpr)
+    area = float(np.trapezoid(np.r_[y_lo, tpr[inside], y_hi], x))
+    m, big = (2 - a - b) * (b - a) / 2, b - a
+    return (1 + (area - m) / (big - m)) / 2
+
+
+@pytest.fixture(scope="module")
+def binary_file(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    rng = np.random.default_rng(21)
+    n = 300
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + 1.1 * y, 2)  # ties on purpose
+    p = (s >= 0.5).astype(int)
+    path = tmp_path_factory.mktemp("roccli") / "preds.csv"
+    with open(path, "w") as f:
+        f.write("y,yhat,score\n")
+        for row in zip(y, p, s, strict=True):
+            f.write(",".join(str(v) for v in row) + "\n")
+    return {"y": y, "s": s, "path": path}
+
+
+def test_report_partial_auc_json_and_terminal(binary_file, capsys) -> None:
+    y, s, path = binary_file["y"], binary_file["s"], str(binary_file["path"])
+    assert main(["report", path, "--true", "y", "--pred", "yhat", "--score", "score",
+                 "--partial-auc", "0.8,1.0", "-f", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    want = _mcclish_oracle(y, s, 0.8, 1.0)
+    assert d["partial_auc"]["value"] == pytest.approx(want, abs=1e-12)
+    lo, hi = d["partial_auc"]["interval"]
+    assert lo < want < hi
+    assert len(d["roc_band"]["at"]) == 101  # files hold the band
+    # the terminal summary shows the partial AUC with its interval, and no band
+    assert main(["report", path, "--true", "y", "--pred", "yhat", "--score", "score",
+                 "--partial-auc", "1,0.8"]) == 0
+    out = capsys.readouterr().out
+    row = next(ln for ln in out.splitlines() if ln.strip().startswith("partial_auc"))
+    assert f"{want:.4f}" in row and f"[{lo:.3f}, {hi:.3f}]" in row
+    assert "sensitivity at specificity" not in out
+    # --all shows the band in one row
+    assert main(["report", path, "--true", "y", "--pred", "yhat", "--score", "score",
+                 "--all", "--no-intervals"]) == 0
+    assert "sensitivity at specificity" not in capsys.readouterr().out  # no intervals: none
+    assert main(["report", path, "--true", "y", "--pred", "yhat", "--score", "score",
+                 "--all"]) == 0
+    rows = [ln for ln in capsys.readouterr().out.splitlines()
+            if ln.strip().startswith("sensitivity at specificity 0.9")]
+    # one row (a narrow terminal repeats its first cell in a second column group)
+    assert len([r for r in rows if "[" in r]) == 1
+
+
+@pytest.mark.parametrize("value, fragment", [
+    ("0.8", "--partial-auc must be a specificity range"),
+    ("0.8,1.2", "two different numbers in [0, 1]"),
+    ("0.5,0.5", "two different numbers"),
+    ("a,b", "such as 0.8,1.0"),
+])
+def test_report_partial_auc_bad_values(binary_file, capsys, value, fragment) -> None:
+    assert main(["report", str(binary_file["path"]), "--true", "y", "--pred", "yhat",
+                 "--score", "score", "--partial-auc", value]) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_report_partial_auc_needs_exact_scores(binary_file, capsys) -> None:
+    path = str(binary_file["path"])
+    assert main(["report", path, "--true", "y", "--pred", "yhat", "--partial-auc",
+                 "0.8,1"]) == 2
+    assert "--partial-auc needs exact scores" in capsys.readouterr().err
+    assert main(["report", path, "--true", "y", "--pred", "yhat", "--score", "score",
+                 "--bins", "20", "--partial-auc", "0.8,1"]) == 2
+    assert "--partial-auc needs exact scores" in capsys.readouterr().err
+
+
+def test_report_html_and_plots_carry_the_band(binary_file, tmp_path: Path, capsys) -> None:
+    out, plots = tmp_path / "r.html", tmp_path / "plots"
+    assert main(["report", str(binary_file["path"]), "--true", "y", "--pred", "yhat",
+                 "--score", "score", "-o", str(out), "--plots", str(plots),
+                 "--plot-format", "svg"]) == 0
+    assert "shaded: 95% CI, stratified bootstrap (1000 resamples)" in out.read_text()
+    assert '<g id="roc-ci-band">' in (plots / "roc.svg").read_text()
+
+
+@pytest.fixture(scope="module")
+def three_class(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    rng = np.random.default_rng(8)
+    n, labels = 240, ["a", "b", "c"]
+    y = rng.choice(labels, n)
+    idx = np.searchsorted(labels, y)
+    probs = {}
+    for name, strength in (("m1", 0.4), ("m2", 2.0)):
+        raw = rng.random((n, 3)) + np.eye(3)[idx] * strength
+        probs[name] = raw / raw.sum(axis=1, keepdims=True)
+    d = tmp_path_factory.mktemp("roccli3")
+    one = d / "both.csv"
+    with open(one, "w") as f:
+        f.write("y,p1,p2,a1,b1,c1,a2,b2,c2\n")
+        for i in range(n):
+            cells = [y[i], labels[probs["m1"][i].argmax()], labels[probs["m2"][i].argmax()],
+                     *probs["m1"][i], *probs["m2"][i]]
+            f.write(",".join(str(v) for v in cells) + "\n")
+    files = []
+    for name in ("m1", "m2"):
+        path = d / f"{name}.csv"
+        with open(path, "w") as f:
+            f.write("y,pred,pa,pb,pc\n")
+            for i in range(n):
+                f.write(",".join(str(v) for v in [y[i], labels[probs[name][i].argmax()],
+                                                 *probs[name][i]]) + "\n")
+        files.append(str(path))
+    return {"y": y, "probs": probs, "one": str(one), "files": files}
+
+
+def test_compare_multiclass_scores_give_hand_till_per_model(three_class, capsys) -> None:
+    y, probs = three_class["y"], three_class["probs"]
+    want = {m: roc_auc_score(y, p, multi_class="ovo", average="macro") for m, p in probs.items()}
+    assert main(["compare", *three_class["files"], "--true", "y", "--pred", "pred", "--scores",
+                 "pa,pb,pc", "-f", "json", "--no-intervals"]) == 0
+    rows = {r["model"]: r for r in json.loads(capsys.readouterr().out)["table"]}
+    for m in probs:
+        assert rows[m]["hand_till_auc"] == pytest.approx(want[m], abs=1e-12)
+    assert main(["compare", three_class["one"], "--true", "y", "--pred", "p1,p2", "--name",
+                 "m1,m2", "--scores", "a1,b1,c1", "--scores", "a2,b2,c2", "-f", "json",
+                 "--no-intervals"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    rows = {r["model"]: r for r in d["table"]}
+    for m in probs:
+        assert rows[m]["hand_till_auc"] == pytest.approx(want[m], abs=1e-12)
+    assert d["reports"][0]["multiclass_auc"]["levels"] == ["a", "b", "c"]
+    # the terminal table has the column
+    assert main(["compare", *three_class["files"], "--true", "y", "--pred", "pred", "--scores",
+                 "pa,pb,pc", "--no-intervals"]) == 0
+    assert "hand_till_auc" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--scores", "a1,b1,c1"], "give --scores once per --pred column (2)"),
+    (["--scores", "a1,b1,c1", "--score", "a1,a2"], "not both"),
+    (["--scores", "a1,b1", "--scores", "a2,b2"], "one column per class"),
+])
+def test_compare_multiclass_score_errors(three_class, capsys, args, fragment) -> None:
+    assert main(["compare", three_class["one"], "--true", "y", "--pred", "p1,p2",
+                 *args]) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_compare_several_files_take_one_scores_list(three_class, capsys) -> None:
+    assert main(["compare", *three_class["files"], "--true", "y", "--pred", "pred", "--scores",
+                 "pa,pb,pc", "--scores", "pa,pb,pc"]) == 2
+    assert "with several files give --scores once" in capsys.readouterr().err
+
+
+def test_compare_overlay_bands_option(binary_file, tmp_path: Path, capsys) -> None:
+    path = str(binary_file["path"])
+    files = [path, path, path]
+    common = ["--true", "y", "--pred", "yhat", "--score", "score", "--no-intervals"]
+    shaded = "Shaded lightly in each model"
+    # without intervals no model has a band: nothing to shade, whatever the option says
+    out = tmp_path / "none.html"
+    assert main(["compare", *files, *common, "-o", str(out), "--overlay-bands"]) == 0
+    assert shaded not in out.read_text()
+    common = common[:-1]
+    for extra, shown in (([], False), (["--overlay-bands"], True)):
+        out = tmp_path / f"c{len(extra)}.html"
+        assert main(["compare", *files, *common, "-o", str(out), *extra]) == 0
+        assert (shaded in out.read_text()) is shown  # three models: off unless asked
+    out = tmp_path / "two.html"
+    assert main(["compare", path, path, *common, "-o", str(out)]) == 0
+    assert shaded in out.read_text()
+    assert main(["compare", path, path, *common, "-o", str(out), "--no-overlay-bands"]) == 0
+    assert shaded not in out.read_text()
+    capsys.readouterr()
