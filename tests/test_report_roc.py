@@ -403,3 +403,23 @@ def test_csv_long_form_holds_the_band_hand_till_and_partial_auc():
              if r["metric"] == "hand_till_auc"]
     assert float(ht["value"]) == pytest.approx(
         roc_auc_score(y3, p, multi_class="ovo", average="macro"), abs=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from([3, 4, 5]))
+def test_a_class_absent_from_y_true_gets_a_note_and_the_others_their_curves(seed, k):
+    """labels= naming a class y_true lacks: a report, not an error; each present class's
+    one-vs-rest AUC is scikit-learn's, and the note names the absent class."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    y = rng.integers(0, k - 1, n)  # the last class never occurs in y_true
+    y[: k - 1] = np.arange(k - 1)
+    s = rng.dirichlet(np.ones(k), n)
+    p = s.argmax(axis=1)
+    cm = confmat.ConfusionMatrix.from_predictions(y, p, labels=list(range(k)))
+    rep = build_report(cm, y_true=y, y_pred=p, y_score=s, intervals=False)
+    got = {c.pos_label: c.auc for c in rep.curves}
+    assert sorted(got) == list(range(k - 1))
+    for c, auc in got.items():
+        assert auc == pytest.approx(roc_auc_score(y == c, s[:, c]), abs=1e-12)
+    assert any(note.startswith(f"no one-vs-rest curve of {k - 1}:") for note in rep.notes)

@@ -330,6 +330,12 @@ def build_report(
             raise ValueError("y_score was given without y_true; curves need both")
         curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
                               sample_weight=sample_weight, y_pred=y_pred)
+        if cm.n_classes > 2 and np.ndim(y_score) == 2 and pos_label is None:
+            absent = [lab for lab in cm.labels if lab not in {c.pos_label for c in curves}]
+            if absent:
+                notes.append(f"no one-vs-rest curve of {', '.join(map(repr, absent))}: y_true "
+                             "holds no sample of " + ("that class" if len(absent) == 1
+                                                      else "those classes"))
         cal, why = report_calibration(y_true, y_score, list(cm.labels), curves, sample_weight,
                                       calibration_bins)
         if why:

@@ -416,8 +416,9 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
         chosen = [pos_label]
     elif len(labels) == 2:
         chosen = [resolve_pos_label(encode_truth(y_true)[0], None)]
-    else:
-        chosen = labels
+    else:  # one-vs-rest curves of the classes y_true holds (the others have no positives)
+        present = set(encode_truth(y_true)[0])
+        chosen = [c for c in labels if c in present] if len(present) > 1 else []
     curves = [_curve(y_true, s[:, labels.index(c)], c, sample_weight) for c in chosen]
     return _with_predictions(curves, y_true, s, labels, y_pred)
 
