@@ -192,6 +192,40 @@ def test_disparity_intervals_against_sklearn_replicates(data, name, kind, method
     assert ci.method == "percentile" and ci.n_resamples == 100 and ci.level == 0.9
 
 
+@settings(max_examples=12, deadline=None)
+@given(grouped_scores(max_n=40), st.sampled_from(["roc_auc", "average_precision"]))
+def test_pair_intervals_of_score_metrics_against_sklearn_replicates(data, name):
+    """The comparison behind each disparity (its two parties fixed, signed) on the replicates
+    rebuilt with scikit-learn."""
+    y, s, w, g = data
+    ev = by_group(y, y, g, scores=s, sample_weight=w)
+    keys = ev.groups
+    asked = [(k, m) for m in ("between_groups", "to_overall", "to_group")
+             for k in ("difference", "ratio")]
+    cis = ev.pair_intervals(name, asked, reference=keys[0], n_resamples=100, random_state=4,
+                            level=0.9)
+    per_group = np.array([sk_metric(name, y, s, w, np.flatnonzero(g == k)) for k in keys])
+    ext = np.append(per_group, SKLEARN[name](y, s, sample_weight=w))
+    vals, pooled = reference(name, y, s, w, g, keys, 100, 4)
+    boot = np.column_stack([vals, pooled])
+    for (kind, method), ci in zip(asked, cis, strict=True):
+        est = disparity_by_hand(kind, method, per_group[None, :], ext[-1:], 0)[0]
+        assert ci.estimate == pytest.approx(est, abs=TOL, nan_ok=True)
+        if np.isnan(est):
+            continue
+        names = [*map(str, keys), "overall"]
+        upper, lower = (names.index(x) for x in ci.metric.split(": ")[1].split(" vs "))
+        assert ext[upper] >= ext[lower]  # the parties give the disparity's value
+        at = ext[upper] - ext[lower] if kind == "difference" else ext[lower] / ext[upper]
+        assert at == pytest.approx(est, abs=TOL)
+        up, low = boot[:, upper], boot[:, lower]  # equal parties: ratio 1
+        stat = up - low if kind == "difference" else np.where(up == low, 1.0, low / up)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lo, hi = np.nanquantile(stat, [0.05, 0.95])
+        assert (ci.low, ci.high) == pytest.approx((lo, hi), abs=TOL, nan_ok=True)
+
+
 def _delong_variance(pos_scores, neg_scores):
     """DeLong et al. (1988): AUC and its variance from the placement values, by the O(mn)
     definition (psi = 1 above, 1/2 tied)."""

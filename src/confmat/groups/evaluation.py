@@ -26,6 +26,7 @@ from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate, get_metric
 from .intervals import GroupedIntervals
 from .measures import DisparityMixin
+from .pairs import PairMixin
 from .scores import GroupedScores
 
 __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
@@ -36,7 +37,7 @@ DEFAULT_MIN_SUPPORT = 30
 METRIC_ALIASES = {"selection_rate": "predicted_rate"}
 
 
-class GroupedEvaluation(DisparityMixin):
+class GroupedEvaluation(DisparityMixin, PairMixin):
     """The confusion tables of every group, their metrics, intervals and disparities.
 
     Built by :func:`by_group`. Every per-group result is ordered like :attr:`groups`.

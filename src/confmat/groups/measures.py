@@ -81,8 +81,37 @@ class DisparityMixin:
                          ) -> np.ndarray: ...
 
     # ------------------------------------------------------------------ the engine
-    def _term(self, name: str, average: str | None, pos_label: Any, params: dict[str, Any]
-              ) -> Term:
+    def disparity_term(self, name: str, average: str | None, pos_label: Any,
+                       params: dict[str, Any]) -> Term:
+        """The metric a disparity compares, as ``(name, average, class column, params)``.
+
+        Parameters
+        ----------
+        name : str
+            A registry metric or alias, ``'selection_rate'``, or a score metric.
+        average : str, optional
+            Averaging of a per-class metric.
+        pos_label : label, optional
+            The class of a per-class metric.
+        params : dict
+            The metric's parameters.
+
+        Returns
+        -------
+        tuple
+            The canonical name, the averaging, the class column (or None) and the parameters.
+
+        Raises
+        ------
+        ValueError
+            A per-class metric without a class or an averaging, or an unknown metric.
+
+        Examples
+        --------
+        >>> from confmat.groups import by_group
+        >>> by_group([0, 1], [0, 1], ["a", "b"]).disparity_term("TPR", None, 1, {})
+        ('recall', None, 1, {})
+        """
         if score_metric_name(name) is not None:
             return (score_metric_name(name) or name, None, None, {})
         spec = get_metric(_ALIASES.get(name, name))
@@ -94,20 +123,47 @@ class DisparityMixin:
             )
         return (spec.name, average, col, params)
 
+    def disparity_reference(self, methods: list[str], reference: Any) -> int | None:
+        """Check disparity methods and return the index of the reference group.
+
+        Parameters
+        ----------
+        methods : list of str
+            Methods asked for (``'between_groups'``, ``'to_overall'``, ``'to_group'``).
+        reference : group key, optional
+            The reference group, needed by ``'to_group'`` and refused without it.
+
+        Returns
+        -------
+        int or None
+
+        Raises
+        ------
+        ValueError
+            An unknown method, ``reference`` missing, unknown or not needed.
+
+        Examples
+        --------
+        >>> from confmat.groups import by_group
+        >>> by_group([0, 1], [0, 1], ["a", "b"]).disparity_reference(["to_group"], "b")
+        1
+        """
+        for method in methods:
+            if not isinstance(method, str) or method not in DISPARITY_METHODS:
+                raise ValueError(f"method must be one of "
+                                 f"{', '.join(map(repr, DISPARITY_METHODS))}, got {method!r}")
+        if "to_group" in methods:
+            if reference is None:
+                raise ValueError("method='to_group' needs reference= (one of the groups)")
+            return self.index(reference)
+        if reference is not None:
+            raise ValueError(f"reference applies to method='to_group', not {methods[0]!r}")
+        return None
+
     def _measure(self, kind: str, terms: list[Term], fold: Callable[[list[Any]], Any] | None,
                  method: str, reference: Any, ci: bool, level: float, n_resamples: int,
                  random_state: Any, zero_division: Any, label: str) -> Any:
-        if not isinstance(method, str) or method not in DISPARITY_METHODS:
-            raise ValueError(
-                f"method must be one of {', '.join(map(repr, DISPARITY_METHODS))}, got {method!r}"
-            )
-        ref = None
-        if method == "to_group":
-            if reference is None:
-                raise ValueError("method='to_group' needs reference= (one of the groups)")
-            ref = self.index(reference)
-        elif reference is not None:
-            raise ValueError(f"reference applies to method='to_group', not {method!r}")
+        ref = self.disparity_reference([method], reference)
         func = difference if kind == "difference" else ratio
         if len(terms) == 1 and score_metric_name(terms[0][0]) is not None:
             return self._score_measure(terms[0][0], func, method, ref, ci, level, n_resamples,
@@ -227,7 +283,7 @@ class DisparityMixin:
         >>> ci.method, ci.low <= ci.estimate <= ci.high
         ('percentile', True)
         """
-        term = self._term(metric, average, pos_label, params)
+        term = self.disparity_term(metric, average, pos_label, params)
         return self._measure("difference", [term], None, method, reference, ci, level,
                              n_resamples, random_state, zero_division,
                              f"{term[0]} difference ({method})")
@@ -265,7 +321,7 @@ class DisparityMixin:
         >>> ev.ratio("recall", pos_label=1)
         0.5
         """
-        term = self._term(metric, average, pos_label, params)
+        term = self.disparity_term(metric, average, pos_label, params)
         return self._measure("ratio", [term], None, method, reference, ci, level, n_resamples,
                              random_state, zero_division, f"{term[0]} ratio ({method})")
 
@@ -273,7 +329,7 @@ class DisparityMixin:
     def _named(self, kind: str, names: list[str], agg: str | None, method: str, ci: bool,
                level: float, n_resamples: int, random_state: Any, label: str) -> Any:
         pos = self.pos_label
-        terms = [self._term(n, None, pos, {}) for n in names]
+        terms = [self.disparity_term(n, None, pos, {}) for n in names]
         fold = None
         if agg is not None:
             if agg not in AGGREGATIONS:

@@ -224,6 +224,7 @@ def _groups(sec: Any) -> dict[str, Any]:
             "n_small": sum(r["small"] for r in d["rows"]), "full_names": full,
             "n": sum(r["size"] for r in d["rows"]), "reference": ref, "figure": figure,
             "has_intervals": any(iv for r in d["rows"] for iv in r["intervals"].values()),
+            "has_disparity_intervals": any(x.get("low") is not None for x in d["disparities"]),
             "methods": {**DISPARITY_METHODS, "to_group": f"to group {ref}"}}
 
 
