@@ -26,6 +26,7 @@ from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate, get_metric
 from .intervals import GroupedIntervals
 from .measures import DisparityMixin
+from .names import METRIC_ALIASES, group_metric_name
 from .pairs import PairMixin
 from .scores import GroupedScores
 
@@ -33,8 +34,6 @@ __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
 
 #: Groups with fewer samples are flagged ``small`` (never dropped).
 DEFAULT_MIN_SUPPORT = 30
-#: Names of fairlearn's base metrics that the registry spells otherwise.
-METRIC_ALIASES = {"selection_rate": "predicted_rate"}
 
 
 class GroupedEvaluation(DisparityMixin, PairMixin):
@@ -354,7 +353,8 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         score_name = score_metric_name(name)
         if score_name is not None:
             return self._score_data("metric").values(score_name)
-        spec = get_metric(METRIC_ALIASES.get(name, name))
+        canon = group_metric_name(name)
+        spec = get_metric(METRIC_ALIASES.get(canon, canon))
         col = self.class_column(spec.kind, average, pos_label)
         return self.table_metric(self._counts.stack, spec.name, average, col, zero_division,
                                  True, params)

@@ -28,6 +28,7 @@ from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inference.scores import score_metric_name
 from ..metrics import get_metric
 from .disparity import DISPARITY_METHODS, REF_WEERTS, combine, difference, ratio, resample_stack
+from .names import METRIC_ALIASES
 from .score_bootstrap import REF_CARPENTER
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ REF_AGARWAL = (
     "Agarwal, A., Beygelzimer, A., Dudik, M., Langford, J., Wallach, H. (2018), A reductions "
     "approach to fair classification, ICML."
 )
-_ALIASES = {"selection_rate": "predicted_rate"}
 
 Term = tuple[str, str | None, int | None, dict[str, Any]]
 
@@ -114,7 +114,7 @@ class DisparityMixin:
         """
         if score_metric_name(name) is not None:
             return (score_metric_name(name) or name, None, None, {})
-        spec = get_metric(_ALIASES.get(name, name))
+        spec = get_metric(METRIC_ALIASES.get(name, name))
         col = self.class_column(spec.kind, average, pos_label)
         if spec.kind == "per_class" and average is None and col is None:
             raise ValueError(

@@ -249,7 +249,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
         rate and selection rate.
     forest_metric : str, optional
         The metric of the forest plot (with its interval per group: Wilson for proportions,
-        the bootstrap otherwise); by default balanced accuracy.
+        the bootstrap otherwise); by default balanced accuracy. A metric given here joins
+        ``metrics`` (the table and the disparities) when it is not among them.
     level : float, default 0.95
         Confidence level of the intervals.
     pos_label : label, optional
@@ -299,6 +300,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
         else:
             notes.append("no positive class: per-class metrics and fairness measures are "
                          "left out (give pos_label)")
+    if forest_metric is not None and forest_metric not in metrics:
+        metrics = [*metrics, forest_metric]
     if reference is not None:
         ev.index(reference)  # an unknown group is an error here, named
     methods = ["between_groups", "to_overall"] + (["to_group"] if reference is not None else [])
@@ -380,9 +383,10 @@ def _name(g: Any) -> str:
 
 
 def _per_class(ev: Any, metric: str) -> bool:
+    from ..groups.names import METRIC_ALIASES
     from ..metrics import get_metric
 
-    alias = {"selection_rate": "predicted_rate"}.get(metric, metric)
+    alias = METRIC_ALIASES.get(metric, metric)
     try:
         return bool(get_metric(alias).kind == "per_class")
     except (KeyError, ValueError):

@@ -205,10 +205,12 @@ def _groups(sec: Any) -> dict[str, Any]:
                           "iv": r["intervals"].get(name)})
         rows.append({"name": _group_name(r["group"]), "size": r["size"], "small": r["small"],
                      "cells": cells})
+    from ..groups.names import METRIC_ALIASES
+
     full = {}
     for name in d["metrics"]:
         try:
-            full[name] = get_metric({"selection_rate": "predicted_rate"}.get(name, name)).full_name
+            full[name] = get_metric(METRIC_ALIASES.get(name, name)).full_name
         except (KeyError, ValueError):
             full[name] = name
     ref = None if d["reference"] is None else _group_name(d["reference"])
