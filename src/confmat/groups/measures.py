@@ -157,7 +157,8 @@ class DisparityMixin:
                 raise ValueError("method='to_group' needs reference= (one of the groups)")
             return self.index(reference)
         if reference is not None:
-            raise ValueError(f"reference applies to method='to_group', not {methods[0]!r}")
+            asked = ", ".join(map(repr, methods)) or "no method"
+            raise ValueError(f"reference applies to method='to_group', not {asked}")
         return None
 
     def _measure(self, kind: str, terms: list[Term], fold: Callable[[list[Any]], Any] | None,

@@ -230,6 +230,8 @@ class PairMixin:
             if kind not in KINDS:
                 raise ValueError(f"kind must be 'difference' or 'ratio', got {kind!r}")
         ref = self.disparity_reference([m for _, m in pairs_asked], reference)
+        if not pairs_asked:
+            return []
         if metric in NAMED_TERMS:
             pos = self.pos_label
             terms = [self.disparity_term(n, None, pos, {}) for n in NAMED_TERMS[metric]]
