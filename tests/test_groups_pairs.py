@@ -175,3 +175,12 @@ def test_pair_interval_arguments():
     nan = ev.pair_intervals("precision", [("ratio", "between_groups")], n_resamples=100,
                             zero_division=float("nan"))
     assert np.isfinite(nan[0].estimate) or np.isnan([nan[0].low, nan[0].high]).all()
+
+
+def test_a_ratio_of_zeros_is_undefined_as_the_disparity():
+    ev = by_group([0, 1, 0, 1], [1, 0, 1, 0], ["a", "a", "b", "b"], pos_label=1)  # recall 0, 0
+    ratio, diff = ev.pair_intervals("recall", [("ratio", "between_groups"),
+                                               ("difference", "between_groups")],
+                                    n_resamples=100, random_state=0)
+    assert np.isnan(ev.ratio("recall")) and np.isnan([ratio.estimate, ratio.low, ratio.high]).all()
+    assert diff.estimate == ev.difference("recall") == 0.0

@@ -85,7 +85,10 @@ def parties(values: np.ndarray, overall: float, kind: str, method: str,
         if not ok.any():
             return None
         idx = np.flatnonzero(ok)
-        return int(idx[np.argmax(vals[ok])]), int(idx[np.argmin(vals[ok])])
+        upper, lower = int(idx[np.argmax(vals[ok])]), int(idx[np.argmin(vals[ok])])
+        if kind == "ratio" and ext[upper] == 0:  # min / max is 0 / 0: undefined
+            return None
+        return upper, lower
     other = vals.shape[0] if method == "to_overall" else ref
     assert other is not None
     if np.isnan(ext[other]):
