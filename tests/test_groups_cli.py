@@ -59,10 +59,130 @@ def test_text_two_columns(path, capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["--by", "nope"], "no column 'nope'"),
-    (["--by", "sex", "--score", "y"], "--by evaluates labels by group"),
+    (["--by", "sex", "--scores", "y,yhat"], "--by takes --score (one column"),
+    (["--by", "sex", "--score", "y,yhat"], "--score takes one column"),
     (["--by", "sex", "--pos-label", "7"], "--pos-label"),
 ])
 def test_bad_input_exit_2(path, capsys, args, message):
     assert main(["report", str(path), "--true", "y", "--pred", "yhat", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+# ----------------------------------------------------------------------------- metrics chosen
+@pytest.fixture
+def scored(tmp_path):
+    rng = np.random.default_rng(4)
+    n = 400
+    sex = rng.choice(["f", "m", "x"], n, p=[0.5, 0.4, 0.1])
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.random(n) + np.where(sex == "m", 0.6, 0.3) * y, 3)
+    p = (s > 0.6).astype(int)
+    path = tmp_path / "s.csv"
+    path.write_text("y,yhat,p,sex\n" + "".join(f"{a},{b},{c},{d}\n"
+                                               for a, b, c, d in zip(y, p, s, sex, strict=True)))
+    return path, y, p, s, sex
+
+
+def _json(runner_result):
+    assert runner_result.exit_code == 0, runner_result.output
+    return json.loads(runner_result.output)
+
+
+def test_group_metrics_choose_the_table_and_its_disparities(scored):
+    from click.testing import CliRunner
+
+    from confmat.cli import cli
+
+    path, y, p, _s, sex = scored
+    out = _json(CliRunner().invoke(cli, [
+        "report", str(path), "--true", "y", "--pred", "yhat", "--by", "sex", "--format", "json",
+        "--group-metrics", "TPR, selection_rate", "--group-metrics", "fpr"]))
+    assert out["metrics"] == ["recall", "selection_rate", "fpr"]  # canonical, in order
+    assert out["forest"]["metric"] == "balanced_accuracy"  # the default forest metric
+    for r in out["rows"]:
+        m = sex == r["group"]
+        assert r["recall"] == pytest.approx(skm.recall_score(y[m], p[m]), abs=1e-12)
+        assert r["fpr"] == pytest.approx(fairlearn_metrics.false_positive_rate(y[m], p[m]),
+                                         abs=1e-12)
+        assert r["selection_rate"] == pytest.approx(
+            fairlearn_metrics.selection_rate(y[m], p[m]), abs=1e-12)
+    generic = {d["metric"] for d in out["disparities"] if d["method"] != "named"}
+    assert generic == {"recall", "selection_rate", "fpr"}
+
+
+def test_score_metrics_by_group_and_the_disparity_metric(scored):
+    from click.testing import CliRunner
+
+    from confmat.cli import cli
+
+    path, y, _p, s, sex = scored
+    out = _json(CliRunner().invoke(cli, [
+        "report", str(path), "--true", "y", "--pred", "yhat", "--score", "p", "--by", "sex",
+        "--format", "json", "--group-metrics", "accuracy,ap", "--disparity-metric", "auroc"]))
+    assert out["metrics"] == ["accuracy", "average_precision", "roc_auc"]
+    f = out["forest"]
+    assert f["metric"] == "roc_auc" and f["method"] == "delong"
+    for r, e in zip(out["rows"], f["estimate"], strict=True):
+        m = sex == r["group"]
+        auc = skm.roc_auc_score(y[m], s[m])
+        assert r["roc_auc"] == pytest.approx(auc, abs=1e-12) and e == pytest.approx(auc)
+        assert r["average_precision"] == pytest.approx(skm.average_precision_score(y[m], s[m]),
+                                                       abs=1e-12)
+    assert out["overall"]["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    d = {x["name"]: x for x in out["disparities"]}
+    aucs = [skm.roc_auc_score(y[sex == k], s[sex == k]) for k in ("f", "m", "x")]
+    assert d["roc_auc difference"]["value"] == pytest.approx(max(aucs) - min(aucs), abs=1e-12)
+    assert d["roc_auc difference"]["low"] <= d["roc_auc difference"]["value"] \
+        <= d["roc_auc difference"]["high"]
+    assert d["roc_auc difference to overall"]["value"] == pytest.approx(
+        max(abs(a - skm.roc_auc_score(y, s)) for a in aucs), abs=1e-12)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--group-metrics", "recal"],
+     "--group-metrics: unknown metric 'recal'; did you mean 'recall'?"),
+    (["--group-metrics", "accuracy,roc_acu", "--score", "p"],
+     "--group-metrics: unknown metric 'roc_acu'; did you mean 'roc_auc'?"),
+    (["--disparity-metric", "balanced_acuracy"],
+     "--disparity-metric: unknown metric 'balanced_acuracy'; did you mean 'balanced_accuracy'"),
+    (["--group-metrics", "roc_auc"], "--group-metrics: roc_auc needs scores (give --score)"),
+    (["--disparity-metric", "ap"],
+     "--disparity-metric: average_precision needs scores (give --score)"),
+])
+def test_bad_metric_names_exit_2(scored, capsys, args, message):
+    path = scored[0]
+    assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--by", "sex",
+                 *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("confmat: error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_metric_options_need_by(scored, capsys):
+    from click.testing import CliRunner
+
+    from confmat.cli import cli
+    from confmat.cli.common import InputError
+
+    path = scored[0]
+    args = ["report", str(path), "--true", "y", "--pred", "yhat", "--group-metrics", "recall"]
+    result = CliRunner().invoke(cli, args)
+    assert isinstance(result.exception, InputError)
+    assert "--group-metrics and --disparity-metric apply to the report by group" in str(
+        result.exception)
+    assert main(args) == 2 and "give --by" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("suffix", ["html", "md", "txt"])
+def test_score_metrics_by_group_in_every_format(scored, tmp_path, suffix):
+    path, y, _p, s, sex = scored
+    out = tmp_path / f"r.{suffix}"
+    assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--score", "p", "--by",
+                 "sex", "--group-metrics", "recall,roc_auc", "--disparity-metric", "roc_auc",
+                 "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8").replace("\\_", "_")  # Markdown escapes _
+    auc_f = skm.roc_auc_score(y[sex == "f"], s[sex == "f"])
+    assert "roc_auc difference" in text and f"{auc_f:.4f}" in text
+    if suffix == "html":
+        assert "forest plot of roc_auc by group" in text

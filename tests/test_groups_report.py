@@ -19,6 +19,7 @@ from confmat.groups import by_group
 from confmat.report import build_report, render_html, render_json
 from confmat.report.groups_section import (
     build_groups_section,
+    disparity_flag,
     is_large,
     render_groups_markdown,
     render_groups_text,
@@ -166,15 +167,23 @@ def test_disparities_against_fairlearn_and_the_rule(case):
     rows = Tables(case["page"]).tables["disparities"]
     got = {r["cells"][0]["text"]: r for r in rows}
     assert set(want) <= set(got)
+    section = {d["name"]: d for d in case["rep"].groups.disparities}
+    flags = []
     for name, v in want.items():
         r = got[name]
         assert float(r["cells"][2]["text"]) == pytest.approx(v, abs=5e-5), name
+        d = section[name]
+        lo, hi = d["low"], d["high"]
+        assert r["cells"][3]["text"] == f"[{lo:.4f}, {hi:.4f}]", name
+        # the rule: over the threshold, and an interval that excludes no disparity
         kind = "difference" if "difference" in name else "ratio"
-        large = abs(v) >= 0.1 if kind == "difference" else v < 0.8
-        assert ("large" in r["class"].split()) is bool(large), name
-        assert ("large" in r["cells"][3]["text"]) is bool(large), name
-    assert any("large" in r["class"] for r in rows) and not all("large" in r["class"]
-                                                                for r in rows)
+        over = abs(v) >= 0.1 if kind == "difference" else v < 0.8
+        excludes = lo > 0 if kind == "difference" else hi < 1
+        flag = ("large" if excludes else "uncertain") if over else ""
+        flags.append(flag)
+        assert r["class"] == flag and r["cells"][4]["text"] == flag, name
+        assert d["flag"] == (flag or None) and d["large"] is (flag == "large")
+    assert {"large", "uncertain", ""} <= set(flags)  # the case shows every flag
 
 
 def test_forest_figure_and_data(case):
@@ -221,11 +230,15 @@ def test_reference_group_and_thresholds():
         (mf.by_group - ref).abs().max(), abs=1e-12)
     r = (mf.by_group / ref).map(lambda v: v if v <= 1 else 1 / v).min()
     assert d["accuracy ratio to north"]["value"] == pytest.approx(r, abs=1e-12)
-    for x in sec.disparities:
-        assert x["large"] is bool(x["value"] >= 0.05 if x["kind"] == "difference"
-                                  else x["value"] < 0.95)
+    for x in sec.disparities:  # no intervals: over a threshold is uncertain, never large
+        over = x["value"] >= 0.05 if x["kind"] == "difference" else x["value"] < 0.95
+        assert x["flag"] == ("uncertain" if over else None) and x["large"] is False
+        assert x["low"] is None and x["high"] is None
+    assert any(x["flag"] for x in sec.disparities)
+    assert any("marked uncertain" in n for n in sec.notes)
     page = render_html(build_report(ev.overall, groups=sec, intervals=False))
     assert "to group north" in page and "a difference of at least 0.05" in page
+    assert "(no intervals were computed)" in page
     with pytest.raises(ValueError, match="reference"):
         build_groups_section(ev, ["accuracy"], reference="nowhere")
 
@@ -241,15 +254,21 @@ def test_build_report_rejects_bad_groups():
         build_report(ConfusionMatrix([[1, 0, 0], [0, 1, 0], [0, 0, 1]]), groups=ev)
 
 
-def test_text_and_markdown_mark_large_and_small():
+def test_text_and_markdown_mark_large_uncertain_and_small():
     y, p, g = _data(3, 300)
-    sec = build_groups_section(by_group(y, p, g, pos_label=1), ["accuracy"], intervals=False)
+    sec = build_groups_section(by_group(y, p, g, pos_label=1), ["accuracy", "recall"])
     text = render_groups_text(sec)
     md = render_groups_markdown(sec)
+    assert {d["flag"] for d in sec.disparities} == {"large", "uncertain", None}
     for d in sec.disparities:
         line = next(ln for ln in text.splitlines() if ln.strip().startswith(d["name"] + " "))
-        assert line.endswith("(large)") is d["large"]
-        assert (f"| {d['name'].replace('_', chr(92) + '_')} | **" in md) is d["large"]
+        assert line.endswith(f"({d['flag']})" if d["flag"] else "]"), line
+        assert f"[{d['low']:.4f}, {d['high']:.4f}]" in line
+        row = next(ln for ln in md.splitlines()
+                   if ln.startswith(f"| {d['name'].replace('_', chr(92) + '_')} |"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[1].startswith("**") is d["large"]
+        assert cells[2] == f"[{d['low']:.4f}, {d['high']:.4f}]" and cells[3] == (d["flag"] or "")
     assert "(small)" in md and "*" in text
     md = render_groups_markdown(build_groups_section(by_group([0, 1], [0, 1], ["<b>|x", "y"]),
                                                      ["accuracy"], intervals=False))
@@ -264,6 +283,34 @@ def test_text_and_markdown_mark_large_and_small():
                                                 ("difference", None, False)])
 def test_is_large_rule(kind, value, large):
     assert is_large(kind, value) is large
+
+
+@pytest.mark.parametrize("kind, value, low, high, flag", [
+    ("difference", 0.2, 0.01, 0.3, "large"), ("difference", 0.2, -0.05, 0.4, "uncertain"),
+    ("difference", 0.2, 0.0, 0.4, "uncertain"), ("difference", 0.05, 0.01, 0.1, None),
+    ("difference", 0.2, None, None, "uncertain"), ("difference", 0.2, float("nan"), 0.3,
+                                                   "uncertain"),
+    ("ratio", 0.7, 0.5, 0.95, "large"), ("ratio", 0.7, 0.5, 1.0, "uncertain"),
+    ("ratio", 0.85, 0.7, 0.9, None), ("ratio", None, 0.1, 0.2, None),
+])
+def test_disparity_flag_rule(kind, value, low, high, flag):
+    assert disparity_flag(kind, value, low, high) == flag
+
+
+def test_a_small_group_over_the_threshold_by_chance_is_uncertain():
+    """Accuracy 12 / 15 = 0.8 in a group of 15 and 555 / 600 = 0.925 in one of 600: the gap
+    0.125 is over 0.1, but 15 samples cannot tell 0.8 from 0.925 (Wilson's interval of 12 / 15
+    is [0.55, 0.93]), so the comparison's interval includes 0 and the flag is uncertain."""
+    y = np.r_[np.ones(15, int), np.ones(600, int)]
+    y[::2] = 0
+    p = y.copy()
+    p[:3] = 1 - p[:3]
+    p[15:60] = 1 - p[15:60]
+    g = np.r_[np.full(15, "small"), np.full(600, "large")]
+    sec = build_groups_section(by_group(y, p, g, pos_label=1), ["accuracy"])
+    d = {x["name"]: x for x in sec.disparities}["accuracy difference"]
+    assert d["value"] == pytest.approx(555 / 600 - 12 / 15, abs=1e-12)
+    assert d["value"] >= 0.1 and d["low"] < 0 < d["high"] and d["flag"] == "uncertain"
 
 
 @settings(max_examples=15, deadline=None)

@@ -303,6 +303,53 @@ def truth_classes(y_true: Any) -> list[Any]:
     return encode_truth(y_true)[0]
 
 
+def metric_names(values: Sequence[str], option: str, scores: bool) -> list[str]:
+    """Metric names given to an option of the evaluation by group, checked by the library's
+    one rule (:func:`confmat.groups.names.group_metric_name`) and canonical.
+
+    Parameters
+    ----------
+    values : sequence of str
+        The names, each possibly comma-separated (:func:`split_values`).
+    option : str
+        The option, for the message (``"--group-metrics"``).
+    scores : bool
+        Whether a score column was given (ROC AUC and average precision need one).
+
+    Returns
+    -------
+    list of str
+        Canonical names, in order, without repeats.
+
+    Raises
+    ------
+    InputError
+        An unknown name (the message names the option and suggests close names), or a score
+        metric without ``--score``.
+
+    Examples
+    --------
+    >>> metric_names(["TPR, f1", "auc"], "--group-metrics", scores=True)
+    ['recall', 'f1', 'roc_auc']
+    >>> metric_names(["recal"], "--group-metrics", scores=False)
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --group-metrics: unknown metric 'recal'; did you mean 'recall'?
+    """
+    from ..groups.names import group_metric_name
+
+    out: list[str] = []
+    for v in split_values(values):
+        try:
+            name = group_metric_name(v, scores=scores)
+        except (ValueError, TypeError) as exc:
+            hint = " (give --score)" if str(exc).endswith("needs scores") else ""
+            raise InputError(f"{option}: {exc}{hint}") from None
+        if name not in out:
+            out.append(name)
+    return out
+
+
 def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
     """The positive class of binary scores by the library's one rule.
 

@@ -16,6 +16,7 @@ from .common import (
     coerce,
     format_for,
     input_options,
+    metric_names,
     output_options,
     positive_class,
     split_values,
@@ -83,18 +84,29 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
                    "cost (needs --score, or --scores with --pos-label).")
 @click.option("--by", "by", multiple=True,
               help="Evaluate by group: column(s) of sensitive features, comma-separated "
-                   "(their combinations are the groups).")
+                   "(their combinations are the groups). With --score, ROC AUC and average "
+                   "precision by group too.")
 @click.option("--partial-auc", "partial_auc",
               help='A specificity range "LOW,HIGH" such as "0.8,1.0": add the McClish-'
                    "corrected partial AUC on it, with a bootstrap interval (needs --score, "
                    "or --scores with --pos-label).")
+@click.option("--group-metrics", "group_metrics", multiple=True,
+              help="With --by: the metrics of the table by group and of its disparities, "
+                   "comma-separated (registry names or aliases, selection_rate; roc_auc and "
+                   "average_precision with --score) [default: accuracy, balanced_accuracy, "
+                   "and with a positive class recall, precision, f1, fpr, selection_rate].")
+@click.option("--disparity-metric", "disparity_metric",
+              help="With --by: the metric of the forest plot (its interval in every group); "
+                   "it joins the table and the disparities if missing "
+                   "[default: balanced_accuracy].")
 @output_options
 def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            scores: tuple[str, ...], labels: tuple[str, ...], pos_label: str | None,
            weight: str | None, progress: bool | None, skip_invalid: bool, fmt_in: str | None,
            bins: int | None, cost: str | None, fmt: str | None, output: str | None,
            title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
-           plot_format: str, by: tuple[str, ...] = (), partial_auc: str | None = None) -> None:
+           plot_format: str, by: tuple[str, ...] = (), group_metrics: tuple[str, ...] = (),
+           disparity_metric: str | None = None, partial_auc: str | None = None) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -112,15 +124,23 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.csv --true y --pred yhat --score p1 --partial-auc 0.8,1.0
       confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
       confmat report preds.csv --true y --pred yhat --by sex --pos-label 1 -o groups.html
+      confmat report preds.csv --true y --pred yhat --score p --by sex \\
+          --group-metrics recall,fpr,roc_auc --disparity-metric roc_auc
     """
     from ..matrix import ConfusionMatrix
 
     if by:
+        if scores or bins or cost or partial_auc:
+            raise InputError("--by takes --score (one column of positive-class scores); not "
+                             "--scores, --bins, --cost or --partial-auc")
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
-                         bool(score or scores or bins or cost or partial_auc), title,
-                         not no_intervals)
+                         split_values(score), title, not no_intervals, progress,
+                         group_metrics, disparity_metric)
         return
+    if group_metrics or disparity_metric:
+        raise InputError("--group-metrics and --disparity-metric apply to the report by group: "
+                         "give --by")
     score_cols = split_values(score)
     per_class_cols = split_values(scores)
     if score_cols and per_class_cols:
@@ -219,48 +239,65 @@ def _specificity_range(text: str) -> tuple[float, float]:
 def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                      weight: str | None, labels: list[str], pos_label: str | None,
                      skip_invalid: bool, fmt_in: str | None, fmt: str | None,
-                     output: str | None, scores: bool, title: str | None = None,
-                     intervals: bool = True) -> None:
-    """``report --by``: the table by group and the disparities, counted by DuckDB's ``GROUP
-    BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``). Text and JSON hold the
-    by-group section; HTML and Markdown are the report of all samples with that section
-    (``build_report(ev.overall, groups=...)``)."""
+                     output: str | None, score_cols: list[str], title: str | None = None,
+                     intervals: bool = True, progress: bool | None = None,
+                     group_metrics: tuple[str, ...] = (),
+                     disparity_metric: str | None = None) -> None:
+    """``report --by``: the table by group and the disparities. Without scores the tables are
+    counted by DuckDB's ``GROUP BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``);
+    with ``--score`` the columns are read whole and given to :func:`confmat.by_group`. Text and
+    JSON hold the by-group section; HTML and Markdown are the report of all samples with that
+    section (``build_report(ev.overall, groups=...)``)."""
     import json
 
-    from ..io import evaluate_file
     from ..report.groups_section import (
         build_groups_section,
         render_groups_text,
     )
 
-    if scores:
-        raise InputError("--by evaluates labels by group; it takes no --score, --scores, "
-                         "--bins, --cost or --partial-auc")
+    if len(score_cols) > 1:
+        raise InputError("--score takes one column (binary problems)")
     kind = format_for(fmt, output)
     if kind not in ("text", "json", "html", "markdown"):
         raise InputError(f"--by writes text, json, markdown or html, not {kind}")
-    ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
-                             labels=labels or None, skip_invalid=skip_invalid, format=fmt_in)
+    metrics = metric_names(group_metrics, "--group-metrics", bool(score_cols)) or None
+    forest = (metric_names([disparity_metric], "--disparity-metric", bool(score_cols))[0]
+              if disparity_metric else None)
+    if score_cols:
+        ev, rows_read, n_skipped = _by_group_with_scores(
+            file, true_col, pred_col, by, score_cols[0], weight, labels, pos_label,
+            skip_invalid, fmt_in, progress)
+        skipped = f"{n_skipped} invalid rows were skipped (--skip-invalid)" if n_skipped \
+            else None
+    else:
+        from ..io import evaluate_file
+
+        ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
+                                 labels=labels or None, skip_invalid=skip_invalid,
+                                 format=fmt_in)
+        rows_read, n_skipped = frep.rows_read, frep.rows_skipped
+        skipped = (f"{frep.rows_skipped} invalid rows were skipped (--skip-invalid): "
+                   f"{frep.skipped_by_reason}") if frep.rows_skipped else None
     pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
         if pos_label is not None else None
     if pos is not None and pos not in ev.labels:
         raise InputError(f"--pos-label {pos!r} is not one of the labels {ev.labels}")
-    sec = build_groups_section(ev, pos_label=pos, intervals=intervals)
-    skipped = (f"{frep.rows_skipped} invalid rows were skipped (--skip-invalid): "
-               f"{frep.skipped_by_reason}") if frep.rows_skipped else None
+    sec = build_groups_section(ev, metrics, forest_metric=forest, pos_label=pos,
+                               intervals=intervals)
     if skipped:
         sec.notes.append(skipped)
     if kind in ("html", "markdown"):
         from ..report import build_report
 
         source = {"file": file, "true": true_col, "pred": pred_col, "by": ", ".join(by),
-                  "weight": weight, "rows skipped": frep.rows_skipped or None}
+                  "scores": score_cols[0] if score_cols else None,
+                  "weight": weight, "rows skipped": n_skipped or None}
         rep = build_report(ev.overall, intervals=intervals, groups=sec,
                            title=title or f"Report by group: {Path(file).name}", source=source)
         emit(rep, kind, output)  # the renderers add the section by group
         return
     else:
-        text = (json.dumps({"file": file, "rows_read": frep.rows_read, **sec.to_dict()},
+        text = (json.dumps({"file": file, "rows_read": rows_read, **sec.to_dict()},
                            indent=2) if kind == "json" else render_groups_text(sec))
     if output in (None, "-"):
         click.echo(text.rstrip("\n"))
@@ -271,6 +308,25 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
         except OSError as exc:
             raise InputError(f"cannot write output file {output!r}: "
                              f"{exc.strerror or exc}") from exc
+
+
+def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str],
+                          score_col: str, weight: str | None, labels: list[str],
+                          pos_label: str | None, skip_invalid: bool, fmt_in: str | None,
+                          progress: bool | None) -> tuple[Any, int, int]:
+    """``report --by --score``: the columns read whole, then :func:`confmat.by_group` with
+    the scores; returns the evaluation, the rows read and the rows skipped."""
+    from ..groups import by_group
+
+    data = read_predictions(file, true_col, [pred_col], [score_col], weight, progress,
+                            skip_invalid, fmt_in, extra=by)
+    y = data[true_col]
+    lab = coerce(labels, y, "--labels value") if labels else None
+    pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
+    pos = positive_class(truth_classes(y), pos)
+    ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],
+                  labels=lab, sample_weight=data[weight] if weight else None, pos_label=pos)
+    return ev, int(y.shape[0]), int(data["__skipped__"])
 
 
 def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:

@@ -141,7 +141,7 @@ def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
 
 def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
                       weight: str | None, progress: bool | None, skip_invalid: bool,
-                      fmt_in: str | None) -> dict[str, Any]:
+                      fmt_in: str | None, extra: list[str] | None = None) -> dict[str, Any]:
     """Read the columns a command needs, whole (with a progress bar for large files).
 
     Parameters
@@ -162,6 +162,8 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         Skip and count rows with a missing value instead of stopping.
     fmt_in : str or None
         ``--input-format``.
+    extra : list of str, optional
+        Other columns, read as they are (the ``--by`` columns).
 
     Returns
     -------
@@ -175,7 +177,8 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         column.
     """
     check_file(path)
-    cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else [])]))
+    cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else []),
+                               *(extra or [])]))
     data: dict[str, Any] = _progress_reader(path, cols, progress, skip_invalid=skip_invalid,
                                            format=fmt_in)
     skipped = int(data.pop("__skipped__", [0])[0])

@@ -8,7 +8,8 @@ with bootstrap intervals, and fairlearn's named measures (Weerts et al. 2023; Ha
 
 Modules: ``evaluation`` (:func:`by_group`, :class:`GroupedEvaluation`), ``measures``
 (disparities and the named measures), ``disparity`` (their definitions and the per-group
-bootstrap), ``scores`` (ROC AUC and average precision per group), ``intervals``
+bootstrap), ``pairs`` (the interval of the comparison behind a disparity), ``scores`` (ROC AUC
+and average precision per group), ``score_bootstrap`` (their stratified bootstrap), ``intervals``
 (:class:`GroupedIntervals`) and ``fairness`` (functions with fairlearn's signatures).
 """
 

@@ -26,17 +26,17 @@ from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate, get_metric
 from .intervals import GroupedIntervals
 from .measures import DisparityMixin
+from .names import METRIC_ALIASES, group_metric_name
+from .pairs import PairMixin
 from .scores import GroupedScores
 
 __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
 
 #: Groups with fewer samples are flagged ``small`` (never dropped).
 DEFAULT_MIN_SUPPORT = 30
-#: Names of fairlearn's base metrics that the registry spells otherwise.
-METRIC_ALIASES = {"selection_rate": "predicted_rate"}
 
 
-class GroupedEvaluation(DisparityMixin):
+class GroupedEvaluation(DisparityMixin, PairMixin):
     """The confusion tables of every group, their metrics, intervals and disparities.
 
     Built by :func:`by_group`. Every per-group result is ordered like :attr:`groups`.
@@ -353,14 +353,16 @@ class GroupedEvaluation(DisparityMixin):
         score_name = score_metric_name(name)
         if score_name is not None:
             return self._score_data("metric").values(score_name)
-        spec = get_metric(METRIC_ALIASES.get(name, name))
+        canon = group_metric_name(name)
+        spec = get_metric(METRIC_ALIASES.get(canon, canon))
         col = self.class_column(spec.kind, average, pos_label)
         return self.table_metric(self._counts.stack, spec.name, average, col, zero_division,
                                  True, params)
 
     def overall_metric(self, name: str, average: str | None = None, *, pos_label: Any = None,
                        zero_division: Any = "warn", **params: Any) -> Any:
-        """One metric on all samples (as :meth:`metric` reads it).
+        """One metric on all samples (as :meth:`metric` reads it); ROC AUC and average
+        precision of all groups' samples pooled.
 
         Parameters
         ----------
@@ -379,12 +381,22 @@ class GroupedEvaluation(DisparityMixin):
         """
         score_name = score_metric_name(name)
         if score_name is not None:
-            raise ValueError(f"{score_name} of all samples: use confmat.{score_name}")
+            return self._score_data("overall_metric").pooled(score_name)
         spec = get_metric(METRIC_ALIASES.get(name, name))
         col = self.class_column(spec.kind, average, pos_label)
         out = self.table_metric(self._counts.stack.sum(axis=0), spec.name, average, col,
                                 zero_division, True, params)
         return float(out) if out.ndim == 0 else out
+
+    @property
+    def scores(self) -> GroupedScores | None:
+        """The scores in group order (ROC AUC, average precision), or None without scores.
+
+        Returns
+        -------
+        GroupedScores or None
+        """
+        return self._scores
 
     def _score_data(self, what: str) -> GroupedScores:
         if self._scores is None:
@@ -500,15 +512,20 @@ class GroupedEvaluation(DisparityMixin):
         Registry metrics use :func:`confmat.inference.confidence_interval` on each group's
         table: ``method='auto'`` is the Wilson (1927) interval for proportions (recall,
         precision, accuracy, selection rate, ...) and the BCa bootstrap on the group's counts
-        otherwise (Efron 1987). ROC AUC uses DeLong et al. (1988), average precision the
-        bootstrap of the group's samples (:func:`confmat.inference.score_ci`).
+        otherwise (Efron 1987). ROC AUC uses DeLong et al. (1988) without sample weights;
+        average precision, and ROC AUC with weights, the percentile interval of the stratified
+        bootstrap of the group's samples (positives and negatives resampled on their own,
+        weights carried; :meth:`GroupedScores.intervals
+        <confmat.groups.scores.GroupedScores.intervals>`).
 
         Parameters
         ----------
         metric : str
             As in :meth:`metric`.
         method : str, default 'auto'
-            An interval method (:func:`confmat.inference.interval_methods`).
+            An interval method (:func:`confmat.inference.interval_methods`); for ROC AUC and
+            average precision ``'delong'`` (ROC AUC without weights), ``'percentile'`` or
+            ``'basic'``.
         level : float, default 0.95
             Confidence level.
         average, pos_label, zero_division, **params
@@ -525,7 +542,8 @@ class GroupedEvaluation(DisparityMixin):
         Raises
         ------
         ValueError
-            A method that does not apply to the metric, or as :meth:`metric`.
+            A method that does not apply to the metric (``'delong'`` with ``sample_weight``),
+            or as :meth:`metric`.
 
         Examples
         --------
@@ -539,11 +557,12 @@ class GroupedEvaluation(DisparityMixin):
         rng = check_random_state(random_state)
         score_name = score_metric_name(metric)
         if score_name is not None:
-            m = ("delong" if score_name == "roc_auc" else "percentile") if method == "auto" \
-                else method
+            data = self._score_data("ci")
+            delong = score_name == "roc_auc" and data.weight is None
+            m = ("delong" if delong else "percentile") if method == "auto" else method
             n_used = check_n_resamples(n_resamples, level) if m != "delong" else None
-            cis = self._score_data("ci").intervals(score_name, level=level, method=m,
-                                                   n_resamples=n_used or 0, random_state=rng)
+            cis = data.intervals(score_name, level=level, method=m, n_resamples=n_used or 0,
+                                 random_state=rng)
             return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, cis,
                                             score_name, m, level, n_used)
         spec = get_metric(METRIC_ALIASES.get(metric, metric))

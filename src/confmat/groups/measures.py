@@ -24,10 +24,15 @@ import numpy as np
 
 from ..inference import ConfidenceInterval
 from ..inference.common import check_level, check_n_resamples, check_random_state
-from ..inference.resampling import bootstrap_interval
+from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inference.scores import score_metric_name
 from ..metrics import get_metric
 from .disparity import DISPARITY_METHODS, REF_WEERTS, combine, difference, ratio, resample_stack
+from .names import METRIC_ALIASES
+from .score_bootstrap import REF_CARPENTER
+
+if TYPE_CHECKING:
+    from .scores import GroupedScores
 
 __all__ = ["AGGREGATIONS", "DEFAULT_DISPARITY_RESAMPLES", "DisparityMixin"]
 
@@ -41,7 +46,6 @@ REF_AGARWAL = (
     "Agarwal, A., Beygelzimer, A., Dudik, M., Langford, J., Wallach, H. (2018), A reductions "
     "approach to fair classification, ICML."
 )
-_ALIASES = {"selection_rate": "predicted_rate"}
 
 Term = tuple[str, str | None, int | None, dict[str, Any]]
 
@@ -61,6 +65,13 @@ class DisparityMixin:
 
         def index(self, key: Any, name: str = "reference") -> int: ...
 
+        def overall_metric(self, name: str, average: str | None = None, *,
+                           pos_label: Any = None, zero_division: Any = "warn",
+                           **params: Any) -> Any: ...
+
+        @property
+        def scores(self) -> GroupedScores | None: ...
+
         def class_column(self, kind: str, average: str | None, pos_label: Any
                          ) -> int | None: ...
 
@@ -70,11 +81,40 @@ class DisparityMixin:
                          ) -> np.ndarray: ...
 
     # ------------------------------------------------------------------ the engine
-    def _term(self, name: str, average: str | None, pos_label: Any, params: dict[str, Any]
-              ) -> Term:
+    def disparity_term(self, name: str, average: str | None, pos_label: Any,
+                       params: dict[str, Any]) -> Term:
+        """The metric a disparity compares, as ``(name, average, class column, params)``.
+
+        Parameters
+        ----------
+        name : str
+            A registry metric or alias, ``'selection_rate'``, or a score metric.
+        average : str, optional
+            Averaging of a per-class metric.
+        pos_label : label, optional
+            The class of a per-class metric.
+        params : dict
+            The metric's parameters.
+
+        Returns
+        -------
+        tuple
+            The canonical name, the averaging, the class column (or None) and the parameters.
+
+        Raises
+        ------
+        ValueError
+            A per-class metric without a class or an averaging, or an unknown metric.
+
+        Examples
+        --------
+        >>> from confmat.groups import by_group
+        >>> by_group([0, 1], [0, 1], ["a", "b"]).disparity_term("TPR", None, 1, {})
+        ('recall', None, 1, {})
+        """
         if score_metric_name(name) is not None:
             return (score_metric_name(name) or name, None, None, {})
-        spec = get_metric(_ALIASES.get(name, name))
+        spec = get_metric(METRIC_ALIASES.get(name, name))
         col = self.class_column(spec.kind, average, pos_label)
         if spec.kind == "per_class" and average is None and col is None:
             raise ValueError(
@@ -83,36 +123,56 @@ class DisparityMixin:
             )
         return (spec.name, average, col, params)
 
+    def disparity_reference(self, methods: list[str], reference: Any) -> int | None:
+        """Check disparity methods and return the index of the reference group.
+
+        Parameters
+        ----------
+        methods : list of str
+            Methods asked for (``'between_groups'``, ``'to_overall'``, ``'to_group'``).
+        reference : group key, optional
+            The reference group, needed by ``'to_group'`` and refused without it.
+
+        Returns
+        -------
+        int or None
+
+        Raises
+        ------
+        ValueError
+            An unknown method, ``reference`` missing, unknown or not needed.
+
+        Examples
+        --------
+        >>> from confmat.groups import by_group
+        >>> by_group([0, 1], [0, 1], ["a", "b"]).disparity_reference(["to_group"], "b")
+        1
+        """
+        for method in methods:
+            if not isinstance(method, str) or method not in DISPARITY_METHODS:
+                raise ValueError(f"method must be one of "
+                                 f"{', '.join(map(repr, DISPARITY_METHODS))}, got {method!r}")
+        if "to_group" in methods:
+            if reference is None:
+                raise ValueError("method='to_group' needs reference= (one of the groups)")
+            return self.index(reference)
+        if reference is not None:
+            asked = ", ".join(map(repr, methods)) or "no method"
+            raise ValueError(f"reference applies to method='to_group', not {asked}")
+        return None
+
     def _measure(self, kind: str, terms: list[Term], fold: Callable[[list[Any]], Any] | None,
                  method: str, reference: Any, ci: bool, level: float, n_resamples: int,
                  random_state: Any, zero_division: Any, label: str) -> Any:
-        if not isinstance(method, str) or method not in DISPARITY_METHODS:
-            raise ValueError(
-                f"method must be one of {', '.join(map(repr, DISPARITY_METHODS))}, got {method!r}"
-            )
-        ref = None
-        if method == "to_group":
-            if reference is None:
-                raise ValueError("method='to_group' needs reference= (one of the groups)")
-            ref = self.index(reference)
-        elif reference is not None:
-            raise ValueError(f"reference applies to method='to_group', not {method!r}")
+        ref = self.disparity_reference([method], reference)
         func = difference if kind == "difference" else ratio
-        scores = [t for t in terms if t[3] == {} and t[2] is None and t[1] is None
-                  and score_metric_name(t[0]) is not None]
-        if scores and method == "to_overall":
-            raise ValueError("method='to_overall' needs a metric of the counts, not "
-                             f"{scores[0][0]}")
-        if scores and ci:
-            raise ValueError(f"intervals of {scores[0][0]} disparities are not available; use "
-                             ".ci(...) for each group's interval")
+        if len(terms) == 1 and score_metric_name(terms[0][0]) is not None:
+            return self._score_measure(terms[0][0], func, method, ref, ci, level, n_resamples,
+                                       random_state, label)
 
         def statistic(stack: np.ndarray, warn: bool) -> Any:
             parts = []
             for name, average, col, params in terms:
-                if score_metric_name(name) is not None and col is None and average is None:
-                    parts.append(func(self.metric(name), np.nan, method, ref))
-                    continue
                 vals = self.table_metric(stack, name, average, col, zero_division, warn, params)
                 overall = self.table_metric(stack.sum(axis=-3), name, average, col,
                                             zero_division, False, params)
@@ -133,6 +193,29 @@ class DisparityMixin:
         return ConfidenceInterval(float(low), float(high), estimate, label, "percentile", level,
                                   n_resamples=n_used, references=(REF_WEERTS,))
 
+    def _score_measure(self, name: str, func: Callable[..., np.ndarray], method: str,
+                       ref: int | None, ci: bool, level: float, n_resamples: int,
+                       random_state: Any, label: str) -> Any:
+        """A disparity of ROC AUC or average precision; its interval from the stratified
+        bootstrap of every group's samples (:meth:`GroupedScores.replicates
+        <confmat.groups.scores.GroupedScores.replicates>`), the overall value of a replicate
+        being the metric of all groups' resampled samples pooled."""
+        overall = self.overall_metric(name) if method == "to_overall" else np.nan
+        estimate = float(np.asarray(func(self.metric(name), overall, method, ref)))
+        if not ci:
+            return estimate
+        level = check_level(level)
+        n_used = check_n_resamples(n_resamples, level)
+        rng = check_random_state(random_state)
+        data = self.scores
+        assert data is not None  # self.metric(name) raised otherwise
+        boot, pooled = data.replicates(name, n_used, rng, pooled=method == "to_overall")
+        stat = np.asarray(func(boot, np.nan if pooled is None else pooled, method, ref))
+        low, high = bootstrap_interval(stat, np.asarray(estimate), level, "percentile")
+        return ConfidenceInterval(float(low), float(high), estimate, label, "percentile", level,
+                                  n_resamples=n_used,
+                                  references=(REF_WEERTS, REF_EFRON, REF_CARPENTER))
+
     # ------------------------------------------------------------------ generic
     def difference(self, metric: str, *, method: str = "between_groups", reference: Any = None,
                    average: str | None = None, pos_label: Any = None, ci: bool = False,
@@ -143,7 +226,15 @@ class DisparityMixin:
         ``between_groups``: ``max - min`` over the groups; ``to_overall``: the largest
         ``|v_g - overall|``; ``to_group``: the largest ``|v_g - v_reference|`` (fairlearn's
         ``MetricFrame.difference`` for the first two; Weerts et al. 2023). Groups whose value is
-        undefined are left out.
+        undefined are left out (a group of one class has no ROC AUC: it is left out of the
+        estimate and of every bootstrap replicate, with the warning of
+        :meth:`GroupedEvaluation.metric`).
+
+        ROC AUC and average precision (with ``scores``): the overall value is the metric of
+        all groups' samples pooled, and the interval resamples each group's positives and
+        negatives on their own (the stratified bootstrap, Carpenter and Bithell 2000), carrying
+        the sample weights; a replicate's overall value is the metric of all groups' resampled
+        samples pooled. The draws are described in :mod:`confmat.groups.score_bootstrap`.
 
         Parameters
         ----------
@@ -157,8 +248,8 @@ class DisparityMixin:
         average, pos_label, zero_division, **params
             As in :meth:`GroupedEvaluation.metric`.
         ci : bool, default False
-            Return a percentile bootstrap interval, each group's table resampled on its own
-            (Efron and Tibshirani 1993).
+            Return a percentile bootstrap interval, each group's table (score metrics: each
+            group's positives and negatives) resampled on its own (Efron and Tibshirani 1993).
         level : float, default 0.95
             Confidence level.
         n_resamples : int, default 2000
@@ -185,8 +276,15 @@ class DisparityMixin:
         0.5
         >>> ev.difference("accuracy", method="to_group", reference="b")
         0.33333333333333337
+        >>> ev = by_group([0, 1, 1, 0, 1, 0, 1, 1], [0] * 8, ["a"] * 4 + ["b"] * 4,
+        ...               scores=[.2, .9, .6, .7, .8, .3, .4, .5])
+        >>> ev.metric("roc_auc").tolist(), ev.difference("roc_auc")
+        ([0.75, 1.0], 0.25)
+        >>> ci = ev.difference("roc_auc", ci=True, random_state=0)
+        >>> ci.method, ci.low <= ci.estimate <= ci.high
+        ('percentile', True)
         """
-        term = self._term(metric, average, pos_label, params)
+        term = self.disparity_term(metric, average, pos_label, params)
         return self._measure("difference", [term], None, method, reference, ci, level,
                              n_resamples, random_state, zero_division,
                              f"{term[0]} difference ({method})")
@@ -224,7 +322,7 @@ class DisparityMixin:
         >>> ev.ratio("recall", pos_label=1)
         0.5
         """
-        term = self._term(metric, average, pos_label, params)
+        term = self.disparity_term(metric, average, pos_label, params)
         return self._measure("ratio", [term], None, method, reference, ci, level, n_resamples,
                              random_state, zero_division, f"{term[0]} ratio ({method})")
 
@@ -232,7 +330,7 @@ class DisparityMixin:
     def _named(self, kind: str, names: list[str], agg: str | None, method: str, ci: bool,
                level: float, n_resamples: int, random_state: Any, label: str) -> Any:
         pos = self.pos_label
-        terms = [self._term(n, None, pos, {}) for n in names]
+        terms = [self.disparity_term(n, None, pos, {}) for n in names]
         fold = None
         if agg is not None:
             if agg not in AGGREGATIONS:

@@ -2,8 +2,10 @@
 
 The samples are put in group order once (a stable sort of the small group codes); each group's
 slice then goes through the exact functions of :mod:`confmat.curves` (the same numbers as
-:func:`confmat.roc_auc` and :func:`confmat.average_precision` on that slice), and intervals
-through :func:`confmat.inference.score_ci` (DeLong et al. 1988 for ROC AUC).
+:func:`confmat.roc_auc` and :func:`confmat.average_precision` on that slice). Intervals: DeLong
+et al. (1988) for the unweighted ROC AUC (:func:`confmat.inference.score_ci` on the slice), and
+otherwise the percentile (or basic) interval of the stratified bootstrap of every group at once
+(:mod:`confmat.groups.score_bootstrap`), which carries the sample weights.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -19,10 +22,15 @@ from ..curves.precision_recall import ap_from_counts
 from ..curves.rank import cumulative_counts
 from ..curves.roc import binary_auc, roc_points
 from ..inference import ConfidenceInterval, score_ci
+from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inputs.targets import BinaryTarget
 from ..metrics import UndefinedMetricWarning
+from .score_bootstrap import REF_CARPENTER, StratifiedSamples, score_replicates
 
-__all__ = ["GroupedScores", "group_slices"]
+#: interval methods of score metrics by group
+SCORE_INTERVAL_METHODS = ("delong", "percentile", "basic")
+
+__all__ = ["SCORE_INTERVAL_METHODS", "GroupedScores", "group_slices"]
 
 
 def group_slices(codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, list[slice]]:
@@ -144,22 +152,79 @@ class GroupedScores:
         >>> gs.values("roc_auc").tolist()
         [1.0, 0.0]
         """
-        out = np.empty(len(self.slices))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            warnings.simplefilter("ignore", UserWarning)
-            for i, (pos, score, w) in enumerate(self.parts()):
-                if name == "roc_auc":
-                    out[i] = binary_auc(pos, score, w, None)
-                else:
-                    _, tps, fps = cumulative_counts(pos, score, w)
-                    out[i] = ap_from_counts(tps, fps, "step")
+        out = np.array([_score(name, pos, score, w) for pos, score, w in self.parts()])
         if name == "roc_auc" and np.isnan(out).any():
             warnings.warn(
                 f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
                 "only; their value is NaN",
                 UndefinedMetricWarning, stacklevel=3)
         return out
+
+    def pooled(self, name: str) -> float:
+        """ROC AUC or average precision of all samples together (every group pooled).
+
+        Parameters
+        ----------
+        name : {'roc_auc', 'average_precision'}
+            The metric.
+
+        Returns
+        -------
+        float
+            NaN for ROC AUC when all samples hold one class.
+
+        Examples
+        --------
+        >>> from confmat.inputs.targets import binary_target
+        >>> b = binary_target([0, 1, 0, 1], [0.2, 0.9, 0.4, 0.3])
+        >>> GroupedScores.build(b, np.array([0, 0, 1, 1]), np.array([2, 2])).pooled("roc_auc")
+        0.75
+        """
+        return _score(name, self.pos, self.score, self.weight)
+
+    @cached_property
+    def samples(self) -> StratifiedSamples:
+        """The samples in the layout of the stratified bootstrap (built once).
+
+        Returns
+        -------
+        StratifiedSamples
+        """
+        sizes = np.array([sl.stop - sl.start for sl in self.slices], dtype=np.int64)
+        return StratifiedSamples.build(self.pos, self.score, self.weight, sizes)
+
+    def replicates(self, name: str, n_resamples: int, rng: np.random.Generator,
+                   pooled: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+        """The metric of every group in stratified bootstrap replicates (each group's positives
+        and negatives resampled on their own, weights carried), as
+        :func:`confmat.groups.score_bootstrap.score_replicates`, whose module docstring gives
+        the order in which ``rng`` is drawn.
+
+        Parameters
+        ----------
+        name : {'roc_auc', 'average_precision'}
+            The metric.
+        n_resamples : int
+            Replicates.
+        rng : numpy.random.Generator
+            Source of randomness.
+        pooled : bool, default False
+            Also the metric of all groups' resampled samples together.
+
+        Returns
+        -------
+        values : ndarray of float64, shape (n_resamples, G)
+        pooled : ndarray of float64, shape (n_resamples,), or None
+
+        Examples
+        --------
+        >>> from confmat.inputs.targets import binary_target
+        >>> b = binary_target([0, 1, 0, 1], [0.2, 0.9, 0.4, 0.3])
+        >>> gs = GroupedScores.build(b, np.array([0, 0, 1, 1]), np.array([2, 2]))
+        >>> gs.replicates("roc_auc", 2, np.random.default_rng(0))[0].tolist()
+        [[1.0, 0.0], [1.0, 0.0]]
+        """
+        return score_replicates(self.samples, name, n_resamples, rng, pooled)
 
     def roc_curves(self, drop_intermediate: bool = True
                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -192,14 +257,26 @@ class GroupedScores:
 
     def intervals(self, name: str, *, level: float, method: str, n_resamples: int,
                   random_state: Any) -> list[ConfidenceInterval]:
-        """:func:`confmat.inference.score_ci` of every group's slice.
+        """A confidence interval of ``name`` in every group.
+
+        ``'delong'`` (ROC AUC without weights): :func:`confmat.inference.score_ci` on each
+        group's slice (DeLong et al. 1988). ``'percentile'`` / ``'basic'``: the stratified
+        bootstrap of every group at once (:meth:`replicates`; Efron and Tibshirani 1993,
+        Carpenter and Bithell 2000), which carries the sample weights. A group without
+        positives or negatives has a NaN ROC AUC interval.
 
         Parameters
         ----------
         name : {'roc_auc', 'average_precision'}
             The metric.
-        level, method, n_resamples, random_state
-            As in :func:`confmat.inference.score_ci` (one generator serves every group).
+        level : float
+            Confidence level.
+        method : {'delong', 'percentile', 'basic'}
+            The interval.
+        n_resamples : int
+            Bootstrap replicates (validated by the caller).
+        random_state : int or numpy.random.Generator, optional
+            Source of randomness (one generator serves every group).
 
         Returns
         -------
@@ -208,7 +285,7 @@ class GroupedScores:
         Raises
         ------
         ValueError
-            With sample weights (the score intervals take none), or as ``score_ci``.
+            ``method='delong'`` with sample weights, or an unknown method.
 
         Examples
         --------
@@ -220,11 +297,26 @@ class GroupedScores:
         >>> ci.method, round(ci.estimate, 4)
         ('delong', 0.8889)
         """
+        if method not in SCORE_INTERVAL_METHODS:
+            raise ValueError(f"method must be one of {', '.join(map(repr, SCORE_INTERVAL_METHODS))}"
+                             f" for {name} by group, got {method!r}")
+        rng = np.random.default_rng(random_state)
+        if method != "delong":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                est = self.values(name)
+            boot, _ = self.replicates(name, n_resamples, rng)
+            low, high = bootstrap_interval(boot, est, level, method)
+            return [ConfidenceInterval(float(lo), float(hi), float(e), name, method, level,
+                                       n_resamples=n_resamples,
+                                       references=(REF_EFRON, REF_CARPENTER))
+                    for lo, hi, e in zip(low, high, est, strict=True)]
         if self.weight is not None:
             raise ValueError(
-                f"intervals of {name} by group take no sample_weight; evaluate without weights"
+                f"method='delong' takes no sample_weight: DeLong et al. (1988)'s variance is "
+                f"that of the unweighted {name}; use method='percentile' (the stratified "
+                "bootstrap carries the weights)"
             )
-        rng = np.random.default_rng(random_state)
         out = []
         for pos, score, _ in self.parts():
             if pos.all() or not pos.any():
@@ -234,3 +326,15 @@ class GroupedScores:
             out.append(score_ci(pos.astype(np.int8), score, name, level=level, method=method,
                                 n_resamples=n_resamples, random_state=rng))
         return out
+
+
+def _score(name: str, pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None) -> float:
+    """ROC AUC or average precision of validated binary input, NaN (silently) when the ROC
+    AUC is undefined."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        if name == "roc_auc":
+            return float(binary_auc(pos, score, weight, None))
+        _, tps, fps = cumulative_counts(pos, score, weight)
+        return float(ap_from_counts(tps, fps, "step"))

@@ -10,12 +10,24 @@ plot, the disparities.
 
 Which disparities are highlighted
 ---------------------------------
-A disparity is flagged ``large`` when a difference is at least :data:`LARGE_DIFFERENCE`
+A disparity is *over the threshold* when a difference is at least :data:`LARGE_DIFFERENCE`
 (0.1, ten points on a 0-1 metric) or a ratio is below :data:`LARGE_RATIO` (0.8: the
 "four-fifths rule" of the US Uniform Guidelines on Employee Selection Procedures, EEOC 1978,
 29 CFR 1607.4(D), which fairlearn's documentation also cites for demographic parity ratios).
 Both thresholds are conventions, not tests: give ``large_difference`` / ``large_ratio`` to
-:func:`build_groups_section` to use others. An undefined value is never flagged.
+:func:`build_groups_section` to use others.
+
+A small group's value moves a lot by chance, so a threshold alone flags small groups far too
+often. Every disparity therefore carries an interval (``low``, ``high``): the percentile
+bootstrap interval of the comparison that gives it, its two parties fixed
+(:meth:`GroupedEvaluation.pair_intervals <confmat.groups.pairs.PairMixin.pair_intervals>`,
+:data:`SECTION_RESAMPLES` resamples, reproducible). Its ``flag`` (:func:`disparity_flag`) is
+``'large'`` when the value is over the threshold **and** the interval excludes "no
+disparity" (0 for a difference, 1 for a ratio), ``'uncertain'`` when the value is over the
+threshold but the interval does not exclude it (or there is no interval: ``intervals=False``),
+and None otherwise; ``large`` is ``flag == 'large'``. An undefined value is never flagged.
+(The interval of the disparity itself, ``difference(..., ci=True)``, is not used: the
+replicates of a largest absolute gap are never below 0, so it excludes 0 whatever the truth.)
 """
 
 from __future__ import annotations
@@ -29,8 +41,8 @@ import numpy as np
 
 from .jsonable import label_json, num
 
-__all__ = ["GroupsSection", "build_groups_section", "render_groups_markdown",
-           "render_groups_text"]
+__all__ = ["GroupsSection", "build_groups_section", "disparity_flag",
+           "render_groups_markdown", "render_groups_text"]
 
 #: fairlearn's named measures shown for binary problems (Hardt et al. 2016; Agarwal et al.
 #: 2018; Weerts et al. 2023).
@@ -64,7 +76,9 @@ class GroupsSection:
     disparities : list of dict
         ``name``, ``metric``, ``kind`` ('difference' or 'ratio'), ``method``
         ('between_groups', 'to_overall', 'to_group' or 'named'), ``value`` (None where
-        undefined) and ``large`` (see the module docstring).
+        undefined), ``low`` and ``high`` (the interval of the comparison behind it, None
+        without one), ``flag`` ('large', 'uncertain' or None) and ``large`` (see the module
+        docstring).
     forest : dict
         ``metric``, ``method``, ``level``, ``overall`` and per group ``groups``, ``sizes``,
         ``small``, ``estimate``, ``low``, ``high``.
@@ -131,8 +145,9 @@ def _key(k: Any) -> Any:
 
 def is_large(kind: str, value: float | None, difference: float = LARGE_DIFFERENCE,
              ratio: float = LARGE_RATIO) -> bool:
-    """Whether a disparity is highlighted: a difference of at least ``difference``, a ratio
-    below ``ratio``; an undefined value (None or NaN) never is.
+    """Whether a disparity is over the threshold: a difference of at least ``difference``, a
+    ratio below ``ratio``; an undefined value (None or NaN) never is. (The flag also needs the
+    interval: :func:`disparity_flag`.)
 
     Parameters
     ----------
@@ -153,6 +168,52 @@ def is_large(kind: str, value: float | None, difference: float = LARGE_DIFFERENC
     if value is None or not math.isfinite(value):
         return False
     return bool(abs(value) >= difference) if kind == "difference" else bool(value < ratio)
+
+
+def disparity_flag(kind: str, value: float | None, low: float | None, high: float | None,
+                   difference: float = LARGE_DIFFERENCE, ratio: float = LARGE_RATIO
+                   ) -> str | None:
+    """The flag of a disparity: ``'large'`` over the threshold (:func:`is_large`) with an
+    interval that excludes no disparity (``low > 0`` for a difference, ``high < 1`` for a
+    ratio), ``'uncertain'`` over the threshold otherwise (no interval included), else None.
+
+    Parameters
+    ----------
+    kind : {'difference', 'ratio'}
+    value : float or None
+        The disparity.
+    low, high : float or None
+        The interval of the comparison behind it (None: no interval).
+    difference : float, default 0.1
+    ratio : float, default 0.8
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> disparity_flag("difference", 0.2, 0.05, 0.3), disparity_flag("difference", 0.2, -0.1, 0.4)
+    ('large', 'uncertain')
+    >>> disparity_flag("ratio", 0.7, 0.5, 1.1), disparity_flag("ratio", 0.9, 0.8, 0.95)
+    ('uncertain', None)
+    """
+    if not is_large(kind, value, difference, ratio):
+        return None
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return "uncertain"
+    excludes = low > 0 if kind == "difference" else high < 1
+    return "large" if excludes else "uncertain"
+
+
+def _pair_bounds(ev: Any, metric: str, asked: list[tuple[str, str]], **kw: Any
+                 ) -> list[tuple[float | None, float | None]]:
+    """``(low, high)`` of the comparison behind each disparity (None where not available)."""
+    try:
+        cis = ev.pair_intervals(metric, asked, **kw)
+    except (ValueError, TypeError, ZeroDivisionError):
+        return [(None, None)] * len(asked)
+    return [(num(c.low), num(c.high)) for c in cis]
 
 
 def _interval_pairs(ev: Any, metric: str, level: float, pos: Any, n_resamples: int
@@ -188,7 +249,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
         rate and selection rate.
     forest_metric : str, optional
         The metric of the forest plot (with its interval per group: Wilson for proportions,
-        the bootstrap otherwise); by default balanced accuracy.
+        the bootstrap otherwise); by default balanced accuracy. A metric given here joins
+        ``metrics`` (the table and the disparities) when it is not among them.
     level : float, default 0.95
         Confidence level of the intervals.
     pos_label : label, optional
@@ -199,9 +261,11 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
     reference : group key, optional
         Also show each metric's disparities to this group (``method='to_group'``).
     n_resamples : int, default 1000
-        Bootstrap resamples per group (fixed ``random_state=0``: reports are reproducible).
+        Bootstrap resamples per group and per metric's disparities (fixed
+        ``random_state=0``: reports are reproducible).
     large_difference, large_ratio : float, default 0.1 and 0.8
-        The highlighting rule of the disparities (module docstring).
+        The highlighting rule of the disparities (module docstring); with ``intervals=False``
+        the disparities have no interval, and those over a threshold are ``uncertain``.
 
     Returns
     -------
@@ -219,8 +283,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
     >>> ev = by_group([0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1], ["a"] * 3 + ["b"] * 3,
     ...               pos_label=1)
     >>> sec = build_groups_section(ev, intervals=False)
-    >>> [(d["name"], d["value"], d["large"]) for d in sec.disparities][:1]
-    [('accuracy difference', 0.33333333333333337, True)]
+    >>> [(d["name"], d["value"], d["flag"]) for d in sec.disparities][:1]
+    [('accuracy difference', 0.33333333333333337, 'uncertain')]
     """
     notes: list[str] = []
     pos = pos_label
@@ -236,6 +300,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
         else:
             notes.append("no positive class: per-class metrics and fairness measures are "
                          "left out (give pos_label)")
+    if forest_metric is not None and forest_metric not in metrics:
+        metrics = [*metrics, forest_metric]
     if reference is not None:
         ev.index(reference)  # an unknown group is an error here, named
     methods = ["between_groups", "to_overall"] + (["to_group"] if reference is not None else [])
@@ -260,26 +326,36 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
                                 for m in metrics}
             rows.append(row)
         disparities = []
+        boot = {"level": level, "n_resamples": n_resamples, "random_state": 0}
+
+        def add(name: str, metric: str, kind: str, method: str, v: Any,
+                bounds: tuple[Any, Any]) -> None:
+            flag = disparity_flag(kind, v, *bounds, large_difference, large_ratio)
+            disparities.append({"name": name, "metric": metric, "kind": kind, "method": method,
+                                "value": v, "low": bounds[0], "high": bounds[1],
+                                "flag": flag, "large": flag == "large"})
+
         for m in metrics:
             p = pos if _per_class(ev, m) else None
-            for method in methods:
+            asked = [(kind, method) for method in methods for kind in ("difference", "ratio")]
+            bounds = (_pair_bounds(ev, m, asked, pos_label=p, zero_division=float("nan"),
+                                   reference=reference, **boot)
+                      if intervals else [(None, None)] * len(asked))
+            for (kind, method), b in zip(asked, bounds, strict=True):
                 tail = {"between_groups": "", "to_overall": " to overall",
                         "to_group": f" to {_name(_key(reference))}"}[method]
-                for kind in ("difference", "ratio"):
-                    fn = ev.difference if kind == "difference" else ev.ratio
-                    v = num(fn(m, method=method, pos_label=p, zero_division=float("nan"),
-                               reference=reference if method == "to_group" else None))
-                    disparities.append({"name": f"{m} {kind}{tail}", "metric": m, "kind": kind,
-                                        "method": method, "value": v,
-                                        "large": is_large(kind, v, large_difference,
-                                                          large_ratio)})
+                fn = ev.difference if kind == "difference" else ev.ratio
+                v = num(fn(m, method=method, pos_label=p, zero_division=float("nan"),
+                           reference=reference if method == "to_group" else None))
+                add(f"{m} {kind}{tail}", m, kind, method, v, b)
         if pos is not None and len(ev.labels) == 2:
-            for name in NAMED_MEASURES:
-                kind = name.rsplit("_", 1)[1]
-                v = num(getattr(ev, name)())
-                disparities.append({"name": name, "metric": name, "kind": kind,
-                                    "method": "named", "value": v,
-                                    "large": is_large(kind, v, large_difference, large_ratio)})
+            for base in ("demographic_parity", "equalized_odds", "equal_opportunity"):
+                names = [n for n in NAMED_MEASURES if n.startswith(base + "_")]
+                asked = [(n.rsplit("_", 1)[1], "between_groups") for n in names]
+                bounds = (_pair_bounds(ev, base, asked, **boot) if intervals
+                          else [(None, None)] * len(asked))
+                for name, (kind, _), b in zip(names, asked, bounds, strict=True):
+                    add(name, name, kind, "named", num(getattr(ev, name)()), b)
         fm = forest_metric or "balanced_accuracy"
         fp = pos if _per_class(ev, fm) else None
         ci = ev.ci(fm, level=level, pos_label=fp, n_resamples=n_resamples, random_state=0)
@@ -293,6 +369,9 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
     if intervals and any(pairs.get(m) is None for m in metrics):
         notes.append("no interval per group for: "
                      + ", ".join(m for m in metrics if pairs.get(m) is None))
+    if not intervals and any(d["flag"] for d in disparities):
+        notes.append("intervals skipped: disparities over a threshold are marked uncertain "
+                     "(they need an interval to be called large)")
     return GroupsSection(list(ev.names), int(ev.min_support), list(metrics), rows, disparities,
                          forest, notes, overall, level, reference,
                          {"difference": large_difference, "ratio": large_ratio})
@@ -304,9 +383,10 @@ def _name(g: Any) -> str:
 
 
 def _per_class(ev: Any, metric: str) -> bool:
+    from ..groups.names import METRIC_ALIASES
     from ..metrics import get_metric
 
-    alias = {"selection_rate": "predicted_rate"}.get(metric, metric)
+    alias = METRIC_ALIASES.get(metric, metric)
     try:
         return bool(get_metric(alias).kind == "per_class")
     except (KeyError, ValueError):
@@ -324,11 +404,20 @@ _DISPARITY_HEAD = ("Disparities (between groups: max - min, min / max; to overal
 def _large_rule(section: GroupsSection) -> str:
     t = section.thresholds
     return (f"large: a difference of at least {t['difference']:g} or a ratio below "
-            f"{t['ratio']:g} (the four-fifths rule, EEOC 1978)")
+            f"{t['ratio']:g} (the four-fifths rule, EEOC 1978) whose {section.level:.0%} "
+            "interval excludes no disparity (0 for a difference, 1 for a ratio); uncertain: "
+            "over the threshold, but the interval does not exclude it. Intervals: the two "
+            "groups (or a group and all samples) that give the value, resampled")
+
+
+def _bounds(d: dict[str, Any]) -> str:
+    return "" if d.get("low") is None or d.get("high") is None else \
+        f"[{_fmt(d['low'])}, {_fmt(d['high'])}]"
 
 
 def render_groups_text(section: GroupsSection) -> str:
-    """The section as plain text: the table (small groups marked ``*``), the disparities.
+    """The section as plain text: the table (small groups marked ``*``), the disparities with
+    their intervals and flags.
 
     Parameters
     ----------
@@ -364,8 +453,10 @@ def render_groups_text(section: GroupsSection) -> str:
         lines.append("")
         lines.append(_DISPARITY_HEAD)
         w = max(len(d["name"]) for d in section.disparities)
-        lines += [f"  {d['name'].ljust(w)}  {_fmt(d['value'])}"
-                  + ("  (large)" if d.get("large") else "") for d in section.disparities]
+        wb = max(len(_bounds(d)) for d in section.disparities)
+        lines += [(f"  {d['name'].ljust(w)}  {_fmt(d['value']).rjust(7)}  "
+                   f"{_bounds(d).ljust(wb)}" + (f"  ({d['flag']})" if d.get("flag") else "")
+                   ).rstrip() for d in section.disparities]
         lines.append(_large_rule(section))
     f = section.forest
     if f:
@@ -386,7 +477,8 @@ def _md(text: Any) -> str:
 
 def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
     """The section as Markdown: the table by group (small groups marked), the disparities
-    (large ones in bold) and the forest plot's intervals as a table.
+    with their intervals and flags (large ones in bold) and the forest plot's intervals as a
+    table.
 
     Parameters
     ----------
@@ -424,10 +516,12 @@ def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
         lines += ["", f"small: fewer than {section.min_support} samples; values are unreliable."]
     if section.disparities:
         lines += ["", f"{h}# Disparities", "", _DISPARITY_HEAD + ".", "",
-                  "| measure | value |", "|---|---|"]
+                  f"| measure | value | {section.level:.0%} interval | flag |", "|---|---|---|---|"]
         for d in section.disparities:
             v = _fmt(d["value"])
-            lines.append(f"| {_md(d['name'])} | {f'**{v}** (large)' if d.get('large') else v} |")
+            flag = d.get("flag") or ""
+            lines.append(f"| {_md(d['name'])} | {f'**{v}**' if flag == 'large' else v} | "
+                         f"{_bounds(d)} | {flag} |")
         lines += ["", _large_rule(section) + "."]
     f = section.forest
     if f:

@@ -270,10 +270,12 @@ def _groups(sec: Any) -> dict[str, Any]:
                           "iv": r["intervals"].get(name)})
         rows.append({"name": _group_name(r["group"]), "size": r["size"], "small": r["small"],
                      "cells": cells})
+    from ..groups.names import METRIC_ALIASES
+
     full = {}
     for name in d["metrics"]:
         try:
-            full[name] = get_metric({"selection_rate": "predicted_rate"}.get(name, name)).full_name
+            full[name] = get_metric(METRIC_ALIASES.get(name, name)).full_name
         except (KeyError, ValueError):
             full[name] = name
     ref = None if d["reference"] is None else _group_name(d["reference"])
@@ -289,6 +291,7 @@ def _groups(sec: Any) -> dict[str, Any]:
             "n_small": sum(r["small"] for r in d["rows"]), "full_names": full,
             "n": sum(r["size"] for r in d["rows"]), "reference": ref, "figure": figure,
             "has_intervals": any(iv for r in d["rows"] for iv in r["intervals"].values()),
+            "has_disparity_intervals": any(x.get("low") is not None for x in d["disparities"]),
             "methods": {**DISPARITY_METHODS, "to_group": f"to group {ref}"}}
 
 
