@@ -147,7 +147,7 @@ def _rel(got: np.ndarray, want: np.ndarray) -> float:
 @pytest.mark.parametrize("seed", [11, 12])
 def test_fit_matches_logcondens(proc, seed):  # noqa: F811
     require_r_package("logcondens", "r-cran-logcondens")
-    cases = _fit_cases(seed, 45)
+    cases = _fit_cases(seed, 36)
     r = proc(R_FITS, x=np.concatenate(cases), lens=[c.size for c in cases])
     worst_raw = 0.0
     for i, x in enumerate(cases, start=1):
@@ -212,14 +212,14 @@ def _roc_cases(seed: int, count: int) -> list[dict]:
     rng = np.random.default_rng(seed)
     cases = []
     for i in range(count):
-        n = int(rng.choice([6, 12, 40, 150, 600, 1500]))
+        n = int(rng.choice([6, 12, 40, 150, 500]))
         y = rng.integers(0, 2, n)
         y[:4] = [0, 1, 0, 1]
         kind = int(rng.integers(0, 8))
         s = _sample(rng, kind, n) + rng.uniform(-0.5, 2.5) * y * (100.0 if kind == 4 else 1.0)
         if i % 17 == 5:  # one class with a single distinct score: pROC fails, as here
             s[y == 0] = 0.5
-        npts = int(rng.choice([2, 3, 10, 100, 512, 1000]))
+        npts = int(rng.choice([2, 3, 10, 100, 512]))
         cases.append(dict(y=y, s=s, meth=i % 2, npts=npts))
     return cases
 
@@ -227,7 +227,7 @@ def _roc_cases(seed: int, count: int) -> list[dict]:
 @pytest.mark.parametrize("seed", [21, 22])
 def test_smooth_logcondens_matches_proc(proc, seed):  # noqa: F811
     require_r_package("logcondens", "r-cran-logcondens")
-    cases = _roc_cases(seed, 40)
+    cases = _roc_cases(seed, 30)
     r = proc(R_ROC, y=np.concatenate([c["y"] for c in cases]),
              s=np.concatenate([c["s"] for c in cases]), lens=[len(c["y"]) for c in cases],
              meth=[c["meth"] for c in cases], npts=[c["npts"] for c in cases])
@@ -249,7 +249,7 @@ def test_smooth_logcondens_matches_proc(proc, seed):  # noqa: F811
         worst_raw = max(worst_raw, float(np.max(np.abs(got.sensitivity - raw[1 + m:]))),
                         abs(got.auc - raw[0]))
         compared[c["meth"]] += 1
-    assert min(compared.values()) >= 15
+    assert min(compared.values()) >= 10
     # pROC as it is (logcondens's Newton tolerance): measured up to ~1e-4
     assert worst_raw < 2e-3
 
