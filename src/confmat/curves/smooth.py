@@ -432,8 +432,10 @@ default='binormal'
     0.766177
     >>> round(smooth_roc(y, s, method="fitdistr").auc, 6)  # pROC: 0.7942021029
     0.794202
-    >>> round(smooth_roc(y, s, method="logcondens").auc, 6)
-    0.774123
+    >>> round(smooth_roc(y, s, method="logcondens").auc, 6)  # pROC: 0.8758052821
+    0.875805
+    >>> round(smooth_roc(y, s, method="logcondens.smooth").auc, 6)  # pROC: 0.8294676433
+    0.829468
     """
     method = _check_choice(method, METHODS, "method")
     n = _check_n(n)
