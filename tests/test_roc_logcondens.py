@@ -99,13 +99,12 @@ for (i in seq_along(lens)) {
   xi <- x[starts[i]:ends[i]]
   r <- logConDens(xi, smoothed = TRUE)
   gam <- sqrt(r$sig^2 - .lc$LocalVariance(r$x, r$w, r$phi))
-  ev <- evaluateLogConDens(r$xs, r, which = 1:5)
   mid <- (r$x[-1] + r$x[-length(r$x)]) / 2
   em <- evaluateLogConDens(mid, r, which = 1:3)
   out[[paste0("fit", i)]] <- c(r$L, gam, r$IsKnot, r$phi, r$Fhat, em[, "density"], em[, "CDF"],
                               quantilesLogConDens(ps, r)[, "quantile"])
   out[[paste0("xs", i)]] <- r$xs
-  out[[paste0("smooth", i)]] <- c(ev[, "smooth.density"], ev[, "smooth.CDF"])
+  out[[paste0("smooth", i)]] <- c(r$f.smoothed, r$F.smoothed)  # on its 500-point grid xs
 }
 """
 
