@@ -1,5 +1,5 @@
-r"""Smoothed ROC curves, as pROC's ``smooth`` (Robin et al. 2011): binormal, kernel density and
-fitted-distribution smoothing, with the area under the smoothed curve.
+r"""Smoothed ROC curves, as pROC's ``smooth`` (Robin et al. 2011): binormal, kernel density,
+fitted-distribution and log-concave density smoothing, with the area under the smoothed curve.
 
 **Binormal** (Metz et al. 1998 give the model; pROC fits it by least squares). The points of
 the empirical curve with both rates strictly inside (0, 1) are mapped to normal deviates and
@@ -25,8 +25,24 @@ fits have closed forms and agree with R exactly; the logistic, gamma and Weibull
 numerical maximisations (SciPy here, R's ``optim`` there) and agree to the optimisers'
 tolerance only.
 
-The area under a density or fitted curve is the trapezoidal area of its points, with the
-corners (Sp, Se) = (0, 1) and (1, 0) added, as in pROC.
+**Log-concave densities** (``'logcondens'``, ``'logcondens.smooth'``; Rufibach 2012, through
+the logcondens package in pROC). Each class's scores get their log-concave maximum likelihood
+density estimate (:mod:`confmat.curves.logconcave`; Rufibach 2007, Dümbgen & Rufibach 2009). At
+the ``n`` false positive rates :math:`t_k = k / (n - 1)` the curve is :math:`\mathrm{Se}_k = 1
+- \hat F_1(\hat F_0^{-1}(1 - t_k))` and :math:`\mathrm{Sp}_k = 1 - t_k`, with
+:math:`\mathrm{Se} = 0` at :math:`t = 0` and 1 at :math:`t = 1`. As in pROC, the quantiles
+:math:`\hat F_0^{-1}` are logcondens's
+(:meth:`~confmat.curves.logconcave.LogConcaveDensity.quantile_logcondens`), which invert
+:math:`\hat F_0` exactly only where the scores are closely spaced. ``'logcondens.smooth'``
+replaces :math:`\hat F_1` by the distribution function of the smoothed estimate of the
+positives (Dümbgen & Rufibach 2009) and keeps the quantiles :math:`\hat F_0^{-1}` of the
+unsmoothed estimate of the negatives, as logcondens's ``logConROC`` does. The estimates here
+are the exact optimum; logcondens stops its Newton steps earlier (see
+:mod:`confmat.curves.logconcave`), so pROC's curves differ from these by up to about
+:math:`10^{-3}`.
+
+The area under a density, fitted or log-concave curve is the trapezoidal area of its points,
+with the corners (Sp, Se) = (0, 1) and (1, 0) added, as in pROC.
 """
 
 from __future__ import annotations
@@ -44,6 +60,8 @@ from .bandwidth import (
     canonical_rule,
     rule_references,
 )
+from .logconcave import REF_RUFIBACH_2012, LogConcaveDensity, fit_log_concave
+from .logconcave import REFERENCES as LOGCONCAVE_REFERENCES
 from .partial import REF_ROBIN, se_sp_points
 
 __all__ = ["SmoothROC", "binormal_fit", "smooth_roc"]
@@ -54,7 +72,7 @@ REF_METZ = (
     "Medicine 17(9), 1033-1053."
 )
 
-METHODS = ("binormal", "density", "fitdistr")
+METHODS = ("binormal", "density", "fitdistr", "logcondens", "logcondens.smooth")
 KERNELS = ("gaussian", "epanechnikov", "rectangular", "triangular", "biweight", "cosine",
            "optcosine")
 DISTRIBUTIONS = ("normal", "lognormal", "exponential", "logistic", "gamma", "weibull")
@@ -67,14 +85,17 @@ class SmoothROC:
     Parameters
     ----------
     method : str
-        ``'binormal'``, ``'density'`` or ``'fitdistr'``.
+        ``'binormal'``, ``'density'``, ``'fitdistr'``, ``'logcondens'`` or
+        ``'logcondens.smooth'``.
     specificity, sensitivity : ndarray
         The points of the smoothed curve, specificity increasing from 0 to 1.
     auc : float
         The area under the smoothed curve.
     params : dict
         The fitted model: ``a`` and ``b`` (binormal), ``bandwidth`` and ``kernel`` (density),
-        the distributions and their parameters per class (fitdistr).
+        the distributions and their parameters per class (fitdistr), the ``knots`` and the
+        ``log_density`` there per class (logcondens; with the positives' ``smoothing_sd`` for
+        logcondens.smooth).
     references : tuple of str
 
     Examples
@@ -287,6 +308,35 @@ def _fit(x: np.ndarray, w: np.ndarray | None, dist: str) -> tuple[dict[str, floa
             stats.weibull_min(shape, scale=scale).pdf)
 
 
+def _logcondens(neg: np.ndarray, pos: np.ndarray, n: int, method: str) -> SmoothROC:
+    fits = []
+    for cls, v in (("negative", neg), ("positive", pos)):
+        k = np.unique(v).size
+        if k < 2:
+            raise ValueError(f"y_score needs at least two distinct scores in each class for "
+                             f"method={method!r} (a log-concave density estimate per class); "
+                             f"the {cls} class has {k}")
+        fits.append(fit_log_concave(v, "y_score"))
+    f0, f1 = fits
+    smooth = method == "logcondens.smooth"
+    fpr = np.minimum(np.arange(n) * (1.0 / (n - 1)), 1.0)  # R's seq(0, 1, 1 / (n - 1))
+    cut = f0.quantile_logcondens(1.0 - fpr)  # as pROC: logcondens's quantiles
+    inner = (fpr > 0) & (fpr < 1)
+    se = np.where(fpr == 0, 0.0, 1.0)
+    se[inner] = 1.0 - (f1.smooth_cdf(cut[inner]) if smooth else f1.cdf(cut[inner]))
+    sp = np.concatenate([[0.0], (1.0 - fpr)[::-1], [1.0]])
+    se = np.concatenate([[1.0], se[::-1], [0.0]])
+
+    def about(f: LogConcaveDensity) -> dict[str, Any]:
+        return {"knots": f.knots.tolist(), "log_density": f.phi[f.is_knot].tolist()}
+
+    params = {"negative": about(f0), "positive": about(f1)}
+    if smooth:
+        params["positive"]["smoothing_sd"] = f1.smoothing_sd
+    return SmoothROC(method, sp, se, _trapezoid(sp, se), params,
+                     (REF_ROBIN, REF_RUFIBACH_2012, *LOGCONCAVE_REFERENCES))
+
+
 def _check_choice(value: Any, allowed: tuple[str, ...], name: str) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
@@ -322,7 +372,8 @@ def smooth_roc(
         True labels (two classes, or any labels with ``pos_label``).
     y_score : array-like of shape (n_samples,)
         Scores; higher means more likely positive (pROC's ``direction="<"``).
-    method : {'binormal', 'density', 'fitdistr'}, default='binormal'
+    method : {'binormal', 'density', 'fitdistr', 'logcondens', 'logcondens.smooth'}, \
+default='binormal'
     n : int, default=512
         Points of the smoothed curve.
     bw : {'nrd0', 'nrd', 'ucv', 'bcv', 'SJ', 'SJ-ste', 'SJ-dpi'} or float, default='nrd0'
@@ -345,7 +396,8 @@ def smooth_roc(
         The positive class.
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative weights: weighted empirical curve (binormal), weighted kernel density,
-        weighted maximum likelihood (normal, lognormal, exponential only).
+        weighted maximum likelihood (normal, lognormal, exponential only); not with the
+        logcondens methods (pROC's, through logcondens's ``logConDens``, take none).
 
     Returns
     -------
@@ -365,7 +417,9 @@ def smooth_roc(
         rule without a solution (too many ties); a class missing; a curve with too few points for the binormal fit; non-positive
         scores for the log-normal, exponential, gamma and Weibull fits; a smoothed density
         that is zero at every point of the grid; weights with a
-        distribution that has no closed-form weighted fit; bad labels, scores or weights.
+        distribution that has no closed-form weighted fit; weights with the logcondens
+        methods, or a class with fewer than two distinct scores for them; bad labels, scores
+        or weights.
 
     Examples
     --------
@@ -378,9 +432,16 @@ def smooth_roc(
     0.766177
     >>> round(smooth_roc(y, s, method="fitdistr").auc, 6)  # pROC: 0.7942021029
     0.794202
+    >>> round(smooth_roc(y, s, method="logcondens").auc, 6)  # pROC: 0.8758052821
+    0.875805
+    >>> round(smooth_roc(y, s, method="logcondens.smooth").auc, 6)  # pROC: 0.8294676433
+    0.829468
     """
     method = _check_choice(method, METHODS, "method")
     n = _check_n(n)
+    if method.startswith("logcondens") and sample_weight is not None:
+        raise ValueError(f"sample_weight is not supported with method={method!r}: pROC's "
+                         "log-concave smoothing (logcondens's logConDens) has no weights")
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     w = b.weight
     if w is not None:
@@ -404,6 +465,8 @@ def smooth_roc(
             np.concatenate([[1.0], sens, [0.0]]), float(ndtr(a / np.sqrt(1.0 + slope**2))),
             {"a": a, "b": slope}, (REF_ROBIN, REF_METZ))
     neg, pos = b.score[~b.pos], b.score[b.pos]
+    if method.startswith("logcondens"):
+        return _logcondens(neg, pos, n, method)
     wn = None if w is None else w[~b.pos]
     wp = None if w is None else w[b.pos]
     if method == "density":
