@@ -389,3 +389,31 @@ def test_str_and_markdown_of_a_report_carry_the_section_once(case):
     md = render_markdown(case["rep"])
     assert md.count("## By group") == 1
     assert md.index("## By group") > md.index("Confusion matrix")
+
+
+def test_notebook_fragment_carries_the_groups_and_disparities(case):
+    """The notebook view (``_repr_html_``) of a report by group: the table by group (values
+    as fairlearn's MetricFrame computes them, small groups marked) and the disparities with
+    their flags, as on the page; no script and no sort buttons."""
+    from confmat.report import render_fragment
+
+    y, p, g = case["y"], case["p"], case["g"]
+    frag = render_fragment(case["rep"])
+    assert frag == case["rep"]._repr_html_()
+    assert "<script" not in frag and "<button" not in frag
+    mf = fm.MetricFrame(metrics=ORACLES, y_true=y, y_pred=p, sensitive_features=g)
+    t = Tables(frag)
+    rows = t.tables["groups"]
+    assert len(rows) == len(np.unique(g))
+    for r in rows:
+        key = r["cells"][0]["v"]
+        assert ("small" in r["class"]) == ((g == key).sum() < case["rep"].groups.min_support)
+        for name, c in zip(ORACLES, r["cells"][2:], strict=True):
+            want = mf.by_group.loc[key, name]
+            if not np.isnan(want):
+                assert float(c["v"]) == pytest.approx(want, abs=1e-12), (key, name)
+    page = Tables(case["page"]).tables["disparities"]
+    got = t.tables["disparities"]
+    assert [(r["class"], [c["text"] for c in r["cells"]]) for r in got] \
+        == [(r["class"], [c["text"] for c in r["cells"]]) for r in page]
+    assert len(got) > 0

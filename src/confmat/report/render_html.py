@@ -257,7 +257,7 @@ def _group_name(g: Any) -> str:
     return " / ".join(map(str, g)) if isinstance(g, list) else str(g)
 
 
-def _groups(sec: Any) -> dict[str, Any]:
+def _groups(sec: Any, figure: bool = True) -> dict[str, Any]:
     """What the by-group template reads: the section's data, each cell with its sort key
     (``repr`` of the value; empty when undefined, sorted last) and the forest plot."""
     d = sec.to_dict()
@@ -280,16 +280,16 @@ def _groups(sec: Any) -> dict[str, Any]:
             full[name] = name
     ref = None if d["reference"] is None else _group_name(d["reference"])
     f = d["forest"]
-    figure = None
-    if f:
-        figure = _figure(lambda ax: draw_group_forest(f, ax=ax, min_support=d["min_support"]),
+    plot = None
+    if f and figure:
+        plot = _figure(lambda ax: draw_group_forest(f, ax=ax, min_support=d["min_support"]),
                          f"forest plot of {f['metric']} by group",
                          f"{f['metric']} in each group with its {f['level']:.0%} interval "
                          f"({f['method']}); hollow: fewer than {d['min_support']} samples; "
                          "dashed: all samples.")
     return {"section": d, "rows": rows, "features": " × ".join(d["names"]),
             "n_small": sum(r["small"] for r in d["rows"]), "full_names": full,
-            "n": sum(r["size"] for r in d["rows"]), "reference": ref, "figure": figure,
+            "n": sum(r["size"] for r in d["rows"]), "reference": ref, "figure": plot,
             "has_intervals": any(iv for r in d["rows"] for iv in r["intervals"].values()),
             "has_disparity_intervals": any(x.get("low") is not None for x in d["disparities"]),
             "methods": {**DISPARITY_METHODS, "to_group": f"to group {ref}"}}
@@ -393,7 +393,8 @@ def render_fragment(obj: Report | Comparison) -> str:
             style=scoped_style(".confmat-report", set()), title=obj.title, table=_table(obj))
     levels: set[int] = set()
     body = {"rep": obj, "heatmap": _heatmap(list(obj.labels), obj.counts, obj.row_percentages,
-                                            levels)}
+                                            levels),
+            "groups": None if obj.groups is None else _groups(obj.groups, figure=False)}
     return env.get_template("fragment.html.j2").render(
         style=scoped_style(".confmat-report", levels), body=body, meta=_meta(obj))
 
