@@ -311,3 +311,28 @@ def test_any_table_renders_in_every_format(table, weighted) -> None:
     rows = list(csv.DictReader(io.StringIO(render_csv(rep))))
     assert sum(float(r["value"]) for r in rows if r["section"] == "matrix") == counts.sum()
     assert render_text(rep) and render_markdown(rep)
+
+
+def test_interval_metrics_restricts_the_intervals_and_checks_its_names():
+    """build_report(interval_metrics=...): the named intervals are those of the full report,
+    the others are not computed; aliases are accepted, unknown names are an error naming the
+    argument."""
+    from confmat import ConfusionMatrix
+
+    cm = ConfusionMatrix([[30, 4, 1], [3, 25, 6], [2, 2, 40]])
+    full = build_report(cm)
+    part = build_report(cm, interval_metrics=["sensitivity", "kappa", "f1_macro"])
+    rows = {r.name: r for r in part.per_class}
+    assert rows["recall"].intervals == {r.name: r for r in full.per_class}["recall"].intervals
+    assert all(r.intervals is None for n, r in rows.items() if n != "recall")
+    got = {m.name: m.interval for m in part.overall}
+    assert got["kappa"] == {m.name: m.interval for m in full.overall}["kappa"]
+    assert got["kappa"] is not None
+    assert all(v is None for n, v in got.items() if n != "kappa")
+    assert part.extra_intervals["f1_macro"] == full.extra_intervals["f1_macro"]
+    assert build_report(cm, intervals=False, interval_metrics=["kappa"]).overall[0].interval \
+        is None
+    with pytest.raises(ValueError, match="interval_metrics: unknown metric 'kapa'"):
+        build_report(cm, interval_metrics=["kapa"])
+    with pytest.raises(TypeError, match="interval_metrics"):
+        build_report(cm, interval_metrics="kappa")

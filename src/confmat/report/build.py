@@ -184,6 +184,7 @@ def build_report(
     calibration_bins: int = 10,
     groups: Any = None,
     partial_auc: Any = None,
+    interval_metrics: Any = None,
 ) -> Report:
     """Build the report of one classifier.
 
@@ -237,6 +238,11 @@ def build_report(
         partial AUC of its one score curve on that range, with a stratified percentile
         bootstrap interval when ``intervals`` (see
         :func:`confmat.report.roc_summaries.partial_auc_summary`).
+    interval_metrics : collection of str, optional
+        With ``intervals``: compute only these intervals (registry names or aliases of the
+        per-class and overall metrics, ``'f1_macro'``, ``'roc_band'``, ``'partial_auc'``, and
+        ``'groups'`` for the by-group section's); by default every one. The terminal's summary
+        view asks for the rows it shows.
 
     Returns
     -------
@@ -252,7 +258,7 @@ def build_report(
         among the labels; ``cost_matrix`` or ``partial_auc`` without scores or with several
         score curves; ``cost_matrix`` not a finite 2 x 2 array; ``partial_auc`` not a range
         within [0, 1]; ``calibration_bins`` below 1; ``groups`` whose classes are not
-        ``cm``'s.
+        ``cm``'s; ``interval_metrics`` naming an unknown metric.
 
     Notes
     -----
@@ -272,6 +278,11 @@ def build_report(
     """
     if not isinstance(cm, ConfusionMatrix):
         raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
+    wanted = _interval_names(interval_metrics)
+
+    def wants(name: str) -> bool:
+        return intervals and (wanted is None or name in wanted)
+
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -285,7 +296,7 @@ def build_report(
                     avgs.update(macro=math.nan, weighted=math.nan)
             ivals = None
             method = None
-            if intervals:
+            if wants(spec.name):
                 iv = _interval(cm, spec.name, level, n_resamples=n_resamples)
                 method = getattr(iv, "method", None)
                 if iv is not None:
@@ -302,7 +313,7 @@ def build_report(
         for spec in shown_metrics("overall"):
             value = float(cm.metric(spec.name))
             raw = _interval(cm, spec.name, level, n_resamples=n_resamples) \
-                if intervals and interval_applies(spec) else None
+                if wants(spec.name) and interval_applies(spec) else None
             iv = honest_interval(spec, value, _pair(raw))
             method = getattr(raw, "method", None) if iv is not None else None
             overall.append(MetricValue(spec.name, spec.full_name, value, iv,
@@ -342,7 +353,7 @@ def build_report(
             notes.append(why)
         averages = _averages(y_true, y_score, cm, curves, sample_weight)
     extra: dict[str, tuple[float, float] | None] = {}
-    if intervals and cm.n_classes > 2:
+    if wants("f1_macro") and cm.n_classes > 2:
         f1 = get_metric("f1")
         extra["f1_macro"] = honest_interval(
             f1, float(cm.metric("f1", average="macro")),
@@ -352,14 +363,36 @@ def build_report(
     if cost_matrix is not None:
         rep.cost = _cost(rep, y_true, y_score, sample_weight, cost_matrix)
     if y_score is not None:
-        _roc_summaries(rep, y_true, y_score, sample_weight, intervals, level, n_resamples,
-                       partial_auc)
+        _roc_summaries(rep, y_true, y_score, sample_weight, (wants("roc_band"),
+                       wants("partial_auc")), level, n_resamples, partial_auc)
     elif partial_auc is not None:
         raise ValueError("partial_auc needs y_score (and y_true): it is an area under the "
                          "scores' ROC curve")
     if groups is not None:
-        rep.groups = _groups(groups, cm, intervals, level)
+        rep.groups = _groups(groups, cm, wants("groups"), level)
     return rep
+
+
+#: intervals of a report that are not a registry metric's (``interval_metrics``)
+REPORT_INTERVALS = ("f1_macro", "roc_band", "partial_auc", "groups")
+
+
+def _interval_names(names: Any) -> set[str] | None:
+    """The canonical names of ``build_report(interval_metrics=...)``, or None for all."""
+    if names is None:
+        return None
+    if isinstance(names, str):
+        raise TypeError("interval_metrics must be a collection of names, not a str")
+    out = set()
+    for name in names:
+        if name in REPORT_INTERVALS:
+            out.add(name)
+            continue
+        try:
+            out.add(get_metric(name).name)
+        except (KeyError, ValueError) as exc:
+            raise ValueError(f"interval_metrics: {exc}") from exc
+    return out
 
 
 def _groups(groups: Any, cm: ConfusionMatrix, intervals: bool, level: float) -> Any:
@@ -387,7 +420,8 @@ def _averages(y_true: Any, y_score: Any, cm: ConfusionMatrix, curves: list[Score
 
 
 def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
-                   intervals: bool, level: float, n_resamples: int, partial: Any) -> None:
+                   intervals: tuple[bool, bool], level: float, n_resamples: int,
+                   partial: Any) -> None:
     """The ROC band and the partial AUC of the one score curve, Hand and Till's AUC of a
     score matrix (:mod:`confmat.report.roc_summaries`); what cannot be computed is a note."""
     from .roc_summaries import multiclass_auc, roc_band
@@ -409,18 +443,19 @@ def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
                              "and the rest")
         return
     col = score_column(s, labels, one)
-    if intervals and sample_weight is not None:
+    band, partial_interval = intervals
+    if band and sample_weight is not None:
         rep.notes.append("no ROC confidence band: its bootstrap resamples samples, and a "
                          "weighted resample has no agreed definition")
-    elif intervals:
+    elif band:
         try:
             rep.roc_band = roc_band(y_true, col, one.pos_label, level=level,
                                     n_resamples=n_resamples)
         except ValueError as exc:
             rep.notes.append(f"no ROC confidence band: {exc}")
     if partial is not None:
-        add_partial_auc(rep, y_true, y_score, sample_weight, partial, intervals=intervals,
-                        n_resamples=n_resamples)
+        add_partial_auc(rep, y_true, y_score, sample_weight, partial,
+                        intervals=partial_interval, n_resamples=n_resamples)
 
 
 def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
