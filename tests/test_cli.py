@@ -567,3 +567,27 @@ def test_text_labels_with_pos_label_auc_equals_sklearn(text_labels: dict) -> Non
     assert res.returncode == 0, res.stderr
     (curve,) = json.loads(res.stdout)["curves"]
     assert curve["auc"] == pytest.approx(roc_auc_score(y == "healthy", s), abs=1e-12)
+
+
+def test_compare_summary_computes_the_shown_intervals_only() -> None:
+    """compare's summary view builds each model's report with the summary's intervals only;
+    those equal the full comparison's, and the side-by-side table is the same."""
+    import numpy as np
+
+    from confmat.cli.summary import summary_intervals
+    from confmat.report import build_comparison
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 300)
+    models = {m: np.where(rng.random(300) < acc, y, rng.integers(0, 3, 300))
+              for m, acc in (("a", 0.8), ("b", 0.6))}
+    full = build_comparison(y, models)
+    part = build_comparison(y, models, interval_metrics=summary_intervals(2) | summary_intervals(3))
+    assert part.table == full.table
+    for rf, rp in zip(full.reports, part.reports, strict=True):
+        assert [(m.name, m.interval) for m in rp.headline] == \
+            [(m.name, m.interval) for m in rf.headline]
+        shown = summary_intervals(2) | summary_intervals(3)
+        others = {m.name for m in rf.overall if m.interval is not None} - shown
+        assert len(others) > 5  # intervals the full reports compute and the summary skips
+        assert all(m.interval is None for m in rp.overall if m.name in others)

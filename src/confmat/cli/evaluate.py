@@ -24,7 +24,7 @@ from .common import (
 )
 from .reading import evaluate_stream, parse_matrix, read_predictions
 from .render import emit, save_plots
-from .summary import build_for_view, summary_view
+from .summary import build_for_view, summary_intervals, summary_view
 
 
 @click.command(context_settings=CONTEXT)
@@ -482,12 +482,16 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     pos = coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None
     if score_cols or (per_class and len(truth_classes(y_ref)) == 2):
         pos = positive_class(truth_classes(y_ref), pos)
+    out_fmt = format_for(fmt, output)
+    summary = summary_view(out_fmt, output, all_metrics)
+    # the summary view prints the table and each model's headline: the reports' other
+    # intervals are not computed (the rows of a binary and of a multi-class summary)
+    shown = summary_intervals(2) | summary_intervals(3) if summary else None
     cmp = build_comparison(y_ref, models, scores=model_scores, labels=lab, pos_label=pos,
                            sample_weight=w_ref, intervals=not no_intervals,
                            metrics=split_values(metric_names) or None,
                            test_metric=test_metric,
-                           title=title or "Model comparison", source=source)
-    out_fmt = format_for(fmt, output)
-    emit(cmp, out_fmt, output, summary_view(out_fmt, output, all_metrics),
-         overlay_bands=overlay_bands)
+                           title=title or "Model comparison", source=source,
+                           interval_metrics=shown)
+    emit(cmp, out_fmt, output, summary, overlay_bands=overlay_bands)
     save_plots(cmp, plots_dir, plot_format)

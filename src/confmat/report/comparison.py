@@ -151,6 +151,7 @@ def build_comparison(
     test_metric: str | None = None,
     title: str = "Model comparison",
     source: Mapping[str, Any] | None = None,
+    interval_metrics: Any = None,
 ) -> Comparison:
     """Compare classifiers evaluated on the same samples.
 
@@ -163,10 +164,11 @@ def build_comparison(
         When every model has a score vector, 'roc_auc' joins the compared metrics; when
         every model has a score matrix of more than two classes, the table gets Hand and
         Till's (2001) multi-class AUC (``hand_till_auc``).
-    labels, pos_label, sample_weight, level, title, source
+    labels, pos_label, sample_weight, level, title, source, interval_metrics
         As in :func:`confmat.report.build_report` (``sample_weight`` weighs the per-model
         reports; the comparison's statistics are unweighted, as in
-        :func:`confmat.inference.compare`).
+        :func:`confmat.inference.compare`; ``interval_metrics`` restricts the intervals of
+        the per-model reports, not those of the table).
     intervals : bool
         Show intervals in the reports and the table.
     n_resamples : int
@@ -238,7 +240,8 @@ def build_comparison(
         reports.append(build_report(cm, y_true=y, y_score=scores.get(name), y_pred=pred,
                                     pos_label=pos_label,
                                     sample_weight=sample_weight, intervals=intervals, level=level,
-                                    n_resamples=n_resamples, title=str(name), source=source))
+                                    n_resamples=n_resamples, title=str(name), source=source,
+                                    interval_metrics=interval_metrics))
     if test_metric is None:
         test_metric = "accuracy" if "accuracy" in names else names[0]
     given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
