@@ -42,7 +42,9 @@ def nir(s: Stats) -> np.ndarray:
             "saddle-point form, each next from its neighbour; standard library only) for "
             "integer counts with N up to 10^6 and stacks of up to 4,096 tables, and with the "
             "regularised incomplete beta function of SciPy beyond (long threshold sweeps) or "
-            "for weighted counts, so tiny p-values keep their relative precision; "
+            "for weighted counts, so tiny p-values keep their relative precision; in long "
+            "stacks the tails that Bernstein's inequality proves to round to 0 or 1 are set "
+            "without it; "
             "PyCM's 1 - sum(...) loses them (and overflows for large N), so confmat differs "
             "from PyCM there by design.")
 def p_value(s: Stats) -> np.ndarray:
@@ -97,7 +99,7 @@ SETTLED_ONE = 60.0
 def settled_tail(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Binomial tails ``P(X >= x)`` that a bound settles in double precision, NaN elsewhere.
 
-    Bernstein's inequality (Boucheron, Lugosi and Massart 2013, section 2.8) bounds both tails
+    Bernstein's inequality (Boucheron, Lugosi and Massart 2013, chapter 2) bounds both tails
     of ``X ~ Binomial(n, p)``: ``P(|X - n p| >= t) <= exp(-t^2 / (2 (n p q + t / 3)))`` on
     each side, ``q = 1 - p``. Where the upper tail is below ``exp(-800)`` its double is 0.0;
     where the lower tail ``P(X <= x - 1)`` is below ``exp(-60)``, ``P(X >= x)`` is 1.0 to
