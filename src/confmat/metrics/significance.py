@@ -88,7 +88,7 @@ EXACT_TAIL_MAX_N = 1_000_000
 EXACT_TAIL_MAX_TABLES = 4_096
 
 
-#: ``P(X >= x) <= exp(-SETTLED_ZERO)`` proves that the tail rounds to 0.0: ``exp(-745.2)`` is
+#: ``P(X >= x) <= exp(-SETTLED_ZERO)`` proves that the tail rounds to 0.0: ``exp(-745.1)`` is
 #: half the smallest double, so 800 leaves a margin for the rounding of the bound itself
 SETTLED_ZERO = 800.0
 #: ``P(X <= x - 1) <= exp(-SETTLED_ONE)`` proves that ``P(X >= x)`` rounds to 1.0 (to within
