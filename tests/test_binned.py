@@ -341,3 +341,80 @@ def test_in_place_counting_of_stream_chunks_and_rollback(k, monkeypatch):
         np.testing.assert_array_equal(h.counts, before)  # the rejected chunk was taken back
     finally:
         numba.set_num_threads(old)
+
+
+def _paths():
+    """Each way a binary unweighted chunk can be binned: numpy, the parallel kernel, and (one
+    numba thread) the in-place kernel."""
+    numba = binned_binning.numba_module()
+    yield "numpy"
+    if numba is None:
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(binned_binning, "NUMBA_MIN_SIZE", 0)
+        yield "kernel"
+        old = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            yield "in place"
+        finally:
+            numba.set_num_threads(old)
+
+
+@pytest.mark.parametrize(("bad", "message"), [
+    ({5: np.nan}, "y_score contains NaN at position 5; scores must be finite"),
+    ({5: -np.inf}, "y_score contains an infinite value at position 5"),
+    ({3: 1.5, 5: np.nan}, "y_score contains NaN at position 5"),  # finiteness is checked first
+    ({3: 1.5, 5: 2.0}, r"y_score has a score 1.5 outside score_range=\(0.0, 1.0\) at row 3"),
+    ({3: -0.0001}, r"y_score has a score -0.0001 outside score_range=\(0.0, 1.0\) at row 3"),
+])
+def test_bad_scores_give_the_doors_message_on_every_path(bad, message):
+    """The bin lookup rejects NaN, infinite and out-of-range scores in its one pass; the error
+    is the one the separate checks gave, and the histogram is left as it was."""
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 2, 20)
+    s = rng.random(20)
+    for row, value in bad.items():
+        s[row] = value
+    for path in _paths():
+        h = ScoreHistogram(bins=10).update([0, 1], [0.2, 0.7])
+        before = h.counts.copy()
+        with pytest.raises(ValueError, match=message):
+            h.update(y, s)
+        assert_array_equal(h.counts, before, err_msg=path)
+        with pytest.raises(ValueError, match=message):  # a list goes through the same door
+            h.update(y.tolist(), s.tolist())
+    w = np.ones(20)
+    w[0] = -1.0
+    if not np.isfinite(s).all():  # weighted: scores are checked before the weights
+        with pytest.raises(ValueError, match=message):
+            ScoreHistogram(bins=10).update(y, s, sample_weight=w)
+
+
+@pytest.mark.parametrize("pos_label", [None, 0, 1, 4, True])
+@pytest.mark.parametrize("classes", [[0, 1], [0], [1], [-1, 1], [-1], [False, True], [True],
+                                     [3, 4]])
+def test_binary_door_codes_equal_a_histogram_per_class(classes, pos_label):
+    """Whatever the labels of a chunk, the histogram holds numpy's histogram of the positive
+    class's scores in row 1 and of every other class's in row 0 (or the door's error)."""
+    rng = np.random.default_rng(len(classes))
+    y = np.array(classes)[rng.integers(0, len(classes), 3000)]
+    s = rng.random(3000)
+    found = sorted(set(y.tolist()))
+    if pos_label is None:
+        pos = True if found in ([False], [True], [False, True]) else 1
+        ok = set(found) <= {0, 1} or set(found) <= {-1, 1}
+    else:
+        pos = pos_label
+        ok = len(found) < 2 or pos in found
+    for _ in _paths():
+        h = ScoreHistogram(bins=50, pos_label=pos_label)
+        if not ok:
+            with pytest.raises(ValueError, match="pos_label"):
+                h.update(y, s)
+            continue
+        h.update(y, s)
+        positive = y == pos
+        for row, mask in ((1, positive), (0, ~positive)):
+            want, _ = np.histogram(s[mask], bins=50, range=(0.0, 1.0))
+            assert_array_equal(h.counts[row, 0], want)

@@ -329,10 +329,13 @@ def test_score_metrics_match_sklearn_with_ties():
     assert sc.score_metric(y, s, "ap") == pytest.approx(average_precision_score(y, s), abs=1e-12)
 
 
-def test_weighted_score_metrics_are_metrics_of_the_resampled_samples():
+@pytest.mark.parametrize("digits", [1, None])  # tied scores, and the path without ties
+def test_weighted_score_metrics_are_metrics_of_the_resampled_samples(digits):
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 60)
-    s = np.round(y * 0.5 + rng.random(60), 1)
+    s = y * 0.5 + rng.random(60)
+    if digits is not None:
+        s = np.round(s, digits)
     w = sr.resample_weights(60, 5, np.random.default_rng(0))
     srt = sr._Sorted(y == 1, s)
     auc, ap = sr.weighted_auc(srt, w), sr.weighted_average_precision(srt, w)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import numba_kernels, numba_module
+from ..inputs.targets import finite_float
 
 #: Chunks at least this long are binned by the numba kernel when numba is installed.
 NUMBA_MIN_SIZE = 1 << 16
@@ -138,7 +139,7 @@ def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tup
         if (bad >= 0).any():
             range_error(s, int(bad[bad >= 0].min()), score_range)
         return flat.reshape(k, c, b)
-    out_of_range = (s < lo) | (s > hi)
+    out_of_range = ~((s >= lo) & (s <= hi))  # NaN too, as in the kernels
     if out_of_range.any():
         range_error(s, int(np.argwhere(out_of_range)[0][0]), score_range)
     j = ((s - lo) * (b / (hi - lo))).astype(np.int64)
@@ -154,7 +155,13 @@ def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tup
     return flat.reshape(k, c, b)
 
 def range_error(s: np.ndarray, row: int, score_range: tuple[float, float]) -> None:
-    """Raise the ValueError of a score outside ``score_range`` at ``row``.
+    """Raise the ValueError of the first bad score: NaN or infinite anywhere, else a score
+    outside ``score_range`` at ``row``.
+
+    The bin lookup rejects NaN and infinite scores with the out-of-range ones (one test, no
+    separate pass), so the error names the non-finite score first, in the words of the input
+    door (:func:`confmat.inputs.targets.finite_float`; a binary histogram's single score
+    column as the 1-D array it was given).
 
     Parameters
     ----------
@@ -168,7 +175,8 @@ def range_error(s: np.ndarray, row: int, score_range: tuple[float, float]) -> No
     Raises
     ------
     ValueError
-        Always: the message gives the first bad score of the row, the range and the row.
+        Always: the position of the first NaN or infinite score, or else the first bad score
+        of the row, the range and the row.
 
     Examples
     --------
@@ -179,6 +187,7 @@ def range_error(s: np.ndarray, row: int, score_range: tuple[float, float]) -> No
     ...
     ValueError: y_score has a score 1.5 outside score_range=(0.0, 1.0) at row 1; choose a score_range that covers every score
     """
+    finite_float(s[:, 0] if s.shape[1] == 1 else s, s.shape[0], "y_score")
     lo, hi = score_range
     bad = float(s[row][(s[row] < lo) | (s[row] > hi)][0])
     raise ValueError(

@@ -23,7 +23,13 @@ from ..inputs.state import (
     read_int,
     read_labels,
 )
-from ..inputs.targets import encode_truth, finite_float, negative_label, resolve_pos_label
+from ..inputs.targets import (
+    encode_truth,
+    finite_float,
+    float_scores,
+    negative_label,
+    resolve_pos_label,
+)
 from .binning import bin_chunk, count_in_place
 from .views import HistogramCurves
 
@@ -175,8 +181,12 @@ class ScoreHistogram(HistogramCurves):
                 pos = resolve_pos_label(classes, self.pos_label)
             else:  # a chunk of one class may lack the positive class
                 pos = self.pos_label
-            return (codes == classes.index(pos)).astype(np.int64) if pos in classes else (
-                np.zeros(codes.shape[0], dtype=np.int64))
+            if pos not in classes:
+                return np.zeros(codes.shape[0], dtype=np.int64)
+            if len(classes) == 1:
+                return np.ones(codes.shape[0], dtype=np.int64)
+            # two classes: the codes already say "positive" when it is the larger label
+            return codes if classes.index(pos) == 1 else (codes == 0).astype(np.int64)
         y = as_1d(y_true, "y_true")
         k = len(self.labels)
         if y.dtype.kind in "iu" and self.labels == list(range(k)):
@@ -194,7 +204,7 @@ class ScoreHistogram(HistogramCurves):
             ) from None
         return lut[codes] if lut.size else codes
 
-    def _scores(self, y_score: Any, n: int) -> np.ndarray:
+    def _scores(self, y_score: Any, n: int, finite: bool) -> np.ndarray:
         if y_score is None:
             raise TypeError("y_score must be an array of scores, got None")
         s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
@@ -206,7 +216,9 @@ class ScoreHistogram(HistogramCurves):
                     f"y_score must be 1-D (scores of {self.labels[1]!r}) or (n, 2) for a "
                     f"binary histogram, got shape {s.shape}"
                 )
-            s = finite_float(s, n, "y_score")[:, None]
+            # NaN and infinite scores fail the bin lookup's range test, which then raises the
+            # door's message (binning.range_error): no separate pass unless weights follow
+            s = (finite_float if finite else float_scores)(s, n, "y_score")[:, None]
         else:
             k = len(self.labels)
             if s.ndim != 2 or s.shape[1] != k:
@@ -248,7 +260,7 @@ class ScoreHistogram(HistogramCurves):
         """
         codes = self._codes(y_true)
         n = codes.shape[0]
-        s = self._scores(y_score, n)
+        s = self._scores(y_score, n, finite=sample_weight is not None)
         w = check_sample_weight(sample_weight, n) if sample_weight is not None else None
         if n == 0:
             return self

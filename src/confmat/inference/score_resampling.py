@@ -77,10 +77,12 @@ class _Sorted:
 
     def groups(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Weighted positives and negatives per tie group, ascending score: (B, G) each."""
-        ws = w[:, self.order]
-        p = np.add.reduceat(np.where(self.pos, ws, 0.0), self.starts, axis=1)
-        q = np.add.reduceat(np.where(self.pos, 0.0, ws), self.starts, axis=1)
-        return p, q
+        ws = np.take(w, self.order, axis=1)  # C order, as reduceat's results (same sums)
+        p = np.where(self.pos, ws, 0.0)
+        q = np.where(self.pos, 0.0, ws)
+        if self.starts.size == self.order.size:  # no ties: every group is one sample
+            return p, q
+        return np.add.reduceat(p, self.starts, axis=1), np.add.reduceat(q, self.starts, axis=1)
 
 
 def weighted_auc(srt: _Sorted, w: np.ndarray) -> np.ndarray:

@@ -30,6 +30,7 @@ __all__ = [
     "default_pos_label",
     "encode_truth",
     "finite_float",
+    "float_scores",
     "negative_label",
     "numeric_1d",
     "resolve_pos_label",
@@ -71,7 +72,10 @@ def encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
         lo, hi = int(y.min()), int(y.max())
         if hi - lo < 1024:
             shifted = y.astype(np.int64, copy=False) - lo if lo else y.astype(np.int64, copy=False)
-            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+            if hi - lo <= 1:  # both ends occur: nothing to count (binary labels, one pass less)
+                present = np.arange(hi - lo + 1)
+            else:
+                present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
             lut = np.zeros(hi - lo + 1, dtype=np.int64)
             lut[present] = np.arange(present.size)
             values = (present + lo).tolist()
@@ -188,6 +192,44 @@ def check_scores_2d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
     return finite_float(s, n, name)
 
 
+def float_scores(s: np.ndarray, n: int, name: str) -> np.ndarray:
+    """``s`` as float64 with ``n`` rows, finiteness not yet checked.
+
+    For a caller whose next pass over the scores rejects NaN and infinite values anyway (the
+    bin lookup of a score histogram); it then raises :func:`finite_float`'s error.
+
+    Parameters
+    ----------
+    s : ndarray
+        Numeric array whose first axis runs over the samples.
+    n : int
+        Expected number of rows.
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        ``s`` is not numeric.
+    ValueError
+        ``s`` has another number of rows.
+
+    Examples
+    --------
+    >>> float_scores(np.array([1, 2]), 2, "y_score").dtype
+    dtype('float64')
+    """
+    if s.dtype.kind not in "iufb":
+        raise TypeError(f"{name} must contain numbers, got dtype {s.dtype}")
+    if s.shape[0] != n:
+        raise ValueError(f"y_true and {name} have different lengths: {n} and {s.shape[0]}")
+    return s.astype(np.float64, copy=False)
+
+
 def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     """``s`` as finite float64 with ``n`` rows.
 
@@ -216,11 +258,7 @@ def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     >>> finite_float(np.array([1, 2]), 2, "y_score").dtype
     dtype('float64')
     """
-    if s.dtype.kind not in "iufb":
-        raise TypeError(f"{name} must contain numbers, got dtype {s.dtype}")
-    if s.shape[0] != n:
-        raise ValueError(f"y_true and {name} have different lengths: {n} and {s.shape[0]}")
-    s = s.astype(np.float64, copy=False)
+    s = float_scores(s, n, name)
     if all_finite(s):
         return s
     bad = ~np.isfinite(s)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deps import njit, numba_kernels
+from ..deps import numba_kernels
 from . import references as R
 from .common import (
     INF,
@@ -315,77 +315,13 @@ def _check_aickin(max_iter=200, epsilon=1e-4) -> None:
 
 
 @numba_kernels
-def _aickin_kernel():  # pragma: no cover - compiled; the numpy loop below is the reference
-    """The same fixed-point iteration compiled, tables in parallel blocks (None without numba,
-    or with ``CONFMAT_DISABLE_NUMBA`` set: see :mod:`confmat.deps`)."""
-    from numba import prange
+def _aickin_kernel():
+    """The iteration compiled (:mod:`confmat.metrics.aickin_kernels`), or None without numba
+    or with ``CONFMAT_DISABLE_NUMBA`` set (see :mod:`confmat.deps`); the numpy loop of
+    :func:`aickin_alpha` is its fallback."""
+    from .aickin_kernels import aickin_alpha_stack
 
-    @njit(error_model="numpy")
-    def block(top, p, n, acc, max_iter, eps, alpha, bad, start, stop):
-        # the tables of a block iterate in lock-step: their dependency chains (each step
-        # waits on the previous divisions) are independent, so the CPU overlaps them;
-        # every table still follows exactly the steps of `one`
-        b = stop - start
-        k = top.shape[1]
-        pa = np.empty((b, k))
-        pb = np.empty((b, k))
-        a = np.zeros(b)
-        live = np.ones(b, dtype=np.bool_)
-        topn = np.empty((b, k))
-        pn = np.empty((b, k))
-        for j in range(b):
-            for i in range(k):
-                topn[j, i] = top[start + j, i] / n[start + j]
-                pn[j, i] = p[start + j, i] / n[start + j]
-                pa[j, i] = topn[j, i]
-                pb[j, i] = pn[j, i]
-        step = 1
-        left = b
-        while left > 0:
-            for j in range(b):
-                if not live[j]:
-                    continue
-                t = start + j
-                pe = 0.0
-                for i in range(k):
-                    pe += pa[j, i] * pb[j, i]
-                new = (acc[t] - pe) / (1.0 - pe)
-                wrong = not np.isfinite(new)
-                previous = a[j]
-                if not wrong:
-                    a[j] = new
-                aj = a[j]
-                # PyCM's update with the divisions by pe and n hoisted out of the class loop
-                # (equal up to rounding in the last bits)
-                r = aj / pe
-                total = 0.0
-                for i in range(k):
-                    pa[j, i] = topn[j, i] / ((1.0 - aj) + r * pb[j, i])
-                for i in range(k):
-                    pb[j, i] = pn[j, i] / ((1.0 - aj) + r * pa[j, i])
-                    total += pa[j, i] + pb[j, i]
-                wrong = wrong or not np.isfinite(total) or abs(aj) > 1.0
-                converged = abs(aj - previous) < eps
-                if step > max_iter and not converged:
-                    wrong = True
-                if converged or wrong or step > max_iter:
-                    live[j] = False
-                    left -= 1
-                    alpha[t] = aj
-                    bad[t] = wrong
-            step += 1
-
-    @njit(parallel=True, error_model="numpy")
-    def run(top, p, n, acc, max_iter, eps):
-        m = top.shape[0]
-        alpha = np.zeros(m)
-        bad = np.zeros(m, dtype=np.bool_)
-        size = 8
-        for c in prange((m + size - 1) // size):
-            block(top, p, n, acc, max_iter, eps, alpha, bad, c * size, min(m, (c + 1) * size))
-        return alpha, bad
-
-    return run
+    return aickin_alpha_stack
 
 
 @_agree("aickin_alpha", "Aickin's alpha",
@@ -440,6 +376,8 @@ def aickin_alpha(s: Stats, max_iter: int = 200, epsilon: float = 1e-4) -> np.nda
     if kernel is not None:  # a sweep: one compiled loop per table instead of 200 array passes
         alpha, bad = kernel(top, p, n[:, 0], acc, int(max_iter), float(epsilon))
         return undefined(s.div, alpha.reshape(shape), bad.reshape(shape), "aickin_alpha")
+    # the numpy fallback of the compiled kernel (small stacks, or no numba): the same steps
+    # and stopping rule, with PyCM's update written as array expressions
     alpha = np.zeros(acc.shape)
     bad = np.zeros(acc.shape, dtype=bool)
     # iterate only the tables that have not converged yet (a sweep has a million of them),

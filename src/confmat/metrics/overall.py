@@ -253,6 +253,32 @@ def _log_abs_diff(la: np.ndarray, lb: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return mag, sign
 
 
+def _yao_logs(counts: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The logarithms of the four products of :func:`mcc_yao2022`: ``(K - 1) log prod_i C_ii``,
+    ``log prod_{i != j} C_ij`` and the logs of the row and column factors of the denominator."""
+    c = counts.astype(np.float64)
+    k = c.shape[-1]
+    diag = np.diagonal(c, axis1=-2, axis2=-1)
+    off = ~np.eye(k, dtype=bool)
+    with np.errstate(divide="ignore"):
+        log_t = (k - 1) * np.log(diag).sum(axis=-1)
+        log_f = np.log(c[..., off]).sum(axis=-1)
+        log_rows = np.log((diag[..., :, None] + c)[..., off]).sum(axis=-1)
+        log_cols = np.log((diag[..., None, :] + c)[..., off]).sum(axis=-1)
+    return log_t, log_f, log_rows, log_cols
+
+
+def _yao_logs_binary(counts: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`_yao_logs` of 2 x 2 tables from their four cells, without the K x K temporaries
+    and gathers (a threshold sweep has a million tables): the same logs added in the same
+    order, so the same numbers to the last bit."""
+    a, b, c, d = (np.asarray(counts[..., i, j], dtype=np.float64)
+                  for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
+    with np.errstate(divide="ignore"):
+        return (np.log(a) + np.log(d), np.log(b) + np.log(c),
+                np.log(a + b) + np.log(d + c), np.log(d + b) + np.log(a + c))
+
+
 def _prod(values: list[int]) -> int:
     """Product of many integers, multiplied pairwise (a balanced tree keeps it fast)."""
     while len(values) > 1:
@@ -298,15 +324,8 @@ YAO_MAX_EXACT_K = 128
           notes="Computed in log space (exact integers when the two terms nearly cancel), so a "
                 "50-class table with counts near 1e6 stays finite. A zero denominator gives 0.")
 def mcc_yao2022(s: Stats) -> np.ndarray:
-    c = s.counts.astype(np.float64)
-    k = c.shape[-1]
-    diag = np.diagonal(c, axis1=-2, axis2=-1)
-    off = ~np.eye(k, dtype=bool)
-    with np.errstate(divide="ignore"):
-        log_t = (k - 1) * np.log(diag).sum(axis=-1)
-        log_f = np.log(c[..., off]).sum(axis=-1)
-        log_rows = np.log((diag[..., :, None] + c)[..., off]).sum(axis=-1)
-        log_cols = np.log((diag[..., None, :] + c)[..., off]).sum(axis=-1)
+    k = s.counts.shape[-1]
+    log_t, log_f, log_rows, log_cols = (_yao_logs_binary if k == 2 else _yao_logs)(s.counts)
     mag, sign = _log_abs_diff(log_t, log_f)
     log_den = 0.5 * (log_rows + log_cols)
     with np.errstate(invalid="ignore", over="ignore"):

@@ -42,7 +42,9 @@ def nir(s: Stats) -> np.ndarray:
             "saddle-point form, each next from its neighbour; standard library only) for "
             "integer counts with N up to 10^6 and stacks of up to 4,096 tables, and with the "
             "regularised incomplete beta function of SciPy beyond (long threshold sweeps) or "
-            "for weighted counts, so tiny p-values keep their relative precision; "
+            "for weighted counts, so tiny p-values keep their relative precision; in long "
+            "stacks the tails that Bernstein's inequality proves to round to 0 or 1 are set "
+            "without it; "
             "PyCM's 1 - sum(...) loses them (and overflows for large N), so confmat differs "
             "from PyCM there by design.")
 def p_value(s: Stats) -> np.ndarray:
@@ -67,7 +69,13 @@ def p_value(s: Stats) -> np.ndarray:
         tail[i] = binomial_tail(int(x[i]), int(n[i]), float(p[i]))
     rest = ~exact
     if rest.any():
-        tail[rest] = _betainc_tail(x[rest], n[rest], p[rest])
+        # a threshold sweep's tails are mostly 0 or 1 to the last bit: a bound settles those,
+        # the incomplete beta function computes the others
+        settled = settled_tail(x, n, p)
+        tail[rest] = settled[rest]
+        rest &= np.isnan(settled)
+        if rest.any():
+            tail[rest] = _betainc_tail(x[rest], n[rest], p[rest])
     out = np.where(np.isnan(p), np.nan, np.where(x <= 0, 1.0, tail))
     return out.reshape(shape)
 
@@ -78,6 +86,62 @@ EXACT_TAIL_MAX_N = 1_000_000
 #: table (the term-by-term sum is a Python loop per table: seconds on a million-table sweep;
 #: a few thousand tables take a fraction of a second and need no SciPy)
 EXACT_TAIL_MAX_TABLES = 4_096
+
+
+#: ``P(X >= x) <= exp(-SETTLED_ZERO)`` proves that the tail rounds to 0.0: ``exp(-745.1)`` is
+#: half the smallest double, so 800 leaves a margin for the rounding of the bound itself
+SETTLED_ZERO = 800.0
+#: ``P(X <= x - 1) <= exp(-SETTLED_ONE)`` proves that ``P(X >= x)`` rounds to 1.0 (to within
+#: one unit in the last place): ``exp(-37.4)`` is half the spacing of doubles below 1
+SETTLED_ONE = 60.0
+
+
+def settled_tail(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Binomial tails ``P(X >= x)`` that a bound settles in double precision, NaN elsewhere.
+
+    Bernstein's inequality (Boucheron, Lugosi and Massart 2013, chapter 2) bounds both tails
+    of ``X ~ Binomial(n, p)``: ``P(|X - n p| >= t) <= exp(-t^2 / (2 (n p q + t / 3)))`` on
+    each side, ``q = 1 - p``. Where the upper tail is below ``exp(-800)`` its double is 0.0;
+    where the lower tail ``P(X <= x - 1)`` is below ``exp(-60)``, ``P(X >= x)`` is 1.0 to
+    within one unit in the last place. ``p`` of 0 or 1 is covered too (the bound then says
+    that ``X = n p`` surely). Only whole ``x`` and ``n`` are settled: the tails of weighted
+    tables are left to the incomplete beta function.
+
+    Parameters
+    ----------
+    x : numpy.ndarray of float64
+        The threshold counts (correct predictions).
+    n : numpy.ndarray of float64
+        Numbers of trials, same shape.
+    p : numpy.ndarray of float64
+        Success probabilities (no-information rates), same shape.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        0.0 or 1.0 where settled, NaN where the tail needs computing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.significance import settled_tail
+    >>> settled_tail(np.array([530_000.0, 500_100.0, 470_000.0]), np.full(3, 1e6),
+    ...              np.full(3, 0.5)).tolist()
+    [0.0, nan, 1.0]
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        var = n * p * (1.0 - p)
+        up = x - n * p  # P(X >= x) = P(X - n p >= up)
+        down = 1.0 - up  # P(X <= x - 1) = P(n p - X >= down)
+        zero = (up > 0.0) & (up * up > (2.0 * SETTLED_ZERO) * var
+                             + (2.0 * SETTLED_ZERO / 3.0) * up)
+        one = (down > 0.0) & (down * down > (2.0 * SETTLED_ONE) * var
+                              + (2.0 * SETTLED_ONE / 3.0) * down)
+        whole = (x == np.round(x)) & (n == np.round(n))
+    out = np.full(x.shape, np.nan)
+    out[zero & whole] = 0.0
+    out[one & whole] = 1.0
+    return out
 
 
 def _betainc_tail(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
