@@ -10,6 +10,7 @@ otherwise the percentile (or basic) interval of the stratified bootstrap of ever
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -152,7 +153,8 @@ class GroupedScores:
         >>> gs.values("roc_auc").tolist()
         [1.0, 0.0]
         """
-        out = np.array([_score(name, pos, score, w) for pos, score, w in self.parts()])
+        with _quiet():
+            out = np.array([_score(name, pos, score, w) for pos, score, w in self.parts()])
         if name == "roc_auc" and np.isnan(out).any():
             warnings.warn(
                 f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
@@ -180,7 +182,8 @@ class GroupedScores:
         >>> GroupedScores.build(b, np.array([0, 0, 1, 1]), np.array([2, 2])).pooled("roc_auc")
         0.75
         """
-        return _score(name, self.pos, self.score, self.weight)
+        with _quiet():
+            return _score(name, self.pos, self.score, self.weight)
 
     @cached_property
     def samples(self) -> StratifiedSamples:
@@ -328,13 +331,19 @@ class GroupedScores:
         return out
 
 
-def _score(name: str, pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None) -> float:
-    """ROC AUC or average precision of validated binary input, NaN (silently) when the ROC
-    AUC is undefined."""
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """No per-group warning: the callers say once how many groups have no value."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         warnings.simplefilter("ignore", UserWarning)
-        if name == "roc_auc":
-            return float(binary_auc(pos, score, weight, None))
-        _, tps, fps = cumulative_counts(pos, score, weight)
-        return float(ap_from_counts(tps, fps, "step"))
+        yield
+
+
+def _score(name: str, pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None) -> float:
+    """ROC AUC or average precision of validated binary input, NaN when the ROC AUC is
+    undefined (inside :func:`_quiet`: no warning)."""
+    if name == "roc_auc":
+        return float(binary_auc(pos, score, weight, None))
+    _, tps, fps = cumulative_counts(pos, score, weight)
+    return float(ap_from_counts(tps, fps, "step"))
