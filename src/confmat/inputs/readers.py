@@ -155,18 +155,23 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
 
 
 def _duckdb_connection(trust_statistics: bool = True) -> Any:
-    """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal).
+    """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal),
+    whose perfect hash aggregate takes two one-byte keys (``perfect_ht_threshold``, see
+    :func:`confmat.inputs.sql_counts.count_groups`).
 
     Without ``trust_statistics`` the optimizer does not plan with the min / max statistics a
     file declares (Parquet row groups): DuckDB narrows ``GROUP BY`` keys to the declared range
-    and folds ``isnan`` and comparisons with it, so a damaged file whose values lie outside
-    its statistics would be counted into other classes, silently (DuckDB's own full read of
-    the same bytes shows the values). Counting then costs up to twice as long, and equals
-    that full read.
+    (compressed materialization, the perfect hash aggregate) and folds ``isnan`` and
+    comparisons with it, so a damaged file whose values lie outside its statistics would be
+    counted into other classes, silently (DuckDB's own full read of the same bytes shows the
+    values). The counts then equal that full read.
     """
+    from .sql_counts import PERFECT_HASH_BITS
+
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
+    con.execute(f"SET perfect_ht_threshold = {PERFECT_HASH_BITS}")
     if not trust_statistics:
         con.execute("SET disabled_optimizers = 'statistics_propagation'")
     return con
@@ -197,18 +202,19 @@ def parquet_source(name: str, files: list[str], root: str,
     ------
     ValueError
         If a footer disagrees with its row groups or a file repeats a column name (see
-        :func:`confmat.inputs.sql_counts.parquet_rows`).
+        :func:`confmat.inputs.parquet_meta.parquet_footers`).
     """
-    from .sql_counts import parquet_rows
+    from .parquet_meta import parquet_footers
 
     con = _duckdb_connection(trust_statistics=False)
-    rows = parquet_rows(con, files, name)
+    rows, ranges = parquet_footers(con, files, name)
     rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
     columns = list(rel.columns)
     if na_values:
         rel = _text_nulls(rel, na_values)
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
-                  make_dataset=lambda: arrow_dataset(name, files, "parquet", root))
+                  make_dataset=lambda: arrow_dataset(name, files, "parquet", root),
+                  key_ranges=ranges)
 
 
 def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
@@ -422,7 +428,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         columns = list(rel.columns)
         if nulls:
             rel = _text_nulls(rel, nulls)
-    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep)
+    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={})
 
 
 def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:

@@ -1,0 +1,148 @@
+"""The plans of confmat's DuckDB counting (project issue #11, "Data in", speed): integer labels
+grouped as one-byte keys (``(label - offset)::UTINYINT``, DuckDB's perfect hash aggregate
+sized by the key's type) must give exactly the groups of the plain ``GROUP BY`` whatever the
+footer statistics say, and fall back to it when a label leaves the window.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import Counter
+
+import duckdb
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from confmat import io as cio
+from confmat.inputs.files import open_source
+from confmat.inputs.sql_counts import (
+    PERFECT_HASH_BITS,
+    SMALL_KEY_TYPES,
+    count_groups,
+    small_key_offsets,
+    small_key_query,
+    unmask,
+)
+
+#: types whose one-byte keys counted without falling back in some case (checked at the end)
+FITTED: set[str] = set()
+
+#: label expressions over i = 0 .. n - 1 with NULLs, per type: (true, pred)
+_VALUES = {
+    "BOOLEAN": ("(i % 3 = 0)", "(i % 5 < 2)"),
+    "UTINYINT": ("(i * 7 % 256)", "(i % 3)"),
+    "TINYINT": ("(i % 256) - 128", "(i % 7) - 3"),
+    "SMALLINT": ("1000 + i % 4", "1000 + i % 3"),
+    "USMALLINT": ("60000 + i % 200", "60000 + i % 5"),
+    "INTEGER": ("-50 + i % 100", "i % 2"),
+    "UINTEGER": ("i % 10", "i % 9"),
+    "BIGINT": ("-5000000000 + i % 4", "i % 4"),
+    "UBIGINT": ("18446744073709551615 - i % 3", "i % 3"),
+}
+
+
+def _parquet(tmp_path, typ: str, n: int = 3000) -> str:
+    t, p = _VALUES[typ]
+    path = str(tmp_path / f"{typ}.parquet")
+    duckdb.sql(f"COPY (SELECT CASE WHEN i % 11 = 0 THEN NULL ELSE ({t})::{typ} END AS t, "
+               f"CASE WHEN i % 13 = 0 THEN NULL ELSE ({p})::{typ} END AS p FROM range({n}) r(i)) "
+               f"TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 700)")
+    return path
+
+
+def _groups(g: dict) -> list[tuple]:
+    out = [(None if a is None else a.item() if isinstance(a, np.generic) else a,
+            None if b is None else b.item() if isinstance(b, np.generic) else b, int(n))
+           for a, b, n in zip(g["true"].tolist(), g["pred"].tolist(), g["count"], strict=True)]
+    return sorted(out, key=repr)
+
+
+@pytest.mark.parametrize("typ", sorted(_VALUES))
+@pytest.mark.parametrize("ranges", ["footer", "none", "narrow lie", "shifted lie", "wide"])
+def test_one_byte_keys_give_the_groups_of_the_plain_group_by(tmp_path, typ, ranges):
+    src = open_source(_parquet(tmp_path, typ))
+    assert {c: str(t) for c, t in zip(src.relation.columns, src.relation.types, strict=True)} \
+        == {"t": typ, "p": typ}
+    declared = {"footer": src.key_ranges, "none": {}, "narrow lie": {"t": (5, 6), "p": (5, 6)},
+                "shifted lie": {"t": (-1000, -999), "p": (900, 901)},
+                "wide": {"t": (0, 10_000)}}[ranges]
+    plain = count_groups(src.relation, "t", "p")
+    small = count_groups(src.relation, "t", "p", key_ranges=declared)
+    offsets = small_key_offsets({"t": typ, "p": typ}, declared)
+    if offsets is not None:
+        # whether the one-byte keys hold every label decides whether they count (else the
+        # plain GROUP BY does): check that both happen among these cases
+        fits = src.relation.query("rel", " AND ".join(
+            f"coalesce(bool_and({c}::HUGEINT - {offsets[c]} BETWEEN 0 AND 255), true)"
+            for c in ("t", "p")).join(("SELECT ", " FROM rel"))).fetchall()[0][0]
+        query = small_key_query('SELECT "t" AS t, "p" AS p, count(*) AS n FROM rel GROUP BY ALL',
+                                "t", "p", offsets, {"t": typ, "p": typ})
+        if fits:
+            res = src.relation.query("rel", query).fetchnumpy()
+            fast = {"true": unmask(res["t"]), "pred": unmask(res["p"]), "count": res["n"]}
+            assert _groups(fast) == _groups(plain)
+            FITTED.add(typ)
+        else:
+            with pytest.raises((duckdb.ConversionException, duckdb.OutOfRangeException)):
+                src.relation.query("rel", query).fetchall()
+    assert _groups(small) == _groups(plain)
+    for key in ("true", "pred"):
+        assert small[key].dtype == plain[key].dtype
+    # the same with weights (the perfect hash aggregate carries every aggregate)
+    rel = src.relation.select("t, p, (t IS NULL)::DOUBLE + 0.5 AS w")
+    a = count_groups(rel, "t", "p", weight_col="w")
+    b = count_groups(rel, "t", "p", weight_col="w", key_ranges=declared)
+    assert _groups(a) == _groups(b)
+
+
+def test_the_one_byte_keys_counted_most_types():
+    """Runs after the parametrised test above (pytest keeps the file's order)."""
+    assert FITTED >= set(_VALUES) - {"UBIGINT"}, FITTED
+
+
+def test_without_statistics_duckdb_sizes_the_perfect_hash_by_the_key_type(tmp_path):
+    """The premise of the one-byte keys: on confmat's connection (no statistics propagation,
+    ``perfect_ht_threshold`` = PERFECT_HASH_BITS) two UTINYINT keys take DuckDB's perfect hash
+    aggregate, whose table then covers every value of the type (no file statistic is read)."""
+    src = open_source(_parquet(tmp_path, "BIGINT"))
+    assert src.key_ranges == {"t": (-5_000_000_000, -4_999_999_997), "p": (0, 3)}
+    types = {"t": "BIGINT", "p": "BIGINT"}
+    offsets = small_key_offsets(types, src.key_ranges)
+    assert offsets == {"t": -5_000_000_000, "p": 0}
+    assert small_key_offsets(types, {"t": (0, 256)}) is None  # 257 values: the plain GROUP BY
+    query = small_key_query('SELECT "t" AS t, "p" AS p, count(*) AS n FROM rel GROUP BY ALL',
+                            "t", "p", offsets, types)
+    plan = "\n".join(r[1] for r in src.relation.query("rel", "EXPLAIN " + query).fetchall())
+    assert "Perfect Hash Group By" in plan
+    con = src.keep[0]
+    assert con.execute("SELECT current_setting('perfect_ht_threshold'), "
+                       "current_setting('disabled_optimizers')").fetchall() \
+        == [(PERFECT_HASH_BITS, "statistics_propagation")]
+    assert set(_VALUES) == set(SMALL_KEY_TYPES)
+
+
+def test_a_footer_that_declares_a_narrow_range_costs_a_second_pass_not_a_wrong_count(tmp_path):
+    """Labels 1000 .. 1299 whose footer claims 1000 .. 1003: the one-byte keys (offset 1000)
+    meet 1256 and the cast fails, so the labels are grouped as they are."""
+    src_path = tmp_path / "src.parquet"
+    duckdb.sql(f"COPY (SELECT (1000 + i % 300)::BIGINT AS t, (1000 + i % 4)::BIGINT AS p "
+               f"FROM range(6000) r(i)) TO '{src_path}' (FORMAT parquet, ROW_GROUP_SIZE 2000)")
+    b = bytearray(src_path.read_bytes())
+    flen = struct.unpack("<i", bytes(b[-8:-4]))[0]
+    footer = bytes(b[len(b) - 8 - flen:len(b) - 8])
+    footer = footer.replace(struct.pack("<q", 1299), struct.pack("<q", 1003))
+    b[len(b) - 8 - flen:len(b) - 8] = footer
+    path = tmp_path / "lie.parquet"
+    path.write_bytes(bytes(b))
+    assert pq.read_metadata(path).row_group(0).column(0).statistics.max == 1003
+    src = open_source(path)
+    assert src.key_ranges["t"] == (1000, 1003)
+    assert small_key_offsets({"t": "BIGINT", "p": "BIGINT"}, src.key_ranges) == \
+        {"t": 1000, "p": 1000}
+    cm, rep = cio.evaluate_file(path, "t", "p")
+    table = pq.read_table(path)
+    want = Counter(zip(table["t"].to_pylist(), table["p"].to_pylist(), strict=True))
+    got = Counter({(a, b): int(cm.counts[i, j]) for i, a in enumerate(cm.labels)
+                   for j, b in enumerate(cm.labels) if cm.counts[i, j]})
+    assert got == want and rep.rows_read == 6000
