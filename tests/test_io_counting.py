@@ -146,3 +146,18 @@ def test_a_footer_that_declares_a_narrow_range_costs_a_second_pass_not_a_wrong_c
     got = Counter({(a, b): int(cm.counts[i, j]) for i, a in enumerate(cm.labels)
                    for j, b in enumerate(cm.labels) if cm.counts[i, j]})
     assert got == want and rep.rows_read == 6000
+
+
+def test_a_closed_shared_database_is_replaced(tmp_path):
+    """confmat's connections are cursors of one database per process; one that can no longer
+    run a statement (closed here; DuckDB invalidates a database after a fatal error) is
+    replaced by the next call."""
+    from confmat.inputs import readers
+
+    path = _parquet(tmp_path, "INTEGER")
+    first, _ = cio.evaluate_file(path, "t", "p", skip_invalid=True)
+    assert readers._DATABASE
+    readers._DATABASE[0].close()
+    again, rep = cio.evaluate_file(path, "t", "p", skip_invalid=True)
+    np.testing.assert_array_equal(first.counts, again.counts)
+    assert rep.rows_total == 3000
