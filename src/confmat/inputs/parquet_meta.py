@@ -23,9 +23,9 @@ def parquet_footers(con: Any, files: Sequence[str], name: str
     duplicates (DuckDB would rename the second one), and the range of values each integer
     column declares in its statistics.
 
-    The ranges are a hint for choosing a plan (``key_ranges`` of :func:`count_groups`), never
-    a fact: a damaged footer's statistics may lie. Two metadata queries besides the files'
-    own row counts; the offending column chunk is looked up only when one disagrees.
+    The ranges are a hint for choosing a plan (``key_ranges`` of
+    :func:`confmat.inputs.sql_counts.count_groups`), never a fact: a damaged footer's
+    statistics may lie. One metadata query besides the files' own row counts.
 
     Parameters
     ----------
@@ -68,34 +68,35 @@ def parquet_footers(con: Any, files: Sequence[str], name: str
         # field nobody counts with (created_by, key-value metadata) is not UTF-8, a file
         # whose data it reads; the row count is then read by pyarrow
         declared = _declared_rows(files, exc)
-    # flat columns: a nested column's path is "name, field, ..." and a repeated one holds
-    # more (or fewer) values than rows
-    flat = "path_in_schema NOT LIKE '%, %'"
-    held = {f: (rows, groups) for f, rows, groups in con.execute(
-        "SELECT file_name, sum(row_group_num_rows), count(*) FROM (SELECT DISTINCT file_name, "
-        f"row_group_id, row_group_num_rows FROM parquet_metadata({listed})) GROUP BY ALL"
-    ).fetchall()}
-    # the statistics of integer columns (other physical types may hold text or floats)
+    # parquet_metadata costs about 50 microseconds per column chunk (it formats every field),
+    # so it is read once: per flat column (a nested column's path is "name, field, ...", and
+    # a repeated one holds more or fewer values than rows) its chunks and the statistics of
+    # integers (other physical types may hold text or floats); per file its row groups; the
+    # first chunk whose value count disagrees with its row group
     lo, hi = (f"CASE WHEN type IN ('INT32', 'INT64') THEN TRY_CAST(stats_{m}_value AS BIGINT) "
               "END" for m in ("min", "max"))
-    chunks = con.execute(
-        "SELECT file_name, path_in_schema, count(*), "
-        "count(*) FILTER (WHERE num_values IS DISTINCT FROM row_group_num_rows), "
-        f"min({lo}), max({hi}), count({lo}), count({hi}) FROM parquet_metadata({listed}) "
-        f"WHERE {flat} GROUP BY ALL ORDER BY file_name, min(column_id)").fetchall()
-    if any(bad for _, _, _, bad, *_ in chunks):
-        fname, group, rows, column, values = con.execute(
-            "SELECT file_name, row_group_id, row_group_num_rows, path_in_schema, num_values "
-            f"FROM parquet_metadata({listed}) WHERE {flat} AND num_values IS DISTINCT FROM "
-            "row_group_num_rows ORDER BY file_name, row_group_id, column_id LIMIT 1"
-        ).fetchall()[0]
+    rows = con.execute(
+        "WITH m AS MATERIALIZED (SELECT file_name AS f, row_group_id AS g, "
+        "row_group_num_rows AS r, column_id AS c, path_in_schema AS col, num_values AS v, "
+        f"path_in_schema NOT LIKE '%, %' AS flat, {lo} AS lo, {hi} AS hi "
+        f"FROM parquet_metadata({listed})) "
+        "SELECT 0 AS kind, f, col, count(*), NULL::BIGINT, NULL::HUGEINT, min(lo), max(hi), "
+        "count(lo), count(hi), min(c) AS c FROM m WHERE flat GROUP BY f, col "
+        "UNION ALL SELECT 1, f, NULL, count(*), NULL, sum(r), NULL, NULL, NULL, NULL, NULL "
+        "FROM (SELECT DISTINCT f, g, r FROM m) GROUP BY f "
+        "UNION ALL SELECT * FROM (SELECT 2, f, col, v, g, r, NULL, NULL, NULL, NULL, c FROM m "
+        "WHERE flat AND v IS DISTINCT FROM r ORDER BY f, g, c LIMIT 1) "
+        "ORDER BY kind, f, c").fetchall()
+    chunks = [r[1:] for r in rows if r[0] == 0]
+    held = {f: (int(r or 0), n) for _, f, _, n, _, r, *_ in (r for r in rows if r[0] == 1)}
+    for _, fname, column, values, group, group_rows, *_ in (r for r in rows if r[0] == 2):
         raise ValueError(f"{name} cannot be read whole: row group {group} of {fname!r} "
-                         f"declares {rows} rows but its column {column!r} holds {values} "
-                         "values")
+                         f"declares {group_rows} rows but its column {column!r} holds "
+                         f"{values} values")
     dups: dict[str, list[str]] = {}
     ranges: dict[str, tuple[int, int]] = {}
     unknown: set[str] = set()
-    for fname, column, n, _, c_lo, c_hi, n_lo, n_hi in chunks:
+    for fname, column, n, _, _, c_lo, c_hi, n_lo, n_hi, _ in chunks:
         if n > held[fname][1]:  # more chunks of one name than row groups
             dups.setdefault(fname, []).append(column)
         if n_lo != n or n_hi != n:
@@ -109,7 +110,7 @@ def parquet_footers(con: Any, files: Sequence[str], name: str
                          "names must be unique")
     total = 0
     for fname, rows in declared:
-        got = int(held.get(fname, (0, 0))[0] or 0)
+        got = held.get(fname, (0, 0))[0]
         if rows is None or rows < 0 or int(rows) != got:
             raise ValueError(f"{name} cannot be read whole: the footer of {fname!r} declares "
                              f"{rows} rows but its row groups hold {got}")
