@@ -161,3 +161,24 @@ def test_a_closed_shared_database_is_replaced(tmp_path):
     again, rep = cio.evaluate_file(path, "t", "p", skip_invalid=True)
     np.testing.assert_array_equal(first.counts, again.counts)
     assert rep.rows_total == 3000
+
+
+@pytest.mark.parametrize("n", [0, 5, 4095, 4096, 4097, 9000])
+@pytest.mark.parametrize("nulls", ["none", "head", "tail"])
+def test_fetched_columns_equal_unmasked_fetchnumpy(n, nulls):
+    """Small results are fetched as Python rows (no numpy.ma), larger ones partly so and the
+    rest with fetchnumpy: the columns are the same, dtypes included."""
+    from confmat.inputs.sql_fetch import fetch_columns, relation_columns
+
+    null_at = {"none": -1, "head": 3, "tail": n - 2}[nulls]
+    sql = (f"SELECT CASE WHEN i = {null_at} THEN NULL ELSE (i % 200)::{{}} END AS a, "
+           f"'x' || (i % 7) AS s, (i / 3)::DOUBLE AS f, i % 2 = 0 AS b FROM range({n}) r(i)")
+    con = duckdb.connect()
+    for typ in ("BIGINT", "UTINYINT", "INTEGER", "DOUBLE", "HUGEINT"):
+        q = sql.format(typ)
+        got = fetch_columns(con.execute(q))
+        want = relation_columns(con.sql(q))
+        assert got.keys() == want.keys()
+        for k in got:
+            assert got[k].dtype == want[k].dtype, (typ, k)
+            assert got[k].tolist() == want[k].tolist(), (typ, k)

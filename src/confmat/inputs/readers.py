@@ -245,7 +245,7 @@ def parquet_source(name: str, files: list[str], root: str,
         rel = _text_nulls(rel, na_values)
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
                   make_dataset=lambda: arrow_dataset(name, files, "parquet", root),
-                  key_ranges=ranges)
+                  key_ranges=ranges, connection=con)
 
 
 def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
@@ -463,7 +463,8 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         columns = list(rel.columns)
         if nulls:
             rel = _text_nulls(rel, nulls)
-    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={})
+    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
+                  connection=con)
 
 
 def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:

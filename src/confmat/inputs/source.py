@@ -120,6 +120,8 @@ class Source:
         declares for its integer columns (Parquet footer statistics, untrusted; empty when it
         declares none), which lets :func:`confmat.inputs.sql_counts.count_groups` try one-byte
         grouping keys. None for a user's relation.
+    connection : duckdb.DuckDBPyConnection, optional
+        confmat's own connection that ``relation`` reads on (None for a user's relation).
 
     Examples
     --------
@@ -142,6 +144,7 @@ class Source:
     #: streaming needs pyarrow, whose import and footer checks then happen once).
     make_dataset: Callable[[], Source] | None = None
     key_ranges: Mapping[str, tuple[int, int]] | None = None
+    connection: Any = None
 
     @property
     def streams_raw(self) -> bool:
