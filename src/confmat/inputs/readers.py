@@ -156,24 +156,40 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
 
 
-#: The in-memory DuckDB database behind confmat's own connections (made on first use).
-_DATABASE: list[Any] = []
+#: The in-memory DuckDB databases behind confmat's own connections, by whether they plan with
+#: statistics (made on first use).
+_DATABASES: dict[bool, Any] = {}
 _DATABASE_LOCK = threading.Lock()
 
 
-def _duckdb_connection(shared: bool = True) -> Any:
-    """A private DuckDB connection, quiet (no progress bar on the user's terminal), to one
-    in-memory database per process that plans without file statistics and whose perfect hash
-    aggregate takes two one-byte keys (``perfect_ht_threshold``, see
+def _new_database(trust_statistics: bool) -> Any:
+    from .sql_counts import PERFECT_HASH_BITS
+
+    duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
+    db = duckdb.connect()
+    # GLOBAL: a plain SET of perfect_ht_threshold holds for the connection that ran it only
+    db.execute(f"SET GLOBAL perfect_ht_threshold = {PERFECT_HASH_BITS}")
+    if not trust_statistics:
+        db.execute("SET GLOBAL disabled_optimizers = 'statistics_propagation'")
+    return db
+
+
+def _duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any:
+    """A private DuckDB connection, quiet (no progress bar on the user's terminal), to an
+    in-memory database of confmat's own (one per process and kind) whose perfect hash aggregate
+    takes two one-byte keys (``perfect_ht_threshold``, see
     :func:`confmat.inputs.sql_counts.count_groups`).
 
-    The database does not plan with the min / max statistics a file declares (Parquet row
-    groups): DuckDB narrows ``GROUP BY`` keys to the declared range (compressed
-    materialization, the perfect hash aggregate) and folds ``isnan`` and comparisons with it,
-    so a damaged file whose values lie outside its statistics would be counted into other
-    classes, silently (DuckDB's own full read of the same bytes shows the values). The counts
-    then equal that full read. Both settings are global in DuckDB, hence a database of our own
-    rather than the user's default connection.
+    Without ``trust_statistics`` the database does not plan with the min / max statistics a
+    file declares (Parquet row groups): DuckDB narrows ``GROUP BY`` keys to the declared range
+    (compressed materialization, the perfect hash aggregate) and folds ``isnan`` and
+    comparisons with it, so a damaged file whose values lie outside its statistics would be
+    counted into other classes, silently (DuckDB's own full read of the same bytes shows the
+    values). The counts then equal that full read. CSV and JSON lines declare no statistics,
+    and DuckDB's string aggregation is a few per cent faster with the statistics it derives
+    itself, so those are read with them. Both settings are global in DuckDB (a ``SET`` on one
+    connection changes them for all), hence databases of our own rather than the user's
+    default connection, one per kind.
 
     Opening a database takes 15 to 40 ms; each call gets a new connection (a cursor) to the
     same one, and a database that an engine error left unusable is replaced. Without
@@ -181,28 +197,21 @@ def _duckdb_connection(shared: bool = True) -> Any:
     stream) registers a file system that DuckDB's Python client cannot register twice in one
     database.
     """
-    from .sql_counts import PERFECT_HASH_BITS
-
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
     if not shared:
-        con = duckdb.connect()
-        con.execute(f"SET perfect_ht_threshold = {PERFECT_HASH_BITS}")
-        con.execute("SET disabled_optimizers = 'statistics_propagation'")
+        con = _new_database(trust_statistics)
         con.execute("SET enable_progress_bar = false")
         return con
     with _DATABASE_LOCK:
-        if _DATABASE:
+        db = _DATABASES.get(trust_statistics)
+        if db is not None:
             try:
-                con = _DATABASE[0].cursor()
+                con = db.cursor()
                 con.execute("SET enable_progress_bar = false")
                 return con
             except duckdb.Error:  # invalidated by a fatal error: open another
-                _DATABASE.clear()
-        db = duckdb.connect()
-        # GLOBAL: a plain SET of these holds for the connection that ran it, not its cursors
-        db.execute(f"SET GLOBAL perfect_ht_threshold = {PERFECT_HASH_BITS}")
-        db.execute("SET GLOBAL disabled_optimizers = 'statistics_propagation'")
-        _DATABASE.append(db)
+                del _DATABASES[trust_statistics]
+        db = _DATABASES[trust_statistics] = _new_database(trust_statistics)
         con = db.cursor()
         con.execute("SET enable_progress_bar = false")
         return con
@@ -237,7 +246,7 @@ def parquet_source(name: str, files: list[str], root: str,
     """
     from .parquet_meta import parquet_footers
 
-    con = _duckdb_connection()
+    con = _duckdb_connection(trust_statistics=False)
     rows, ranges = parquet_footers(con, files, name)
     rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
     columns = list(rel.columns)
