@@ -187,3 +187,26 @@ def test_fetched_columns_equal_unmasked_fetchnumpy(n, nulls):
         for k in got:
             assert got[k].dtype == want[k].dtype, (typ, k)
             assert got[k].tolist() == want[k].tolist(), (typ, k)
+
+
+def test_a_lying_maximum_that_duckdb_default_plan_counts_wrong(tmp_path):
+    """The case behind not trusting statistics: p holds 0 .. 9 but every footer says its
+    maximum is 3. DuckDB 2.0's default plan sizes its perfect hash table from the statistics,
+    the overflowing p spills into t's bits and the groups come out wrong (an invented t = 2,
+    a NULL p) without an error (seen when this test was written; not asserted, DuckDB may
+    change); confmat's counts equal the values pyarrow reads."""
+    src_path = tmp_path / "src.parquet"
+    duckdb.sql(f"COPY (SELECT (i % 2)::BIGINT AS t, (i % 10)::BIGINT AS p FROM range(20000) "
+               f"r(i)) TO '{src_path}' (FORMAT parquet, ROW_GROUP_SIZE 10000)")
+    b = src_path.read_bytes()
+    flen = struct.unpack("<i", b[-8:-4])[0]
+    start = len(b) - 8 - flen
+    footer = b[start:len(b) - 8].replace(struct.pack("<q", 9), struct.pack("<q", 3))
+    path = tmp_path / "lie.parquet"
+    path.write_bytes(b[:start] + footer + b[len(b) - 8:])
+    table = pq.read_table(path)
+    want = Counter(zip(table["t"].to_pylist(), table["p"].to_pylist(), strict=True))
+    cm, rep = cio.evaluate_file(path, "t", "p")
+    got = Counter({(a, b): int(cm.counts[i, j]) for i, a in enumerate(cm.labels)
+                   for j, b in enumerate(cm.labels) if cm.counts[i, j]})
+    assert got == want and rep.rows_read == 20000
