@@ -168,8 +168,13 @@ def dask_part(n: int, chunk: int) -> dict:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
         silence_logs=logging.CRITICAL,
     ) as cluster, Client(cluster) as client:
-        client.run(lambda: confmat.ConfusionMatrix.from_predictions(
-            np.zeros(1 << 21, np.int8), np.zeros(1 << 21, np.int8)))  # JIT warm-up
+        def warm_up() -> None:  # JIT warm-up; imports confmat on the worker (a lazy package
+            import confmat as cm  # cannot be pickled into the function)
+
+            cm.ConfusionMatrix.from_predictions(np.zeros(1 << 21, np.int8),
+                                                np.zeros(1 << 21, np.int8))
+
+        client.run(warm_up)
         base = client.run(peak_kb)
         rng = da.random.default_rng(7)
         t = rng.integers(0, N_CLASSES, size=n, chunks=chunk, dtype=np.int8)
