@@ -7,8 +7,9 @@ default ``/tmp/confmat_bench``, and reused):
 2. ``confmat.io.evaluate_file(path, "t", "p")`` (labels only),
 3. for files with a score column, ``evaluate_file(..., score_cols="s", bins=1000)``,
 
-each contestant in a fresh process, best of ``--runs`` rounds (time measured inside the process
-around the call; the imports of confmat.io and duckdb are outside it for every contestant), with the process's peak RSS. Targets (issue #11): confmat's
+each contestant in a fresh process, best of ``--runs`` rounds in which the contestants take turns
+(time measured inside the process around the call; the imports of confmat.io and duckdb are
+outside it for every contestant), with the process's peak RSS. Targets (issue #11): confmat's
 labels-only throughput at least 1.0x DuckDB's, peak RSS at most 300 MB, and the score run at
 most 1.5x the labels-only time. Files: Parquet ints (snappy and zstd), Parquet text labels (4
 and 50 names), CSV ints, CSV text (50 names). The int files are binary with a score column.
@@ -70,7 +71,9 @@ def ensure_file(directory: str, name: str, n: int) -> str:
     path = os.path.join(directory, f"{tag}_{n}{suffix}")
     if not os.path.exists(path):
         tmp = path + ".part" + suffix
-        duckdb.sql(f"COPY ({select_sql(kind, n)}) TO '{tmp}' {options}")
+        con = duckdb.connect()
+        con.execute("SET enable_progress_bar = false")
+        con.execute(f"COPY ({select_sql(kind, n)}) TO '{tmp}' {options}")
         os.replace(tmp, path)
     return path
 
@@ -96,30 +99,37 @@ print(json.dumps({"times": times, "peak_mb": peak, "out": out if what != "duckdb
 """
 
 
-def contestant(what: str, path: str, rounds: int) -> dict:
-    """Best of ``rounds`` fresh processes (one call each), and the largest peak RSS."""
-    best, peak, out = float("inf"), 0.0, None
+def contestants(whats: list[str], path: str, rounds: int) -> dict[str, dict]:
+    """Best of ``rounds`` fresh processes (one call each) per contestant, and the largest peak
+    RSS; the contestants take turns within each round, so a change in the machine's load
+    falls on all of them."""
+    best = {w: {"seconds": float("inf"), "peak_mb": 0.0, "out": None} for w in whats}
     for _ in range(rounds):
-        res = subprocess.run([sys.executable, "-c", CHILD, what, path, "1"], check=True,
-                             capture_output=True, text=True)
-        d = json.loads(res.stdout.strip().splitlines()[-1])
-        best = min(best, d["times"][0])
-        peak = max(peak, d["peak_mb"])
-        out = d["out"]
-    return {"seconds": best, "peak_mb": peak, "out": out}
+        for what in whats:
+            res = subprocess.run([sys.executable, "-c", CHILD, what, path, "1"], check=True,
+                                 capture_output=True, text=True)
+            d = json.loads(res.stdout.strip().splitlines()[-1])
+            b = best[what]
+            b["seconds"] = min(b["seconds"], d["times"][0])
+            b["peak_mb"] = max(b["peak_mb"], d["peak_mb"])
+            b["out"] = d["out"]
+    return best
 
 
-def file_part(directory: str, n: int, rounds: int) -> list[str]:
+def file_part(directory: str, n: int, rounds: int, only: str | None = None) -> list[str]:
     verdicts = []
     for i, name in enumerate(FILES, 1):
+        if only and only not in name:
+            continue
         t0 = time.perf_counter()
         path = ensure_file(directory, name, n)
         made = time.perf_counter() - t0
         size = os.path.getsize(path) / 1e6
         print(f"\n[{i}] {name}: {os.path.basename(path)}, {n:,} rows, {size:,.0f} MB"
               + (f" (written in {made:.0f} s)" if made > 1 else " (reused)"))
-        duck = contestant("duckdb", path, rounds)
-        ours = contestant("confmat", path, rounds)
+        whats = ["duckdb", "confmat"] + (["confmat+scores"] if FILES[name][3] else [])
+        got = contestants(whats, path, rounds)
+        duck, ours = got["duckdb"], got["confmat"]
         ratio = duck["seconds"] / ours["seconds"]
         print(f"    duckdb GROUP BY            {duck['seconds']:7.3f} s  {n / duck['seconds'] / 1e6:7.1f} M rows/s  peak RSS {duck['peak_mb']:5.0f} MB")
         print(f"    confmat evaluate_file      {ours['seconds']:7.3f} s  {n / ours['seconds'] / 1e6:7.1f} M rows/s  peak RSS {ours['peak_mb']:5.0f} MB  engine: {ours['out'][2]}")
@@ -133,7 +143,7 @@ def file_part(directory: str, n: int, rounds: int) -> list[str]:
             print(f"    ROWS READ {ours['out'][1]:,} != {n:,}")
             verdicts.append(f"{name}: rows FAIL")
         if FILES[name][3]:
-            sc = contestant("confmat+scores", path, rounds)
+            sc = got["confmat+scores"]
             r = sc["seconds"] / ours["seconds"]
             same = sc["out"][0] == ours["out"][0]
             ok = r <= 1.5 and sc["peak_mb"] <= 300
@@ -158,8 +168,13 @@ def dask_part(n: int, chunk: int) -> dict:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
         silence_logs=logging.CRITICAL,
     ) as cluster, Client(cluster) as client:
-        client.run(lambda: confmat.ConfusionMatrix.from_predictions(
-            np.zeros(1 << 21, np.int8), np.zeros(1 << 21, np.int8)))  # JIT warm-up
+        def warm_up() -> None:  # JIT warm-up; imports confmat on the worker (a lazy package
+            import confmat as cm  # cannot be pickled into the function)
+
+            cm.ConfusionMatrix.from_predictions(np.zeros(1 << 21, np.int8),
+                                                np.zeros(1 << 21, np.int8))
+
+        client.run(warm_up)
         base = client.run(peak_kb)
         rng = da.random.default_rng(7)
         t = rng.integers(0, N_CLASSES, size=n, chunks=chunk, dtype=np.int8)
@@ -186,6 +201,8 @@ def main() -> None:
     ap.add_argument("--dask-chunk", type=float, default=2e7)
     ap.add_argument("--runs", type=int, default=3, help="fresh processes per contestant (best is kept)")
     ap.add_argument("--dir", default=os.environ.get("CONFMAT_BENCH_DIR", "/tmp/confmat_bench"))
+    ap.add_argument("--only", default=None,
+                    help="run only the files whose name contains this text (e.g. 'parquet')")
     args = ap.parse_args()
     n = int(args.rows)
     import duckdb
@@ -194,7 +211,7 @@ def main() -> None:
     print(f"confmat scale benchmark  (python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
           f"duckdb {duckdb.__version__}, pyarrow {pyarrow.__version__})")
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
-    verdicts = file_part(args.dir, n, args.runs)
+    verdicts = file_part(args.dir, n, args.runs, args.only)
 
     dn = int(args.dask_rows)
     if dn:

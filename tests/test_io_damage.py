@@ -2,7 +2,7 @@
 ``ValueError`` naming the file (project issue #11, "Data in").
 
 Hundreds of deterministic damages (seeded byte flips, bursts, truncations, header and footer
-edits) of Parquet (snappy, zstd and uncompressed; int and text labels; dictionary and plain
+edits, footer statistics that lie about the values) of Parquet (snappy, zstd and uncompressed; int and text labels; dictionary and plain
 pages), CSV and JSON lines files (plain and compressed), and a few Arrow IPC / Feather files
 and ``.npz`` archives. Each damaged file is evaluated by
 :func:`confmat.io.evaluate_file` (labels only, and with a score column where the file has one)
@@ -369,6 +369,49 @@ def _parquet_edit(rng: np.random.Generator, data: bytes, which: int) -> bytes:
     return bytes(b)
 
 
+def _stats_lie(rng: np.random.Generator, data: bytes, which: int) -> bytes:
+    """Footer statistics that lie about the values (the footer stays well-formed): every
+    column chunk's encoded maximum, or minimum, replaced by another value of the same width.
+
+    ``which``: 0, the maxima lowered (values above the declared maximum); 1, the maxima of
+    some chunks only; 2, the minima raised; 3, the maxima raised far (a declared range much
+    wider than the values). Integers and doubles are 8-byte little-endian, text keeps its
+    length (pyarrow reads the true statistics to find them)."""
+    import io
+    import struct
+
+    import pyarrow.parquet as pq
+
+    md = pq.read_metadata(io.BytesIO(data))
+    flen = int.from_bytes(data[-8:-4], "little")
+    start = len(data) - 8 - flen
+    footer = bytearray(data[start:len(data) - 8])
+    edits: dict[bytes, bytes] = {}
+    for i in range(md.num_row_groups):
+        if which == 1 and rng.random() < 0.5:
+            continue
+        for j in range(md.num_columns):
+            st = md.row_group(i).column(j).statistics
+            if st is None or not st.has_min_max:
+                continue
+            old = st.min if which == 2 else st.max
+            if isinstance(old, bool):
+                continue
+            if isinstance(old, int):
+                new = {0: old - 2, 1: old - 1, 2: old + 2, 3: old + 100_000}[which]
+                edits[struct.pack("<q", old)] = struct.pack("<q", new)
+            elif isinstance(old, float):
+                new = {0: old / 2, 1: old / 3, 2: old + 0.25, 3: old + 1e6}[which]
+                edits[struct.pack("<d", old)] = struct.pack("<d", new)
+            else:
+                raw = old.encode() if isinstance(old, str) else bytes(old)
+                if raw:
+                    edits[raw] = (b"a" if which in (0, 1) else b"z") * len(raw)
+    for old_raw, new_raw in edits.items():
+        footer = footer.replace(old_raw, new_raw)
+    return data[:start] + bytes(footer) + data[len(data) - 8:]
+
+
 def _text_edit(rng: np.random.Generator, data: bytes, fmt: str, which: int) -> bytes:
     """Header and line edits of a CSV or JSON lines file."""
     text = data.decode()
@@ -424,6 +467,7 @@ def _plain(path: str, data: bytes) -> bytes:
 
 def _cases(d: Path) -> list[dict[str, Any]]:
     rng = np.random.default_rng(SEED + 1)
+    lies = np.random.default_rng(SEED + 2)  # its own stream: the other damages stay as they were
     cases = []
     for base in _bases(d):
         path = base["path"]
@@ -446,6 +490,7 @@ def _cases(d: Path) -> list[dict[str, Any]]:
             damages += [("truncate", _truncate(rng, data)) for _ in range(4)]
             damages += [(f"footer{w}", _parquet_edit(rng, data, w)) for w in range(6)]
             damages += [("footer3", _parquet_edit(rng, data, 3)) for _ in range(4)]
+            damages += [(f"stats{w}", _stats_lie(lies, data, w)) for w in range(4)]
         else:
             n_edits = 12 if base["format"] == "csv" else 8
             plain = _plain(path, data)

@@ -6,6 +6,8 @@ counting, CSV / TSV, JSON lines) and :func:`numpy.load` (``.npy`` / ``.npz``). E
 from __future__ import annotations
 
 import os
+import re
+import threading
 import zipfile
 from collections.abc import Sequence
 from typing import Any
@@ -154,22 +156,65 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
 
 
-def _duckdb_connection(trust_statistics: bool = True) -> Any:
-    """A private in-memory DuckDB connection, quiet (no progress bar on the user's terminal).
+#: The in-memory DuckDB databases behind confmat's own connections, by whether they plan with
+#: statistics (made on first use).
+_DATABASES: dict[bool, Any] = {}
+_DATABASE_LOCK = threading.Lock()
 
-    Without ``trust_statistics`` the optimizer does not plan with the min / max statistics a
+
+def _new_database(trust_statistics: bool) -> Any:
+    from .sql_counts import PERFECT_HASH_BITS
+
+    duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
+    db = duckdb.connect()
+    # GLOBAL: a plain SET of perfect_ht_threshold holds for the connection that ran it only
+    db.execute(f"SET GLOBAL perfect_ht_threshold = {PERFECT_HASH_BITS}")
+    if not trust_statistics:
+        db.execute("SET GLOBAL disabled_optimizers = 'statistics_propagation'")
+    return db
+
+
+def _duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any:
+    """A private DuckDB connection, quiet (no progress bar on the user's terminal), to an
+    in-memory database of confmat's own (one per process and kind) whose perfect hash aggregate
+    takes two one-byte keys (``perfect_ht_threshold``, see
+    :func:`confmat.inputs.sql_counts.count_groups`).
+
+    Without ``trust_statistics`` the database does not plan with the min / max statistics a
     file declares (Parquet row groups): DuckDB narrows ``GROUP BY`` keys to the declared range
-    and folds ``isnan`` and comparisons with it, so a damaged file whose values lie outside
-    its statistics would be counted into other classes, silently (DuckDB's own full read of
-    the same bytes shows the values). Counting then costs up to twice as long, and equals
-    that full read.
+    (compressed materialization, the perfect hash aggregate) and folds ``isnan`` and
+    comparisons with it, so a damaged file whose values lie outside its statistics would be
+    counted into other classes, silently (DuckDB's own full read of the same bytes shows the
+    values). The counts then equal that full read. CSV and JSON lines declare no statistics,
+    and DuckDB's string aggregation is a few per cent faster with the statistics it derives
+    itself, so those are read with them. Both settings are global in DuckDB (a ``SET`` on one
+    connection changes them for all), hence databases of our own rather than the user's
+    default connection, one per kind.
+
+    Opening a database takes 15 to 40 ms; each call gets a new connection (a cursor) to the
+    same one, and a database that an engine error left unusable is replaced. Without
+    ``shared`` the connection has a database of its own: a Python file object (a ``.bz2``
+    stream) registers a file system that DuckDB's Python client cannot register twice in one
+    database.
     """
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
-    con = duckdb.connect()
-    con.execute("SET enable_progress_bar = false")
-    if not trust_statistics:
-        con.execute("SET disabled_optimizers = 'statistics_propagation'")
-    return con
+    if not shared:
+        con = _new_database(trust_statistics)
+        con.execute("SET enable_progress_bar = false")
+        return con
+    with _DATABASE_LOCK:
+        db = _DATABASES.get(trust_statistics)
+        if db is not None:
+            try:
+                con = db.cursor()
+                con.execute("SET enable_progress_bar = false")
+                return con
+            except duckdb.Error:  # invalidated by a fatal error: open another
+                del _DATABASES[trust_statistics]
+        db = _DATABASES[trust_statistics] = _new_database(trust_statistics)
+        con = db.cursor()
+        con.execute("SET enable_progress_bar = false")
+        return con
 
 
 def parquet_source(name: str, files: list[str], root: str,
@@ -197,18 +242,19 @@ def parquet_source(name: str, files: list[str], root: str,
     ------
     ValueError
         If a footer disagrees with its row groups or a file repeats a column name (see
-        :func:`confmat.inputs.sql_counts.parquet_rows`).
+        :func:`confmat.inputs.parquet_meta.parquet_footers`).
     """
-    from .sql_counts import parquet_rows
+    from .parquet_meta import parquet_footers
 
     con = _duckdb_connection(trust_statistics=False)
-    rows = parquet_rows(con, files, name)
+    rows, ranges = parquet_footers(con, files, name)
     rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
     columns = list(rel.columns)
     if na_values:
         rel = _text_nulls(rel, na_values)
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
-                  make_dataset=lambda: arrow_dataset(name, files, "parquet", root))
+                  make_dataset=lambda: arrow_dataset(name, files, "parquet", root),
+                  key_ranges=ranges, connection=con)
 
 
 def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
@@ -369,8 +415,8 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     if empty:
         raise ValueError(f"{name} is empty" if len(files) == 1 else
                          f"{name}: file {empty[0]!r} is empty")
-    con = _duckdb_connection()
     codecs = {strip_compression(f.lower())[1] for f in files}
+    con = _duckdb_connection(shared="bz2" not in codecs)
     keep: list[Any] = [con]
     if "bz2" in codecs:
         # DuckDB has no bzip2 codec: Python's (C) decompressor feeds its reader as a stream
@@ -392,10 +438,11 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
             kw["dtype"] = types
         if nulls is not None:
             kw["na_values"] = ["", *nulls]
-        header = _csv_header(con, files[0], fmt)
-        if not header:
-            raise ValueError(f"{name} has no header line (it holds no text)")
+        header: list[str] | None = None
         if len(files) > 1:
+            header = _csv_header(con, files[0], fmt)
+            if not header:
+                raise ValueError(f"{name} has no header line (it holds no text)")
             # DuckDB binds the columns of later files by position unless told to use names
             for f in files[1:]:
                 other = _csv_header(con, f, fmt)
@@ -406,7 +453,10 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
             kw["union_by_name"] = True
         rel = con.read_csv(target, **kw)
         columns = list(rel.columns)
-        if len(header) == len(columns):
+        if header is None and _renamed(columns):
+            # the header as written: only when DuckDB may have renamed a repeated name
+            header = _csv_header(con, files[0], fmt)
+        if header is not None and len(header) == len(columns):
             # DuckDB renames a repeated name (y, y_1) and tells names apart ignoring case
             folded = [h.casefold() for h in header]
             dups = _duplicates(folded)
@@ -422,7 +472,8 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         columns = list(rel.columns)
         if nulls:
             rel = _text_nulls(rel, nulls)
-    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep)
+    return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
+                  connection=con)
 
 
 def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
@@ -438,22 +489,30 @@ def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
     return rel.select(", ".join(exprs))
 
 
+def _renamed(columns: Sequence[str]) -> bool:
+    """Whether DuckDB may have renamed a repeated column name: it reads a second ``y`` (or
+    ``Y``: names are told apart ignoring case) as ``y_1``."""
+    folded = {c.casefold() for c in columns}
+    return any(m is not None and m[1].casefold() in folded
+               for m in (re.fullmatch(r"(.*)_\d+", c, flags=re.DOTALL) for c in columns))
+
+
 def _csv_header(con: Any, path: str, fmt: str) -> list[str]:
     """The header fields of a CSV file as written (DuckDB renames _duplicates, which must be an
     error); empty for a file without a line."""
-    kw: dict[str, Any] = {"header": False, "all_varchar": True, "max_line_size": MAX_LINE_BYTES}
+    options = f"header = false, all_varchar = true, max_line_size = {MAX_LINE_BYTES}"
     if fmt == "tsv":
-        kw["sep"] = "\t"
-    target: Any = path
+        options += ", sep = '\t'"
     if strip_compression(path.lower())[1] == "bz2":
         import bz2
 
-        target = bz2.open(path, "rb")
-    try:
-        rows = con.read_csv(target, **kw).limit(1).fetchall()
-    finally:
-        if not isinstance(target, str):
-            target.close()
+        with bz2.open(path, "rb") as handle:
+            rows = con.read_csv(handle, header=False, all_varchar=True,
+                                max_line_size=MAX_LINE_BYTES,
+                                **({"sep": "\t"} if fmt == "tsv" else {})).limit(1).fetchall()
+    else:
+        rows = con.execute(f"SELECT * FROM read_csv({literal(path)}, {options}) LIMIT 1"
+                           ).fetchall()
     if not rows:
         return []
     return ["" if v is None else str(v) for v in rows[0]]

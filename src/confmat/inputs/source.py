@@ -115,6 +115,13 @@ class Source:
     make_dataset : callable, optional
         Opens the pyarrow dataset on first streaming (returns a :class:`Source` whose
         ``dataset`` and ``footers`` are taken).
+    key_ranges : mapping of str to (int, int), optional
+        For a ``relation`` on confmat's own DuckDB connection: the range of values the source
+        declares for its integer columns (Parquet footer statistics, untrusted; empty when it
+        declares none), which lets :func:`confmat.inputs.sql_counts.count_groups` try one-byte
+        grouping keys. None for a user's relation.
+    connection : duckdb.DuckDBPyConnection, optional
+        confmat's own connection that ``relation`` reads on (None for a user's relation).
 
     Examples
     --------
@@ -136,6 +143,8 @@ class Source:
     #: Opens the pyarrow dataset on first streaming (Parquet is counted by DuckDB; only
     #: streaming needs pyarrow, whose import and footer checks then happen once).
     make_dataset: Callable[[], Source] | None = None
+    key_ranges: Mapping[str, tuple[int, int]] | None = None
+    connection: Any = None
 
     @property
     def streams_raw(self) -> bool:

@@ -74,7 +74,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         raise ValueError(f"bins must be a positive integer, got {bins!r}")
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
-                         score_col=score_col, bins=int(bins))
+                         score_col=score_col, bins=int(bins), key_ranges=source.key_ranges,
+                         connection=source.connection)
     except engine_exceptions() as exc:
         raise engine_error(source.name, exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
@@ -202,7 +203,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     """
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
-                         group_cols=group_cols)
+                         group_cols=group_cols, connection=source.connection)
     except engine_exceptions() as exc:
         raise engine_error(source.name, exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
