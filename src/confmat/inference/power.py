@@ -17,11 +17,15 @@ numerically).
 **Two paired curves.** With :math:`\delta = A_1 - A_2`, the per-case variances
 :math:`V_1, V_2` and covariance :math:`C` of the two areas, :math:`V_0 = 2V_1 - 2C` under the
 null and :math:`V_a = V_1 + V_2 - 2C` under the alternative in the same formula. From data
-the variances are DeLong's (pROC's default) or Obuchowski's binormal ones (from the
+the variances are DeLong's (pROC's default), Obuchowski's binormal ones (from the
 least-squares binormal fits of :mod:`confmat.curves.smooth` and the correlations of the
-scores within each class); from given binormal parameters they are Obuchowski's. Both forms
+scores within each class) or the bootstrap's (the sample variances and covariance, with
+denominator :math:`B - 1`, of the two areas over :math:`B` paired resamples, times the number
+of cases, as pROC's ``cov(roc1, roc2, method="bootstrap")``); from given binormal parameters
+they are Obuchowski's, and :func:`power_roc_test_variances` takes them as numbers. Both forms
 of Obuchowski's variances cover partial areas over a false-positive-rate range (from data: the
-observed partial areas and the binormal fits, as pROC on curves made with ``partial.auc=``).
+observed partial areas and the binormal fits, as pROC on curves made with ``partial.auc=``);
+the bootstrap covers partial areas over a false-positive-rate or a sensitivity range.
 """
 
 from __future__ import annotations
@@ -34,14 +38,19 @@ import numpy as np
 from ..curves.partial import REF_ROBIN
 from ..curves.smooth import binormal_fit
 from ..inputs.targets import binary_target, check_scores_1d
+from .common import check_n_resamples, check_random_state
+from .intervals import REF_EFRON
+from .roc_boot import Curves, ScoreGroups
 from .roc_delong import delong_covariance_sorted as delong_covariance
 from .roc_obuchowski import binormal_cov, binormal_var
+from .roc_test import resample_two_curves
 
 __all__ = [
     "PowerResult",
     "power_roc_test",
     "power_roc_test_binormal",
     "power_roc_test_data",
+    "power_roc_test_variances",
 ]
 
 REF_OBUCHOWSKI_1997 = (
@@ -75,6 +84,9 @@ class PowerResult:
     method : str
         A description of the calculation.
     references : tuple of str
+    n_resamples : int or None
+        Bootstrap resamples the variances come from (``method='bootstrap'``; pooled
+        resamples that lack a class are left out), else None.
 
     Examples
     --------
@@ -93,6 +105,7 @@ class PowerResult:
     solved: str
     method: str
     references: tuple[str, ...] = field(default=(REF_ROBIN, REF_OBUCHOWSKI_2004))
+    n_resamples: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form.
@@ -110,7 +123,7 @@ class PowerResult:
                 "sig_level": self.sig_level, "power": self.power,
                 "alternative": self.alternative, "auc": list(self.auc), "delta": self.delta,
                 "solved": self.solved, "method": self.method,
-                "references": list(self.references)}
+                "references": list(self.references), "n_resamples": self.n_resamples}
 
 
 def _norm() -> tuple[Any, Any]:
@@ -167,7 +180,8 @@ def _solve(solved: str, nd: float | None, za: float | None, zb: float | None, v0
            va: float, delta: float | None) -> float:
     if solved == "n":
         assert za is not None and zb is not None and delta is not None
-        return (za * np.sqrt(v0) + zb * np.sqrt(va)) ** 2 / delta**2
+        with np.errstate(divide="ignore"):  # no difference to detect: infinitely many, as pROC
+            return (za * np.sqrt(v0) + zb * np.sqrt(va)) ** 2 / delta**2
     assert nd is not None
     if solved == "power":
         assert za is not None and delta is not None
@@ -300,8 +314,8 @@ def power_roc_test(
 
 def _two_curves(v1: float, v2: float, c12: float, nc: float | None, nn: float | None, k: float,
                 delta: float | None, sig: float | None, pw: float | None, alt: str,
-                solved: str, aucs: tuple[float, ...], method: str, refs: tuple[str, ...]
-                ) -> PowerResult:
+                solved: str, aucs: tuple[float, ...], method: str, refs: tuple[str, ...],
+                n_resamples: int | None = None) -> PowerResult:
     ndtr, ndtri = _norm()
     v0 = 2.0 * v1 - 2.0 * c12
     va = v1 + v2 - 2.0 * c12
@@ -324,7 +338,7 @@ def _two_curves(v1: float, v2: float, c12: float, nc: float | None, nn: float | 
         delta = out
     assert nc is not None and nn is not None and pw is not None and sig is not None
     return PowerResult(float(nc), float(nn), float(sig), float(pw), alt, aucs, delta, solved,
-                       method, refs)
+                       method, refs, n_resamples)
 
 
 def power_roc_test_binormal(
@@ -414,6 +428,121 @@ def power_roc_test_binormal(
                        (REF_ROBIN, REF_OBUCHOWSKI_1997))
 
 
+def power_roc_test_variances(
+    *,
+    var_a: float,
+    var_b: float,
+    cov_ab: float,
+    delta: float | None,
+    n_cases: float | None = None,
+    n_controls: float | None = None,
+    kappa: float = 1.0,
+    sig_level: float | None = 0.05,
+    power: float | None = None,
+    alternative: str = "two-sided",
+) -> PowerResult:
+    r"""Power or sample size of the comparison of two paired ROC areas from their per-case
+    variances and covariance (the last step of pROC's ``power.roc.test(roc1, roc2)``,
+    Obuchowski and McClish 1997).
+
+    With :math:`V_0 = 2V_a - 2C` and :math:`V_A = V_a + V_b - 2C`, the sample size is
+    :math:`n = (z_\alpha \sqrt{V_0} + z_\beta \sqrt{V_A})^2 / \delta^2`; exactly one of the
+    sample size, ``power``, ``sig_level`` and ``delta`` must be None: that one is solved.
+    The variances may come from anywhere (DeLong's, Obuchowski's, a bootstrap, a pilot
+    study); :func:`power_roc_test_data` computes them from data.
+
+    Parameters
+    ----------
+    var_a, var_b : float >= 0
+        Per-case variances of the two areas: the variance of each estimated area times the
+        number of cases (positives) it was estimated on.
+    cov_ab : float
+        Per-case covariance of the two areas, likewise.
+    delta : float in [-1, 1] or None
+        The difference of the two areas to detect.
+    n_cases, n_controls, kappa, sig_level, power, alternative
+        As in :func:`power_roc_test`.
+
+    Returns
+    -------
+    PowerResult
+
+    Raises
+    ------
+    ValueError
+        Not exactly one unknown; a value out of range; variances that give a variance of the
+        difference that is not positive (under the null ``2 var_a - 2 cov_ab``, under the
+        alternative ``var_a + var_b - 2 cov_ab``).
+    TypeError
+        A value that is not a number.
+
+    Examples
+    --------
+    >>> r = power_roc_test_variances(var_a=0.1, var_b=0.12, cov_ab=0.06, delta=0.05,
+    ...                              power=0.8)
+    >>> r.solved, round(r.n_cases, 6)  # (1.959964 sqrt(0.08) + 0.841621 sqrt(0.1))^2 / 0.05^2
+    ('n', 269.291731)
+    """
+    alt = _alternative(alternative)
+    v1 = _opt_number(var_a, "var_a", 0.0)
+    v2 = _opt_number(var_b, "var_b", 0.0)
+    c12 = _opt_number(cov_ab, "cov_ab")
+    for name, v in (("var_a", v1), ("var_b", v2), ("cov_ab", c12)):
+        if v is None or not np.isfinite(v):
+            raise ValueError(f"{name} must be a finite number, got {v!r}")
+    assert v1 is not None and v2 is not None and c12 is not None
+    d = _opt_number(delta, "delta", -1.0, 1.0)
+    pw = _opt_number(power, "power", 0.0, 1.0)
+    sig = _opt_number(sig_level, "sig_level", 0.0, 1.0)
+    nc, nn, k = _cases(n_cases, n_controls, kappa)
+    solved = _what_to_solve(nc, pw, sig, d, "delta")
+    return _two_curves(v1, v2, c12, nc, nn, k, d, sig, pw, alt, solved, (),
+                       "two paired ROC curves (given variances)",
+                       (REF_ROBIN, REF_OBUCHOWSKI_1997))
+
+
+def bootstrap_variances(values_a: np.ndarray, values_b: np.ndarray, n_cases: int
+                        ) -> tuple[float, float, float, int]:
+    """Per-case variances and covariance of two areas from their paired bootstrap values, as
+    pROC's ``power.roc.test(..., method="bootstrap")`` takes them: sample variances and
+    covariance (denominator ``B - 1``) over the resamples where both areas are defined,
+    times the number of cases.
+
+    Parameters
+    ----------
+    values_a, values_b : ndarray of shape (B,)
+        The two areas on each resample (nan: undefined, e.g. a pooled resample without a
+        class).
+    n_cases : int
+        Positives of the sample.
+
+    Returns
+    -------
+    var_a, var_b, cov_ab : float
+    used : int
+        Resamples kept.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two resamples with both areas defined.
+
+    Examples
+    --------
+    >>> v = bootstrap_variances(np.array([0.7, 0.8, 0.9]), np.array([0.6, 0.6, 0.9]), 10)
+    >>> [round(x, 12) for x in v]  # 10 * (0.01, 0.03, 0.015); 3 resamples used
+    [0.1, 0.3, 0.15, 3]
+    """
+    keep = ~(np.isnan(values_a) | np.isnan(values_b))
+    used = int(np.count_nonzero(keep))
+    if used < 2:
+        raise ValueError(f"only {used} bootstrap resample(s) have both classes: the variances "
+                         "cannot be estimated (use stratified=True or more samples)")
+    c = np.cov(values_a[keep], values_b[keep], ddof=1)
+    return (float(c[0, 0]) * n_cases, float(c[1, 1]) * n_cases, float(c[0, 1]) * n_cases,
+            used)
+
+
 def power_roc_test_data(
     y_true: Any,
     score_a: Any,
@@ -425,6 +554,10 @@ def power_roc_test_data(
     alternative: str = "two-sided",
     method: str = "delong",
     fpr: Any = None,
+    tpr: Any = None,
+    n_resamples: int = 2000,
+    stratified: bool = True,
+    random_state: Any = None,
     pos_label: Any = None,
     sample_weight: Any = None,
 ) -> PowerResult:
@@ -435,7 +568,8 @@ def power_roc_test_data(
     controls per case); otherwise the observed numbers of cases and controls are used and the
     missing one of ``power`` / ``sig_level`` is solved. Two curves (paired: the same samples
     scored by two models): the observed difference of the areas with DeLong's (``method=
-    'delong'``) or Obuchowski's binormal (``'obuchowski'``) variances, per case.
+    'delong'``), Obuchowski's binormal (``'obuchowski'``) or bootstrap (``'bootstrap'``)
+    variances and covariance, per case (:func:`power_roc_test_variances`).
 
     Parameters
     ----------
@@ -450,14 +584,28 @@ def power_roc_test_data(
     kappa : float, optional
         Controls per case of the solved sample size (default: as observed).
     alternative : {'two-sided', 'one-sided'}, default='two-sided'
-    method : {'delong', 'obuchowski'}, default='delong'
-        Variances of two curves.
+    method : {'delong', 'obuchowski', 'bootstrap'}, default='delong'
+        Variances of two curves. ``'bootstrap'``: the sample variances and covariance
+        (denominator ``B - 1``) of the two areas over ``n_resamples`` paired resamples, times
+        the number of cases, as pROC's ``method="bootstrap"`` (its ``cov(roc1, roc2,
+        boot.return=TRUE)``, Robin et al. 2011).
     fpr : pair of float, optional
         The false-positive-rate range ``(low, high)`` of partial areas, i.e. the specificity
-        range ``(1 - high, 1 - low)``. Only with two curves and ``method='obuchowski'``: pROC
-        refuses DeLong's variance on partial areas, has Obuchowski's only on a specificity
-        range, refuses McClish-corrected areas, and for one curve silently takes the full
-        AUC; those cases are errors here.
+        range ``(1 - high, 1 - low)``, with ``method='obuchowski'`` or ``'bootstrap'``.
+    tpr : pair of float, optional
+        A sensitivity (true-positive-rate) range of partial areas, with
+        ``method='bootstrap'`` only (pROC refuses Obuchowski's variance there). Give at most
+        one of ``fpr`` and ``tpr``. The areas are uncorrected (pROC refuses McClish-corrected
+        areas for power); DeLong's variance does not cover partial areas (pROC stops), and
+        pROC's one-curve ``power.roc.test`` silently takes the full AUC: those cases are
+        errors here.
+    n_resamples : int, default=2000
+        Bootstrap resamples (``method='bootstrap'``; pROC's ``boot.n``).
+    stratified : bool, default=True
+        Resample the cases and the controls separately (pROC's ``boot.stratified``);
+        otherwise all samples together, leaving out resamples that lack a class.
+    random_state : None, int or numpy.random.Generator
+        Seed of the bootstrap.
     pos_label : label, optional
     sample_weight : None
         Not supported (the variances are those of unweighted samples); anything but None is
@@ -466,6 +614,7 @@ def power_roc_test_data(
     Returns
     -------
     PowerResult
+        With ``n_resamples`` the resamples used by the bootstrap.
 
     Raises
     ------
@@ -473,8 +622,13 @@ def power_roc_test_data(
         ``sample_weight`` given; a class missing; neither ``sig_level`` nor ``power`` given;
         the conditions of :func:`power_roc_test`; an unknown method; invalid labels or scores;
         two curves whose difference has no positive variance (e.g. identical scores); ``fpr``
-        not two distinct numbers in [0, 1], or given with one curve or with
-        ``method='delong'``; a curve the binormal fit cannot smooth (``'obuchowski'``).
+        or ``tpr`` not two distinct numbers in [0, 1], both given, given with one curve or
+        with ``method='delong'``, ``tpr`` with ``method='obuchowski'``; ``method=
+        'bootstrap'`` with one curve (pROC ignores the method there: the one-curve formula
+        has no data variance); too few resamples; a curve the binormal fit cannot smooth
+        (``'obuchowski'``).
+    TypeError
+        ``n_resamples`` not an integer, ``stratified`` not a bool, a bad ``random_state``.
 
     Examples
     --------
@@ -489,25 +643,29 @@ def power_roc_test_data(
     >>> r = power_roc_test_data(y, a, b, method="obuchowski", fpr=(0, 0.2), power=0.8)
     >>> r.solved, round(r.n_cases, 6)  # pROC (partial.auc = c(1, 0.8)): 6.459789863
     ('n', 6.45979)
+    >>> r = power_roc_test_data(y, a, b, method="bootstrap", tpr=(0.9, 1), power=0.8,
+    ...                         random_state=0)
+    >>> r.solved, r.n_resamples, bool(r.n_cases > 0)
+    ('n', 2000, True)
     """
     alt = _alternative(alternative)
     if sample_weight is not None:
-        raise ValueError("sample_weight is not supported by power_roc_test_data: DeLong's and "
-                         "Obuchowski's variances are those of unweighted samples; repeat "
-                         "samples instead of weighting them")
-    if method not in ("delong", "obuchowski"):
-        raise ValueError(f"method must be 'delong' or 'obuchowski', got {method!r}")
-    if fpr is not None:
-        from ..curves.partial import check_range
-
-        fpr = check_range(fpr, "fpr")
+        raise ValueError("sample_weight is not supported by power_roc_test_data: DeLong's, "
+                         "Obuchowski's and the bootstrap's variances are those of unweighted "
+                         "samples; repeat samples instead of weighting them")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
+    partial, range_text = _partial_range(fpr, tpr, score_b is not None, method)
+    n_used, rng = 0, None
+    if method == "bootstrap":
         if score_b is None:
-            raise ValueError("fpr (a partial area) needs two curves (score_b): Obuchowski's "
-                             "one-curve formula is for the full area, and pROC's "
-                             "power.roc.test of one curve ignores a partial area")
-        if method != "obuchowski":
-            raise ValueError("fpr (a partial area) needs method='obuchowski': DeLong's "
-                             "variance does not cover partial areas (pROC stops too)")
+            raise ValueError("method='bootstrap' needs two curves (score_b): the power of one "
+                             "curve uses Obuchowski's variance of its AUC, not a variance "
+                             "from data (pROC's one-curve power.roc.test ignores method)")
+        n_used = check_n_resamples(n_resamples, 0.95)
+        if not isinstance(stratified, bool | np.bool_):
+            raise TypeError(f"stratified must be True or False, got {stratified!r}")
+        rng = check_random_state(random_state)
     bt = binary_target(y_true, score_a, pos_label, None, "score_a")
     m, n = int(bt.pos.sum()), int((~bt.pos).sum())
     if m == 0 or n == 0:
@@ -515,8 +673,8 @@ def power_roc_test_data(
     if score_b is None:
         auc1 = float(delong_covariance(bt.pos, bt.score[None, :])[0][0])
         if sig_level is not None and power is not None:
-            return power_roc_test(auc=auc1, kappa=float(n / m) if kappa is None else kappa, sig_level=sig_level, power=power,
-                                  alternative=alt)
+            return power_roc_test(auc=auc1, kappa=float(n / m) if kappa is None else kappa,
+                                  sig_level=sig_level, power=power, alternative=alt)
         return power_roc_test(auc=auc1, n_cases=m, n_controls=n, sig_level=sig_level,
                               power=power, alternative=alt)
     sb = check_scores_1d(score_b, bt.pos.shape[0], "score_b")
@@ -535,33 +693,99 @@ def power_roc_test_data(
     else:
         raise ValueError("give sig_level, power or both (to solve the sample size)")
     scores = np.vstack([bt.score, sb])
-    auc, cov = delong_covariance(bt.pos, scores)
     desc = f"two paired ROC curves ({method} variance)"
+    used = None
     if method == "delong":
+        auc, cov = delong_covariance(bt.pos, scores)
         v1, v2, c12 = float(cov[0, 0]) * m, float(cov[1, 1]) * m, float(cov[0, 1]) * m
         refs: tuple[str, ...] = (REF_ROBIN, REF_OBUCHOWSKI_2004)
-    else:
-        from ..curves.partial import focus_area, se_sp_points
-
-        ab = []
-        rng = None
-        if fpr is not None:  # pROC's specificity range and its FPR = 1 - specificity
-            sp_lo, sp_hi = 1.0 - fpr[1], 1.0 - fpr[0]
-            rng = (1.0 - sp_lo, 1.0 - sp_hi)
-        for i, s in enumerate(scores):
-            _, se, sp = se_sp_points(bt.pos, s, None)
-            ab.append(binormal_fit(se, sp))
-            if fpr is not None:
-                auc[i] = float(focus_area(se, sp, sp_lo, sp_hi, "specificity"))
-        ra = float(np.corrcoef(scores[:, bt.pos])[0, 1])
-        rn = float(np.corrcoef(scores[:, ~bt.pos])[0, 1])
-        kk = n / m
-        v1 = binormal_var(*ab[0], kk, rng)
-        v2 = binormal_var(*ab[1], kk, rng)
-        c12 = binormal_cov(*ab[0], *ab[1], rn, ra, kk, rng, rng)
+    elif method == "obuchowski":
+        auc, (v1, v2, c12) = _obuchowski(bt.pos, scores, partial)
         refs = (REF_ROBIN, REF_OBUCHOWSKI_1997)
-        if fpr is not None:
-            desc = (f"two paired ROC curves, partial areas over FPR [{fpr[0]:g}, {fpr[1]:g}] "
-                    "(obuchowski variance)")
+    else:
+        assert rng is not None
+        auc, (v1, v2, c12, used) = _bootstrap(bt.pos, scores, partial, bool(stratified),
+                                              n_used, rng, m)
+        refs = (REF_ROBIN, REF_OBUCHOWSKI_1997, REF_EFRON)
+        desc = (f"two paired ROC curves (bootstrap variance, {used} of {n_used} "
+                f"{'stratified' if stratified else 'pooled'} resamples)")
+    if range_text:
+        desc = desc.replace("two paired ROC curves",
+                            f"two paired ROC curves, partial areas over {range_text}")
     return _two_curves(v1, v2, c12, nc, nn, k, float(auc[0] - auc[1]), sig, pw, alt, solved,
-                       (float(auc[0]), float(auc[1])), desc, refs)
+                       (float(auc[0]), float(auc[1])), desc, refs, used)
+
+
+METHODS = ("delong", "obuchowski", "bootstrap")
+
+
+def _partial_range(fpr: Any, tpr: Any, two: bool, method: str
+                   ) -> tuple[tuple[str, float, float] | None, str]:
+    """pROC's (focus, low, high) of the partial areas of ``fpr=`` / ``tpr=`` (or None), and
+    the range in words."""
+    if fpr is None and tpr is None:
+        return None, ""
+    from ..curves.partial import check_range
+
+    if fpr is not None and tpr is not None:
+        raise ValueError("give at most one of fpr= (a false-positive-rate range) and tpr= (a "
+                         "sensitivity range)")
+    name = "fpr" if fpr is not None else "tpr"
+    lo, hi = check_range(fpr if fpr is not None else tpr, name)
+    if not two:
+        raise ValueError(f"{name} (a partial area) needs two curves (score_b): Obuchowski's "
+                         "one-curve formula is for the full area, and pROC's "
+                         "power.roc.test of one curve ignores a partial area")
+    if method == "delong":
+        raise ValueError(f"{name} (a partial area) needs method='obuchowski' or 'bootstrap': "
+                         "DeLong's variance does not cover partial areas (pROC stops too)")
+    if name == "tpr":
+        if method == "obuchowski":
+            raise ValueError("tpr (a sensitivity range) needs method='bootstrap': "
+                             "Obuchowski's partial-area variance is for a false-positive-rate "
+                             "range (pROC stops too)")
+        return ("sensitivity", lo, hi), f"sensitivity [{lo:g}, {hi:g}]"
+    # pROC's specificity range of FPR [lo, hi]
+    return ("specificity", 1.0 - hi, 1.0 - lo), f"FPR [{lo:g}, {hi:g}]"
+
+
+def _obuchowski(pos: np.ndarray, scores: np.ndarray, partial: tuple[str, float, float] | None
+                ) -> tuple[np.ndarray, tuple[float, float, float]]:
+    from ..curves.partial import focus_area, se_sp_points
+
+    auc = np.empty(2)
+    ab = []
+    rng = None
+    if partial is not None:  # Obuchowski's FPR range
+        rng = (1.0 - partial[1], 1.0 - partial[2])
+    for i, s in enumerate(scores):
+        _, se, sp = se_sp_points(pos, s, None)
+        ab.append(binormal_fit(se, sp))
+        if partial is None:
+            auc[i] = float(delong_covariance(pos, s[None, :])[0][0])
+        else:
+            auc[i] = float(focus_area(se, sp, partial[1], partial[2], "specificity"))
+    ra = float(np.corrcoef(scores[:, pos])[0, 1])
+    rn = float(np.corrcoef(scores[:, ~pos])[0, 1])
+    kk = int((~pos).sum()) / int(pos.sum())
+    v1 = binormal_var(*ab[0], kk, rng)
+    v2 = binormal_var(*ab[1], kk, rng)
+    c12 = binormal_cov(*ab[0], *ab[1], rn, ra, kk, rng, rng)
+    return auc, (v1, v2, c12)
+
+
+def _bootstrap(pos: np.ndarray, scores: np.ndarray, partial: tuple[str, float, float] | None,
+               stratified: bool, n_used: int, rng: np.random.Generator, m: int
+               ) -> tuple[np.ndarray, tuple[float, float, float, int]]:
+    groups = [ScoreGroups.build(pos, s) for s in scores]
+    area = None if partial is None else (*partial, False)
+    auc = np.array([float(Curves.from_counts(*g.base_counts()).area(area)[0])
+                    for g in groups])
+
+    def value(c: Curves) -> np.ndarray:
+        return c.area(area)
+
+    va, vb = resample_two_curves(groups[0], groups[1], paired=True, stratified=stratified,
+                                 n_resamples=n_used, rng=rng,
+                                 quantity=None if area is None else value)
+    return auc, bootstrap_variances(va, vb, m)

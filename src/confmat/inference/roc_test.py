@@ -23,6 +23,7 @@ samples (``y_true_b`` given). Methods:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -303,33 +304,94 @@ def _quantity(c: Curves, method: str, at: float | None,
     return c.area(partial)
 
 
+def resample_two_curves(
+    groups_a: ScoreGroups,
+    groups_b: ScoreGroups,
+    *,
+    paired: bool,
+    stratified: bool,
+    n_resamples: int,
+    rng: np.random.Generator,
+    quantity: Callable[[Curves], np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A quantity of two ROC curves on each of ``n_resamples`` bootstrap resamples: the
+    resampling of pROC's ``roc.test(method="bootstrap")`` and of its bootstrap ``cov``
+    (Robin et al. 2011).
+
+    Paired curves (the same samples scored twice) share every resample; unpaired curves are
+    resampled independently. Stratified resamples draw the negatives and the positives
+    separately (their counts stay fixed); pooled ones draw all samples together, and a
+    resample that lacks a class gives nan. Resamples are drawn in chunks (negatives then
+    positives of curve a, then those of curve b when unpaired), so a seed gives the same
+    numbers whatever uses them.
+
+    Parameters
+    ----------
+    groups_a, groups_b : ScoreGroups
+        The two score vectors (for paired curves, of the same samples in the same order).
+    paired : bool
+        Reuse the resamples of curve a for curve b.
+    stratified : bool
+        Resample within each class.
+    n_resamples : int
+        Number of resamples (validated by the caller).
+    rng : numpy.random.Generator
+    quantity : callable, optional
+        ``Curves -> ndarray of shape (B,)``, evaluated on each chunk of resampled curves;
+        None (the default) for the full AUC, computed by the fused kernel without the
+        curve tables.
+
+    Returns
+    -------
+    values_a, values_b : ndarray of shape (n_resamples,)
+        The quantity of each curve on every resample (nan where it is undefined).
+
+    Examples
+    --------
+    >>> pos = np.array([False, False, True, True, False, True])
+    >>> ga = ScoreGroups.build(pos, np.array([.1, .4, .35, .8, .2, .9]))
+    >>> gb = ScoreGroups.build(pos, np.array([.1, .2, .3, .4, .5, .6]))
+    >>> va, vb = resample_two_curves(ga, gb, paired=True, stratified=True, n_resamples=50,
+    ...                              rng=np.random.default_rng(0))
+    >>> va.shape, bool(((0 <= va) & (va <= 1)).all())
+    ((50,), True)
+    """
+    width = max(groups_a.codes.shape[0] + groups_b.codes.shape[0],
+                2 * (groups_a.size + groups_b.size))
+    out: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+    for start, stop in chunk_rows(n_resamples, width, 4_000_000):
+        rows = stop - start
+        shared: tuple[np.ndarray, ...] | None = None
+        for g, vals in zip((groups_a, groups_b), out, strict=True):
+            if stratified:
+                if shared is None or not paired:
+                    shared = (draw(rng, rows, g.neg_codes.shape[0]),
+                              draw(rng, rows, g.pos_codes.shape[0]))
+            elif shared is None or not paired:
+                shared = (draw(rng, rows, g.codes.shape[0]),)
+            if quantity is None:  # the full area: no curve tables
+                vals.append(resampled_auc(g, shared))
+                continue
+            if stratified:
+                cur = g.stratified_curves(*shared)
+            else:
+                cur = g.pooled_curves(shared[0])
+            vals.append(quantity(cur))
+    return np.concatenate(out[0]), np.concatenate(out[1])
+
+
 def _bootstrap(a: _Curve, b: _Curve, paired: bool, method: str, at: float | None,
                partial: tuple[str, float, float, bool] | None, stratified: bool, n_used: int,
                rng: np.random.Generator, alternative: str) -> RocTestResult:
     curves = [Curves.from_counts(*c.groups.base_counts()) for c in (a, b)]
     est = [float(_quantity(c, method, at, partial)[0]) for c in curves]
-    width = max(a.pos.shape[0] + b.pos.shape[0], 2 * (a.groups.size + b.groups.size))
-    diffs = []
-    for start, stop in chunk_rows(n_used, width, 4_000_000):
-        rows = stop - start
-        vals = []
-        shared: tuple[np.ndarray, ...] | None = None
-        for c in (a, b):
-            if stratified:
-                if shared is None or not paired:
-                    shared = (draw(rng, rows, c.n_neg), draw(rng, rows, c.n_pos))
-            elif shared is None or not paired:
-                shared = (draw(rng, rows, c.pos.shape[0]),)
-            if method == "bootstrap" and partial is None:  # the full area: no curve tables
-                vals.append(resampled_auc(c.groups, shared))
-                continue
-            if stratified:
-                cur = c.groups.stratified_curves(*shared)
-            else:
-                cur = c.groups.pooled_curves(shared[0])
-            vals.append(_quantity(cur, method, at, partial))
-        diffs.append(vals[0] - vals[1])
-    d = np.concatenate(diffs)
+    def value(c: Curves) -> np.ndarray:
+        return _quantity(c, method, at, partial)
+
+    quantity = None if method == "bootstrap" and partial is None else value
+    va, vb = resample_two_curves(a.groups, b.groups, paired=paired, stratified=stratified,
+                                 n_resamples=n_used, rng=rng, quantity=quantity)
+    d = va - vb
     d = d[~np.isnan(d)]
     sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
     diff = est[0] - est[1]
