@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         power_roc_test,
         power_roc_test_binormal,
         power_roc_test_data,
+        power_roc_test_variances,
     )
     from .inference.roc_ci import roc_ci
     from .inference.roc_test import roc_test
@@ -81,6 +82,7 @@ _EXPORTS = {
     "power_roc_test": ".inference.power",
     "power_roc_test_binormal": ".inference.power",
     "power_roc_test_data": ".inference.power",
+    "power_roc_test_variances": ".inference.power",
     "PowerResult": ".inference.power",
     "smooth_roc": ".curves.smooth",
     "SmoothROC": ".curves.smooth",
@@ -222,6 +224,7 @@ __all__ = [
     "power_roc_test",
     "power_roc_test_binormal",
     "power_roc_test_data",
+    "power_roc_test_variances",
     "precision_recall_curve",
     "roc_auc",
     "roc_ci",

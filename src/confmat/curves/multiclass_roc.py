@@ -25,20 +25,18 @@ single predictor has ``b`` as cases, and ``A(i|j)`` of the matrix form is the cu
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-import warnings
-
 from ..inputs.encode import as_1d, py_scalar
 from ..inputs.targets import check_scores_1d, check_scores_2d, check_weights, encode_truth
 from ..metrics import UndefinedMetricWarning
 from .common import class_columns
 from .partial import (
-    REF_MCCLISH,
     diagonal_area,
     focus_area,
     mcclish,

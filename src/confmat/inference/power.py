@@ -63,6 +63,7 @@ REF_OBUCHOWSKI_2004 = (
     "uses, misuses, and possible solutions, Clinical Chemistry 50(7), 1118-1125."
 )
 ALTERNATIVES = ("two-sided", "one-sided")
+METHODS = ("delong", "obuchowski", "bootstrap")
 
 
 @dataclass(frozen=True)
@@ -715,8 +716,6 @@ def power_roc_test_data(
     return _two_curves(v1, v2, c12, nc, nn, k, float(auc[0] - auc[1]), sig, pw, alt, solved,
                        (float(auc[0]), float(auc[1])), desc, refs, used)
 
-
-METHODS = ("delong", "obuchowski", "bootstrap")
 
 
 def _partial_range(fpr: Any, tpr: Any, two: bool, method: str
