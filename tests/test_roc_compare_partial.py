@@ -339,6 +339,16 @@ def test_partial_auc_as_the_test_metric_ranks_and_tests_only_it():
     assert uncorrected.intervals["a"]["partial_auc"].estimate == pytest.approx(
         _oracle(y, sc["a"], 0.8, 1, "specificity", correct=False), rel=1e-12)
     assert uncorrected.partial_auc["label"] == "specificity 0.8 to 1, uncorrected"
+    # the report's comparison: the column where metrics= places it, tested alone
+    two = {"a": sc["a"], "b": sc["b"]}
+    rep = build_comparison(y, _preds(two), scores=two, metrics=["partial_auc", "mcc"],
+                           partial_auc=(0.8, 1), test_metric="partial_auc", intervals=False,
+                           n_resamples=200)
+    assert rep.result.metrics == ["partial_auc", "mcc", "roc_auc"]
+    assert [t["metric"] for t in rep.tests] == ["partial_auc"]
+    assert rep.result.models == cmp.models
+    with pytest.raises(ValueError, match="metric 'partial_auc' needs its range"):
+        build_comparison(y, _preds(two), scores=two, metrics=["partial_auc"], intervals=False)
 
 
 @pytest.mark.parametrize(("kwargs", "exc", "match"), [

@@ -235,7 +235,7 @@ class PartialRange:
         return (f"{self.focus} {self.low:g} to {self.high:g}"
                 + (", McClish-corrected" if self.correct else ", uncorrected"))
 
-    def curve_kwargs(self) -> dict[str, tuple[float, float]]:
+    def curve_kwargs(self) -> dict[str, Any]:
         """The range as the keyword of :func:`partial_auc` and
         :func:`confmat.inference.roc_ci.partial_auc_ci` (``specificity=`` or
         ``sensitivity=``).

@@ -117,8 +117,8 @@ def compare(
     threshold : float, default 0.5
         1-D scores are turned into labels with ``score >= threshold`` (said in ``notes``).
     test_metric : str, optional
-        Metric of the pairwise tests and of the ranking; default the first of ``metrics``.
-        Tests: McNemar for accuracy / error rate, DeLong for ROC AUC, the stratified
+        Metric of the pairwise tests and of the ranking; default the first of ``metrics``
+        ('partial_auc' with ``partial_auc``: then the only tested metric). Tests: McNemar for accuracy / error rate, DeLong for ROC AUC, the stratified
         bootstrap for the partial AUC, the paired bootstrap otherwise; p-values adjusted over
         all pairs with Holm's method.
     partial_auc : pair of float, optional
@@ -137,6 +137,7 @@ def compare(
         McClish's (1989) standardisation of the partial areas (pROC's
         ``partial.auc.correct``); the value is nan, with a note, for a model whose curve
         lies under the diagonal on the range.
+
     Returns
     -------
     Comparison

@@ -187,7 +187,8 @@ def build_comparison(
     n_resamples : int
         Bootstrap resamples (fixed ``random_state=0``: reproducible reports).
     metrics : sequence of str, optional
-        Overall metrics of the side-by-side table. Default: the headline metrics of a
+        Overall metrics of the side-by-side table ('partial_auc' places the column of
+        ``partial_auc`` among them; otherwise it comes last). Default: the headline metrics of a
         single report (:func:`confmat.report.findings.headline_names`): accuracy, balanced
         accuracy, MCC and F1 of the positive class (multi-class: macro F1 and Cohen's
         kappa), then ROC AUC and average precision when every model has a binary score
@@ -263,12 +264,17 @@ def build_comparison(
     if metrics is None:
         names, average, pos_label = _headline(list(labels), pos_label, with_scores)
     else:
-        specs = [get_metric(m) for m in metrics]
-        for spec in specs:
+        names = []
+        for m in metrics:
+            if m == "partial_auc":  # its column; compare() asks for the range if missing
+                names.append(m)
+                continue
+            spec = get_metric(m)
             if spec.kind != "overall":
                 raise ValueError(f"compare shows overall metrics; {spec.name!r} is per-class "
                                  "(its per-class values are in each model's report)")
-        names = [s.name for s in specs] + (["roc_auc"] if with_scores else [])
+            names.append(spec.name)
+        names += ["roc_auc"] if with_scores else []
     reports = []
     for name, pred in models.items():
         pred = np.asarray(pred)
