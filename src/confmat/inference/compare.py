@@ -118,9 +118,10 @@ def compare(
         1-D scores are turned into labels with ``score >= threshold`` (said in ``notes``).
     test_metric : str, optional
         Metric of the pairwise tests and of the ranking; default the first of ``metrics``
-        ('partial_auc' with ``partial_auc``: then the only tested metric). Tests: McNemar for accuracy / error rate, DeLong for ROC AUC, the stratified
-        bootstrap for the partial AUC, the paired bootstrap otherwise; p-values adjusted over
-        all pairs with Holm's method.
+        ('partial_auc' with ``partial_auc``: then the only tested metric). Tests: McNemar
+        for accuracy / error rate, DeLong for ROC AUC, the stratified bootstrap for the
+        partial AUC, the paired bootstrap otherwise; p-values adjusted over all pairs with
+        Holm's method.
     partial_auc : pair of float, optional
         A range such as ``(0.8, 1.0)``: add the partial AUC of every model's binary scores
         on it (:func:`confmat.curves.partial.partial_auc`) as the column 'partial_auc', with
