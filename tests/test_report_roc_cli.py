@@ -3,12 +3,15 @@ report writes, ``compare`` with per-class scores (Hand and Till's AUC per model)
 ``--overlay-bands``.
 
 Oracles: the partial area integrated here from scikit-learn's ``roc_curve`` (every threshold
-kept) with McClish's (1989) standardisation written out; scikit-learn's
+kept) with McClish's (1989) standardisation written out (the sensitivity focus by the mirror
+identity below); scikit-learn's
 ``roc_auc_score(multi_class="ovo", average="macro")`` (Hand and Till 2001).
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -200,3 +203,133 @@ def test_compare_overlay_bands_option(binary_file, tmp_path: Path, capsys) -> No
     assert main(["compare", path, path, *common, "-o", str(out), "--no-overlay-bands"]) == 0
     assert shaded not in out.read_text()
     capsys.readouterr()
+
+
+# ------------------------------------------------------------------------------ partial AUC
+# The sensitivity focus through the mirror identity: swapping the classes and negating the
+# scores swaps the axes of the empirical ROC curve, so the area of specificity over a
+# sensitivity range is the specificity-focus area of the mirrored problem.
+def _sensitivity_oracle(y: np.ndarray, s: np.ndarray, a: float, b: float) -> float:
+    return _mcclish_oracle(1 - y, -s, a, b)
+
+
+@pytest.fixture(scope="module")
+def two_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    rng = np.random.default_rng(31)
+    n = 260
+    y = rng.integers(0, 2, n)
+    a = np.round(rng.normal(size=n) + 1.2 * y, 2)
+    b = np.round(0.5 * a + rng.normal(size=n) + 0.5 * y, 2)
+    path = tmp_path_factory.mktemp("rocpauc") / "two.csv"
+    with open(path, "w") as f:
+        f.write("y,pa,pb,sa,sb\n")
+        for row in zip(y, (a >= 0.5).astype(int), (b >= 0.5).astype(int), a, b, strict=True):
+            f.write(",".join(str(v) for v in row) + "\n")
+    return {"y": y, "scores": {"pa": a, "pb": b}, "path": str(path)}
+
+
+def _compare_args(two_models: dict) -> list[str]:
+    return ["compare", two_models["path"], "--true", "y", "--pred", "pa,pb", "--score",
+            "sa,sb"]
+
+
+@pytest.mark.parametrize("focus", [None, "sensitivity"])
+def test_compare_partial_auc_json_and_csv(two_models, capsys, focus) -> None:
+    y, sc = two_models["y"], two_models["scores"]
+    extra = [] if focus is None else ["--partial-auc-focus", focus]
+    oracle = _mcclish_oracle if focus is None else _sensitivity_oracle
+    assert main([*_compare_args(two_models), "--partial-auc", "1,0.8", *extra, "-f", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    axis = focus or "specificity"
+    assert d["partial_auc"]["focus"] == axis and d["partial_auc"]["range"] == [0.8, 1.0]
+    assert d["partial_auc"]["interval_method"] == "stratified percentile bootstrap (1000 " \
+                                                  "resamples)"
+    for row in d["table"]:
+        want = oracle(y, sc[row["model"]], 0.8, 1.0)
+        assert row["partial_auc"] == pytest.approx(want, abs=1e-12)
+        lo, hi = row["partial_auc_interval"]
+        assert lo < want < hi
+    (t,) = [t for t in d["comparison"]["pairwise"] if t["metric"] == "partial_auc"]
+    assert t["method"] == "stratified bootstrap" and 0 <= t["pvalue"] <= 1
+    assert all(r["partial_auc"]["focus"] == axis for r in d["reports"])
+    assert main([*_compare_args(two_models), "--partial-auc", "0.8,1", *extra, "-f", "csv",
+                 "--no-intervals"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    got = {r["model"]: float(r["value"]) for r in rows if r["metric"] == "partial_auc"}
+    assert got == pytest.approx({m: oracle(y, s, 0.8, 1.0) for m, s in sc.items()}, abs=1e-12)
+    (test_row,) = [r for r in rows if r["section"] == "test" and r["class"] == "partial_auc"]
+    assert test_row["model"] == "pa vs pb" and test_row["metric"] == "stratified bootstrap"
+
+
+def test_compare_partial_auc_terminal_and_html(two_models, capsys, tmp_path: Path) -> None:
+    y, sc = two_models["y"], two_models["scores"]
+    args = [*_compare_args(two_models), "--partial-auc", "0.8,1", "--partial-auc-focus",
+            "sensitivity"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Models side by side (partial_auc: sensitivity 0.8 to 1, McClish-corrected;" in out
+    for m, s in sc.items():
+        want = f"{_sensitivity_oracle(y, s, 0.8, 1.0):.4f}"
+        assert any(ln.strip().startswith(m) and want in ln for ln in out.splitlines())
+    test_line = next(ln for ln in out.splitlines() if "partial_auc  stratified bootstrap" in ln)
+    assert test_line.split()[:2] == ["pa", "pb"]
+    page = tmp_path / "cmp.html"
+    assert main([*args, "-o", str(page)]) == 0
+    html = page.read_text()
+    assert "<th>partial_auc</th>" in html
+    assert '<p class="note partial-auc">partial_auc: the partial AUC on sensitivity 0.8 to 1, ' \
+           "McClish-corrected (McClish 1989)" in html
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--partial-auc", "0.8"], '--partial-auc must be a specificity range "LOW,HIGH" of two '
+                               "different numbers in [0, 1]"),
+    (["--partial-auc", "0.8,1.2"], "two different numbers in [0, 1] such as 0.8,1.0, got "
+                                   "'0.8,1.2'"),
+    (["--partial-auc", "0.5,0.5"], "two different numbers"),
+    (["--partial-auc", "a,b", "--partial-auc-focus", "sensitivity"],
+     '--partial-auc must be a sensitivity range "LOW,HIGH"'),
+    (["--partial-auc-focus", "sensitivity"], "--partial-auc-focus sensitivity needs "
+                                             "--partial-auc LOW,HIGH"),
+    (["--partial-auc", "0.8,1", "--partial-auc-focus", "fpr"],
+     "Invalid value for '--partial-auc-focus'"),
+])
+def test_compare_partial_auc_bad_values(two_models, capsys, args, fragment) -> None:
+    assert main([*_compare_args(two_models), *args, "--no-intervals"]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err
+
+
+def test_compare_partial_auc_needs_binary_scores(two_models, three_class, capsys) -> None:
+    assert main(["compare", two_models["path"], "--true", "y", "--pred", "pa,pb",
+                 "--partial-auc", "0.8,1"]) == 2
+    err = capsys.readouterr().err
+    assert "--partial-auc needs --score: one column of positive-class scores per model" in err
+    assert main(["compare", *three_class["files"], "--true", "y", "--pred", "pred", "--scores",
+                 "pa,pb,pc", "--partial-auc", "0.8,1"]) == 2
+    assert "--partial-auc needs --score" in capsys.readouterr().err
+    assert main(["compare", *three_class["files"], "--true", "y", "--pred", "pred", "--score",
+                 "pa", "--pos-label", "a", "--partial-auc", "0.8,1"]) == 2
+    err = capsys.readouterr().err
+    assert "partial_auc needs a binary problem" in err and "Traceback" not in err
+
+
+def test_report_partial_auc_sensitivity_focus(binary_file, capsys) -> None:
+    y, s, path = binary_file["y"], binary_file["s"], str(binary_file["path"])
+    base = ["report", path, "--true", "y", "--pred", "yhat", "--score", "score"]
+    assert main([*base, "--partial-auc", "0.9,1", "--partial-auc-focus", "sensitivity",
+                 "-f", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)["partial_auc"]
+    want = _sensitivity_oracle(y, s, 0.9, 1.0)
+    assert d["focus"] == "sensitivity" and d["range"] == [0.9, 1.0]
+    assert d["value"] == pytest.approx(want, abs=1e-12)
+    assert d["value"] != pytest.approx(_mcclish_oracle(y, s, 0.9, 1.0), abs=1e-6)
+    assert main([*base, "--partial-auc", "0.9,1", "--partial-auc-focus", "sensitivity"]) == 0
+    out = capsys.readouterr().out
+    row = next(ln for ln in out.splitlines() if ln.strip().startswith("partial_auc"))
+    assert f"{want:.4f}" in row and "sensitivity 0.9 to 1" in row
+    assert main([*base, "--partial-auc-focus", "sensitivity"]) == 2
+    assert "--partial-auc-focus sensitivity needs --partial-auc" in capsys.readouterr().err
+    assert main([*base, "--by", "yhat", "--partial-auc-focus", "sensitivity"]) == 2
+    assert "not --scores, --bins, --cost or --partial-auc" in capsys.readouterr().err

@@ -458,3 +458,35 @@ def test_roc_band_is_drawn_with_its_legend_and_the_page_fits(browser, tmp_path: 
         rgb = np.asarray(im.convert("RGB")).astype(int)
     light = np.abs(rgb - np.array([199, 221, 236])).max(axis=2) <= 12
     assert light.mean() > 0.01, light.mean()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_comparison_partial_auc_column_note_and_tests(browser, tmp_path: Path,
+                                                      width: int) -> None:
+    """A comparison with a partial AUC (sensitivity focus): the table's partial_auc column,
+    the note under it naming the focus, range and interval method, the tests on it, and a page
+    that still fits the window without a policy violation."""
+    rng = np.random.default_rng(14)
+    y = rng.integers(0, 2, 300)
+    s1 = np.clip(0.4 * y + 0.6 * rng.random(300), 0, 1)
+    s2 = np.clip(0.2 * y + 0.8 * rng.random(300), 0, 1)
+    cmp = build_comparison(y, {"m1": (s1 >= 0.5).astype(int), "m2": (s2 >= 0.5).astype(int)},
+                           scores={"m1": s1, "m2": s2}, n_resamples=200,
+                           partial_auc=(0.8, 1.0), partial_auc_focus="sensitivity")
+    path = tmp_path / "cmp_pauc.html"
+    path.write_text(render_html(cmp), encoding="utf-8")
+    pg = Page(browser, path, width=width)
+    page = pg.page
+    heads = page.locator("table.compare").first.locator("th").all_text_contents()
+    assert heads[-1] == "partial_auc"
+    note = page.locator("p.partial-auc")
+    assert note.is_visible()
+    assert note.text_content().startswith("partial_auc: the partial AUC on sensitivity 0.8 to 1,"
+                                          " McClish-corrected (McClish 1989); intervals: "
+                                          "stratified percentile bootstrap (200 resamples)")
+    tests = page.locator("table.tests tbody tr").all_text_contents()
+    assert any("partial_auc" in t and "stratified bootstrap" in t for t in tests)
+    layout = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert layout[0] <= layout[1] == width
+    pg.assert_clean()
+    page.close()

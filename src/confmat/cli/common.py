@@ -222,6 +222,81 @@ def output_options(f: Any) -> Any:
 
 
 
+def partial_auc_options(what: str) -> Any:
+    """Add ``--partial-auc LOW,HIGH`` and ``--partial-auc-focus specificity|sensitivity`` to
+    a click command (read them with :func:`partial_auc_range`).
+
+    Parameters
+    ----------
+    what : str
+        What the command does with the range, for the help text.
+
+    Returns
+    -------
+    callable
+        A decorator that adds the two options.
+    """
+
+    def deco(f: Any) -> Any:
+        f = click.option("--partial-auc-focus", "partial_auc_focus",
+                         type=click.Choice(["specificity", "sensitivity"]),
+                         help="The axis of --partial-auc: 'specificity' (the area of "
+                              "sensitivity over a specificity range, pROC's default) or "
+                              "'sensitivity' (the area of specificity over a sensitivity "
+                              "range) [default: specificity].")(f)
+        return click.option("--partial-auc", "partial_auc",
+                            help=f'A range "LOW,HIGH" such as "0.8,1.0", of specificity '
+                                 f"unless --partial-auc-focus sensitivity: {what}")(f)
+
+    return deco
+
+
+def partial_auc_range(text: str | None, focus: str | None) -> tuple[float, float] | None:
+    """``--partial-auc`` as two different numbers in [0, 1] (None when not given), or an
+    InputError naming the value; ``--partial-auc-focus`` without it is an error too.
+
+    Parameters
+    ----------
+    text : str or None
+        The value of ``--partial-auc``.
+    focus : str or None
+        The value of ``--partial-auc-focus`` (None: not given, specificity).
+
+    Returns
+    -------
+    (float, float) or None
+        The range as typed (the library orders it).
+
+    Raises
+    ------
+    InputError
+        Not two different numbers in [0, 1]; a focus without a range.
+
+    Examples
+    --------
+    >>> partial_auc_range("1,0.8", None), partial_auc_range(None, None)
+    ((1.0, 0.8), None)
+    >>> partial_auc_range("0.8", "sensitivity")
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --partial-auc must be a sensitivity range "LOW,HIGH" of two different numbers in [0, 1] such as 0.8,1.0, got '0.8'
+    """
+    if text is None:
+        if focus is not None:
+            raise InputError(f"--partial-auc-focus {focus} needs --partial-auc LOW,HIGH (the "
+                             "range on that axis)")
+        return None
+    parts = split_values([text])
+    try:
+        lo, hi = (float(v) for v in parts)
+    except ValueError:
+        lo = hi = float("nan")
+    if not (0.0 <= min(lo, hi) < max(lo, hi) <= 1.0):
+        raise InputError(f'--partial-auc must be a {focus or "specificity"} range "LOW,HIGH" '
+                         f"of two different numbers in [0, 1] such as 0.8,1.0, got {text!r}")
+    return lo, hi
+
+
 def input_options(pred_option: Any) -> Any:
     """The file-reading options, in help order: --true, --pred (``pred_option``), scores...
 

@@ -18,6 +18,8 @@ from .common import (
     input_options,
     metric_names,
     output_options,
+    partial_auc_options,
+    partial_auc_range,
     positive_class,
     split_values,
     truth_classes,
@@ -86,10 +88,8 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
               help="Evaluate by group: column(s) of sensitive features, comma-separated "
                    "(their combinations are the groups). With --score, ROC AUC and average "
                    "precision by group too.")
-@click.option("--partial-auc", "partial_auc",
-              help='A specificity range "LOW,HIGH" such as "0.8,1.0": add the McClish-'
-                   "corrected partial AUC on it, with a bootstrap interval (needs --score, "
-                   "or --scores with --pos-label).")
+@partial_auc_options("add the McClish-corrected partial AUC on it, with a bootstrap "
+                     "interval (needs --score, or --scores with --pos-label).")
 @click.option("--group-metrics", "group_metrics", multiple=True,
               help="With --by: the metrics of the table by group and of its disparities, "
                    "comma-separated (registry names or aliases, selection_rate; roc_auc and "
@@ -106,7 +106,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            bins: int | None, cost: str | None, fmt: str | None, output: str | None,
            title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
            plot_format: str, by: tuple[str, ...] = (), group_metrics: tuple[str, ...] = (),
-           disparity_metric: str | None = None, partial_auc: str | None = None) -> None:
+           disparity_metric: str | None = None, partial_auc: str | None = None,
+           partial_auc_focus: str | None = None) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -122,6 +123,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report huge.parquet --true y --pred yhat --score p1 --bins 10000 -o big.html
       confmat report preds.csv --true y --pred yhat --score p1 --cost "[[0,1],[20,0]]"
       confmat report preds.csv --true y --pred yhat --score p1 --partial-auc 0.8,1.0
+      confmat report preds.csv --true y --pred yhat --score p1 --partial-auc 0.9,1 \\
+          --partial-auc-focus sensitivity
       confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
       confmat report preds.csv --true y --pred yhat --by sex --pos-label 1 -o groups.html
       confmat report preds.csv --true y --pred yhat --score p --by sex \\
@@ -130,7 +133,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     from ..matrix import ConfusionMatrix
 
     if by:
-        if scores or bins or cost or partial_auc:
+        if scores or bins or cost or partial_auc or partial_auc_focus:
             raise InputError("--by takes --score (one column of positive-class scores); not "
                              "--scores, --bins, --cost or --partial-auc")
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
@@ -152,7 +155,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     if cost_matrix is not None and (bins is not None or not (score_cols or per_class_cols)):
         raise InputError("--cost needs exact scores: give --score (or --scores with "
                          "--pos-label), without --bins")
-    spec_range = _specificity_range(partial_auc) if partial_auc is not None else None
+    spec_range = partial_auc_range(partial_auc, partial_auc_focus)
     if spec_range is not None and (bins is not None or not (score_cols or per_class_cols)):
         raise InputError("--partial-auc needs exact scores: give --score (or --scores with "
                          "--pos-label), without --bins")
@@ -202,7 +205,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          y_pred=p if s is not None else None, pos_label=pos,
                          sample_weight=w, intervals=not no_intervals,
                          title=title or f"Report: {Path(file).name}", source=source,
-                         cost_matrix=cost_matrix, partial_auc=spec_range)
+                         cost_matrix=cost_matrix, partial_auc=spec_range,
+                         partial_auc_focus=partial_auc_focus or "specificity")
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, out_fmt, output, summary)
@@ -221,19 +225,6 @@ def _cost_matrix(text: str) -> np.ndarray:
         raise InputError(f"--cost must be a 2 x 2 matrix of finite numbers like "
                          f"\"[[0, 1], [20, 0]]\" ([[C_TN, C_FP], [C_FN, C_TP]]), got {text!r}")
     return c
-
-
-def _specificity_range(text: str) -> tuple[float, float]:
-    """``--partial-auc`` as two numbers in [0, 1], or an InputError naming the value."""
-    parts = split_values([text])
-    try:
-        lo, hi = (float(v) for v in parts)
-    except ValueError:
-        lo = hi = float("nan")
-    if not (0.0 <= min(lo, hi) < max(lo, hi) <= 1.0):
-        raise InputError(f'--partial-auc must be a specificity range "LOW,HIGH" of two '
-                         f"different numbers in [0, 1] such as 0.8,1.0, got {text!r}")
-    return lo, hi
 
 
 def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
@@ -388,6 +379,9 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
 @click.option("--overlay-bands/--no-overlay-bands", "overlay_bands", default=None,
               help="HTML: shade each model's ROC confidence band in the ROC overlay "
                    "[default: only with at most two models with scores].")
+@partial_auc_options("add every model's McClish-corrected partial AUC on it to the table, "
+                     "with a bootstrap interval, and test every pair of models on it "
+                     "(bootstrap, as pROC's roc.test; needs --score).")
 @output_options
 def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             score: tuple[str, ...], scores: tuple[str, ...], labels: tuple[str, ...],
@@ -395,7 +389,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             skip_invalid: bool, fmt_in: str | None, names: tuple[str, ...],
             metric_names: tuple[str, ...], test_metric: str | None, fmt: str | None,
             output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
-            plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None) -> None:
+            plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None,
+            partial_auc: str | None = None, partial_auc_focus: str | None = None) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
@@ -403,6 +398,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     Multi-class scores: --scores names one column per class, in label order; with several
     files the same columns in each, with one file one --scores per --pred column. The table
     then shows each model's multi-class AUC of Hand and Till (2001), hand_till_auc.
+    --partial-auc adds each model's partial AUC (column partial_auc) and its pairwise tests.
 
     \b
     Examples:
@@ -411,6 +407,9 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
       confmat compare a.csv b.csv --true y --pred yhat --metrics mcc,kappa,informedness
       confmat compare a.csv b.csv --true y --pred yhat --scores p0,p1,p2
       confmat compare preds.csv --true y --pred knn,tree --scores k0,k1,k2 --scores t0,t1,t2
+      confmat compare a.csv b.csv --true y --pred yhat --score p --partial-auc 0.8,1
+      confmat compare a.csv b.csv --true y --pred yhat --score p --partial-auc 0.9,1 \\
+          --partial-auc-focus sensitivity
     """
     from ..report import build_comparison
 
@@ -426,6 +425,10 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             f"per class; got {len(per_class)}" if len(files) == 1 else
             "with several files give --scores once: the same score columns in every file")
     class_cols = [c for cols in per_class for c in cols]
+    prange = partial_auc_range(partial_auc, partial_auc_focus)
+    if prange is not None and not score_cols:
+        raise InputError("--partial-auc needs --score: one column of positive-class scores per "
+                         "model (the partial AUC is an area under each model's ROC curve)")
     models: dict[str, Any] = {}
     model_scores: dict[str, Any] = {}
     y_ref = None
@@ -492,6 +495,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                            metrics=split_values(metric_names) or None,
                            test_metric=test_metric,
                            title=title or "Model comparison", source=source,
-                           interval_metrics=shown)
+                           interval_metrics=shown, partial_auc=prange,
+                           partial_auc_focus=partial_auc_focus or "specificity")
     emit(cmp, out_fmt, output, summary, overlay_bands=overlay_bands)
     save_plots(cmp, plots_dir, plot_format)

@@ -21,6 +21,7 @@ defined only when :math:`\mathrm{pAUC} \ge m` (a curve above the diagonal on the
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,196 @@ def check_range(value: Any, name: str) -> tuple[float, float]:
     if lo == hi:
         raise ValueError(f"{name} must be a range of positive width, got {value!r}")
     return lo, hi
+
+
+def check_focus(value: Any, name: str = "partial_auc_focus") -> str:
+    """The axis of a partial-area range: ``'specificity'`` or ``'sensitivity'`` (pROC's
+    ``partial.auc.focus``).
+
+    Parameters
+    ----------
+    value : str
+        The focus.
+    name : str
+        The argument's name, for error messages.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Any other value.
+
+    Examples
+    --------
+    >>> check_focus("sensitivity")
+    'sensitivity'
+    """
+    if not isinstance(value, str) or value not in FOCUSES:
+        raise ValueError(f"{name} must be 'specificity' or 'sensitivity', got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class PartialRange:
+    """A range of a partial AUC: its axis, its bounds and whether the area is
+    McClish-standardised (pROC's ``partial.auc``, ``partial.auc.focus``,
+    ``partial.auc.correct``), with the words the reports use for it.
+
+    Build it with :meth:`parse`, which validates the three arguments.
+
+    Parameters
+    ----------
+    focus : {'specificity', 'sensitivity'}
+    low, high : float
+        ``0 <= low < high <= 1``.
+    correct : bool, default True
+        McClish's (1989) standardisation.
+
+    Examples
+    --------
+    >>> r = PartialRange.parse((1, 0.8), "sensitivity")
+    >>> r.label, r.curve_kwargs()
+    ('sensitivity 0.8 to 1, McClish-corrected', {'sensitivity': (0.8, 1.0)})
+    """
+
+    focus: str
+    low: float
+    high: float
+    correct: bool = True
+
+    @classmethod
+    def parse(cls, bounds: Any, focus: Any = "specificity", correct: Any = True,
+              name: str = "partial_auc") -> PartialRange:
+        """Validate a range given as ``bounds`` on the axis ``focus``.
+
+        Parameters
+        ----------
+        bounds : pair of float
+            The range, in either order.
+        focus : {'specificity', 'sensitivity'}, default 'specificity'
+        correct : bool, default True
+        name : str
+            The name of the ``bounds`` argument, for error messages (the focus is named
+            ``<name>_focus``, the flag ``<name>_correct``).
+
+        Returns
+        -------
+        PartialRange
+
+        Raises
+        ------
+        TypeError
+            ``bounds`` not two numbers, ``correct`` not a bool.
+        ValueError
+            A focus other than the two axes, bounds outside [0, 1] or equal.
+
+        Examples
+        --------
+        >>> PartialRange.parse([0.9, 0.8])
+        PartialRange(focus='specificity', low=0.8, high=0.9, correct=True)
+        """
+        axis = check_focus(focus, f"{name}_focus")
+        if not isinstance(correct, bool | np.bool_):
+            raise TypeError(f"{name}_correct must be True or False, got {correct!r}")
+        lo, hi = check_range(bounds, name)
+        return cls(axis, lo, hi, bool(correct))
+
+    @classmethod
+    def optional(cls, bounds: Any, focus: Any = "specificity", correct: Any = True,
+                 name: str = "partial_auc") -> PartialRange | None:
+        """:meth:`parse` for functions whose range is optional: None without ``bounds``,
+        and an error for a focus (or a correction flag) given without them, which would be
+        ignored.
+
+        Parameters
+        ----------
+        bounds : pair of float or None
+        focus, correct, name
+            As :meth:`parse`.
+
+        Returns
+        -------
+        PartialRange or None
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`parse`; ``focus='sensitivity'`` or ``correct=False`` without
+            ``bounds``.
+
+        Examples
+        --------
+        >>> PartialRange.optional(None) is None
+        True
+        >>> try:
+        ...     PartialRange.optional(None, "sensitivity")
+        ... except ValueError as exc:
+        ...     print(str(exc).split(":")[0])
+        partial_auc_focus='sensitivity' applies to a partial AUC
+        """
+        if bounds is not None:
+            return cls.parse(bounds, focus, correct, name)
+        if check_focus(focus, f"{name}_focus") != "specificity":
+            raise ValueError(f"{name}_focus={focus!r} applies to a partial AUC: give "
+                             f"{name}=(low, high) too")
+        if correct is not True:
+            raise ValueError(f"{name}_correct={correct!r} applies to a partial AUC: give "
+                             f"{name}=(low, high) too")
+        return None
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return self.low, self.high
+
+    @property
+    def label(self) -> str:
+        """The range in words, e.g. ``'specificity 0.8 to 1, McClish-corrected'``."""
+        return (f"{self.focus} {self.low:g} to {self.high:g}"
+                + (", McClish-corrected" if self.correct else ", uncorrected"))
+
+    def curve_kwargs(self) -> dict[str, Any]:
+        """The range as the keyword of :func:`partial_auc` and
+        :func:`confmat.inference.roc_ci.partial_auc_ci` (``specificity=`` or
+        ``sensitivity=``).
+
+        Returns
+        -------
+        dict
+        """
+        return {self.focus: self.bounds}
+
+    def test_kwargs(self) -> dict[str, Any]:
+        """The range as the keywords of :func:`confmat.inference.roc_test.roc_test`
+        (``partial_specificity=`` or ``partial_sensitivity=``, and ``correct=``).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> PartialRange.parse((0.8, 1)).test_kwargs()
+        {'partial_specificity': (0.8, 1.0), 'correct': True}
+        """
+        return {f"partial_{self.focus}": self.bounds, "correct": self.correct}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``focus``, ``range``, ``corrected``.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> PartialRange.parse((0.8, 1), "sensitivity").to_dict()
+        {'focus': 'sensitivity', 'range': [0.8, 1.0], 'corrected': True}
+        """
+        return {"focus": self.focus, "range": [self.low, self.high], "corrected": self.correct}
 
 
 def se_sp_points(pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None

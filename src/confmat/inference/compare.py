@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
+from ..curves.partial import REF_MCCLISH, REF_ROBIN, PartialRange
 from ..inputs.encode import as_1d
 from ..inputs.targets import (
     default_pos_label,
@@ -25,11 +26,19 @@ from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_ran
 from .comparison import Comparison, compare_curves, compare_models, nan_low
 from .intervals import ConfidenceInterval, confidence_interval
 from .paired import REF_HOLM, encode_many, holm, mcnemar, paired_bootstrap
+from .roc_ci import partial_auc_ci
+from .roc_test import roc_test
 from .scores import delong, score_ci, score_metric_name
 
 __all__ = ["Comparison", "compare", "compare_curves", "compare_models"]
 
 _MCNEMAR_METRICS = ("accuracy", "error_rate", "weighted_accuracy", "hamming_loss")
+
+#: the column of the partial AUC in a comparison (asked for with ``partial_auc=``)
+PARTIAL_AUC = "partial_auc"
+
+#: the pairwise test of partial areas, as the ``method`` of its rows
+PARTIAL_AUC_TEST = "stratified bootstrap"
 
 
 
@@ -72,6 +81,9 @@ def compare(
     pos_label: Any = None,
     test_metric: str | None = None,
     threshold: float = 0.5,
+    partial_auc: Any = None,
+    partial_auc_focus: str = "specificity",
+    partial_auc_correct: bool = True,
 ) -> Comparison:
     """Compare classifiers evaluated on the same test set.
 
@@ -88,6 +100,7 @@ def compare(
     metrics : sequence of str
         Registry metrics and/or 'roc_auc' / 'average_precision' (binary scores needed). A
         per-class metric is macro-averaged unless ``average`` or ``pos_label`` is given.
+        'partial_auc' names the column of ``partial_auc`` (added last when not listed).
     level, method, n_resamples, random_state
         As in :meth:`ConfusionMatrix.ci` (score metrics use DeLong for ROC AUC and the
         sample bootstrap for average precision).
@@ -104,9 +117,27 @@ def compare(
     threshold : float, default 0.5
         1-D scores are turned into labels with ``score >= threshold`` (said in ``notes``).
     test_metric : str, optional
-        Metric of the pairwise tests and of the ranking; default the first of ``metrics``.
-        Tests: McNemar for accuracy / error rate, DeLong for ROC AUC, the paired bootstrap
-        otherwise; p-values adjusted over all pairs with Holm's method.
+        Metric of the pairwise tests and of the ranking; default the first of ``metrics``
+        ('partial_auc' with ``partial_auc``: then the only tested metric). Tests: McNemar
+        for accuracy / error rate, DeLong for ROC AUC, the stratified bootstrap for the
+        partial AUC, the paired bootstrap otherwise; p-values adjusted over all pairs with
+        Holm's method.
+    partial_auc : pair of float, optional
+        A range such as ``(0.8, 1.0)``: add the partial AUC of every model's binary scores
+        on it (:func:`confmat.curves.partial.partial_auc`) as the column 'partial_auc', with
+        its stratified percentile bootstrap interval
+        (:func:`confmat.inference.roc_ci.partial_auc_ci`), and test every pair of models on
+        it (:func:`confmat.inference.roc_test.roc_test`, ``method='bootstrap'``: the paired
+        difference over its stratified bootstrap standard deviation, against the standard
+        normal, as pROC's ``roc.test``, Robin et al. 2011). DeLong's test covers the full
+        area only (pROC refuses it for a partial area too). These tests are adjusted with
+        Holm's method among themselves, apart from those of ``test_metric``.
+    partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
+        The axis of ``partial_auc`` (pROC's ``partial.auc.focus``).
+    partial_auc_correct : bool, default True
+        McClish's (1989) standardisation of the partial areas (pROC's
+        ``partial.auc.correct``); the value is nan, with a note, for a model whose curve
+        lies under the diagonal on the range.
 
     Returns
     -------
@@ -122,7 +153,9 @@ def compare(
     ValueError
         No or duplicated metrics, a ``test_metric`` not among them, a model input of the
         wrong shape or length, score metrics without binary scores, invalid labels,
-        ``pos_label``, ``level`` or ``n_resamples``.
+        ``pos_label``, ``level`` or ``n_resamples``; ``partial_auc`` not a range within
+        [0, 1], a ``partial_auc_focus`` other than the two axes, or 'partial_auc' in
+        ``metrics`` (or a sensitivity focus) without ``partial_auc``.
 
     Examples
     --------
@@ -132,6 +165,19 @@ def compare(
     [0.8333, 0.8333]
     >>> cmp.pairwise[0]["method"]
     'mcnemar (exact binomial)'
+
+    The partial AUC on a specificity range, McClish-corrected, tested between the models:
+
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> cmp = compare({"a": [.1, .4, .35, .8, .2, .9, .6, .7], "b": [.2, .1, .3, .4, .5, .6,
+    ...                .1, .9]}, y, ["roc_auc"], partial_auc=(0.5, 1), n_resamples=200,
+    ...               random_state=0)
+    >>> cmp.metrics  # a: sensitivity 3/4 on the whole range, area 0.375 of at most 0.5
+    ['roc_auc', 'partial_auc']
+    >>> round(cmp.intervals["a"]["partial_auc"].estimate, 4)  # (1 + 0.25 / 0.375) / 2
+    0.8333
+    >>> [(r["metric"], r["method"]) for r in cmp.pairwise]
+    [('roc_auc', 'delong'), ('partial_auc', 'stratified bootstrap')]
     """
     from ..matrix import ConfusionMatrix
 
@@ -151,14 +197,20 @@ def compare(
     if not metrics:
         raise ValueError("metrics must name at least one metric")
     names = [str(m) for m in models]
+    prange = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
     canon: list[str] = []
     for m in metrics:
         s = score_metric_name(m)
-        canon.append(s if s is not None else get_metric(m).name)
+        canon.append(PARTIAL_AUC if m == PARTIAL_AUC else
+                     s if s is not None else get_metric(m).name)
     if len(set(canon)) != len(canon):
         raise ValueError(f"metrics contains duplicates: {canon}")
-    tmetric = canon[0] if test_metric is None else (
-        score_metric_name(test_metric) or get_metric(test_metric).name)
+    if prange is None and PARTIAL_AUC in canon:
+        raise ValueError("metric 'partial_auc' needs its range: give partial_auc=(low, high)")
+    if prange is not None and PARTIAL_AUC not in canon:
+        canon.append(PARTIAL_AUC)
+    tmetric = canon[0] if test_metric is None else PARTIAL_AUC if test_metric == PARTIAL_AUC \
+        else (score_metric_name(test_metric) or get_metric(test_metric).name)
     if tmetric not in canon:
         raise ValueError(f"test_metric {tmetric!r} must be one of metrics {canon}")
     notes: list[str] = []
@@ -227,13 +279,22 @@ def compare(
 
     intervals: dict[str, dict[str, ConfidenceInterval]] = {n: {} for n in names}
     for metric in canon:
-        if metric in ("roc_auc", "average_precision"):
+        if metric in ("roc_auc", "average_precision", PARTIAL_AUC):
             for n in names:
                 if n not in scores or (scores[n].ndim != 1 and scores[n].shape[1] != 2):
                     raise ValueError(
                         f"metric {metric!r} needs binary scores, which model {n!r} does not give"
                     )
                 s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(book, pos_label)]
+                if metric == PARTIAL_AUC and prange is not None:
+                    intervals[n][metric] = partial_auc_ci(
+                        t_arr, s, **prange.curve_kwargs(), correct=prange.correct, level=level,
+                        n_resamples=n_used, stratified=True, random_state=ci_state,
+                        pos_label=pos_label)
+                    if np.isnan(intervals[n][metric].estimate):
+                        notes.append(f"partial_auc of {n!r} is undefined: McClish's correction "
+                                     "needs a ROC curve above the diagonal on the range")
+                    continue
                 intervals[n][metric] = score_ci(
                     t_arr, s, metric, level=level, n_resamples=n_used, random_state=ci_state,
                     pos_label=pos_label)
@@ -254,28 +315,35 @@ def compare(
                 cms[n], metric, level=level, method=method, average=avg, pos_label=pl,
                 n_resamples=n_used, random_state=ci_state)
 
-    spec_hib = True if tmetric in ("roc_auc", "average_precision") else \
+    spec_hib = True if tmetric in ("roc_auc", "average_precision", PARTIAL_AUC) else \
         get_metric(tmetric).higher_is_better
     sign = -1.0 if spec_hib is False else 1.0
     ranked = sorted(names, key=lambda n: -sign * nan_low(intervals[n][tmetric].estimate))
 
     pairwise: list[dict[str, Any]] = []
     paired_ok = all(n in preds or n in scores for n in names) and t_arr is not None
+    tested = [tmetric] + ([PARTIAL_AUC] if prange is not None and tmetric != PARTIAL_AUC
+                          else [])
     if len(names) > 1 and not paired_ok:
         notes.append("pairwise tests need per-sample predictions; some models are only counts")
     elif len(names) > 1:
-        ci0 = intervals[names[0]][tmetric]
-        for i, a in enumerate(ranked):
-            for b in ranked[i + 1:]:
-                pairwise.append(_pair_test(tmetric, a, b, t_arr, preds, scores, book, ci0, level,
-                                           n_used, rng, pos_label, labels))
-        adj = holm([r["pvalue"] for r in pairwise])
-        for r, p in zip(pairwise, adj, strict=True):
-            r["pvalue_adjusted"] = float(p)
-            r["significant"] = bool(p < 1.0 - level)
-        pairwise.sort(key=lambda r: (r["pvalue_adjusted"], r["pvalue"]))
+        for fam in tested:  # one family of tests per metric, each adjusted on its own
+            ci0 = intervals[names[0]][fam]
+            rows = [_pair_test(fam, a, b, t_arr, preds, scores, book, ci0, level, n_used, rng,
+                               pos_label, labels, prange)
+                    for i, a in enumerate(ranked) for b in ranked[i + 1:]]
+            adj = holm([r["pvalue"] for r in rows])
+            for r, p in zip(rows, adj, strict=True):
+                r["pvalue_adjusted"] = float(p)
+                r["significant"] = bool(p < 1.0 - level)
+            rows.sort(key=lambda r: (r["pvalue_adjusted"], r["pvalue"]))
+            pairwise += rows
     if pairwise:
-        notes.append(f"pairwise p-values adjusted with Holm's method ({REF_HOLM})")
+        notes.append(f"pairwise p-values adjusted with Holm's method ({REF_HOLM})" if
+                     len(tested) == 1 else "pairwise p-values adjusted with Holm's method over "
+                     f"the pairs, separately for each tested metric ({REF_HOLM})")
+    if prange is not None:
+        notes.append(partial_auc_note(prange, n_used, len(names) > 1 and paired_ok))
     roc: dict[str, ROCCurve] = {}
     pr: dict[str, PRCurve] = {}
     curve_pos = None
@@ -287,7 +355,71 @@ def compare(
                                               pos_label=pos_label, label=n)
                 curve_pos = resolve_pos_label(list(book or []), pos_label)
     return Comparison(ranked, canon, intervals, pairwise, tmetric, level, "holm",
-                      list(dict.fromkeys(notes)), roc, pr, curve_pos)
+                      list(dict.fromkeys(notes)), roc, pr, curve_pos,
+                      partial_auc=None if prange is None else partial_auc_description(
+                          prange, n_used))
+
+
+def partial_auc_description(prange: PartialRange, n_resamples: int) -> dict[str, Any]:
+    """What a comparison's 'partial_auc' column is, JSON-ready: the range, its focus, McClish's
+    correction, how the intervals and the pairwise tests were computed, and the references.
+
+    Parameters
+    ----------
+    prange : PartialRange
+    n_resamples : int
+        Bootstrap resamples of the intervals and of each test.
+
+    Returns
+    -------
+    dict
+        ``focus``, ``range``, ``corrected``, ``label``, ``interval_method``,
+        ``test_method``, ``references``.
+
+    Examples
+    --------
+    >>> d = partial_auc_description(PartialRange.parse((0.8, 1), "sensitivity"), 500)
+    >>> d["label"], d["interval_method"]
+    ('sensitivity 0.8 to 1, McClish-corrected', 'stratified percentile bootstrap (500 resamples)')
+    """
+    refs = [REF_ROBIN] + ([REF_MCCLISH] if prange.correct else [])
+    return {**prange.to_dict(), "label": prange.label,
+            "interval_method": f"stratified percentile bootstrap ({n_resamples} resamples)",
+            "test_method": f"{PARTIAL_AUC_TEST} ({n_resamples} paired resamples): the "
+                           "difference over the standard deviation of the resampled "
+                           "differences, against the standard normal",
+            "references": refs}
+
+
+def partial_auc_note(prange: PartialRange, n_resamples: int, tested: bool) -> str:
+    """The note a comparison carries about its 'partial_auc' column.
+
+    Parameters
+    ----------
+    prange : PartialRange
+    n_resamples : int
+    tested : bool
+        Whether pairs of models were tested on it.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> for part in partial_auc_note(PartialRange.parse((0.8, 1)), 1000, False).split("; "):
+    ...     print(part)
+    partial_auc: the partial AUC on specificity 0.8 to 1, McClish-corrected (McClish 1989)
+    intervals: stratified percentile bootstrap (1000 resamples)
+    """
+    d = partial_auc_description(prange, n_resamples)
+    text = (f"partial_auc: the partial AUC on {prange.label}"
+            + (" (McClish 1989)" if prange.correct else "")
+            + f"; intervals: {d['interval_method']}")
+    if tested:
+        text += (f"; pairwise tests: {d['test_method']} (Robin et al. 2011); DeLong's test "
+                 "covers the full area only")
+    return text
 
 
 def _pos_col(book: list[Any] | None, pos_label: Any) -> int:
@@ -316,8 +448,18 @@ def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> N
 
 def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
                scores: dict[str, Any], book: Any, ci0: ConfidenceInterval, level: float,
-               n_resamples: int, rng: Any, pos_label: Any, labels: Any) -> dict[str, Any]:
+               n_resamples: int, rng: Any, pos_label: Any, labels: Any,
+               prange: PartialRange | None = None) -> dict[str, Any]:
     row: dict[str, Any] = {"model_a": a, "model_b": b, "metric": metric}
+    if metric == PARTIAL_AUC and prange is not None:
+        t = roc_test(t_arr, _score1(scores[a], book, pos_label),
+                     _score1(scores[b], book, pos_label), method="bootstrap",
+                     **prange.test_kwargs(), n_resamples=n_resamples, stratified=True,
+                     random_state=rng, pos_label=pos_label)
+        row.update(difference=float(t.estimate_a - t.estimate_b), low=None, high=None,
+                   statistic=float(t.statistic), pvalue=float(t.pvalue),
+                   method=PARTIAL_AUC_TEST)
+        return row
     if metric == "roc_auc":
         sa = scores[a] if scores[a].ndim == 1 else scores[a][:, _pos_col(book, pos_label)]
         sb = scores[b] if scores[b].ndim == 1 else scores[b][:, _pos_col(book, pos_label)]

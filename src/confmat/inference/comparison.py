@@ -49,6 +49,11 @@ class Comparison:
         ``model -> ROCCurve`` / ``PRCurve`` for models with binary scores (empty otherwise).
     pos_label : label or None
         The positive class of those curves.
+    partial_auc : dict, optional
+        When the comparison has a 'partial_auc' column (``compare(partial_auc=...)``), what
+        it is: ``focus``, ``range``, ``corrected``, ``label``, ``interval_method``,
+        ``test_method``, ``references``
+        (:func:`confmat.inference.compare.partial_auc_description`).
 
     Examples
     --------
@@ -70,6 +75,7 @@ class Comparison:
     roc: dict[str, ROCCurve] = field(default_factory=dict)
     pr: dict[str, PRCurve] = field(default_factory=dict)
     pos_label: Any = None
+    partial_auc: dict[str, Any] | None = None
 
     @property
     def auc(self) -> dict[str, float]:
@@ -135,7 +141,8 @@ class Comparison:
         -------
         dict
             Schema ``confmat.comparison`` version 1; ``curves`` (per model ``name``, ``roc``,
-            ``pr``) is present when models gave binary scores.
+            ``pr``) is present when models gave binary scores; ``partial_auc`` describes the
+            'partial_auc' column (None without one).
 
         Examples
         --------
@@ -163,6 +170,7 @@ class Comparison:
                 for m in self.models
             ],
             "pairwise": [dict(r) for r in self.pairwise],
+            "partial_auc": None if self.partial_auc is None else dict(self.partial_auc),
             "notes": list(self.notes),
         }
 
@@ -220,8 +228,10 @@ class Comparison:
         widths = [max(len(r[j]) for r in rows) for j in range(len(head))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
         if self.pairwise:
+            tested = list(dict.fromkeys(r["metric"] for r in self.pairwise))
             lines.append("")
-            lines.append(f"pairwise tests on {self.test_metric} ({self.correction} adjusted):")
+            lines.append(f"pairwise tests on {', '.join(tested)} ({self.correction} adjusted"
+                         + (", per metric):" if len(tested) > 1 else "):"))
             for r in self.pairwise:
                 lines.append(
                     f"  {r['model_a']} vs {r['model_b']}: diff {r['difference']:+.4f}, "
@@ -376,7 +386,7 @@ def compare_models(
     order = [n for n, _ in _score_items(scores, names)]
     return _LegacyModelComparison(cmp.models, cmp.metrics, cmp.intervals, cmp.pairwise,
                                   cmp.test_metric, cmp.level, cmp.correction, cmp.notes,
-                                  cmp.roc, cmp.pr, cmp.pos_label, order)
+                                  cmp.roc, cmp.pr, cmp.pos_label, names=order)
 
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..curves.partial import PartialRange
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
@@ -185,6 +186,7 @@ def build_report(
     groups: Any = None,
     partial_auc: Any = None,
     interval_metrics: Any = None,
+    partial_auc_focus: str = "specificity",
 ) -> Report:
     """Build the report of one classifier.
 
@@ -234,15 +236,19 @@ def build_report(
         to choose metrics, the forest plot's metric or a reference group). ``cm`` is then
         usually ``ev.overall``, the table of all samples.
     partial_auc : pair of float, optional
-        A specificity range such as ``(0.8, 1.0)``: the report adds the McClish-corrected
-        partial AUC of its one score curve on that range, with a stratified percentile
-        bootstrap interval when ``intervals`` (see
+        A range such as ``(0.8, 1.0)`` of specificity (or of sensitivity, with
+        ``partial_auc_focus='sensitivity'``): the report adds the McClish-corrected partial
+        AUC of its one score curve on that range, with a stratified percentile bootstrap
+        interval when ``intervals`` (see
         :func:`confmat.report.roc_summaries.partial_auc_summary`).
     interval_metrics : collection of str, optional
         With ``intervals``: compute only these intervals (registry names or aliases of the
         per-class and overall metrics, ``'f1_macro'``, ``'roc_band'``, ``'partial_auc'``, and
         ``'groups'`` for the by-group section's); by default every one. The terminal's summary
         view asks for the rows it shows.
+    partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
+        The axis of ``partial_auc`` (pROC's ``partial.auc.focus``): the area of sensitivity
+        over a specificity range, or of specificity over a sensitivity range.
 
     Returns
     -------
@@ -257,7 +263,8 @@ def build_report(
         ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}, or not
         among the labels; ``cost_matrix`` or ``partial_auc`` without scores or with several
         score curves; ``cost_matrix`` not a finite 2 x 2 array; ``partial_auc`` not a range
-        within [0, 1]; ``calibration_bins`` below 1; ``groups`` whose classes are not
+        within [0, 1]; ``partial_auc_focus`` neither axis, or 'sensitivity' without
+        ``partial_auc``; ``calibration_bins`` below 1; ``groups`` whose classes are not
         ``cm``'s; ``interval_metrics`` naming an unknown metric.
 
     Notes
@@ -279,6 +286,7 @@ def build_report(
     if not isinstance(cm, ConfusionMatrix):
         raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
     wanted = _interval_names(interval_metrics)
+    partial = PartialRange.optional(partial_auc, partial_auc_focus)
 
     def wants(name: str) -> bool:
         return intervals and (wanted is None or name in wanted)
@@ -364,8 +372,8 @@ def build_report(
         rep.cost = _cost(rep, y_true, y_score, sample_weight, cost_matrix)
     if y_score is not None:
         _roc_summaries(rep, y_true, y_score, sample_weight, (wants("roc_band"),
-                       wants("partial_auc")), level, n_resamples, partial_auc)
-    elif partial_auc is not None:
+                       wants("partial_auc")), level, n_resamples, partial)
+    elif partial is not None:
         raise ValueError("partial_auc needs y_score (and y_true): it is an area under the "
                          "scores' ROC curve")
     if groups is not None:
@@ -459,7 +467,7 @@ def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
 
 
 def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
-                    specificity: Any, *, intervals: bool = True,
+                    bounds: Any, *, focus: str = "specificity", intervals: bool = True,
                     n_resamples: int = REPORT_RESAMPLES) -> Report:
     """Set (or replace) the partial AUC of a report's one score curve
     (:attr:`Report.partial_auc`, :func:`confmat.report.roc_summaries.partial_auc_summary`,
@@ -472,8 +480,10 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
         A report with exactly one score curve, built from ``y_true`` and ``y_score``.
     y_true, y_score, sample_weight
         As given to :func:`build_report`.
-    specificity : pair of float
-        The range.
+    bounds : pair of float or PartialRange
+        The range (a :class:`~confmat.curves.partial.PartialRange` brings its own focus).
+    focus : {'specificity', 'sensitivity'}, default 'specificity'
+        The axis of ``bounds`` when it is a pair.
     intervals : bool, default True
         Compute the bootstrap interval.
     n_resamples : int
@@ -487,7 +497,7 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
     Raises
     ------
     ValueError
-        The report has not exactly one score curve, or a bad range.
+        The report has not exactly one score curve, or a bad range or focus.
 
     Examples
     --------
@@ -496,8 +506,14 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
     ...                    y_score=s, intervals=False)
     >>> add_partial_auc(rep, y, s, None, (0.25, 0.75), intervals=False).partial_auc.value
     0.75
+    >>> add_partial_auc(rep, y, s, None, (0.5, 1), focus="sensitivity",
+    ...                 intervals=False).partial_auc.label
+    'partial AUC, sensitivity 0.5 to 1, McClish-corrected'
     """
     from .roc_summaries import partial_auc_summary
+
+    if isinstance(bounds, PartialRange):
+        bounds, focus = bounds.bounds, bounds.focus
 
     if len(rep.curves) != 1:
         raise ValueError("partial_auc needs the scores of one positive class against the "
@@ -505,8 +521,8 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
                          "scores")
     one = rep.curves[0]
     col = score_column(y_score, list(rep.labels), one)
-    rep.partial_auc = partial_auc_summary(y_true, col, one.pos_label, specificity,
-                                          sample_weight, interval=intervals, level=rep.level,
+    rep.partial_auc = partial_auc_summary(y_true, col, one.pos_label, bounds, sample_weight,
+                                          focus=focus, interval=intervals, level=rep.level,
                                           n_resamples=n_resamples)
     rep.notes += [n for n in rep.partial_auc.notes if n not in rep.notes]
     return rep

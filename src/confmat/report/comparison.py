@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..curves.partial import PartialRange
 from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
@@ -77,8 +78,9 @@ class Comparison(Displayable):
     @property
     def table(self) -> list[dict[str, Any]]:
         """One row per model (ranked): each metric's estimate and, with ``intervals``, its
-        interval under ``<metric>_interval``; when every model has a score matrix of more
-        than two classes, then Hand and Till's (2001) multi-class AUC under
+        interval under ``<metric>_interval`` (with a partial AUC, ``partial_auc``: its range,
+        focus and interval method are :attr:`partial_auc`); when every model has a score
+        matrix of more than two classes, then Hand and Till's (2001) multi-class AUC under
         ``hand_till_auc`` (its interval is always None: pROC's ``multiclass.roc`` has none).
 
         Examples
@@ -105,13 +107,21 @@ class Comparison(Displayable):
             rows.append(row)
         return rows
 
+    @property
+    def partial_auc(self) -> dict[str, Any] | None:
+        """What the table's ``partial_auc`` column is (None without one): ``focus``,
+        ``range``, ``corrected``, ``label``, ``interval_method``, ``test_method``,
+        ``references`` (:func:`confmat.inference.compare.partial_auc_description`)."""
+        return self.result.partial_auc
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: the inference result, the table and every model's report.
 
         Returns
         -------
         dict
-            ``schema`` 'confmat.comparison', version 2.
+            ``schema`` 'confmat.comparison', version 2; ``partial_auc`` is
+            :attr:`partial_auc` (null without a partial AUC).
 
         Examples
         --------
@@ -127,6 +137,7 @@ class Comparison(Displayable):
             "source": dict(self.source),
             "models": list(self.names),
             "table": clean(self.table),
+            "partial_auc": clean(self.partial_auc),
             "comparison": clean(self.result.to_dict()),
             "reports": [r.to_dict() for r in self.reports],
             "notes": list(self.notes),
@@ -152,6 +163,8 @@ def build_comparison(
     title: str = "Model comparison",
     source: Mapping[str, Any] | None = None,
     interval_metrics: Any = None,
+    partial_auc: Any = None,
+    partial_auc_focus: str = "specificity",
 ) -> Comparison:
     """Compare classifiers evaluated on the same samples.
 
@@ -174,14 +187,26 @@ def build_comparison(
     n_resamples : int
         Bootstrap resamples (fixed ``random_state=0``: reproducible reports).
     metrics : sequence of str, optional
-        Overall metrics of the side-by-side table. Default: the headline metrics of a
+        Overall metrics of the side-by-side table ('partial_auc' places the column of
+        ``partial_auc`` among them; otherwise it comes last). Default: the headline metrics of a
         single report (:func:`confmat.report.findings.headline_names`): accuracy, balanced
         accuracy, MCC and F1 of the positive class (multi-class: macro F1 and Cohen's
         kappa), then ROC AUC and average precision when every model has a binary score
         vector.
     test_metric : str, optional
         Metric of the pairwise tests (default 'accuracy', McNemar's test, when compared,
-        else the first metric); see :func:`confmat.inference.compare`.
+        else the first metric; 'partial_auc' with ``partial_auc``); see
+        :func:`confmat.inference.compare`.
+    partial_auc : pair of float, optional
+        A range such as ``(0.8, 1.0)`` of specificity (or of sensitivity, with
+        ``partial_auc_focus='sensitivity'``); needs a binary score vector for every model.
+        The table gets each model's McClish-corrected (McClish 1989) partial AUC on it with
+        its stratified percentile bootstrap interval (column ``partial_auc``), every pair of
+        models is tested on it with pROC's ``roc.test`` bootstrap (Robin et al. 2011; DeLong's
+        test covers the full area only), and each model's report shows it as
+        ``build_report(partial_auc=)`` does.
+    partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
+        The axis of ``partial_auc`` (pROC's ``partial.auc.focus``).
 
     Returns
     -------
@@ -191,7 +216,8 @@ def build_comparison(
     ------
     ValueError
         No models; predictions or scores of another length than ``y_true``; scores of
-        unknown models; a per-class metric.
+        unknown models; a per-class metric; ``partial_auc`` without a binary score vector
+        for every model, not a range within [0, 1], or a bad ``partial_auc_focus``.
 
     Examples
     --------
@@ -201,9 +227,20 @@ def build_comparison(
     [('a', 0.8), ('b', 0.6)]
     >>> cmp.tests[0]["method"].startswith("mcnemar")
     True
+
+    With scores, the partial AUC on a sensitivity range:
+
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> s = {"a": [.1, .4, .35, .8, .2, .9, .6, .7], "b": [.2, .1, .3, .4, .5, .6, .1, .9]}
+    >>> cmp = build_comparison(y, {k: [int(v >= .5) for v in s[k]] for k in s}, scores=s,
+    ...                        partial_auc=(0.5, 1), partial_auc_focus="sensitivity",
+    ...                        n_resamples=200)
+    >>> cmp.partial_auc["label"], [t["metric"] for t in cmp.tests]
+    ('sensitivity 0.5 to 1, McClish-corrected', ['accuracy', 'partial_auc'])
     """
     if not models:
         raise ValueError("models is empty: give at least one model's predictions")
+    partial = PartialRange.optional(partial_auc, partial_auc_focus)
     scores = dict(scores or {})
     unknown = set(scores) - set(models)
     if unknown:
@@ -219,16 +256,25 @@ def build_comparison(
             labels = sorted(seen, key=str)
     with_scores = bool(scores) and set(scores) == set(models) \
         and all(np.ndim(v) == 1 for v in scores.values()) and len(labels) == 2
+    if partial is not None and not with_scores:
+        raise ValueError("partial_auc needs a binary problem and a score vector (positive-"
+                         "class scores) for every model: it is an area under each model's "
+                         "ROC curve")
     average = None
     if metrics is None:
         names, average, pos_label = _headline(list(labels), pos_label, with_scores)
     else:
-        specs = [get_metric(m) for m in metrics]
-        for spec in specs:
+        names = []
+        for m in metrics:
+            if m == "partial_auc":  # its column; compare() asks for the range if missing
+                names.append(m)
+                continue
+            spec = get_metric(m)
             if spec.kind != "overall":
                 raise ValueError(f"compare shows overall metrics; {spec.name!r} is per-class "
                                  "(its per-class values are in each model's report)")
-        names = [s.name for s in specs] + (["roc_auc"] if with_scores else [])
+            names.append(spec.name)
+        names += ["roc_auc"] if with_scores else []
     reports = []
     for name, pred in models.items():
         pred = np.asarray(pred)
@@ -241,7 +287,9 @@ def build_comparison(
                                     pos_label=pos_label,
                                     sample_weight=sample_weight, intervals=intervals, level=level,
                                     n_resamples=n_resamples, title=str(name), source=source,
-                                    interval_metrics=interval_metrics))
+                                    interval_metrics=interval_metrics,
+                                    partial_auc=None if partial is None else partial.bounds,
+                                    partial_auc_focus=partial_auc_focus))
     if test_metric is None:
         test_metric = "accuracy" if "accuracy" in names else names[0]
     given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
@@ -250,8 +298,10 @@ def build_comparison(
     from ..inference.compare import compare  # on use: printing a report never loads it
 
     result = compare(given, y, names, level=level, n_resamples=n_resamples,
-                               random_state=0, labels=list(labels), pos_label=pos_label,
-                               test_metric=test_metric, average=average)
+                     random_state=0, labels=list(labels), pos_label=pos_label,
+                     test_metric=test_metric, average=average,
+                     partial_auc=None if partial is None else partial.bounds,
+                     partial_auc_focus=partial_auc_focus)
     return Comparison(title, [str(n) for n in models], reports, result, intervals,
                       list(result.notes), dict(source or {}))
 

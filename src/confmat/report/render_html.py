@@ -352,6 +352,8 @@ def render_html(obj: Report | Comparison, *, model_figures: bool = False,
         ctx["comparison"] = {
             "table": _table(obj), "tests": obj.tests, "notes": obj.notes,
             "correction": obj.result.correction.capitalize() if obj.tests else "",
+            "per_metric": len({t["metric"] for t in obj.tests}) > 1,
+            "partial_auc": obj.partial_auc,
             "overlay": _roc_overlay(obj, overlay_bands),
             "bodies": [_body(rep, f"m{i}", widgets, levels, figures=model_figures)
                        for i, rep in enumerate(obj.reports)]}

@@ -344,7 +344,8 @@ def score_summary_sections(rep: Report) -> list[Section]:
 
 
 def comparison_sections(cmp: Comparison) -> list[Section]:
-    """(title, header, rows, align) of a comparison's side-by-side table and pairwise tests.
+    """(title, header, rows, align) of a comparison's side-by-side table and pairwise tests;
+    with a partial AUC, the table's title names its range, focus and interval method.
 
     Parameters
     ----------
@@ -370,13 +371,18 @@ def comparison_sections(cmp: Comparison) -> list[Section]:
             iv = r.get(k + "_interval")
             cells.append(fmt(r[k]) + (f" {fmt_interval(iv)}" if iv else ""))
         rows.append(cells)
-    out: list[Section] = [("Models side by side", ["model", *keys], rows, None)]
+    title = "Models side by side"
+    pa = cmp.partial_auc
+    if pa is not None:
+        title += f" (partial_auc: {pa['label']}; intervals: {pa['interval_method']})"
+    out: list[Section] = [(title, ["model", *keys], rows, None)]
     if cmp.tests:
         trows = [[t["model_a"], t["model_b"], t["metric"], t["method"], fmt(t.get("difference")),
                   fmt(t.get("statistic")), fmt(t.get("pvalue")), fmt(t.get("pvalue_adjusted"))]
                  for t in cmp.tests]
         corr = cmp.result.correction.capitalize()
-        out.append((f"Pairwise tests ({corr}-adjusted over all pairs)",
+        per = ", per metric" if len({t["metric"] for t in cmp.tests}) > 1 else ""
+        out.append((f"Pairwise tests ({corr}-adjusted over all pairs{per})",
                     ["model A", "model B", "metric", "test", "difference", "statistic", "p",
                      f"p ({corr})"], trows, "llllrrrr"))
     return out

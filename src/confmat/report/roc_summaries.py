@@ -301,8 +301,8 @@ def multiclass_auc(y_true: Any, y_score: Any, labels: list[Any], sample_weight: 
 
 @dataclass
 class PartialAUCSummary:
-    """The partial AUC of a report's score curve on a specificity range, McClish-corrected
-    (:func:`confmat.curves.partial.partial_auc`), with its bootstrap interval
+    """The partial AUC of a report's score curve on a specificity or a sensitivity range,
+    McClish-corrected (:func:`confmat.curves.partial.partial_auc`), with its bootstrap interval
     (:func:`confmat.inference.roc_ci.partial_auc_ci`).
 
     DeLong's variance covers the full area only (pROC refuses it for a partial area too), so
@@ -312,8 +312,8 @@ class PartialAUCSummary:
     ----------
     pos_label : label
         The positive class.
-    specificity : (float, float)
-        The range ``(low, high)``.
+    bounds : (float, float)
+        The range ``(low, high)`` on the ``focus`` axis.
     value : float
         McClish's standardised partial area (nan when the curve lies under the diagonal on the
         range).
@@ -324,28 +324,38 @@ class PartialAUCSummary:
     random_state : int, default 0
     notes : list of str, optional
         Why a value or the interval is missing.
+    focus : {'specificity', 'sensitivity'}, default 'specificity'
+        The axis of the range (pROC's ``partial.auc.focus``): the area of sensitivity over a
+        specificity range, or of specificity over a sensitivity range.
 
     Examples
     --------
     >>> p = partial_auc_summary([0, 0, 1, 1], [.1, .4, .35, .8], 1, (0.25, 0.75), None,
     ...                         interval=False)
-    >>> p.uncorrected, p.value
-    (0.375, 0.75)
+    >>> p.uncorrected, p.value, p.label
+    (0.375, 0.75, 'partial AUC, specificity 0.25 to 0.75, McClish-corrected')
     """
 
     pos_label: Any
-    specificity: tuple[float, float]
+    bounds: tuple[float, float]
     value: float
     uncorrected: float
     interval: ConfidenceInterval | None = None
     random_state: int = 0
     notes: list[str] = field(default_factory=list)
+    focus: str = "specificity"
+
+    @property
+    def range_label(self) -> str:
+        """The range in words, e.g. ``'sensitivity 0.8 to 1, McClish-corrected'``."""
+        from ..curves.partial import PartialRange
+
+        return PartialRange(self.focus, *self.bounds).label
 
     @property
     def label(self) -> str:
-        """What the value is, in words."""
-        lo, hi = self.specificity
-        return f"partial AUC, specificity {lo:g} to {hi:g}, McClish-corrected"
+        """What the value is, in words (naming the focus and the range)."""
+        return f"partial AUC, {self.range_label}"
 
     @property
     def interval_method(self) -> str | None:
@@ -360,9 +370,9 @@ class PartialAUCSummary:
         Returns
         -------
         dict
-            ``pos_label``, ``focus`` ('specificity'), ``range``, ``corrected`` (True:
-            McClish 1989), ``value``, ``uncorrected``, ``interval``, ``interval_method``,
-            ``level``, ``random_state``, ``references``.
+            ``pos_label``, ``focus`` ('specificity' or 'sensitivity'), ``range``,
+            ``corrected`` (True: McClish 1989), ``value``, ``uncorrected``, ``interval``,
+            ``interval_method``, ``level``, ``random_state``, ``references``.
 
         Examples
         --------
@@ -376,8 +386,8 @@ class PartialAUCSummary:
         iv = self.interval
         return {
             "pos_label": label_json(self.pos_label),
-            "focus": "specificity",
-            "range": [float(v) for v in self.specificity],
+            "focus": self.focus,
+            "range": [float(v) for v in self.bounds],
             "corrected": True,
             "value": num(self.value),
             "uncorrected": num(self.uncorrected),
@@ -389,11 +399,12 @@ class PartialAUCSummary:
         }
 
 
-def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, specificity: Any,
-                        sample_weight: Any, *, interval: bool = True, level: float = 0.95,
-                        n_resamples: int = 1000, random_state: int = 0) -> PartialAUCSummary:
-    """McClish-corrected partial AUC of one score vector on a specificity range, with its
-    stratified bootstrap interval.
+def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
+                        sample_weight: Any, *, focus: str = "specificity", interval: bool = True,
+                        level: float = 0.95, n_resamples: int = 1000,
+                        random_state: int = 0) -> PartialAUCSummary:
+    """McClish-corrected partial AUC of one score vector on a specificity or a sensitivity
+    range, with its stratified bootstrap interval.
 
     Parameters
     ----------
@@ -401,10 +412,12 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, specificity: An
     score : array-like of shape (n,)
         Scores of ``pos_label``.
     pos_label : label
-    specificity : pair of float
+    bounds : pair of float
         The range, e.g. ``(0.8, 1.0)``.
     sample_weight : array-like of shape (n,) or None
         Weights of the area; the bootstrap takes none (then no interval, and a note).
+    focus : {'specificity', 'sensitivity'}, default 'specificity'
+        The axis of ``bounds`` (pROC's ``partial.auc.focus``).
     interval : bool, default True
         Compute the interval.
     level : float, default 0.95
@@ -418,7 +431,7 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, specificity: An
     Raises
     ------
     ValueError
-        A bad range (as :func:`confmat.curves.partial.partial_auc`), one class only.
+        A bad range (as :func:`confmat.curves.partial.partial_auc`) or focus, one class only.
     TypeError
         A range that is not two numbers.
 
@@ -428,18 +441,21 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, specificity: An
     ...                         None, n_resamples=200)
     >>> p.interval.method, p.interval.low <= p.value <= p.interval.high
     ('percentile', True)
+    >>> partial_auc_summary([0, 0, 1, 1], [.1, .4, .35, .8], 1, (0.5, 1), None,
+    ...                     focus="sensitivity", interval=False).range_label
+    'sensitivity 0.5 to 1, McClish-corrected'
     """
-    from ..curves.partial import check_range, partial_auc
+    from ..curves.partial import PartialRange, partial_auc
     from ..metrics import UndefinedMetricWarning
 
-    rng = check_range(specificity, "partial_auc")
+    prange = PartialRange.parse(bounds, focus)
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)
-        value = partial_auc(y_true, score, specificity=rng, correct=True, pos_label=pos_label,
-                            sample_weight=sample_weight)
+        value = partial_auc(y_true, score, **prange.curve_kwargs(), correct=True,
+                            pos_label=pos_label, sample_weight=sample_weight)
     notes += [str(w.message) for w in caught if issubclass(w.category, UndefinedMetricWarning)]
-    raw = partial_auc(y_true, score, specificity=rng, pos_label=pos_label,
+    raw = partial_auc(y_true, score, **prange.curve_kwargs(), pos_label=pos_label,
                       sample_weight=sample_weight)
     ci = None
     if interval and sample_weight is not None:
@@ -448,10 +464,11 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, specificity: An
     elif interval:
         from ..inference.roc_ci import partial_auc_ci
 
-        ci = partial_auc_ci(y_true, score, specificity=rng, correct=True, level=level,
+        ci = partial_auc_ci(y_true, score, **prange.curve_kwargs(), correct=True, level=level,
                             n_resamples=n_resamples, stratified=True,
                             random_state=random_state, pos_label=pos_label)
-    return PartialAUCSummary(pos_label, rng, float(value), float(raw), ci, random_state, notes)
+    return PartialAUCSummary(pos_label, prange.bounds, float(value), float(raw), ci,
+                             random_state, notes, prange.focus)
 
 
 def summary_rows(averages: Any, multiclass: MulticlassAUC | None,
@@ -497,9 +514,7 @@ def summary_rows(averages: Any, multiclass: MulticlassAUC | None,
                          f"{BOOTSTRAP_METHOD} ({band.ci.n_resamples} resamples)"))
     if partial is not None:
         iv = partial.interval
-        lo, hi = partial.specificity
-        rows.append(("partial_auc", f"specificity {lo:g} to {hi:g}, McClish-corrected (McClish "
-                     "1989)", partial.value,
+        rows.append(("partial_auc", f"{partial.range_label} (McClish 1989)", partial.value,
                      None if iv is None else (float(iv.low), float(iv.high)),
                      partial.interval_method))
     return rows
