@@ -24,6 +24,7 @@ from ..curves.rank import cumulative_counts
 from ..curves.roc import binary_auc, roc_points
 from ..inference import ConfidenceInterval, score_ci
 from ..inference.resampling import REF_EFRON, bootstrap_interval
+from ..inference.score_runs import ScoreRuns
 from ..inputs.targets import BinaryTarget
 from ..metrics import UndefinedMetricWarning
 from .score_bootstrap import REF_CARPENTER, StratifiedSamples, score_replicates
@@ -185,6 +186,36 @@ class GroupedScores:
         with _quiet():
             return _score(name, self.pos, self.score, self.weight)
 
+    @property
+    def sizes(self) -> np.ndarray:
+        """Samples per group.
+
+        Returns
+        -------
+        ndarray of int64
+        """
+        return np.array([sl.stop - sl.start for sl in self.slices], dtype=np.int64)
+
+    @cached_property
+    def runs(self) -> ScoreRuns:
+        """The samples sorted by group and score into runs of tied scores (built once).
+
+        Returns
+        -------
+        ScoreRuns
+        """
+        return ScoreRuns.build(self.pos, self.score, self.weight, self.sizes)
+
+    @cached_property
+    def pooled_runs(self) -> ScoreRuns:
+        """All samples sorted by score into runs of tied scores, one segment (built once).
+
+        Returns
+        -------
+        ScoreRuns
+        """
+        return ScoreRuns.build(self.pos, self.score, self.weight)
+
     @cached_property
     def samples(self) -> StratifiedSamples:
         """The samples in the layout of the stratified bootstrap (built once).
@@ -193,8 +224,7 @@ class GroupedScores:
         -------
         StratifiedSamples
         """
-        sizes = np.array([sl.stop - sl.start for sl in self.slices], dtype=np.int64)
-        return StratifiedSamples.build(self.pos, self.score, self.weight, sizes)
+        return StratifiedSamples.build(self.pos, self.sizes, self.runs, self.pooled_runs)
 
     def replicates(self, name: str, n_resamples: int, rng: np.random.Generator,
                    pooled: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
