@@ -1,7 +1,7 @@
 """The one engine of resampled ROC AUC / average precision (confmat.inference.score_runs) and
 its two users: the ungrouped bootstrap of score_ci / paired_bootstrap
 (confmat.inference.score_resampling) and the stratified bootstrap by group
-(confmat.groups.score_bootstrap).
+(confmat.groups.score_bootstrap), and the per-group values of GroupedEvaluation.metric.
 
 Oracle: scikit-learn's ``roc_auc_score`` / ``average_precision_score`` with
 ``sample_weight = multiplicity x weight`` (samples of weight 0 left out), on hypothesis-made
@@ -25,6 +25,7 @@ from confmat.groups import by_group
 from confmat.groups.score_bootstrap import replicate_chunk
 from confmat.inference.score_resampling import score_bootstrap
 from confmat.inference.score_runs import ScoreRuns, multiplicities, stratified_values
+from confmat.metrics import UndefinedMetricWarning
 
 TOL = 1e-12
 SKLEARN = {"roc_auc": skm.roc_auc_score, "average_precision": skm.average_precision_score}
@@ -199,3 +200,53 @@ def test_multiclass_score_bootstrap_is_sklearn_on_the_documented_draws(seed, nam
         # one-vs-rest: scikit-learn's metric of the binarised labels, averaged
         ref = SKLEARN[name](label_binarize(y[d], classes=[0, 1, 2]), s[d], average=average)
         assert boot[r, 0] == pytest.approx(ref, abs=TOL)
+
+
+# ----------------------------------------------------------------------------- per group
+@settings(max_examples=40, deadline=None)
+@given(grouped_problem(max_n=80), METRICS)
+def test_metric_by_group_is_sklearn_per_group(data, name):
+    """All groups in one sweep: scikit-learn on each group's samples; a group of one class has
+    a NaN ROC AUC (one warning counts them) and an average precision of 0 without
+    positives, as scikit-learn."""
+    y, s, w, sizes, rng = data
+    g = np.repeat(rng.permutation(sizes.shape[0]), sizes)  # groups not in sorted order
+    perm = rng.permutation(y.shape[0])  # samples not in group order
+    y, s, g = y[perm], s[perm], g[perm]
+    w = None if w is None else w[perm]
+    ev = by_group(y, y, g, scores=s, sample_weight=w)
+    ones = np.ones(y.shape[0]) if w is None else w
+    expected = np.array([oracle(name, y[g == k], s[g == k], ones[g == k], 0.0)
+                         for k in ev.groups])
+    one_class = sum(np.unique(y[g == k]).size < 2 for k in ev.groups)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = ev.metric(name)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=TOL)
+    undefined = [c for c in caught if issubclass(c.category, UndefinedMetricWarning)]
+    if name == "roc_auc" and one_class:
+        assert len(undefined) == 1
+        assert f"undefined in {one_class} group(s) holding one class" in str(undefined[0].message)
+    else:
+        assert not undefined
+    overall = oracle(name, y, s, ones, 0.0)
+    assert ev.overall_metric(name) == pytest.approx(overall, abs=TOL, nan_ok=True)
+
+
+def test_metric_by_group_with_many_groups():
+    """10,000 groups of 20 samples, ties included, one sweep: scikit-learn on each group."""
+    rng = np.random.default_rng(3)
+    n_groups, size = 10_000, 20
+    g = np.repeat(np.arange(n_groups), size)
+    y = rng.integers(0, 2, g.shape[0])
+    s = np.round(rng.random(g.shape[0]) + 0.3 * y, 1)
+    ev = by_group(y, y, g, scores=s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        auc, ap = ev.metric("roc_auc"), ev.metric("average_precision")
+    for k in rng.choice(n_groups, 200, replace=False):
+        sl = slice(k * size, (k + 1) * size)
+        ref_auc = (skm.roc_auc_score(y[sl], s[sl]) if np.unique(y[sl]).size == 2 else np.nan)
+        assert auc[k] == pytest.approx(ref_auc, abs=TOL, nan_ok=True)
+        assert ap[k] == pytest.approx(oracle("average_precision", y[sl], s[sl],
+                                             np.ones(size), 0.0), abs=TOL)
