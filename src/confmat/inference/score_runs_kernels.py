@@ -82,7 +82,7 @@ def sweep_segments(pq, segment_runs, metric, empty_ap, out):  # pragma: no cover
 
 
 @njit(nogil=True, boundscheck=False)
-def multiplicity_rows(mult, slot, weight, weighted, segment_runs, metric, empty_ap,
+def multiplicity_rows(mult, slot, weight, segment_runs, metric, empty_ap,
                       out):  # pragma: no cover - compiled
     """The metric of every segment in every replicate given by its multiplicities.
 
@@ -92,10 +92,8 @@ def multiplicity_rows(mult, slot, weight, weighted, segment_runs, metric, empty_
         Multiplicities, one replicate per row (sample order).
     slot : numpy.ndarray of int64, shape (n,)
         Each sample's slot: ``2 * run + (0 if positive else 1)``.
-    weight : numpy.ndarray of float64, shape (n,) or (0,)
-        Sample weights, read only when ``weighted``.
-    weighted : bool
-        Multiply each multiplicity by its sample's weight.
+    weight : numpy.ndarray of float64, shape (n,)
+        Sample weights (ones without weights: ``m * 1.0`` is exact).
     segment_runs : numpy.ndarray of int64, shape (S + 1,)
         The runs of each segment.
     metric, empty_ap
@@ -105,17 +103,13 @@ def multiplicity_rows(mult, slot, weight, weighted, segment_runs, metric, empty_
     """
     pq = np.zeros(2 * segment_runs[-1])
     for r in range(mult.shape[0]):
-        if weighted:
-            for i in range(mult.shape[1]):
-                pq[slot[i]] += mult[r, i] * weight[i]
-        else:
-            for i in range(mult.shape[1]):
-                pq[slot[i]] += mult[r, i]
+        for i in range(mult.shape[1]):
+            pq[slot[i]] += mult[r, i] * weight[i]
         sweep_segments(pq, segment_runs, metric, empty_ap, out[r])
 
 
 @njit(nogil=True, boundscheck=False)
-def draw_rows(draws, slot, weight, weighted, segment_runs, metric, empty_ap,
+def draw_rows(draws, slot, weight, segment_runs, metric, empty_ap,
               out):  # pragma: no cover - compiled
     """The metric of every segment in every replicate given by the samples it drew.
 
@@ -123,20 +117,16 @@ def draw_rows(draws, slot, weight, weighted, segment_runs, metric, empty_ap,
     ----------
     draws : numpy.ndarray of int, shape (B, m)
         The samples drawn by each replicate (with repeats).
-    slot, weight, weighted, segment_runs, metric, empty_ap
+    slot, weight, segment_runs, metric, empty_ap
         As in :func:`multiplicity_rows`.
     out : numpy.ndarray of float64, shape (B, S)
         Receives the values.
     """
     pq = np.zeros(2 * segment_runs[-1])
     for r in range(draws.shape[0]):
-        if weighted:
-            for j in range(draws.shape[1]):
-                i = draws[r, j]
-                pq[slot[i]] += weight[i]
-        else:
-            for j in range(draws.shape[1]):
-                pq[slot[draws[r, j]]] += 1.0
+        for j in range(draws.shape[1]):
+            i = draws[r, j]
+            pq[slot[i]] += weight[i]
         sweep_segments(pq, segment_runs, metric, empty_ap, out[r])
 
 
@@ -155,8 +145,11 @@ def stratified_rows(u, strata, slot, weight, weighted, segment_runs, pooled, p_s
         Uniform numbers, one replicate per row.
     strata : numpy.ndarray of int64, shape (T + 1,)
         Column boundaries of the strata.
-    slot, weight, weighted, segment_runs
+    slot, weight, segment_runs
         The segments' runs, as in :func:`multiplicity_rows`.
+    weighted : bool
+        Whether ``weight`` holds sample weights (else ones: each stratum's draws are counted
+        directly).
     pooled : bool
         Also compute the metric of the runs ``p_slot`` (one segment of ``p_runs`` runs, the
         same weights) into ``out_pooled``.
@@ -196,7 +189,7 @@ def stratified_rows(u, strata, slot, weight, weighted, segment_runs, pooled, p_s
                 k = int(u[r, a + j] * scale)
                 times[k if k < size else size - 1] += 1
             for j in range(size):
-                v = times[j] * weight[a + j] if weighted else times[j] * 1.0
+                v = times[j] * weight[a + j]
                 times[j] = 0
                 pq[slot[a + j]] += v
                 if pooled:
