@@ -164,6 +164,25 @@ def test_constant_scores_and_integer_exactness():
         runs.values("accuracy")
 
 
+@pytest.mark.parametrize("numba", [True, False])
+def test_arrays_that_do_not_fit_the_samples_are_refused(numba):
+    """The kernels read without bounds checks: a wrong shape or a draw outside the samples
+    must raise, not read past an array."""
+    runs = ScoreRuns.build(np.array([True, False, True]), np.array([0.2, 0.4, 0.9]))
+    with pytest.raises(ValueError, match=r"mult must have shape \(B, 3\)"):
+        runs.values("roc_auc", np.ones((2, 4), dtype=np.int64), use_numba=numba)
+    with pytest.raises(ValueError, match="draws must have shape"):
+        runs.values_of_draws("roc_auc", np.array([0, 1, 2]), use_numba=numba)
+    for bad in (3, -1):
+        with pytest.raises(IndexError, match=r"sample indices in \[0, n\)"):
+            runs.values_of_draws("roc_auc", np.array([[0, 1, bad]]), use_numba=numba)
+    with pytest.raises(ValueError, match=r"u must have shape \(B, 3\)"):
+        stratified_values(np.zeros((1, 2)), np.array([0, 2]), runs, "roc_auc",
+                          use_numba=numba)
+    with pytest.raises(ValueError, match="sizes must be positive segment lengths"):
+        ScoreRuns.build(np.array([True, False]), np.array([0.1, 0.2]), sizes=np.array([2, 0]))
+
+
 # ----------------------------------------------------------------------------- score_bootstrap
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1), METRICS, st.sampled_from([0, 1, 8]), st.integers(1, 40))

@@ -107,6 +107,11 @@ class ScoreRuns:
         -------
         ScoreRuns
 
+        Raises
+        ------
+        ValueError
+            ``sizes`` with a length below 1 or a sum other than ``n``.
+
         Examples
         --------
         >>> r = ScoreRuns.build(np.array([0, 1, 1, 0], bool), np.array([.3, .8, .3, .1]),
@@ -123,6 +128,9 @@ class ScoreRuns:
             first = np.zeros(1, dtype=np.int64)
         else:
             sizes = np.asarray(sizes, dtype=np.int64)
+            if sizes.ndim != 1 or (sizes < 1).any() or sizes.sum() != n:
+                raise ValueError(f"sizes must be positive segment lengths that add up to the "
+                                 f"{n} samples, got {sizes.tolist()[:10]}")
             first = np.cumsum(sizes) - sizes
             order = _segment_order(score, sizes, first)
         s = score[order]
@@ -213,7 +221,7 @@ class ScoreRuns:
         Raises
         ------
         ValueError
-            An unknown metric.
+            An unknown metric, or ``mult`` not of shape (B, n).
         ImportError
             ``use_numba=True`` without numba.
 
@@ -230,6 +238,8 @@ class ScoreRuns:
         code = _code(metric)
         if mult is None and not use_numba:  # one pass: numpy's is fast, loading numba is not
             return self._values_numpy(None, code, empty_ap)
+        if mult is not None:
+            self._check_rows(mult, "mult")
         if mult is None:
             mult = np.ones((1, self.slot.shape[0]), dtype=np.int64)
         kern = _kernels_or_none(use_numba)
@@ -258,6 +268,15 @@ class ScoreRuns:
         -------
         ndarray of float64, shape (B, S)
 
+        Raises
+        ------
+        ValueError
+            An unknown metric, or ``draws`` not two-dimensional.
+        IndexError
+            A draw outside ``[0, n)``.
+        ImportError
+            ``use_numba=True`` without numba.
+
         Examples
         --------
         >>> r = ScoreRuns.build(np.array([0, 1, 1, 0], bool), np.array([.3, .8, .3, .1]))
@@ -265,6 +284,7 @@ class ScoreRuns:
         [[1.0], [0.5]]
         """
         code = _code(metric)
+        self._check_rows(draws, "draws", same_width=False)
         kern = _kernels_or_none(use_numba)
         if kern is None:
             return self._values_numpy(multiplicities(draws, self.slot.shape[0]), code, empty_ap)
@@ -272,6 +292,12 @@ class ScoreRuns:
         kern.draw_rows(np.ascontiguousarray(draws), self.slot, self.weight_or_ones(),
                        self.segment_runs, code, float(empty_ap), out)
         return out
+
+    def _check_rows(self, rows: np.ndarray, name: str, same_width: bool = True) -> None:
+        n = self.slot.shape[0]
+        if rows.ndim != 2 or (same_width and rows.shape[1] != n):
+            raise ValueError(f"{name} must have shape (B, {n if same_width else 'm'}), one "
+                             f"replicate per row, got shape {rows.shape}")
 
     def _values_numpy(self, mult: np.ndarray | None, code: int, empty_ap: float) -> np.ndarray:
         width = 2 * self.n_runs
@@ -364,11 +390,18 @@ def multiplicities(draws: np.ndarray, n: int) -> np.ndarray:
     -------
     ndarray of int64, shape (B, n)
 
+    Raises
+    ------
+    IndexError
+        A draw outside ``[0, n)``.
+
     Examples
     --------
     >>> multiplicities(np.array([[1, 2, 3, 3], [0, 0, 2, 2]]), 4).tolist()
     [[0, 1, 1, 2], [2, 0, 2, 0]]
     """
+    if draws.size and (draws.min() < 0 or draws.max() >= n):
+        raise IndexError("draws must hold sample indices in [0, n)")
     b = draws.shape[0]
     flat = (draws + (np.arange(b, dtype=np.int64) * n)[:, None]).ravel()
     return np.bincount(flat, minlength=b * n).reshape(b, n)
@@ -432,6 +465,11 @@ def stratified_values(u: np.ndarray, strata: np.ndarray, runs: ScoreRuns, metric
     values : ndarray of float64, shape (B, S)
     pooled : ndarray of float64, shape (B,), or None
 
+    Raises
+    ------
+    ValueError
+        An unknown metric, or ``u`` and ``strata`` that do not match the samples.
+
     Examples
     --------
     >>> runs = ScoreRuns.build(np.array([1, 1, 0, 0], bool), np.array([.8, .3, .3, .1]))
@@ -440,6 +478,12 @@ def stratified_values(u: np.ndarray, strata: np.ndarray, runs: ScoreRuns, metric
     [[0.875]]
     """
     code = _code(metric)
+    n = runs.slot.shape[0]
+    if u.ndim != 2 or u.shape[1] != n or strata[0] != 0 or strata[-1] != n or (
+            pooled is not None and pooled.slot.shape[0] != n):
+        raise ValueError(f"u must have shape (B, {n}) and strata run from 0 to {n} (the samples "
+                         f"of runs and pooled), got u of shape {u.shape} and strata "
+                         f"{strata[0]}..{strata[-1]}")
     kern = _kernels_or_none(use_numba)
     if kern is None:
         mult = stratified_multiplicities(u, strata)

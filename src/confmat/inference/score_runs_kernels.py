@@ -116,16 +116,19 @@ def draw_rows(draws, slot, weight, segment_runs, metric, empty_ap,
     Parameters
     ----------
     draws : numpy.ndarray of int, shape (B, m)
-        The samples drawn by each replicate (with repeats).
+        The samples drawn by each replicate (with repeats), in ``[0, n)`` (else IndexError).
     slot, weight, segment_runs, metric, empty_ap
         As in :func:`multiplicity_rows`.
     out : numpy.ndarray of float64, shape (B, S)
         Receives the values.
     """
     pq = np.zeros(2 * segment_runs[-1])
+    n = slot.shape[0]
     for r in range(draws.shape[0]):
         for j in range(draws.shape[1]):
             i = draws[r, j]
+            if i < 0 or i >= n:  # the loads below are not bounds-checked
+                raise IndexError("draws must hold sample indices in [0, n)")
             pq[slot[i]] += weight[i]
         sweep_segments(pq, segment_runs, metric, empty_ap, out[r])
 
