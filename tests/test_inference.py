@@ -22,8 +22,8 @@ from sklearn.metrics import (
 import confmat
 from confmat import ConfusionMatrix
 from confmat.inference import intervals as iv
-from confmat.inference import score_resampling as sr
 from confmat.inference import scores as sc
+from confmat.inference.score_runs import ScoreRuns, multiplicities
 
 TABLE3 = np.array([[50, 3, 2], [4, 40, 6], [1, 5, 30]])
 METRIC_NAMES = [s.name for s in confmat.list_metrics()]
@@ -329,18 +329,20 @@ def test_score_metrics_match_sklearn_with_ties():
     assert sc.score_metric(y, s, "ap") == pytest.approx(average_precision_score(y, s), abs=1e-12)
 
 
+@pytest.mark.parametrize("use_numba", [True, False])
 @pytest.mark.parametrize("digits", [1, None])  # tied scores, and the path without ties
-def test_weighted_score_metrics_are_metrics_of_the_resampled_samples(digits):
+def test_resampled_score_metrics_are_metrics_of_the_resampled_samples(digits, use_numba):
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 60)
     s = y * 0.5 + rng.random(60)
     if digits is not None:
         s = np.round(s, digits)
-    w = sr.resample_weights(60, 5, np.random.default_rng(0))
-    srt = sr._Sorted(y == 1, s)
-    auc, ap = sr.weighted_auc(srt, w), sr.weighted_average_precision(srt, w)
+    draws = np.random.default_rng(0).integers(0, 60, (5, 60))
+    runs = ScoreRuns.build(y == 1, s)
+    auc = runs.values_of_draws("roc_auc", draws, use_numba=use_numba)[:, 0]
+    ap = runs.values("average_precision", multiplicities(draws, 60), use_numba=use_numba)[:, 0]
     for r in range(5):
-        idx = np.repeat(np.arange(60), w[r].astype(int))
+        idx = draws[r]
         assert auc[r] == pytest.approx(roc_auc_score(y[idx], s[idx]), abs=1e-12)
         assert ap[r] == pytest.approx(average_precision_score(y[idx], s[idx]), abs=1e-12)
 

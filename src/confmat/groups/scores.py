@@ -1,16 +1,18 @@
 """Score metrics by group: ROC AUC, average precision and ROC curves of every group's slice.
 
-The samples are put in group order once (a stable sort of the small group codes); each group's
-slice then goes through the exact functions of :mod:`confmat.curves` (the same numbers as
-:func:`confmat.roc_auc` and :func:`confmat.average_precision` on that slice). Intervals: DeLong
-et al. (1988) for the unweighted ROC AUC (:func:`confmat.inference.score_ci` on the slice), and
-otherwise the percentile (or basic) interval of the stratified bootstrap of every group at once
+The samples are put in group order once (a stable sort of the small group codes) and sorted
+once by group and score into runs of tied scores (:class:`confmat.inference.score_runs.ScoreRuns`);
+ROC AUC and average precision of every group are then one sweep over the runs, the engine
+that also computes every bootstrap replicate. The values are those of :func:`confmat.roc_auc`
+and :func:`confmat.average_precision` on each group's slice (to rounding; exactly for the
+unweighted ROC AUC, a ratio of integers). Intervals: DeLong et al. (1988) for the unweighted
+ROC AUC (:func:`confmat.inference.score_ci` on the slice), and otherwise the percentile (or
+basic) interval of the stratified bootstrap of every group at once
 (:mod:`confmat.groups.score_bootstrap`), which carries the sample weights.
 """
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from ..curves.precision_recall import ap_from_counts
 from ..curves.rank import cumulative_counts
-from ..curves.roc import binary_auc, roc_points
+from ..curves.roc import roc_points
 from ..inference import ConfidenceInterval, score_ci
 from ..inference.resampling import REF_EFRON, bootstrap_interval
+from ..inference.score_runs import ScoreRuns
 from ..inputs.targets import BinaryTarget
 from ..metrics import UndefinedMetricWarning
 from .score_bootstrap import REF_CARPENTER, StratifiedSamples, score_replicates
@@ -153,8 +155,7 @@ class GroupedScores:
         >>> gs.values("roc_auc").tolist()
         [1.0, 0.0]
         """
-        with _quiet():
-            out = np.array([_score(name, pos, score, w) for pos, score, w in self.parts()])
+        out = self.runs.values(name, empty_ap=0.0)[0]
         if name == "roc_auc" and np.isnan(out).any():
             warnings.warn(
                 f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
@@ -182,8 +183,37 @@ class GroupedScores:
         >>> GroupedScores.build(b, np.array([0, 0, 1, 1]), np.array([2, 2])).pooled("roc_auc")
         0.75
         """
-        with _quiet():
-            return _score(name, self.pos, self.score, self.weight)
+        return float(self.pooled_runs.values(name, empty_ap=0.0)[0, 0])
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Samples per group.
+
+        Returns
+        -------
+        ndarray of int64
+        """
+        return np.array([sl.stop - sl.start for sl in self.slices], dtype=np.int64)
+
+    @cached_property
+    def runs(self) -> ScoreRuns:
+        """The samples sorted by group and score into runs of tied scores (built once).
+
+        Returns
+        -------
+        ScoreRuns
+        """
+        return ScoreRuns.build(self.pos, self.score, self.weight, self.sizes)
+
+    @cached_property
+    def pooled_runs(self) -> ScoreRuns:
+        """All samples sorted by score into runs of tied scores, one segment (built once).
+
+        Returns
+        -------
+        ScoreRuns
+        """
+        return ScoreRuns.build(self.pos, self.score, self.weight)
 
     @cached_property
     def samples(self) -> StratifiedSamples:
@@ -193,8 +223,7 @@ class GroupedScores:
         -------
         StratifiedSamples
         """
-        sizes = np.array([sl.stop - sl.start for sl in self.slices], dtype=np.int64)
-        return StratifiedSamples.build(self.pos, self.score, self.weight, sizes)
+        return StratifiedSamples.build(self.pos, self.sizes, self.runs, self.pooled_runs)
 
     def replicates(self, name: str, n_resamples: int, rng: np.random.Generator,
                    pooled: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
@@ -329,21 +358,3 @@ class GroupedScores:
             out.append(score_ci(pos.astype(np.int8), score, name, level=level, method=method,
                                 n_resamples=n_resamples, random_state=rng))
         return out
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """No per-group warning: the callers say once how many groups have no value."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        warnings.simplefilter("ignore", UserWarning)
-        yield
-
-
-def _score(name: str, pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None) -> float:
-    """ROC AUC or average precision of validated binary input, NaN when the ROC AUC is
-    undefined (inside :func:`_quiet`: no warning)."""
-    if name == "roc_auc":
-        return float(binary_auc(pos, score, weight, None))
-    _, tps, fps = cumulative_counts(pos, score, weight)
-    return float(ap_from_counts(tps, fps, "step"))

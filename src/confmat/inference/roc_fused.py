@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..deps import njit, numba_kernels
+from ..deps import numba_kernels
 from .roc_boot import ScoreGroups
 
 __all__ = ["resampled_auc", "resampled_se_at_sp"]
@@ -24,52 +24,7 @@ __all__ = ["resampled_auc", "resampled_se_at_sp"]
 def auc_kernels() -> Any:
     """Compiled kernels that count each resample and return its AUC without building the
     (B, G + 1) cumulative tables (the full-area bootstrap of :func:`roc_test`), or None."""
-
-    @njit(nogil=True)
-    def area(buf_neg, buf_pos, n_neg, n_pos):  # pragma: no cover - compiled
-        fp = 0
-        num = 0
-        for g in range(buf_neg.shape[0]):
-            neg = np.int64(buf_neg[g])
-            fp += neg
-            num += np.int64(buf_pos[g]) * (2 * (n_neg - fp) + neg)
-            buf_neg[g] = 0
-            buf_pos[g] = 0
-        if n_neg == 0 or n_pos == 0:
-            return np.nan
-        return num / (2.0 * n_neg * n_pos)
-
-    @njit(nogil=True)
-    def stratified(neg_codes, neg_idx, pos_codes, pos_idx, width):  # pragma: no cover
-        rows = neg_idx.shape[0]
-        out = np.empty(rows)
-        buf_neg = np.zeros(width, np.int32)
-        buf_pos = np.zeros(width, np.int32)
-        for r in range(rows):
-            for j in range(neg_idx.shape[1]):
-                buf_neg[neg_codes[neg_idx[r, j]]] += 1
-            for j in range(pos_idx.shape[1]):
-                buf_pos[pos_codes[pos_idx[r, j]]] += 1
-            out[r] = area(buf_neg, buf_pos, neg_idx.shape[1], pos_idx.shape[1])
-        return out
-
-    @njit(nogil=True)
-    def pooled(codes, idx, width):  # pragma: no cover - compiled
-        rows = idx.shape[0]
-        out = np.empty(rows)
-        buf_neg = np.zeros(width, np.int32)
-        buf_pos = np.zeros(width, np.int32)
-        for r in range(rows):
-            n_pos = 0
-            for j in range(idx.shape[1]):
-                c = codes[idx[r, j]]
-                if c >= width:
-                    buf_pos[c - width] += 1
-                    n_pos += 1
-                else:
-                    buf_neg[c] += 1
-            out[r] = area(buf_neg, buf_pos, idx.shape[1] - n_pos, n_pos)
-        return out
+    from .roc_fused_kernels import pooled, stratified
 
     return stratified, pooled
 
@@ -113,55 +68,7 @@ def resampled_auc(groups: ScoreGroups, idx: tuple[np.ndarray, ...]) -> np.ndarra
 @numba_kernels
 def se_kernel() -> Any:
     """Compiled kernel of :func:`resampled_se_at_sp`, or None without numba."""
-
-    @njit(nogil=True)
-    def se_at_sp(neg_codes, neg_idx, pos_codes, pos_idx, width, values, slots,
-                 out):  # pragma: no cover - compiled
-        rows = neg_idx.shape[0]
-        buf_neg = np.zeros(width, np.int32)
-        buf_pos = np.zeros(width, np.int32)
-        n_neg = neg_idx.shape[1]
-        n_pos = pos_idx.shape[1]
-        nn = np.float64(n_neg)
-        npos = np.float64(n_pos)
-        q = values.shape[0]
-        fp = np.empty(width + 1, np.int64)
-        tp = np.empty(width + 1, np.int64)
-        for r in range(rows):
-            for j in range(n_neg):
-                buf_neg[neg_codes[neg_idx[r, j]]] += 1
-            for j in range(n_pos):
-                buf_pos[pos_codes[pos_idx[r, j]]] += 1
-            fp[0] = 0
-            tp[0] = 0
-            for g in range(width):
-                fp[g + 1] = fp[g] + buf_neg[g]
-                tp[g + 1] = tp[g] + buf_pos[g]
-                buf_neg[g] = 0
-                buf_pos[g] = 0
-            # values decrease (slots: their columns), the points' specificities too, so one
-            # forward walk finds every value's place
-            i_lo = 0
-            for t in range(q):
-                v = values[t]
-                # first point with specificity <= v, and the end of the block equal to v
-                while i_lo <= width and (nn - fp[i_lo]) / nn > v:
-                    i_lo += 1
-                i_hi = i_lo
-                while i_hi <= width and (nn - fp[i_hi]) / nn == v:
-                    i_hi += 1
-                if i_hi > i_lo:
-                    out[r, slots[t]] = tp[i_hi - 1] / npos
-                else:
-                    i1 = min(max(i_lo - 1, 0), width)
-                    i2 = min(i_lo, width)
-                    x1 = (nn - fp[i1]) / nn
-                    x2 = (nn - fp[i2]) / nn
-                    y1 = tp[i1] / npos
-                    y2 = tp[i2] / npos
-                    proportion = (v - x1) / (x2 - x1)
-                    out[r, slots[t]] = y1 + proportion * (y2 - y1)
-        return out
+    from .roc_fused_kernels import se_at_sp
 
     return se_at_sp
 

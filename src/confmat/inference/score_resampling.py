@@ -1,9 +1,11 @@
 r"""The sample-level bootstrap of score metrics (ROC AUC, average precision), vectorised.
 
 A resample is a vector of multiplicities ``w`` (how often each sample was drawn), and the
-weighted AUC and average precision of ``B`` resamples are computed from one sort of the scores
-as ``(B, n)`` cumulative sums. Paired resampling uses the same ``w`` for every model. DeLong's
-method and :func:`confmat.inference.score_ci` live in :mod:`confmat.inference.scores`.
+AUC and average precision of ``B`` resamples are computed from one sort of each score vector
+by the engine of :mod:`confmat.inference.score_runs` (one sweep over the runs of tied scores
+per resample), which also serves the stratified bootstrap by group. Paired resampling uses the
+same ``w`` for every model. DeLong's method and :func:`confmat.inference.score_ci` live in
+:mod:`confmat.inference.scores`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 from ..inputs.encode import as_1d, py_scalar
 from ..inputs.targets import binary_target, check_scores_2d, encode_truth
 from .common import chunk_rows
+from .score_runs import ScoreRuns
 
 SCORE_METRICS = ("roc_auc", "average_precision")
 _SCORE_ALIASES = {"auc": "roc_auc", "roc_auc": "roc_auc", "auroc": "roc_auc",
@@ -64,77 +67,6 @@ def need_both_classes(pos: np.ndarray) -> None:
         )
 
 
-# ---------------------------------------------------------------------------------------------
-# weighted (resampled) AUC and average precision
-class _Sorted:
-    """Scores sorted once, with tie groups, reused by every resample."""
-
-    def __init__(self, pos: np.ndarray, score: np.ndarray) -> None:
-        self.order = np.argsort(score, kind="mergesort")
-        s = score[self.order]
-        self.pos = pos[self.order]
-        self.starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-
-    def groups(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Weighted positives and negatives per tie group, ascending score: (B, G) each."""
-        ws = np.take(w, self.order, axis=1)  # C order, as reduceat's results (same sums)
-        p = np.where(self.pos, ws, 0.0)
-        q = np.where(self.pos, 0.0, ws)
-        if self.starts.size == self.order.size:  # no ties: every group is one sample
-            return p, q
-        return np.add.reduceat(p, self.starts, axis=1), np.add.reduceat(q, self.starts, axis=1)
-
-
-def weighted_auc(srt: _Sorted, w: np.ndarray) -> np.ndarray:
-    r"""ROC AUC with sample multiplicities ``w`` (B, n): :math:`\sum_g P_g (N_{<g} + N_g/2) /
-    (P\,N)`, ties counting one half (the Mann--Whitney form).
-
-    Parameters
-    ----------
-    srt : _Sorted
-        The scores of one binary problem, sorted once, with their tie groups.
-    w : ndarray of float64, shape (B, n)
-        Multiplicities of the samples in each of ``B`` resamples (sample order).
-
-    Returns
-    -------
-    ndarray of float64, shape (B,)
-        NaN where a resample lacks a class.
-    """
-    p, q = srt.groups(w)
-    below = np.cumsum(q, axis=1) - q
-    num = (p * (below + 0.5 * q)).sum(axis=1)
-    den = p.sum(axis=1) * q.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-
-
-def weighted_average_precision(srt: _Sorted, w: np.ndarray) -> np.ndarray:
-    r"""Average precision :math:`\sum_t (R_t - R_{t-1}) P_t` over distinct thresholds (descending
-    score), as scikit-learn's ``average_precision_score``, with multiplicities ``w``.
-
-    Parameters
-    ----------
-    srt, w
-        As in :func:`weighted_auc`.
-
-    Returns
-    -------
-    ndarray of float64, shape (B,)
-        NaN where a resample holds no positive.
-    """
-    p, q = srt.groups(w)
-    p, q = p[:, ::-1], q[:, ::-1]
-    tp = np.cumsum(p, axis=1)
-    fp = np.cumsum(q, axis=1)
-    total = tp[:, -1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        prec = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1.0), 0.0)
-        ap = (p * prec).sum(axis=1) / np.where(total > 0, total, 1.0)
-    return np.where(total > 0, ap, np.nan)
-
-
-_SCORE_FUNCS = {"roc_auc": weighted_auc, "average_precision": weighted_average_precision}
 _AVERAGES = ("macro", "weighted")
 
 
@@ -176,21 +108,31 @@ class _OneVsRest:
                     f"class {c!r} has no {'samples' if not p.any() else 'negatives'} in y_true: "
                     "its one-vs-rest score metric is undefined"
                 )
-        self.parts = [_Sorted(p, y_score[:, j]) for j, p in enumerate(self.pos)]
+        self.parts = [ScoreRuns.build(p, y_score[:, j]) for j, p in enumerate(self.pos)]
 
-    def evaluate(self, func: Any, w: np.ndarray) -> np.ndarray:
-        vals = np.stack([func(part, w) for part in self.parts], axis=1)  # (B, K)
+    def evaluate(self, metric: str, draws: np.ndarray | None) -> np.ndarray:
+        vals = np.concatenate([_values(part, metric, draws) for part in self.parts], axis=1)
         if self.average == "macro":
             return vals.mean(axis=1)
-        support = w @ self.pos.T.astype(np.float64)  # (B, K)
+        if draws is None:
+            support = self.pos.sum(axis=1, dtype=np.float64)[None, :]  # (1, K)
+        else:  # each class's count in each resample (B, K)
+            support = np.stack([p[draws].sum(axis=1) for p in self.pos], axis=1).astype(np.float64)
         total = support.sum(axis=1)
         with np.errstate(invalid="ignore"):
             return (vals * support).sum(axis=1) / total
 
 
+def _values(runs: ScoreRuns, metric: str, draws: np.ndarray | None) -> np.ndarray:
+    """(B, 1) values of the resamples that drew ``draws`` (B, n); (1, 1) on the samples."""
+    return runs.values(metric) if draws is None else runs.values_of_draws(metric, draws)
+
+
 def _evaluator(y_true: Any, y_score: Any, name: str, pos_label: Any, labels: Any,
                average: str) -> tuple[Any, int]:
-    """(evaluator of (B, n) multiplicities, n) for binary (n,) or multiclass (n, K) scores."""
+    """(evaluator, n) for binary (n,) or multiclass (n, K) scores: the evaluator takes the
+    metric and the (B, n) samples drawn by B resamples (None: the samples themselves) and
+    returns (B,) values."""
     raw = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if raw.ndim == 2 and raw.shape[1] >= 3:
         if pos_label is not None:
@@ -201,8 +143,8 @@ def _evaluator(y_true: Any, y_score: Any, name: str, pos_label: Any, labels: Any
         return ovr.evaluate, n
     b = binary_target(y_true, y_score, pos_label, None, name)
     need_both_classes(b.pos)
-    srt = _Sorted(b.pos, b.score)
-    return (lambda func, w: func(srt, w)), b.pos.size
+    runs = ScoreRuns.build(b.pos, b.score)
+    return (lambda metric, draws: _values(runs, metric, draws)[:, 0]), b.pos.size
 
 
 def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_label: Any = None,
@@ -250,30 +192,8 @@ def score_metric(y_true: Any, y_score: Any, metric: str = "roc_auc", *, pos_labe
     name = score_metric_name(metric)
     if name is None:
         raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
-    evaluate, n = _evaluator(y_true, y_score, "y_score", pos_label, labels, average)
-    return float(evaluate(_SCORE_FUNCS[name], np.ones((1, n)))[0])
-
-
-def resample_weights(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
-    """Multiplicities of ``size`` bootstrap resamples of ``n`` samples: (size, n) counts.
-
-    Parameters
-    ----------
-    n : int
-        Samples.
-    size : int
-        Resamples.
-    rng : numpy.random.Generator
-        The random generator (advanced).
-
-    Returns
-    -------
-    ndarray of float64, shape (size, n)
-        How often each sample was drawn; every row sums to ``n``.
-    """
-    idx = rng.integers(0, n, size=(size, n))
-    flat = (idx + (np.arange(size) * n)[:, None]).ravel()
-    return np.bincount(flat, minlength=size * n).reshape(size, n).astype(np.float64)
+    evaluate, _ = _evaluator(y_true, y_score, "y_score", pos_label, labels, average)
+    return float(evaluate(name, None)[0])
 
 
 def score_bootstrap(
@@ -290,8 +210,10 @@ def score_bootstrap(
     """Point estimates (M,) and paired bootstrap values (B, M) of a score metric for M models
     (binary ``(n,)`` or multiclass ``(n, K)`` scores, as in :func:`score_metric`).
 
-    Every model is evaluated on the same resamples (the same multiplicities), so the values
-    are paired.
+    Every model is evaluated on the same resamples, so the values are paired. The draws:
+    ``rng.integers(0, n, size=(b, n))`` for chunks of ``b`` resamples (at most 2,000,000
+    numbers a chunk, :func:`confmat.inference.common.chunk_rows`), row ``r`` holding the
+    samples that resample ``r`` draws.
 
     Parameters
     ----------
@@ -323,12 +245,10 @@ def score_bootstrap(
         (f"score_{i}", s) for i, s in enumerate(scores)]
     evals = [_evaluator(y_true, s, str(k), pos_label, labels, average) for k, s in items]
     n = evals[0][1]
-    func = _SCORE_FUNCS[name]
-    ones = np.ones((1, n))
-    est = np.array([ev(func, ones)[0] for ev, _ in evals])
+    est = np.array([ev(name, None)[0] for ev, _ in evals])
     out = np.empty((n_resamples, len(evals)))
     for start, stop in chunk_rows(n_resamples, n, budget=2_000_000):
-        w = resample_weights(n, stop - start, rng)
+        draws = rng.integers(0, n, size=(stop - start, n))
         for j, (ev, _) in enumerate(evals):
-            out[start:stop, j] = ev(func, w)
+            out[start:stop, j] = ev(name, draws)
     return est, out
