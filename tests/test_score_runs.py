@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from sklearn.preprocessing import label_binarize
 
 from confmat.groups import by_group
+from confmat.groups import scores as group_scores
 from confmat.groups.score_bootstrap import replicate_chunk
 from confmat.inference.score_resampling import score_bootstrap
 from confmat.inference.score_runs import ScoreRuns, multiplicities, stratified_values
@@ -222,12 +223,21 @@ def test_multiclass_score_bootstrap_is_sklearn_on_the_documented_draws(seed, nam
 
 
 # ----------------------------------------------------------------------------- per group
+@pytest.mark.parametrize("loop_from", [10**9, 0], ids=["one sweep", "slice by slice"])
 @settings(max_examples=40, deadline=None)
-@given(grouped_problem(max_n=80), METRICS)
-def test_metric_by_group_is_sklearn_per_group(data, name):
-    """All groups in one sweep: scikit-learn on each group's samples; a group of one class has
-    a NaN ROC AUC (one warning counts them) and an average precision of 0 without
-    positives, as scikit-learn."""
+@given(data=grouped_problem(max_n=80), name=METRICS)
+def test_metric_by_group_is_sklearn_per_group(loop_from, data, name):
+    """All groups in one sweep, or (large groups, ``LOOP_FROM``) each group's slice on its
+    own: scikit-learn on each group's samples; a group of one class has a NaN ROC AUC (one
+    warning counts them) and an average precision of 0 without positives, as scikit-learn."""
+    saved, group_scores.LOOP_FROM = group_scores.LOOP_FROM, loop_from
+    try:
+        _check_metric_by_group(data, name)
+    finally:
+        group_scores.LOOP_FROM = saved
+
+
+def _check_metric_by_group(data, name):
     y, s, w, sizes, rng = data
     g = np.repeat(rng.permutation(sizes.shape[0]), sizes)  # groups not in sorted order
     perm = rng.permutation(y.shape[0])  # samples not in group order

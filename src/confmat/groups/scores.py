@@ -13,6 +13,7 @@ basic) interval of the stratified bootstrap of every group at once
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from ..curves.precision_recall import ap_from_counts
 from ..curves.rank import cumulative_counts
-from ..curves.roc import roc_points
+from ..curves.roc import binary_auc, roc_points
 from ..inference import ConfidenceInterval, score_ci
 from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inference.score_runs import ScoreRuns
@@ -32,6 +34,12 @@ from .score_bootstrap import REF_CARPENTER, StratifiedSamples, score_replicates
 
 #: interval methods of score metrics by group
 SCORE_INTERVAL_METHODS = ("delong", "percentile", "basic")
+#: Mean samples per group from which :meth:`GroupedScores.values` takes each group's slice on
+#: its own (a sort per slice) rather than one sweep over all groups (one sort of everything,
+#: which the bootstrap reuses). Measured (ROC AUC + average precision, untied scores): the sweep
+#: 5x faster at 100 per group, 1.1-1.4x at 333, equal to 1.3x slower at 1,000, 2.3x slower at
+#: 10,000 per group and 10^7 samples.
+LOOP_FROM = 500
 
 __all__ = ["SCORE_INTERVAL_METHODS", "GroupedScores", "group_slices"]
 
@@ -155,7 +163,11 @@ class GroupedScores:
         >>> gs.values("roc_auc").tolist()
         [1.0, 0.0]
         """
-        out = self.runs.values(name, empty_ap=0.0)[0]
+        if "runs" in self.__dict__ or len(self.pos) < LOOP_FROM * max(len(self.slices), 1):
+            out = self.runs.values(name, empty_ap=0.0)[0]
+        else:  # a few large groups: each slice's own sort is cheaper than one sort of all
+            with _quiet():
+                out = np.array([_score(name, pos, score, w) for pos, score, w in self.parts()])
         if name == "roc_auc" and np.isnan(out).any():
             warnings.warn(
                 f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
@@ -183,7 +195,10 @@ class GroupedScores:
         >>> GroupedScores.build(b, np.array([0, 0, 1, 1]), np.array([2, 2])).pooled("roc_auc")
         0.75
         """
-        return float(self.pooled_runs.values(name, empty_ap=0.0)[0, 0])
+        if "pooled_runs" in self.__dict__:  # built for the bootstrap
+            return float(self.pooled_runs.values(name, empty_ap=0.0)[0, 0])
+        with _quiet():
+            return _score(name, self.pos, self.score, self.weight)
 
     @property
     def sizes(self) -> np.ndarray:
@@ -358,3 +373,22 @@ class GroupedScores:
             out.append(score_ci(pos.astype(np.int8), score, name, level=level, method=method,
                                 n_resamples=n_resamples, random_state=rng))
         return out
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """No per-group warning: the callers say once how many groups have no value."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+def _score(name: str, pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None) -> float:
+    """ROC AUC or average precision of validated binary input, NaN when the ROC AUC is
+    undefined (inside :func:`_quiet`: no warning): the exact functions of
+    :mod:`confmat.curves` on one slice."""
+    if name == "roc_auc":
+        return float(binary_auc(pos, score, weight, None))
+    _, tps, fps = cumulative_counts(pos, score, weight)
+    return float(ap_from_counts(tps, fps, "step"))
