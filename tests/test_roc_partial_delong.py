@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import warnings
 from fractions import Fraction
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -55,7 +56,7 @@ def _roc_at(pts: list[tuple[Fraction, Fraction]], u: Fraction) -> Fraction:
     at = [tpr for fpr, tpr in pts if fpr == u]
     if at:
         return (min(at) + max(at)) / 2
-    for (f0, r0), (f1, r1) in zip(pts, pts[1:], strict=False):
+    for (f0, r0), (f1, r1) in pairwise(pts):
         if f0 < u < f1:
             return r0 + (u - f0) / (f1 - f0) * (r1 - r0)
     raise AssertionError("u outside [0, 1]")
@@ -63,7 +64,7 @@ def _roc_at(pts: list[tuple[Fraction, Fraction]], u: Fraction) -> Fraction:
 
 def _area(pts: list[tuple[Fraction, Fraction]], t1: Fraction, t2: Fraction) -> Fraction:
     total = Fraction(0)
-    for (f0, r0), (f1, r1) in zip(pts, pts[1:], strict=False):
+    for (f0, r0), (f1, r1) in pairwise(pts):
         a, b = max(f0, t1), min(f1, t2)
         if b > a:  # the trapezoid of this segment between a and b
             ra = r0 + (a - f0) / (f1 - f0) * (r1 - r0)
@@ -200,7 +201,7 @@ def test_partial_covariance_by_hand():
 
 R_FULL = r"""
 ends <- cumsum(lens); starts <- ends - lens + 1
-va <- cab <- lo <- hi <- zp <- zu <- numeric(0)
+va <- cab <- lo <- hi <- zp <- zu <- au <- numeric(0)
 for (i in seq_along(lens)) {
   k <- starts[i]:ends[i]
   r1 <- roc(y[k], a[k], levels = c(0, 1), direction = "<", quiet = TRUE)
@@ -210,12 +211,12 @@ for (i in seq_along(lens)) {
   u1 <- roc(y[k][1:h], a[k][1:h], levels = c(0, 1), direction = "<", quiet = TRUE)
   u2 <- roc(y[k][(h + 1):length(k)], b[k][(h + 1):length(k)], levels = c(0, 1),
             direction = "<", quiet = TRUE)
-  va <- c(va, var(r1)); cab <- c(cab, cov(r1, r2))
+  va <- c(va, var(r1)); cab <- c(cab, cov(r1, r2)); au <- c(au, auc(r1))
   lo <- c(lo, ci[1]); hi <- c(hi, ci[3])
   zp <- c(zp, roc.test(r1, r2, method = "delong", paired = TRUE)$statistic)
   zu <- c(zu, roc.test(u1, u2, method = "delong", paired = FALSE)$statistic)
 }
-out <- list(va = va, cab = cab, lo = lo, hi = hi, zp = zp, zu = zu)
+out <- list(va = va, cab = cab, lo = lo, hi = hi, zp = zp, zu = zu, au = au)
 """
 
 
@@ -245,6 +246,7 @@ def test_full_range_is_delongs_variance(proc):  # noqa: F811
             for correct in (False, True):  # McClish on [0, 1] is the identity
                 area, cov = partial_delong_covariance(y == 1, np.vstack([a, b]),
                                                       (focus, 0.0, 1.0, correct))
+                assert area[0] == pytest.approx(r["au"][i], rel=1e-12)
                 assert cov[0, 0] == pytest.approx(r["va"][i], rel=1e-9, abs=1e-15)
                 assert cov[0, 1] == pytest.approx(r["cab"][i], rel=1e-9, abs=1e-15)
             ci = partial_auc_ci(y, a, method="delong", **{focus: (0, 1)})
@@ -349,9 +351,9 @@ def _true_area(mu: float, sigma: float, focus: str, lo: float, hi: float,
 
 
 COVERAGE = [  # mu, sigma, n per class, focus, lo, hi, corrected
-    (1.5, 1.0, 200, "specificity", 0.8, 1.0, False),
-    (2.0, 2.0, 200, "sensitivity", 0.8, 1.0, False),
-    (1.5, 1.0, 150, "specificity", 0.6, 0.9, True),
+    (1.5, 1.0, 500, "specificity", 0.8, 1.0, False),
+    (2.0, 2.0, 500, "sensitivity", 0.8, 1.0, False),
+    (1.5, 1.0, 500, "specificity", 0.6, 0.9, True),
 ]
 
 
@@ -360,9 +362,9 @@ def test_coverage_on_binormal_data():
     # and 0.0040 over the 3000; each must lie within 3.5 SD of 0.95 (the full study with small
     # samples is in docs/roc.md, "Coverage of the partial AUC intervals").
     reps = 1000
-    rng = np.random.default_rng(2024)
     hits = []
-    for mu, sigma, n, focus, lo, hi, corr in COVERAGE:
+    for k, (mu, sigma, n, focus, lo, hi, corr) in enumerate(COVERAGE):
+        rng = np.random.default_rng([2024, k])
         truth = _true_area(mu, sigma, focus, lo, hi, corr)
         y = np.r_[np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)]
         cover = 0

@@ -6,7 +6,8 @@ two for free: taken in the sorted order, the positives (and the negatives) are a
 so their midranks are read off runs of equal values without another sort (one compiled pass
 with numba, a few array passes without). It is confmat's one DeLong covariance:
 :func:`confmat.inference.scores.delong`, ``score_ci``, :func:`confmat.roc_test` and the power
-computations all use it.
+computations all use it. The DeLong-type covariance of partial areas
+(:func:`partial_delong_covariance`) clips the same components to the range.
 """
 
 from __future__ import annotations
