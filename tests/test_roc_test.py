@@ -172,7 +172,10 @@ def test_alternatives_and_estimates():
     ({"method": "specificity"}, TypeError, "specificity must be a number"),
     ({"method": "sensitivity", "sensitivity": 2}, ValueError, "sensitivity must lie"),
     ({"specificity": 0.9}, ValueError, "method='specificity'"),
-    ({"partial_specificity": (0.8, 1)}, ValueError, "method='bootstrap'"),
+    ({"method": "venkatraman", "partial_specificity": (0.8, 1)}, ValueError,
+     "method='bootstrap' or 'delong'"),
+    ({"method": "specificity", "specificity": 0.9, "partial_sensitivity": (0.8, 1)},
+     ValueError, "method='bootstrap' or 'delong'"),
     ({"method": "venkatraman", "alternative": "less"}, ValueError, "two-sided only"),
     ({"method": "bootstrap", "n_resamples": 5}, ValueError, "n_resamples"),
 ])

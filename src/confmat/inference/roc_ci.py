@@ -1,5 +1,6 @@
 r"""Bootstrap confidence intervals of the ROC curve and of its partial area, as pROC's
-``ci.se``, ``ci.sp``, ``ci.thresholds`` and ``ci.auc(partial.auc=...)`` (Robin et al. 2011).
+``ci.se``, ``ci.sp``, ``ci.thresholds`` and ``ci.auc(partial.auc=...)`` (Robin et al. 2011),
+and the normal interval of the partial area with its DeLong-type variance.
 
 Each resample redraws the negatives and the positives separately (``stratified=True``, pROC's
 default) or all samples together, builds the resampled empirical ROC curve and reads from it
@@ -22,12 +23,16 @@ from typing import Any
 
 import numpy as np
 
-from ..curves.partial import REF_MCCLISH, REF_ROBIN, resolve_focus
-from ..inputs.targets import binary_target
-from .common import check_level, check_n_resamples, check_random_state, chunk_rows
+from ..curves.partial import REF_MCCLISH, REF_ROBIN, mcclish, resolve_focus
+from ..inputs.targets import BinaryTarget, binary_target
+from .common import check_level, check_n_resamples, check_random_state, chunk_rows, z_quantile
 from .intervals import REF_EFRON, ConfidenceInterval
 from .roc_boot import Curves, ScoreGroups, draw, percentile_rows
+from .roc_delong import delong_covariance_sorted, partial_delong_covariance
 from .roc_fused import resampled_se_at_sp
+from .scores import REF_DELONG
+
+CI_METHODS = ("bootstrap", "delong")
 
 _BUDGET = 4_000_000
 
@@ -148,16 +153,22 @@ def _no_weights(sample_weight: Any, func: str) -> None:
                          "repeat samples instead of weighting them")
 
 
+def _both_classes(y_true: Any, y_score: Any, pos_label: Any, func: str) -> BinaryTarget:
+    b = binary_target(y_true, y_score, pos_label)
+    n_pos = int(np.count_nonzero(b.pos))
+    if n_pos == 0 or n_pos == b.pos.shape[0]:
+        raise ValueError(f"y_true must contain both classes for {func}; it holds only "
+                         f"{b.pos_label if n_pos else b.neg_label!r}")
+    return b
+
+
 class _Source:
     """The sample split into groups, and how to draw resample counts from it."""
 
     def __init__(self, y_true: Any, y_score: Any, pos_label: Any, func: str) -> None:
-        b = binary_target(y_true, y_score, pos_label)
+        b = _both_classes(y_true, y_score, pos_label, func)
         self.n_pos = int(np.count_nonzero(b.pos))
         self.n_neg = int(b.pos.shape[0] - self.n_pos)
-        if self.n_pos == 0 or self.n_neg == 0:
-            raise ValueError(f"y_true must contain both classes for {func}; it holds only "
-                             f"{b.pos_label if self.n_pos else b.neg_label!r}")
         self.groups = ScoreGroups.build(b.pos, b.score)
         self.n = b.pos.shape[0]
 
@@ -314,17 +325,19 @@ def partial_auc_ci(
     sensitivity: Any = None,
     correct: bool = False,
     level: float = 0.95,
+    method: str = "bootstrap",
     n_resamples: int = 2000,
     stratified: bool = True,
     random_state: Any = None,
     pos_label: Any = None,
     sample_weight: Any = None,
 ) -> ConfidenceInterval:
-    """Percentile bootstrap interval of the partial AUC (pROC's ``ci.auc`` of a partial
-    area, ``method='bootstrap'``).
+    r"""Confidence interval of the partial AUC: the percentile bootstrap (pROC's ``ci.auc``
+    of a partial area, ``method='bootstrap'``) or the normal interval with a DeLong-type
+    variance (``method='delong'``, which pROC refuses for a partial area).
 
-    DeLong's variance is not defined for a partial area (pROC refuses it too), so the
-    interval is the bootstrap's. Without a range, the full AUC is used.
+    Without a range, the full AUC is used (its ``'delong'`` interval is DeLong et al.'s 1988,
+    as :func:`confmat.inference.scores.score_ci`).
 
     Parameters
     ----------
@@ -335,22 +348,34 @@ def partial_auc_ci(
     correct : bool, default=False
         McClish's (1989) standardisation. Resampled curves under the diagonal keep their
         (below 0.5) standardised value, as in pROC.
-    level, n_resamples, stratified, random_state
-        As :func:`roc_ci`.
+    level : float, default=0.95
+        Confidence level.
+    method : {'bootstrap', 'delong'}, default='bootstrap'
+        ``'bootstrap'``: the percentile interval of ``n_resamples`` resampled areas (as
+        :func:`roc_ci`). ``'delong'``: :math:`\hat A \pm z_{(1+level)/2}\,\widehat{se}`,
+        with the variance of DeLong et al.'s (1988) structural components clipped to the
+        range (:func:`confmat.inference.roc_delong.partial_delong_covariance`; for a
+        McClish-standardised area the variance times the square of the standardisation's
+        slope), clipped to the values the area can take: ``[0, high - low]``, or for the
+        standardised area the image of that range, ``[mcclish(0), 1]``. No resampling.
+    n_resamples, stratified, random_state
+        As :func:`roc_ci`; used by ``'bootstrap'`` only.
     sample_weight : None
         Not supported; anything else raises.
 
     Returns
     -------
     ConfidenceInterval
-        ``estimate`` (nan if the corrected area of the sample is undefined), ``low``,
+        ``estimate`` (nan if the corrected area of the sample is undefined; the
+        ``'delong'`` interval is then centred on the standardised value below 0.5), ``low``,
         ``high``; ``metric`` ``'partial_auc'`` (or ``'roc_auc'``), ``method``
-        ``'percentile'``.
+        ``'percentile'`` or ``'delong'``.
 
     Raises
     ------
     ValueError
-        Both ranges, a bad range, one class only, ``sample_weight`` given.
+        Both ranges, a bad range, an unknown method, one class only, ``sample_weight``
+        given.
 
     Examples
     --------
@@ -361,11 +386,24 @@ def partial_auc_ci(
     >>> ci = partial_auc_ci(y, s, specificity=(0.8, 1), n_resamples=500, random_state=1)
     >>> ci.estimate == partial_auc(y, s, specificity=(0.8, 1)), ci.low < ci.estimate < ci.high
     (True, True)
+    >>> d = partial_auc_ci(y, s, specificity=(0.8, 1), method="delong")
+    >>> d.method, d.estimate == ci.estimate, d.low < d.estimate < d.high
+    ('delong', True, True)
     """
     partial: tuple[str, float, float, bool] | None = None
     if specificity is not None or sensitivity is not None:
         partial = (*resolve_focus(specificity, sensitivity), bool(correct))
     level = check_level(level)
+    if method not in CI_METHODS:
+        raise ValueError(f"method must be 'bootstrap' or 'delong', got {method!r}")
+    metric = "roc_auc" if partial is None else "partial_auc"
+    if method == "delong":
+        if sample_weight is not None:
+            raise ValueError("sample_weight is not supported by partial_auc_ci: DeLong's "
+                             "components are those of unweighted samples, as for the full "
+                             "AUC; repeat samples instead of weighting them")
+        return _delong_interval(_both_classes(y_true, y_score, pos_label, "partial_auc_ci"),
+                                partial, level, metric)
     n_used = check_n_resamples(n_resamples, level)
     strat = _check_flags(stratified)
     rng = check_random_state(random_state)
@@ -376,10 +414,29 @@ def partial_auc_ci(
         est = float("nan")  # McClish's correction is undefined under the diagonal
     vals = np.concatenate([c.area(partial) for c in src.chunks(n_used, rng, strat)])
     low, _, high, _ = percentile_rows(vals[:, None], level)
-    metric = "roc_auc" if partial is None else "partial_auc"
     refs = (REF_ROBIN, REF_EFRON) if partial is None else (REF_MCCLISH, REF_ROBIN, REF_EFRON)
     return ConfidenceInterval(float(low[0]), float(high[0]), est, metric, "percentile", level,
                               n_resamples=n_used, references=refs)
+
+
+def _delong_interval(b: BinaryTarget, partial: tuple[str, float, float, bool] | None,
+                     level: float, metric: str) -> ConfidenceInterval:
+    if partial is None:
+        area, cov = delong_covariance_sorted(b.pos, b.score[None, :])
+        floor, ceiling = 0.0, 1.0
+        refs: tuple[str, ...] = (REF_DELONG, REF_ROBIN)
+    else:
+        area, cov = partial_delong_covariance(b.pos, b.score[None, :], partial)
+        _, lo, hi, correct = partial
+        floor, ceiling = (float(mcclish(0.0, lo, hi)), 1.0) if correct else (0.0, hi - lo)
+        refs = (REF_DELONG, REF_MCCLISH, REF_ROBIN)
+    centre = float(area[0])
+    half = float(z_quantile(0.5 + level / 2.0)) * float(np.sqrt(max(cov[0, 0], 0.0)))
+    est = centre
+    if partial is not None and partial[3] and centre < 0.5:
+        est = float("nan")  # McClish's correction is undefined under the diagonal
+    return ConfidenceInterval(max(floor, centre - half), min(ceiling, centre + half), est,
+                              metric, "delong", level, references=refs)
 
 
 __all__ = ["RocBand", "RocCI", "partial_auc_ci", "roc_ci"]

@@ -6,7 +6,10 @@ samples (``y_true_b`` given). Methods:
 - ``'delong'``: paired, :math:`z = (A_a - A_b)/\sqrt{S_{aa} + S_{bb} - 2S_{ab}}` with DeLong
   et al.'s (1988) covariance; unpaired, a Welch-type :math:`t = (A_a - A_b)/\sqrt{S_a + S_b}`
   with :math:`\nu = (S_a + S_b)^2 / (S_a^2/(n_a - 1) + S_b^2/(n_b - 1))` degrees of freedom
-  (pROC's unpaired DeLong test).
+  (pROC's unpaired DeLong test). For partial areas the same statistics with the covariance
+  of the structural components clipped to the range
+  (:func:`confmat.inference.roc_delong.partial_delong_covariance`); pROC refuses DeLong's
+  test of partial areas.
 - ``'bootstrap'``: :math:`D = (\hat\theta_a - \hat\theta_b)/\mathrm{sd}(\theta^*_a -
   \theta^*_b)` over resamples (stratified by class by default, the same resample for both
   curves when paired), compared with the standard normal (Hanley and McNeil 1983's form as
@@ -44,6 +47,7 @@ from .common import (
 from .intervals import REF_EFRON
 from .roc_boot import Curves, ScoreGroups, draw
 from .roc_delong import delong_covariance_sorted as delong_covariance
+from .roc_delong import partial_delong_covariance
 from .roc_fused import resampled_auc
 from .scores import REF_DELONG
 
@@ -198,8 +202,9 @@ def roc_test(
     specificity, sensitivity : float, optional
         The fixed rate of the methods ``'specificity'`` / ``'sensitivity'``.
     partial_specificity, partial_sensitivity : pair of float, optional
-        Compare partial AUCs on this range (method ``'bootstrap'``), McClish-standardised
-        with ``correct=True``.
+        Compare partial AUCs on this range (methods ``'bootstrap'`` and ``'delong'``),
+        McClish-standardised with ``correct=True`` (a curve under the diagonal keeps its
+        standardised value below 0.5).
     correct : bool, default=False
     n_resamples : int, default=2000
         Bootstrap resamples or permutations.
@@ -233,9 +238,9 @@ def roc_test(
     level = check_level(level)
     partial = None
     if partial_specificity is not None or partial_sensitivity is not None:
-        if method != "bootstrap":
-            raise ValueError("partial AUCs are compared with method='bootstrap' (DeLong's "
-                             "variance and Venkatraman's test are for whole curves)")
+        if method not in ("bootstrap", "delong"):
+            raise ValueError("partial AUCs are compared with method='bootstrap' or 'delong' "
+                             f"(method={method!r} is for whole curves or fixed rates)")
         partial = (*resolve_focus(partial_specificity, partial_sensitivity), bool(correct))
     at = None
     if method == "specificity":
@@ -252,7 +257,7 @@ def roc_test(
     if paired and b.pos.shape[0] != a.pos.shape[0]:  # pragma: no cover - the door checks
         raise ValueError("score_a and score_b must score the same samples when paired")
     if method == "delong":
-        return _delong(a, b, paired, alternative, level)
+        return _delong(a, b, paired, alternative, level, partial)
     if method == "venkatraman":
         if alternative != "two-sided":
             raise ValueError("Venkatraman's test is two-sided only (alternative='two-sided')")
@@ -267,11 +272,19 @@ def roc_test(
                       alternative)
 
 
-def _delong(a: _Curve, b: _Curve, paired: bool, alternative: str, level: float
-            ) -> RocTestResult:
-    refs = (REF_DELONG, REF_ROBIN)
+def _delong(a: _Curve, b: _Curve, paired: bool, alternative: str, level: float,
+            partial: tuple[str, float, float, bool] | None) -> RocTestResult:
+    refs: tuple[str, ...] = (REF_DELONG, REF_ROBIN)
+    if partial is not None and partial[3]:
+        refs = (*refs, REF_MCCLISH)
+
+    def covariance(pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if partial is None:
+            return delong_covariance(pos, scores)
+        return partial_delong_covariance(pos, scores, partial)
+
     if paired:
-        auc, cov = delong_covariance(a.pos, np.vstack([a.score, b.score]))
+        auc, cov = covariance(a.pos, np.vstack([a.score, b.score]))
         diff = float(auc[0] - auc[1])
         var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
         sd = np.sqrt(max(var, 0.0))
@@ -280,8 +293,8 @@ def _delong(a: _Curve, b: _Curve, paired: bool, alternative: str, level: float
         return RocTestResult("delong", True, float(z), _p_normal(z, alternative), alternative,
                              float(auc[0]), float(auc[1]), low=diff - half, high=diff + half,
                              references=refs)
-    auc_a, va = delong_covariance(a.pos, a.score[None, :])
-    auc_b, vb = delong_covariance(b.pos, b.score[None, :])
+    auc_a, va = covariance(a.pos, a.score[None, :])
+    auc_b, vb = covariance(b.pos, b.score[None, :])
     sa, sb = float(va[0, 0]), float(vb[0, 0])
     diff = float(auc_a[0] - auc_b[0])
     if sa + sb <= 0:  # two curves without variance (perfect or constant): no t distribution
