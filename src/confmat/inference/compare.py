@@ -129,9 +129,10 @@ def compare(
         (:func:`confmat.inference.roc_ci.partial_auc_ci`), and test every pair of models on
         it (:func:`confmat.inference.roc_test.roc_test`, ``method='bootstrap'``: the paired
         difference over its stratified bootstrap standard deviation, against the standard
-        normal, as pROC's ``roc.test``, Robin et al. 2011). DeLong's test covers the full
-        area only (pROC refuses it for a partial area too). These tests are adjusted with
-        Holm's method among themselves, apart from those of ``test_metric``.
+        normal, as pROC's ``roc.test``, Robin et al. 2011). pROC refuses DeLong's test for
+        a partial area; confmat's DeLong-type test of partial areas is
+        :func:`confmat.inference.roc_test.roc_test` with ``method='delong'``. These tests are
+        adjusted with Holm's method among themselves, apart from those of ``test_metric``.
     partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
         The axis of ``partial_auc`` (pROC's ``partial.auc.focus``).
     partial_auc_correct : bool, default True
@@ -417,8 +418,8 @@ def partial_auc_note(prange: PartialRange, n_resamples: int, tested: bool) -> st
             + (" (McClish 1989)" if prange.correct else "")
             + f"; intervals: {d['interval_method']}")
     if tested:
-        text += (f"; pairwise tests: {d['test_method']} (Robin et al. 2011); DeLong's test "
-                 "covers the full area only")
+        text += (f"; pairwise tests: {d['test_method']} (Robin et al. 2011) as pROC for partial "
+                 "areas")
     return text
 
 

@@ -597,7 +597,7 @@ def power_roc_test_data(
         A sensitivity (true-positive-rate) range of partial areas, with
         ``method='bootstrap'`` only (pROC refuses Obuchowski's variance there). Give at most
         one of ``fpr`` and ``tpr``. The areas are uncorrected (pROC refuses McClish-corrected
-        areas for power); DeLong's variance does not cover partial areas (pROC stops), and
+        areas for power); DeLong's variance is not offered for partial areas here (pROC stops), and
         pROC's one-curve ``power.roc.test`` silently takes the full AUC: those cases are
         errors here.
     n_resamples : int, default=2000
@@ -737,7 +737,8 @@ def _partial_range(fpr: Any, tpr: Any, two: bool, method: str
                          "power.roc.test of one curve ignores a partial area")
     if method == "delong":
         raise ValueError(f"{name} (a partial area) needs method='obuchowski' or 'bootstrap': "
-                         "DeLong's variance does not cover partial areas (pROC stops too)")
+                         "pROC stops on DeLong's variance of partial areas, and confmat's DeLong-type one "
+                         "(roc_test, partial_auc_ci) is not validated for power")
     if name == "tpr":
         if method == "obuchowski":
             raise ValueError("tpr (a sensitivity range) needs method='bootstrap': "

@@ -202,8 +202,8 @@ def build_comparison(
         ``partial_auc_focus='sensitivity'``); needs a binary score vector for every model.
         The table gets each model's McClish-corrected (McClish 1989) partial AUC on it with
         its stratified percentile bootstrap interval (column ``partial_auc``), every pair of
-        models is tested on it with pROC's ``roc.test`` bootstrap (Robin et al. 2011; DeLong's
-        test covers the full area only), and each model's report shows it as
+        models is tested on it with pROC's ``roc.test`` bootstrap (Robin et al. 2011; pROC's
+        method for partial areas), and each model's report shows it as
         ``build_report(partial_auc=)`` does.
     partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
         The axis of ``partial_auc`` (pROC's ``partial.auc.focus``).

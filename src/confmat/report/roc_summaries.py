@@ -305,8 +305,9 @@ class PartialAUCSummary:
     McClish-corrected (:func:`confmat.curves.partial.partial_auc`), with its bootstrap interval
     (:func:`confmat.inference.roc_ci.partial_auc_ci`).
 
-    DeLong's variance covers the full area only (pROC refuses it for a partial area too), so
-    the interval is the stratified percentile bootstrap's.
+    The interval is the stratified percentile bootstrap's, pROC's method for a partial area
+    (the DeLong-type interval, ``partial_auc_ci(method='delong')``, under-covers below about
+    100 samples per class: docs/roc.md).
 
     Parameters
     ----------
