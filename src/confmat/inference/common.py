@@ -104,7 +104,7 @@ def check_n_resamples(n_resamples: Any, level: float) -> int:
     if n_resamples < need:
         raise ValueError(
             f"n_resamples={n_resamples} is too few for level={level}: at least {need} are needed "
-            "so that both tails of the bootstrap distribution hold resamples (9999 is the default)"
+            "so that both tails of the bootstrap distribution hold resamples"
         )
     return n_resamples
 
