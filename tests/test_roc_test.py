@@ -178,6 +178,7 @@ def test_alternatives_and_estimates():
      ValueError, "method='bootstrap' or 'delong'"),
     ({"method": "venkatraman", "alternative": "less"}, ValueError, "two-sided only"),
     ({"method": "bootstrap", "n_resamples": 5}, ValueError, "n_resamples"),
+    ({"correct": True}, ValueError, "needs a partial range"),
 ])
 def test_roc_test_errors(kw, err, msg):
     y = [0, 1, 0, 1, 1, 0]

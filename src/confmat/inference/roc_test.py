@@ -242,6 +242,9 @@ def roc_test(
             raise ValueError("partial AUCs are compared with method='bootstrap' or 'delong' "
                              f"(method={method!r} is for whole curves or fixed rates)")
         partial = (*resolve_focus(partial_specificity, partial_sensitivity), bool(correct))
+    elif correct:
+        raise ValueError("correct=True (McClish's standardisation) needs a partial range: "
+                         "partial_specificity=(low, high) or partial_sensitivity=(low, high)")
     at = None
     if method == "specificity":
         at = _unit(specificity, "specificity")
