@@ -6,11 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from confmat.inference.power import (
-    power_roc_test,
-    power_roc_test_binormal,
-    power_roc_test_data,
-)
+from confmat.inference.power import power_roc_test, power_roc_test_binormal
+from confmat.inference.power_data import power_roc_test_data
 from proc_oracle import proc  # noqa: F401  (the fixture)
 
 RTOL = 1e-9

@@ -23,11 +23,8 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from confmat.curves.partial import partial_auc
-from confmat.inference.power import (
-    bootstrap_variances,
-    power_roc_test_data,
-    power_roc_test_variances,
-)
+from confmat.inference.power import power_roc_test_variances
+from confmat.inference.power_data import bootstrap_variances, power_roc_test_data
 from confmat.inference.roc_boot import ScoreGroups
 from proc_oracle import proc  # noqa: F401  (the fixture)
 

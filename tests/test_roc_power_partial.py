@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from confmat.inference.power import power_roc_test_data
+from confmat.inference.power_data import power_roc_test_data
 from proc_oracle import proc  # noqa: F401  (the fixture)
 
 R_PARTIAL = r"""

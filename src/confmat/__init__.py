@@ -63,9 +63,9 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         PowerResult,
         power_roc_test,
         power_roc_test_binormal,
-        power_roc_test_data,
         power_roc_test_variances,
     )
+    from .inference.power_data import power_roc_test_data
     from .inference.roc_ci import roc_ci
     from .inference.roc_test import roc_test
     from .matrix import ConfusionMatrix
@@ -81,7 +81,7 @@ _EXPORTS = {
     "MulticlassROC": ".curves.multiclass_roc",
     "power_roc_test": ".inference.power",
     "power_roc_test_binormal": ".inference.power",
-    "power_roc_test_data": ".inference.power",
+    "power_roc_test_data": ".inference.power_data",
     "power_roc_test_variances": ".inference.power",
     "PowerResult": ".inference.power",
     "smooth_roc": ".curves.smooth",
