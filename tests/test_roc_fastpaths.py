@@ -99,3 +99,17 @@ def test_fused_se_at_sp_is_procs_rule_on_the_resample(data):
     got = resampled_se_at_sp(groups, neg_idx, pos_idx, values)
     want = groups.stratified_curves(neg_idx, pos_idx).at_specificity(values)
     np.testing.assert_array_equal(got, want)
+
+
+def test_argsort_rows_is_numpy_argsort_of_each_row_in_both_paths():
+    """The threaded path (rows of 2**18 scores or more) and the plain one give numpy's own
+    argsort of each row, ties included (the DeLong components read the scores in it)."""
+    from confmat.curves.rank import argsort_rows
+
+    rng = np.random.default_rng(5)
+    for shape in [(3, 1000), (2, 1 << 18), (1, 1 << 18)]:
+        scores = np.round(rng.normal(size=shape), 2)  # many ties
+        got = argsort_rows(scores)
+        assert len(got) == shape[0]
+        for row, order in zip(scores, got, strict=True):
+            np.testing.assert_array_equal(order, np.argsort(row))

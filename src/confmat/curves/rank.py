@@ -165,6 +165,33 @@ def rank_kernel() -> Any:
     return below_and_ties, scan, split, merge_desc
 
 
+def argsort_rows(scores: np.ndarray) -> list[np.ndarray]:
+    """The ``np.argsort`` of each row of a 2-D array (one score vector per row), the rows in
+    two threads when they are large (numpy's sort releases the GIL): the paired DeLong
+    components of two models on 10^6 samples spend most of their time in these sorts.
+
+    Parameters
+    ----------
+    scores : ndarray, shape (M, N)
+
+    Returns
+    -------
+    list of ndarray of intp
+        The orders, equal to ``np.argsort(scores[r])`` for each row ``r``.
+
+    Examples
+    --------
+    >>> [o.tolist() for o in argsort_rows(np.array([[0.3, 0.1, 0.2], [1.0, 3.0, 2.0]]))]
+    [[1, 2, 0], [0, 2, 1]]
+    """
+    if scores.shape[0] < 2 or scores.shape[1] < 1 << 18:
+        return [np.argsort(row) for row in scores]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        return list(ex.map(np.argsort, scores))
+
+
 def _sort_pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sort two arrays, in two threads when they are large (numpy's sort releases the GIL)."""
     if a.size + b.size < 1 << 21:

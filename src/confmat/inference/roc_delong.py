@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import diagonal_area, focus_area, mcclish, se_sp_points
+from ..curves.rank import argsort_rows
 from ..deps import njit, numba_kernels
 
 __all__ = ["components_kernel", "delong_components_sorted", "delong_covariance_sorted",
@@ -112,8 +113,7 @@ def delong_components_sorted(pos: np.ndarray, scores: np.ndarray
     v01 = np.empty((k, n))
     full = np.empty(pos.shape[0])
     kern = components_kernel()
-    for r in range(k):
-        order = np.argsort(scores[r])
+    for r, order in enumerate(argsort_rows(scores)):
         xs = scores[r][order]
         ps = pos[order]
         if kern is not None:
