@@ -12,7 +12,7 @@ from typing import Any
 from ..deps import require
 from .sql_counts import literal
 
-__all__ = ["parquet_footers"]
+__all__ = ["file_column_types", "parquet_footers"]
 
 
 def parquet_footers(con: Any, files: Sequence[str], name: str
@@ -150,3 +150,55 @@ def _declared_rows(files: Sequence[str], exc: Exception) -> list[tuple[str, int]
         return [(f, pq.read_metadata(f).num_rows) for f in files]
     except Exception:
         raise exc from None
+
+
+def file_column_types(con: Any, files: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The DuckDB type of every top-level column of every Parquet file, from one metadata
+    query (``parquet_schema``): the files of one dataset may give a column different types
+    (one file written with ``int8`` labels, another with ``uint64``), and DuckDB reads the
+    later files with the first file's types unless asked to unify them.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        The connection that reads the metadata.
+    files : sequence of str
+        The Parquet files.
+
+    Returns
+    -------
+    dict of str to dict of str to str
+        For each file, its top-level columns (in order) and their DuckDB types (a nested
+        column has one type, such as ``STRUCT(a BIGINT)``).
+
+    Examples
+    --------
+    >>> import duckdb, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.parquet")
+    >>> con = duckdb.connect()
+    >>> _ = con.execute(f"COPY (SELECT 1::TINYINT AS y, {{'a': 1}} AS n) TO '{path}'")
+    >>> file_column_types(con, [path]) == {path: {"y": "TINYINT", "n": "STRUCT(a INTEGER)"}}
+    True
+    """
+    listed = "[" + ", ".join(literal(f) for f in files) + "]"
+    rows = con.execute(
+        "SELECT file_name, name, num_children, duckdb_type "
+        f"FROM parquet_schema({listed}) ORDER BY file_name, column_id").fetchall()
+    out: dict[str, dict[str, str]] = {}
+    pending: list[int] = []  # children still to come at each depth below the root
+    for fname, column, children, typ in rows:
+        if fname not in out:  # the root of a file's schema: its children are the columns
+            out[fname] = {}
+            pending = [int(children or 0)]
+            continue
+        while pending and pending[-1] == 0:
+            pending.pop()
+        if not pending:
+            continue
+        pending[-1] -= 1
+        if len(pending) == 1:
+            out[fname][column] = str(typ)
+        if children:
+            pending.append(int(children))
+    return out
+

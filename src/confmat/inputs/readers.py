@@ -9,13 +9,13 @@ import os
 import re
 import threading
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..deps import require
-from .source import ReadError, Source, engine_exceptions
+from .source import ReadError, Source, engine_exceptions, mixed_column_types
 from .sql_counts import literal, quote
 
 #: Compressed text files (CSV, TSV, JSON lines) by extension.
@@ -244,17 +244,25 @@ def parquet_source(name: str, files: list[str], root: str,
         If a footer disagrees with its row groups or a file repeats a column name (see
         :func:`confmat.inputs.parquet_meta.parquet_footers`).
     """
-    from .parquet_meta import parquet_footers
+    from .parquet_meta import file_column_types, parquet_footers
 
     con = _duckdb_connection(trust_statistics=False)
     rows, ranges = parquet_footers(con, files, name)
-    rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root))
+    # DuckDB reads every file with the first file's types: a later file's float labels would
+    # be rounded into integers, its text cast to numbers. With types that differ, the files
+    # are unified by name (integers to a type holding every width exactly) and the columns
+    # that are read are checked to hold one kind of value (Source.check_columns).
+    mixed = mixed_column_types(file_column_types(con, files)) if len(files) > 1 else {}
+    rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root),
+                           union_by_name=bool(mixed))
     columns = list(rel.columns)
     if na_values:
         rel = _text_nulls(rel, na_values)
+    # pyarrow's dataset would read the files with the first one's schema: stream the unified
+    # relation instead
+    make = None if mixed else (lambda: arrow_dataset(name, files, "parquet", root))
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
-                  make_dataset=lambda: arrow_dataset(name, files, "parquet", root),
-                  key_ranges=ranges, connection=con)
+                  make_dataset=make, key_ranges=ranges, connection=con, mixed_types=mixed)
 
 
 def _check_unique_names(name: str, path: str, names: Sequence[str], several: bool) -> None:
@@ -430,6 +438,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     else:
         target = files if len(files) > 1 else files[0]
     nulls = list(na_values) if na_values is not None else None
+    mixed: dict[str, dict[str, str]] = {}
     if fmt in ("csv", "tsv"):
         kw: dict[str, Any] = {"header": True, "max_line_size": MAX_LINE_BYTES}
         if fmt == "tsv":
@@ -452,6 +461,9 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                         f"{header}; the files of one source need the same columns")
             kw["union_by_name"] = True
         rel = con.read_csv(target, **kw)
+        if len(files) > 1:
+            single = {k: v for k, v in kw.items() if k != "union_by_name"}
+            mixed = _mixed_text_types(files, lambda f: con.read_csv(f, **single))
         columns = list(rel.columns)
         if header is None and _renamed(columns):
             # the header as written: only when DuckDB may have renamed a repeated name
@@ -468,12 +480,29 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         kw = {"format": "newline_delimited"}
         if types:
             kw["dtype"] = types
+        if len(files) > 1:
+            # by name, each file's types unified (DuckDB would read later files with the
+            # types sampled from the first ones); the columns read must hold one kind
+            kw["union_by_name"] = True
+            single = {k: v for k, v in kw.items() if k != "union_by_name"}
+            mixed = _mixed_text_types(files, lambda f: con.read_json(f, **single))
         rel = con.read_json(target, **kw)
         columns = list(rel.columns)
         if nulls:
             rel = _text_nulls(rel, nulls)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
-                  connection=con)
+                  connection=con, mixed_types=mixed)
+
+
+def _mixed_text_types(files: Sequence[str], read: Callable[[str], Any]) -> dict[str, dict[str, str]]:
+    """The columns to which DuckDB's sniffer gives different types in different files (the
+    relation over all of them unifies the types by name: an integer column of one file read
+    as text, a float one as an integer would shift labels), see :func:`mixed_column_types`."""
+    types = {}
+    for f in files:
+        rel = read(f)
+        types[f] = {c: str(t) for c, t in zip(rel.columns, rel.types, strict=True)}
+    return mixed_column_types(types)
 
 
 def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:

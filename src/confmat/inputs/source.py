@@ -81,6 +81,106 @@ def engine_exceptions() -> tuple[type[BaseException], ...]:
 
 
 
+#: Integer types DuckDB unifies exactly (to the narrowest type holding both ranges; HUGEINT
+#: when a signed type meets UBIGINT).
+INTEGER_TYPES = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
+                           "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
+#: Floating-point types (FLOAT widens to DOUBLE exactly).
+FLOAT_TYPES = frozenset({"FLOAT", "DOUBLE"})
+#: The entry of :func:`mixed_column_types` for files that lack a column.
+MISSING = "(missing)"
+
+
+def mixed_column_types(types: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The columns that do not have one type in every file.
+
+    Parameters
+    ----------
+    types : dict of str to dict of str to str
+        Each file's columns and types (:func:`file_column_types`).
+
+    Returns
+    -------
+    dict of str to dict of str to str
+        For each such column, each type it has (or :data:`MISSING` when a file lacks it) and
+        the first file (in order) that gives it that type.
+
+    Examples
+    --------
+    >>> mixed_column_types({"a": {"y": "TINYINT", "s": "DOUBLE"},
+    ...                     "b": {"y": "UBIGINT", "s": "DOUBLE"}, "c": {"y": "TINYINT"}})
+    {'y': {'TINYINT': 'a', 'UBIGINT': 'b'}, 's': {'DOUBLE': 'a', '(missing)': 'c'}}
+    """
+    seen: dict[str, dict[str, str]] = {}
+    for fname, cols in types.items():
+        for column, typ in cols.items():
+            seen.setdefault(column, {}).setdefault(typ, fname)
+    for fname, cols in types.items():
+        for column in seen:
+            if column not in cols:
+                seen[column].setdefault(MISSING, fname)
+    return {c: kinds for c, kinds in seen.items() if len(kinds) > 1}
+
+
+def check_column_kinds(name: str, mixed: Mapping[str, Mapping[str, str]],
+                       wanted: Sequence[str], *, typed: bool = True) -> None:
+    """Refuse a wanted column that the files of one source give different kinds of value.
+
+    Integers of different widths are unified exactly, and so are floats; any other mix (an
+    integer column in one file and a float or text column in another, a file without the
+    column) would be read with one file's type: a float label cast to an integer is
+    rounded, text cast to an integer merges ``"1"`` and ``"01"``, an integer cast to text
+    merges with a text label, so it is an error.
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    mixed : mapping of str to mapping of str to str
+        The columns whose types differ (:func:`mixed_column_types`).
+    wanted : sequence of str
+        The columns that will be read.
+    typed : bool, default True
+        Whether the files store their types (Parquet): the message then asks for files
+        written with one type; otherwise (CSV, JSON lines, whose types DuckDB infers) for
+        ``column_types=``.
+
+    Raises
+    ------
+    ValueError
+        Naming the column, two of its types and a file with each.
+
+    Examples
+    --------
+    >>> check_column_kinds("file 'ds'", {"y": {"TINYINT": "a", "UBIGINT": "b"}}, ["y"])
+    >>> check_column_kinds("file 'ds'", {"y": {"BIGINT": "a", "DOUBLE": "b"}}, ["y"])
+    Traceback (most recent call last):
+    ...
+    ValueError: file 'ds': column 'y' is BIGINT in 'a' but DOUBLE in 'b'; the files of one source must hold one kind of value in a column (integers of any width are unified, and floats of any width): write them with one type
+    """
+    for column in dict.fromkeys(wanted):
+        kinds = mixed.get(column)
+        if not kinds:
+            continue
+        if MISSING in kinds:
+            present = next(f for t, f in kinds.items() if t != MISSING)
+            raise ValueError(f"{name}: column {column!r} is missing from {kinds[MISSING]!r} "
+                             f"(it is in {present!r}); every file of one source needs the "
+                             "columns that are read")
+        if set(kinds) <= INTEGER_TYPES or set(kinds) <= FLOAT_TYPES:
+            continue
+        def family(typ: str) -> str:
+            return "int" if typ in INTEGER_TYPES else "float" if typ in FLOAT_TYPES else typ
+
+        (t1, f1), *rest = kinds.items()
+        t2, f2 = next((t, f) for t, f in rest if family(t) != family(t1))
+        fix = ("write them with one type" if typed else
+               f"read them with one type, e.g. column_types={{{column!r}: 'string'}}")
+        raise ValueError(f"{name}: column {column!r} is {t1} in {f1!r} but {t2} in {f2!r}; "
+                         "the files of one source must hold one kind of value in a column "
+                         f"(integers of any width are unified, and floats of any width): {fix}")
+
+
 # ------------------------------------------------------------------------------ sources
 @dataclass
 class Source:
@@ -122,6 +222,10 @@ class Source:
         grouping keys. None for a user's relation.
     connection : duckdb.DuckDBPyConnection, optional
         confmat's own connection that ``relation`` reads on (None for a user's relation).
+    mixed_types : mapping of str to mapping of str to str, optional
+        For a source of several files: the columns the files give different types (see
+        :func:`mixed_column_types`); :meth:`check_columns` refuses a wanted one unless its
+        types are integers only or floats only, which the relation unifies exactly.
 
     Examples
     --------
@@ -145,6 +249,7 @@ class Source:
     make_dataset: Callable[[], Source] | None = None
     key_ranges: Mapping[str, tuple[int, int]] | None = None
     connection: Any = None
+    mixed_types: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def streams_raw(self) -> bool:
@@ -199,8 +304,9 @@ class Source:
         Raises
         ------
         ValueError
-            If a wanted column is missing (the message lists the available columns) or occurs
-            more than once.
+            If a wanted column is missing (the message lists the available columns), occurs
+            more than once, or holds different kinds of value in the files of the source
+            (see :func:`check_column_kinds`).
         """
         for c in wanted:
             n = self.columns.count(c)
@@ -213,6 +319,8 @@ class Source:
                 f"{self.name} has no {what} {', '.join(map(repr, missing))}; "
                 f"available columns: {self.columns}"
             )
+        check_column_kinds(self.name, self.mixed_types, wanted,
+                           typed=self.format not in ("csv", "tsv", "jsonl"))
 
     def batches(self, columns: Sequence[str], batch_rows: int, *,
                 counted: bool = False) -> Iterator[Any]:
