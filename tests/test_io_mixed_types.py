@@ -225,3 +225,24 @@ def test_jsonl_integers_past_int64_unified(tmp_path):
     (tmp_path / "c.jsonl").write_text(json.dumps({"y": 1.5, "p": 1}) + "\n")
     with pytest.raises(ValueError, match=r"column 'y' is .* but DOUBLE in"):
         cio.evaluate_file(str(tmp_path / "*.jsonl"), "y", "p")
+
+
+def test_arrow_ipc_files_of_mixed_types(tmp_path):
+    """Arrow IPC: pyarrow's dataset reads every file with the first one's schema (text "01"
+    would be parsed into the integer 1). Integer widths are unified (counted as pyarrow reads
+    each file); text against integers is refused."""
+    feather = pytest.importorskip("pyarrow.feather")
+    files = {"a.arrow": (pa.array([0, 1, 1], pa.int8()), pa.array([1, 1, 0], pa.int8())),
+             "b.arrow": (pa.array([300, 1], pa.int64()), pa.array([1, 300], pa.uint32()))}
+    rows = []
+    for fname, (y, p) in files.items():
+        feather.write_feather(pa.table({"y": y, "p": p}), tmp_path / fname)
+        back = feather.read_table(tmp_path / fname)
+        rows.append({"y": back["y"].to_pylist(), "p": back["p"].to_pylist()})
+    cm, rep = cio.evaluate_file(str(tmp_path), "y", "p")
+    labels, table = _oracle(rows)
+    assert cm.labels == labels and np.array_equal(cm.counts, table) and rep.rows_read == 5
+    feather.write_feather(pa.table({"y": pa.array(["1", "01"]), "p": pa.array(["1", "1"])}),
+                          tmp_path / "c.arrow")
+    with pytest.raises(ValueError, match=r"column 'y' is TINYINT in .* but string in .*c\.arrow"):
+        cio.evaluate_file(str(tmp_path), "y", "p")

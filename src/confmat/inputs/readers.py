@@ -128,9 +128,28 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
                 _check_unique_names(name, f, _schema_names(f, fmt) or [], len(files) > 1)
         raise
     if fmt == "arrow":
-        for frag in base.get_fragments():
+        frags = list(base.get_fragments())
+        for frag in frags:
             _check_unique_names(name, frag.path, frag.physical_schema.names, len(files) > 1)
-        return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base)
+        mixed: dict[str, dict[str, str]] = {}
+        if len(frags) > 1:
+            # the dataset reads every file with the first one's schema (text "01" parsed into
+            # the integer 1): integer and float widths are unified, other mixes refused when
+            # read (Source.check_columns)
+            schemas = [frag.physical_schema for frag in frags]
+            mixed = mixed_column_types({frag.path: {f.name: _arrow_type_name(f.type) for f in s}
+                                        for frag, s in zip(frags, schemas, strict=True)})
+            if mixed:
+                try:
+                    unified = pa.unify_schemas(schemas, promote_options="permissive")
+                except (pa.ArrowInvalid, pa.ArrowTypeError):
+                    unified = None  # kinds that do not mix: refused if those columns are read
+                if unified is not None:
+                    extra = [f for f in base.schema if f.name not in unified.names]
+                    base = ds.dataset(source, format="ipc",
+                                      schema=pa.schema([*unified, *extra]), **kw)
+        return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base,
+                      mixed_types=mixed)
     schema = base.schema
     text = [f.name for f in schema
             if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
@@ -154,6 +173,17 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
             )
         rows += declared
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
+
+
+#: Arrow's numeric types by the names DuckDB gives them (see ``mixed_column_types``).
+_ARROW_NUMERIC = {"int8": "TINYINT", "int16": "SMALLINT", "int32": "INTEGER", "int64": "BIGINT",
+                  "uint8": "UTINYINT", "uint16": "USMALLINT", "uint32": "UINTEGER",
+                  "uint64": "UBIGINT", "float": "FLOAT", "double": "DOUBLE"}
+
+
+def _arrow_type_name(typ: Any) -> str:
+    """An Arrow type as :func:`mixed_column_types` compares them (numbers by DuckDB's names)."""
+    return _ARROW_NUMERIC.get(str(typ), str(typ))
 
 
 #: The in-memory DuckDB databases behind confmat's own connections, by whether they plan with
