@@ -178,8 +178,8 @@ def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
     ('roc-ci-band', '95% CI, stratified bootstrap (200 resamples)')
     >>> rep = build_report(ConfusionMatrix.from_predictions(y, [0, 1, 0, 1, 0, 1]),
     ...                    y_true=y, y_score=s, intervals=False, partial_auc=(0.5, 1))
-    >>> roc_figure(rep, Figure().add_subplot()).partial_range_.get_label()
-    'partial AUC = 1.000 (specificity 0.5 to 1, McClish-corrected)'
+    >>> roc_figure(rep, Figure().add_subplot()).partial_range_.get_label()  # (1 + 19/27) / 2
+    'partial AUC = 0.852 (specificity 0.5 to 1, McClish-corrected)'
     """
     c = rep.curves[0]
     band = rep.roc_band
