@@ -392,7 +392,8 @@ def test_csv_long_form_holds_the_band_hand_till_and_partial_auc():
     assert [r["metric"] for r in band] == [f"sensitivity@specificity={v:g}" for v in d["at"]]
     assert [float(r["low"]) for r in band] == d["sensitivity"]["low"]
     assert [float(r["high"]) for r in band] == d["sensitivity"]["high"]
-    (pa,) = [r for r in rows if r["metric"] == "partial_auc"]
+    (pa,) = [r for r in rows if r["metric"].startswith("partial_auc")]
+    assert pa["metric"] == "partial_auc[specificity 0.9 to 1, McClish-corrected]"
     assert float(pa["value"]) == rep.partial_auc.value and pa["class"] == "1"
     rng = np.random.default_rng(2)
     y3 = rng.integers(0, 3, 90)

@@ -255,10 +255,48 @@ def test_compare_partial_auc_json_and_csv(two_models, capsys, focus) -> None:
     assert main([*_compare_args(two_models), "--partial-auc", "0.8,1", *extra, "-f", "csv",
                  "--no-intervals"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    got = {r["model"]: float(r["value"]) for r in rows if r["metric"] == "partial_auc"}
+    name = f"partial_auc[{axis} 0.8 to 1, McClish-corrected]"
+    got = {r["model"]: float(r["value"]) for r in rows if r["metric"] == name}
     assert got == pytest.approx({m: oracle(y, s, 0.8, 1.0) for m, s in sc.items()}, abs=1e-12)
-    (test_row,) = [r for r in rows if r["section"] == "test" and r["class"] == "partial_auc"]
+    (test_row,) = [r for r in rows if r["section"] == "test" and r["class"] == name]
     assert test_row["model"] == "pa vs pb" and test_row["metric"] == "stratified bootstrap"
+
+
+def test_compare_csv_files_of_two_ranges_name_focus_bounds_and_correction(
+        two_models, capsys, tmp_path: Path) -> None:
+    """Two comparison CSV files of different partial ranges, written with -o and read back
+    with the csv module: each names its partial AUC with the focus, the bounds and McClish's
+    correction (in the metric column of the curve rows and the class column of the tests), so
+    the files no longer look alike; the values are the oracle's for that range and focus."""
+    import re
+
+    y, sc = two_models["y"], two_models["scores"]
+    runs = [("spec.csv", ["--partial-auc", "1,0.8"], _mcclish_oracle,
+             ("specificity", 0.8, 1.0)),
+            ("sens.csv", ["--partial-auc", "0.9,1", "--partial-auc-focus", "sensitivity"],
+             _sensitivity_oracle, ("sensitivity", 0.9, 1.0))]
+    seen = []
+    for file, args, oracle, (focus, a, b) in runs:
+        out = tmp_path / file
+        assert main([*_compare_args(two_models), *args, "--no-intervals", "-o", str(out)]) == 0
+        with open(out, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        curve = [r for r in rows if r["section"] == "curve"
+                 and r["metric"].startswith("partial_auc")]
+        assert sorted(r["model"] for r in curve) == ["pa", "pb"]
+        (name,) = {r["metric"] for r in curve}
+        m = re.fullmatch(r"partial_auc\[(\w+) ([\d.]+) to ([\d.]+), ([\w-]+)\]", name)
+        assert m is not None, name
+        assert (m[1], float(m[2]), float(m[3]), m[4]) == (focus, a, b, "McClish-corrected")
+        got = {r["model"]: float(r["value"]) for r in curve}
+        assert got == pytest.approx({k: oracle(y, s, a, b) for k, s in sc.items()}, abs=1e-12)
+        tests = [r for r in rows if r["section"] == "test" and r["class"] != "accuracy"]
+        assert [(r["model"], r["class"]) for r in tests] == [("pa vs pb", name)]
+        assert not any(r["metric"] == "partial_auc" or r["class"] == "partial_auc" for r in rows)
+        seen.append(name)
+    assert seen == ["partial_auc[specificity 0.8 to 1, McClish-corrected]",
+                    "partial_auc[sensitivity 0.9 to 1, McClish-corrected]"]
+    capsys.readouterr()
 
 
 def test_compare_partial_auc_terminal_and_html(two_models, capsys, tmp_path: Path) -> None:

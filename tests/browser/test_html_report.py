@@ -445,6 +445,15 @@ def test_roc_band_is_drawn_with_its_legend_and_the_page_fits(browser, tmp_path: 
     assert texts == ["95% CI, stratified bootstrap (500 resamples)"]
     caption = page.locator('figure:has(img[alt="ROC curve"]) figcaption').text_content()
     assert "shaded: 95% CI, stratified bootstrap (500 resamples)" in caption
+    # the range of the partial AUC (its coordinates and value against pROC:
+    # tests/test_report_partial_auc.py)
+    strip = next(g for g in svg.iter(f"{ns}g") if g.get("id") == "roc-partial-auc")
+    assert len(list(strip.iter(f"{ns}path"))) >= 1
+    legend = next(g for g in svg.iter(f"{ns}g") if g.get("id") == "roc-partial-auc-legend")
+    (text,) = [c.text.strip() for c in legend.iter() if c.tag is ET.Comment]
+    assert re.fullmatch(r"partial AUC = 0\.\d{3} \(specificity 0\.8 to 1, McClish-corrected\)",
+                        text), text
+    assert "grey strip: the range of the partial AUC, specificity 0.8 to 1" in caption
     layout = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert layout[0] <= layout[1] == width
     names = page.locator("table.roc-summary tbody td.name:first-child").all_text_contents()

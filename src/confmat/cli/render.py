@@ -318,10 +318,10 @@ def esc(s: Any) -> str:
 
 def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
     """Save the plots of a report (``--plots``): the confusion matrix and, per score curve,
-    the ROC curve (with the report's confidence band when it has one,
-    :func:`confmat.report.render_html.roc_figure`), the precision-recall curve and metrics
-    against the threshold; for a
-    comparison, each model's plots and the ROC curves of the models together.
+    the ROC curve (with the report's confidence band and the range of its partial AUC when it
+    has them, :func:`confmat.report.render_html.roc_figure`), the precision-recall curve and
+    metrics against the threshold; for a comparison, each model's plots and the ROC curves of
+    the models together.
 
     Parameters
     ----------

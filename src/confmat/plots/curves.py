@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import ThresholdSweep
+from ..curves.partial import PartialRange
 from ..metrics import get_metric
 from .common import Saving, annotate_thresholds, new_ax, place_legend, scores_of
 from .sweeps import marked_points, sweep_from_predictions, sweep_metric, thin_index
@@ -152,6 +153,8 @@ class RocCurveDisplay(_CurveDisplay):
         Set by :meth:`plot`.
     band_ : matplotlib collection
         The shaded confidence band, set by :meth:`plot` with ``band=``.
+    partial_range_ : matplotlib collection
+        The shaded range of a partial AUC, set by :meth:`plot` with ``partial_auc=``.
 
     Examples
     --------
@@ -160,6 +163,62 @@ class RocCurveDisplay(_CurveDisplay):
     >>> d.fpr.tolist(), d.tpr.tolist()
     ([0.0, 0.0, 0.0, 1.0], [0.0, 0.5, 1.0, 1.0])
     """
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                         sample_weight: Any = None, name: str | None = None, ax: Any = None,
+                         **plot_kw: Any) -> Any:
+        """Build from true labels and positive-class scores, and draw.
+
+        With ``partial_auc=`` among ``plot_kw`` (and no ``partial_auc_value``), the legend's
+        value of the shaded range is :func:`confmat.curves.partial.partial_auc` of the same
+        data (pROC's ``auc(roc, partial.auc=, partial.auc.focus=, partial.auc.correct=)``,
+        Robin et al. 2011).
+
+        Parameters
+        ----------
+        y_true, y_score : array-like of shape (n,)
+        pos_label : label, optional
+            Required unless the labels are {0, 1}, {-1, 1} or {False, True}
+            (:func:`confmat.inputs.targets.resolve_pos_label`).
+        sample_weight : array-like, optional
+        name : str, optional
+            Legend name.
+        ax : matplotlib Axes, optional
+        **plot_kw
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        RocCurveDisplay
+            The drawn display.
+
+        Raises
+        ------
+        ValueError
+            ``pos_label`` missing for other labels, or not among them; bad scores; a bad
+            partial range (see :meth:`plot`).
+
+        Examples
+        --------
+        >>> from matplotlib.figure import Figure
+        >>> d = RocCurveDisplay.from_predictions([0, 0, 1, 1], [.1, .4, .35, .8],
+        ...                                      partial_auc=(0.5, 1), ax=Figure().add_subplot())
+        >>> d.partial_range_.get_label()  # (1 + 0.125 / 0.375) / 2, McClish 1989
+        'partial AUC = 0.667 (specificity 0.5 to 1, McClish-corrected)'
+        """
+        if plot_kw.get("partial_auc") is not None and plot_kw.get("partial_auc_value") is None:
+            from ..curves.partial import partial_auc
+
+            prange = PartialRange.parse(plot_kw["partial_auc"],
+                                        plot_kw.get("partial_auc_focus", "specificity"),
+                                        plot_kw.get("partial_auc_correct", True))
+            plot_kw["partial_auc_value"] = partial_auc(
+                y_true, y_score, **prange.curve_kwargs(), correct=prange.correct,
+                pos_label=pos_label, sample_weight=sample_weight)
+        return super().from_predictions(y_true, y_score, pos_label=pos_label,
+                                        sample_weight=sample_weight, name=name, ax=ax,
+                                        **plot_kw)
 
     @property
     def fpr(self) -> np.ndarray:
@@ -174,8 +233,12 @@ class RocCurveDisplay(_CurveDisplay):
     def plot(self, ax: Any = None, *, mark_thresholds: bool = True, chance: bool = True,
              label: str | None = None, title: str | None = None,
              max_points: int | None = None, legend: bool = True, band: Any = None,
-             band_kw: dict[str, Any] | None = None, **line_kw: Any) -> RocCurveDisplay:
-        """Draw the curve, optionally with a bootstrap confidence band around it.
+             band_kw: dict[str, Any] | None = None, partial_auc: Any = None,
+             partial_auc_focus: str = "specificity", partial_auc_correct: bool = True,
+             partial_auc_value: float | None = None,
+             partial_auc_kw: dict[str, Any] | None = None, **line_kw: Any) -> RocCurveDisplay:
+        """Draw the curve, optionally with a bootstrap confidence band around it and the
+        range of a partial AUC shaded.
 
         Parameters
         ----------
@@ -197,6 +260,22 @@ class RocCurveDisplay(_CurveDisplay):
             ``sensitivities=`` the specificity interval at each sensitivity, across.
         band_kw : dict, optional
             Passed to ``ax.fill_between`` (or ``fill_betweenx``) for the band.
+        partial_auc : pair of float, optional
+            The range of a partial AUC, shaded under the curve (:func:`draw_partial_range`):
+            a specificity range ``(low, high)`` as the vertical strip of false positive rates
+            ``1 - high`` to ``1 - low``, or with ``partial_auc_focus='sensitivity'`` the
+            horizontal strip of true positive rates ``low`` to ``high``; its legend entry
+            names the range and ``partial_auc_value``.
+        partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
+            The axis of ``partial_auc`` (pROC's ``partial.auc.focus``).
+        partial_auc_correct : bool, default True
+            Whether ``partial_auc_value`` is McClish's (1989) standardised area (the legend
+            says which).
+        partial_auc_value : float, optional
+            The partial area shown in the legend (``from_predictions`` computes it); without
+            it the legend names the range only.
+        partial_auc_kw : dict, optional
+            Passed to ``ax.fill_between`` (or ``fill_betweenx``) for the shaded range.
         **line_kw
             Passed to ``ax.plot``.
 
@@ -207,10 +286,12 @@ class RocCurveDisplay(_CurveDisplay):
         Raises
         ------
         TypeError
-            ``band`` is not a :class:`~confmat.inference.RocCI`.
+            ``band`` is not a :class:`~confmat.inference.RocCI`; ``partial_auc`` not two
+            numbers; ``partial_auc_correct`` not a bool.
         ValueError
             ``band`` holds intervals at given thresholds (no band to shade), or fewer than
-            two points.
+            two points; ``partial_auc`` outside [0, 1] or of zero width, another
+            ``partial_auc_focus``, or a focus, correction or value without ``partial_auc``.
 
         Examples
         --------
@@ -219,7 +300,15 @@ class RocCurveDisplay(_CurveDisplay):
         >>> d = RocCurveDisplay(threshold_sweep([0, 1], [0.2, 0.9])).plot(ax=Figure().add_subplot())
         >>> d.ax_.get_xlabel()
         'false positive rate (1 − specificity)'
+        >>> d = RocCurveDisplay(threshold_sweep([0, 1], [0.2, 0.9])).plot(
+        ...     ax=Figure().add_subplot(), partial_auc=(0.9, 1), partial_auc_focus="sensitivity")
+        >>> d.partial_range_.get_label()
+        'partial AUC range: sensitivity 0.9 to 1'
         """
+        prange = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
+        if prange is None and partial_auc_value is not None:
+            raise ValueError("partial_auc_value applies to a partial AUC: give "
+                             "partial_auc=(low, high) too")
         fig, ax = new_ax(ax)
         fpr, tpr = self.fpr, self.tpr
         keep = thin_index(len(fpr), max_points)
@@ -231,6 +320,10 @@ class RocCurveDisplay(_CurveDisplay):
         if band is not None:  # after the curve (its legend entry follows), under it (zorder)
             kw = {"color": line.get_color(), "zorder": line.get_zorder() - 0.5}
             self.band_ = draw_band(ax, band, kw | (band_kw or {}))
+        if prange is not None:  # after the band (legend order), under the curve and the band
+            kw = {"zorder": line.get_zorder() - 1,
+                  "label": partial_range_label(prange, partial_auc_value)}
+            self.partial_range_ = draw_partial_range(ax, prange, kw | (partial_auc_kw or {}))
         if chance:
             ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="chance")
             ax.plot([0], [1], marker="*", markersize=12, color="gold", markeredgecolor="black",
@@ -312,6 +405,83 @@ def draw_band(ax: Any, band: Any, band_kw: dict[str, Any] | None = None) -> Any:
     sp = band.specificity
     assert sp is not None
     return ax.fill_betweenx(at, 1.0 - sp.high[order], 1.0 - sp.low[order], **kw)
+
+
+def partial_range_label(prange: PartialRange, value: float | None = None) -> str:
+    """The legend text of a shaded partial-AUC range: the range, and the area when given.
+
+    Parameters
+    ----------
+    prange : PartialRange
+        The range (:meth:`confmat.curves.partial.PartialRange.parse`).
+    value : float, optional
+        The partial area on it (McClish-standardised or not, as ``prange.correct`` says;
+        nan reads "undefined").
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> r = PartialRange.parse((0.8, 1))
+    >>> partial_range_label(r, 0.8123)
+    'partial AUC = 0.812 (specificity 0.8 to 1, McClish-corrected)'
+    >>> partial_range_label(r)
+    'partial AUC range: specificity 0.8 to 1'
+    """
+    if value is None:
+        return f"partial AUC range: {prange.focus} {prange.low:g} to {prange.high:g}"
+    shown = "undefined" if np.isnan(value) else f"= {value:.3f}"
+    return f"partial AUC {shown} ({prange.label})"
+
+
+def draw_partial_range(ax: Any, prange: PartialRange,
+                       range_kw: dict[str, Any] | None = None) -> Any:
+    """Shade the range of a partial AUC on ROC axes (x = 1 - specificity, y = sensitivity).
+
+    A specificity range ``[low, high]`` is the strip of false positive rates
+    ``[1 - high, 1 - low]`` over sensitivities 0 to 1 (``ax.fill_between``); a sensitivity
+    range the strip of true positive rates ``[low, high]`` across false positive rates 0 to 1
+    (``ax.fill_betweenx``). The strip is the area of the perfect curve on the range (McClish
+    1989): the partial area is the part of it under the ROC curve.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    prange : PartialRange
+        The range and its focus (:meth:`confmat.curves.partial.PartialRange.parse`).
+    range_kw : dict, optional
+        Keywords of the fill (default light grey, ``alpha=0.15``, no edge, label
+        :func:`partial_range_label` without a value).
+
+    Returns
+    -------
+    matplotlib collection
+        The shaded polygon.
+
+    Raises
+    ------
+    TypeError
+        ``prange`` is not a PartialRange.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> poly = draw_partial_range(Figure().add_subplot(), PartialRange.parse((0.8, 1)))
+    >>> v = poly.get_paths()[0].vertices
+    >>> [float(v[:, 0].min()), round(float(v[:, 0].max()), 12)], poly.get_label()
+    ([0.0, 0.2], 'partial AUC range: specificity 0.8 to 1')
+    """
+    if not isinstance(prange, PartialRange):
+        raise TypeError("prange must be a confmat.curves.partial.PartialRange (from "
+                        f"PartialRange.parse), got {type(prange).__name__}")
+    kw: dict[str, Any] = {"color": "0.5", "alpha": 0.15, "linewidth": 0,
+                          "label": partial_range_label(prange)}
+    kw.update(range_kw or {})
+    if prange.focus == "specificity":
+        return ax.fill_between([1.0 - prange.high, 1.0 - prange.low], 0.0, 1.0, **kw)
+    return ax.fill_betweenx([prange.low, prange.high], 0.0, 1.0, **kw)
 
 
 class PrecisionRecallDisplay(_CurveDisplay):

@@ -9,6 +9,7 @@ from typing import Any
 
 from .comparison import Comparison
 from .model import Report
+from .roc_summaries import partial_auc_name
 
 
 def render_json(obj: Report | Comparison, indent: int | None = 2) -> str:
@@ -43,7 +44,10 @@ def render_csv(obj: Report | Comparison) -> str:
     class; pairwise tests of a comparison as ``section=test`` rows (``class``: the metric);
     the ROC confidence band as ``section=roc_band`` rows, one per specificity (``metric``
     ``sensitivity@specificity=0.9``, ``class`` the positive class); Hand and Till's AUC and
-    the partial AUC as ``section=curve`` rows (``hand_till_auc``, ``partial_auc``).
+    the partial AUC as ``section=curve`` rows (``hand_till_auc``; the partial AUC named with
+    its focus, range and correction, e.g. ``partial_auc[specificity 0.8 to 1,
+    McClish-corrected]``, :func:`confmat.report.roc_summaries.partial_auc_name`, also in the
+    ``class`` column of the tests on it).
 
     Parameters
     ----------
@@ -68,8 +72,12 @@ def render_csv(obj: Report | Comparison) -> str:
     for rep in reports:
         _rows(w, rep, rep.title if isinstance(obj, Comparison) else "")
     if isinstance(obj, Comparison):
+        pa = obj.partial_auc
         for t in obj.tests:
-            w.writerow([f"{t['model_a']} vs {t['model_b']}", "test", t["method"], t["metric"],
+            metric = t["metric"]
+            if metric == "partial_auc" and pa is not None:
+                metric = partial_auc_name(pa["label"])
+            w.writerow([f"{t['model_a']} vs {t['model_b']}", "test", t["method"], metric,
                         t.get("pvalue"), "", ""])
     return buf.getvalue()
 
@@ -98,7 +106,7 @@ def _rows(w: Any, rep: Report, model: str) -> None:
     pa = rep.partial_auc
     if pa is not None:
         lo, hi = (pa.interval.low, pa.interval.high) if pa.interval is not None else ("", "")
-        w.writerow([model, "curve", "partial_auc", str(pa.pos_label), pa.value, lo, hi])
+        w.writerow([model, "curve", pa.name, str(pa.pos_label), pa.value, lo, hi])
     band = rep.roc_band
     if band is not None and band.ci.sensitivity is not None:
         se = band.ci.sensitivity

@@ -85,6 +85,12 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
         shaded = "" if band is None else (
             f"; shaded: {band.legend} of the sensitivity at {len(band.specificities)} "
             "specificities (every point in the JSON)")
+        pa = rep.partial_auc
+        if pa is not None:
+            strip = ("false positive rates " + " to ".join(f"{1 - v:g}" for v in pa.bounds[::-1])
+                     if pa.focus == "specificity" else
+                     "true positive rates " + " to ".join(f"{v:g}" for v in pa.bounds))
+            shaded += f"; grey strip: the range of the {pa.label} ({strip})"
         figs.append(_figure(lambda ax: roc_figure(rep, ax), "ROC curve",
                             f"ROC curve: thresholds θ marked{shaded}; dashed: chance; "
                             "star: perfect."))
@@ -134,13 +140,18 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
 
 #: ``id`` of the band's group in the ROC figure's SVG, and of its legend entry
 BAND_GID, BAND_LEGEND_GID = "roc-ci-band", "roc-ci-band-legend"
+#: ``id`` of the shaded range of the partial AUC in the ROC figure's SVG, and of its legend entry
+PARTIAL_GID, PARTIAL_LEGEND_GID = "roc-partial-auc", "roc-partial-auc-legend"
 
 
 def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
     """Draw the ROC figure of a report with one score curve on ``ax``: the curve, its
     thresholds and, when the report has one, its confidence band (:attr:`Report.roc_band`,
     drawn from the same numbers as the JSON's ``roc_band``, SVG ids :data:`BAND_GID` and
-    :data:`BAND_LEGEND_GID`).
+    :data:`BAND_LEGEND_GID`) and the range of its partial AUC (:attr:`Report.partial_auc`,
+    a grey strip whose legend entry names the range and the value, SVG ids
+    :data:`PARTIAL_GID` and :data:`PARTIAL_LEGEND_GID`;
+    :func:`confmat.plots.curves.draw_partial_range`).
 
     Parameters
     ----------
@@ -151,7 +162,8 @@ def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
     Returns
     -------
     RocCurveDisplay
-        The drawn display (``band_``: the shaded band, when there is one).
+        The drawn display (``band_``: the shaded band, ``partial_range_``: the shaded range
+        of the partial AUC, when there are).
 
     Examples
     --------
@@ -164,18 +176,29 @@ def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
     >>> d = roc_figure(rep, Figure().add_subplot())
     >>> d.band_.get_gid(), d.band_.get_label()
     ('roc-ci-band', '95% CI, stratified bootstrap (200 resamples)')
+    >>> rep = build_report(ConfusionMatrix.from_predictions(y, [0, 1, 0, 1, 0, 1]),
+    ...                    y_true=y, y_score=s, intervals=False, partial_auc=(0.5, 1))
+    >>> roc_figure(rep, Figure().add_subplot()).partial_range_.get_label()  # (1 + 19/27) / 2
+    'partial AUC = 0.852 (specificity 0.5 to 1, McClish-corrected)'
     """
     c = rep.curves[0]
     band = rep.roc_band
+    pa = rep.partial_auc
     kw: dict[str, Any] = {}
     if band is not None:
         kw = {"band": band.ci, "band_kw": {"label": band.legend, "gid": BAND_GID}}
+    if pa is not None:  # the report's partial AUC is always McClish-corrected
+        kw |= {"partial_auc": pa.bounds, "partial_auc_focus": pa.focus,
+               "partial_auc_value": pa.value, "partial_auc_kw": {"gid": PARTIAL_GID}}
     disp = RocCurveDisplay(c.sweep, roc_auc=c.auc).plot(ax=ax, max_points=FIGURE_POINTS, **kw)
     legend = ax.get_legend()
-    if band is not None and legend is not None:
+    ids = {band.legend: BAND_LEGEND_GID} if band is not None else {}
+    if pa is not None:
+        ids[disp.partial_range_.get_label()] = PARTIAL_LEGEND_GID
+    if legend is not None:
         for text in legend.get_texts():
-            if text.get_text() == band.legend:
-                text.set_gid(BAND_LEGEND_GID)
+            if text.get_text() in ids:
+                text.set_gid(ids[text.get_text()])
     return disp
 
 
@@ -392,7 +415,8 @@ def render_fragment(obj: Report | Comparison) -> str:
     env = environment()
     if isinstance(obj, Comparison):
         return env.get_template("comparison_fragment.html.j2").render(
-            style=scoped_style(".confmat-report", set()), title=obj.title, table=_table(obj))
+            style=scoped_style(".confmat-report", set()), title=obj.title, table=_table(obj),
+            partial_auc=obj.partial_auc)
     levels: set[int] = set()
     body = {"rep": obj, "heatmap": _heatmap(list(obj.labels), obj.counts, obj.row_percentages,
                                             levels),

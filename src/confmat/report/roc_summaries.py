@@ -359,6 +359,12 @@ class PartialAUCSummary:
         return f"partial AUC, {self.range_label}"
 
     @property
+    def name(self) -> str:
+        """The metric's name in machine-readable tables (:func:`partial_auc_name`), e.g.
+        ``'partial_auc[specificity 0.8 to 1, McClish-corrected]'``."""
+        return partial_auc_name(self.range_label)
+
+    @property
     def interval_method(self) -> str | None:
         """How the interval was computed (None without one)."""
         if self.interval is None:
@@ -372,7 +378,8 @@ class PartialAUCSummary:
         -------
         dict
             ``pos_label``, ``focus`` ('specificity' or 'sensitivity'), ``range``,
-            ``corrected`` (True: McClish 1989), ``value``, ``uncorrected``, ``interval``,
+            ``corrected`` (True: McClish 1989), ``label`` (the three in words, as the text
+            formats name them), ``value``, ``uncorrected``, ``interval``,
             ``interval_method``, ``level``, ``random_state``, ``references``.
 
         Examples
@@ -390,6 +397,7 @@ class PartialAUCSummary:
             "focus": self.focus,
             "range": [float(v) for v in self.bounds],
             "corrected": True,
+            "label": self.range_label,
             "value": num(self.value),
             "uncorrected": num(self.uncorrected),
             "interval": None if iv is None else [num(iv.low), num(iv.high)],
@@ -398,6 +406,29 @@ class PartialAUCSummary:
             "random_state": self.random_state,
             "references": [REF_MCCLISH, REF_ROBIN],
         }
+
+
+def partial_auc_name(range_label: str) -> str:
+    """The name of a partial AUC in the CSV files of reports and comparisons: ``partial_auc``
+    followed by its focus, range and correction in brackets, in the words the text, Markdown
+    and HTML formats use (:attr:`confmat.curves.partial.PartialRange.label`), so that files of
+    different ranges never look alike.
+
+    Parameters
+    ----------
+    range_label : str
+        The range in words, e.g. ``'specificity 0.8 to 1, McClish-corrected'``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> partial_auc_name("sensitivity 0.9 to 1, McClish-corrected")
+    'partial_auc[sensitivity 0.9 to 1, McClish-corrected]'
+    """
+    return f"partial_auc[{range_label}]"
 
 
 def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
@@ -522,5 +553,5 @@ def summary_rows(averages: Any, multiclass: MulticlassAUC | None,
 
 
 __all__ = ["BAND_POINTS", "MulticlassAUC", "PartialAUCSummary", "RocBandSummary",
-           "band_specificities", "multiclass_auc", "partial_auc_summary", "roc_band",
-           "summary_rows"]
+           "band_specificities", "multiclass_auc", "partial_auc_name", "partial_auc_summary",
+           "roc_band", "summary_rows"]
