@@ -321,8 +321,8 @@ def input_options(pred_option: Any) -> Any:
 
 def file_options(f: Any) -> Any:
     """Add the options of a prediction file (``--score``, ``--scores``, ``--labels``,
-    ``--pos-label``, ``--weight``, ``--progress``, ``--skip-invalid``, ``--input-format``)
-    to a click command.
+    ``--pos-label``, ``--weight``, ``--progress``, ``--skip-invalid``, ``--input-format``,
+    ``--where``) to a click command.
 
     Parameters
     ----------
@@ -334,6 +334,10 @@ def file_options(f: Any) -> Any:
     callable
         ``f`` with the options.
     """
+    f = click.option("--where", "where", default=None, metavar="SQL",
+                     help="Evaluate only the rows this SQL condition holds for, e.g. "
+                          "\"split = 'test'\" (evaluated by DuckDB); the rows left out are "
+                          "counted in the report.")(f)
     f = click.option("--input-format", "fmt_in",
                      type=click.Choice(["csv", "tsv", "parquet", "jsonl", "npy"]),
                      help="File format [default: from the extension].")(f)

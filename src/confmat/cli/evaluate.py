@@ -107,7 +107,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
            plot_format: str, by: tuple[str, ...] = (), group_metrics: tuple[str, ...] = (),
            disparity_metric: str | None = None, partial_auc: str | None = None,
-           partial_auc_focus: str | None = None) -> None:
+           partial_auc_focus: str | None = None, where: str | None = None) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -126,6 +126,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
       confmat report preds.csv --true y --pred yhat --score p1 --partial-auc 0.9,1 \\
           --partial-auc-focus sensitivity
       confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
+      confmat report preds.parquet --true y --pred yhat --where "split = 'test'"
       confmat report preds.csv --true y --pred yhat --by sex --pos-label 1 -o groups.html
       confmat report preds.csv --true y --pred yhat --score p --by sex \\
           --group-metrics recall,fpr,roc_auc --disparity-metric roc_auc
@@ -139,7 +140,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
                          split_values(score), title, not no_intervals, progress,
-                         group_metrics, disparity_metric)
+                         group_metrics, disparity_metric, where=where)
         return
     if group_metrics or disparity_metric:
         raise InputError("--group-metrics and --disparity-metric apply to the report by group: "
@@ -165,17 +166,19 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
                        split_values(labels), pos_label, progress, skip_invalid, fmt_in, bins,
                        not no_intervals, title, fmt, output, plots_dir, plot_format,
-                       all_metrics)
+                       all_metrics, where=where)
         return
     if not (score_cols or per_class_cols):
         # no scores: count batch by batch in bounded memory, whatever the file's size
         cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, split_values(labels),
-                                         pos_label, progress, skip_invalid, fmt_in)
-        data: dict[str, Any] = {"__skipped__": frep.rows_skipped}
+                                         pos_label, progress, skip_invalid, fmt_in, where=where)
+        filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
+        data: dict[str, Any] = {"__skipped__": frep.rows_skipped - filtered,
+                                "__filtered__": filtered}
         y = w = None
     else:
         data = read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
-                                 weight, progress, skip_invalid, fmt_in)
+                                 weight, progress, skip_invalid, fmt_in, where=where)
         y, p = data[true_col], data[pred_col]
         lab = coerce(split_values(labels), y, "--labels value") if labels else None
         pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
@@ -199,6 +202,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
         source["rows skipped"] = data["__skipped__"]
+    source |= _where_source(where, data["__filtered__"])
     out_fmt = format_for(fmt, output)
     summary = summary_view(out_fmt, output, all_metrics)
     rep = build_for_view(cm, summary=summary, y_true=y if s is not None else None, y_score=s,
@@ -211,6 +215,21 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, out_fmt, output, summary)
     save_plots(rep, plots_dir, plot_format)
+
+
+def _filtered_reason() -> str:
+    """The skip reason of rows left out by ``--where`` (imported when needed: the CLI starts
+    without :mod:`confmat.io`)."""
+    from ..io.rows import FILTERED
+
+    return FILTERED
+
+
+def _where_source(where: str | None, filtered: int) -> dict[str, Any]:
+    """The lines of a report's source that say which rows ``--where`` kept."""
+    if where is None:
+        return {}
+    return {"where": where, "rows left out by --where": filtered}
 
 
 def _cost_matrix(text: str) -> np.ndarray:
@@ -233,7 +252,7 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                      output: str | None, score_cols: list[str], title: str | None = None,
                      intervals: bool = True, progress: bool | None = None,
                      group_metrics: tuple[str, ...] = (),
-                     disparity_metric: str | None = None) -> None:
+                     disparity_metric: str | None = None, where: str | None = None) -> None:
     """``report --by``: the table by group and the disparities. Without scores the tables are
     counted by DuckDB's ``GROUP BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``);
     with ``--score`` the columns are read whole and given to :func:`confmat.by_group`. Text and
@@ -255,9 +274,9 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     forest = (metric_names([disparity_metric], "--disparity-metric", bool(score_cols))[0]
               if disparity_metric else None)
     if score_cols:
-        ev, rows_read, n_skipped = _by_group_with_scores(
+        ev, rows_read, n_skipped, filtered = _by_group_with_scores(
             file, true_col, pred_col, by, score_cols[0], weight, labels, pos_label,
-            skip_invalid, fmt_in, progress)
+            skip_invalid, fmt_in, progress, where=where)
         skipped = f"{n_skipped} invalid rows were skipped (--skip-invalid)" if n_skipped \
             else None
     else:
@@ -265,10 +284,12 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
 
         ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
                                  labels=labels or None, skip_invalid=skip_invalid,
-                                 format=fmt_in)
-        rows_read, n_skipped = frep.rows_read, frep.rows_skipped
-        skipped = (f"{frep.rows_skipped} invalid rows were skipped (--skip-invalid): "
-                   f"{frep.skipped_by_reason}") if frep.rows_skipped else None
+                                 format=fmt_in, where=where)
+        filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
+        reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != _filtered_reason()}
+        rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
+        skipped = (f"{n_skipped} invalid rows were skipped (--skip-invalid): "
+                   f"{reasons}") if n_skipped else None
     pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
         if pos_label is not None else None
     if pos is not None and pos not in ev.labels:
@@ -277,18 +298,23 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                                intervals=intervals)
     if skipped:
         sec.notes.append(skipped)
+    if where is not None:
+        sec.notes.append(f"{filtered} rows left out by --where {where!r}")
     if kind in ("html", "markdown"):
         from ..report import build_report
 
         source = {"file": file, "true": true_col, "pred": pred_col, "by": ", ".join(by),
                   "scores": score_cols[0] if score_cols else None,
-                  "weight": weight, "rows skipped": n_skipped or None}
+                  "weight": weight, "rows skipped": n_skipped or None,
+                  **_where_source(where, filtered)}
         rep = build_report(ev.overall, intervals=intervals, groups=sec,
                            title=title or f"Report by group: {Path(file).name}", source=source)
         emit(rep, kind, output)  # the renderers add the section by group
         return
     else:
-        text = (json.dumps({"file": file, "rows_read": rows_read, **sec.to_dict()},
+        text = (json.dumps({"file": file, "rows_read": rows_read,
+                            **({"where": where, "rows_filtered": filtered}
+                               if where is not None else {}), **sec.to_dict()},
                            indent=2) if kind == "json" else render_groups_text(sec))
     if output in (None, "-"):
         click.echo(text.rstrip("\n"))
@@ -304,20 +330,22 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
 def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str],
                           score_col: str, weight: str | None, labels: list[str],
                           pos_label: str | None, skip_invalid: bool, fmt_in: str | None,
-                          progress: bool | None) -> tuple[Any, int, int]:
+                          progress: bool | None, where: str | None = None
+                          ) -> tuple[Any, int, int, int]:
     """``report --by --score``: the columns read whole, then :func:`confmat.by_group` with
-    the scores; returns the evaluation, the rows read and the rows skipped."""
+    the scores; returns the evaluation, the rows read, the rows skipped for a missing value
+    and the rows left out by ``where``."""
     from ..groups import by_group
 
     data = read_predictions(file, true_col, [pred_col], [score_col], weight, progress,
-                            skip_invalid, fmt_in, extra=by)
+                            skip_invalid, fmt_in, extra=by, where=where)
     y = data[true_col]
     lab = coerce(labels, y, "--labels value") if labels else None
     pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
     pos = positive_class(truth_classes(y), pos)
     ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],
                   labels=lab, sample_weight=data[weight] if weight else None, pos_label=pos)
-    return ev, int(y.shape[0]), int(data["__skipped__"])
+    return ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"])
 
 
 def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:
@@ -338,12 +366,14 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                    weight: str | None, labels: list[str], pos_label: str | None,
                    show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,
-                   plots_dir: str | None, plot_format: str, all_metrics: bool = False) -> None:
+                   plots_dir: str | None, plot_format: str, all_metrics: bool = False,
+                   where: str | None = None) -> None:
     """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
     from ..report import curves_from_histogram
 
     cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label, show,
-                                     skip_invalid, fmt_in, score_cols=score_cols, bins=bins)
+                                     skip_invalid, fmt_in, score_cols=score_cols, bins=bins,
+                                     where=where)
     hist = frep.curves
     if hist.is_binary:
         pos = positive_class(hist.labels, pos)
@@ -351,8 +381,10 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols), "weight": weight,
               "curves": f"binned, {bins} bins"}
-    if frep.rows_skipped:
-        source["rows skipped"] = frep.rows_skipped
+    filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
+    if frep.rows_skipped - filtered:
+        source["rows skipped"] = frep.rows_skipped - filtered
+    source |= _where_source(where, filtered)
     out_fmt = format_for(fmt, output)
     summary = summary_view(out_fmt, output, all_metrics)
     rep = build_for_view(cm, summary=summary, intervals=intervals,
@@ -390,7 +422,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             metric_names: tuple[str, ...], test_metric: str | None, fmt: str | None,
             output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
             plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None,
-            partial_auc: str | None = None, partial_auc_focus: str | None = None) -> None:
+            partial_auc: str | None = None, partial_auc_focus: str | None = None,
+            where: str | None = None) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
@@ -410,6 +443,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
       confmat compare a.csv b.csv --true y --pred yhat --score p --partial-auc 0.8,1
       confmat compare a.csv b.csv --true y --pred yhat --score p --partial-auc 0.9,1 \\
           --partial-auc-focus sensitivity
+      confmat compare preds.parquet --true y --pred knn,tree --where "split = 'test'"
     """
     from ..report import build_comparison
 
@@ -441,7 +475,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             raise InputError(f"give one --score column per --pred column ({len(preds)}), got "
                              f"{len(score_cols)}")
         data = read_predictions(files[0], true_col, preds, score_cols + class_cols, weight,
-                                 progress, skip_invalid, fmt_in)
+                                 progress, skip_invalid, fmt_in, where=where)
+        filtered = data["__filtered__"]
         y_ref, w_ref = data[true_col], (data[weight] if weight else None)
         keys = split_values(names) or preds
         if len(keys) != len(preds):
@@ -464,7 +499,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             keys = [f"{k} ({i + 1})" for i, k in enumerate(keys)]
         for k, f in zip(keys, files, strict=True):
             data = read_predictions(f, true_col, preds, score_cols + class_cols, weight,
-                                     progress, skip_invalid, fmt_in)
+                                     progress, skip_invalid, fmt_in, where=where)
+            filtered = data["__filtered__"]
             y = data[true_col]
             if y_ref is None:
                 y_ref, w_ref = y, (data[weight] if weight else None)
@@ -480,6 +516,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             elif per_class:
                 model_scores[k] = np.column_stack([data[col] for col in per_class[0]])
         source = {"files": ", ".join(files), "true": true_col, "pred": preds[0]}
+    source |= _where_source(where, filtered)
     assert y_ref is not None
     lab = coerce(split_values(labels), y_ref, "--labels value") if labels else None
     pos = coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None

@@ -17,6 +17,7 @@ from .common import PROGRESS_BYTES, InputError, check_file, coerce
 def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any) -> dict[str, np.ndarray]:
     """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr."""
     from .. import io as cio
+    from ..io.rows import FILTERED
 
     reader = cio.iter_batches(path, columns, **kw)
     if show is None:
@@ -37,22 +38,26 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any
         if progress is not None:
             progress[0].stop()
     if reader.rows_read == 0:
-        raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped)")
+        raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped: "
+                         f"{reader.skipped_by_reason})")
     out = {}
     for c, vs in parts.items():
         if all(v.dtype.kind == vs[0].dtype.kind for v in vs):
             out[c] = np.concatenate(vs)
         else:
             out[c] = np.concatenate([v.astype(object) for v in vs])
-    if reader.rows_skipped:
-        out["__skipped__"] = np.array([reader.rows_skipped])
+    filtered = reader.skipped_by_reason.get(FILTERED, 0)
+    if reader.rows_skipped - filtered:
+        out["__skipped__"] = np.array([reader.rows_skipped - filtered])
+    if filtered:
+        out["__filtered__"] = np.array([filtered])
     return out
 
 
 def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels: list[str],
                      pos_label: str | None, show: bool | None, skip_invalid: bool,
                      fmt_in: str | None, score_cols: list[str] | None = None,
-                     bins: int = 10_000) -> tuple[Any, Any, Any]:
+                     bins: int = 10_000, where: str | None = None) -> tuple[Any, Any, Any]:
     """One bounded-memory pass through :func:`confmat.io.evaluate_file` (row groups of a Parquet
     file on every core), with ``--labels`` / ``--pos-label`` read in the type of the true labels.
 
@@ -79,6 +84,8 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         Score columns (see :func:`confmat.io.evaluate_file`).
     bins : int, default 10_000
         Score bins of the curves.
+    where : str, optional
+        ``--where``: the row filter (see :func:`confmat.io.evaluate_file`).
 
     Returns
     -------
@@ -96,7 +103,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
 
     check_file(path)
     first = next(iter(cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
-                                       skip_invalid=True)), None)
+                                       skip_invalid=True, where=where)), None)
     if first is None:
         raise InputError(f"file {path!r} has no rows to evaluate")
     y0 = first[true]
@@ -104,7 +111,8 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     pos = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
     if weight is not None:
         w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
-                                        skip_invalid=True)), {weight: np.zeros(0)})[weight]
+                                        skip_invalid=True, where=where)),
+                  {weight: np.zeros(0)})[weight]
         if w0.dtype.kind not in "iuf":
             raise InputError(f"column {weight!r} of {path!r} must be numeric, got values like "
                              f"{w0[:3].tolist()}")
@@ -119,7 +127,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     try:
         cm, frep = cio.evaluate_file(path, true, pred, score_cols=score_cols, weight_col=weight,
                                      labels=lab, skip_invalid=skip_invalid, progress=tick,
-                                     format=fmt_in, bins=bins)
+                                     format=fmt_in, bins=bins, where=where)
     finally:
         if bar is not None:
             bar[0].stop()
@@ -141,7 +149,8 @@ def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
 
 def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
                       weight: str | None, progress: bool | None, skip_invalid: bool,
-                      fmt_in: str | None, extra: list[str] | None = None) -> dict[str, Any]:
+                      fmt_in: str | None, extra: list[str] | None = None,
+                      where: str | None = None) -> dict[str, Any]:
     """Read the columns a command needs, whole (with a progress bar for large files).
 
     Parameters
@@ -164,11 +173,14 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         ``--input-format``.
     extra : list of str, optional
         Other columns, read as they are (the ``--by`` columns).
+    where : str, optional
+        ``--where``: the row filter (see :func:`confmat.io.evaluate_file`).
 
     Returns
     -------
     dict
-        One numpy array per column, and ``"__skipped__"``: the number of rows skipped.
+        One numpy array per column, ``"__skipped__"``: the number of rows skipped for a
+        missing value, and ``"__filtered__"``: the number left out by ``where``.
 
     Raises
     ------
@@ -180,14 +192,16 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
     cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else []),
                                *(extra or [])]))
     data: dict[str, Any] = _progress_reader(path, cols, progress, skip_invalid=skip_invalid,
-                                           format=fmt_in)
+                                           format=fmt_in, where=where)
     skipped = int(data.pop("__skipped__", [0])[0])
+    filtered = int(data.pop("__filtered__", [0])[0])
     for c in scores + ([weight] if weight else []):
         if data[c].dtype.kind not in "iuf":
             shifted = "; rows skipped by --skip-invalid are not counted" if skipped else ""
             raise InputError(f"column {c!r} of {path!r} must be numeric: "
                              f"{first_non_numeric(data[c])}{shifted}")
     data["__skipped__"] = skipped
+    data["__filtered__"] = filtered
     return data
 
 

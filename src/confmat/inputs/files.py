@@ -27,20 +27,26 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
+from ..deps import require
 from .readers import (
     COMPRESSIONS,
     arrow_dataset,
     dataset_files,
+    duckdb_connection,
     duckdb_text,
     numpy_source,
     parquet_source,
     strip_compression,
 )
-from .source import ReadError, Source, engine_error, engine_exceptions
+from .source import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
+from .sql_counts import quote
 
 __all__ = [
     "COLUMN_TYPES",
     "COMPRESSIONS",
+    "FILTER_COLUMN",
     "FORMATS",
     "ReadError",
     "Source",
@@ -49,6 +55,7 @@ __all__ = [
     "engine_exceptions",
     "open_source",
     "relation_source",
+    "where_source",
 ]
 
 #: Formats understood by the readers, and the file extensions that select them.
@@ -255,3 +262,75 @@ def relation_source(relation: Any, name: str = "the SQL relation") -> Source:
     ['y', 'yhat']
     """
     return Source(name, "sql", list(relation.columns), rows=None, relation=relation)
+
+
+def where_source(source: Source, where: Any) -> Source:
+    """The source with a row filter: a SQL boolean expression over its columns, evaluated by
+    DuckDB (``"split = 'test' AND site <> 'B'"``). Rows are not dropped here: the relation
+    gains :data:`FILTER_COLUMN`, so that every consumer counts the rows left out (a row the
+    filter does not hold for, or holds NULL for) and still reconciles every row of the
+    source with the count it declares.
+
+    Parameters
+    ----------
+    source : Source
+        A source with a DuckDB relation (Parquet, CSV, TSV, JSON lines, SQL), or an Arrow or
+        NumPy source, which is then read through DuckDB (its Arrow data scanned in place).
+    where : str
+        The filter.
+
+    Returns
+    -------
+    Source
+        A new source; ``relation`` carries the filter column, streaming goes through it.
+
+    Raises
+    ------
+    TypeError
+        If ``where`` is not a string.
+    ValueError
+        If ``where`` is empty, DuckDB cannot bind it (an unknown column, a syntax error), or
+        it is not a boolean expression; the message names ``where``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> src = Source("demo", "npy", ["y", "split"], rows=3,
+    ...              arrays={"y": np.array([0, 1, 1]), "split": np.array([1, 2, 1])})
+    >>> f = where_source(src, "split = 1")
+    >>> [b.column(1).to_pylist() for b in f.batches(["y"], batch_rows=8)]
+    [[True, False, True]]
+    """
+    if not isinstance(where, str):
+        raise TypeError(f"where must be a SQL expression (str), got {type(where).__name__}")
+    if not where.strip():
+        raise ValueError("where must be a SQL expression, got an empty string")
+    if FILTER_COLUMN in source.columns:
+        raise ValueError(f"{source.name} has a column named {FILTER_COLUMN!r}, which where= "
+                         "needs for itself")
+    duckdb = require("duckdb", "filtering rows (where=)")
+    rel, con, keep = source.relation, source.connection, list(source.keep)
+    if rel is None:  # Arrow IPC or NumPy: scanned by DuckDB where the data is
+        pa = require("pyarrow", "filtering rows (where=)")
+        source.stream_source()
+        con = duckdb_connection()
+        if source.dataset is not None:
+            data: Any = source.dataset
+        else:
+            arrays = source.arrays or {}
+            data = pa.table({c: np.asarray(arrays[c]) for c in source.columns})
+        keep += [con, data]
+        rel = con.from_arrow(data)
+    try:
+        rel = rel.select(f"*, coalesce(({where}), false) AS {quote(FILTER_COLUMN)}")
+        kind = str(rel.types[-1])
+    except duckdb.Error as exc:
+        reason = " ".join(str(exc).strip().splitlines()[:2])
+        raise ValueError(f"where: DuckDB cannot evaluate {where!r} over {source.name}: "
+                         f"{reason}") from exc
+    if kind != "BOOLEAN":
+        raise ValueError(f"where must be a boolean SQL expression (a condition), but {where!r} "
+                         f"is {kind}")
+    return Source(source.name, source.format, list(source.columns), rows=source.rows,
+                  relation=rel, keep=keep, key_ranges=source.key_ranges, connection=con,
+                  mixed_types=source.mixed_types, filtered=True)

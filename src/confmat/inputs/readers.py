@@ -204,7 +204,7 @@ def _new_database(trust_statistics: bool) -> Any:
     return db
 
 
-def _duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any:
+def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any:
     """A private DuckDB connection, quiet (no progress bar on the user's terminal), to an
     in-memory database of confmat's own (one per process and kind) whose perfect hash aggregate
     takes two one-byte keys (``perfect_ht_threshold``, see
@@ -276,7 +276,7 @@ def parquet_source(name: str, files: list[str], root: str,
     """
     from .parquet_meta import file_column_types, parquet_footers
 
-    con = _duckdb_connection(trust_statistics=False)
+    con = duckdb_connection(trust_statistics=False)
     rows, ranges = parquet_footers(con, files, name)
     # DuckDB reads every file with the first file's types: a later file's float labels would
     # be rounded into integers, its text cast to numbers. With types that differ, the files
@@ -454,7 +454,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         raise ValueError(f"{name} is empty" if len(files) == 1 else
                          f"{name}: file {empty[0]!r} is empty")
     codecs = {strip_compression(f.lower())[1] for f in files}
-    con = _duckdb_connection(shared="bz2" not in codecs)
+    con = duckdb_connection(shared="bz2" not in codecs)
     keep: list[Any] = [con]
     if "bz2" in codecs:
         # DuckDB has no bzip2 codec: Python's (C) decompressor feeds its reader as a stream

@@ -181,6 +181,12 @@ def check_column_kinds(name: str, mixed: Mapping[str, Mapping[str, str]],
                          f"(integers of any width are unified, and floats of any width): {fix}")
 
 
+#: The column a ``where=`` filter adds to a source's relation: whether the row is kept
+#: (``coalesce((where), false)``: a row the filter does not hold for, or holds NULL for, is
+#: left out and counted as filtered).
+FILTER_COLUMN = "__confmat_where__"
+
+
 # ------------------------------------------------------------------------------ sources
 @dataclass
 class Source:
@@ -226,6 +232,9 @@ class Source:
         For a source of several files: the columns the files give different types (see
         :func:`mixed_column_types`); :meth:`check_columns` refuses a wanted one unless its
         types are integers only or floats only, which the relation unifies exactly.
+    filtered : bool, default False
+        Whether ``relation`` carries the :data:`FILTER_COLUMN` of a ``where=`` filter
+        (:func:`where_source`); :meth:`batches` then streams it with the wanted columns.
 
     Examples
     --------
@@ -250,6 +259,7 @@ class Source:
     key_ranges: Mapping[str, tuple[int, int]] | None = None
     connection: Any = None
     mixed_types: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    filtered: bool = False
 
     @property
     def streams_raw(self) -> bool:
@@ -354,6 +364,9 @@ class Source:
 
         self.check_columns(columns)
         cols = list(dict.fromkeys(columns))
+        if self.filtered:
+            cols.append(FILTER_COLUMN)
+            counted = True  # the filter lives in the relation
         errors = engine_exceptions()
         via_relation = self.relation is not None and (counted or (
             self.dataset is None and self.make_dataset is None))
@@ -434,3 +447,4 @@ def _exact_batch(batch: Any, full: bool = False) -> Any:
     if not changed:
         return batch
     return pa.record_batch(cols, names=batch.schema.names)
+

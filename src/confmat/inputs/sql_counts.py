@@ -172,6 +172,7 @@ def count_groups(
     group_cols: Sequence[str] = (),
     key_ranges: Mapping[str, tuple[int, int]] | None = None,
     connection: Any = None,
+    keep_col: str | None = None,
 ) -> dict[str, Any]:
     """One aggregation over the relation: the rows grouped by true label, predicted label,
     (with a score column) score bin and (for the evaluation by group) the group columns.
@@ -211,6 +212,9 @@ def count_groups(
         there as SQL over ``relation.sql_query()`` (5 ms less than a query on the relation)
         and a small result is fetched without :mod:`numpy.ma` (see
         :mod:`confmat.inputs.sql_fetch`).
+    keep_col : str, optional
+        A boolean column (never null) that says whether a row is kept by a filter: grouped by
+        too, so the rows left out are counted in the same pass (``keep`` in the result).
 
     Returns
     -------
@@ -221,7 +225,7 @@ def count_groups(
         (float: NaN for a missing score, outside ``[0, bins)`` for a score outside the range,
         see :func:`bin_expression`); with weights ``weight`` (the sum of the valid weights),
         ``bad_weight`` (rows whose weight is null or NaN), ``min_weight`` and ``max_weight``
-        (over the valid weights).
+        (over the valid weights); with ``keep_col`` ``keep`` (bool: the group's rows are kept).
 
     Examples
     --------
@@ -244,6 +248,8 @@ def count_groups(
     keys = [f"{t} AS t", f"{p} AS p"]
     keys += [f"{quote(c)}{'::VARCHAR' if c in wide else ''} AS g{i}"
              for i, c in enumerate(group_cols)]
+    if keep_col is not None:
+        keys.append(f"{quote(keep_col)} AS k")
     aggs = ["count(*) AS n"]
     if score_col is not None:
         # fast pass: group by the floor of the scaled score, with the smallest and largest
@@ -298,6 +304,8 @@ def count_groups(
     if group_cols:
         out["groups"] = [exact_integers(res[f"g{i}"]) if c in wide else res[f"g{i}"]
                          for i, c in enumerate(group_cols)]
+    if keep_col is not None:
+        out["keep"] = np.asarray(res["k"], dtype=bool)
     if weight_col is not None:
         out["weight"] = floats(res["w"], 0.0)
         out["bad_weight"] = np.asarray(res["bad_w"], dtype=np.int64)

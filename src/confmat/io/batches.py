@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
-from ..inputs.files import Source, open_source
+from ..inputs.files import Source, open_source, where_source
 from .rows import (
     Cleaner,
     Roles,
@@ -56,9 +56,9 @@ class BatchReader:
     Attributes
     ----------
     rows_read, rows_skipped : int
-        Rows handed out and rows left out (``skip_invalid=True``) so far.
+        Rows handed out and rows left out (``skip_invalid=True``, ``where=``) so far.
     skipped_by_reason : dict
-        Skipped rows per reason (see :data:`REASONS`).
+        Skipped rows per reason (see :data:`REASONS`; ``"user filter"`` for ``where=``).
     total_rows : int or None
         The number of rows the source declares, when it declares one.
 
@@ -68,7 +68,7 @@ class BatchReader:
         The source (see :func:`iter_batches`).
     columns : sequence of str
         Columns to read.
-    format, batch_rows, skip_invalid, column_types, na_values
+    format, batch_rows, skip_invalid, column_types, na_values, where
         As in :func:`iter_batches`.
     roles : Roles, optional
         Which column plays which part (the skip reason of its missing values); by default
@@ -90,13 +90,16 @@ class BatchReader:
                  batch_rows: int = 1_000_000, skip_invalid: bool = False,
                  column_types: Mapping[str, str] | None = None,
                  na_values: Sequence[str] | None = None,
-                 roles: Roles | None = None, source: Source | None = None) -> None:
+                 roles: Roles | None = None, source: Source | None = None,
+                 where: str | None = None) -> None:
         self.columns = check_columns(columns)
         self.batch_rows = check_batch_rows(batch_rows)
         self.skip_invalid = bool(skip_invalid)
         na = check_na_values(na_values)
         self.source = source if source is not None else open_source(
             path, format=format, column_types=column_types, na_values=na)
+        if where is not None:
+            self.source = where_source(self.source, where)
         self.source.check_columns(self.columns)
         self.path = os.fspath(path) if isinstance(path, str | os.PathLike) else self.source.name
         self.format = self.source.format
@@ -173,6 +176,7 @@ def iter_batches(
     skip_invalid: bool = False,
     column_types: Mapping[str, str] | None = None,
     na_values: Sequence[str] | None = None,
+    where: str | None = None,
 ) -> BatchReader:
     """Stream some columns of a file as numpy arrays, one record batch at a time.
 
@@ -197,6 +201,11 @@ def iter_batches(
     na_values : sequence of str, optional
         Text values that mean "missing". By default only an empty CSV field and a JSON
         ``null`` are missing: strings such as ``"NA"``, ``"null"`` or ``"NaN"`` are class names.
+    where : str, optional
+        A row filter, a SQL boolean expression over the file's columns evaluated by DuckDB;
+        the rows it leaves out are not handed out, not checked for missing values, and
+        counted in ``rows_skipped`` under ``skipped_by_reason["user filter"]`` (see
+        :func:`confmat.io.evaluate_file`).
 
     Returns
     -------
@@ -214,7 +223,8 @@ def iter_batches(
     ([[1, 1]], 2)
     """
     return BatchReader(path, columns, format=format, batch_rows=batch_rows,
-                       skip_invalid=skip_invalid, column_types=column_types, na_values=na_values)
+                       skip_invalid=skip_invalid, column_types=column_types, na_values=na_values,
+                       where=where)
 
 
 def read_columns(
@@ -239,7 +249,8 @@ def read_columns(
     columns : sequence of str
         Columns to read.
     **kw
-        ``format``, ``batch_rows``, ``skip_invalid``, ``column_types``, ``na_values``.
+        ``format``, ``batch_rows``, ``skip_invalid``, ``column_types``, ``na_values``,
+        ``where``.
 
     Returns
     -------

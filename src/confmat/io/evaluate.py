@@ -12,7 +12,7 @@ import numpy as np
 
 from ..accumulator import Accumulator
 from ..deps import require
-from ..inputs.files import Source, open_source, relation_source
+from ..inputs.files import Source, open_source, relation_source, where_source
 from .batches import BatchReader
 from .grouped import evaluate_by_group, evaluate_grouped
 from .rows import (
@@ -44,6 +44,7 @@ def evaluate_file(
     group_cols: str | Sequence[str] | None = None,
     pos_label: Any = None,
     min_support: int = 30,
+    where: str | None = None,
 ) -> tuple[Any, FileReport]:
     """Evaluate a prediction file of any size in bounded memory.
 
@@ -85,6 +86,13 @@ def evaluate_file(
         With ``group_cols``: the positive class of the result.
     min_support : int, default 30
         With ``group_cols``: groups with fewer rows are flagged small.
+    where : str, optional
+        A row filter: a SQL boolean expression over the file's columns, evaluated by DuckDB
+        (``"split = 'test'"``, ``"site IN ('A', 'B') AND age >= 18"``). The rows it does not
+        hold for (or holds NULL for) are not evaluated, are not checked for missing values,
+        and are counted in ``report.rows_skipped`` under ``skipped_by_reason["user filter"]``
+        (first in precedence), so that ``rows_read + rows_skipped`` still equals the rows of
+        the file. Arrow IPC and NumPy files are then scanned by DuckDB too.
 
     Returns
     -------
@@ -96,8 +104,9 @@ def evaluate_file(
     ------
     ValueError
         A missing or duplicated column, a missing value without ``skip_invalid``, a label
-        outside ``labels``, ``group_cols`` with scores or a format DuckDB does not count, or
-        a file the engine cannot read whole (:class:`ReadError`).
+        outside ``labels``, ``group_cols`` with scores or a format DuckDB does not count, a
+        ``where`` DuckDB cannot evaluate as a condition, or a file the engine cannot read
+        whole (:class:`ReadError`).
 
     Examples
     --------
@@ -111,9 +120,14 @@ def evaluate_file(
     >>> ev, report = evaluate_file(path, "y", "yhat", group_cols=["site"])
     >>> ev.groups, ev.metric("recall", pos_label=1).tolist()
     (['A', 'B'], [1.0, 0.0])
+    >>> cm, report = evaluate_file(path, "y", "yhat", where="site = 'A'")
+    >>> cm.counts.tolist(), report.rows_read, report.skipped_by_reason
+    ([[0, 1], [0, 1]], 2, {'user filter': 1})
     """
     na = check_na_values(na_values)
     source = open_source(path, format=format, column_types=column_types, na_values=na)
+    if where is not None:
+        source = where_source(source, where)
     if group_cols is not None:
         return _evaluate_by_group(source, os.fspath(path), true_col, pred_col, group_cols,
                                   score_cols=score_cols, weight_col=weight_col, labels=labels,
@@ -140,6 +154,7 @@ def evaluate_sql(
     group_cols: str | Sequence[str] | None = None,
     pos_label: Any = None,
     min_support: int = 30,
+    where: str | None = None,
 ) -> tuple[Any, FileReport]:
     """Evaluate a DuckDB relation, or a SQL query over a DuckDB connection, where it lives.
 
@@ -161,6 +176,9 @@ def evaluate_sql(
         As in :func:`evaluate_file`.
     group_cols, pos_label, min_support
         Evaluation by group, as in :func:`evaluate_file`.
+    where : str, optional
+        A row filter whose rows left out are counted (``skipped_by_reason["user filter"]``),
+        as in :func:`evaluate_file`; a ``WHERE`` inside ``query`` filters without counting.
 
     Returns
     -------
@@ -179,6 +197,8 @@ def evaluate_sql(
     rel, name = _relation(source, query)
     src = relation_source(rel, name)
     cols = src.columns
+    if where is not None:
+        src = where_source(src, where)
     if true_col is None or pred_col is None:
         if len(cols) < 2:
             raise ValueError(f"{name} has {len(cols)} column(s); true and predicted labels "

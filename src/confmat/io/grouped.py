@@ -14,10 +14,11 @@ from ..binned import ScoreHistogram
 from ..counting.grouped import GroupedCounts
 from ..hooks import GROUPED_EVALUATION
 from ..inputs.encode import encode_pair, normalize_labels, py_scalar
-from ..inputs.files import ReadError, Source, engine_error, engine_exceptions
+from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.sql_counts import count_groups
 from .rows import (
+    FILTERED,
     MAX_SKIPPED_NUMBERS,
     REASONS,
     Cleaner,
@@ -75,14 +76,12 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
                          score_col=score_col, bins=int(bins), key_ranges=source.key_ranges,
-                         connection=source.connection)
+                         connection=source.connection,
+                         keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
         raise engine_error(source.name, exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
-    null_t = _is_null(t)
-    null_p = _is_null(p) & ~null_t
-    ok = ~(null_t | null_p)
-    by_reason = {REASONS[0]: int(n[null_t].sum()), REASONS[1]: int(n[null_p].sum())}
+    ok, by_reason = _label_reasons(g)
     if score_col is not None:
         null_s = np.isnan(g["bin"]) & ok
         by_reason[REASONS[2]] = int(n[null_s].sum())
@@ -93,11 +92,12 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         # weights are not seen (as when streaming, where such rows are dropped first)
         ok &= n > g["bad_weight"]
     skipped = sum(by_reason.values())
+    invalid = skipped - by_reason[FILTERED]
     total = int(n.sum())
     scan = _RowScan(source, true_col, pred_col, score_col, weight_col)
-    if skipped:
+    if invalid:
         found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
-                              1 if not skip_invalid else min(skipped, MAX_SKIPPED_NUMBERS))
+                              1 if not skip_invalid else min(invalid, MAX_SKIPPED_NUMBERS))
         if not found:
             raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
                             "rows disagree on missing values")
@@ -203,14 +203,12 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     """
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
-                         group_cols=group_cols, connection=source.connection)
+                         group_cols=group_cols, connection=source.connection,
+                         keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
         raise engine_error(source.name, exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
-    null_t = _is_null(t)
-    null_p = _is_null(p) & ~null_t
-    ok = ~(null_t | null_p)
-    by_reason = {REASONS[0]: int(n[null_t].sum()), REASONS[1]: int(n[null_p].sum())}
+    ok, by_reason = _label_reasons(g)
     rows = n.copy()
     if weight_col is not None:
         by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
@@ -227,7 +225,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         raise ValueError(f"{source.name}: {by_reason[NULL_GROUP]} row(s) have a null value in "
                          f"the group column(s) {cols}; every row needs a group (pass "
                          "skip_invalid=True to skip them, counted as 'null group')")
-    label_skips = sum(v for k, v in by_reason.items() if k != NULL_GROUP)
+    label_skips = sum(v for k, v in by_reason.items() if k not in (NULL_GROUP, FILTERED))
     if label_skips:
         found = _scan_missing(source, true_col, pred_col, weight_col, None,
                               1 if not skip_invalid else min(label_skips, MAX_SKIPPED_NUMBERS))
@@ -272,6 +270,20 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     counts = GroupedCounts(stack, [py_scalar(v) for v in out_labels], False, sizes)
     return GROUPED_EVALUATION(counts, codes.keys, list(group_cols), min_support=min_support,
                               pos_label=pos_label)
+
+
+def _label_reasons(g: dict[str, Any]) -> tuple[np.ndarray, dict[str, int]]:
+    """The groups of :func:`~confmat.inputs.sql_counts.count_groups` that remain after the
+    rows a ``where=`` filter left out and those with a null label, and how many rows each
+    reason took (in precedence: the filter, a null true label, a null prediction)."""
+    t, p, n = g["true"], g["pred"], g["count"]
+    ok = g["keep"].copy() if "keep" in g else np.ones(n.shape, dtype=bool)
+    by_reason = {FILTERED: int(n[~ok].sum())}
+    null_t = _is_null(t) & ok
+    null_p = _is_null(p) & ok & ~null_t
+    by_reason[REASONS[0]] = int(n[null_t].sum())
+    by_reason[REASONS[1]] = int(n[null_p].sum())
+    return ok & ~(null_t | null_p), by_reason
 
 
 def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray, np.ndarray]:
@@ -334,7 +346,8 @@ class _RowScan:
         cleaner = Cleaner(self.source.name, self.roles, False, None)
         done = 0
         for batch in self.source.batches(self.cols, 1 << 16, counted=True):
-            bad = np.zeros(batch.num_rows, dtype=bool)
+            drop = cleaner.filtered(batch)
+            bad = np.zeros(batch.num_rows, dtype=bool) if drop is None else drop
             for _why, _col, m in cleaner.masks(batch):
                 bad |= np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool)
             idx = np.flatnonzero(~bad)

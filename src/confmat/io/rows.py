@@ -14,12 +14,15 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
-from ..inputs.files import ReadError, Source
+from ..inputs.files import FILTER_COLUMN, ReadError, Source
 
 #: How many skipped row numbers a read remembers.
 MAX_SKIPPED_NUMBERS = 10
 #: Why a row is skipped, in order of precedence.
 REASONS = ("null true label", "null prediction", "null or NaN score", "null or NaN weight")
+#: Why a row left out by a ``where=`` filter is skipped; it comes before :data:`REASONS` (a
+#: row the user filtered out is not checked for missing values).
+FILTERED = "user filter"
 
 
 def check_columns(columns: Any) -> list[str]:
@@ -189,7 +192,9 @@ class Cleaner:
     accounting (one place for every streamed source).
 
     Missing values are nulls, NaN (floating columns) and the ``na_values`` texts (text and
-    dictionary columns).
+    dictionary columns). Rows a ``where=`` filter leaves out (a batch with the
+    :data:`~confmat.inputs.files.FILTER_COLUMN`) are dropped first and counted as
+    :data:`FILTERED`, without an error and without checking their values.
 
     Parameters
     ----------
@@ -211,7 +216,7 @@ class Cleaner:
         self.na_values = na_values
         self.rows_read = 0
         self.rows_skipped = 0
-        self.by_reason = dict.fromkeys(REASONS, 0)
+        self.by_reason = dict.fromkeys((FILTERED, *REASONS), 0)
         self.skipped_row_numbers: list[int] = []
 
     @property
@@ -246,8 +251,29 @@ class Cleaner:
                 return None
         return mask
 
+    @staticmethod
+    def filtered(batch: Any) -> np.ndarray | None:
+        """Rows of a batch that a ``where=`` filter leaves out (its :data:`FILTER_COLUMN` is
+        false), or None when the batch has no filter column or keeps every row.
+
+        Parameters
+        ----------
+        batch : pyarrow.RecordBatch
+            A batch of the source.
+
+        Returns
+        -------
+        ndarray of bool or None
+        """
+        i = batch.schema.get_field_index(FILTER_COLUMN)
+        if i < 0:
+            return None
+        keep = np.asarray(batch.column(i).to_numpy(zero_copy_only=False), dtype=bool)
+        return None if keep.all() else ~keep
+
     def masks(self, batch: Any) -> list[tuple[int, str, Any]]:
-        """(reason, column, mask) of the columns of a batch that miss values, by precedence.
+        """(reason, column, mask) of the columns of a batch that miss values, by precedence;
+        rows a ``where=`` filter leaves out are not checked (:meth:`filtered`).
 
         Parameters
         ----------
@@ -259,9 +285,17 @@ class Cleaner:
         list of (int, str, pyarrow.BooleanArray)
             Sorted by reason; empty when no value is missing.
         """
+        pa = require("pyarrow", "streaming Arrow batches")
+        pc = require("pyarrow.compute", "streaming Arrow batches")
+
+        drop = self.filtered(batch)
         out = []
         for col, why in self.roles.reason.items():
             m = self._missing(batch.column(batch.schema.get_field_index(col)))
+            if m is not None and drop is not None:
+                m = pc.and_(m, pa.array(~drop, type=pa.bool_()))
+                if not pc.any(m).as_py():
+                    m = None
             if m is not None:
                 out.append((why, col, m))
         out.sort(key=lambda r: r[0])
@@ -327,21 +361,25 @@ class Cleaner:
 
         start = self.rows_total
         n = batch.num_rows
+        drop = self.filtered(batch)
         reason_masks = self.masks(batch)
-        if not reason_masks:
+        if not reason_masks and drop is None:
             self.rows_read += n
             return batch
-        if not self.skip_invalid:
+        if reason_masks and not self.skip_invalid:
             row, why, col = self.first_missing(reason_masks)
             raise self.error(start + row + 1, why, col)
-        taken = np.zeros(n, dtype=bool)
+        taken = np.zeros(n, dtype=bool) if drop is None else drop.copy()
+        self.by_reason[FILTERED] += int(taken.sum())
+        invalid = np.zeros(n, dtype=bool)  # the rows skipped for a missing value
         for why, _col, m in reason_masks:
             mm = np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool) & ~taken
             self.by_reason[REASONS[why]] += int(mm.sum())
             taken |= mm
+            invalid |= mm
         k = int(taken.sum())
-        if len(self.skipped_row_numbers) < MAX_SKIPPED_NUMBERS:
-            rows = np.flatnonzero(taken)[: MAX_SKIPPED_NUMBERS - len(self.skipped_row_numbers)]
+        if len(self.skipped_row_numbers) < MAX_SKIPPED_NUMBERS:  # (not the filtered ones)
+            rows = np.flatnonzero(invalid)[: MAX_SKIPPED_NUMBERS - len(self.skipped_row_numbers)]
             self.skipped_row_numbers.extend(int(start + r + 1) for r in rows)
         self.rows_skipped += k
         self.rows_read += n - k

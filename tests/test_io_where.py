@@ -1,0 +1,250 @@
+"""Row filters (``where=``): the rows left out are counted under "user filter", before any
+missing value, so that every row of the source is still accounted for (issue #11: skipped rows
+by reason, including a user filter).
+
+Oracle: the filter evaluated in Python with SQL's three-valued logic on the generated rows
+(NULL is not kept), pandas for the missing labels, counts by ``collections.Counter`` over the
+kept valid rows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+duckdb = pytest.importorskip("duckdb")
+
+import confmat.io as cio  # noqa: E402
+
+FORMATS = ["parquet", "csv", "jsonl", "arrow"]
+
+
+def _write(df: pd.DataFrame, path: str, fmt: str) -> None:
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    if fmt == "parquet":
+        pq.write_table(table, path)
+    elif fmt == "arrow":
+        import pyarrow.feather as feather
+
+        feather.write_feather(table, path)
+    elif fmt == "csv":
+        df.to_csv(path, index=False)
+    else:
+        with open(path, "w") as fh:
+            for rec in df.to_dict(orient="records"):
+                fh.write(json.dumps({k: (None if pd.isna(v) else v) for k, v in rec.items()}) + "\n")
+
+
+def _frame(draw_rows: list[tuple]) -> pd.DataFrame:
+    df = pd.DataFrame(draw_rows, columns=["y", "p", "split", "k", "s"])
+    df["y"] = df["y"].astype("Int64")
+    df["p"] = df["p"].astype("Int64")
+    df["k"] = df["k"].astype("Int64")
+    return df
+
+
+def _oracle(df: pd.DataFrame, keep: np.ndarray) -> tuple[dict[str, int], Counter, int | None]:
+    """Reasons, the counted pairs, and the 1-based row of the first kept row with a missing
+    label (None when there is none); ``keep``: the rows the filter holds for (SQL's
+    three-valued logic, NULL not kept)."""
+    y_na = df["y"].isna().to_numpy()
+    p_na = df["p"].isna().to_numpy()
+    reasons = {"user filter": int((~keep).sum()),
+               "null true label": int((keep & y_na).sum()),
+               "null prediction": int((keep & ~y_na & p_na).sum())}
+    ok = keep & ~y_na & ~p_na
+    pairs = Counter(zip(df["y"][ok].astype(int), df["p"][ok].astype(int), strict=True))
+    bad = np.flatnonzero(keep & (y_na | p_na))
+    return ({k: v for k, v in reasons.items() if v}, pairs,
+            None if bad.size == 0 else int(bad[0]) + 1)
+
+
+def _table(cm) -> Counter:
+    out: Counter = Counter()
+    for i, a in enumerate(cm.labels):
+        for j, b in enumerate(cm.labels):
+            if cm.counts[i, j]:
+                out[(int(a), int(b))] = int(cm.counts[i, j])
+    return out
+
+
+ROWS = st.lists(st.tuples(st.one_of(st.none(), st.integers(0, 2)),
+                          st.one_of(st.none(), st.integers(0, 2)),
+                          st.one_of(st.none(), st.sampled_from(["test", "train"])),
+                          st.one_of(st.none(), st.integers(0, 9)),
+                          st.floats(0, 1)),
+                min_size=1, max_size=40)
+
+
+def _cmp(a, op, b):
+    """SQL comparison: NULL when a value is NULL."""
+    return None if a is None else op(a, b)
+
+
+def _and(a, b):  # Kleene (SQL) logic
+    if a is False or b is False:
+        return False
+    return None if a is None or b is None else True
+
+
+def _or(a, b):
+    if a is True or b is True:
+        return True
+    return None if a is None or b is None else False
+
+
+WHERES = {
+    "split = 'test'": lambda r: _cmp(r["split"], str.__eq__, "test"),
+    "k >= 5 OR split = 'train'": lambda r: _or(_cmp(r["k"], int.__ge__, 5),
+                                               _cmp(r["split"], str.__eq__, "train")),
+    "split <> 'test' AND k < 7": lambda r: _and(_cmp(r["split"], str.__ne__, "test"),
+                                                _cmp(r["k"], int.__lt__, 7)),
+}
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=ROWS, fmt=st.sampled_from(FORMATS), where=st.sampled_from(sorted(WHERES)),
+       skip=st.booleans(), scores=st.sampled_from([None, "s", ["s", "s"]]))
+def test_where_against_pandas(tmp_path_factory, rows, fmt, where, skip, scores):
+    df = _frame(rows)
+    path = os.path.join(tmp_path_factory.mktemp("where"), f"p.{fmt}")
+    _write(df, path, fmt)
+    keep = [WHERES[where]({"split": split, "k": k}) is True for _y, _p, split, k, _s in rows]
+    reasons, pairs, first_bad = _oracle(df, np.array(keep, dtype=bool))
+    kw = {"where": where, "skip_invalid": skip}
+    if scores is not None:
+        kw |= {"score_cols": scores, "bins": 4}
+    labels_kept = {v for pair in pairs for v in pair}
+    if scores == ["s", "s"] and len(labels_kept) != 2:
+        return  # two score columns need two classes: not what is tested here
+    if not pairs:
+        with pytest.raises(ValueError):
+            cio.evaluate_file(path, "y", "p", **kw)
+        return
+    if first_bad is not None and not skip:
+        with pytest.raises(ValueError, match=rf", row {first_bad}: null"):
+            cio.evaluate_file(path, "y", "p", **kw)
+        return
+    if scores == "s" and len(labels_kept) != 2:  # one score column: a binary problem
+        with pytest.raises(ValueError, match=r"binary|two classes"):
+            cio.evaluate_file(path, "y", "p", **kw)
+        return
+    if scores == ["s", "s"]:
+        kw["labels"] = sorted(labels_kept)
+    cm, rep = cio.evaluate_file(path, "y", "p", **kw)
+    assert _table(cm) == pairs
+    assert rep.skipped_by_reason == reasons
+    assert rep.rows_read + rep.rows_skipped == len(df)
+    assert rep.rows_read == sum(pairs.values())
+
+
+def test_filtered_rows_are_not_checked_and_not_listed(tmp_path):
+    df = _frame([(None, 1, "train", 1, 0.1), (0, 0, "test", 2, 0.2), (1, None, "train", 3, 0.3),
+                 (1, 1, "test", 4, 0.4), (None, None, None, 5, 0.5)])
+    path = str(tmp_path / "p.parquet")
+    _write(df, path, "parquet")
+    cm, rep = cio.evaluate_file(path, "y", "p", where="split = 'test'")
+    assert cm.counts.tolist() == [[1, 0], [0, 1]]
+    assert rep.skipped_by_reason == {"user filter": 3}
+    assert rep.skipped_row_numbers == []
+    # with the missing values kept in, they are found and only they are listed
+    cm, rep = cio.evaluate_file(path, "y", "p", where="k < 5", skip_invalid=True)
+    assert rep.skipped_by_reason == {"user filter": 1, "null true label": 1,
+                                     "null prediction": 1}
+    assert rep.skipped_row_numbers == [1, 3]
+
+
+@pytest.mark.parametrize("where, err, match", [
+    ("splt = 'test'", ValueError, r"where: DuckDB cannot evaluate .*splt"),
+    ("split", ValueError, r"where"),
+    ("k +", ValueError, r"where: DuckDB cannot evaluate"),
+    ("true; select 1", ValueError, r"where: DuckDB cannot evaluate"),
+    ("   ", ValueError, r"where must be a SQL expression"),
+    (3, TypeError, r"where must be a SQL expression \(str\)"),
+])
+def test_bad_where(tmp_path, where, err, match):
+    path = str(tmp_path / "p.csv")
+    _write(_frame([(0, 0, "test", 1, 0.5)]), path, "csv")
+    with pytest.raises(err, match=match):
+        cio.evaluate_file(path, "y", "p", where=where)
+
+
+def test_numeric_where_is_not_a_condition(tmp_path):
+    path = str(tmp_path / "p.parquet")
+    _write(_frame([(0, 0, "test", 1, 0.5)]), path, "parquet")
+    with pytest.raises(ValueError, match="boolean SQL expression"):
+        cio.evaluate_file(path, "y", "p", where="k + 1")
+
+
+def test_where_on_npz_sql_batches_and_groups(tmp_path):
+    y = np.array([0, 1, 1, 0, 1, 0])
+    p = np.array([0, 1, 0, 0, 1, 1])
+    g = np.array([1, 1, 2, 2, 1, 2])
+    npz = str(tmp_path / "p.npz")
+    np.savez(npz, y=y, p=p, g=g)
+    keep = g == 1
+    cm, rep = cio.evaluate_file(npz, "y", "p", where="g = 1")
+    assert _table(cm) == Counter(zip(y[keep].tolist(), p[keep].tolist(), strict=True))
+    assert rep.skipped_by_reason == {"user filter": int((~keep).sum())}
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (0, 0, 'a'), (1, 1, 'b'), "
+                "(1, 0, 'a'), (NULL, 1, 'b')) v(y, p, site)")
+    cm, rep = cio.evaluate_sql(con, "SELECT y, p, site FROM t", where="site = 'a'")
+    assert cm.counts.tolist() == [[1, 0], [1, 0]] and rep.skipped_by_reason == {"user filter": 2}
+
+    csv_path = str(tmp_path / "p.csv")
+    pd.DataFrame({"y": y, "p": p, "g": g}).to_csv(csv_path, index=False)
+    reader = cio.iter_batches(csv_path, ["y"], where="g = 2")
+    got = np.concatenate([b["y"] for b in reader])
+    assert got.tolist() == y[g == 2].tolist()
+    assert reader.skipped_by_reason == {"user filter": 3} and reader.rows_read == 3
+    assert cio.read_columns(csv_path, ["p"], where="g = 2")["p"].tolist() == p[g == 2].tolist()
+
+    ev, rep = cio.evaluate_file(csv_path, "y", "p", group_cols="g", where="y = 1")
+    assert ev.groups == [1, 2]
+    assert rep.skipped_by_reason == {"user filter": int((y != 1).sum())}
+    assert rep.rows_read == int((y == 1).sum())
+
+
+def _cli(*args: str):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": "200", "PYTHONWARNINGS": "ignore"}
+    return subprocess.run([sys.executable, "-m", "confmat", *args], capture_output=True,
+                          text=True, env=env, timeout=240)
+
+
+def test_cli_where(tmp_path):
+    df = _frame([(0, 0, "test", 1, 0.1), (1, 1, "test", 2, 0.9), (1, 0, "train", 3, 0.4),
+                 (0, 1, "train", 4, 0.6), (1, 1, "test", 5, 0.8)])
+    path = str(tmp_path / "p.csv")
+    _write(df, path, "csv")
+    res = _cli("report", path, "--true", "y", "--pred", "p", "--where", "split = 'test'",
+               "--format", "json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["source"]["where"] == "split = 'test'"
+    assert out["source"]["rows left out by --where"] == 2
+    res = _cli("report", path, "--true", "y", "--pred", "p", "--score", "s", "--where",
+               "split = 'train'", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["source"]["rows left out by --where"] == 3
+    res = _cli("compare", path, "--true", "y", "--pred", "p,p", "--where", "k > 1",
+               "--format", "json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["source"]["rows left out by --where"] == 1
+    res = _cli("report", path, "--true", "y", "--pred", "p", "--where", "nope = 1")
+    assert res.returncode == 2
+    assert "where: DuckDB cannot evaluate" in res.stderr and "Traceback" not in res.stderr
