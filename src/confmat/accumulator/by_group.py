@@ -269,6 +269,13 @@ class GroupedAccumulator(GroupedAccumulatorState):
             check_sum([int_total(self._stack), int_total(stack)],
                       f"{what} added to the running counts")
         labels = [py_scalar(v) for v in gc.labels]
+        # True == 1: bools after ints (or the reverse) would compare equal and merge unseen
+        if self._labels and labels:
+            check_label_kinds([self._labels[0], labels[0]],
+                              f"labels of {what} and the earlier chunks")
+        if self._keys and keys and _key_kinds(self._keys[0]) != _key_kinds(next(iter(keys))):
+            raise TypeError(f"{what} has group keys {list(keys)[:5]} of other kinds than the "
+                            f"earlier groups {self._keys[:5]}")
         new_labels = self._labels
         if labels != self._labels and not self._fixed:
             merged = list(dict.fromkeys(self._labels + labels))

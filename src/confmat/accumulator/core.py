@@ -282,6 +282,7 @@ class Accumulator(AccumulatorState):
         t, p = check_pair(y_true, y_pred)
         with one_thread(t.shape[0]):
             table, labels = count_chunk(t, p, sample_weight)
+            self._check_kinds(labels, chunk)
             if self._fixed:
                 self._check_known(labels, chunk)
             if scores is not None:
@@ -351,6 +352,16 @@ class Accumulator(AccumulatorState):
         self.n_samples += int_total(c)
         self.n_updates = chunk
 
+    def _check_kinds(self, seen: list[Any], chunk: int) -> None:
+        """A chunk's labels must be of the kind of the known ones: ``True == 1`` and
+        ``1 in {True}``, so without this check an integer chunk would silently land on the
+        classes True / False of earlier chunks or of fixed labels (a mix that one call of
+        ``from_predictions`` refuses)."""
+        if self._labels and seen:
+            earlier = "fixed" if self._fixed else "earlier"
+            check_label_kinds([*self._labels[:1], *seen[:1]],
+                              f"the {earlier} labels and those of chunk {chunk}")
+
     def _check_known(self, seen: list[Any], chunk: int) -> None:
         known = set(self._labels)
         unknown = [v for v in seen if v not in known]
@@ -365,10 +376,11 @@ class Accumulator(AccumulatorState):
         """Add a table over ``labels`` into the running table, growing the classes if allowed.
         Integer counts must keep a total that fits int64 (``OverflowError`` naming ``what``,
         by default the chunk, and nothing added otherwise)."""
+        labels = [py_scalar(v) for v in labels]
+        self._check_kinds(labels, chunk)
         if table.dtype.kind in "iu" and self._table.dtype.kind in "iu":
             check_sum([int_total(self._table), int_total(table)],
                       what or f"chunk {chunk} added to the running counts")
-        labels = [py_scalar(v) for v in labels]
         if labels != self._labels:
             index = {v: i for i, v in enumerate(self._labels)}
             new = [v for v in labels if v not in index]

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import loaded
-from ..inputs.encode import as_1d
+from ..inputs.encode import weights_1d
 from .kernels import confusion_counts
 
 __all__ = ["NUMBA_CHUNK_SIZE", "PARALLEL_CHUNK_SIZE", "count_chunk", "one_thread"]
@@ -88,7 +88,7 @@ def count_chunk(t: np.ndarray, p: np.ndarray, sample_weight: Any) -> tuple[np.nd
     ([[0.0, 0.0], [0.0, 0.0]], [1, 2])
     """
     if sample_weight is not None:
-        w = as_1d(sample_weight, "sample_weight")
+        w = weights_1d(sample_weight)
         if w.dtype.kind in "iufb" and w.shape == t.shape and not w.any():
             table, labels, _ = confusion_counts(t, p)
             return np.zeros(table.shape, dtype=np.float64), labels

@@ -20,7 +20,12 @@ import numpy as np
 
 from ..deps import njit, numba_kernels
 from ..inputs.columns import LabelColumn
-from ..inputs.encode import check_label_kinds, check_sample_weight, normalize_labels
+from ..inputs.encode import (
+    check_label_kinds,
+    check_sample_weight,
+    check_seen_kinds,
+    normalize_labels,
+)
 from .codes import coded_pair, compact, onto_book, threads
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels
 
@@ -235,9 +240,7 @@ def _book(vt: list[Any], vp: list[Any], labels: Any) -> tuple[list[Any], bool]:
                 f"y_true and y_pred mix label types that cannot be ordered together: {exc}"
             ) from exc
     book = normalize_labels(labels)
-    seen = vt + vp
-    if seen:
-        check_label_kinds(seen[:1] + book[:1], "labels and the data")
+    check_seen_kinds(vt, vp, book)
     return book, True
 
 

@@ -36,7 +36,12 @@ import numpy as np
 
 from ..deps import numba_module
 from ..inputs.columns import CodedLabels, check_label_pair
-from ..inputs.encode import check_label_kinds, check_sample_weight, normalize_labels
+from ..inputs.encode import (
+    check_label_kinds,
+    check_sample_weight,
+    check_seen_kinds,
+    normalize_labels,
+)
 from .codes import coded_pair, compact, onto_book, threads
 from .jit_count import count_kernels
 from .jit_factorize import factorize_kernels
@@ -285,9 +290,7 @@ def _fold(
     if book is None:
         book = _sorted_labels(vt, vp)
     else:
-        seen = vt + vp
-        if seen:
-            check_label_kinds(seen[:1] + book[:1], "labels and the data")
+        check_seen_kinds(vt, vp, book)
     k = len(book)
     index = {v: i for i, v in enumerate(book)}
     lt = np.fromiter((index.get(v, k) for v in vt), np.int64, len(vt))

@@ -11,31 +11,37 @@ dtypes) are read without a Python object per row by :mod:`confmat.inputs.columns
 
 from __future__ import annotations
 
+import datetime
 import numbers
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..deps import is_dask_collection, optional
+from ..deps import is_dask_collection, loaded, module_of, optional
 
 __all__ = [
     "all_finite",
     "as_1d",
+    "as_datetimes",
+    "check_arrow_nulls",
     "check_label_kinds",
     "check_pair",
     "check_sample_weight",
+    "check_seen_kinds",
+    "check_unmasked",
     "encode_pair",
     "factorize",
     "is_missing",
     "label_kind",
     "normalize_labels",
     "py_scalar",
+    "weights_1d",
 ]
 
 
 def is_missing(x: Any) -> bool:
-    """True for None, NaN and NaT (the values unequal to themselves).
+    """True for None, NaN, NaT (the values unequal to themselves) and pandas' ``NA``.
 
     Parameters
     ----------
@@ -50,20 +56,30 @@ def is_missing(x: Any) -> bool:
     --------
     >>> is_missing(float("nan")), is_missing(None), is_missing("a")
     (True, True, False)
+    >>> import pandas as pd
+    >>> is_missing(pd.NA)
+    True
     """
     if x is None:
         return True
     try:
         return bool(x != x)  # NaN and NaT are the only values unequal to themselves
     except Exception:
-        return False
+        # pandas' NA compares to NA, whose truth value is ambiguous (an object of pandas
+        # exists only once pandas is imported)
+        pd = loaded("pandas")
+        return pd is not None and x is pd.NA
 
 
 def as_1d(y: Any, name: str) -> np.ndarray:
     """Return ``y`` as a 1-D numpy array, raising a clear error naming ``name``.
 
     Lists are given the dtype that holds every label exactly (ints past 64 bits stay Python
-    objects; ``[1, "a"]`` is refused instead of silently becoming strings).
+    objects; ``[1, "a"]`` is refused instead of silently becoming strings). A masked array's
+    masked entries are missing values, refused like NaN (numpy's arithmetic would leave their
+    hidden data in place). ``datetime64`` / ``timedelta64`` values become Python ``datetime``
+    / ``timedelta`` objects at microsecond resolution, whatever their unit, so that units mix
+    and a nanosecond timestamp never turns into a bare int (see :func:`as_datetimes`).
 
     Parameters
     ----------
@@ -82,12 +98,17 @@ def as_1d(y: Any, name: str) -> np.ndarray:
         None, a single string, a Dask collection (count it with :mod:`confmat.dask`), or
         labels of kinds that cannot be ordered together.
     ValueError
-        An array that is not 1-D, or a list with a missing label.
+        An array that is not 1-D, a list with a missing label, a masked array with a masked
+        entry, or datetimes that Python's ``datetime`` cannot hold.
 
     Examples
     --------
     >>> as_1d([3, 1, 2], "y_true")
     array([3, 1, 2])
+    >>> as_1d(np.ma.masked_array([3, 1], mask=[False, True]), "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true is a masked array with a masked (missing) value at position 1; fill or drop the masked entries first
     >>> as_1d([[1], [2]], "y_true")
     Traceback (most recent call last):
     ...
@@ -102,8 +123,9 @@ def as_1d(y: Any, name: str) -> np.ndarray:
             f"{name} is a Dask collection; use confmat.dask helpers to count it without collecting"
         )
     if isinstance(y, np.ndarray):
-        arr = y
+        arr = check_unmasked(y, name)
     elif hasattr(y, "to_numpy") and not isinstance(y, Sequence):
+        check_arrow_nulls(y, name)
         try:
             arr = y.to_numpy()
         except (TypeError, ValueError):  # pyarrow: strings, bools, nulls need a copy
@@ -122,7 +144,150 @@ def as_1d(y: Any, name: str) -> np.ndarray:
         )
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if not arr.dtype.isnative:  # the compiled kernels read native byte order only
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    if arr.dtype.kind in "mM":
+        return as_datetimes(arr, name)
     return arr
+
+
+def check_arrow_nulls(y: Any, name: str) -> None:
+    """Refuse a pyarrow array or chunked array that holds a null, before numpy sees it.
+
+    ``ChunkedArray.to_numpy()`` of a dictionary column reads a null as the entry its unused
+    index slot points at (pyarrow 26: ``['a', null, 'a']`` comes out as ``['a', 'b', 'a']``),
+    so a null would silently become a class.
+
+    Parameters
+    ----------
+    y : object
+        Any input; only pyarrow objects with a ``null_count`` are looked at.
+    name : str
+        The argument's name, for messages.
+
+    Raises
+    ------
+    ValueError
+        A null, naming its position.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> check_arrow_nulls(pa.chunked_array([pa.array(["a", None]).dictionary_encode()]), "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true contains a missing value (null) at position 1
+    """
+    if module_of(y) != "pyarrow" or not getattr(y, "null_count", None):
+        return
+    first = int(np.flatnonzero(y.is_null().to_numpy(zero_copy_only=False))[0])
+    raise ValueError(f"{name} contains a missing value (null) at position {first}")
+
+
+def check_unmasked(y: Any, name: str) -> Any:
+    """``y`` itself, or the plain data of a numpy masked array that has no masked entry.
+
+    A masked entry is a missing value. numpy's own functions would not drop it but count the
+    hidden data under the mask (``np.asarray`` keeps it, arithmetic leaves it unchanged), so it
+    is refused like NaN. (A masked array is recognised without importing ``numpy.ma``: one
+    exists only once it is imported.)
+
+    Parameters
+    ----------
+    y : object
+        Any input; only a ``numpy.ma.MaskedArray`` is looked at.
+    name : str
+        The argument's name, for messages.
+
+    Returns
+    -------
+    object
+        ``y``, or its data (an ndarray) when it is a masked array.
+
+    Raises
+    ------
+    ValueError
+        A masked entry, naming its position.
+
+    Examples
+    --------
+    >>> check_unmasked(np.ma.masked_array([3, 1], mask=[False, False]), "y_true")
+    array([3, 1])
+    >>> check_unmasked([3, 1], "y_true")
+    [3, 1]
+    """
+    if not (isinstance(y, np.ndarray) and type(y) is not np.ndarray and hasattr(y, "mask")):
+        return y
+    mask = np.ma.getmaskarray(y)
+    if mask.any():
+        where = np.argwhere(mask)[0]
+        pos = int(where[0]) if where.size == 1 else tuple(int(i) for i in where)
+        raise ValueError(
+            f"{name} is a masked array with a masked (missing) value at position {pos}; "
+            "fill or drop the masked entries first"
+        )
+    return np.ma.getdata(y)
+
+
+#: the instants Python's datetime can hold, as datetime64[us]
+_DATETIME_RANGE = (np.datetime64("0001-01-01T00:00:00", "us"),
+                   np.datetime64("9999-12-31T23:59:59.999999", "us"))
+
+
+def as_datetimes(arr: np.ndarray, name: str) -> np.ndarray:
+    """``datetime64`` / ``timedelta64`` values as an object array of Python ``datetime`` /
+    ``timedelta`` (NaT: None), exactly.
+
+    numpy turns nanosecond values (and dates outside years 1-9999) into bare ints, and
+    ``datetime64[D]`` into ``date`` objects that never equal the ``datetime`` of the same
+    instant: as labels, an int would silently match an integer class and units would not
+    mix. Every unit goes through microseconds, so ``2020-01-01`` in days and in seconds is one
+    label (as scikit-learn's comparison after promotion has it).
+
+    Parameters
+    ----------
+    arr : ndarray of datetime64 or timedelta64
+        The values.
+    name : str
+        The argument's name, for messages.
+
+    Returns
+    -------
+    ndarray of object
+
+    Raises
+    ------
+    ValueError
+        A value finer than a microsecond, or a date outside years 1-9999.
+
+    Examples
+    --------
+    >>> as_datetimes(np.array(["2020-01-02"], "datetime64[D]"), "y_true").tolist()
+    [datetime.datetime(2020, 1, 2, 0, 0)]
+    >>> as_datetimes(np.array([1500], "timedelta64[ns]"), "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true holds timedelta64[ns] values finer than a microsecond (first at position 0), which Python's timedelta cannot hold as labels; round them or pass them as integers (.astype('int64'))
+    """
+    dated = arr.dtype.kind == "M"
+    us = arr.astype("datetime64[us]" if dated else "timedelta64[us]")
+    defined = ~np.isnat(arr)
+    what = "datetime" if dated else "timedelta"
+    lossy = defined & (us.astype(arr.dtype) != arr)
+    if lossy.any():
+        raise ValueError(
+            f"{name} holds {arr.dtype} values finer than a microsecond (first at position "
+            f"{int(np.argmax(lossy))}), which Python's {what} cannot hold as labels; round "
+            "them or pass them as integers (.astype('int64'))"
+        )
+    if dated:
+        outside = defined & ((us < _DATETIME_RANGE[0]) | (us > _DATETIME_RANGE[1]))
+        if outside.any():
+            raise ValueError(
+                f"{name} holds a date outside years 1-9999 (position {int(np.argmax(outside))}), "
+                "which Python's datetime cannot hold as a label"
+            )
+    return us.astype(object)
 
 
 def _list_to_array(y: Sequence[Any], name: str) -> np.ndarray:
@@ -139,6 +304,8 @@ def _list_to_array(y: Sequence[Any], name: str) -> np.ndarray:
         return np.asarray(y, dtype=bool)
     if kind == "number":
         return np.asarray(y, dtype=_number_dtype(y))
+    if kind in ("datetime64", "timedelta64"):  # numpy scalars: one array of a common unit
+        return np.asarray(y)
     return np.asarray(y, dtype=object)
 
 
@@ -169,7 +336,8 @@ def _number_dtype(y: Sequence[Any]) -> Any:
 
 
 def label_kind(v: Any) -> str:
-    """Classify one label as 'bool', 'number', 'string', 'missing' or its type name.
+    """Classify one label as 'bool', 'number', 'string', 'bytes', 'datetime', 'timedelta',
+    'missing' or its type name.
 
     Parameters
     ----------
@@ -184,6 +352,9 @@ def label_kind(v: Any) -> str:
     --------
     >>> [label_kind(v) for v in (True, 2.5, "a", None, b"x")]
     ['bool', 'number', 'string', 'missing', 'bytes']
+    >>> import datetime
+    >>> label_kind(datetime.datetime(2020, 1, 1)), label_kind(datetime.date(2020, 1, 1))
+    ('datetime', 'date')
     """
     if isinstance(v, bool | np.bool_):
         return "bool"
@@ -195,6 +366,12 @@ def label_kind(v: Any) -> str:
         return "string"
     if isinstance(v, bytes):
         return "bytes"
+    # pandas' Timestamp / Timedelta are datetime / timedelta (equal and hashed alike); a date
+    # never equals a datetime, so it stays a kind of its own
+    if isinstance(v, datetime.datetime):
+        return "datetime"
+    if isinstance(v, datetime.timedelta):
+        return "timedelta"
     return type(v).__name__
 
 
@@ -289,6 +466,8 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
                 f"{name} contains a missing label (None or NaN) at position {idx}"
             )
         check_label_kinds(uniq.tolist(), name)
+        if arr.dtype == object and _may_hide_bools(uniq.tolist()):
+            _check_element_kinds(arr.tolist(), name)
         return uniq, codes.astype(np.int64, copy=False)
     table: dict[Any, int] = {}
     values = arr.tolist()
@@ -298,7 +477,26 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         pos = next(i for i, v in enumerate(values) if label_kind(v) == "missing")
         raise ValueError(f"{name} contains a missing label (None or NaN) at position {pos}")
     check_label_kinds(uniq_list, name)
+    if arr.dtype == object and _may_hide_bools(uniq_list):
+        _check_element_kinds(values, name)
     return np.asarray(uniq_list, dtype=object), codes
+
+
+def _may_hide_bools(uniques: list[Any]) -> bool:
+    """Whether a hash table's distinct values may stand for a bool and a number at once
+    (``True == 1 == 1.0``, ``False == 0``): only a bool, a 0 or a 1 can."""
+    return any(isinstance(v, bool | np.bool_)
+               or (isinstance(v, numbers.Number) and v in (0, 1)) for v in uniques)
+
+
+def _check_element_kinds(values: list[Any], name: str) -> None:
+    """The kinds of every element's type, not only of the distinct values a hash table kept:
+    ``True == 1`` and ``False == 0`` share one entry, so ``[1, True]`` would silently be one
+    class (a list, a numpy array and the compiled path, which keys objects by identity,
+    refuse that mix). One ``type`` call per element; only the types are looked at."""
+    types = set(map(type, values))
+    if len(types) > 1:
+        check_label_kinds([next(v for v in values if type(v) is t) for t in types], name)
 
 
 def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -330,6 +528,41 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     if not np.array_equal(uniq[codes], arr):
         return None
     return uniq, codes
+
+
+def check_seen_kinds(seen_t: Sequence[Any], seen_p: Sequence[Any],
+                     book: Sequence[Any] | None = None) -> None:
+    """Check that the distinct labels of ``y_true`` and ``y_pred`` are of one kind together,
+    and of the kind of the user's ``labels`` when given.
+
+    Without this, ``labels=[1, 2]`` would send string predictions (or ``True`` / ``False``
+    next to integer truths, since ``True == 1``) silently to the pooled "other" class or onto
+    an integer class, where the same inputs without ``labels`` are a ``TypeError``.
+
+    Parameters
+    ----------
+    seen_t, seen_p : sequence
+        The distinct labels of ``y_true`` and of ``y_pred``.
+    book : sequence, optional
+        The user's ``labels`` (already checked by :func:`normalize_labels`).
+
+    Raises
+    ------
+    TypeError
+        Labels of several kinds, naming which arguments mix them.
+
+    Examples
+    --------
+    >>> check_seen_kinds([1, 2], [2, 3], [1])
+    >>> check_seen_kinds([1, 2], ["a"], [1, 2])
+    Traceback (most recent call last):
+    ...
+    TypeError: y_true and y_pred together mixes label types that cannot be ordered together: ['number', 'string']
+    """
+    seen = [*seen_t, *seen_p]
+    check_label_kinds(seen, "y_true and y_pred together")
+    if book is not None and seen:
+        check_label_kinds(seen[:1] + list(book[:1]), "labels and the data")
 
 
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
@@ -464,9 +697,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     """
     if sample_weight is None:
         return None
-    if isinstance(sample_weight, list | tuple):
-        sample_weight = np.asarray(sample_weight)  # weights are numbers, not labels
-    w = as_1d(sample_weight, "sample_weight")
+    w = weights_1d(sample_weight)
     if w.dtype.kind not in "iuf" and w.dtype != bool:
         raise TypeError(f"sample_weight must be numeric, got dtype {w.dtype}")
     if w.shape[0] != n:
@@ -481,6 +712,34 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     if n and not w.any():
         raise ValueError("sample_weight must contain at least one non-zero weight")
     return w
+
+
+def weights_1d(sample_weight: Any) -> np.ndarray:
+    """``sample_weight`` as a 1-D array, read as numbers (not as labels), before the checks of
+    :func:`check_sample_weight`.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n,)
+        The weights.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Raises
+    ------
+    TypeError, ValueError
+        What :func:`as_1d` refuses.
+
+    Examples
+    --------
+    >>> weights_1d([True, 2, 0.5])
+    array([1. , 2. , 0.5])
+    """
+    if isinstance(sample_weight, list | tuple):
+        sample_weight = np.asarray(sample_weight)  # weights are numbers, not labels
+    return as_1d(sample_weight, "sample_weight")
 
 
 def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -565,9 +824,8 @@ def encode_pair(
         book = _sorted_union(ut, up)
     else:
         book = normalize_labels(labels)
-        seen = [py_scalar(v) for v in ut.tolist()] + [py_scalar(v) for v in up.tolist()]
-        if seen:
-            check_label_kinds(seen[:1] + book[:1], "labels and the data")
+        check_seen_kinds([py_scalar(v) for v in ut.tolist()],
+                         [py_scalar(v) for v in up.tolist()], book)
     index = {v: i for i, v in enumerate(book)}
     other = len(book)
     lut_t = np.fromiter((index.get(py_scalar(v), other) for v in ut.tolist()), np.int64, ut.size)

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .. import deps
+from ..inputs.encode import check_arrow_nulls, check_unmasked
 from ..metrics import UndefinedMetricWarning as ConfmatUndefined
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -125,6 +126,8 @@ def as_array(y: Any, name: str) -> Any:
         isinstance(y, Sequence | np.ndarray) or hasattr(y, "__array__") or hasattr(y, "to_numpy")
     ):
         raise ValueError(f"Expected array-like (array or non-string sequence), got {y!r}")
+    y = check_unmasked(y, name)  # np.asarray would count the data under a mask
+    check_arrow_nulls(y, name)  # to_numpy() of a chunked dictionary turns a null into a class
     numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)
     if numpy_dtype is not None and hasattr(y, "isna") and not bool(np.any(y.isna())):
         arr = np.asarray(y.to_numpy(dtype=numpy_dtype))  # pandas nullable dtypes without NA

@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 
 from ..counting.kernels import confusion_counts
+from ..inputs.encode import as_1d
 from ..multilabel import indicator_counts
 from ._door import weights
-from ._targets import Targets, check_targets
+from ._targets import Targets, check_labels_mix, check_targets
 
 __all__ = [
     "LabelCounts", "confusion_matrix", "exact_integer_table", "label_counts",
@@ -249,7 +250,10 @@ def label_counts(
         out_labels = book
     else:
         index = {v: i for i, v in enumerate(book)}
-        out_labels = np.asarray(labels).tolist()
+        given = as_1d(labels, "labels")  # exact: np.asarray makes floats of [2**64 - 1, 1]
+        if given.size and book:  # '1' would silently match no class of integer targets
+            check_labels_mix(np.asarray(tg.y_true[:1]), given)
+        out_labels = given.tolist()
         pick = np.array([index.get(v, -1) for v in out_labels], dtype=np.int64)
     found = pick >= 0
     zero = np.zeros((), dtype=table.dtype)
@@ -309,7 +313,7 @@ def confusion_matrix(
     if tg.kind not in ("binary", "multiclass"):
         raise ValueError(f"{tg.kind} is not supported")
     if labels is not None:
-        book = np.asarray(labels)
+        book = as_1d(labels, "labels")  # np.asarray makes floats of [2**64 - 1, 1]
         if book.size == 0:
             raise ValueError("'labels' should contain at least one label.")
         if not np.isin(book, np.asarray(tg.y_true)).any():

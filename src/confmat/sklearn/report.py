@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs.encode import as_1d
 from ..metrics.stats import check_zero_division
 from ._targets import check_targets
 from .confusion import label_counts
@@ -72,7 +73,7 @@ def classification_report(
         labels_list = list(present)
         given = False
     else:
-        labels_list = np.asarray(labels).tolist()
+        labels_list = as_1d(labels, "labels").tolist()  # exact: not np.asarray's floats
         given = True
     micro_is_accuracy = not multilabel and (not given or set(labels_list) >= set(present))
     if target_names is not None and len(labels_list) != len(target_names):
