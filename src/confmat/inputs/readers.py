@@ -226,6 +226,24 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
     ``shared`` the connection has a database of its own: a Python file object (a ``.bz2``
     stream) registers a file system that DuckDB's Python client cannot register twice in one
     database.
+
+    Parameters
+    ----------
+    trust_statistics : bool, default True
+        Whether the database plans with the statistics a file declares (False for Parquet).
+    shared : bool, default True
+        A cursor of the process's database of that kind; False opens a database of its own.
+
+    Returns
+    -------
+    duckdb.DuckDBPyConnection
+        A connection with the progress bar off.
+
+    Examples
+    --------
+    >>> con = duckdb_connection()
+    >>> con.execute("SELECT current_setting('perfect_ht_threshold')").fetchone()[0] >= 12
+    True
     """
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
     if not shared:

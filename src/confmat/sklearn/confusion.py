@@ -251,7 +251,9 @@ def label_counts(
     else:
         index = {v: i for i, v in enumerate(book)}
         given = as_1d(labels, "labels")  # exact: np.asarray makes floats of [2**64 - 1, 1]
-        if given.size and book:  # '1' would silently match no class of integer targets
+        if given.size and book and any(isinstance(v, str) for v in given.tolist()):
+            # '1' would silently match no class of integer targets (scikit-learn coerces it
+            # to the class 1); numbers for text targets are classes with no sample, as there
             check_labels_mix(np.asarray(tg.y_true[:1]), given)
         out_labels = given.tolist()
         pick = np.array([index.get(v, -1) for v in out_labels], dtype=np.int64)
