@@ -30,7 +30,7 @@ from confmat.curves import threshold_sweep
 from confmat.curves.partial import PartialRange
 from confmat.inference import roc_ci
 from confmat.plots import RocCurveDisplay
-from confmat.plots.curves import draw_partial_range
+from confmat.plots.roc_shading import draw_partial_range
 from confmat.report import build_comparison, build_report, render_csv, render_html, render_json
 from confmat.report.render_html import render_fragment
 from proc_oracle import proc  # noqa: F401  (the fixture)

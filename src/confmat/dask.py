@@ -27,7 +27,8 @@ import numpy as np
 
 from .accumulator import Accumulator, GroupedAccumulator
 from .deps import is_dask_collection, loaded, require
-from .inputs.encode import check_label_kinds, normalize_labels
+from .inputs.encode import normalize_labels
+from .inputs.kinds import check_label_kinds
 
 __all__ = [
     "accumulate",

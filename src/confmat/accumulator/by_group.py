@@ -21,8 +21,9 @@ from ..counting.chunks import one_thread
 from ..counting.grouped import GroupedCounts, grouped_counts
 from ..hooks import GROUPED_EVALUATION
 from ..inputs.columns import check_label_pair
-from ..inputs.encode import check_label_kinds, label_kind, normalize_labels, py_scalar
+from ..inputs.encode import normalize_labels
 from ..inputs.grouping import encode_groups
+from ..inputs.kinds import check_known_kinds, check_label_kinds, label_kind, py_scalar
 from ..metrics.exact import check_sum, check_total, int_total
 from .by_group_state import GroupedAccumulatorState
 
@@ -269,10 +270,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
             check_sum([int_total(self._stack), int_total(stack)],
                       f"{what} added to the running counts")
         labels = [py_scalar(v) for v in gc.labels]
-        # True == 1: bools after ints (or the reverse) would compare equal and merge unseen
-        if self._labels and labels:
-            check_label_kinds([self._labels[0], labels[0]],
-                              f"labels of {what} and the earlier chunks")
+        check_known_kinds(self._labels, labels, f"labels of {what} and the earlier chunks")
         if self._keys and keys and _key_kinds(self._keys[0]) != _key_kinds(next(iter(keys))):
             raise TypeError(f"{what} has group keys {list(keys)[:5]} of other kinds than the "
                             f"earlier groups {self._keys[:5]}")

@@ -17,13 +17,8 @@ import numpy as np
 from .. import hooks
 from ..counting.chunks import count_chunk, one_thread
 from ..deps import is_dask_collection
-from ..inputs.encode import (
-    check_label_kinds,
-    check_pair,
-    encode_pair,
-    normalize_labels,
-    py_scalar,
-)
+from ..inputs.encode import check_pair, encode_pair, normalize_labels
+from ..inputs.kinds import check_known_kinds, check_label_kinds, py_scalar
 from ..matrix import ConfusionMatrix
 from ..metrics.exact import check_sum, check_total, int_total
 from .grouped import check_group_counts
@@ -353,14 +348,8 @@ class Accumulator(AccumulatorState):
         self.n_updates = chunk
 
     def _check_kinds(self, seen: list[Any], chunk: int) -> None:
-        """A chunk's labels must be of the kind of the known ones: ``True == 1`` and
-        ``1 in {True}``, so without this check an integer chunk would silently land on the
-        classes True / False of earlier chunks or of fixed labels (a mix that one call of
-        ``from_predictions`` refuses)."""
-        if self._labels and seen:
-            earlier = "fixed" if self._fixed else "earlier"
-            check_label_kinds([*self._labels[:1], *seen[:1]],
-                              f"the {earlier} labels and those of chunk {chunk}")
+        earlier = "fixed" if self._fixed else "earlier"
+        check_known_kinds(self._labels, seen, f"the {earlier} labels and those of chunk {chunk}")
 
     def _check_known(self, seen: list[Any], chunk: int) -> None:
         known = set(self._labels)

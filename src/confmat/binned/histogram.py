@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from ..curves.common import check_probabilities
-from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels, py_scalar
+from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
+from ..inputs.kinds import py_scalar
 from ..inputs.state import (
     check_envelope,
     field_name,

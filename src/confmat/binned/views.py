@@ -23,7 +23,7 @@ from ..curves.common import (
 from ..curves.precision_recall import ap_from_counts, pr_points
 from ..curves.roc import area_with_max_fpr, roc_points
 from ..curves.sweep import ThresholdSweep
-from ..inputs.encode import py_scalar
+from ..inputs.kinds import py_scalar
 
 
 class HistogramCurves:

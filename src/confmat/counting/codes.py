@@ -17,7 +17,8 @@ import numpy as np
 
 from ..deps import imported
 from ..inputs.columns import CodedLabels, StringChunks, dictionary_codes
-from ..inputs.encode import check_label_kinds, factorize
+from ..inputs.encode import factorize
+from ..inputs.kinds import check_label_kinds
 
 __all__ = ["coded_pair", "compact", "onto_book", "threads"]
 

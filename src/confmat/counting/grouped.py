@@ -20,12 +20,8 @@ import numpy as np
 
 from ..deps import njit, numba_kernels
 from ..inputs.columns import LabelColumn
-from ..inputs.encode import (
-    check_label_kinds,
-    check_sample_weight,
-    check_seen_kinds,
-    normalize_labels,
-)
+from ..inputs.encode import check_sample_weight, normalize_labels
+from ..inputs.kinds import check_label_kinds, check_seen_kinds
 from .codes import coded_pair, compact, onto_book, threads
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels
 

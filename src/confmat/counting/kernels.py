@@ -36,12 +36,8 @@ import numpy as np
 
 from ..deps import numba_module
 from ..inputs.columns import CodedLabels, check_label_pair
-from ..inputs.encode import (
-    check_label_kinds,
-    check_sample_weight,
-    check_seen_kinds,
-    normalize_labels,
-)
+from ..inputs.encode import check_sample_weight, normalize_labels
+from ..inputs.kinds import check_label_kinds, check_seen_kinds
 from .codes import coded_pair, compact, onto_book, threads
 from .jit_count import count_kernels
 from .jit_factorize import factorize_kernels

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import py_scalar
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
 from .common import check_probabilities, class_columns
 

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..inputs.encode import as_1d, py_scalar
+from ..inputs.encode import as_1d
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import numeric_1d, resolve_pos_label
 from ..metrics import UndefinedMetricWarning
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import py_scalar
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import check_scores_2d, check_weights, encode_truth
 from .common import (
     average_scores,

@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import as_1d, py_scalar
+from ..inputs.encode import as_1d
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import check_scores_1d, check_scores_2d, check_weights, encode_truth
 from ..metrics import UndefinedMetricWarning
 from .common import class_columns

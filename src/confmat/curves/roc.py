@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import py_scalar
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import binary_target
 from ..metrics import UndefinedMetricWarning
 from .common import trapezoid_area, undefined_auc

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import py_scalar
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import binary_target
 from ..matrix import ConfusionMatrix
 from ..metrics import ClassCounts, Stats, evaluate, get_metric

@@ -19,8 +19,8 @@ from ..deps import require
 from ..inference import confidence_interval
 from ..inference.common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from ..inference.scores import score_metric_name
-from ..inputs.encode import py_scalar
 from ..inputs.grouping import GroupCodes
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate, get_metric

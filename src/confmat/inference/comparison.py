@@ -13,7 +13,7 @@ import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
 from ..deps import require
-from ..inputs.encode import py_scalar
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import encode_truth, resolve_pos_label
 from .intervals import ConfidenceInterval
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import as_1d, py_scalar
+from ..inputs.encode import as_1d
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import binary_target, check_scores_2d, encode_truth
 from .common import chunk_rows
 from .score_runs import ScoreRuns

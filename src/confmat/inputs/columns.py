@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..deps import imported, module_of
-from .encode import as_1d, check_label_kinds, is_missing, py_scalar
+from .encode import as_1d
+from .kinds import check_label_kinds, is_missing, py_scalar
 
 __all__ = [
     "CodedLabels",

@@ -11,64 +11,26 @@ dtypes) are read without a Python object per row by :mod:`confmat.inputs.columns
 
 from __future__ import annotations
 
-import datetime
 import numbers
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..deps import is_dask_collection, loaded, module_of, optional
+from ..deps import is_dask_collection, optional
+from .containers import as_datetimes, check_arrow_nulls, check_unmasked
+from .kinds import check_label_kinds, check_seen_kinds, label_kind, py_scalar
 
 __all__ = [
     "all_finite",
     "as_1d",
-    "as_datetimes",
-    "check_arrow_nulls",
-    "check_label_kinds",
     "check_pair",
     "check_sample_weight",
-    "check_seen_kinds",
-    "check_unmasked",
     "encode_pair",
     "factorize",
-    "is_missing",
-    "label_kind",
     "normalize_labels",
-    "py_scalar",
     "weights_1d",
 ]
-
-
-def is_missing(x: Any) -> bool:
-    """True for None, NaN, NaT (the values unequal to themselves) and pandas' ``NA``.
-
-    Parameters
-    ----------
-    x : object
-        One value.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> is_missing(float("nan")), is_missing(None), is_missing("a")
-    (True, True, False)
-    >>> import pandas as pd
-    >>> is_missing(pd.NA)
-    True
-    """
-    if x is None:
-        return True
-    try:
-        return bool(x != x)  # NaN and NaT are the only values unequal to themselves
-    except Exception:
-        # pandas' NA compares to NA, whose truth value is ambiguous (an object of pandas
-        # exists only once pandas is imported)
-        pd = loaded("pandas")
-        return pd is not None and x is pd.NA
 
 
 def as_1d(y: Any, name: str) -> np.ndarray:
@@ -151,145 +113,6 @@ def as_1d(y: Any, name: str) -> np.ndarray:
     return arr
 
 
-def check_arrow_nulls(y: Any, name: str) -> None:
-    """Refuse a pyarrow array or chunked array that holds a null, before numpy sees it.
-
-    ``ChunkedArray.to_numpy()`` of a dictionary column reads a null as the entry its unused
-    index slot points at (pyarrow 26: ``['a', null, 'a']`` comes out as ``['a', 'b', 'a']``),
-    so a null would silently become a class.
-
-    Parameters
-    ----------
-    y : object
-        Any input; only pyarrow objects with a ``null_count`` are looked at.
-    name : str
-        The argument's name, for messages.
-
-    Raises
-    ------
-    ValueError
-        A null, naming its position.
-
-    Examples
-    --------
-    >>> import pyarrow as pa
-    >>> check_arrow_nulls(pa.chunked_array([pa.array(["a", None]).dictionary_encode()]), "y_true")
-    Traceback (most recent call last):
-    ...
-    ValueError: y_true contains a missing value (null) at position 1
-    """
-    if module_of(y) != "pyarrow" or not getattr(y, "null_count", None):
-        return
-    first = int(np.flatnonzero(y.is_null().to_numpy(zero_copy_only=False))[0])
-    raise ValueError(f"{name} contains a missing value (null) at position {first}")
-
-
-def check_unmasked(y: Any, name: str) -> Any:
-    """``y`` itself, or the plain data of a numpy masked array that has no masked entry.
-
-    A masked entry is a missing value. numpy's own functions would not drop it but count the
-    hidden data under the mask (``np.asarray`` keeps it, arithmetic leaves it unchanged), so it
-    is refused like NaN. (A masked array is recognised without importing ``numpy.ma``: one
-    exists only once it is imported.)
-
-    Parameters
-    ----------
-    y : object
-        Any input; only a ``numpy.ma.MaskedArray`` is looked at.
-    name : str
-        The argument's name, for messages.
-
-    Returns
-    -------
-    object
-        ``y``, or its data (an ndarray) when it is a masked array.
-
-    Raises
-    ------
-    ValueError
-        A masked entry, naming its position.
-
-    Examples
-    --------
-    >>> check_unmasked(np.ma.masked_array([3, 1], mask=[False, False]), "y_true")
-    array([3, 1])
-    >>> check_unmasked([3, 1], "y_true")
-    [3, 1]
-    """
-    if not (isinstance(y, np.ndarray) and type(y) is not np.ndarray and hasattr(y, "mask")):
-        return y
-    mask = np.ma.getmaskarray(y)
-    if mask.any():
-        where = np.argwhere(mask)[0]
-        pos = int(where[0]) if where.size == 1 else tuple(int(i) for i in where)
-        raise ValueError(
-            f"{name} is a masked array with a masked (missing) value at position {pos}; "
-            "fill or drop the masked entries first"
-        )
-    return np.ma.getdata(y)
-
-
-#: the instants Python's datetime can hold, as datetime64[us]
-_DATETIME_RANGE = (np.datetime64("0001-01-01T00:00:00", "us"),
-                   np.datetime64("9999-12-31T23:59:59.999999", "us"))
-
-
-def as_datetimes(arr: np.ndarray, name: str) -> np.ndarray:
-    """``datetime64`` / ``timedelta64`` values as an object array of Python ``datetime`` /
-    ``timedelta`` (NaT: None), exactly.
-
-    numpy turns nanosecond values (and dates outside years 1-9999) into bare ints, and
-    ``datetime64[D]`` into ``date`` objects that never equal the ``datetime`` of the same
-    instant: as labels, an int would silently match an integer class and units would not
-    mix. Every unit goes through microseconds, so ``2020-01-01`` in days and in seconds is one
-    label (as scikit-learn's comparison after promotion has it).
-
-    Parameters
-    ----------
-    arr : ndarray of datetime64 or timedelta64
-        The values.
-    name : str
-        The argument's name, for messages.
-
-    Returns
-    -------
-    ndarray of object
-
-    Raises
-    ------
-    ValueError
-        A value finer than a microsecond, or a date outside years 1-9999.
-
-    Examples
-    --------
-    >>> as_datetimes(np.array(["2020-01-02"], "datetime64[D]"), "y_true").tolist()
-    [datetime.datetime(2020, 1, 2, 0, 0)]
-    >>> as_datetimes(np.array([1500], "timedelta64[ns]"), "y_true")
-    Traceback (most recent call last):
-    ...
-    ValueError: y_true holds timedelta64[ns] values finer than a microsecond (first at position 0), which Python's timedelta cannot hold as labels; round them or pass them as integers (.astype('int64'))
-    """
-    dated = arr.dtype.kind == "M"
-    us = arr.astype("datetime64[us]" if dated else "timedelta64[us]")
-    defined = ~np.isnat(arr)
-    what = "datetime" if dated else "timedelta"
-    lossy = defined & (us.astype(arr.dtype) != arr)
-    if lossy.any():
-        raise ValueError(
-            f"{name} holds {arr.dtype} values finer than a microsecond (first at position "
-            f"{int(np.argmax(lossy))}), which Python's {what} cannot hold as labels; round "
-            "them or pass them as integers (.astype('int64'))"
-        )
-    if dated:
-        outside = defined & ((us < _DATETIME_RANGE[0]) | (us > _DATETIME_RANGE[1]))
-        if outside.any():
-            raise ValueError(
-                f"{name} holds a date outside years 1-9999 (position {int(np.argmax(outside))}), "
-                "which Python's datetime cannot hold as a label"
-            )
-    return us.astype(object)
-
-
 def _list_to_array(y: Sequence[Any], name: str) -> np.ndarray:
     # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
     kinds = {label_kind(v) for v in y}
@@ -333,80 +156,6 @@ def _number_dtype(y: Sequence[Any]) -> Any:
     if ints and max(abs(min(ints)), abs(max(ints))) > 2**53:
         return object
     return None
-
-
-def label_kind(v: Any) -> str:
-    """Classify one label as 'bool', 'number', 'string', 'bytes', 'datetime', 'timedelta',
-    'missing' or its type name.
-
-    Parameters
-    ----------
-    v : object
-        One label.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> [label_kind(v) for v in (True, 2.5, "a", None, b"x")]
-    ['bool', 'number', 'string', 'missing', 'bytes']
-    >>> import datetime
-    >>> label_kind(datetime.datetime(2020, 1, 1)), label_kind(datetime.date(2020, 1, 1))
-    ('datetime', 'date')
-    """
-    if isinstance(v, bool | np.bool_):
-        return "bool"
-    if is_missing(v):
-        return "missing"
-    if isinstance(v, numbers.Number):
-        return "number"
-    if isinstance(v, str | np.str_):
-        return "string"
-    if isinstance(v, bytes):
-        return "bytes"
-    # pandas' Timestamp / Timedelta are datetime / timedelta (equal and hashed alike); a date
-    # never equals a datetime, so it stays a kind of its own
-    if isinstance(v, datetime.datetime):
-        return "datetime"
-    if isinstance(v, datetime.timedelta):
-        return "timedelta"
-    return type(v).__name__
-
-
-def check_label_kinds(uniques: Sequence[Any], name: str) -> None:
-    """Check that labels are defined and of one kind (so that they can be sorted).
-
-    Parameters
-    ----------
-    uniques : sequence
-        Distinct labels.
-    name : str
-        What they are, for messages.
-
-    Raises
-    ------
-    ValueError
-        A missing label (None or NaN).
-    TypeError
-        Labels of several kinds.
-
-    Examples
-    --------
-    >>> check_label_kinds([1, 2.5], "labels")
-    >>> check_label_kinds([1, "a"], "labels")
-    Traceback (most recent call last):
-    ...
-    TypeError: labels mixes label types that cannot be ordered together: ['number', 'string']
-    """
-    kinds = {label_kind(v) for v in uniques}
-    if "missing" in kinds:
-        raise ValueError(f"{name} contains a missing label (None or NaN); labels must be defined")
-    if len(kinds) > 1:
-        raise TypeError(
-            f"{name} mixes label types that cannot be ordered together: {sorted(kinds)}"
-        )
 
 
 #: columns up to this length are factorized without pandas
@@ -530,41 +279,6 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     return uniq, codes
 
 
-def check_seen_kinds(seen_t: Sequence[Any], seen_p: Sequence[Any],
-                     book: Sequence[Any] | None = None) -> None:
-    """Check that the distinct labels of ``y_true`` and ``y_pred`` are of one kind together,
-    and of the kind of the user's ``labels`` when given.
-
-    Without this, ``labels=[1, 2]`` would send string predictions (or ``True`` / ``False``
-    next to integer truths, since ``True == 1``) silently to the pooled "other" class or onto
-    an integer class, where the same inputs without ``labels`` are a ``TypeError``.
-
-    Parameters
-    ----------
-    seen_t, seen_p : sequence
-        The distinct labels of ``y_true`` and of ``y_pred``.
-    book : sequence, optional
-        The user's ``labels`` (already checked by :func:`normalize_labels`).
-
-    Raises
-    ------
-    TypeError
-        Labels of several kinds, naming which arguments mix them.
-
-    Examples
-    --------
-    >>> check_seen_kinds([1, 2], [2, 3], [1])
-    >>> check_seen_kinds([1, 2], ["a"], [1, 2])
-    Traceback (most recent call last):
-    ...
-    TypeError: y_true and y_pred together mixes label types that cannot be ordered together: ['number', 'string']
-    """
-    seen = [*seen_t, *seen_p]
-    check_label_kinds(seen, "y_true and y_pred together")
-    if book is not None and seen:
-        check_label_kinds(seen[:1] + list(book[:1]), "labels and the data")
-
-
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
     items = {py_scalar(v) for v in a.tolist()} | {py_scalar(v) for v in b.tolist()}
     check_label_kinds(list(items), "y_true and y_pred together")
@@ -574,26 +288,6 @@ def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
         raise TypeError(
             f"y_true and y_pred mix label types that cannot be ordered together: {exc}"
         ) from exc
-
-
-def py_scalar(v: Any) -> Any:
-    """A numpy scalar as the Python scalar it holds (other values unchanged).
-
-    Parameters
-    ----------
-    v : object
-        A value.
-
-    Returns
-    -------
-    object
-
-    Examples
-    --------
-    >>> type(py_scalar(np.int64(3))).__name__, py_scalar("a")
-    ('int', 'a')
-    """
-    return v.item() if isinstance(v, np.generic) else v
 
 
 def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from ..deps import module_of
-from .encode import as_1d, factorize, py_scalar
+from .encode import as_1d, factorize
+from .kinds import py_scalar
 
 __all__ = ["GroupCodes", "encode_groups"]
 

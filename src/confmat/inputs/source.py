@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import optional, require
-from .sql_counts import quote
+from .sql_counts import SMALL_KEY_TYPES, WIDE_INTEGERS, quote
 
 
 class ReadError(ValueError):
@@ -83,8 +83,7 @@ def engine_exceptions() -> tuple[type[BaseException], ...]:
 
 #: Integer types DuckDB unifies exactly (to the narrowest type holding both ranges; HUGEINT
 #: when a signed type meets UBIGINT).
-INTEGER_TYPES = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
-                           "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
+INTEGER_TYPES = frozenset(SMALL_KEY_TYPES).union(WIDE_INTEGERS) - {"BOOLEAN"}
 #: Floating-point types (FLOAT widens to DOUBLE exactly).
 FLOAT_TYPES = frozenset({"FLOAT", "DOUBLE"})
 #: The entry of :func:`mixed_column_types` for files that lack a column.

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from .encode import all_finite, as_1d, check_sample_weight, factorize, label_kind, py_scalar
+from .encode import all_finite, as_1d, check_sample_weight, factorize
+from .kinds import label_kind, py_scalar
 
 __all__ = [
     "BinaryTarget",

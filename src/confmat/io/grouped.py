@@ -13,9 +13,10 @@ from ..accumulator import Accumulator
 from ..binned import ScoreHistogram
 from ..counting.grouped import GroupedCounts
 from ..hooks import GROUPED_EVALUATION
-from ..inputs.encode import encode_pair, normalize_labels, py_scalar
+from ..inputs.encode import encode_pair, normalize_labels
 from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
 from ..inputs.grouping import encode_groups
+from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
 from .rows import (
     FILTERED,

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..curves import ThresholdSweep
 from .common import Saving, new_ax, place_legend, scores_of
-from .curves import draw_band
+from .roc_shading import draw_band
 from .sweeps import sweep_from_predictions, sweep_metric, thin_index
 
 
@@ -158,7 +158,7 @@ class RocComparisonDisplay(Saving):
         ------
         ValueError
             ``bands`` names a model that has no curve, or holds a band that cannot be drawn
-            (see :func:`confmat.plots.curves.draw_band`).
+            (see :func:`confmat.plots.roc_shading.draw_band`).
 
         Examples
         --------

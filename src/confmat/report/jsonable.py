@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.encode import py_scalar
+from ..inputs.kinds import py_scalar
 
 
 def num(x: Any) -> float | None:

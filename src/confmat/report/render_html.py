@@ -151,7 +151,7 @@ def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
     :data:`BAND_LEGEND_GID`) and the range of its partial AUC (:attr:`Report.partial_auc`,
     a grey strip whose legend entry names the range and the value, SVG ids
     :data:`PARTIAL_GID` and :data:`PARTIAL_LEGEND_GID`;
-    :func:`confmat.plots.curves.draw_partial_range`).
+    :func:`confmat.plots.roc_shading.draw_partial_range`).
 
     Parameters
     ----------

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .. import deps
-from ..inputs.encode import check_arrow_nulls, check_unmasked
+from ..inputs.containers import check_arrow_nulls, check_unmasked
 from ..metrics import UndefinedMetricWarning as ConfmatUndefined
 
 F = TypeVar("F", bound=Callable[..., Any])
