@@ -77,12 +77,20 @@ def _table(cm) -> Counter:
     return out
 
 
-ROWS = st.lists(st.tuples(st.one_of(st.none(), st.integers(0, 2)),
-                          st.one_of(st.none(), st.integers(0, 2)),
-                          st.one_of(st.none(), st.sampled_from(["test", "train"])),
-                          st.one_of(st.none(), st.integers(0, 9)),
-                          st.floats(0, 1)),
-                min_size=1, max_size=40)
+def _random_rows(seed: int, n: int, classes: int, null_rate: float) -> list[tuple]:
+    """Random rows (true, pred, split, k, score): labels ``0 .. classes - 1`` and the filter
+    columns with nulls at ``null_rate``, scores uniform in [0, 1). (Drawn from a seed rather
+    than element by element: hypothesis' simplest lists repeat one value, which a filter then
+    keeps whole or not at all.)"""
+    rng = np.random.default_rng(seed)
+
+    def maybe(values: np.ndarray, p_null: float) -> list:
+        return [None if u < p_null else v.item() for u, v in zip(rng.random(n), values, strict=True)]
+
+    return list(zip(maybe(rng.integers(0, classes, n), null_rate),
+                    maybe(rng.integers(0, classes, n), null_rate),
+                    maybe(rng.choice(np.array(["test", "train"]), n), null_rate),
+                    maybe(rng.integers(0, 10, n), null_rate), rng.random(n).tolist(), strict=True))
 
 
 def _cmp(a, op, b):
@@ -113,9 +121,12 @@ WHERES = {
 
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=ROWS, fmt=st.sampled_from(FORMATS), where=st.sampled_from(sorted(WHERES)),
-       skip=st.booleans(), scores=st.sampled_from([None, "s", ["s", "s"]]))
-def test_where_against_pandas(tmp_path_factory, rows, fmt, where, skip, scores):
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(20, 60),
+       null_rate=st.sampled_from([0.0, 0.03, 0.15]), fmt=st.sampled_from(FORMATS),
+       where=st.sampled_from(sorted(WHERES)), skip=st.booleans(),
+       scores=st.sampled_from([None, "s", ["s", "s"]]))
+def test_where_against_pandas(tmp_path_factory, seed, n, null_rate, fmt, where, skip, scores):
+    rows = _random_rows(seed, n, 3 if scores is None else 2, null_rate)  # scores: binary
     df = _frame(rows)
     path = os.path.join(tmp_path_factory.mktemp("where"), f"p.{fmt}")
     _write(df, path, fmt)
@@ -146,6 +157,59 @@ def test_where_against_pandas(tmp_path_factory, rows, fmt, where, skip, scores):
     assert rep.skipped_by_reason == reasons
     assert rep.rows_read + rep.rows_skipped == len(df)
     assert rep.rows_read == sum(pairs.values())
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["int labels", "text labels"])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(20, 80),
+       where=st.sampled_from(sorted(WHERES)), scores=st.booleans())
+def test_weighted_where_against_python(tmp_path_factory, text, seed, n, where, scores):
+    """Weights with a filter, on integer labels (counted in DuckDB's perfect hash table, the
+    filter by an aggregate) and text labels (the filter as a key): the sums of the kept rows'
+    weights, and their missing weights under "null or NaN weight"."""
+    rows = _random_rows(seed, n, 2 if scores else 3, 0.1)  # one score column: binary
+    df = _frame(rows)
+    if text:
+        for c in ("y", "p"):
+            df[c] = df[c].map(lambda v: None if pd.isna(v) else f"c{v}")
+    rng = np.random.default_rng(seed + 1)
+    keep = np.array([WHERES[where]({"split": r[2], "k": r[3]}) is True for r in rows])
+    w = rng.choice([0.0, 0.5, 1.0, 2.25, 7.0], n)
+    w[rng.random(n) < 0.1] = np.nan
+    # a negative weight is an error, but not on a row the filter leaves out
+    w[~keep & (rng.random(n) < 0.5)] = -3.0
+    null_w = rng.random(n) < 0.1
+    table = pa.Table.from_pandas(df, preserve_index=False).append_column(
+        "w", pa.array(w, mask=null_w))  # NaN stays NaN, null stays null
+    path = os.path.join(tmp_path_factory.mktemp("wwhere"), "p.parquet")
+    pq.write_table(table, path)
+    y_na, p_na = df["y"].isna().to_numpy(), df["p"].isna().to_numpy()
+    w[null_w] = np.nan
+    labelled = keep & ~y_na & ~p_na
+    reasons = {"user filter": int((~keep).sum()), "null true label": int((keep & y_na).sum()),
+               "null prediction": int((keep & ~y_na & p_na).sum()),
+               "null or NaN weight": int((labelled & np.isnan(w)).sum())}
+    ok = labelled & ~np.isnan(w)
+    sums: dict[tuple, float] = {}
+    for a, b, v in zip(df["y"][ok], df["p"][ok], w[ok], strict=True):
+        sums[(str(a), str(b))] = sums.get((str(a), str(b)), 0.0) + float(v)
+    kw = {"where": where, "weight_col": "w", "skip_invalid": True}
+    classes = {v for pair in sums for v in pair}
+    if scores:
+        kw |= {"score_cols": "s", "bins": 4}
+    if not sums or not any(sums.values()) or (scores and len(classes) != 2):
+        # no valid row, all weights zero, or one score column for other than two classes
+        with pytest.raises(ValueError):
+            cio.evaluate_file(path, "y", "p", **kw)
+        return
+    cm, rep = cio.evaluate_file(path, "y", "p", **kw)
+    got = {(str(a), str(b)): float(cm.counts[i, j]) for i, a in enumerate(cm.labels)
+           for j, b in enumerate(cm.labels) if (str(a), str(b)) in sums or cm.counts[i, j]}
+    assert got == pytest.approx(sums)
+    assert rep.skipped_by_reason == {k: v for k, v in reasons.items() if v}
+    assert rep.rows_read + rep.rows_skipped == len(df)
+    assert rep.rows_read == int(ok.sum())
 
 
 def test_filtered_rows_are_not_checked_and_not_listed(tmp_path):
