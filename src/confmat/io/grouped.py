@@ -97,14 +97,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     total = int(n.sum())
     scan = _RowScan(source, true_col, pred_col, score_col, weight_col)
     if invalid:
-        found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
-                              1 if not skip_invalid else min(invalid, MAX_SKIPPED_NUMBERS))
-        if not found:
-            raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
-                            "rows disagree on missing values")
-        if not skip_invalid:
-            raise found[0][1]
-        report.skipped_row_numbers = [row for row, _ in found]
+        _list_missing(source, true_col, pred_col, weight_col, score_col, invalid, skip_invalid,
+                      report)
     if weight_col is not None:
         lo, hi = g["min_weight"][ok], g["max_weight"][ok]
         if (lo < 0).any() or (hi == np.inf).any():
@@ -228,14 +222,8 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
                          "skip_invalid=True to skip them, counted as 'null group')")
     label_skips = sum(v for k, v in by_reason.items() if k not in (NULL_GROUP, FILTERED))
     if label_skips:
-        found = _scan_missing(source, true_col, pred_col, weight_col, None,
-                              1 if not skip_invalid else min(label_skips, MAX_SKIPPED_NUMBERS))
-        if not found:
-            raise ReadError(f"{source.name} cannot be read whole: the engine's count and its "
-                            "rows disagree on missing values")
-        if not skip_invalid:
-            raise found[0][1]
-        report.skipped_row_numbers = [row for row, _ in found]
+        _list_missing(source, true_col, pred_col, weight_col, None, label_skips, skip_invalid,
+                      report)
     if weight_col is not None:
         lo, hi = g["min_weight"][ok], g["max_weight"][ok]
         if (lo < 0).any() or (hi == np.inf).any():
@@ -415,6 +403,23 @@ class _RowScan:
         return None
 
 
+
+
+def _list_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
+                  score_col: str | None, invalid: int, skip_invalid: bool,
+                  report: FileReport) -> None:
+    """The ``invalid`` rows with a missing value that the counts show: without
+    ``skip_invalid`` the error naming the first; with it, the first
+    :data:`MAX_SKIPPED_NUMBERS` row numbers into ``report``. A stream that finds none is a
+    :class:`ReadError` (the engine's count and its rows disagree)."""
+    found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
+                          min(invalid, MAX_SKIPPED_NUMBERS) if skip_invalid else 1)
+    if not found:
+        raise ReadError(f"{source.name} cannot be read whole: the engine's count and its rows "
+                        "disagree on missing values")
+    if not skip_invalid:
+        raise found[0][1]
+    report.skipped_row_numbers = [row for row, _ in found]
 
 
 def _scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
