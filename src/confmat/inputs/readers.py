@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
+from .csv_dialect import sniffed_csv
 from .source import ReadError, Source, engine_exceptions, mixed_column_types
 from .sql_counts import literal, quote
 
@@ -508,7 +509,9 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                         f"{name}: file {f!r} has the columns {other} but {files[0]!r} has "
                         f"{header}; the files of one source need the same columns")
             kw["union_by_name"] = True
-        rel = con.read_csv(target, **kw)
+        rel = con.read_csv(target, **kw) if len(files) > 1 or "bz2" in codecs else sniffed_csv(
+            con, files[0], max_line_size=MAX_LINE_BYTES, delimiter=kw.get("sep"), types=types,
+            nullstr=kw.get("na_values"))  # sniffed once (read_csv sniffs and binds repeatedly)
         if len(files) > 1:
             single = {k: v for k, v in kw.items() if k != "union_by_name"}
             mixed = _mixed_text_types(files, lambda f: con.read_csv(f, **single))

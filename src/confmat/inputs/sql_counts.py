@@ -258,12 +258,12 @@ def count_groups(
         keys += [f"{quote(c)}{'::VARCHAR' if c in wide else ''} AS g{i}"
                  for i, c in enumerate(group_cols)]
         aggs = ["count(*) AS n"]
-        kept = ""
+        kept = also = ""
         if keep_col is not None and keep_as_key:
             keys.append(f"{quote(keep_col)} AS k")
         elif keep_col is not None:
             aggs.append(f"count_if({quote(keep_col)}) AS nk")
-            kept = f" FILTER (WHERE {quote(keep_col)})"
+            kept, also = f" FILTER (WHERE {quote(keep_col)})", f" AND {quote(keep_col)}"
         if score_col is not None:
             # fast pass: group by the floor of the scaled score, with the smallest and largest
             # score of each group; the exact bins follow from those two (see _bins_of_groups)
@@ -273,7 +273,6 @@ def count_groups(
         if weight_col is not None:
             good = without_nan(quote(weight_col) + "::DOUBLE")
             bad = f"({good} IS NULL)"
-            also = f" AND {quote(keep_col)}" if kept else ""
             aggs += [f"sum({good}){kept} AS w", f"count(*) FILTER (WHERE {bad}{also}) AS bad_w",
                      f"min({good}){kept} AS min_w", f"max({good}){kept} AS max_w"]
         return f"SELECT {', '.join(keys + aggs)} FROM rel GROUP BY ALL"
