@@ -1,4 +1,4 @@
-"""One CSV file sniffed once (``confmat.inputs.csv_dialect.sniffed_csv``) reads what DuckDB's
+"""One CSV file sniffed once (``confmat.inputs.csv_dialect.sniff`` and ``read_sniffed``) reads what DuckDB's
 own Python ``read_csv`` reads: the same column names, types and rows, on random files written
 by Python's ``csv`` module in random dialects (delimiter, quoting, line ends, compression),
 with quotes in file and column names, forced types and NULL texts.
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 duckdb = pytest.importorskip("duckdb")
 
-from confmat.inputs.csv_dialect import sniffed_csv  # noqa: E402
+from confmat.inputs.csv_dialect import read_sniffed, sniff  # noqa: E402
 
 MAX_LINE = 2 << 20
 
@@ -53,10 +53,16 @@ def _write(path: str, header: list[str], rows: list[list[str | None]], delimiter
         fh.write(gzip.compress(data) if compression == "gz" else data)
 
 
+def _sniffed(con, path: str, **kw):
+    """The relation of ``read_sniffed`` over what ``sniff`` found (``kw`` as ``read_csv``'s)."""
+    return read_sniffed(con, [path], sniff(con, path, max_line_size=MAX_LINE,
+                                           delimiter=kw.get("sep"), types=kw.get("dtype"),
+                                           nullstr=kw.get("na_values")))
+
+
 def _read_both(path: str, **kw):
     con = duckdb.connect()
-    mine = sniffed_csv(con, path, max_line_size=MAX_LINE, delimiter=kw.get("sep"),
-                       types=kw.get("dtype"), nullstr=kw.get("na_values"))
+    mine = _sniffed(con, path, **kw)
     theirs = con.read_csv(path, header=True, max_line_size=MAX_LINE, **kw)
     return ((mine.columns, [str(t) for t in mine.types], mine.fetchall()),
             (theirs.columns, [str(t) for t in theirs.types], theirs.fetchall()))
@@ -102,8 +108,7 @@ def test_sniffed_once_reads_what_duckdb_reads(tmp_path_factory, compression, see
         with pytest.raises(duckdb.Error):
             con.read_csv(path, header=True, max_line_size=MAX_LINE, **kw).fetchall()
         with pytest.raises(duckdb.Error):
-            sniffed_csv(con, path, max_line_size=MAX_LINE, delimiter=kw.get("sep"),
-                        types=kw.get("dtype"), nullstr=kw.get("na_values")).fetchall()
+            _sniffed(con, path, **kw).fetchall()
         return
     assert mine == theirs
 
@@ -152,3 +157,80 @@ def test_single_quote_quoting(tmp_path):
         fh.write(buf.getvalue())
     mine, theirs = _read_both(path)
     assert mine == theirs and mine[2][3] == (1, "a, b 3")
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n_files=st.integers(2, 4),
+       kinds=st.lists(st.sampled_from(["int", "float", "text", "date"]), min_size=2, max_size=4),
+       shuffle=st.booleans(), other_delimiter=st.booleans(), null_rate=st.sampled_from([0.0, 0.3]))
+def test_several_files_read_as_duckdb_reads_them(tmp_path_factory, seed, n_files, kinds, shuffle,
+                                                 other_delimiter, null_rate):
+    """Several files: alike (one pinned read), or with their columns in another order or
+    another delimiter (DuckDB's read by name); the rows, the columns and the types each file
+    gives a column as DuckDB's ``read_csv`` finds them."""
+    from confmat.inputs.csv_dialect import csv_relation
+    from confmat.inputs.source import mixed_column_types
+
+    rng = np.random.default_rng(seed)
+    header = [f"c{i}" for i in range(len(kinds))]
+    d = tmp_path_factory.mktemp("shards")
+    files = []
+    for j in range(n_files):
+        order = list(rng.permutation(len(kinds))) if shuffle and j else list(range(len(kinds)))
+        rows = [[None if rng.random() < null_rate else KINDS[kinds[c]](i, rng) for c in order]
+                for i in range(int(rng.integers(1, 30)))]
+        path = str(d / f"{j}.csv")
+        _write(path, [header[c] for c in order], rows, ";" if other_delimiter and j else ",",
+               csv.QUOTE_MINIMAL, "\n", "")
+        files.append(path)
+    con = duckdb.connect()
+    rel, mixed = csv_relation(con, "shards", files, max_line_size=MAX_LINE, delimiter=None,
+                              types={}, nullstr=None)
+    theirs = con.read_csv(files, header=True, max_line_size=MAX_LINE, union_by_name=True)
+    assert rel.columns == theirs.columns
+    assert [str(t) for t in rel.types] == [str(t) for t in theirs.types]
+    if not shuffle and not other_delimiter:  # one pinned read, in file order
+        assert rel.fetchall() == theirs.fetchall()
+    else:
+        assert sorted(map(repr, rel.fetchall())) == sorted(map(repr, theirs.fetchall()))
+    each = {}
+    for f in files:
+        one = con.read_csv(f, header=True, max_line_size=MAX_LINE)
+        each[f] = {c: str(t) for c, t in zip(one.columns, one.types, strict=True)}
+    assert mixed == mixed_column_types(each)
+
+
+def test_several_files_with_other_columns_or_repeated_names(tmp_path):
+    from confmat.inputs.csv_dialect import csv_relation
+
+    a, b, c = (str(tmp_path / f"{x}.csv") for x in "abc")
+    for path, text in ((a, "y,p\n1,2\n"), (b, "y,q\n1,2\n"), (c, "y,Y\n1,2\n")):
+        with open(path, "w") as fh:
+            fh.write(text)
+    con = duckdb.connect()
+    with pytest.raises(ValueError, match=r"file '.*b\.csv' has the columns \['y', 'q'\]"):
+        csv_relation(con, "s", [a, b], max_line_size=MAX_LINE, delimiter=None, types={},
+                     nullstr=None)
+    with pytest.raises(ValueError, match=r"duplicate column names \['Y', 'y'\]"):
+        csv_relation(con, "s", [c, c], max_line_size=MAX_LINE, delimiter=None, types={},
+                     nullstr=None)
+
+
+def test_several_files_whose_types_differ(tmp_path):
+    """Integer labels in one file, decimals in another: the types of each file are returned
+    (for the check that a column read holds one kind of value), as DuckDB reads each file."""
+    from confmat.inputs.csv_dialect import csv_relation
+
+    a, b = str(tmp_path / "a.csv"), str(tmp_path / "b.csv")
+    with open(a, "w") as fh:
+        fh.write("y,p\n1,0\n2,1\n")
+    with open(b, "w") as fh:
+        fh.write("y,p\n1.5,0\n2,1\n")
+    con = duckdb.connect()
+    _, mixed = csv_relation(con, "s", [a, b], max_line_size=MAX_LINE, delimiter=None, types={},
+                            nullstr=None)
+    each = {f: dict(zip(r.columns, map(str, r.types), strict=True))
+            for f, r in ((f, con.read_csv(f, header=True)) for f in (a, b))}
+    assert each[a]["y"] != each[b]["y"]
+    assert mixed == {"y": {each[a]["y"]: a, each[b]["y"]: b}}

@@ -6,7 +6,6 @@ counting, CSV / TSV, JSON lines) and :func:`numpy.load` (``.npy`` / ``.npz``). E
 from __future__ import annotations
 
 import os
-import re
 import threading
 import zipfile
 from collections.abc import Callable, Sequence
@@ -15,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
-from .csv_dialect import sniffed_csv
+from .csv_dialect import check_header, csv_relation, raw_header, renamed
 from .source import ReadError, Source, engine_exceptions, mixed_column_types
 from .sql_counts import literal, quote
 
@@ -489,46 +488,21 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     nulls = list(na_values) if na_values is not None else None
     mixed: dict[str, dict[str, str]] = {}
     if fmt in ("csv", "tsv"):
-        kw: dict[str, Any] = {"header": True, "max_line_size": MAX_LINE_BYTES}
-        if fmt == "tsv":
-            kw["sep"] = "\t"
-        if types:
-            kw["dtype"] = types
-        if nulls is not None:
-            kw["na_values"] = ["", *nulls]
-        header: list[str] | None = None
-        if len(files) > 1:
-            header = _csv_header(con, files[0], fmt)
-            if not header:
-                raise ValueError(f"{name} has no header line (it holds no text)")
-            # DuckDB binds the columns of later files by position unless told to use names
-            for f in files[1:]:
-                other = _csv_header(con, f, fmt)
-                if sorted(other) != sorted(header):
-                    raise ValueError(
-                        f"{name}: file {f!r} has the columns {other} but {files[0]!r} has "
-                        f"{header}; the files of one source need the same columns")
-            kw["union_by_name"] = True
-        rel = con.read_csv(target, **kw) if len(files) > 1 or "bz2" in codecs else sniffed_csv(
-            con, files[0], max_line_size=MAX_LINE_BYTES, delimiter=kw.get("sep"), types=types,
-            nullstr=kw.get("na_values"))  # sniffed once (read_csv sniffs and binds repeatedly)
-        if len(files) > 1:
-            single = {k: v for k, v in kw.items() if k != "union_by_name"}
-            mixed = _mixed_text_types(files, lambda f: con.read_csv(f, **single))
+        sep = "\t" if fmt == "tsv" else None
+        nullstr = ["", *nulls] if nulls is not None else None
+        if "bz2" not in codecs:  # each file sniffed once (DuckDB's read_csv sniffs repeatedly)
+            rel, mixed = csv_relation(con, name, files, max_line_size=MAX_LINE_BYTES,
+                                      delimiter=sep, types=types, nullstr=nullstr)
+        else:
+            rel = con.read_csv(target, header=True, max_line_size=MAX_LINE_BYTES,
+                               **({"sep": sep} if sep else {}), **({"dtype": types} if types else {}),
+                               **({"na_values": nullstr} if nullstr is not None else {}))
+            if renamed(list(rel.columns)):  # DuckDB may have renamed a repeated name
+                with bz2.open(files[0], "rb") as again:
+                    check_header(name, raw_header(con, again, sep, MAX_LINE_BYTES))
         columns = list(rel.columns)
-        if header is None and _renamed(columns):
-            # the header as written: only when DuckDB may have renamed a repeated name
-            header = _csv_header(con, files[0], fmt)
-        if header is not None and len(header) == len(columns):
-            # DuckDB renames a repeated name (y, y_1) and tells names apart ignoring case
-            folded = [h.casefold() for h in header]
-            dups = _duplicates(folded)
-            if dups:
-                names = sorted({h for h in header if h.casefold() in dups})
-                raise ValueError(f"{name} has duplicate column names {names}; column names "
-                                 "must be unique (ignoring case)")
     else:
-        kw = {"format": "newline_delimited"}
+        kw: dict[str, Any] = {"format": "newline_delimited"}
         if types:
             kw["dtype"] = types
         if len(files) > 1:
@@ -567,32 +541,3 @@ def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
         else:
             exprs.append(quote(c))
     return rel.select(", ".join(exprs))
-
-
-def _renamed(columns: Sequence[str]) -> bool:
-    """Whether DuckDB may have renamed a repeated column name: it reads a second ``y`` (or
-    ``Y``: names are told apart ignoring case) as ``y_1``."""
-    folded = {c.casefold() for c in columns}
-    return any(m is not None and m[1].casefold() in folded
-               for m in (re.fullmatch(r"(.*)_\d+", c, flags=re.DOTALL) for c in columns))
-
-
-def _csv_header(con: Any, path: str, fmt: str) -> list[str]:
-    """The header fields of a CSV file as written (DuckDB renames _duplicates, which must be an
-    error); empty for a file without a line."""
-    options = f"header = false, all_varchar = true, max_line_size = {MAX_LINE_BYTES}"
-    if fmt == "tsv":
-        options += ", sep = '\t'"
-    if strip_compression(path.lower())[1] == "bz2":
-        import bz2
-
-        with bz2.open(path, "rb") as handle:
-            rows = con.read_csv(handle, header=False, all_varchar=True,
-                                max_line_size=MAX_LINE_BYTES,
-                                **({"sep": "\t"} if fmt == "tsv" else {})).limit(1).fetchall()
-    else:
-        rows = con.execute(f"SELECT * FROM read_csv({literal(path)}, {options}) LIMIT 1"
-                           ).fetchall()
-    if not rows:
-        return []
-    return ["" if v is None else str(v) for v in rows[0]]
