@@ -616,3 +616,33 @@ def test_parquet_whose_statistics_lie_is_counted_from_its_values(tmp_path, old, 
     cm, report = cio.evaluate_file(path, "t", "p")
     assert report.rows_read == len(t) == 20000
     np.testing.assert_array_equal(cm.counts, sk_confusion_matrix(t, p, labels=cm.labels))
+
+
+def test_column_types_on_json_lines(tmp_path):
+    """column_types= on JSON lines (it raised DuckDB's TypeError 'unexpected keyword argument
+    dtype'): forced types, the others as DuckDB samples them; on several files, a forced
+    column may hold numbers in one file and text in another. Oracle: the json module, each
+    label as its text (JSON numbers as Python writes them)."""
+    import json as json_mod
+    from collections import Counter
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text('{"y": "01", "yhat": 1, "s": 0.5}\n{"y": "2", "yhat": 2, "s": 0.25}\n')
+    b.write_text('{"y": 1, "yhat": "1", "s": 0.5}\n{"y": 3, "yhat": 2, "s": 0.75}\n')
+
+    def oracle(*paths):
+        rows = [json_mod.loads(line) for p in paths for line in p.read_text().splitlines()]
+        return Counter((str(r["y"]), str(r["yhat"])) for r in rows)
+
+    text = {"y": "string", "yhat": "string"}
+    for source, paths in ((a, [a]), (tmp_path / "*.jsonl", [a, b])):
+        cm, rep = cio.evaluate_file(source, "y", "yhat", column_types=text)
+        got = Counter({(x, y): int(cm.counts[i, j]) for i, x in enumerate(cm.labels)
+                       for j, y in enumerate(cm.labels) if cm.counts[i, j]})
+        assert got == oracle(*paths) and rep.rows_read == sum(oracle(*paths).values())
+    cols = cio.read_columns(a, ["yhat", "s"], column_types={"s": "string"})
+    assert cols["yhat"].tolist() == [1, 2] and cols["s"].tolist() == ["0.5", "0.25"]
+    with pytest.raises(ValueError, match=r"column_types names \['zz'\], which .* does not have"):
+        cio.evaluate_file(a, "y", "yhat", column_types={"zz": "string"})
+    with pytest.raises(ValueError, match="column 'y' is VARCHAR in .* but BIGINT"):
+        cio.evaluate_file(tmp_path / "*.jsonl", "y", "yhat")  # without the hint: refused

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import threading
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -503,30 +503,38 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         columns = list(rel.columns)
     else:
         kw: dict[str, Any] = {"format": "newline_delimited"}
-        if types:
-            kw["dtype"] = types
         if len(files) > 1:
             # by name, each file's types unified (DuckDB would read later files with the
-            # types sampled from the first ones); the columns read must hold one kind
+            # types sampled from the first ones); the columns read must hold one kind (a
+            # forced type is the column's type in every file that has it)
             kw["union_by_name"] = True
-            single = {k: v for k, v in kw.items() if k != "union_by_name"}
-            mixed = _mixed_text_types(files, lambda f: con.read_json(f, **single))
+            mixed = _mixed_text_types(files, lambda f: con.read_json(f, format=kw["format"]),
+                                      types)
         rel = con.read_json(target, **kw)
         columns = list(rel.columns)
+        if types:  # read_json takes every column's type or none: the sampled ones, some forced
+            unknown = sorted(set(types) - set(columns))
+            if unknown:
+                raise ValueError(f"column_types names {unknown}, which {name} does not have "
+                                 f"(its columns: {columns})")
+            rel = con.read_json(target, **kw, columns={
+                c: types.get(c, str(t)) for c, t in zip(columns, rel.types, strict=True)})
         if nulls:
             rel = _text_nulls(rel, nulls)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
                   connection=con, mixed_types=mixed)
 
 
-def _mixed_text_types(files: Sequence[str], read: Callable[[str], Any]) -> dict[str, dict[str, str]]:
-    """The columns to which DuckDB's sniffer gives different types in different files (the
+def _mixed_text_types(files: Sequence[str], read: Callable[[str], Any],
+                      forced: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """The columns to which DuckDB's sampling gives different types in different files (the
     relation over all of them unifies the types by name: an integer column of one file read
-    as text, a float one as an integer would shift labels), see :func:`mixed_column_types`."""
+    as text, a float one as an integer would shift labels), see :func:`mixed_column_types`;
+    a ``forced`` type stands for the sampled one."""
     types = {}
     for f in files:
         rel = read(f)
-        types[f] = {c: str(t) for c, t in zip(rel.columns, rel.types, strict=True)}
+        types[f] = {c: forced.get(c, str(t)) for c, t in zip(rel.columns, rel.types, strict=True)}
     return mixed_column_types(types)
 
 
