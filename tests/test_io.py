@@ -642,7 +642,10 @@ def test_column_types_on_json_lines(tmp_path):
         assert got == oracle(*paths) and rep.rows_read == sum(oracle(*paths).values())
     cols = cio.read_columns(a, ["yhat", "s"], column_types={"s": "string"})
     assert cols["yhat"].tolist() == [1, 2] and cols["s"].tolist() == ["0.5", "0.25"]
-    with pytest.raises(ValueError, match=r"column_types names \['zz'\], which .* does not have"):
-        cio.evaluate_file(a, "y", "yhat", column_types={"zz": "string"})
-    with pytest.raises(ValueError, match="column 'y' is VARCHAR in .* but BIGINT"):
+    for path in (a, tmp_path / "c.csv"):
+        (tmp_path / "c.csv").write_text("y,yhat\n1,1\n")
+        with pytest.raises(ValueError, match=r"column_types names \['zz'\], which .* does not "
+                                             r"have \(its columns: \['y', 'yhat'"):
+            cio.evaluate_file(path, "y", "yhat", column_types={"zz": "string", "y": "string"})
+    with pytest.raises(ValueError, match=r"column 'y' is VARCHAR in .* but BIGINT"):
         cio.evaluate_file(tmp_path / "*.jsonl", "y", "yhat")  # without the hint: refused

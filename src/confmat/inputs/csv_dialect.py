@@ -189,8 +189,21 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
     >>> rel.columns, sorted(rel.fetchall()), mixed
     (['y', 'p'], [(1, 2), (4, 3)], {})
     """
-    found = [sniff(con, f, max_line_size=max_line_size, delimiter=delimiter, types=types,
-                   nullstr=nullstr) for f in files]
+    found = []
+    for f in files:
+        try:
+            found.append(sniff(con, f, max_line_size=max_line_size, delimiter=delimiter,
+                               types=types, nullstr=nullstr))
+        except Exception:  # duckdb.Error: a forced type of a column the file lacks?
+            if types:
+                names = [c for c, _ in sniff(con, f, max_line_size=max_line_size,
+                                             delimiter=delimiter, nullstr=nullstr).columns]
+                unknown = sorted(set(types) - set(names))
+                if unknown:
+                    where = name if len(files) == 1 else f"{name} (file {f!r})"
+                    raise ValueError(f"column_types names {unknown}, which {where} does not "
+                                     f"have (its columns: {names})") from None
+            raise
     first = [c for c, _ in found[0].columns]
     if not first:
         raise ValueError(f"{name} has no header line (it holds no text)")
