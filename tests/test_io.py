@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 
@@ -649,3 +649,45 @@ def test_column_types_on_json_lines(tmp_path):
             cio.evaluate_file(path, "y", "yhat", column_types={"zz": "string", "y": "string"})
     with pytest.raises(ValueError, match=r"column 'y' is VARCHAR in .* but BIGINT"):
         cio.evaluate_file(tmp_path / "*.jsonl", "y", "yhat")  # without the hint: refused
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n_files=st.integers(2, 4), shuffle=st.booleans(),
+       text=st.booleans(), null_rate=st.sampled_from([0.0, 0.1]))
+def test_several_json_lines_files(tmp_path_factory, seed, n_files, shuffle, text, null_rate):
+    """Several JSON lines files, alike (read by one pinned read_json) or with their keys in
+    another order (read by name): the counts of the json module's reading, every row
+    accounted for."""
+    import json as json_mod
+    from collections import Counter
+
+    rng = np.random.default_rng(seed)
+    d = tmp_path_factory.mktemp("jsonl")
+    pairs: Counter = Counter()
+    rows_total = nulls = 0
+    for j in range(n_files):
+        keys = ["y", "yhat", "s"]
+        if shuffle and j:
+            keys = [keys[i] for i in rng.permutation(3)]
+        lines = []
+        for _ in range(int(rng.integers(5, 40))):
+            rec = {"y": int(rng.integers(0, 3)), "yhat": int(rng.integers(0, 3)),
+                   "s": float(rng.random())}
+            if text:
+                rec["y"], rec["yhat"] = f"c{rec['y']}", f"c{rec['yhat']}"
+            if rng.random() < null_rate:
+                rec["y"] = None
+            lines.append(json_mod.dumps({k: rec[k] for k in keys}))
+            rows_total += 1
+            if rec["y"] is None:
+                nulls += 1
+            else:
+                pairs[(str(rec["y"]), str(rec["yhat"]))] += 1
+        (d / f"{j}.jsonl").write_text("\n".join(lines) + "\n")
+    cm, rep = cio.evaluate_file(d / "*.jsonl", "y", "yhat", skip_invalid=True)
+    got = Counter({(str(a), str(b)): int(cm.counts[i, k]) for i, a in enumerate(cm.labels)
+                   for k, b in enumerate(cm.labels) if cm.counts[i, k]})
+    assert got == pairs
+    assert rep.rows_read + rep.rows_skipped == rows_total
+    assert rep.skipped_by_reason == ({"null true label": nulls} if nulls else {})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import threading
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -502,40 +502,51 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                     check_header(name, raw_header(con, again, sep, MAX_LINE_BYTES))
         columns = list(rel.columns)
     else:
-        kw: dict[str, Any] = {"format": "newline_delimited"}
-        if len(files) > 1:
-            # by name, each file's types unified (DuckDB would read later files with the
-            # types sampled from the first ones); the columns read must hold one kind (a
-            # forced type is the column's type in every file that has it)
-            kw["union_by_name"] = True
-            mixed = _mixed_text_types(files, lambda f: con.read_json(f, format=kw["format"]),
-                                      types)
-        rel = con.read_json(target, **kw)
+        rel, mixed = _json_relation(con, name, files, target, types)
         columns = list(rel.columns)
-        if types:  # read_json takes every column's type or none: the sampled ones, some forced
-            unknown = sorted(set(types) - set(columns))
-            if unknown:
-                raise ValueError(f"column_types names {unknown}, which {name} does not have "
-                                 f"(its columns: {columns})")
-            rel = con.read_json(target, **kw, columns={
-                c: types.get(c, str(t)) for c, t in zip(columns, rel.types, strict=True)})
         if nulls:
             rel = _text_nulls(rel, nulls)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
                   connection=con, mixed_types=mixed)
 
 
-def _mixed_text_types(files: Sequence[str], read: Callable[[str], Any],
-                      forced: Mapping[str, str]) -> dict[str, dict[str, str]]:
-    """The columns to which DuckDB's sampling gives different types in different files (the
-    relation over all of them unifies the types by name: an integer column of one file read
-    as text, a float one as an integer would shift labels), see :func:`mixed_column_types`;
-    a ``forced`` type stands for the sampled one."""
-    types = {}
-    for f in files:
-        rel = read(f)
-        types[f] = {c: forced.get(c, str(t)) for c, t in zip(rel.columns, rel.types, strict=True)}
-    return mixed_column_types(types)
+def _json_relation(con: Any, name: str, files: list[str], target: Any, types: Mapping[str, str]
+                   ) -> tuple[Any, dict[str, dict[str, str]]]:
+    """JSON lines files as one relation, and the columns to which they give different types.
+
+    Several files are sampled one by one, because DuckDB reads later files with the types
+    sampled from the first ones (a float label rounded into an integer): files alike (the
+    same columns in the same order, the same types) are read by one ``read_json`` with those
+    types; others by name (``union_by_name``), each file's types unified and the columns read
+    checked to hold one kind. A forced type (``column_types``) stands for the sampled one;
+    ``read_json`` takes every column's type or none, so the sampled ones are passed with it.
+    """
+    fmt = "format = 'newline_delimited'"
+    if len(files) == 1:
+        rel = con.read_json(target, format="newline_delimited")
+        each = {files[0]: dict(zip(rel.columns, map(str, rel.types), strict=True))}
+    else:
+        each = {f: {c: str(t) for c, t, *_ in con.execute(
+            f"DESCRIBE SELECT * FROM read_json({literal(f)}, {fmt})").fetchall()} for f in files}
+    unknown = sorted(set(types) - {c for cols in each.values() for c in cols})
+    if unknown:
+        raise ValueError(f"column_types names {unknown}, which {name} does not have (its "
+                         f"columns: {list(each[files[0]])})")
+    if len(files) == 1 and not types:
+        return rel, {}
+    each = {f: {c: types.get(c, t) for c, t in cols.items()} for f, cols in each.items()}
+    first = each[files[0]]
+    if len(files) == 1 or all(list(t.items()) == list(first.items()) for t in each.values()):
+        if not isinstance(target, str) and len(files) == 1:  # a stream (.bz2)
+            return con.read_json(target, format="newline_delimited", columns=first), {}
+        columns = ", ".join(f"{literal(c)}: {literal(t)}" for c, t in first.items())
+        listed = ", ".join(literal(f) for f in files)
+        return con.sql(f"SELECT * FROM read_json([{listed}], {fmt}, columns = {{{columns}}})"), {}
+    rel = con.read_json(files, format="newline_delimited", union_by_name=True)
+    if types:
+        rel = con.read_json(files, format="newline_delimited", union_by_name=True, columns={
+            c: types.get(c, str(t)) for c, t in zip(rel.columns, rel.types, strict=True)})
+    return rel, mixed_column_types(each)
 
 
 def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:
