@@ -215,18 +215,19 @@ def test_vehicle_data_strings():
         assert cm.labels == sorted(set(y) | set(pred))
 
 
-@settings(max_examples=100)
-@given(
-    st.lists(st.sampled_from(["bus", "opel", "saab", "van"]), min_size=1, max_size=30),
-    st.sampled_from(list(CONTAINERS)),
-    st.data(),
-)
-def test_containers_agree_on_random_inputs(y_true, container, data):
-    y_pred = data.draw(st.lists(st.sampled_from(["bus", "opel", "saab", "van"]),
-                                min_size=len(y_true), max_size=len(y_true)))
-    make = CONTAINERS[container]
-    if container == "pyarrow_chunked":
-        make = lambda v: pa.chunked_array([v])  # noqa: E731
+@pytest.mark.parametrize("container", list(CONTAINERS))
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 30))
+def test_containers_agree_on_random_inputs(container, seed, n):
+    """Random string labels in every container, each container with its own examples (drawn
+    as an argument, pandas and numpy_object got 2 of 100 examples under the CI profile, a
+    third of the examples were one row, and pyarrow_chunked was one chunk): one to four
+    classes, predictions right 60% of the time."""
+    rng = np.random.default_rng(seed)
+    names = rng.permutation(["bus", "opel", "saab", "van"])[: rng.integers(1, 5)]
+    y_true = rng.choice(names, n).tolist()
+    y_pred = np.where(rng.random(n) < 0.6, y_true, rng.choice(names, n)).tolist()
+    make = CONTAINERS[container]  # pyarrow_chunked: two chunks, rows 0-2 and 3 on
     cm = ConfusionMatrix.from_predictions(make(y_true), make(y_pred))
     labels = sorted(set(y_true) | set(y_pred))
     assert cm.labels == labels

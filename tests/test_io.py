@@ -449,18 +449,21 @@ def _table_with_nulls(n: int, seed: int, k: int, null_rate: float) -> pa.Table:
     })
 
 
-@settings(max_examples=25)
+@pytest.mark.parametrize("with_scores", [False, True], ids=["labels", "labels and scores"])
+@settings(max_examples=12)
 @given(
-    n=st.integers(1, 4000),
+    n=st.integers(100, 4000),
     row_group=st.integers(1, 600),
     batch_rows=st.integers(1, 800),
     seed=st.integers(0, 2**32 - 1),
-    null_rate=st.sampled_from([0.0, 0.001, 0.05]),
-    with_scores=st.booleans(),
+    null_rate=st.sampled_from([0.05, 0.002]),
 )
 def test_random_nulls_are_counted_by_reason_and_the_rest_equals_in_memory(
     n, row_group, batch_rows, seed, null_rate, with_scores
 ):
+    """Each set of columns has its own examples, with nulls in most of them (drawn as
+    arguments, 15 of 25 examples under the CI profile had no null: 11 of null rate 0 and 4
+    of one row; 2 had nulls without a score column)."""
     k = 2 if with_scores else 5
     table = _table_with_nulls(n, seed, k, null_rate)
     kw = {"batch_rows": batch_rows, "skip_invalid": True}
