@@ -312,3 +312,47 @@ def test_html_roc_figure_without_partial_auc_has_no_strip():
     page = render_html(build_report(cm, y_true=y, y_score=sc["a"], n_resamples=100))
     svg = _svg(page, "ROC curve")
     assert _group(svg, "roc-partial-auc") is None and "grey strip" not in page
+
+
+# ------------------------------------------------------------------ partial_auc_correct=False
+def test_uncorrected_partial_auc_in_report_comparison_and_cli(proc, tmp_path, capsys):  # noqa: F811
+    """partial_auc_correct=False (CLI --partial-auc-uncorrected): the partial area itself, as
+    pROC's auc(partial.auc.correct = FALSE), named "uncorrected" and without McClish's
+    reference; the interval brackets it."""
+    from confmat.cli import main
+
+    y, sc = _two_models(4)
+    cases = [("specificity", 0.8, 1.0), ("sensitivity", 0.9, 1.0)]
+    want = _proc_areas(proc, [(y, sc[m], f, lo, hi, False) for f, lo, hi in cases
+                              for m in ("a", "b")]).reshape(len(cases), 2)
+    for (focus, lo, hi), w in zip(cases, want, strict=True):
+        s = sc["a"]
+        rep = build_report(confmat.ConfusionMatrix.from_predictions(y, (s >= 0.5).astype(int)),
+                           y_true=y, y_score=s, n_resamples=200, partial_auc=(lo, hi),
+                           partial_auc_focus=focus, partial_auc_correct=False)
+        p = rep.partial_auc
+        assert p.value == pytest.approx(w[0], rel=1e-9) and p.value == p.uncorrected
+        assert p.interval.low <= p.value <= p.interval.high <= hi - lo
+        d = json.loads(render_json(rep))["partial_auc"]
+        assert (d["corrected"], d["label"]) == (False, f"{focus} {lo:g} to {hi:g}, uncorrected")
+        assert not any("McClish" in r for r in d["references"])
+        cmp = build_comparison(y, {k: (v >= 0.5).astype(int) for k, v in sc.items()},
+                               scores=sc, intervals=False, partial_auc=(lo, hi),
+                               partial_auc_focus=focus, partial_auc_correct=False)
+        rows = list(csv.DictReader(io.StringIO(render_csv(cmp))))
+        name = f"partial_auc[{focus} {lo:g} to {hi:g}, uncorrected]"
+        got = {r["model"]: float(r["value"]) for r in rows if r["metric"] == name}
+        assert got == pytest.approx({"a": w[0], "b": w[1]}, rel=1e-9)
+    # the command line
+    path = tmp_path / "p.csv"
+    s = sc["a"]
+    path.write_text("y,yhat,score\n" + "".join(f"{a},{int(b >= 0.5)},{float(b)!r}\n"
+                                                for a, b in zip(y, s, strict=True)))
+    assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--score", "score",
+                 "--partial-auc", "0.8,1", "--partial-auc-uncorrected", "--no-intervals",
+                 "-f", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)["partial_auc"]
+    assert d["corrected"] is False and d["value"] == pytest.approx(want[0][0], rel=1e-9)
+    assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--score", "score",
+                 "--partial-auc-uncorrected"]) == 2
+    assert "--partial-auc-uncorrected needs --partial-auc" in capsys.readouterr().err

@@ -223,8 +223,9 @@ def output_options(f: Any) -> Any:
 
 
 def partial_auc_options(what: str) -> Any:
-    """Add ``--partial-auc LOW,HIGH`` and ``--partial-auc-focus specificity|sensitivity`` to
-    a click command (read them with :func:`partial_auc_range`).
+    """Add ``--partial-auc LOW,HIGH``, ``--partial-auc-focus specificity|sensitivity`` and
+    ``--partial-auc-uncorrected`` to a click command (read them with
+    :func:`partial_auc_range`).
 
     Parameters
     ----------
@@ -234,10 +235,16 @@ def partial_auc_options(what: str) -> Any:
     Returns
     -------
     callable
-        A decorator that adds the two options.
+        A decorator that adds the three options.
     """
 
     def deco(f: Any) -> Any:
+        f = click.option("--partial-auc-uncorrected", "partial_auc_uncorrected", is_flag=True,
+                         default=False,
+                         help="Report the partial area itself (its maximum is the range's "
+                              "width; pROC's default, partial.auc.correct = FALSE) instead of "
+                              "McClish's standardised partial AUC (McClish 1989), which is 0.5 "
+                              "for a useless test and 1 for a perfect one.")(f)
         f = click.option("--partial-auc-focus", "partial_auc_focus",
                          type=click.Choice(["specificity", "sensitivity"]),
                          help="The axis of --partial-auc: 'specificity' (the area of "
@@ -251,9 +258,11 @@ def partial_auc_options(what: str) -> Any:
     return deco
 
 
-def partial_auc_range(text: str | None, focus: str | None) -> tuple[float, float] | None:
+def partial_auc_range(text: str | None, focus: str | None,
+                      uncorrected: bool = False) -> tuple[float, float] | None:
     """``--partial-auc`` as two different numbers in [0, 1] (None when not given), or an
-    InputError naming the value; ``--partial-auc-focus`` without it is an error too.
+    InputError naming the value; ``--partial-auc-focus`` or ``--partial-auc-uncorrected``
+    without it is an error too.
 
     Parameters
     ----------
@@ -261,6 +270,8 @@ def partial_auc_range(text: str | None, focus: str | None) -> tuple[float, float
         The value of ``--partial-auc``.
     focus : str or None
         The value of ``--partial-auc-focus`` (None: not given, specificity).
+    uncorrected : bool, default False
+        Whether ``--partial-auc-uncorrected`` was given.
 
     Returns
     -------
@@ -270,7 +281,7 @@ def partial_auc_range(text: str | None, focus: str | None) -> tuple[float, float
     Raises
     ------
     InputError
-        Not two different numbers in [0, 1]; a focus without a range.
+        Not two different numbers in [0, 1]; a focus or the flag without a range.
 
     Examples
     --------
@@ -285,6 +296,9 @@ def partial_auc_range(text: str | None, focus: str | None) -> tuple[float, float
         if focus is not None:
             raise InputError(f"--partial-auc-focus {focus} needs --partial-auc LOW,HIGH (the "
                              "range on that axis)")
+        if uncorrected:
+            raise InputError("--partial-auc-uncorrected needs --partial-auc LOW,HIGH (the "
+                             "range of the partial area)")
         return None
     parts = split_values([text])
     try:

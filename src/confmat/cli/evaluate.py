@@ -88,8 +88,9 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
               help="Evaluate by group: column(s) of sensitive features, comma-separated "
                    "(their combinations are the groups). With --score, ROC AUC and average "
                    "precision by group too.")
-@partial_auc_options("add the McClish-corrected partial AUC on it, with a bootstrap "
-                     "interval (needs --score, or --scores with --pos-label).")
+@partial_auc_options("add the McClish-corrected partial AUC on it (see "
+                     "--partial-auc-uncorrected), with a bootstrap interval (needs --score, "
+                     "or --scores with --pos-label).")
 @click.option("--group-metrics", "group_metrics", multiple=True,
               help="With --by: the metrics of the table by group and of its disparities, "
                    "comma-separated (registry names or aliases, selection_rate; roc_auc and "
@@ -107,7 +108,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            title: str | None, no_intervals: bool, all_metrics: bool, plots_dir: str | None,
            plot_format: str, by: tuple[str, ...] = (), group_metrics: tuple[str, ...] = (),
            disparity_metric: str | None = None, partial_auc: str | None = None,
-           partial_auc_focus: str | None = None, where: str | None = None) -> None:
+           partial_auc_focus: str | None = None, where: str | None = None,
+           partial_auc_uncorrected: bool = False) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -156,7 +158,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     if cost_matrix is not None and (bins is not None or not (score_cols or per_class_cols)):
         raise InputError("--cost needs exact scores: give --score (or --scores with "
                          "--pos-label), without --bins")
-    spec_range = partial_auc_range(partial_auc, partial_auc_focus)
+    spec_range = partial_auc_range(partial_auc, partial_auc_focus, partial_auc_uncorrected)
     if spec_range is not None and (bins is not None or not (score_cols or per_class_cols)):
         raise InputError("--partial-auc needs exact scores: give --score (or --scores with "
                          "--pos-label), without --bins")
@@ -210,7 +212,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          sample_weight=w, intervals=not no_intervals,
                          title=title or f"Report: {Path(file).name}", source=source,
                          cost_matrix=cost_matrix, partial_auc=spec_range,
-                         partial_auc_focus=partial_auc_focus or "specificity")
+                         partial_auc_focus=partial_auc_focus or "specificity",
+                         partial_auc_correct=not partial_auc_uncorrected)
     if data["__skipped__"]:
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, out_fmt, output, summary)
@@ -411,7 +414,8 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
 @click.option("--overlay-bands/--no-overlay-bands", "overlay_bands", default=None,
               help="HTML: shade each model's ROC confidence band in the ROC overlay "
                    "[default: only with at most two models with scores].")
-@partial_auc_options("add every model's McClish-corrected partial AUC on it to the table, "
+@partial_auc_options("add every model's McClish-corrected partial AUC on it (see "
+                     "--partial-auc-uncorrected) to the table, "
                      "with a bootstrap interval, and test every pair of models on it "
                      "(bootstrap, as pROC's roc.test; needs --score).")
 @output_options
@@ -423,7 +427,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
             plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None,
             partial_auc: str | None = None, partial_auc_focus: str | None = None,
-            where: str | None = None) -> None:
+            where: str | None = None, partial_auc_uncorrected: bool = False) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
@@ -459,7 +463,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             f"per class; got {len(per_class)}" if len(files) == 1 else
             "with several files give --scores once: the same score columns in every file")
     class_cols = [c for cols in per_class for c in cols]
-    prange = partial_auc_range(partial_auc, partial_auc_focus)
+    prange = partial_auc_range(partial_auc, partial_auc_focus, partial_auc_uncorrected)
     if prange is not None and not score_cols:
         raise InputError("--partial-auc needs --score: one column of positive-class scores per "
                          "model (the partial AUC is an area under each model's ROC curve)")
@@ -533,6 +537,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                            test_metric=test_metric,
                            title=title or "Model comparison", source=source,
                            interval_metrics=shown, partial_auc=prange,
-                           partial_auc_focus=partial_auc_focus or "specificity")
+                           partial_auc_focus=partial_auc_focus or "specificity",
+                           partial_auc_correct=not partial_auc_uncorrected)
     emit(cmp, out_fmt, output, summary, overlay_bands=overlay_bands)
     save_plots(cmp, plots_dir, plot_format)

@@ -45,9 +45,16 @@ def _options(max_line_size: int, delimiter: str | None, types: Mapping[str, str]
 
 @dataclass(frozen=True)
 class CsvSniff:
-    """What DuckDB's sniffer found in one CSV file: the ``read_csv`` options that read it
-    without sniffing again (dialect, formats, and the caller's own options), and its columns
-    with their types (forced types included)."""
+    """What DuckDB's sniffer found in one CSV file.
+
+    Parameters
+    ----------
+    options : tuple of str
+        The ``read_csv`` arguments (SQL) that read the file without sniffing again: the
+        dialect, the date and timestamp formats, and the caller's own options.
+    columns : tuple of (str, str)
+        Its columns and their DuckDB types (forced types included).
+    """
 
     options: tuple[str, ...]
     columns: tuple[tuple[str, str], ...]

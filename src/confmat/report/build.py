@@ -187,6 +187,7 @@ def build_report(
     partial_auc: Any = None,
     interval_metrics: Any = None,
     partial_auc_focus: str = "specificity",
+    partial_auc_correct: bool = True,
 ) -> Report:
     """Build the report of one classifier.
 
@@ -238,9 +239,9 @@ def build_report(
     partial_auc : pair of float, optional
         A range such as ``(0.8, 1.0)`` of specificity (or of sensitivity, with
         ``partial_auc_focus='sensitivity'``): the report adds the McClish-corrected partial
-        AUC of its one score curve on that range, with a stratified percentile bootstrap
-        interval when ``intervals`` (see
-        :func:`confmat.report.roc_summaries.partial_auc_summary`).
+        AUC (or, with ``partial_auc_correct=False``, the partial area itself) of its one
+        score curve on that range, with a stratified percentile bootstrap interval when
+        ``intervals`` (see :func:`confmat.report.roc_summaries.partial_auc_summary`).
     interval_metrics : collection of str, optional
         With ``intervals``: compute only these intervals (registry names or aliases of the
         per-class and overall metrics, ``'f1_macro'``, ``'roc_band'``, ``'partial_auc'``, and
@@ -249,6 +250,10 @@ def build_report(
     partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
         The axis of ``partial_auc`` (pROC's ``partial.auc.focus``): the area of sensitivity
         over a specificity range, or of specificity over a sensitivity range.
+    partial_auc_correct : bool, default True
+        McClish's standardised partial AUC (McClish 1989; pROC's ``partial.auc.correct =
+        TRUE``), 0.5 for a useless test and 1 for a perfect one on any range; False reports
+        the partial area itself, whose maximum is the range's width (pROC's default).
 
     Returns
     -------
@@ -286,7 +291,7 @@ def build_report(
     if not isinstance(cm, ConfusionMatrix):
         raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
     wanted = _interval_names(interval_metrics)
-    partial = PartialRange.optional(partial_auc, partial_auc_focus)
+    partial = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
 
     def wants(name: str) -> bool:
         return intervals and (wanted is None or name in wanted)
@@ -468,7 +473,7 @@ def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
 
 def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
                     bounds: Any, *, focus: str = "specificity", intervals: bool = True,
-                    n_resamples: int = REPORT_RESAMPLES) -> Report:
+                    n_resamples: int = REPORT_RESAMPLES, correct: bool = True) -> Report:
     """Set (or replace) the partial AUC of a report's one score curve
     (:attr:`Report.partial_auc`, :func:`confmat.report.roc_summaries.partial_auc_summary`,
     at the report's level, ``random_state=0``), and add its notes that the report does not
@@ -481,13 +486,16 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
     y_true, y_score, sample_weight
         As given to :func:`build_report`.
     bounds : pair of float or PartialRange
-        The range (a :class:`~confmat.curves.partial.PartialRange` brings its own focus).
+        The range (a :class:`~confmat.curves.partial.PartialRange` brings its own focus and
+        correction).
     focus : {'specificity', 'sensitivity'}, default 'specificity'
         The axis of ``bounds`` when it is a pair.
     intervals : bool, default True
         Compute the bootstrap interval.
     n_resamples : int
         Its resamples.
+    correct : bool, default True
+        McClish's standardised area, or the partial area itself, when ``bounds`` is a pair.
 
     Returns
     -------
@@ -513,7 +521,7 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
     from .roc_summaries import partial_auc_summary
 
     if isinstance(bounds, PartialRange):
-        bounds, focus = bounds.bounds, bounds.focus
+        bounds, focus, correct = bounds.bounds, bounds.focus, bounds.correct
 
     if len(rep.curves) != 1:
         raise ValueError("partial_auc needs the scores of one positive class against the "
@@ -523,7 +531,7 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
     col = score_column(y_score, list(rep.labels), one)
     rep.partial_auc = partial_auc_summary(y_true, col, one.pos_label, bounds, sample_weight,
                                           focus=focus, interval=intervals, level=rep.level,
-                                          n_resamples=n_resamples)
+                                          n_resamples=n_resamples, correct=correct)
     rep.notes += [n for n in rep.partial_auc.notes if n not in rep.notes]
     return rep
 

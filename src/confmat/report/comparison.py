@@ -165,6 +165,7 @@ def build_comparison(
     interval_metrics: Any = None,
     partial_auc: Any = None,
     partial_auc_focus: str = "specificity",
+    partial_auc_correct: bool = True,
 ) -> Comparison:
     """Compare classifiers evaluated on the same samples.
 
@@ -200,13 +201,17 @@ def build_comparison(
     partial_auc : pair of float, optional
         A range such as ``(0.8, 1.0)`` of specificity (or of sensitivity, with
         ``partial_auc_focus='sensitivity'``); needs a binary score vector for every model.
-        The table gets each model's McClish-corrected (McClish 1989) partial AUC on it with
+        The table gets each model's McClish-corrected (McClish 1989; the partial area itself
+        with ``partial_auc_correct=False``) partial AUC on it with
         its stratified percentile bootstrap interval (column ``partial_auc``), every pair of
         models is tested on it with pROC's ``roc.test`` bootstrap (Robin et al. 2011; pROC's
         method for partial areas), and each model's report shows it as
         ``build_report(partial_auc=)`` does.
     partial_auc_focus : {'specificity', 'sensitivity'}, default 'specificity'
         The axis of ``partial_auc`` (pROC's ``partial.auc.focus``).
+    partial_auc_correct : bool, default True
+        McClish's standardised partial AUC, or the partial area itself (pROC's
+        ``partial.auc.correct``).
 
     Returns
     -------
@@ -240,7 +245,7 @@ def build_comparison(
     """
     if not models:
         raise ValueError("models is empty: give at least one model's predictions")
-    partial = PartialRange.optional(partial_auc, partial_auc_focus)
+    partial = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
     scores = dict(scores or {})
     unknown = set(scores) - set(models)
     if unknown:
@@ -289,7 +294,8 @@ def build_comparison(
                                     n_resamples=n_resamples, title=str(name), source=source,
                                     interval_metrics=interval_metrics,
                                     partial_auc=None if partial is None else partial.bounds,
-                                    partial_auc_focus=partial_auc_focus))
+                                    partial_auc_focus=partial_auc_focus,
+                                    partial_auc_correct=partial_auc_correct))
     if test_metric is None:
         test_metric = "accuracy" if "accuracy" in names else names[0]
     given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
@@ -301,7 +307,8 @@ def build_comparison(
                      random_state=0, labels=list(labels), pos_label=pos_label,
                      test_metric=test_metric, average=average,
                      partial_auc=None if partial is None else partial.bounds,
-                     partial_auc_focus=partial_auc_focus)
+                     partial_auc_focus=partial_auc_focus,
+                     partial_auc_correct=partial_auc_correct)
     return Comparison(title, [str(n) for n in models], reports, result, intervals,
                       list(result.notes), dict(source or {}))
 

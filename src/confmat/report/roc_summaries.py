@@ -317,7 +317,7 @@ class PartialAUCSummary:
         The range ``(low, high)`` on the ``focus`` axis.
     value : float
         McClish's standardised partial area (nan when the curve lies under the diagonal on the
-        range).
+        range), or with ``corrected=False`` the partial area itself.
     uncorrected : float
         The partial area itself.
     interval : ConfidenceInterval, optional
@@ -328,6 +328,9 @@ class PartialAUCSummary:
     focus : {'specificity', 'sensitivity'}, default 'specificity'
         The axis of the range (pROC's ``partial.auc.focus``): the area of sensitivity over a
         specificity range, or of specificity over a sensitivity range.
+    corrected : bool, default True
+        Whether ``value`` (and the interval) is McClish's standardised area or the partial
+        area itself (pROC's ``partial.auc.correct``).
 
     Examples
     --------
@@ -345,13 +348,14 @@ class PartialAUCSummary:
     random_state: int = 0
     notes: list[str] = field(default_factory=list)
     focus: str = "specificity"
+    corrected: bool = True
 
     @property
     def range_label(self) -> str:
         """The range in words, e.g. ``'sensitivity 0.8 to 1, McClish-corrected'``."""
         from ..curves.partial import PartialRange
 
-        return PartialRange(self.focus, *self.bounds).label
+        return PartialRange(self.focus, *self.bounds, self.corrected).label
 
     @property
     def label(self) -> str:
@@ -378,7 +382,7 @@ class PartialAUCSummary:
         -------
         dict
             ``pos_label``, ``focus`` ('specificity' or 'sensitivity'), ``range``,
-            ``corrected`` (True: McClish 1989), ``label`` (the three in words, as the text
+            ``corrected`` (True: McClish 1989; False: ``value`` is the partial area), ``label`` (the three in words, as the text
             formats name them), ``value``, ``uncorrected``, ``interval``,
             ``interval_method``, ``level``, ``random_state``, ``references``.
 
@@ -396,7 +400,7 @@ class PartialAUCSummary:
             "pos_label": label_json(self.pos_label),
             "focus": self.focus,
             "range": [float(v) for v in self.bounds],
-            "corrected": True,
+            "corrected": self.corrected,
             "label": self.range_label,
             "value": num(self.value),
             "uncorrected": num(self.uncorrected),
@@ -404,7 +408,7 @@ class PartialAUCSummary:
             "interval_method": self.interval_method,
             "level": None if iv is None else iv.level,
             "random_state": self.random_state,
-            "references": [REF_MCCLISH, REF_ROBIN],
+            "references": [REF_MCCLISH, REF_ROBIN] if self.corrected else [REF_ROBIN],
         }
 
 
@@ -434,9 +438,9 @@ def partial_auc_name(range_label: str) -> str:
 def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
                         sample_weight: Any, *, focus: str = "specificity", interval: bool = True,
                         level: float = 0.95, n_resamples: int = 1000,
-                        random_state: int = 0) -> PartialAUCSummary:
-    """McClish-corrected partial AUC of one score vector on a specificity or a sensitivity
-    range, with its stratified bootstrap interval.
+                        random_state: int = 0, correct: bool = True) -> PartialAUCSummary:
+    """McClish-corrected (or, with ``correct=False``, plain) partial AUC of one score vector on
+    a specificity or a sensitivity range, with its stratified bootstrap interval.
 
     Parameters
     ----------
@@ -455,6 +459,9 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
     level : float, default 0.95
     n_resamples : int, default 1000
     random_state : int, default 0
+    correct : bool, default True
+        McClish's standardised area (pROC's ``partial.auc.correct = TRUE``), or the partial
+        area itself.
 
     Returns
     -------
@@ -480,11 +487,11 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
     from ..curves.partial import PartialRange, partial_auc
     from ..metrics import UndefinedMetricWarning
 
-    prange = PartialRange.parse(bounds, focus)
+    prange = PartialRange.parse(bounds, focus, correct)
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)
-        value = partial_auc(y_true, score, **prange.curve_kwargs(), correct=True,
+        value = partial_auc(y_true, score, **prange.curve_kwargs(), correct=prange.correct,
                             pos_label=pos_label, sample_weight=sample_weight)
     notes += [str(w.message) for w in caught if issubclass(w.category, UndefinedMetricWarning)]
     raw = partial_auc(y_true, score, **prange.curve_kwargs(), pos_label=pos_label,
@@ -496,11 +503,11 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
     elif interval:
         from ..inference.roc_ci import partial_auc_ci
 
-        ci = partial_auc_ci(y_true, score, **prange.curve_kwargs(), correct=True, level=level,
-                            n_resamples=n_resamples, stratified=True,
+        ci = partial_auc_ci(y_true, score, **prange.curve_kwargs(), correct=prange.correct,
+                            level=level, n_resamples=n_resamples, stratified=True,
                             random_state=random_state, pos_label=pos_label)
     return PartialAUCSummary(pos_label, prange.bounds, float(value), float(raw), ci,
-                             random_state, notes, prange.focus)
+                             random_state, notes, prange.focus, prange.correct)
 
 
 def summary_rows(averages: Any, multiclass: MulticlassAUC | None,
@@ -546,7 +553,8 @@ def summary_rows(averages: Any, multiclass: MulticlassAUC | None,
                          f"{BOOTSTRAP_METHOD} ({band.ci.n_resamples} resamples)"))
     if partial is not None:
         iv = partial.interval
-        rows.append(("partial_auc", f"{partial.range_label} (McClish 1989)", partial.value,
+        cite = " (McClish 1989)" if partial.corrected else ""
+        rows.append(("partial_auc", f"{partial.range_label}{cite}", partial.value,
                      None if iv is None else (float(iv.low), float(iv.high)),
                      partial.interval_method))
     return rows
