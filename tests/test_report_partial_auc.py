@@ -336,6 +336,10 @@ def test_uncorrected_partial_auc_in_report_comparison_and_cli(proc, tmp_path, ca
         d = json.loads(render_json(rep))["partial_auc"]
         assert (d["corrected"], d["label"]) == (False, f"{focus} {lo:g} to {hi:g}, uncorrected")
         assert not any("McClish" in r for r in d["references"])
+        from confmat.report.render_html import roc_figure
+
+        legend = roc_figure(rep, Figure().add_subplot()).partial_range_.get_label()
+        assert legend == f"partial AUC = {p.value:.3f} ({focus} {lo:g} to {hi:g}, uncorrected)"
         cmp = build_comparison(y, {k: (v >= 0.5).astype(int) for k, v in sc.items()},
                                scores=sc, intervals=False, partial_auc=(lo, hi),
                                partial_auc_focus=focus, partial_auc_correct=False)

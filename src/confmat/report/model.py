@@ -279,8 +279,8 @@ class Report(Displayable):
     multiclass_auc : MulticlassAUC, optional
         Hand and Till's (2001) multi-class AUC of a score matrix.
     partial_auc : PartialAUCSummary, optional
-        The McClish-corrected partial AUC on a specificity or a sensitivity range, when
-        asked for.
+        The partial AUC on a specificity or a sensitivity range (McClish-corrected unless
+        asked otherwise), when asked for.
 
     Examples
     --------

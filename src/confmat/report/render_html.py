@@ -187,9 +187,10 @@ def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
     kw: dict[str, Any] = {}
     if band is not None:
         kw = {"band": band.ci, "band_kw": {"label": band.legend, "gid": BAND_GID}}
-    if pa is not None:  # the report's partial AUC is always McClish-corrected
+    if pa is not None:
         kw |= {"partial_auc": pa.bounds, "partial_auc_focus": pa.focus,
-               "partial_auc_value": pa.value, "partial_auc_kw": {"gid": PARTIAL_GID}}
+               "partial_auc_correct": pa.corrected, "partial_auc_value": pa.value,
+               "partial_auc_kw": {"gid": PARTIAL_GID}}
     disp = RocCurveDisplay(c.sweep, roc_auc=c.auc).plot(ax=ax, max_points=FIGURE_POINTS, **kw)
     legend = ax.get_legend()
     ids = {band.legend: BAND_LEGEND_GID} if band is not None else {}
