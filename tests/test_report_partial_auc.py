@@ -314,6 +314,32 @@ def test_html_roc_figure_without_partial_auc_has_no_strip():
     assert _group(svg, "roc-partial-auc") is None and "grey strip" not in page
 
 
+@pytest.mark.parametrize("focus, rng_, box, strip", [
+    ("specificity", (0.8, 1.0), [0.0, 0.2, 0.0, 1.0], "false positive rates 0 to 0.2"),
+    ("sensitivity", (0.9, 1.0), [0.0, 1.0, 0.9, 1.0], "true positive rates 0.9 to 1"),
+])
+def test_comparison_roc_overlay_shades_the_range(focus, rng_, box, strip):
+    """The ROC overlay of a comparison shades the one range every model's partial AUC is on,
+    where it is (read back through the SVG's tick marks), and says so in its caption."""
+    y, sc = _two_models(7)
+    preds = {k: (v >= 0.5).astype(int) for k, v in sc.items()}
+    cmp = build_comparison(y, preds, scores=sc, intervals=False, partial_auc=rng_,
+                           partial_auc_focus=focus)
+    page = render_html(cmp)
+    main_axes = _group(_svg(page, "ROC overlay"), "axes_1")
+    for parent in list(main_axes.iter()):  # the inset (axes_2) is drawn inside it: its ticks out
+        for child in list(parent):
+            if (child.get("id") or "").startswith("axes_"):
+                parent.remove(child)
+    np.testing.assert_allclose(_strip_box(main_axes, "roc-partial-auc"), box, rtol=0, atol=1e-4)
+    caption = re.search(r'<img alt="ROC overlay"[^>]*><figcaption>([^<]*)</figcaption>', page)[1]
+    label = f"{focus} {rng_[0]:g} to {rng_[1]:g}, McClish-corrected"
+    assert f"Grey strip: the range of the partial AUC, {label} ({strip})" in caption
+    plain = render_html(build_comparison(y, preds, scores=sc, intervals=False))
+    assert _group(_svg(plain, "ROC overlay"), "roc-partial-auc") is None
+    assert "Grey strip" not in plain
+
+
 # ------------------------------------------------------------------ partial_auc_correct=False
 def test_uncorrected_partial_auc_in_report_comparison_and_cli(proc, tmp_path, capsys):  # noqa: F811
     """partial_auc_correct=False (CLI --partial-auc-uncorrected): the partial area itself, as

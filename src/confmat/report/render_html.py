@@ -23,12 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from ..curves.partial import PartialRange
 from ..metrics import get_metric
 from ..plots import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
 from ..plots.calibration import CalibrationDisplay
 from ..plots.common import place_legend
 from ..plots.groups import draw_group_forest
 from ..plots.multiclass import OneVsRestRocDisplay
+from ..plots.roc_shading import draw_partial_range
 from .comparison import Comparison
 from .findings import headline_names
 from .html_env import (
@@ -87,10 +89,7 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
             "specificities (every point in the JSON)")
         pa = rep.partial_auc
         if pa is not None:
-            strip = ("false positive rates " + " to ".join(f"{1 - v:g}" for v in pa.bounds[::-1])
-                     if pa.focus == "specificity" else
-                     "true positive rates " + " to ".join(f"{v:g}" for v in pa.bounds))
-            shaded += f"; grey strip: the range of the {pa.label} ({strip})"
+            shaded += f"; {_strip_caption(pa.label, pa.focus, pa.bounds)}"
         figs.append(_figure(lambda ax: roc_figure(rep, ax), "ROC curve",
                             f"ROC curve: thresholds θ marked{shaded}; dashed: chance; "
                             "star: perfect."))
@@ -207,6 +206,14 @@ def roc_figure(rep: Report, ax: Any) -> RocCurveDisplay:
 OVERLAY_BANDS_MAX = 2
 
 
+def _strip_caption(label: str, focus: str, bounds: Any) -> str:
+    """The caption's words for the grey strip of a partial AUC's range."""
+    strip = ("false positive rates " + " to ".join(f"{1 - v:g}" for v in bounds[::-1])
+             if focus == "specificity" else
+             "true positive rates " + " to ".join(f"{v:g}" for v in bounds))
+    return f"grey strip: the range of the {label} ({strip})"
+
+
 def _roc_overlay(cmp: Comparison, bands: bool | None) -> dict[str, str] | None:
     curves = {name: rep.curves[0] for name, rep in zip(cmp.names, cmp.reports, strict=True)
               if len(rep.curves) == 1}
@@ -223,9 +230,19 @@ def _roc_overlay(cmp: Comparison, bands: bool | None) -> dict[str, str] | None:
         legends = {b.legend for b in drawn.values()}
         caption += (" Shaded lightly in each model's colour: its "
                      f"{' / '.join(sorted(legends))} of the sensitivity at each specificity.")
-    return _figure(lambda ax: disp.plot(ax=ax, max_points=FIGURE_POINTS,
-                                        bands={k: b.ci for k, b in drawn.items()}),
-                   "ROC overlay", caption)
+    pa = cmp.partial_auc  # the range every model's partial AUC is on (one strip)
+    if pa is not None:
+        lo, hi = pa["range"]
+        prange = PartialRange(pa["focus"], lo, hi, pa["corrected"])
+        words = _strip_caption(f"partial AUC, {pa['label']}", pa["focus"], (lo, hi))
+        caption += f" {words[0].upper()}{words[1:]}; each model's value is in the table."
+
+    def draw(ax: Any) -> None:
+        disp.plot(ax=ax, max_points=FIGURE_POINTS, bands={k: b.ci for k, b in drawn.items()})
+        if pa is not None:
+            draw_partial_range(ax, prange, {"gid": PARTIAL_GID})
+
+    return _figure(draw, "ROC overlay", caption)
 
 
 # ------------------------------------------------------------------------------ contexts
