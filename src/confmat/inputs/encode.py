@@ -115,14 +115,7 @@ def as_1d(y: Any, name: str) -> np.ndarray:
 
 def _list_to_array(y: Sequence[Any], name: str) -> np.ndarray:
     # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
-    kinds = {label_kind(v) for v in y}
-    if "missing" in kinds:
-        raise ValueError(f"{name} contains a missing label (None or NaN)")
-    if len(kinds) > 1:
-        raise TypeError(
-            f"{name} mixes label types that cannot be ordered together: {sorted(kinds)}"
-        )
-    kind = kinds.pop() if kinds else "number"
+    kind = check_label_kinds(y, name) or "number"
     if kind == "bool":
         return np.asarray(y, dtype=bool)
     if kind == "number":

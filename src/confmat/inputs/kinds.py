@@ -91,15 +91,20 @@ def label_kind(v: Any) -> str:
     return type(v).__name__
 
 
-def check_label_kinds(uniques: Sequence[Any], name: str) -> None:
+def check_label_kinds(uniques: Sequence[Any], name: str) -> str | None:
     """Check that labels are defined and of one kind (so that they can be sorted).
 
     Parameters
     ----------
     uniques : sequence
-        Distinct labels.
+        Distinct labels (or any labels: each is looked at once).
     name : str
         What they are, for messages.
+
+    Returns
+    -------
+    str or None
+        Their kind (:func:`label_kind`), None when there are none.
 
     Raises
     ------
@@ -111,6 +116,7 @@ def check_label_kinds(uniques: Sequence[Any], name: str) -> None:
     Examples
     --------
     >>> check_label_kinds([1, 2.5], "labels")
+    'number'
     >>> check_label_kinds([1, "a"], "labels")
     Traceback (most recent call last):
     ...
@@ -123,6 +129,7 @@ def check_label_kinds(uniques: Sequence[Any], name: str) -> None:
         raise TypeError(
             f"{name} mixes label types that cannot be ordered together: {sorted(kinds)}"
         )
+    return kinds.pop() if kinds else None
 
 
 def check_seen_kinds(seen_t: Sequence[Any], seen_p: Sequence[Any],
