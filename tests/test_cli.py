@@ -421,10 +421,21 @@ def test_error_unreadable_files(tmp_path: Path) -> None:
         ("[[1,-2],[3,4]]", "non-negative"),
         ("[[1,2],[3,4]", "bad matrix"),
         ("hello", "bad matrix"),
+        ("[[9223372036854775807,2],[3,4]]", "2**63 - 1"),
     ],
 )
 def test_error_bad_matrix(matrix: str, fragment: str) -> None:
     assert_bad_input(run("matrix", matrix), fragment)
+
+
+def test_matrix_of_huge_weights_prints_without_its_bootstrap_intervals() -> None:
+    # a weighted total past int64 cannot be drawn from: the metrics print without the
+    # bootstrap's intervals, and nothing raises
+    res = run("matrix", "[[1e300,2],[3,4]]", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stderr
+    overall = {m["name"]: m for m in json.loads(res.stdout)["overall"]}
+    assert overall["accuracy"]["value"] == 1.0  # 1e300 of 1e300 + 5 on the diagonal
 
 
 def test_error_bad_matrix_labels_and_file(tmp_path: Path) -> None:

@@ -508,6 +508,28 @@ def test_totals_up_to_the_limit_are_exact() -> None:
     assert cm3.metric("specificity", average="micro") == 1.0
 
 
+def test_intervals_of_a_table_at_the_limit() -> None:
+    # cells above 2**53 are not float64 numbers: the BCa jackknife removes its one case in
+    # integers (a float64 round trip made this total 2**63 + 3 and raised OverflowError)
+    cm = ConfusionMatrix([[2**62, 2**62 - 4], [1, 2]])  # total 2**63 - 1
+    exact = Fraction(2**62 + 2, INT64_MAX)
+    half_width = 3 * math.sqrt(float(exact * (1 - exact)) / INT64_MAX)  # 3 binomial SEs
+    for method in ("bca", "percentile"):
+        ci = cm.ci("accuracy", method=method, random_state=0, n_resamples=200)
+        assert ci.low <= float(exact) <= ci.high
+        assert ci.high - ci.low < 2 * half_width
+
+
+def test_bootstrap_of_a_weighted_table_beyond_int64_says_so() -> None:
+    cm = ConfusionMatrix([[1e300, 2.0], [3.0, 4.0]])
+    with pytest.raises(ValueError, match=r"table: .*total N = 1e\+300 exceeds"):
+        cm.ci("accuracy", method="percentile")
+    with pytest.raises(ValueError, match="counts: the total of the weighted table overflows"):
+        ConfusionMatrix([[1e308, 1e308], [1e308, 1e308]])
+    # the analytic interval needs no draw
+    assert cm.ci("accuracy", method="wilson").estimate == 1.0
+
+
 def test_adding_matrices_past_the_limit_raises() -> None:
     half = ConfusionMatrix([[2**61, 2**61], [2**61, 2**61 - 1]])  # total 2**63 - 1
     one = ConfusionMatrix([[1, 0], [0, 0]])

@@ -36,8 +36,8 @@ for _command in (compare, demo, explain, matrix, metrics, report):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status.
 
-    Bad input (a ``ValueError``, ``TypeError``, ``KeyError``, ``OSError`` or ``ImportError``
-    raised by a command, or a usage error) is printed as one line on stderr, without a
+    Bad input (a ``ValueError``, ``TypeError``, ``KeyError``, ``OSError``, ``ImportError`` or
+    ``OverflowError`` (counts whose total passes int64) raised by a command, or a usage error) is printed as one line on stderr, without a
     traceback, and gives exit status 2.
 
     Parameters
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         exc.show()
         return 2
-    except (ValueError, TypeError, KeyError, OSError, ImportError) as exc:
+    except (ValueError, TypeError, KeyError, OSError, ImportError, OverflowError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         click.echo(f"confmat: error: {msg}", err=True)
         return 2

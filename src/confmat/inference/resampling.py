@@ -28,6 +28,10 @@ REF_DAVISON = (
 
 
 
+#: the most cases numpy's multinomial draw takes (its count is a C long)
+_MAX_TRIALS = 2**63 - 1
+
+
 def resample_tables(
     table: np.ndarray, n_resamples: int, rng: np.random.Generator
 ) -> Iterator[np.ndarray]:
@@ -54,6 +58,12 @@ def resample_tables(
     iterator of numpy.ndarray
         Stacks of shape (B, K, K) whose B add up to ``n_resamples``.
 
+    Raises
+    ------
+    ValueError
+        If a weighted table's total is not finite or is at least ``2**63 - 1`` (more cases
+        than a multinomial draw can take).
+
     Examples
     --------
     >>> import numpy as np
@@ -69,8 +79,14 @@ def resample_tables(
     flat = table.reshape(-1).astype(np.float64)
     total = flat.sum()
     if table.dtype.kind in "iu":
-        trials, scale = int(total), None
+        # exact: a float64 sum of a total near 2**63 may round past it
+        trials, scale = int(table.sum(dtype=object)), None
     else:
+        if not np.isfinite(total) or total >= _MAX_TRIALS:
+            raise ValueError(
+                f"table: a weighted table is resampled as round(N) unit-weight cases, and its "
+                f"total N = {total:g} exceeds the {_MAX_TRIALS:,} cases a multinomial draw "
+                "can take; rescale the weights (the intervals of a bootstrap depend on N)")
         trials = max(1, round(total))
         scale = total / trials
     p = flat / total if total > 0 else np.full(flat.size, 1.0 / flat.size)
@@ -208,11 +224,15 @@ def jackknife_values(
     flat = table.reshape(-1)
     cells = np.flatnonzero(flat > 0)
     m = flat.size
-    loo = np.broadcast_to(flat.astype(np.float64), (cells.size, m)).copy()
-    removed = np.minimum(flat[cells].astype(np.float64), 1.0)
-    loo[np.arange(cells.size), cells] -= removed
     if table.dtype.kind in "iu":
-        loo = np.rint(loo).astype(np.int64)
+        # in integers: counts above 2**53 would move by a float64 round trip
+        loo = np.broadcast_to(flat.astype(np.int64), (cells.size, m)).copy()
+        removed = np.ones(cells.size)
+        loo[np.arange(cells.size), cells] -= 1
+    else:
+        loo = np.broadcast_to(flat.astype(np.float64), (cells.size, m)).copy()
+        removed = np.minimum(flat[cells].astype(np.float64), 1.0)
+        loo[np.arange(cells.size), cells] -= removed
     loo = loo.reshape((cells.size, *table.shape))
     vals = evaluate(name, Stats(loo, k=k, zero_division=zero_division), average, warn=False,
                     **params)

@@ -39,7 +39,8 @@ def check_table(counts: Any, name: str = "counts") -> np.ndarray:
     TypeError
         Entries that are not numbers (or booleans).
     ValueError
-        A table that is not square, empty, negative, NaN or infinite (naming the cell).
+        A table that is not square, empty, negative, NaN or infinite (naming the cell), or
+        weights whose total overflows float64.
     OverflowError
         Integer counts whose total does not fit int64.
 
@@ -79,7 +80,13 @@ def check_table(counts: Any, name: str = "counts") -> np.ndarray:
     if arr.dtype.kind in "iu":
         check_total(arr, name)  # before the cast: a uint64 count past int64 would wrap
         return arr.astype(np.int64)
-    return arr.astype(np.float64)
+    arr = arr.astype(np.float64)
+    with np.errstate(over="ignore"):
+        total = arr.sum()
+    if not np.isfinite(total):
+        raise ValueError(f"{name}: the total of the weighted table overflows float64; "
+                         "rescale the weights")
+    return arr
 
 
 def check_table_labels(labels: Any, k: int) -> list[Any]:
