@@ -78,26 +78,32 @@ def check(name: str, *args: Any, warn: bool = True, **kwargs: Any) -> None:
 
 
 # ----------------------------------------------------------------------------- strategies
-KINDS = ("int", "str", "bool", "float", "column")
+# "bool-int": boolean truths against 0 / 1 predictions (True == 1 in scikit-learn)
+KINDS = ("int", "str", "bool", "bool-int", "float", "column")
 
 
 @st.composite
 def label_pairs(draw: Any) -> dict[str, Any]:
     kind = draw(st.sampled_from(KINDS))
-    k = 2 if kind == "bool" else draw(st.integers(1, 5))
+    k = 2 if kind.startswith("bool") else draw(st.integers(1, 5))
     n = draw(st.integers(1, 25))
     codes = st.lists(st.integers(0, k - 1), min_size=n, max_size=n)
     t, p = np.array(draw(codes)), np.array(draw(codes))
     names = {"int": lambda c: c * 2 - 1, "str": lambda c: np.array(list("abcdef"))[c],
-             "bool": lambda c: c.astype(bool), "float": lambda c: c.astype(np.float64),
-             "column": lambda c: c.reshape(-1, 1)}[kind]
+             "bool": lambda c: c.astype(bool), "bool-int": lambda c: c.astype(bool),
+             "float": lambda c: c.astype(np.float64), "column": lambda c: c.reshape(-1, 1)}[kind]
     weights = draw(st.one_of(st.none(), st.lists(
         st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n).filter(any)))
     labels = None
     if kind in ("int", "str") and draw(st.booleans()):
         pool = [names(np.array([c]))[0].item() for c in range(k + 1)]  # one absent class
         labels = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=k + 1, unique=True))
-    return {"y_true": names(t), "y_pred": names(p), "sample_weight": weights,
+    elif kind in ("int", "bool", "bool-int") and draw(st.booleans()):
+        # booleans for numbers and numbers for booleans: scikit-learn matches True == 1
+        pool = draw(st.sampled_from([[True, False], [1, 0]]))
+        labels = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=2, unique=True))
+    y_pred = p.astype(np.int64) if kind == "bool-int" else names(p)
+    return {"y_true": names(t), "y_pred": y_pred, "sample_weight": weights,
             "labels": labels, "kind": kind, "classes": k}
 
 

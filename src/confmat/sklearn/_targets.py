@@ -445,6 +445,48 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
     return Targets(kind, t, p, sample_weight)
 
 
+def labels_as_targets(tg: Targets, labels: list[Any]) -> list[Any]:
+    """``labels=`` matched to 1-D targets as scikit-learn matches them, ``True == 1`` and
+    ``False == 0`` across booleans and numbers: booleans among the labels of numeric targets
+    become 0 / 1, and boolean targets become 0 / 1 (in ``tg``) when the labels hold numbers.
+
+    confmat's counting refuses to pair booleans with numbers (see
+    :func:`confmat.inputs.kinds.check_seen_kinds`); the drop-in follows scikit-learn, whose
+    label lookup is Python's equality.
+
+    Parameters
+    ----------
+    tg
+        Targets (1-D), changed in place when they are boolean and ``labels`` holds numbers.
+    labels
+        list, the user's labels as Python scalars.
+
+    Returns
+    -------
+    list
+        The labels, booleans as 0 / 1 where the targets are numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tg = Targets("binary", np.array([True, False]), np.array([True, True]), None)
+    >>> labels_as_targets(tg, [1, 0]), tg.y_true.dtype.kind
+    ([1, 0], 'i')
+    >>> tg = Targets("binary", np.array([1, 0]), np.array([1, 1]), None)
+    >>> labels_as_targets(tg, [True, False])
+    [1, 0]
+    """
+    flags = [isinstance(v, bool | np.bool_) for v in labels]
+    if all(flags) and tg.y_true.dtype.kind == "b":
+        return labels
+    numbers = [not f and isinstance(v, int | float | np.number) for v, f in zip(labels, flags, strict=True)]
+    if tg.y_true.dtype.kind == "b" and any(numbers):
+        tg.y_true, tg.y_pred = tg.y_true.astype(np.int64), tg.y_pred.astype(np.int64)
+    if tg.y_true.dtype.kind in "iuf" and any(flags):
+        return [int(v) if f else v for v, f in zip(labels, flags, strict=True)]
+    return labels
+
+
 def check_average(average: Any, allowed: Sequence[Any] = AVERAGES, binary: bool = True) -> None:
     """Refuse an ``average`` scikit-learn does not know.
 

@@ -13,7 +13,7 @@ from ..counting.kernels import confusion_counts
 from ..inputs.encode import as_1d
 from ..multilabel import indicator_counts
 from ._door import weights
-from ._targets import Targets, check_labels_mix, check_targets
+from ._targets import Targets, check_labels_mix, check_targets, labels_as_targets
 
 __all__ = [
     "LabelCounts", "confusion_matrix", "exact_integer_table", "label_counts",
@@ -320,7 +320,7 @@ def confusion_matrix(
             raise ValueError("'labels' should contain at least one label.")
         if not np.isin(book, np.asarray(tg.y_true)).any():
             raise ValueError("At least one label specified must be in y_true")
-        labels = book.tolist()
+        labels = labels_as_targets(tg, book.tolist())
     table, book_out = table_of(tg, labels, strict=False)
     k = len(book_out)
     cm = table[:k, :k]

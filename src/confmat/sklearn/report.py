@@ -71,6 +71,8 @@ def classification_report(
     present = counts.present
     if labels is None:
         labels_list = list(present)
+        if not multilabel:
+            labels_list = _named_as_first_seen(labels_list, tg, y_true, y_pred)
         given = False
     else:
         labels_list = as_1d(labels, "labels").tolist()  # exact: not np.asarray's floats
@@ -141,3 +143,20 @@ def _text(
 
 def _support(v: Any) -> str:
     return str(v.item() if hasattr(v, "item") else v)
+
+
+def _named_as_first_seen(classes: list[Any], tg: Any, y_true: Any, y_pred: Any) -> list[Any]:
+    """The classes as scikit-learn names them when boolean targets meet 0 / 1 ones (which
+    :func:`check_targets` turns into 0 / 1): its class list is a set of the labels of
+    ``y_true`` then ``y_pred`` (a class keeps the type of its first occurrence) made an array,
+    which is boolean only when every class came first as a boolean."""
+    if tg.y_true.dtype.kind not in "iu" or not set(classes) <= {0, 1}:
+        return classes
+    bools = [np.asarray(y).dtype.kind == "b" for y in (y_true, y_pred)]
+    if bools[0] == bools[1]:
+        return classes
+    in_true = set(np.unique(tg.y_true).tolist())
+    if all(bools[0 if v in in_true else 1] for v in classes):
+        return [bool(v) for v in classes]
+    return classes
+
