@@ -224,14 +224,15 @@ def jackknife_values(
     flat = table.reshape(-1)
     cells = np.flatnonzero(flat > 0)
     m = flat.size
+    loo: np.ndarray
     if table.dtype.kind in "iu":
         # in integers: counts above 2**53 would move by a float64 round trip
         loo = np.broadcast_to(flat.astype(np.int64), (cells.size, m)).copy()
         removed = np.ones(cells.size)
         loo[np.arange(cells.size), cells] -= 1
     else:
-        loo = np.broadcast_to(flat.astype(np.float64), (cells.size, m)).copy()
         removed = np.minimum(flat[cells].astype(np.float64), 1.0)
+        loo = np.broadcast_to(flat.astype(np.float64), (cells.size, m)).copy()
         loo[np.arange(cells.size), cells] -= removed
     loo = loo.reshape((cells.size, *table.shape))
     vals = evaluate(name, Stats(loo, k=k, zero_division=zero_division), average, warn=False,
