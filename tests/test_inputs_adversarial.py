@@ -635,13 +635,13 @@ CASES: list[Case] = [
     Case("labels-subset-with-a-float",  # a list of numbers is one numpy dtype: 1 becomes 1.0
          lambda: (np.array([1, 2, 1]), np.array([1, 1, 2])),
          Counted([1, 2, 1], [1, 1, 2]), SKLEARN, labels=lambda: [1, 1.5], plain_labels=[1.0, 1.5]),
-    Case("labels-bools-for-ints",
+    Case("labels-bools-for-ints",  # the core refuses; the drop-in matches True == 1 as scikit-learn
          lambda: (np.array([1, 0, 1]), np.array([1, 1, 0])),
-         MIX_BOOL, MIX_BOOL, labels=lambda: [True, False],
+         MIX_BOOL, SKLEARN, labels=lambda: [True, False],
          extra={"report": SKLEARN}),
-    Case("labels-ints-for-bools",
+    Case("labels-ints-for-bools",  # the core refuses; the drop-in matches True == 1 as scikit-learn
          lambda: (np.array([True, False, True]), np.array([True, True, False])),
-         MIX_BOOL, MIX_BOOL, labels=lambda: [1, 0],
+         MIX_BOOL, SKLEARN, labels=lambda: [1, 0],
          extra={"report": SKLEARN}),
     Case("labels-mixing-1-and-True",
          lambda: (np.array([1, 0, 1]), np.array([1, 1, 0])),
