@@ -75,6 +75,23 @@ def _exact_ratio(s: Stats, build, bound_factor: int, composed) -> np.ndarray:
     return where_defined(num, den, composed)
 
 
+def _with_unit(s: Stats) -> tuple[np.ndarray, ...]:
+    """``(n, counts, rows, cols, one)`` for the polynomials of the adjusted Rand index,
+    which hold the constant 1 beside the counts (pairs ``t (t - 1)``).
+
+    Weighted counts beyond ``2**Stats.SAFE`` are scaled down by the power of two of
+    :attr:`Stats.rescaled`, and the constant with them (``one = 2**e``): the polynomials,
+    homogeneous in the counts and ``one``, keep their ratio, and products of four counts stay
+    within float64. Integer counts come back as they are, with ``one = 1``.
+    """
+    n = np.asarray(s.n)
+    pair = s.rescaled
+    if pair is None:
+        return n, s.counts, s.rows, s.cols, np.ones_like(n)
+    f = np.ldexp(1.0, np.minimum(pair[1], 0))
+    return n * f, s.counts * f[..., None, None], s.rows * f[..., None], s.cols * f[..., None], f
+
+
 def _pooled(n, c, t, p):
     return t + p, 2 * n[..., None]
 
@@ -180,7 +197,8 @@ def bennett_s(s: Stats) -> np.ndarray:
         hib=False, refs=(R.FLEISS_SE, R.PYCM),
         prefer="A quick interval for kappa on a reasonably large sample.",
         avoid="Small samples or kappa near +-1: use a bootstrap interval (confmat.inference).",
-        notes="This is PyCM's simple formula, not the full Fleiss-Cohen-Everitt variance.")
+        notes="This is PyCM's simple formula, not the full Fleiss-Cohen-Everitt variance.",
+        scale_degree=-0.5)
 def kappa_se(s: Stats) -> np.ndarray:
     def compute():
         acc = _acc(s)
@@ -197,7 +215,8 @@ _CI_NOTE = ("PyCM's 'Kappa 95% CI' is the pair (kappa_ci_lower, kappa_ci_upper) 
         "kappa - z SE", "Lower end of kappa +- z standard errors (95 % for z = 1.96).",
         params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM), rng=(-INF, 1.0),
         prefer="Reporting kappa with its uncertainty on a large sample.",
-        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
+        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE,
+        scale_degree=None)
 def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
     """Lower bound of kappa's normal-approximation interval, ``kappa - z SE``.
 
@@ -217,14 +236,15 @@ def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
     numpy.ndarray
         Float64 values, one per table (0-d for one table).
     """
-    return _kappa(s) - z * kappa_se(s)
+    return s.homogeneous(_kappa, 0) - z * s.homogeneous(kappa_se, -0.5)
 
 
 @_agree("kappa_ci_upper", "upper bound of kappa's normal-approximation interval",
         "kappa + z SE", "Upper end of kappa +- z standard errors (95 % for z = 1.96).",
         params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM), rng=(-1.0, INF),
         prefer="Reporting kappa with its uncertainty on a large sample.",
-        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
+        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE,
+        scale_degree=None)
 def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
     """Upper bound of kappa's normal-approximation interval, ``kappa + z SE``.
 
@@ -244,7 +264,7 @@ def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
     numpy.ndarray
         Float64 values, one per table (0-d for one table).
     """
-    return _kappa(s) + z * kappa_se(s)
+    return s.homogeneous(_kappa, 0) + z * s.homogeneous(kappa_se, -0.5)
 
 
 @_agree("krippendorff_alpha", "Krippendorff's alpha (nominal, two coders)",
@@ -254,7 +274,8 @@ def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
         aliases=("alpha", "kripp_alpha"), refs=(R.KRIPPENDORFF, R.PYCM),
         prefer="Reliability studies that follow Krippendorff's conventions (alpha >= 0.8 "
                "reliable, >= 0.667 tentative).",
-        avoid="Judging a classifier against ground truth: alpha treats both as fallible coders.")
+        avoid="Judging a classifier against ground truth: alpha treats both as fallible coders.",
+        scale_degree=None)
 def krippendorff_alpha(s: Stats) -> np.ndarray:
     def composed():
         eps = s.div(1.0, 2.0 * _f(s.n), "krippendorff_alpha")
@@ -266,6 +287,11 @@ def krippendorff_alpha(s: Stats) -> np.ndarray:
         return (2 * (2 * n - 1) * c + 2 * n, (pooled * pooled).sum(-1),
                 (pooled * (twice - pooled)).sum(-1))
 
+    if s.table.dtype.kind == "f":
+        # weighted counts: the polynomials mix degrees (the 1 of 2N - 1), so no power of two
+        # keeps their products in float64 for weights near 1e300 or 1e-300; the composed
+        # formula divides by N first and is as precise in float64
+        return composed()
     return _exact_ratio(s, build, 4, composed)
 
 
@@ -290,20 +316,21 @@ def bangdiwala_b(s: Stats) -> np.ndarray:
         avoid="Classification with meaningful labels: a model that swaps two classes "
               "consistently scores 1.",
         notes="Undefined (zero_division) when the denominator vanishes; scikit-learn returns "
-              "1.0 for those degenerate partitions.")
+              "1.0 for those degenerate partitions.",
+        scale_degree=None)
 def ari(s: Stats) -> np.ndarray:
-    def build(n, counts, t, p):
+    def build(n, counts, t, p, one):
         # with twice the pair counts S = sum C (C-1), A = sum t (t-1), B = sum p (p-1),
         # T = N (N-1): ARI = 2 (S T - A B) / (A (T - B) + B (T - A)), T - B = sum p (N - p)
         m = n[..., None]
-        a = (t * (t - 1)).sum(-1)
-        b = (p * (p - 1)).sum(-1)
-        cells = (counts * (counts - 1)).sum(axis=(-2, -1))
-        return (cells * (n * (n - 1)), a * b,
+        a = (t * (t - one[..., None])).sum(-1)
+        b = (p * (p - one[..., None])).sum(-1)
+        cells = (counts * (counts - one[..., None, None])).sum(axis=(-2, -1))
+        return (cells * (n * (n - one)), a * b,
                 a * (p * (m - p)).sum(-1) + b * (t * (m - t)).sum(-1))
 
-    n = np.asarray(s.n)
-    num, den = exact_difference(build, (n, s.counts, s.rows, s.cols), 2 * largest(n) ** 4)
+    n, counts, rows, cols, one = _with_unit(s)
+    num, den = exact_difference(build, (n, counts, rows, cols, one), 2 * largest(s.n) ** 4)
     return s.div(2.0 * num, den, "ari")  # den = 0 also covers N < 2
 
 

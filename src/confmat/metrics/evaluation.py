@@ -243,11 +243,28 @@ def evaluate_spec(spec: MetricSpec, stats: Stats, average: str | None,
     >>> float(evaluate_spec(get_metric("accuracy"), Stats([[5, 1], [2, 4]]), None, {}))
     0.75
     """
+    if spec.kind == "overall" and average is not None:
+        raise ValueError(
+            f"{spec.name!r} is an overall metric; average={average!r} does not apply"
+        )
+    degree = spec.degree(bound)
+    if degree is None or (spec.is_count and average in (None, "micro")):
+        out = _evaluate(spec, stats, average, bound)
+    else:  # weighted counts far from 1: products of counts must not overflow float64
+        out = stats.homogeneous(lambda s: _evaluate(spec, s, average, bound), degree)
+    if warn:
+        stats.div.warn(spec.name, stacklevel)
+    else:
+        stats.div.undefined.clear()
+    out = np.asarray(out)
+    # shared statistics and memoised intermediates are read-only: the caller gets its own
+    return out if out.flags.writeable else out.copy()
+
+
+def _evaluate(spec: MetricSpec, stats: Stats, average: str | None,
+              bound: Mapping[str, Any]) -> np.ndarray:
+    """The metric's function on ``stats``, with its class axis or averaged over it."""
     if spec.kind == "overall":
-        if average is not None:
-            raise ValueError(
-                f"{spec.name!r} is an overall metric; average={average!r} does not apply"
-            )
         out = spec.func(stats, **bound)
     elif spec.uses_table:
         # per-class values that need the whole table (e.g. confusion entropy). Micro averaging
@@ -267,10 +284,4 @@ def evaluate_spec(spec: MetricSpec, stats: Stats, average: str | None,
         values = spec.func(stats.per_class, **bound)
         weights = stats.support if average == "weighted" else None
         out = average_values(values, weights, stats)
-    if warn:
-        stats.div.warn(spec.name, stacklevel)
-    else:
-        stats.div.undefined.clear()
-    out = np.asarray(out)
-    # shared statistics and memoised intermediates are read-only: the caller gets its own
-    return out if out.flags.writeable else out.copy()
+    return np.asarray(out)
