@@ -236,3 +236,18 @@ def test_true_negatives_without_weight_are_zero() -> None:
     assert cm.metric("tn")[0] == 0.0
     assert cm.metric("specificity", zero_division=np.nan)[0] == 0.0
     assert math.isnan(cm.metric("lr_minus", zero_division=np.nan)[0])
+
+
+@pytest.mark.parametrize("zero_division", ["warn", 0, np.nan])
+def test_weights_too_far_apart_say_so(zero_division) -> None:
+    """Weights 1e300 and 1e-300 in one table: no power of two keeps both TP TN and the
+    products of the margins in float64, and kappa, MCC, chi-squared were NaN with no word (the
+    exact values by hand: MCC = (1 - 1e-600) / sqrt(1e300 * 1e300 * 2e-300 * 2e-300) = 1/2)."""
+    cm = ConfusionMatrix([[1e300, 1e-300], [1e-300, 1e-300]])
+    for name in ("kappa", "mcc", "chi_squared", "cramer_v"):
+        with pytest.raises(ValueError, match=rf"{name}: the nonzero weights of the table run "
+                                             r"from 1e-300 to 1e\+300"):
+            cm.metric(name, zero_division=zero_division)
+    # ratios of sums need no product: still numbers (recall of class 1: 1e-300 / 2e-300)
+    np.testing.assert_array_equal(cm.metric("recall", zero_division=zero_division), [1.0, 0.5])
+    assert cm.metric("accuracy") == 1.0

@@ -12,6 +12,7 @@ statistics use the selected ``K x K`` block.
 
 from __future__ import annotations
 
+import math
 import warnings
 from functools import cached_property
 from typing import Any
@@ -314,7 +315,7 @@ class Stats:
             value = getattr(self, name)
             if isinstance(value, np.ndarray):
                 value.flags.writeable = False  # shared by every fork: never changed in place
-        _ = self.rescaled
+        _ = self.rescaled, self.too_wide
         return self
 
     def fork(self) -> Stats:
@@ -407,6 +408,41 @@ class Stats:
                        zero_division=self.div.zero_division)
         scaled.__dict__["rescaled"] = None  # centred already
         return scaled.warm(), e
+
+    @cached_property
+    def too_wide(self) -> tuple[float, float] | None:
+        """The smallest and largest nonzero weight when they lie too far apart for every
+        product of cells to be a float64 number (about 1e380 apart, or more), else None.
+
+        No power of two (:attr:`rescaled`) then keeps the products of the largest cells finite
+        and the smallest cells normal: a metric formed of such products may come out NaN.
+
+        Returns
+        -------
+        tuple of float or None
+            ``(smallest, largest)`` over the tables of a stack.
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> Stats([[1e300, 1e-300], [1e-300, 1e-300]]).too_wide
+        (1e-300, 1e+300)
+        >>> Stats([[1e300, 1.0], [2.0, 3e300]]).too_wide is None
+        True
+"""
+        t = self.table
+        if t.dtype.kind != "f" or t.size == 0:
+            return None
+        a = np.abs(t)
+        positive = a > 0
+        if not positive.any():
+            return None
+        hi, lo = float(a.max()), float(a[positive].min())
+        if not math.isfinite(hi):
+            return None
+        if math.frexp(lo)[1] + self.PRODUCTS - math.frexp(hi)[1] >= -1020:
+            return None
+        return lo, hi
 
     def homogeneous(self, func: Any, degree: float) -> np.ndarray:
         """``func(self)`` for a function of degree ``degree`` in the counts, evaluated on the
