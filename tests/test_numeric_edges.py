@@ -146,7 +146,7 @@ def test_bootstrap_of_weights_below_one_case_is_refused(method: str) -> None:
     cm = ConfusionMatrix([[1e-300, 2e-300], [3e-300, 4e-300]])
     with pytest.raises(ValueError, match=r"table: .*total N = 1e-299 rounds to no case"):
         cm.ci("kappa", method=method, random_state=0)
-    # one case or more: resampled as before, reproducible with a seed
+    # one case or more: resampled as before, the same interval for the same random_state
     ok = ConfusionMatrix([[0.6, 0.2], [0.1, 0.4]])
     a = ok.ci("accuracy", method=method, random_state=7, n_resamples=500)
     b = ok.ci("accuracy", method=method, random_state=7, n_resamples=500)
