@@ -140,8 +140,6 @@ def _exact_disagreements(w: np.ndarray) -> list[str]:
     with warnings.catch_warnings(), mpmath.workdps(50):
         warnings.simplefilter("ignore")
         for name, fn in {**OVERALL, **IRRATIONAL_OVERALL}.items():
-            if name == "ari" and n < 1:
-                continue  # a known defect: test_ari_of_weights_below_one
             got = cm.metric(name, zero_division=np.nan)
             if not _close(name, got, value(fn, t)):
                 bad.append(f"{name}: {got!r}")
@@ -197,13 +195,20 @@ def test_tiny_weights_are_not_zero() -> None:
     np.testing.assert_allclose(cm.metric("class_mcc"), [1.0, 1.0], rtol=1e-15)
 
 
-@pytest.mark.xfail(strict=True, reason="known defect: the pair counts t (t - 1) of weights "
-                   "below 1 cancel to below float64's range; needs exact arithmetic")
-def test_ari_of_weights_below_one() -> None:
-    w = np.array([[10.0, 2.0], [3.0, 40.0]]) * 1e-200
-    with mpmath.workdps(50):
+@pytest.mark.parametrize("scale", [1e-100, 1e-200, 1e-300, 2.0**-1070])
+def test_ari_of_tiny_weights(scale: float) -> None:
+    """Pair counts t (t - 1) of weights far below 1: the index is decided by products of
+    four counts below 1e-308 (it was NaN)."""
+    for t in ([[10.0, 2.0], [3.0, 40.0]], [[1.0, 0.0, 2.0], [0.0, 3.0, 1.0], [2.0, 2.0, 0.0]]):
+        w = np.array(t) * scale
         exact = value(OVERALL["ari"], [[Fraction(float(v)) for v in row] for row in w])
-    assert agrees(ConfusionMatrix(w).metric("ari", zero_division=np.nan), exact)
+        assert agrees(ConfusionMatrix(w).metric("ari", zero_division=np.nan), exact)
+    stack = np.stack([np.array([[10.0, 2.0], [3.0, 40.0]]) * 1e-300,
+                      np.array([[10.0, 2.0], [3.0, 40.0]])])
+    got = evaluate("ari", Stats(stack), warn=False)
+    for g, table in zip(got, stack, strict=True):
+        assert agrees(g, value(OVERALL["ari"], [[Fraction(float(v)) for v in row]
+                                                for row in table]))
 
 
 def test_standard_errors_scale() -> None:

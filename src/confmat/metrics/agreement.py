@@ -4,6 +4,8 @@ Rand index. Cohen's kappa itself lives in ``overall.py``."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from ..deps import numba_kernels
@@ -329,6 +331,21 @@ def ari(s: Stats) -> np.ndarray:
         return (cells * (n * (n - one)), a * b,
                 a * (p * (m - p)).sum(-1) + b * (t * (m - t)).sum(-1))
 
+    if s.table.dtype.kind == "f" and bool((np.asarray(s.n) < 1).any()):
+        # weights of total below 1: the 1 of t (t - 1) outweighs the counts, the index is
+        # what remains after the linear terms cancel, and float64 keeps none of its digits
+        # (nor any number at all below 1e-308); a float weight is a binary fraction, so the
+        # polynomials are formed exactly, from the cells (float row sums would round)
+        cells = np.vectorize(Fraction, otypes=[object])(np.asarray(s.counts, np.float64))
+        total = cells.sum(axis=(-2, -1))  # sums formed exactly too: the index cancels to them
+        pos, neg, den = build(np.asarray(total, dtype=object), cells, cells.sum(axis=-1),
+                              cells.sum(axis=-2), np.ones_like(total))
+        num = np.asarray(pos - neg, dtype=object)
+        den = np.asarray(den, dtype=object)
+        defined = den != 0
+        ratio = np.array([float(2 * a / b) if b else 0.0
+                          for a, b in zip(num.ravel(), den.ravel(), strict=True)])
+        return s.div(ratio.reshape(num.shape), defined.astype(np.float64), "ari")
     n, counts, rows, cols, one = _with_unit(s)
     num, den = exact_difference(build, (n, counts, rows, cols, one), 2 * largest(s.n) ** 4)
     return s.div(2.0 * num, den, "ari")  # den = 0 also covers N < 2
