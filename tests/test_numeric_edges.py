@@ -22,6 +22,8 @@ from sklearn import metrics as skm
 
 import confmat
 from confmat import ConfusionMatrix
+from confmat.inference import score_ci
+from proc_oracle import proc  # noqa: F401  (the fixture)
 
 EDGE_SCORES = [1e308, -1e308, 5e-324, -5e-324, 1e-310, 0.0, -0.0, 1.0, 0.5, -2.0,
                np.nextafter(1.0, 2.0)]
@@ -151,3 +153,23 @@ def test_bootstrap_of_weights_below_one_case_is_refused(method: str) -> None:
     a = ok.ci("accuracy", method=method, random_state=7, n_resamples=500)
     b = ok.ci("accuracy", method=method, random_state=7, n_resamples=500)
     assert (a.low, a.high) == (b.low, b.high)
+
+
+@pytest.mark.parametrize("scores", [
+    [1e308, -1e308, 1e308, -1e308, 0.0, 5.0, 1e307, -1e307, 1e308, 2.0],
+    [5e-324, 1e-310, 0.0, -5e-324, -0.0, 1e-320, 2e-320, -1e-310, 3e-320, 4e-320],
+], ids=["1e308", "subnormal"])
+def test_auc_partial_auc_and_delong_at_float64_edges_match_proc(proc, scores):  # noqa: F811
+    """pROC (Robin et al. 2011) on the same scores: AUC, partial AUC over specificity 0.8-1
+    (uncorrected) and DeLong's interval (DeLong et al. 1988)."""
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 0, 0, 1])
+    s = np.array(scores)
+    r = proc("r <- roc(y, s, direction = '<', quiet = TRUE); "
+             "out <- list(auc = as.numeric(auc(r)), "
+             "pa = as.numeric(auc(r, partial.auc = c(1, 0.8))), "
+             "ci = as.numeric(ci.auc(r, method = 'delong')))", y=y.astype(float), s=s)
+    assert confmat.roc_auc(y, s) == pytest.approx(r["auc"][0], rel=1e-12)
+    assert confmat.partial_auc(y, s, specificity=(0.8, 1.0)) == pytest.approx(r["pa"][0],
+                                                                              rel=1e-12)
+    ci = score_ci(y, s, method="delong")
+    np.testing.assert_allclose([ci.low, ci.estimate, ci.high], r["ci"], rtol=1e-12)
