@@ -23,6 +23,7 @@ from sklearn import metrics as skm
 import confmat
 from confmat import ConfusionMatrix
 from confmat.inference import score_ci
+from confmat.metrics import UndefinedMetricWarning
 from proc_oracle import proc  # noqa: F401  (the fixture)
 
 EDGE_SCORES = [1e308, -1e308, 5e-324, -5e-324, 1e-310, 0.0, -0.0, 1.0, 0.5, -2.0,
@@ -173,3 +174,33 @@ def test_auc_partial_auc_and_delong_at_float64_edges_match_proc(proc, scores):  
                                                                               rel=1e-12)
     ci = score_ci(y, s, method="delong")
     np.testing.assert_allclose([ci.low, ci.estimate, ci.high], r["ci"], rtol=1e-12)
+
+
+@pytest.mark.parametrize("table", [[[7]], [[5, 3], [0, 0]], [[40, 10], [5, 45]]],
+                         ids=["1x1", "zero-row", "2x2"])
+@pytest.mark.parametrize("level", [0.95, 1e-9, 1 - 1e-9])
+def test_proportion_intervals_at_extreme_levels_match_statsmodels(table, level) -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    cm = ConfusionMatrix(table)
+    x, n = sum(table[i][i] for i in range(len(table))), sum(map(sum, table))
+    for ours, theirs in (("wilson", "wilson"), ("agresti_coull", "agresti_coull"),
+                         ("clopper_pearson", "beta"), ("wald", "normal")):
+        ci = cm.ci("accuracy", method=ours, level=level)
+        low, high = proportion_confint(x, n, alpha=1 - level, method=theirs)
+        assert (ci.low, ci.high) == pytest.approx((low, high), abs=1e-9), ours
+
+
+@pytest.mark.parametrize("method", ["wilson", "clopper_pearson", "percentile", "bca"])
+def test_intervals_of_an_empty_class_say_it_is_undefined(method: str) -> None:
+    """Recall of a class with no true sample: undefined, so NaN bounds with the warning."""
+    cm = ConfusionMatrix([[5, 3], [0, 0]])
+    with pytest.warns(UndefinedMetricWarning, match="recall"):
+        ci = cm.ci("recall", pos_label=1, method=method, random_state=0)
+    assert math.isnan(ci.low) and math.isnan(ci.high)
+
+
+@pytest.mark.parametrize("level", [0.95, 1e-9])
+def test_too_few_resamples_are_refused(level: float) -> None:
+    with pytest.raises(ValueError, match=r"n_resamples=1 is too few for level="):
+        ConfusionMatrix([[7]]).ci("accuracy", method="percentile", level=level, n_resamples=1)
