@@ -382,7 +382,8 @@ def confidence_interval(
     ------
     ValueError
         An unknown method, a method that does not apply to the metric, ``pos_label`` with an
-        overall metric or together with ``average``.
+        overall metric or together with ``average``; ``fisher_z`` with 3 samples or fewer; a
+        bootstrap of a weighted table whose total rounds to no case.
 
     Examples
     --------
@@ -441,10 +442,13 @@ def confidence_interval(
         z = float(z_quantile(0.5 + level / 2.0))
         low, high = estimate - z * se, estimate + z * se
     elif method == "fisher_z":
-        if spec.kind == "overall":
-            low, high = fisher_z_interval(estimate, stats.n, level)
-        else:
-            low, high = fisher_z_interval(estimate, stats.per_class.n, level)
+        n = stats.n if spec.kind == "overall" else stats.per_class.n
+        if np.any(np.asarray(n) <= 3):
+            raise ValueError(
+                f"method='fisher_z' needs more than 3 samples (its standard error is "
+                f"1 / sqrt(N - 3)); the table has N = {float(np.max(n)):g}; use 'bca' or "
+                "'percentile'")
+        low, high = fisher_z_interval(estimate, n, level)
     else:
         n_used = check_n_resamples(n_resamples, level)
         rng = check_random_state(random_state)

@@ -61,8 +61,8 @@ def resample_tables(
     Raises
     ------
     ValueError
-        If a weighted table's total is not finite or is at least ``2**63 - 1`` (more cases
-        than a multinomial draw can take).
+        If a weighted table's total is not finite, is at least ``2**63 - 1`` (more cases
+        than a multinomial draw can take) or is below 1/2 (no case).
 
     Examples
     --------
@@ -87,7 +87,12 @@ def resample_tables(
                 f"table: a weighted table is resampled as round(N) unit-weight cases, and its "
                 f"total N = {total:g} exceeds the {_MAX_TRIALS:,} cases a multinomial draw "
                 "can take; rescale the weights (the intervals of a bootstrap depend on N)")
-        trials = max(1, round(total))
+        trials = round(total)
+        if trials < 1:
+            raise ValueError(
+                f"table: a weighted table is resampled as round(N) unit-weight cases, and its "
+                f"total N = {total:g} rounds to no case; rescale the weights (the intervals of "
+                "a bootstrap depend on N)")
         scale = total / trials
     p = flat / total if total > 0 else np.full(flat.size, 1.0 / flat.size)
     p = p / p.sum()

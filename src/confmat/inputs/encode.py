@@ -371,7 +371,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     TypeError
         Weights that are not numbers.
     ValueError
-        Wrong length, NaN, infinite or negative weights, or all zero.
+        Wrong length, NaN, infinite or negative weights, all zero, or a total beyond float64.
 
     Examples
     --------
@@ -398,6 +398,11 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError("sample_weight must be non-negative")
     if n and not w.any():
         raise ValueError("sample_weight must contain at least one non-zero weight")
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not np.isfinite(total):
+        raise ValueError("sample_weight: the total weight overflows float64 (it passes "
+                         "1.8e308); rescale the weights")
     return w
 
 

@@ -228,7 +228,53 @@ def float_scores(s: np.ndarray, n: int, name: str) -> np.ndarray:
         raise TypeError(f"{name} must contain numbers, got dtype {s.dtype}")
     if s.shape[0] != n:
         raise ValueError(f"y_true and {name} have different lengths: {n} and {s.shape[0]}")
-    return s.astype(np.float64, copy=False)
+    out = s.astype(np.float64, copy=False)
+    if s.dtype.kind in "iu" and s.size and (s.max() > 2**53 or s.min() < -(2**53)):
+        check_integer_scores(s, name)
+    return out
+
+
+def check_integer_scores(s: np.ndarray, name: str) -> None:
+    """Refuse integer scores that float64 cannot tell apart (beyond 2**53): two distinct
+    scores of one column that round to the same float64 would become a tie and move the
+    curve and its area.
+
+    Parameters
+    ----------
+    s : ndarray of integers
+        The scores, one row per sample.
+    name : str
+        The argument's name, used in the message.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Naming two scores that become equal.
+
+    Examples
+    --------
+    >>> s = np.array([2**62, 2**62 + 1])
+    >>> check_integer_scores(s, "y_score")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score: the integer scores 4611686018427387904 and 4611686018427387905 are both 4.611686018427388e+18 in float64 (integers beyond 2**53 are rounded), so their order would be lost; pass scores that float64 represents exactly, e.g. ranks or scaled values
+    """
+    ints = s.reshape(s.shape[0], -1)
+    for j in range(ints.shape[1]):
+        distinct = np.unique(ints[:, j])
+        rounded = distinct.astype(np.float64)
+        same = np.flatnonzero(rounded[1:] == rounded[:-1])
+        if same.size:
+            a, b = int(distinct[same[0]]), int(distinct[same[0] + 1])
+            raise ValueError(
+                f"{name}: the integer scores {a} and {b} are both {float(rounded[same[0]])!r} in "
+                "float64 (integers beyond 2**53 are rounded), so their order would be lost; "
+                "pass scores that float64 represents exactly, e.g. ranks or scaled values"
+            )
 
 
 def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
@@ -258,11 +304,15 @@ def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     --------
     >>> finite_float(np.array([1, 2]), 2, "y_score").dtype
     dtype('float64')
+    >>> finite_float(np.array([1e308, 1e308]), 2, "y_score").tolist()  # their sum overflows
+    [1e+308, 1e+308]
     """
     s = float_scores(s, n, name)
     if all_finite(s):
         return s
     bad = ~np.isfinite(s)
+    if not bad.any():  # finite scores whose sum overflows (two of 1e308)
+        return s
     pos = np.argwhere(bad)[0]
     where = int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
     what = "NaN" if np.isnan(s[tuple(pos)]) else "an infinite value"

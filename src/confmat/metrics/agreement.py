@@ -4,6 +4,8 @@ Rand index. Cohen's kappa itself lives in ``overall.py``."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from ..deps import numba_kernels
@@ -73,6 +75,23 @@ def _exact_ratio(s: Stats, build, bound_factor: int, composed) -> np.ndarray:
     num, den = exact_difference(build, (n, s.correct, s.rows, s.cols),
                                 bound_factor * largest(n) ** 2)
     return where_defined(num, den, composed)
+
+
+def _with_unit(s: Stats) -> tuple[np.ndarray, ...]:
+    """``(n, counts, rows, cols, one)`` for the polynomials of the adjusted Rand index,
+    which hold the constant 1 beside the counts (pairs ``t (t - 1)``).
+
+    Weighted counts beyond ``2**Stats.SAFE`` are scaled down by the power of two of
+    :attr:`Stats.rescaled`, and the constant with them (``one = 2**e``): the polynomials,
+    homogeneous in the counts and ``one``, keep their ratio, and products of four counts stay
+    within float64. Integer counts come back as they are, with ``one = 1``.
+    """
+    n = np.asarray(s.n)
+    pair = s.rescaled
+    if pair is None:
+        return n, s.counts, s.rows, s.cols, np.ones_like(n)
+    f = np.ldexp(1.0, np.minimum(pair[1], 0))
+    return n * f, s.counts * f[..., None, None], s.rows * f[..., None], s.cols * f[..., None], f
 
 
 def _pooled(n, c, t, p):
@@ -180,7 +199,8 @@ def bennett_s(s: Stats) -> np.ndarray:
         hib=False, refs=(R.FLEISS_SE, R.PYCM),
         prefer="A quick interval for kappa on a reasonably large sample.",
         avoid="Small samples or kappa near +-1: use a bootstrap interval (confmat.inference).",
-        notes="This is PyCM's simple formula, not the full Fleiss-Cohen-Everitt variance.")
+        notes="This is PyCM's simple formula, not the full Fleiss-Cohen-Everitt variance.",
+        scale_degree=-0.5)
 def kappa_se(s: Stats) -> np.ndarray:
     def compute():
         acc = _acc(s)
@@ -197,7 +217,8 @@ _CI_NOTE = ("PyCM's 'Kappa 95% CI' is the pair (kappa_ci_lower, kappa_ci_upper) 
         "kappa - z SE", "Lower end of kappa +- z standard errors (95 % for z = 1.96).",
         params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM), rng=(-INF, 1.0),
         prefer="Reporting kappa with its uncertainty on a large sample.",
-        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
+        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE,
+        scale_degree=None)
 def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
     """Lower bound of kappa's normal-approximation interval, ``kappa - z SE``.
 
@@ -217,14 +238,15 @@ def kappa_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
     numpy.ndarray
         Float64 values, one per table (0-d for one table).
     """
-    return _kappa(s) - z * kappa_se(s)
+    return s.homogeneous(_kappa, 0) - z * s.homogeneous(kappa_se, -0.5)
 
 
 @_agree("kappa_ci_upper", "upper bound of kappa's normal-approximation interval",
         "kappa + z SE", "Upper end of kappa +- z standard errors (95 % for z = 1.96).",
         params={"z": Z_95}, check=check_z, refs=(R.FLEISS_SE, R.PYCM), rng=(-1.0, INF),
         prefer="Reporting kappa with its uncertainty on a large sample.",
-        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE)
+        avoid="Small samples: the normal approximation can leave [-1, 1].", notes=_CI_NOTE,
+        scale_degree=None)
 def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
     """Upper bound of kappa's normal-approximation interval, ``kappa + z SE``.
 
@@ -244,7 +266,7 @@ def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
     numpy.ndarray
         Float64 values, one per table (0-d for one table).
     """
-    return _kappa(s) + z * kappa_se(s)
+    return s.homogeneous(_kappa, 0) + z * s.homogeneous(kappa_se, -0.5)
 
 
 @_agree("krippendorff_alpha", "Krippendorff's alpha (nominal, two coders)",
@@ -254,7 +276,8 @@ def kappa_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
         aliases=("alpha", "kripp_alpha"), refs=(R.KRIPPENDORFF, R.PYCM),
         prefer="Reliability studies that follow Krippendorff's conventions (alpha >= 0.8 "
                "reliable, >= 0.667 tentative).",
-        avoid="Judging a classifier against ground truth: alpha treats both as fallible coders.")
+        avoid="Judging a classifier against ground truth: alpha treats both as fallible coders.",
+        scale_degree=None)
 def krippendorff_alpha(s: Stats) -> np.ndarray:
     def composed():
         eps = s.div(1.0, 2.0 * _f(s.n), "krippendorff_alpha")
@@ -266,6 +289,11 @@ def krippendorff_alpha(s: Stats) -> np.ndarray:
         return (2 * (2 * n - 1) * c + 2 * n, (pooled * pooled).sum(-1),
                 (pooled * (twice - pooled)).sum(-1))
 
+    if s.table.dtype.kind == "f":
+        # weighted counts: the polynomials mix degrees (the 1 of 2N - 1), so no power of two
+        # keeps their products in float64 for weights near 1e300 or 1e-300; the composed
+        # formula divides by N first and is as precise in float64
+        return composed()
     return _exact_ratio(s, build, 4, composed)
 
 
@@ -290,20 +318,36 @@ def bangdiwala_b(s: Stats) -> np.ndarray:
         avoid="Classification with meaningful labels: a model that swaps two classes "
               "consistently scores 1.",
         notes="Undefined (zero_division) when the denominator vanishes; scikit-learn returns "
-              "1.0 for those degenerate partitions.")
+              "1.0 for those degenerate partitions.",
+        scale_degree=None)
 def ari(s: Stats) -> np.ndarray:
-    def build(n, counts, t, p):
+    def build(n, counts, t, p, one):
         # with twice the pair counts S = sum C (C-1), A = sum t (t-1), B = sum p (p-1),
         # T = N (N-1): ARI = 2 (S T - A B) / (A (T - B) + B (T - A)), T - B = sum p (N - p)
         m = n[..., None]
-        a = (t * (t - 1)).sum(-1)
-        b = (p * (p - 1)).sum(-1)
-        cells = (counts * (counts - 1)).sum(axis=(-2, -1))
-        return (cells * (n * (n - 1)), a * b,
+        a = (t * (t - one[..., None])).sum(-1)
+        b = (p * (p - one[..., None])).sum(-1)
+        cells = (counts * (counts - one[..., None, None])).sum(axis=(-2, -1))
+        return (cells * (n * (n - one)), a * b,
                 a * (p * (m - p)).sum(-1) + b * (t * (m - t)).sum(-1))
 
-    n = np.asarray(s.n)
-    num, den = exact_difference(build, (n, s.counts, s.rows, s.cols), 2 * largest(n) ** 4)
+    if s.table.dtype.kind == "f" and bool((np.asarray(s.n) < 1).any()):
+        # weights of total below 1: the 1 of t (t - 1) outweighs the counts, the index is
+        # what remains after the linear terms cancel, and float64 keeps none of its digits
+        # (nor any number at all below 1e-308); a float weight is a binary fraction, so the
+        # polynomials are formed exactly, from the cells (float row sums would round)
+        cells = np.vectorize(Fraction, otypes=[object])(np.asarray(s.counts, np.float64))
+        total = cells.sum(axis=(-2, -1))  # sums formed exactly too: the index cancels to them
+        pos, neg, den = build(np.asarray(total, dtype=object), cells, cells.sum(axis=-1),
+                              cells.sum(axis=-2), np.ones_like(total))
+        num = np.asarray(pos - neg, dtype=object)
+        den = np.asarray(den, dtype=object)
+        defined = den != 0
+        ratio = np.array([float(2 * a / b) if b else 0.0
+                          for a, b in zip(num.ravel(), den.ravel(), strict=True)])
+        return s.div(ratio.reshape(num.shape), defined.astype(np.float64), "ari")
+    n, counts, rows, cols, one = _with_unit(s)
+    num, den = exact_difference(build, (n, counts, rows, cols, one), 2 * largest(s.n) ** 4)
     return s.div(2.0 * num, den, "ari")  # den = 0 also covers N < 2
 
 

@@ -28,7 +28,8 @@ _EMPTY_NOTE = ("Undefined (zero_division) when a class has no true or no predict
                "degrees of freedom).",
         avoid="Comparing models on different sample sizes, or as a quality score: a model "
               "that is consistently wrong is also far from independence.",
-        notes=_EMPTY_NOTE)
+        notes=_EMPTY_NOTE,
+        scale_degree=1.0)
 def chi_squared(s: Stats) -> np.ndarray:
     return memo(s, "chi_squared", lambda: _chi_squared(s))
 
@@ -55,7 +56,7 @@ def _chi_squared(s: Stats) -> np.ndarray:
 @_assoc("chi_squared_dof", "degrees of freedom of the chi-squared test", "DF = (K - 1)^2",
         "Degrees of freedom of the independence test on a K x K table.",
         pycm="Chi-Squared DF", aliases=("chi2_dof", "df"), rng=(0.0, INF), hib=None,
-        is_count=True, refs=(R.AGRESTI,),
+        is_count=True, refs=(R.AGRESTI,), scale_degree=0.0,
         prefer="Turning chi-squared into a p-value.",
         avoid="Tables with empty rows or columns: the effective degrees of freedom are fewer.")
 def chi_squared_dof(s: Stats) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,8 @@ def declare(name: str, kind: Kind, full: str, family: str, formula: str, meaning
             refs: tuple[str, ...], prefer: str, avoid: str, rng: tuple[float, float] = (0.0, 1.0),
             hib: bool | None = True, pycm: str | None = None, sklearn: str | None = None,
             aliases: tuple[str, ...] = (), notes: str = "", params: dict | None = None,
-            check: Any = None, is_count: bool = False, uses_table: bool = False):
+            check: Any = None, is_count: bool = False, uses_table: bool = False,
+            scale_degree: float | str | Callable[..., float | None] | None = "auto"):
     """Register a catalogue metric; every explanatory field is required here on purpose.
 
     Parameters
@@ -46,6 +48,9 @@ def declare(name: str, kind: Kind, full: str, family: str, formula: str, meaning
         Validates the bound parameters.
     is_count, uses_table : bool
         See :class:`~confmat.metrics.registry.MetricSpec`.
+    scale_degree : float, None, callable or "auto", default "auto"
+        See :class:`~confmat.metrics.registry.MetricSpec`; ``"auto"``: 1 for a count, else 0.
+        ``tests/test_scale.py`` checks every declaration against the metric's values.
 
     Returns
     -------
@@ -65,6 +70,7 @@ def declare(name: str, kind: Kind, full: str, family: str, formula: str, meaning
         higher_is_better=hib, aliases=aliases, references=refs, sklearn=sklearn, pycm=pycm,
         params=params or {}, check=check, prefer_when=prefer, avoid_when=avoid, notes=notes,
         is_count=is_count, uses_table=uses_table,
+        scale_degree=(1.0 if is_count else 0.0) if scale_degree == "auto" else scale_degree,
     )
 
     def deco(func: Any) -> Any:

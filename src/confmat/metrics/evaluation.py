@@ -234,7 +234,8 @@ def evaluate_spec(spec: MetricSpec, stats: Stats, average: str | None,
     Raises
     ------
     ValueError
-        For an average asked of an overall metric.
+        For an average asked of an overall metric, or a value that overflows because the
+        weights of the table lie too far apart (:attr:`Stats.too_wide`).
 
     Examples
     --------
@@ -243,11 +244,46 @@ def evaluate_spec(spec: MetricSpec, stats: Stats, average: str | None,
     >>> float(evaluate_spec(get_metric("accuracy"), Stats([[5, 1], [2, 4]]), None, {}))
     0.75
     """
-    if spec.kind == "overall":
-        if average is not None:
+    if spec.kind == "overall" and average is not None:
+        raise ValueError(
+            f"{spec.name!r} is an overall metric; average={average!r} does not apply"
+        )
+    out = _scaled(spec, stats, average, bound)
+    wide = stats.too_wide
+    if wide is not None and np.isnan(out).any():
+        # NaN where no denominator vanished (zero_division=0 gives it too) is an overflow
+        again = _scaled(spec, Stats(stats.table, k=stats.k, zero_division=0), average, bound)
+        if np.isnan(again).any():
+            stats.div.undefined.clear()
             raise ValueError(
-                f"{spec.name!r} is an overall metric; average={average!r} does not apply"
+                f"{spec.name}: the nonzero weights of the table run from {wide[0]:g} to "
+                f"{wide[1]:g}, farther apart than float64 can multiply, and the value is not "
+                f"a number; set the weights below {wide[1] * 1e-300:g} to 0 (float64 cannot "
+                "add them to the largest anyway)"
             )
+    if warn:
+        stats.div.warn(spec.name, stacklevel)
+    else:
+        stats.div.undefined.clear()
+    out = np.asarray(out)
+    # shared statistics and memoised intermediates are read-only: the caller gets its own
+    return out if out.flags.writeable else out.copy()
+
+
+def _scaled(spec: MetricSpec, stats: Stats, average: str | None,
+            bound: Mapping[str, Any]) -> np.ndarray:
+    """:func:`_evaluate`, on the rescaled table for a metric of known degree."""
+    degree = spec.degree(bound)
+    if degree is None or (spec.is_count and average in (None, "micro")):
+        return _evaluate(spec, stats, average, bound)
+    # weighted counts far from 1: products of counts must not overflow float64
+    return stats.homogeneous(lambda s: _evaluate(spec, s, average, bound), degree)
+
+
+def _evaluate(spec: MetricSpec, stats: Stats, average: str | None,
+              bound: Mapping[str, Any]) -> np.ndarray:
+    """The metric's function on ``stats``, with its class axis or averaged over it."""
+    if spec.kind == "overall":
         out = spec.func(stats, **bound)
     elif spec.uses_table:
         # per-class values that need the whole table (e.g. confusion entropy). Micro averaging
@@ -267,10 +303,4 @@ def evaluate_spec(spec: MetricSpec, stats: Stats, average: str | None,
         values = spec.func(stats.per_class, **bound)
         weights = stats.support if average == "weighted" else None
         out = average_values(values, weights, stats)
-    if warn:
-        stats.div.warn(spec.name, stacklevel)
-    else:
-        stats.div.undefined.clear()
-    out = np.asarray(out)
-    # shared statistics and memoised intermediates are read-only: the caller gets its own
-    return out if out.flags.writeable else out.copy()
+    return np.asarray(out)

@@ -43,7 +43,8 @@ def _overall(name, full, formula, meaning, *, refs=(), rng=(0.0, 1.0), hib=True,
           pycm="POP", rng=(0.0, float("inf")), hib=None, family="counts",
           aliases=("population", "total"), refs=(REF_FAWCETT,),
           prefer="Always report it: every rate's uncertainty depends on it.",
-          avoid="Comparing models: it describes the test set.")
+          avoid="Comparing models: it describes the test set.",
+          scale_degree=1.0)
 def n(s: Stats) -> np.ndarray:
     """Number of samples (or total weight) in the table, ``N = sum_ij C[i, j]``.
 
@@ -405,7 +406,8 @@ def _check_normalize(normalize: bool = True) -> None:
           check=_check_normalize, rng=(0.0, float("inf")), refs=(REF_SKLEARN,),
           prefer="Reproducing scikit-learn's zero_one_loss or PyCM's 'Zero-one Loss' (count).",
           avoid="Imbalanced data: it is the error rate, with the same blind spot as accuracy.",
-          notes="PyCM's 'Zero-one Loss' is the count, i.e. normalize=False.")
+          notes="PyCM's 'Zero-one Loss' is the count, i.e. normalize=False.",
+          scale_degree=lambda normalize=True: 0.0 if normalize else 1.0)
 def zero_one_loss(s: Stats, normalize: bool = True) -> np.ndarray:
     """Zero-one loss: the share or the number of misclassified samples.
 

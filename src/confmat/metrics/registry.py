@@ -6,6 +6,7 @@ other module keeps its own list of metric names.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -53,6 +54,14 @@ class MetricSpec:
         The value is a count (reports print it without decimals).
     uses_table : bool
         A per-class metric that needs the whole table (``func`` receives :class:`Stats`).
+    scale_degree : float, None or callable
+        The degree ``d`` for which ``metric(c * table) = c**d * metric(table)`` for every
+        ``c > 0`` (0 for ratios such as recall or kappa, 1 for counts and chi-squared, -1/2
+        for standard errors); a multiple of 1/2, or None when the metric is not homogeneous
+        in the counts (or the degree was not declared); or a function of the metric's
+        parameters that returns one of those (see :meth:`degree`). Weighted tables of such
+        metrics are evaluated rescaled by a power of two (:meth:`Stats.homogeneous`), so
+        that products of counts neither overflow nor underflow float64.
 
     Examples
     --------
@@ -82,6 +91,64 @@ class MetricSpec:
     notes: str = ""
     is_count: bool = False
     uses_table: bool = False
+    scale_degree: float | Callable[..., float | None] | None = None
+
+    def __post_init__(self) -> None:
+        if not callable(self.scale_degree):
+            self.check_degree(self.scale_degree)
+
+    def check_degree(self, d: Any) -> float | None:
+        """Check a scale degree of this metric: None or a multiple of 1/2.
+
+        Parameters
+        ----------
+        d : float or None
+            The degree.
+
+        Returns
+        -------
+        float or None
+            ``d``.
+
+        Raises
+        ------
+        ValueError
+            For anything else, naming the metric.
+
+        Examples
+        --------
+        >>> from confmat.metrics import get_metric
+        >>> get_metric("recall").check_degree(0.5)
+        0.5
+        """
+        if d is not None and (isinstance(d, bool) or not isinstance(d, int | float)
+                              or not math.isfinite(d) or 2 * d != round(2 * d)):
+            raise ValueError(
+                f"scale_degree of metric {self.name!r} must be None or a multiple of 1/2, got {d!r}"
+            )
+        return d
+
+    def degree(self, params: Mapping[str, Any]) -> float | None:
+        """The scale degree of the metric with these parameters (see ``scale_degree``).
+
+        Parameters
+        ----------
+        params : mapping
+            The bound parameters (defaults included).
+
+        Returns
+        -------
+        float or None
+
+        Examples
+        --------
+        >>> from confmat.metrics import get_metric
+        >>> spec = get_metric("zero_one_loss")
+        >>> spec.degree({"normalize": True}), spec.degree({"normalize": False})
+        (0.0, 1.0)
+        """
+        d = self.scale_degree
+        return self.check_degree(d(**params)) if callable(d) else d
 
     def describe(self) -> dict[str, Any]:
         """The spec as plain data (no function object), e.g. for JSON.

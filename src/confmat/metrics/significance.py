@@ -46,7 +46,8 @@ def nir(s: Stats) -> np.ndarray:
             "stacks the tails that Bernstein's inequality proves to round to 0 or 1 are set "
             "without it; "
             "PyCM's 1 - sum(...) loses them (and overflows for large N), so confmat differs "
-            "from PyCM there by design.")
+            "from PyCM there by design.",
+      scale_degree=None)
 def p_value(s: Stats) -> np.ndarray:
     n = np.asarray(s.n, dtype=np.float64)
     x = np.asarray(s.correct, dtype=np.float64)
@@ -288,7 +289,8 @@ def binomial_tail(x: int, n: int, p: float) -> float:
       aliases=("accuracy_standard_error",), rng=(0.0, 0.5), hib=False, refs=(R.AGRESTI,),
       prefer="A quick error bar on accuracy with a large test set.",
       avoid="Accuracy near 0 or 1 or small N: use a Wilson or bootstrap interval "
-            "(confmat.inference).")
+            "(confmat.inference).",
+      scale_degree=-0.5)
 def accuracy_se(s: Stats) -> np.ndarray:
     acc = _acc(s)
     return np.sqrt(s.div(acc * (1.0 - acc), s.n, "accuracy_se"))
@@ -302,7 +304,8 @@ _CI_NOTE = "PyCM's '95% CI' is the pair (accuracy_ci_lower, accuracy_ci_upper) w
       check=check_z, rng=(-INF, 1.0), refs=(R.AGRESTI, R.PYCM),
       prefer="Reporting accuracy with its uncertainty on a large test set.",
       avoid="Small N or accuracy near 0 or 1: the Wald interval can leave [0, 1].",
-      notes=_CI_NOTE)
+      notes=_CI_NOTE,
+      scale_degree=None)
 def accuracy_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
     """Lower bound of accuracy's normal (Wald) interval, ``ACC - z SE``.
 
@@ -322,7 +325,7 @@ def accuracy_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
     numpy.ndarray
         Float64 values, one per table (0-d for one table).
     """
-    return _acc(s) - z * accuracy_se(s)
+    return s.homogeneous(_acc, 0) - z * s.homogeneous(accuracy_se, -0.5)
 
 
 @_sig("accuracy_ci_upper", "upper bound of accuracy's normal (Wald) interval", "ACC + z SE",
@@ -330,7 +333,8 @@ def accuracy_ci_lower(s: Stats, z: float = Z_95) -> np.ndarray:
       check=check_z, rng=(0.0, INF), refs=(R.AGRESTI, R.PYCM),
       prefer="Reporting accuracy with its uncertainty on a large test set.",
       avoid="Small N or accuracy near 0 or 1: the Wald interval can leave [0, 1].",
-      notes=_CI_NOTE)
+      notes=_CI_NOTE,
+      scale_degree=None)
 def accuracy_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
     """Upper bound of accuracy's normal (Wald) interval, ``ACC + z SE``.
 
@@ -350,7 +354,7 @@ def accuracy_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
     numpy.ndarray
         Float64 values, one per table (0-d for one table).
     """
-    return _acc(s) + z * accuracy_se(s)
+    return s.homogeneous(_acc, 0) + z * s.homogeneous(accuracy_se, -0.5)
 
 
 @_sig("global_performance_index", "global performance index (mean predictions per class)",
@@ -358,7 +362,8 @@ def accuracy_ci_upper(s: Stats, z: float = Z_95) -> np.ndarray:
       "Average number of samples predicted per class, i.e. N / K; PyCM's 'RR'.", pycm="RR",
       aliases=("rr",), rng=(0.0, INF), hib=None, refs=(R.PYCM,),
       prefer="Reproducing PyCM's RR.",
-      avoid="Judging a model: it depends only on N and K.")
+      avoid="Judging a model: it depends only on N and K.",
+      scale_degree=1.0)
 def global_performance_index(s: Stats) -> np.ndarray:
     k = s.counts.shape[-1]
     return np.asarray(s.cols, dtype=np.float64).sum(-1) / k

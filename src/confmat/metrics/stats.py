@@ -12,6 +12,7 @@ statistics use the selected ``K x K`` block.
 
 from __future__ import annotations
 
+import math
 import warnings
 from functools import cached_property
 from typing import Any
@@ -314,6 +315,7 @@ class Stats:
             value = getattr(self, name)
             if isinstance(value, np.ndarray):
                 value.flags.writeable = False  # shared by every fork: never changed in place
+        _ = self.rescaled, self.too_wide
         return self
 
     def fork(self) -> Stats:
@@ -345,6 +347,140 @@ class Stats:
         other.__dict__.setdefault("_catalogue_memo", self.__dict__.setdefault(
             "_catalogue_memo", {}))
         return other
+
+    #: a weighted table is rescaled when a nonzero cell is outside [2**-SAFE, 2**SAFE]
+    SAFE = 200
+    #: after rescaling the largest cell stays below 2**PRODUCTS when the smallest allows it
+    PRODUCTS = 240
+
+    @cached_property
+    def rescaled(self) -> tuple[Stats, np.ndarray] | None:
+        """The statistics of a weighted table multiplied by ``2**e``, and ``e`` (per table),
+        or None when no table needs it (integer tables never do).
+
+        Products of weighted counts (``N**2``, row sums times column sums, ``TP TN``) overflow
+        float64 when the cells pass about 1e154 and underflow below 1e-154, although the
+        metric of the table is a plain number. A power of two moves every cell into the middle
+        of float64's range without rounding a single one: the geometric middle of the largest
+        and the smallest nonzero cell goes to 1, but the largest cell no higher than
+        ``2**PRODUCTS`` (so that products of four cells are numbers) unless the smallest would leave the
+        normal range, and never higher than ``2**1000``. A metric of
+        degree ``d`` (``MetricSpec.scale_degree``) is the rescaled table's value times
+        ``2**(-d e)`` (:meth:`homogeneous`). Tables whose nonzero cells all lie within
+        ``2**-SAFE`` to ``2**SAFE`` keep ``e = 0``; ``e`` is even so that half degrees scale
+        back exactly.
+
+        Returns
+        -------
+        tuple of (Stats, numpy.ndarray) or None
+            The rescaled statistics (same ``k`` and policy, warmed) and the exponents, of the
+            batch shape.
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> scaled, e = Stats([[1e300, 2e299], [3e299, 4e300]]).rescaled
+        >>> int(e), round(float(scaled.table.max()), 4)
+        (-998, 1.4932)
+        >>> Stats([[1.0, 2.0], [3.0, 4.0]]).rescaled is None
+        True
+        """
+        t = self.table
+        if t.dtype.kind != "f" or t.size == 0:
+            return None
+        a = np.abs(t)
+        hi = a.max(axis=(-2, -1))
+        lo = np.where(a > 0, a, np.inf).min(axis=(-2, -1))
+        usable = np.isfinite(hi) & (hi > 0)
+        hi_e = np.frexp(np.where(usable, hi, 1.0))[1]
+        lo_e = np.frexp(np.where(usable, lo, 1.0))[1]
+        e = -((hi_e + lo_e) // 2)
+        # products of four of the largest cells overflow: move them down to 2**PRODUCTS if
+        # the smallest stay normal numbers; else only keep every cell finite
+        lower = np.where(lo_e + self.PRODUCTS - hi_e >= -1020, self.PRODUCTS - hi_e, 1000 - hi_e)
+        e = np.minimum(e, lower)
+        e = e - e % 2
+        safe = ~usable | ((hi_e <= self.SAFE) & (lo_e >= -self.SAFE))
+        e = np.where(safe, 0, e)
+        if not e.any():
+            return None
+        scaled = Stats(np.ldexp(t, e[..., None, None]), k=self.k,
+                       zero_division=self.div.zero_division)
+        scaled.__dict__["rescaled"] = None  # centred already
+        return scaled.warm(), e
+
+    @cached_property
+    def too_wide(self) -> tuple[float, float] | None:
+        """The smallest and largest nonzero weight when they lie too far apart for every
+        product of cells to be a float64 number (about 1e380 apart, or more), else None.
+
+        No power of two (:attr:`rescaled`) then keeps the products of the largest cells finite
+        and the smallest cells normal: a metric formed of such products may come out NaN.
+
+        Returns
+        -------
+        tuple of float or None
+            ``(smallest, largest)`` over the tables of a stack.
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> Stats([[1e300, 1e-300], [1e-300, 1e-300]]).too_wide
+        (1e-300, 1e+300)
+        >>> Stats([[1e300, 1.0], [2.0, 3e300]]).too_wide is None
+        True
+"""
+        t = self.table
+        if t.dtype.kind != "f" or t.size == 0:
+            return None
+        a = np.abs(t)
+        positive = a > 0
+        if not positive.any():
+            return None
+        hi, lo = float(a.max()), float(a[positive].min())
+        if not math.isfinite(hi):
+            return None
+        if math.frexp(lo)[1] + self.PRODUCTS - math.frexp(hi)[1] >= -1020:
+            return None
+        return lo, hi
+
+    def homogeneous(self, func: Any, degree: float) -> np.ndarray:
+        """``func(self)`` for a function of degree ``degree`` in the counts, evaluated on the
+        rescaled table (:attr:`rescaled`) and scaled back, so that products of weighted
+        counts cannot overflow or underflow float64.
+
+        Parameters
+        ----------
+        func : callable
+            Maps a :class:`Stats` to values with the batch shape first (a class axis may
+            follow).
+        degree : float
+            A multiple of 1/2: ``func(c * table) = c**degree * func(table)`` for ``c > 0``.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``func(self)``; its undefined values are recorded in this object's policy.
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> s = Stats([[1e300, 2e299], [3e299, 4e300]])
+        >>> share = lambda st: st.tp[..., 0] * st.tp[..., 1] / (st.n * st.n)  # 4e600 / 30.25e600
+        >>> round(float(s.homogeneous(share, 0)), 6), float(s.homogeneous(lambda st: st.n, 1))
+        (0.132231, 5.5e+300)
+"""
+        pair = self.rescaled
+        if pair is None:
+            return np.asarray(func(self))
+        base, e = pair
+        scaled = base.fork()
+        scaled.div = self.div
+        out = np.asarray(func(scaled))
+        if degree == 0:
+            return out
+        shift = np.rint(-degree * e).astype(np.int64)
+        return np.ldexp(out, shift.reshape(shift.shape + (1,) * (out.ndim - shift.ndim)))
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -418,16 +554,32 @@ class Stats:
 
     @cached_property
     def tn(self) -> np.ndarray:
-        """True negatives per selected class: ``n_all - tp - fn - fp`` (clipped at 0 for float weights).
+        """True negatives per selected class: ``n_all - tp - fn - fp``.
+
+        With float weights the subtraction rounds: it is clipped at 0, and it is exactly 0
+        where no cell outside the class's row and column holds weight (counted in integers),
+        so that a rounding residue never makes a rate defined that is not.
 
         Returns
         -------
         numpy.ndarray
-        """
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> w = [[0.1, 0.7], [0.2, 0.0]]  # for class 0, n_all - tp - fn - fp rounds to 5.6e-17
+        >>> float(Stats(w).tn[0])
+        0.0
+"""
         tn = self.n_all[..., None] - self.tp - self.fn - self.fp
         if tn.dtype.kind == "f":
-            # with float weights the subtraction can leave -1e-16 where the count is 0
             tn = np.maximum(tn, 0.0)
+            nonzero = (self.table != 0).astype(np.int64)
+            k = self.k
+            cells = (nonzero.sum(axis=(-2, -1))[..., None] - nonzero.sum(axis=-1)[..., :k]
+                     - nonzero.sum(axis=-2)[..., :k]
+                     + np.diagonal(nonzero, axis1=-2, axis2=-1)[..., :k])
+            tn = np.where(cells == 0, 0.0, tn)
         return tn
 
     # overall statistics use the selected block
