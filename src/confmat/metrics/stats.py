@@ -429,7 +429,7 @@ class Stats:
         (1e-300, 1e+300)
         >>> Stats([[1e300, 1.0], [2.0, 3e300]]).too_wide is None
         True
-"""
+        """
         t = self.table
         if t.dtype.kind != "f" or t.size == 0:
             return None
@@ -469,7 +469,7 @@ class Stats:
         >>> share = lambda st: st.tp[..., 0] * st.tp[..., 1] / (st.n * st.n)  # 4e600 / 30.25e600
         >>> round(float(s.homogeneous(share, 0)), 6), float(s.homogeneous(lambda st: st.n, 1))
         (0.132231, 5.5e+300)
-"""
+        """
         pair = self.rescaled
         if pair is None:
             return np.asarray(func(self))
@@ -570,7 +570,7 @@ class Stats:
         >>> w = [[0.1, 0.7], [0.2, 0.0]]  # for class 0, n_all - tp - fn - fp rounds to 5.6e-17
         >>> float(Stats(w).tn[0])
         0.0
-"""
+        """
         tn = self.n_all[..., None] - self.tp - self.fn - self.fp
         if tn.dtype.kind == "f":
             tn = np.maximum(tn, 0.0)
