@@ -10,6 +10,7 @@ from typing import Any
 import click
 import numpy as np
 
+from ..inputs.targets import MAX_BINS
 from .common import (
     CONTEXT,
     InputError,
@@ -77,7 +78,7 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 @click.argument("file", type=click.Path(dir_okay=True))
 @input_options(click.option("--pred", "pred_col", required=True,
                              help="Column of predicted labels."))
-@click.option("--bins", type=click.IntRange(min=1),
+@click.option("--bins", type=click.IntRange(min=1, max=MAX_BINS),
               help="Curves from BINS score bins over [0, 1], streamed in bounded memory "
                    "(for files too large to hold; the AUC error bound is reported).")
 @click.option("--cost", "cost",

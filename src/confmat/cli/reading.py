@@ -14,12 +14,15 @@ import numpy as np
 from .common import PROGRESS_BYTES, InputError, check_file, coerce
 
 
-def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any) -> dict[str, np.ndarray]:
-    """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr."""
+def _progress_reader(path: str, columns: list[str], show: bool | None, roles: Any,
+                     **kw: Any) -> dict[str, np.ndarray]:
+    """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr; ``roles``
+    (:class:`confmat.io.rows.Roles`) names the part each column plays in the messages about
+    missing values."""
     from .. import io as cio
     from ..io.rows import FILTERED
 
-    reader = cio.iter_batches(path, columns, **kw)
+    reader = cio.BatchReader(path, columns, roles=roles, **kw)
     if show is None:
         try:
             size = os.path.getsize(path)
@@ -188,11 +191,17 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         A missing or unreadable file, no row to evaluate, or a non-numeric score or weight
         column.
     """
+    from ..io.rows import Roles
+
     check_file(path)
     cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else []),
                                *(extra or [])]))
-    data: dict[str, Any] = _progress_reader(path, cols, progress, skip_invalid=skip_invalid,
-                                           format=fmt_in, where=where)
+    roles = Roles.of(true, preds[0] if preds else None, scores, weight, other=extra or ())
+    for c in preds[1:]:
+        roles.reason.setdefault(c, 1)  # every model's predictions: "null prediction"
+    data: dict[str, Any] = _progress_reader(path, cols, progress, roles,
+                                           skip_invalid=skip_invalid, format=fmt_in,
+                                           where=where)
     skipped = int(data.pop("__skipped__", [0])[0])
     filtered = int(data.pop("__filtered__", [0])[0])
     for c in scores + ([weight] if weight else []):
@@ -294,7 +303,12 @@ def _matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:
 
     check_file(path)
     cols = cio.list_columns(path)
-    data = cio.read_columns(path, cols)
+    reader = cio.iter_batches(path, cols, skip_invalid=True)
+    parts = list(reader)
+    if reader.rows_skipped:
+        raise InputError(f"bad matrix file {path!r}: data row {reader.skipped_row_numbers[0]} "
+                         "has an empty cell; every cell must hold a count")
+    data = {c: np.concatenate([b[c] for b in parts]) if parts else np.empty(0) for c in cols}
     row_labels = None
     if cols and data[cols[0]].dtype.kind not in "iuf":
         row_labels = [str(v) for v in data[cols[0]].tolist()]
