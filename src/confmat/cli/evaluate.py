@@ -221,6 +221,11 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     save_plots(rep, plots_dir, plot_format)
 
 
+def _repeated(values: list[str]) -> str | None:
+    """The first value that occurs twice, or None."""
+    return next((v for i, v in enumerate(values) if v in values[:i]), None)
+
+
 def _filtered_reason() -> str:
     """The skip reason of rows left out by ``--where`` (imported when needed: the CLI starts
     without :mod:`confmat.io`)."""
@@ -486,6 +491,11 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
         keys = split_values(names) or preds
         if len(keys) != len(preds):
             raise InputError(f"--name gives {len(keys)} names for {len(preds)} models")
+        twice = _repeated(keys)
+        if twice is not None:  # one model would silently replace the other
+            raise InputError(f"--name gives the name {twice!r} twice; models need distinct "
+                             "names" if names else
+                             f"--pred names column {twice!r} twice; each model is one column")
         for i, (k, c) in enumerate(zip(keys, preds, strict=True)):
             models[k] = data[c]
             if score_cols:
@@ -500,7 +510,11 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
         keys = split_values(names) or [Path(f).stem for f in files]
         if len(keys) != len(files):
             raise InputError(f"--name gives {len(keys)} names for {len(files)} files")
-        if len(set(keys)) != len(keys):
+        twice = _repeated(keys)
+        if names and twice is not None:
+            raise InputError(f"--name gives the name {twice!r} twice; models need distinct "
+                             "names")
+        if len(set(keys)) != len(keys):  # files of one name in different folders
             keys = [f"{k} ({i + 1})" for i, k in enumerate(keys)]
         for k, f in zip(keys, files, strict=True):
             data = read_predictions(f, true_col, preds, score_cols + class_cols, weight,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import os
 import sys
 from pathlib import Path
@@ -24,11 +25,7 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, roles: An
 
     reader = cio.BatchReader(path, columns, roles=roles, **kw)
     if show is None:
-        try:
-            size = os.path.getsize(path)
-        except OSError:
-            size = 0
-        show = sys.stderr.isatty() and size > PROGRESS_BYTES
+        show = sys.stderr.isatty() and _size(path) > PROGRESS_BYTES
     parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
     progress = _make_progress(path, reader.total_rows) if show else None
     try:
@@ -41,8 +38,7 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, roles: An
         if progress is not None:
             progress[0].stop()
     if reader.rows_read == 0:
-        raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped: "
-                         f"{reader.skipped_by_reason})")
+        raise InputError(_no_rows(path, reader))
     out = {}
     for c, vs in parts.items():
         if all(v.dtype.kind == vs[0].dtype.kind for v in vs):
@@ -104,11 +100,14 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     """
     from .. import io as cio
 
-    check_file(path)
-    first = next(iter(cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
-                                       skip_invalid=True, where=where)), None)
+    check_file(path, datasets=True)
+    # the first true labels, for the type of --labels / --pos-label; without --skip-invalid a
+    # null label there is the library's error naming its row
+    probe = cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
+                             skip_invalid=skip_invalid, where=where)
+    first = next(iter(probe), None)
     if first is None:
-        raise InputError(f"file {path!r} has no rows to evaluate")
+        raise InputError(_no_rows(path, probe))
     y0 = first[true]
     lab = coerce(labels, y0, "--labels value") if labels else None
     pos = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
@@ -120,7 +119,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
             raise InputError(f"column {weight!r} of {path!r} must be numeric, got values like "
                              f"{w0[:3].tolist()}")
     if show is None:
-        show = sys.stderr.isatty() and os.path.getsize(path) > PROGRESS_BYTES
+        show = sys.stderr.isatty() and _size(path) > PROGRESS_BYTES
     bar = _make_progress(path, None) if show else None
 
     def tick(done: int, total: int | None) -> None:
@@ -135,6 +134,24 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         if bar is not None:
             bar[0].stop()
     return cm, pos, frep
+
+
+def _no_rows(path: str, reader: Any) -> str:
+    """The message of a read that kept no row: why each row was left out."""
+    from ..io.rows import FILTERED
+
+    why = [f"{n} by --where" if reason == FILTERED else f"{n} for a {reason}"
+           for reason, n in reader.skipped_by_reason.items()]
+    return (f"file {path!r} has no rows to evaluate" + (
+        f": every row was left out ({', '.join(why)})" if why else ""))
+
+
+def _size(path: str) -> int:
+    """Bytes of a file; 0 for a directory or a glob (no progress bar by default)."""
+    try:
+        return os.path.getsize(path) if os.path.isfile(path) else 0
+    except OSError:
+        return 0
 
 
 def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
@@ -193,7 +210,7 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
     """
     from ..io.rows import Roles
 
-    check_file(path)
+    check_file(path, datasets=True)
     cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else []),
                                *(extra or [])]))
     roles = Roles.of(true, preds[0] if preds else None, scores, weight, other=extra or ())
@@ -232,14 +249,19 @@ def first_non_numeric(values: np.ndarray) -> str:
     --------
     >>> first_non_numeric(np.array(["0.1", "0.9", "high", "low"], dtype=object))
     "value 'high' in data row 3 (rows counted from 1 after the header)"
+    >>> first_non_numeric(np.array(["0.1", "inf"], dtype=object))
+    "value 'inf' in data row 2 (rows counted from 1 after the header) is not a finite number"
     """
     for i, v in enumerate(values.tolist()):
+        where = f"in data row {i + 1} (rows counted from 1 after the header)"
         if isinstance(v, bool):
-            return f"value {v!r} in data row {i + 1} (rows counted from 1 after the header)"
+            return f"value {v!r} {where}"
         try:
-            float(v)
+            x = float(v)
         except (TypeError, ValueError):
-            return f"value {v!r} in data row {i + 1} (rows counted from 1 after the header)"
+            return f"value {v!r} {where}"
+        if not math.isfinite(x):  # "inf", "Infinity", "nan": text to the CSV engine
+            return f"value {v!r} {where} is not a finite number"
     return f"values of type {values.dtype.name}, e.g. {values[:3].tolist()}"
 
 
