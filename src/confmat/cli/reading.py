@@ -316,7 +316,10 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
         for v in r:
             if isinstance(v, bool) or not isinstance(v, int | float):
                 raise InputError(f"bad matrix {text!r}: entry {v!r} is not a number")
-    return np.asarray(value), None
+    from ..matrix.tables import check_table
+
+    # the table's door: np.asarray would widen a count past int64 to a rounded float64
+    return check_table(value), None
 
 
 def _matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:

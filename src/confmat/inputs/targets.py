@@ -302,11 +302,11 @@ def check_bins(bins: Any, name: str = "bins") -> int:
     >>> check_bins(10**20)
     Traceback (most recent call last):
     ...
-    ValueError: bins must be an integer from 1 to 10_000_000, got 100000000000000000000
+    ValueError: bins must be a positive integer of at most 10_000_000, got 100000000000000000000
     """
     if (isinstance(bins, bool) or not isinstance(bins, int | np.integer)
             or not 1 <= bins <= MAX_BINS):
-        raise ValueError(f"{name} must be an integer from 1 to {MAX_BINS:_}, got {bins!r}")
+        raise ValueError(f"{name} must be a positive integer of at most {MAX_BINS:_}, got {bins!r}")
     return int(bins)
 
 
