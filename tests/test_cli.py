@@ -693,6 +693,8 @@ def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # 2**63 beside small counts: numpy widened the row to float64 and the count was
         # rounded silently; now the same error as 2**64
         (["matrix", "[[9223372036854775808,1],[1,1]]"], ["9223372036854775808", "2**63 - 1"]),
+        # a count that overflows float64 ("1e400" reads as inf): which cell
+        (["matrix", "[[1,1],[1,1e400]]"], ["nan or infinite", "inf at row 1, column 1"]),
         # an empty cell of a counts file was called a "null true label"
         (["matrix", "{d}/counts_hole.csv"], ["counts_hole.csv", "data row 1", "empty cell"]),
     ],

@@ -80,7 +80,9 @@ def check_table(counts: Any, name: str = "counts") -> np.ndarray:
         raise ValueError(f"{name} must have at least one class, got an empty table")
     if arr.dtype.kind == "f":
         if not np.isfinite(arr).all():
-            raise ValueError(f"{name} contains NaN or infinite values")
+            i, j = np.argwhere(~np.isfinite(arr))[0]
+            raise ValueError(f"{name} contains NaN or infinite values; found {arr[i, j]} at "
+                             f"row {i}, column {j}")
     if (arr < 0).any():
         i, j = np.argwhere(arr < 0)[0]
         raise ValueError(f"{name} must be non-negative; found {arr[i, j]} at row {i}, column {j}")
