@@ -853,3 +853,20 @@ def test_probe_odd_scores_equal_sklearn(tmp_path: Path) -> None:
         assert d["curves"][0]["auc"] == pytest.approx(roc_auc_score(y, s), abs=1e-12)
         if name == "outside":
             assert any("not probabilities" in n for n in d["notes"]), d["notes"]
+
+
+def test_probe_output_paths_and_repeated_options(tmp_path: Path) -> None:
+    # -o into folders that do not exist yet: created, as `mkdir -p` would (a report is often
+    # written to results/<run>/); the counts are the typed ones (hand oracle)
+    target = tmp_path / "new" / "deeper" / "m.json"
+    res = run("matrix", "[[3,1],[0,2]]", "--no-intervals", "-o", str(target))
+    assert res.returncode == 0, res.stderr
+    assert json.loads(target.read_text())["counts"] == [[3, 1], [0, 2]]
+    # an option of one value given twice: the last one counts, as in most command lines
+    # (click's rule); options that take several values (--labels, --pred) add up instead
+    res = run("matrix", "[[3,1],[0,2]]", "--no-intervals", "-f", "json", "--title", "first",
+              "--title", "second")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["title"] == "second"
+    assert_one_line_error(run("matrix", "[[3,1],[0,2]]", "--labels", "a,b", "--labels", "c"),
+                          "--labels has 3 names")
