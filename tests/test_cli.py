@@ -870,3 +870,61 @@ def test_probe_output_paths_and_repeated_options(tmp_path: Path) -> None:
     assert json.loads(res.stdout)["title"] == "second"
     assert_one_line_error(run("matrix", "[[3,1],[0,2]]", "--labels", "a,b", "--labels", "c"),
                           "--labels has 3 names")
+
+
+# ------------------------------------------------------------------------------ probe: roots
+# The library functions behind the probe's defects, called directly (each failed before).
+def test_probe_roots_bins_have_one_rule(tmp_path: Path) -> None:
+    from confmat import Accumulator
+    from confmat.binned import ScoreHistogram
+    from confmat.io import evaluate_file
+
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat,score\n1,1,0.9\n0,0,0.2\n")
+    for make in (lambda: ScoreHistogram(bins=10**8), lambda: Accumulator(bins=10**8),
+                 lambda: evaluate_file(str(path), "y", "yhat", score_cols=["score"],
+                                       bins=10**8)):
+        with pytest.raises(ValueError, match="bins must be a positive integer of at most "
+                                             "10_000_000, got 100000000"):
+            make()
+
+
+def test_probe_roots_binned_marks_are_bin_edges() -> None:
+    from confmat.binned import ScoreHistogram
+    from confmat.plots import marked_points
+
+    y = np.array([0, 0, 1, 1, 1, 0])
+    s = np.array([0.05, 0.4, 0.35, 0.8, 0.95, 0.7])
+    sweep = ScoreHistogram(bins=3).update(y, s).threshold_sweep()
+    pts = marked_points(sweep)  # raised "threshold 0.1 is not a bin edge"
+    assert pts and all(min(abs(p["threshold"] - j / 3) for j in range(4)) < 1e-12
+                       for p in pts)
+    for p in pts:  # hand counts of the rule score >= threshold
+        t = p["threshold"]
+        assert p["tpr"] == np.sum((s >= t) & (y == 1)) / 3
+        assert p["fpr"] == np.sum((s >= t) & (y == 0)) / 3
+
+
+def test_probe_roots_tables_and_registry() -> None:
+    from confmat import ConfusionMatrix
+    from confmat.metrics import list_metrics
+
+    with pytest.raises(OverflowError, match="2\\*\\*63 - 1"):  # was rounded to 9.2e18
+        ConfusionMatrix([[2**63, 1], [1, 1]])
+    with pytest.raises(ValueError, match="sample_weight: the total.* overflows float64"):
+        # was an OverflowError of a metric later
+        ConfusionMatrix.from_predictions([1, 0, 1, 0], [1, 1, 0, 0],
+                                         sample_weight=[1e308, 1e308, 1, 1])
+    with pytest.raises(ValueError, match="unknown family 'rate'; did you mean 'rates'"):
+        list_metrics(family="rate")  # was an empty list
+    with pytest.raises(ValueError, match="unknown kind 'overal'"):
+        list_metrics(kind="overal")  # type: ignore[arg-type]
+
+
+def test_probe_roots_text_read_as_npy(tmp_path: Path) -> None:
+    from confmat.io import read_columns
+
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat\n1,1\n")
+    with pytest.raises(ValueError, match="is not a .npy or .npz file"):  # was "pickled"
+        read_columns(str(path), ["y"], format="npy")
