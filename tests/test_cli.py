@@ -909,9 +909,9 @@ def test_probe_roots_tables_and_registry() -> None:
     from confmat import ConfusionMatrix
     from confmat.metrics import list_metrics
 
-    with pytest.raises(OverflowError, match="2\\*\\*63 - 1"):  # was rounded to 9.2e18
+    with pytest.raises(OverflowError, match=r"2\*\*63 - 1"):  # was rounded to 9.2e18
         ConfusionMatrix([[2**63, 1], [1, 1]])
-    with pytest.raises(ValueError, match="sample_weight: the total.* overflows float64"):
+    with pytest.raises(ValueError, match=r"sample_weight: the total.* overflows float64"):
         # was an OverflowError of a metric later
         ConfusionMatrix.from_predictions([1, 0, 1, 0], [1, 1, 0, 0],
                                          sample_weight=[1e308, 1e308, 1, 1])
@@ -926,5 +926,5 @@ def test_probe_roots_text_read_as_npy(tmp_path: Path) -> None:
 
     path = tmp_path / "p.csv"
     path.write_text("y,yhat\n1,1\n")
-    with pytest.raises(ValueError, match="is not a .npy or .npz file"):  # was "pickled"
+    with pytest.raises(ValueError, match=r"is not a \.npy or \.npz file"):  # was "pickled"
         read_columns(str(path), ["y"], format="npy")
