@@ -602,3 +602,329 @@ def test_compare_summary_computes_the_shown_intervals_only() -> None:
         others = {m.name for m in rf.overall if m.interval is not None} - shown
         assert len(others) > 5  # intervals the full reports compute and the summary skips
         assert all(m.interval is None for m in rp.overall if m.name in others)
+
+
+# ------------------------------------------------------------------------------ probe
+# A "demanding user" probe of every command. Bad input: exit 2 and ONE line
+# "confmat: error: ..." naming the argument and the problem, never a traceback. Good input
+# (odd but valid): numbers equal to scikit-learn on the same data or to a hand formula.
+def assert_one_line_error(res: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert_bad_input(res, *fragments)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("confmat: error: "), res.stderr
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("probe")
+    (d / "ok.csv").write_text("y,yhat,score\n1,1,0.9\n0,1,0.3\n1,0,0.7\n0,0,0.1\n")
+    (d / "nulls.csv").write_text("y,yhat,score\n,1,0.9\n,0,0.2\n")
+    (d / "nan_score.csv").write_text("y,yhat,score\n1,1,nan\n0,1,0.3\n1,0,0.7\n0,0,0.1\n")
+    # "inf" in the first data row makes DuckDB read the column as text (later, a float)
+    (d / "inf_score.csv").write_text("y,yhat,score\n1,1,inf\n0,1,0.3\n1,0,0.7\n0,0,-inf\n")
+    (d / "neg_weight.csv").write_text("y,yhat,score,w\n1,1,0.9,1\n0,1,0.3,-2\n1,0,0.7,1\n")
+    (d / "huge_weights.csv").write_text("y,yhat,score,w\n1,1,0.9,1e308\n0,1,0.3,1e308\n"
+                                        "1,0,0.7,1\n0,0,0.1,1\n")
+    (d / "two.csv").write_text("y,p1,p2\n1,1,0\n0,1,0\n1,0,1\n0,0,0\n")
+    (d / "counts_hole.csv").write_text("a,b\n1,\n3,4\n")
+    (d / "empty_dir").mkdir()
+    return d
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        # click's usage errors took four lines (Usage, Try, blank, Error); now one line that
+        # still names the option and where the help is
+        (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "--bins", "0"],
+         ["'--bins'", "0 is not in the range", "confmat report --help"]),
+        (["explain"], ["missing argument 'metric'"]),
+        (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "-o", "{d}"],
+         ["'--output'", "is a directory"]),
+        # --bins past what a histogram can hold: named, not "cannot be read whole:
+        # Maximum allowed size exceeded" (10**20) or minutes of allocation (10**8)
+        (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "--score", "score",
+          "--bins", "100000000"], ["'--bins'", "10000000"]),
+        (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "--score", "score",
+          "--bins", "99999999999999999999"], ["'--bins'"]),
+        # a NaN score was reported as a "null true label"; and the hint names the option,
+        # not the Python keyword skip_invalid=True
+        (["report", "{d}/nan_score.csv", "--true", "y", "--pred", "yhat", "--score", "score"],
+         ["row 1", "null or nan score", "column 'score'", "give --skip-invalid"]),
+        (["report", "{d}/neg_weight.csv", "--true", "y", "--pred", "yhat", "--score", "score",
+          "--weight", "w"], ["non-negative", "-2"]),
+        # the text 'inf' is not a number the engine reads: say which cell and why
+        (["report", "{d}/inf_score.csv", "--true", "y", "--pred", "yhat", "--score", "score"],
+         ["column 'score'", "'inf' in data row 1", "not a finite number"]),
+        # weights each finite whose total overflows float64: was "cannot convert float
+        # infinity to integer" (a metric's exact arithmetic), in both reading paths
+        (["report", "{d}/huge_weights.csv", "--true", "y", "--pred", "yhat", "--weight", "w"],
+         ["sample_weight", "overflows float64"]),
+        (["report", "{d}/huge_weights.csv", "--true", "y", "--pred", "yhat", "--weight", "w",
+          "--score", "score"], ["sample_weight", "overflows float64"]),
+        # every row skipped or filtered out: say why, not only "no rows to evaluate"
+        (["report", "{d}/nulls.csv", "--true", "y", "--pred", "yhat", "--skip-invalid"],
+         ["no rows to evaluate", "2 for a null true label"]),
+        (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "--where", "y = 5"],
+         ["no rows to evaluate", "4 by --where"]),
+        # without --skip-invalid a null label is the error of its row (the streaming path
+        # said "no rows to evaluate", as if the file were empty)
+        (["report", "{d}/nulls.csv", "--true", "y", "--pred", "yhat"],
+         ["row 1", "null true label", "column 'y'", "--skip-invalid"]),
+        # a CSV read as .npy: numpy took it for a pickle ("holds Python objects")
+        (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "--input-format", "npy"],
+         ["ok.csv", "not a .npy or .npz file"]),
+        # directories and globs are read by the library; an empty one or no match is named
+        (["report", "{d}/empty_dir", "--true", "y", "--pred", "yhat"],
+         ["holds no data files"]),
+        (["report", "{d}/nomatch*.parquet", "--true", "y", "--pred", "yhat"],
+         ["no file matches"]),
+        # a repeated model name or column silently replaced one model by the other
+        (["compare", "{d}/two.csv", "--true", "y", "--pred", "p1,p2", "--name", "a,a"],
+         ["--name", "'a' twice"]),
+        (["compare", "{d}/two.csv", "--true", "y", "--pred", "p1,p1"], ["--pred", "'p1' twice"]),
+        (["compare", "{d}/ok.csv", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "--name",
+          "m,m"], ["--name", "'m' twice"]),
+        # an unknown family listed nothing and said "no metric matches None"
+        (["metrics", "--family", "rate"], ["unknown family 'rate'", "did you mean 'rates'"]),
+        (["metrics", "--kind", "overall", "--family", "rates"],
+         ["no metric with --kind overall and --family rates"]),
+        (["explain", "acuracy"], ["unknown metric", "'confmat metrics' lists"]),
+        # 2**63 beside small counts: numpy widened the row to float64 and the count was
+        # rounded silently; now the same error as 2**64
+        (["matrix", "[[9223372036854775808,1],[1,1]]"], ["9223372036854775808", "2**63 - 1"]),
+        # a count that overflows float64 ("1e400" reads as inf): which cell
+        (["matrix", "[[1,1],[1,1e400]]"], ["nan or infinite", "inf at row 1, column 1"]),
+        # an empty cell of a counts file was called a "null true label"
+        (["matrix", "{d}/counts_hole.csv"], ["counts_hole.csv", "data row 1", "empty cell"]),
+    ],
+)
+def test_probe_bad_input_one_line(probe: Path, args: list[str], fragments: list[str]) -> None:
+    assert_one_line_error(run(*(a.replace("{d}", str(probe)) for a in args)), *fragments)
+
+
+@pytest.fixture(scope="module")
+def probe_data() -> dict:
+    rng = np.random.default_rng(23)
+    n = 60
+    y = rng.integers(0, 2, n)
+    s = np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1).round(3)
+    return {"y": y, "p": (s >= 0.5).astype(int), "s": s}
+
+
+def _write_probe_file(d: Path, kind: str, data: dict) -> tuple[str, list[str]]:
+    """The probe data in one layout; returns the path and the --true/--pred/--score names."""
+    import gzip
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    y, p, s = data["y"], data["p"], data["s"]
+    rows = [f"{a},{b},{c}" for a, b, c in zip(y, p, s, strict=True)]
+    names = ["y", "yhat", "score"]
+    if kind == "bom":
+        (d / "bom.csv").write_text("y,yhat,score\n" + "\n".join(rows) + "\n",
+                                   encoding="utf-8-sig")
+        return str(d / "bom.csv"), names
+    if kind == "crlf":
+        (d / "crlf.csv").write_bytes(("y,yhat,score\r\n" + "\r\n".join(rows) + "\r\n").encode())
+        return str(d / "crlf.csv"), names
+    if kind == "tsv":
+        (d / "p.tsv").write_text("y\tyhat\tscore\n" + "\n".join(r.replace(",", "\t")
+                                                              for r in rows) + "\n")
+        return str(d / "p.tsv"), names
+    if kind == "csv.gz":
+        with gzip.open(d / "p.csv.gz", "wt") as f:
+            f.write("y,yhat,score\n" + "\n".join(rows) + "\n")
+        return str(d / "p.csv.gz"), names
+    if kind == "jsonl":
+        (d / "p.jsonl").write_text("".join(
+            json.dumps({"y": int(a), "yhat": int(b), "score": float(c)}) + "\n"
+            for a, b, c in zip(y, p, s, strict=True)))
+        return str(d / "p.jsonl"), names
+    if kind == "odd names":  # a space, quotes, non-ASCII letters
+        odd = ["true y", 'pred "x"', "skóre"]
+        (d / "odd.csv").write_text('"true y","pred ""x""",skóre\n' + "\n".join(rows) + "\n")
+        return str(d / "odd.csv"), odd
+    table = pa.table({"y": y, "yhat": p, "score": s})
+    part = d / "parts"
+    part.mkdir(exist_ok=True)
+    pq.write_table(table.slice(0, 25), part / "a.parquet")
+    pq.write_table(table.slice(25), part / "b.parquet")
+    if kind == "directory":
+        return str(part), names
+    assert kind == "glob"
+    return str(part / "*.parquet"), names
+
+
+@pytest.mark.parametrize("kind", ["bom", "crlf", "tsv", "csv.gz", "jsonl", "odd names",
+                                  "directory", "glob"])
+def test_probe_file_layouts_equal_sklearn(probe_data: dict, tmp_path: Path, kind: str) -> None:
+    # a directory (a Parquet dataset) and a glob were refused by the command line ("is a
+    # directory, not a file", "does not exist") though confmat.io reads them
+    path, (t, p, s) = _write_probe_file(tmp_path, kind, probe_data)
+    res = run("report", path, "--true", t, "--pred", p, "--score", s, "--no-intervals",
+              "-f", "json")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["counts"] == confusion_matrix(probe_data["y"], probe_data["p"]).tolist()
+    (curve,) = d["curves"]
+    assert curve["auc"] == pytest.approx(roc_auc_score(probe_data["y"], probe_data["s"]),
+                                         abs=1e-12)
+    if kind in ("directory", "glob"):  # the streaming path (no scores) reads them too
+        res = run("report", path, "--true", t, "--pred", p, "--no-intervals", "-f", "json")
+        assert res.returncode == 0, res.stderr
+        assert json.loads(res.stdout)["counts"] == d["counts"]
+
+
+@pytest.mark.parametrize("bins", [1, 3, 7])
+def test_probe_bins_that_miss_the_tenths_mark_their_own_edges(probe_data: dict,
+                                                              tmp_path: Path, bins: int) -> None:
+    # the terminal's threshold table marks 0.1 ... 0.9; with --bins 3 those are no bin edges
+    # and the report died ("threshold np.float64(0.1) is not a bin edge"). Now it marks the
+    # nearest edges, each row counted by hand here (score >= edge)
+    path, _ = _write_probe_file(tmp_path, "bom", probe_data)
+    res = run("report", path, "--true", "y", "--pred", "yhat", "--score", "score", "--bins",
+              str(bins), "--no-intervals", "-o", str(tmp_path / "r.html"))
+    assert res.returncode == 0, res.stderr
+    res = run("report", path, "--true", "y", "--pred", "yhat", "--score", "score", "--bins",
+              str(bins), "--no-intervals")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("Thresholds for positive"))
+    rows = [ln.split() for ln in lines[start + 4:] if ln.strip()]
+    rows = rows[:next((i for i, r in enumerate(rows) if not r[0][0].isdigit()), len(rows))]
+    assert rows
+    y, s = probe_data["y"], probe_data["s"]
+    edges = np.arange(bins) / bins
+    for r in rows:
+        t = edges[np.argmin(np.abs(edges - float(r[0])))]  # printed with two decimals
+        assert abs(t - float(r[0])) <= 0.005
+        tp, fn, fp, tn = (int(v) for v in r[1:5])
+        assert (tp, fn) == (np.sum((s >= t) & (y == 1)), np.sum((s < t) & (y == 1)))
+        assert (fp, tn) == (np.sum((s >= t) & (y == 0)), np.sum((s < t) & (y == 0)))
+
+
+def test_probe_matrix_shapes_and_weights_equal_sklearn() -> None:
+    from sklearn.metrics import accuracy_score, f1_score
+
+    # 50 x 50 typed in: the table expanded back into labels is scikit-learn's oracle
+    rng = np.random.default_rng(5)
+    table = rng.integers(0, 30, (50, 50))
+    res = run("matrix", json.dumps(table.tolist()), "--no-intervals", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    k = np.arange(50)
+    yt, yp = np.repeat(np.repeat(k, 50), table.ravel()), np.repeat(np.tile(k, 50), table.ravel())
+    overall = {m["name"]: m["value"] for m in d["overall"]}
+    per = {r["name"]: r for r in d["per_class"]}
+    assert overall["accuracy"] == pytest.approx(accuracy_score(yt, yp), abs=1e-12)
+    assert overall["mcc"] == pytest.approx(matthews_corrcoef(yt, yp), abs=1e-12)
+    assert per["recall"]["values"] == pytest.approx(recall_score(yt, yp, average=None))
+    assert per["f1"]["averages"]["macro"] == pytest.approx(f1_score(yt, yp, average="macro"))
+    # float cells are sums of weights: scikit-learn with sample_weight on the four cells
+    res = run("matrix", "[[1.5,2],[3,4.25]]", "--no-intervals", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    w = [1.5, 2, 3, 4.25]
+    yt, yp = [0, 0, 1, 1], [0, 1, 0, 1]
+    overall = {m["name"]: m["value"] for m in d["overall"]}
+    assert overall["accuracy"] == pytest.approx(accuracy_score(yt, yp, sample_weight=w))
+    assert overall["mcc"] == pytest.approx(matthews_corrcoef(yt, yp, sample_weight=w))
+    # 1 x 1: every sample right (hand: 5 of 5)
+    res = run("matrix", "[[5]]", "--no-intervals", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    assert {m["name"]: m["value"] for m in json.loads(res.stdout)["overall"]}["accuracy"] == 1.0
+
+
+def test_probe_odd_scores_equal_sklearn(tmp_path: Path) -> None:
+    # scores outside [0, 1] are decision values: the AUC stands (scikit-learn takes them
+    # too), the calibration section is left out with a note saying why
+    y = [1, 0, 1, 0, 1, 0]
+    for name, s in (("outside", [1.9, -0.2, 0.7, 0.1, -1.5, 3.0]),
+                    ("equal", [0.5] * 6)):  # all tied: AUC 0.5
+        path = tmp_path / f"{name}.csv"
+        path.write_text("y,yhat,score\n" + "".join(
+            f"{a},{int(b >= 0.5)},{b}\n" for a, b in zip(y, s, strict=True)))
+        res = run("report", str(path), "--true", "y", "--pred", "yhat", "--score", "score",
+                  "--no-intervals", "-f", "json")
+        assert res.returncode == 0, res.stderr
+        d = json.loads(res.stdout)
+        assert d["curves"][0]["auc"] == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+        if name == "outside":
+            assert any("not probabilities" in n for n in d["notes"]), d["notes"]
+
+
+def test_probe_output_paths_and_repeated_options(tmp_path: Path) -> None:
+    # -o into folders that do not exist yet: created, as `mkdir -p` would (a report is often
+    # written to results/<run>/); the counts are the typed ones (hand oracle)
+    target = tmp_path / "new" / "deeper" / "m.json"
+    res = run("matrix", "[[3,1],[0,2]]", "--no-intervals", "-o", str(target))
+    assert res.returncode == 0, res.stderr
+    assert json.loads(target.read_text())["counts"] == [[3, 1], [0, 2]]
+    # an option of one value given twice: the last one counts, as in most command lines
+    # (click's rule); options that take several values (--labels, --pred) add up instead
+    res = run("matrix", "[[3,1],[0,2]]", "--no-intervals", "-f", "json", "--title", "first",
+              "--title", "second")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["title"] == "second"
+    assert_one_line_error(run("matrix", "[[3,1],[0,2]]", "--labels", "a,b", "--labels", "c"),
+                          "--labels has 3 names")
+
+
+# ------------------------------------------------------------------------------ probe: roots
+# The library functions behind the probe's defects, called directly (each failed before).
+def test_probe_roots_bins_have_one_rule(tmp_path: Path) -> None:
+    from confmat import Accumulator
+    from confmat.binned import ScoreHistogram
+    from confmat.io import evaluate_file
+
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat,score\n1,1,0.9\n0,0,0.2\n")
+    for make in (lambda: ScoreHistogram(bins=10**8), lambda: Accumulator(bins=10**8),
+                 lambda: evaluate_file(str(path), "y", "yhat", score_cols=["score"],
+                                       bins=10**8)):
+        with pytest.raises(ValueError, match="bins must be a positive integer of at most "
+                                             "10_000_000, got 100000000"):
+            make()
+
+
+def test_probe_roots_binned_marks_are_bin_edges() -> None:
+    from confmat.binned import ScoreHistogram
+    from confmat.plots import marked_points
+
+    y = np.array([0, 0, 1, 1, 1, 0])
+    s = np.array([0.05, 0.4, 0.35, 0.8, 0.95, 0.7])
+    sweep = ScoreHistogram(bins=3).update(y, s).threshold_sweep()
+    pts = marked_points(sweep)  # raised "threshold 0.1 is not a bin edge"
+    assert pts and all(min(abs(p["threshold"] - j / 3) for j in range(4)) < 1e-12
+                       for p in pts)
+    for p in pts:  # hand counts of the rule score >= threshold
+        t = p["threshold"]
+        assert p["tpr"] == np.sum((s >= t) & (y == 1)) / 3
+        assert p["fpr"] == np.sum((s >= t) & (y == 0)) / 3
+
+
+def test_probe_roots_tables_and_registry() -> None:
+    from confmat import ConfusionMatrix
+    from confmat.metrics import list_metrics
+
+    with pytest.raises(OverflowError, match=r"2\*\*63 - 1"):  # was rounded to 9.2e18
+        ConfusionMatrix([[2**63, 1], [1, 1]])
+    with pytest.raises(ValueError, match=r"sample_weight: the total.* overflows float64"):
+        # was an OverflowError of a metric later
+        ConfusionMatrix.from_predictions([1, 0, 1, 0], [1, 1, 0, 0],
+                                         sample_weight=[1e308, 1e308, 1, 1])
+    with pytest.raises(ValueError, match="unknown family 'rate'; did you mean 'rates'"):
+        list_metrics(family="rate")  # was an empty list
+    with pytest.raises(ValueError, match="unknown kind 'overal'"):
+        list_metrics(kind="overal")  # type: ignore[arg-type]
+
+
+def test_probe_roots_text_read_as_npy(tmp_path: Path) -> None:
+    from confmat.io import read_columns
+
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat\n1,1\n")
+    with pytest.raises(ValueError, match=r"is not a \.npy or \.npz file"):  # was "pickled"
+        read_columns(str(path), ["y"], format="npy")

@@ -305,8 +305,10 @@ def test_cli_where(tmp_path):
                "split = 'train'", "--format", "json")
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["source"]["rows left out by --where"] == 3
-    res = _cli("compare", path, "--true", "y", "--pred", "p,p", "--where", "k > 1",
-               "--format", "json")
+    # one column as two models needs two names (a repeated --pred alone is refused: it
+    # used to leave one model)
+    res = _cli("compare", path, "--true", "y", "--pred", "p,p", "--name", "a,b", "--where",
+               "k > 1", "--format", "json")
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["source"]["rows left out by --where"] == 1
     res = _cli("report", path, "--true", "y", "--pred", "p", "--where", "nope = 1")

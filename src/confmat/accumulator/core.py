@@ -19,6 +19,7 @@ from ..counting.chunks import count_chunk, one_thread
 from ..deps import is_dask_collection
 from ..inputs.encode import check_pair, encode_pair, normalize_labels
 from ..inputs.kinds import check_known_kinds, check_label_kinds, py_scalar
+from ..inputs.targets import check_bins
 from ..matrix import ConfusionMatrix
 from ..metrics.exact import check_sum, check_total, int_total
 from .grouped import check_group_counts
@@ -92,9 +93,7 @@ class Accumulator(AccumulatorState):
         self._table: np.ndarray = np.zeros((k, k), dtype=np.int64)
         self.n_samples = 0
         self.n_updates = 0
-        if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
-            raise ValueError(f"bins must be a positive int, got {bins!r}")
-        self.bins = int(bins)
+        self.bins = check_bins(bins)
         if scores not in (None, True, False):
             raise TypeError(f"scores must be True, False or None, got {scores!r}")
         self._track_scores = scores

@@ -25,6 +25,7 @@ from ..inputs.state import (
     read_labels,
 )
 from ..inputs.targets import (
+    check_bins,
     encode_truth,
     finite_float,
     float_scores,
@@ -117,9 +118,7 @@ class ScoreHistogram(HistogramCurves):
         self.pos_label = pos_label if pos_label is None else py_scalar(pos_label)
         if len(self.labels) < 2:
             raise ValueError(f"labels must name at least two classes, got {self.labels}")
-        if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
-            raise ValueError(f"bins must be a positive integer, got {bins!r}")
-        self.bins = int(bins)
+        self.bins = check_bins(bins)
         try:
             lo, hi = (float(v) for v in score_range)
         except (TypeError, ValueError) as exc:

@@ -29,6 +29,12 @@ def cli() -> None:
     """
 
 
+#: The library's hints that name a Python argument or function, in the command line's words.
+CLI_WORDS = (
+    ("pass skip_invalid=True", "give --skip-invalid"),
+    ("confmat.list_metrics() lists", "'confmat metrics' lists"),
+)
+
 for _command in (compare, demo, explain, matrix, metrics, report):
     cli.add_command(_command)
 
@@ -37,8 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status.
 
     Bad input (a ``ValueError``, ``TypeError``, ``KeyError``, ``OSError``, ``ImportError`` or
-    ``OverflowError`` (counts whose total passes int64) raised by a command, or a usage error) is printed as one line on stderr, without a
-    traceback, and gives exit status 2.
+    ``OverflowError`` (counts whose total passes int64) raised by a command, or a usage error
+    such as an option's value out of range) is printed as one line ``confmat: error: ...`` on
+    stderr, without a traceback, and gives exit status 2.
 
     Parameters
     ----------
@@ -68,14 +75,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 1
+    except click.exceptions.NoArgsIsHelpError as exc:
+        exc.show()  # a command without arguments: its help, as click shows it
+        return 2
     except click.UsageError as exc:
-        exc.show()
+        # one line, as for every other bad input (click's own display takes four)
+        where = exc.ctx.command_path if exc.ctx is not None else "confmat"
+        click.echo(f"confmat: error: {exc.format_message()} (see '{where} --help')", err=True)
         return 2
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"confmat: error: {exc.format_message()}", err=True)
         return 2
     except (ValueError, TypeError, KeyError, OSError, ImportError, OverflowError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        for python_words, cli_words in CLI_WORDS:
+            msg = msg.replace(python_words, cli_words)
         click.echo(f"confmat: error: {msg}", err=True)
         return 2
     return rv if isinstance(rv, int) else 0

@@ -4,6 +4,7 @@ typed-in values (labels, ``--pos-label``) in the type of a file's label column.
 
 from __future__ import annotations
 
+import glob
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -159,20 +160,26 @@ def format_for(fmt: str | None, output: str | None) -> str:
     return "text"
 
 
-def check_file(path: str) -> None:
+def check_file(path: str, datasets: bool = False) -> None:
     """Check that ``path`` is a readable file (not a directory).
 
     Parameters
     ----------
     path : str
         The path given on the command line.
+    datasets : bool, default False
+        Also let a directory or a glob through, for the reader of :mod:`confmat.io` to open
+        (a Parquet dataset, a folder or a pattern of files; it names an empty directory or a
+        pattern that matches nothing).
 
     Raises
     ------
     InputError
-        If it does not exist, is a directory or cannot be read.
+        If it does not exist, is a directory (without ``datasets``) or cannot be read.
     """
     p = Path(path)
+    if datasets and (p.is_dir() or (not p.exists() and glob.has_magic(path))):
+        return
     if not p.exists():
         raise InputError(f"file {path!r} does not exist")
     if p.is_dir():

@@ -10,6 +10,7 @@ from typing import Any
 import click
 import numpy as np
 
+from ..inputs.targets import MAX_BINS
 from .common import (
     CONTEXT,
     InputError,
@@ -77,7 +78,7 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 @click.argument("file", type=click.Path(dir_okay=True))
 @input_options(click.option("--pred", "pred_col", required=True,
                              help="Column of predicted labels."))
-@click.option("--bins", type=click.IntRange(min=1),
+@click.option("--bins", type=click.IntRange(min=1, max=MAX_BINS),
               help="Curves from BINS score bins over [0, 1], streamed in bounded memory "
                    "(for files too large to hold; the AUC error bound is reported).")
 @click.option("--cost", "cost",
@@ -218,6 +219,11 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
     emit(rep, out_fmt, output, summary)
     save_plots(rep, plots_dir, plot_format)
+
+
+def _repeated(values: list[str]) -> str | None:
+    """The first value that occurs twice, or None."""
+    return next((v for i, v in enumerate(values) if v in values[:i]), None)
 
 
 def _filtered_reason() -> str:
@@ -485,6 +491,11 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
         keys = split_values(names) or preds
         if len(keys) != len(preds):
             raise InputError(f"--name gives {len(keys)} names for {len(preds)} models")
+        twice = _repeated(keys)
+        if twice is not None:  # one model would silently replace the other
+            raise InputError(f"--name gives the name {twice!r} twice; models need distinct "
+                             "names" if names else
+                             f"--pred names column {twice!r} twice; each model is one column")
         for i, (k, c) in enumerate(zip(keys, preds, strict=True)):
             models[k] = data[c]
             if score_cols:
@@ -499,7 +510,11 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
         keys = split_values(names) or [Path(f).stem for f in files]
         if len(keys) != len(files):
             raise InputError(f"--name gives {len(keys)} names for {len(files)} files")
-        if len(set(keys)) != len(keys):
+        twice = _repeated(keys)
+        if names and twice is not None:
+            raise InputError(f"--name gives the name {twice!r} twice; models need distinct "
+                             "names")
+        if len(set(keys)) != len(keys):  # files of one name in different folders
             keys = [f"{k} ({i + 1})" for i, k in enumerate(keys)]
         for k, f in zip(keys, files, strict=True):
             data = read_predictions(f, true_col, preds, score_cols + class_cols, weight,

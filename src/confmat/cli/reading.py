@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import os
 import sys
 from pathlib import Path
@@ -14,18 +15,17 @@ import numpy as np
 from .common import PROGRESS_BYTES, InputError, check_file, coerce
 
 
-def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any) -> dict[str, np.ndarray]:
-    """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr."""
+def _progress_reader(path: str, columns: list[str], show: bool | None, roles: Any,
+                     **kw: Any) -> dict[str, np.ndarray]:
+    """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr; ``roles``
+    (:class:`confmat.io.rows.Roles`) names the part each column plays in the messages about
+    missing values."""
     from .. import io as cio
     from ..io.rows import FILTERED
 
-    reader = cio.iter_batches(path, columns, **kw)
+    reader = cio.BatchReader(path, columns, roles=roles, **kw)
     if show is None:
-        try:
-            size = os.path.getsize(path)
-        except OSError:
-            size = 0
-        show = sys.stderr.isatty() and size > PROGRESS_BYTES
+        show = sys.stderr.isatty() and _size(path) > PROGRESS_BYTES
     parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
     progress = _make_progress(path, reader.total_rows) if show else None
     try:
@@ -38,8 +38,7 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, **kw: Any
         if progress is not None:
             progress[0].stop()
     if reader.rows_read == 0:
-        raise InputError(f"file {path!r} has no rows to evaluate ({reader.rows_skipped} skipped: "
-                         f"{reader.skipped_by_reason})")
+        raise InputError(_no_rows(path, reader))
     out = {}
     for c, vs in parts.items():
         if all(v.dtype.kind == vs[0].dtype.kind for v in vs):
@@ -101,11 +100,14 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     """
     from .. import io as cio
 
-    check_file(path)
-    first = next(iter(cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
-                                       skip_invalid=True, where=where)), None)
+    check_file(path, datasets=True)
+    # the first true labels, for the type of --labels / --pos-label; without --skip-invalid a
+    # null label there is the library's error naming its row
+    probe = cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
+                             skip_invalid=skip_invalid, where=where)
+    first = next(iter(probe), None)
     if first is None:
-        raise InputError(f"file {path!r} has no rows to evaluate")
+        raise InputError(_no_rows(path, probe))
     y0 = first[true]
     lab = coerce(labels, y0, "--labels value") if labels else None
     pos = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
@@ -117,7 +119,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
             raise InputError(f"column {weight!r} of {path!r} must be numeric, got values like "
                              f"{w0[:3].tolist()}")
     if show is None:
-        show = sys.stderr.isatty() and os.path.getsize(path) > PROGRESS_BYTES
+        show = sys.stderr.isatty() and _size(path) > PROGRESS_BYTES
     bar = _make_progress(path, None) if show else None
 
     def tick(done: int, total: int | None) -> None:
@@ -132,6 +134,24 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         if bar is not None:
             bar[0].stop()
     return cm, pos, frep
+
+
+def _no_rows(path: str, reader: Any) -> str:
+    """The message of a read that kept no row: why each row was left out."""
+    from ..io.rows import FILTERED
+
+    why = [f"{n} by --where" if reason == FILTERED else f"{n} for a {reason}"
+           for reason, n in reader.skipped_by_reason.items()]
+    return (f"file {path!r} has no rows to evaluate" + (
+        f": every row was left out ({', '.join(why)})" if why else ""))
+
+
+def _size(path: str) -> int:
+    """Bytes of a file; 0 for a directory or a glob (no progress bar by default)."""
+    try:
+        return os.path.getsize(path) if os.path.isfile(path) else 0
+    except OSError:
+        return 0
 
 
 def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
@@ -188,11 +208,17 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         A missing or unreadable file, no row to evaluate, or a non-numeric score or weight
         column.
     """
-    check_file(path)
+    from ..io.rows import Roles
+
+    check_file(path, datasets=True)
     cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else []),
                                *(extra or [])]))
-    data: dict[str, Any] = _progress_reader(path, cols, progress, skip_invalid=skip_invalid,
-                                           format=fmt_in, where=where)
+    roles = Roles.of(true, preds[0] if preds else None, scores, weight, other=extra or ())
+    for c in preds[1:]:
+        roles.reason.setdefault(c, 1)  # every model's predictions: "null prediction"
+    data: dict[str, Any] = _progress_reader(path, cols, progress, roles,
+                                           skip_invalid=skip_invalid, format=fmt_in,
+                                           where=where)
     skipped = int(data.pop("__skipped__", [0])[0])
     filtered = int(data.pop("__filtered__", [0])[0])
     for c in scores + ([weight] if weight else []):
@@ -223,14 +249,19 @@ def first_non_numeric(values: np.ndarray) -> str:
     --------
     >>> first_non_numeric(np.array(["0.1", "0.9", "high", "low"], dtype=object))
     "value 'high' in data row 3 (rows counted from 1 after the header)"
+    >>> first_non_numeric(np.array(["0.1", "inf"], dtype=object))
+    "value 'inf' in data row 2 (rows counted from 1 after the header) is not a finite number"
     """
     for i, v in enumerate(values.tolist()):
+        where = f"in data row {i + 1} (rows counted from 1 after the header)"
         if isinstance(v, bool):
-            return f"value {v!r} in data row {i + 1} (rows counted from 1 after the header)"
+            return f"value {v!r} {where}"
         try:
-            float(v)
+            x = float(v)
         except (TypeError, ValueError):
-            return f"value {v!r} in data row {i + 1} (rows counted from 1 after the header)"
+            return f"value {v!r} {where}"
+        if not math.isfinite(x):  # "inf", "Infinity", "nan": text to the CSV engine
+            return f"value {v!r} {where} is not a finite number"
     return f"values of type {values.dtype.name}, e.g. {values[:3].tolist()}"
 
 
@@ -285,7 +316,10 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
         for v in r:
             if isinstance(v, bool) or not isinstance(v, int | float):
                 raise InputError(f"bad matrix {text!r}: entry {v!r} is not a number")
-    return np.asarray(value), None
+    from ..matrix.tables import check_table
+
+    # the table's door: np.asarray would widen a count past int64 to a rounded float64
+    return check_table(value), None
 
 
 def _matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:
@@ -294,7 +328,12 @@ def _matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:
 
     check_file(path)
     cols = cio.list_columns(path)
-    data = cio.read_columns(path, cols)
+    reader = cio.iter_batches(path, cols, skip_invalid=True)
+    parts = list(reader)
+    if reader.rows_skipped:
+        raise InputError(f"bad matrix file {path!r}: data row {reader.skipped_row_numbers[0]} "
+                         "has an empty cell; every cell must hold a count")
+    data = {c: np.concatenate([b[c] for b in parts]) if parts else np.empty(0) for c in cols}
     row_labels = None
     if cols and data[cols[0]].dtype.kind not in "iuf":
         row_labels = [str(v) for v in data[cols[0]].tolist()]

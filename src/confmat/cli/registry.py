@@ -37,8 +37,9 @@ def metrics(query: str | None, kind: str | None, family: str | None, as_json: bo
             [s.name, *s.aliases, s.full_name, s.meaning, s.family]).lower().replace("_", " ")
             or q in " ".join([s.name, *s.aliases])]
     if not specs:
-        raise InputError(f"no metric matches {query!r}" + (f" (kind={kind})" if kind else "")
-                         + (f" (family={family})" if family else ""))
+        where = [f"--kind {kind}"] * bool(kind) + [f"--family {family}"] * bool(family)
+        raise InputError((f"no metric matches {query!r}" if query else "no metric")
+                         + (f" with {' and '.join(where)}" if where else ""))
     if as_json:
         click.echo(json.dumps([s.describe() for s in specs], indent=2, default=str))
         return

@@ -202,6 +202,37 @@ class ThresholdSweep:
         cache[key] = st
         return st
 
+    def exact_at(self, threshold: float) -> bool:
+        """Whether :meth:`at` can give the counts at ``threshold``: any number for a sweep of
+        the scores themselves, only a bin edge (or a threshold outside the range) for a binned
+        sweep.
+
+        Parameters
+        ----------
+        threshold : float
+            The threshold to ask about.
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> from confmat.binned import ScoreHistogram
+        >>> sw = ScoreHistogram(bins=4).update([0, 1], [0.1, 0.8]).threshold_sweep()
+        >>> sw.exact_at(0.25), sw.exact_at(0.3)
+        (True, False)
+        >>> threshold_sweep([0, 1], [0.1, 0.8]).exact_at(0.3)
+        True
+        """
+        if self._check is None:
+            return True
+        try:
+            self._check(np.array([float(threshold)]))
+        except ValueError:
+            return False
+        return True
+
     def at(self, threshold: float) -> ConfusionMatrix:
         """The confusion matrix at any threshold (``score >= threshold`` is positive).
 

@@ -380,7 +380,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     >>> check_sample_weight([1, -2], 2)
     Traceback (most recent call last):
     ...
-    ValueError: sample_weight must be non-negative
+    ValueError: sample_weight must be non-negative; found -2 at position 1 (counted from 0)
     """
     if sample_weight is None:
         return None
@@ -395,7 +395,9 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     if not np.isfinite(w).all():
         raise ValueError("sample_weight contains NaN or infinite values")
     if (w < 0).any():
-        raise ValueError("sample_weight must be non-negative")
+        i = int(np.flatnonzero(w < 0)[0])
+        raise ValueError(f"sample_weight must be non-negative; found {w[i]:g} at position {i} "
+                         "(counted from 0)")
     if n and not w.any():
         raise ValueError("sample_weight must contain at least one non-zero weight")
     with np.errstate(over="ignore"):

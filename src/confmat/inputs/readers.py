@@ -365,8 +365,9 @@ def numpy_source(name: str, files: list[str]) -> Source:
     Raises
     ------
     ValueError
-        Several files, Python objects (pickles), an array that is not 1-D, 2-D or structured,
-        or ``.npz`` arrays that are not 1-D or differ in length.
+        Several files, a file that is not a ``.npy`` / ``.npz`` file, Python objects
+        (pickles), an array that is not 1-D, 2-D or structured, or ``.npz`` arrays that are
+        not 1-D or differ in length.
     ReadError
         If the file is truncated or damaged.
 
@@ -382,6 +383,15 @@ def numpy_source(name: str, files: list[str]) -> Source:
     if len(files) > 1:
         raise ValueError(f"{name}: read .npy / .npz files one at a time")
     path = files[0]
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(6)
+    except OSError as exc:
+        raise ReadError(f"{name} cannot be read whole: {exc}") from exc
+    if not (magic.startswith(b"\x93NUMPY") or magic.startswith(b"PK\x03\x04")):
+        # numpy would take any other bytes for a pickle and blame "Python objects"
+        raise ValueError(f"{name} is not a .npy or .npz file (it starts with {magic!r}); "
+                         "name its real format")
     try:
         obj = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as exc:

@@ -20,11 +20,17 @@ import numpy as np
 from .encode import all_finite, as_1d, check_sample_weight, factorize
 from .kinds import label_kind, py_scalar
 
+#: The most score bins a histogram takes: 10 million bins of [0, 1] are 1e-7 wide, finer than
+#: a float32 score resolves, and their counts already take 80 MB per class and score column.
+MAX_BINS = 10_000_000
+
 __all__ = [
+    "MAX_BINS",
     "BinaryTarget",
     "BinaryTruth",
     "binary_target",
     "binary_truth",
+    "check_bins",
     "check_scores_1d",
     "check_scores_2d",
     "check_weights",
@@ -317,6 +323,41 @@ def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     where = int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
     what = "NaN" if np.isnan(s[tuple(pos)]) else "an infinite value"
     raise ValueError(f"{name} contains {what} at position {where}; scores must be finite")
+
+
+def check_bins(bins: Any, name: str = "bins") -> int:
+    """The number of equal-width score bins of a histogram: an integer from 1 to
+    :data:`MAX_BINS`.
+
+    Parameters
+    ----------
+    bins : int
+        The number asked for.
+    name : str, default "bins"
+        The argument, for the message.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Not an integer (booleans included), below 1 or above :data:`MAX_BINS`.
+
+    Examples
+    --------
+    >>> check_bins(1000)
+    1000
+    >>> check_bins(10**20)
+    Traceback (most recent call last):
+    ...
+    ValueError: bins must be a positive integer of at most 10_000_000, got 100000000000000000000
+    """
+    if (isinstance(bins, bool) or not isinstance(bins, int | np.integer)
+            or not 1 <= bins <= MAX_BINS):
+        raise ValueError(f"{name} must be a positive integer of at most {MAX_BINS:_}, got {bins!r}")
+    return int(bins)
 
 
 def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:

@@ -18,6 +18,7 @@ from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engin
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
+from ..inputs.targets import check_bins
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -72,8 +73,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         If the engine fails or its count and its rows disagree.
     """
 
-    if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
-        raise ValueError(f"bins must be a positive integer, got {bins!r}")
+    bins = check_bins(bins)
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
                          score_col=score_col, bins=int(bins), key_ranges=source.key_ranges,

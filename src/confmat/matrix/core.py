@@ -21,7 +21,7 @@ from ..metrics.exact import check_sum, int_total
 from ..metrics.stats import check_zero_division
 from .conveniences import Conveniences
 from .state import MatrixState
-from .tables import check_table, check_table_labels
+from .tables import check_table, check_table_labels, check_weighted_total
 from .views import TableViews
 
 __all__ = ["ConfusionMatrix", "Orientation"]
@@ -116,7 +116,8 @@ class ConfusionMatrix(TableViews, MatrixState, Conveniences):
         Raises
         ------
         ValueError
-            If the table is not square or its size does not fit ``labels``.
+            If the table is not square or its size does not fit ``labels``, or it holds
+            sums of weights whose total overflows float64.
 
         Examples
         --------
@@ -137,6 +138,8 @@ class ConfusionMatrix(TableViews, MatrixState, Conveniences):
 
     @classmethod
     def _from_table(cls, table: np.ndarray, labels: list[Any], has_other: bool) -> ConfusionMatrix:
+        # weights each finite can still sum past float64 (every metric divides by the total)
+        check_weighted_total(np.asarray(table), "sample_weight")
         obj = cls.__new__(cls)
         obj._table = np.asarray(table)
         obj._table.setflags(write=False)

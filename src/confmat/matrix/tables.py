@@ -57,6 +57,13 @@ def check_table(counts: Any, name: str = "counts") -> np.ndarray:
         arr = np.asarray(counts)
     except Exception as exc:
         raise TypeError(f"{name} could not be read as an array: {exc}") from exc
+    if arr.dtype.kind == "f" and not isinstance(counts, np.ndarray):
+        # numpy widens Python ints to float64 when one of them passes int64 (2**63 beside
+        # small counts): keep them as ints, so that the count is refused rather than rounded
+        obj = np.empty(arr.shape, dtype=object)
+        obj[...] = counts
+        if obj.size and all(isinstance(v, int) and not isinstance(v, bool) for v in obj.flat):
+            arr = obj
     if arr.dtype == object:
         ints = [v for v in arr.flat if isinstance(v, int) and not isinstance(v, bool)]
         if ints and len(ints) == arr.size:  # integers numpy could not hold in 64 bits
@@ -73,7 +80,9 @@ def check_table(counts: Any, name: str = "counts") -> np.ndarray:
         raise ValueError(f"{name} must have at least one class, got an empty table")
     if arr.dtype.kind == "f":
         if not np.isfinite(arr).all():
-            raise ValueError(f"{name} contains NaN or infinite values")
+            i, j = np.argwhere(~np.isfinite(arr))[0]
+            raise ValueError(f"{name} contains NaN or infinite values; found {arr[i, j]} at "
+                             f"row {i}, column {j}")
     if (arr < 0).any():
         i, j = np.argwhere(arr < 0)[0]
         raise ValueError(f"{name} must be non-negative; found {arr[i, j]} at row {i}, column {j}")
@@ -81,12 +90,40 @@ def check_table(counts: Any, name: str = "counts") -> np.ndarray:
         check_total(arr, name)  # before the cast: a uint64 count past int64 would wrap
         return arr.astype(np.int64)
     arr = arr.astype(np.float64)
-    with np.errstate(over="ignore"):
-        total = arr.sum()
+    check_weighted_total(arr, name)
+    return arr
+
+
+def check_weighted_total(table: np.ndarray, name: str = "counts") -> None:
+    """Check that the total of a table of sums of weights is a finite float64 (every metric
+    divides by it); integer tables pass.
+
+    Parameters
+    ----------
+    table : ndarray
+        A table, or a stack of tables, of counts or sums of weights.
+    name : str, default 'counts'
+        The argument's name, for messages.
+
+    Raises
+    ------
+    ValueError
+        A float table whose total overflows float64.
+
+    Examples
+    --------
+    >>> check_weighted_total(np.array([[1e308, 1.0], [1e308, 1.0]]), "table")
+    Traceback (most recent call last):
+    ...
+    ValueError: table: the total of the weighted table overflows float64; rescale the weights
+    """
+    if table.dtype.kind != "f":
+        return
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = table.sum()
     if not np.isfinite(total):
         raise ValueError(f"{name}: the total of the weighted table overflows float64; "
                          "rescale the weights")
-    return arr
 
 
 def check_table_labels(labels: Any, k: int) -> list[Any]:

@@ -328,12 +328,29 @@ def list_metrics(kind: Kind | None = None, family: str | None = None) -> list[Me
     list of MetricSpec
         In registration order.
 
+    Raises
+    ------
+    ValueError
+        A ``kind`` or ``family`` that no metric has (a typo would otherwise list nothing).
+
     Examples
     --------
     >>> from confmat.metrics import list_metrics
     >>> [s.name for s in list_metrics(family="counts")][:4]
     ['tp', 'fn', 'fp', 'tn']
+    >>> list_metrics(family="rate")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown family 'rate'; did you mean 'rates'? The families are [...]
     """
+    import difflib
+
+    for arg, plural, value in (("kind", "kinds", kind), ("family", "families", family)):
+        known = sorted({getattr(s, arg) for s in _REGISTRY.values()})
+        if value is not None and value not in known:
+            close = difflib.get_close_matches(str(value), known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else "."
+            raise ValueError(f"unknown {arg} {value!r}{hint} The {plural} are {known}")
     return [
         s
         for s in _REGISTRY.values()

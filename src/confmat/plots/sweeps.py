@@ -130,8 +130,9 @@ def marked_points(sweep: ThresholdSweep,
     """FPR, TPR and precision at a few thresholds, from the registry.
 
     By default the thresholds 0.1 ... 0.9 (:data:`MARKED_THRESHOLDS`) when the scores lie in
-    [0, 1], else five score quantiles. Counts come from :meth:`ThresholdSweep.at` (exact at
-    any threshold).
+    [0, 1], else five score quantiles; on a binned sweep each of them that is not a bin edge
+    gives way to the nearest of the sweep's own thresholds. Counts come from
+    :meth:`ThresholdSweep.at`.
 
     Parameters
     ----------
@@ -160,6 +161,11 @@ def marked_points(sweep: ThresholdSweep,
             thresholds = [float(v) for v in np.quantile(t, [0.1, 0.3, 0.5, 0.7, 0.9])]
         else:
             thresholds = []
+        # a binned sweep knows its counts only at bin edges: each default threshold it cannot
+        # answer is replaced by the nearest of its own thresholds (the non-empty bins' edges)
+        thresholds = list(dict.fromkeys(
+            v if sweep.exact_at(v) else float(t[np.argmin(np.abs(t - v))])
+            for v in thresholds))
     ts = [float(v) for v in thresholds]
     if not ts:
         return []
