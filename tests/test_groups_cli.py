@@ -62,6 +62,7 @@ def test_text_two_columns(path, capsys):
     (["--by", "sex", "--scores", "y,yhat"], "--by takes --score (one column"),
     (["--by", "sex", "--score", "y,yhat"], "--score takes one column"),
     (["--by", "sex", "--pos-label", "7"], "--pos-label"),
+    (["--by", "sex,sex", "--pos-label", "1"], "--by names column 'sex' twice"),
 ])
 def test_bad_input_exit_2(path, capsys, args, message):
     assert main(["report", str(path), "--true", "y", "--pred", "yhat", *args]) == 2

@@ -93,6 +93,8 @@ def test_group_cols_errors(tmp_path):
         evaluate_file(path, "y", "yhat", group_cols=["site"], score_cols="s")
     with pytest.raises(ValueError, match="at least one column"):
         evaluate_file(path, "y", "yhat", group_cols=[])
+    with pytest.raises(ValueError, match="group_cols names column 'site' twice"):
+        evaluate_file(path, "y", "yhat", group_cols=["site", "site"])
 
 
 def test_sql_relation_by_group():

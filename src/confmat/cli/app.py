@@ -33,6 +33,7 @@ def cli() -> None:
 CLI_WORDS = (
     ("pass skip_invalid=True", "give --skip-invalid"),
     ("confmat.list_metrics() lists", "'confmat metrics' lists"),
+    ("group_cols names column", "--by names column"),
 )
 
 for _command in (compare, demo, explain, matrix, metrics, report):

@@ -361,6 +361,10 @@ def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,
     if not isinstance(group_cols, Sequence) or not group_cols:
         raise ValueError(f"group_cols must name at least one column, got {group_cols!r}")
     groups = check_columns(group_cols)
+    twice = next((c for i, c in enumerate(groups) if c in groups[:i]), None)
+    if twice is not None:  # its groups would be the pairs (a, a): the feature counted twice
+        raise ValueError(f"group_cols names column {twice!r} twice; each sensitive feature is "
+                         "one column")
     if score_cols is not None:
         raise ValueError("group_cols cannot be combined with score_cols: the evaluation by "
                          "group of a file counts labels only (use confmat.by_group in memory "
