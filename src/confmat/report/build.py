@@ -335,12 +335,20 @@ def build_report(
                                        str(method) if method is not None else None))
     ratios = [n for n in RATIO_PARTS if any(
         r.name == n and any(not math.isfinite(v) for v in r.values) for r in per_class)]
+    undefined: list[str] = []
     for w in caught:
         msg = str(w.message)
         if any(msg.startswith(f"{n} is ill-defined") for n in ratios):
             continue  # not set to 0 in the report: inf or nan, explained below
-        if msg not in notes:
+        name, sep, _ = msg.partition(" is ill-defined for some classes")
+        if sep:  # the registry's warning, whose advice (zero_division) a report cannot take
+            if name not in undefined:
+                undefined.append(name)
+        elif msg not in notes:
             notes.append(msg)
+    if undefined:
+        notes.append("undefined for some classes (a zero denominator) and shown as 0.0 there: "
+                     + ", ".join(undefined))
     if ratios:
         notes.append(f"{', '.join(ratios)} read inf for a class whose ratio divides a positive "
                      "number by zero (no false positives, or no false negatives) and nan where "
