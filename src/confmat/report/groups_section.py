@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from .jsonable import label_json, num
+from .markdown import md_escape
 
 __all__ = ["GroupsSection", "build_groups_section", "disparity_flag",
            "render_groups_markdown", "render_groups_text"]
@@ -469,12 +470,6 @@ def render_groups_text(section: GroupsSection) -> str:
     return "\n".join(lines)
 
 
-def _md(text: Any) -> str:
-    """Text as literal Markdown (the escapes of ``render_markdown``): a label holding markup
-    or table bars stays text."""
-    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(text).replace("\n", " "))
-
-
 def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
     """The section as Markdown: the table by group (small groups marked), the disparities
     with their intervals and flags (large ones in bold) and the forest plot's intervals as a
@@ -499,12 +494,12 @@ def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
     '| a | 1 (small) | 1.0000 [0.2065, 1.0000] |'
     """
     h = "#" * heading
-    lines = [f"{h} By group ({_md(' x '.join(section.names))})", ""]
-    lines.append("| " + " | ".join([_md(" / ".join(section.names)), "size",
-                                    *map(_md, section.metrics)]) + " |")
+    lines = [f"{h} By group ({md_escape(' x '.join(section.names))})", ""]
+    lines.append("| " + " | ".join([md_escape(" / ".join(section.names)), "size",
+                                    *map(md_escape, section.metrics)]) + " |")
     lines.append("|" + "---|" * (len(section.metrics) + 2))
     for r in section.rows:
-        cells = [_md(_name(r["group"])), f"{r['size']}{' (small)' if r['small'] else ''}"]
+        cells = [md_escape(_name(r["group"])), f"{r['size']}{' (small)' if r['small'] else ''}"]
         for m in section.metrics:
             iv = r.get("intervals", {}).get(m)
             cells.append(_fmt(r[m]) + (f" [{_fmt(iv[0])}, {_fmt(iv[1])}]" if iv else ""))
@@ -520,15 +515,15 @@ def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
         for d in section.disparities:
             v = _fmt(d["value"])
             flag = d.get("flag") or ""
-            lines.append(f"| {_md(d['name'])} | {f'**{v}**' if flag == 'large' else v} | "
+            lines.append(f"| {md_escape(d['name'])} | {f'**{v}**' if flag == 'large' else v} | "
                          f"{_bounds(d)} | {flag} |")
         lines += ["", _large_rule(section) + "."]
     f = section.forest
     if f:
-        lines += ["", f"{h}# {_md(f['metric'])} with {f['level']:.0%} intervals ({f['method']})",
+        lines += ["", f"{h}# {md_escape(f['metric'])} with {f['level']:.0%} intervals ({f['method']})",
                   "", "| group | estimate | interval |", "|---|---|---|"]
         for g, e, lo, hi in zip(f["groups"], f["estimate"], f["low"], f["high"], strict=True):
-            lines.append(f"| {_md(_name(g))} | {_fmt(e)} | [{_fmt(lo)}, {_fmt(hi)}] |")
+            lines.append(f"| {md_escape(_name(g))} | {_fmt(e)} | [{_fmt(lo)}, {_fmt(hi)}] |")
     if section.notes:
-        lines += ["", *[f"Note: {_md(n)}" for n in section.notes]]
+        lines += ["", *[f"Note: {md_escape(n)}" for n in section.notes]]
     return "\n".join(lines) + "\n"

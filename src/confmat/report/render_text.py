@@ -8,6 +8,7 @@ from typing import Any
 
 from ..plots import marked_points
 from .comparison import Comparison
+from .markdown import md_escape
 from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
@@ -129,7 +130,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
-    """A GitHub-flavoured Markdown table (``|`` and backslashes in cells escaped).
+    """A GitHub-flavoured Markdown table, every cell literal text (:func:`md_escape`).
 
     Parameters
     ----------
@@ -144,20 +145,17 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | 
 
     Examples
     --------
-    >>> print(md_table(["a", "b"], [["x|y", "1"]]))
+    >>> print(md_table(["a", "b"], [["x|y", "<b>1</b>"]]))
     | a | b |
     |:---|---:|
-    | x\\|y | 1 |
+    | x\\|y | &lt;b&gt;1&lt;/b&gt; |
     """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
 
-    def esc(c: Any) -> str:
-        return str(c).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-    out = ["| " + " | ".join(esc(h) for h in header) + " |",
+    out = ["| " + " | ".join(md_escape(h) for h in header) + " |",
            "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
-    out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
+    out += ["| " + " | ".join(md_escape(c) for c in r) + " |" for r in rows]
     return "\n".join(out)
 
 
@@ -473,33 +471,29 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
     '# T'
     """
     h = "#" * level
-    parts = [f"{h} {_md_inline(obj.title)}", ""]
-    parts += [f"- {_md_inline(s)}" for s in source_lines(obj.source)]
+    parts = [f"{h} {md_escape(obj.title)}", ""]
+    parts += [f"- {md_escape(s)}" for s in source_lines(obj.source)]
     if isinstance(obj, Comparison):
         for title, header, rows, align in comparison_sections(obj):
-            parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
+            parts += ["", f"{h}# {md_escape(title)}", "", md_table(header, rows, align)]
         for rep in obj.reports:
             parts += ["", render_markdown(rep, level + 1)]
     else:
         parts.append(f"- samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
         if obj.warnings:
             parts += ["", f"{h}# Warnings", "",
-                      *(f"- **Warning:** {_md_inline(w)}" for w in obj.warnings)]
+                      *(f"- **Warning:** {md_escape(w)}" for w in obj.warnings)]
         if obj.findings:
-            parts += ["", f"{h}# Findings", "", *(f"- {_md_inline(f)}" for f in obj.findings)]
+            parts += ["", f"{h}# Findings", "", *(f"- {md_escape(f)}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
-            parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
+            parts += ["", f"{h}# {md_escape(title)}", "", md_table(header, rows, align)]
         if obj.groups is not None:
             from .groups_section import render_groups_markdown
 
             parts += ["", render_groups_markdown(obj.groups, level + 1).rstrip("\n")]
     if obj.notes:
-        parts += ["", f"{h}# Notes", "", *(f"- {_md_inline(n)}" for n in obj.notes)]
+        parts += ["", f"{h}# Notes", "", *(f"- {md_escape(n)}" for n in obj.notes)]
     return "\n".join(parts) + "\n"
-
-
-def _md_inline(s: str) -> str:
-    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(s))
 
 
 def matrix_text(labels: Sequence[Any], counts: Any) -> str:

@@ -1,0 +1,110 @@
+"""User text in the Markdown report stays text, and the slider shows the printed numbers.
+
+Oracles: two independent Markdown parsers (markdown-it-py in CommonMark mode with raw HTML
+allowed, GitHub's table and strike-through rules; Python-Markdown with its tables extension,
+as mkdocs renders) whose HTML is read back with the standard library's ``html.parser``;
+scikit-learn's ``precision_score`` and hand counts for the slider.
+"""
+
+from __future__ import annotations
+
+import warnings
+from html.parser import HTMLParser
+
+import markdown
+import numpy as np
+import pytest
+from markdown_it import MarkdownIt
+
+import confmat
+from confmat.report import build_comparison, build_report, render_markdown
+
+EVIL = ["<img src=x onerror=alert(1)>", "</script><!--", "]]>", "`x`", "a|b", "l1\nl2",
+        "A & B &lt;", "*em* _u_ ~~s~~", "[x](http://e)", "# h", "\u202eRTL 😀 e\u0301",
+        "x" * 200]
+#: the elements a report's Markdown may produce: headings, lists, bold, tables
+ALLOWED = {"h1", "h2", "h3", "h4", "p", "ul", "li", "strong", "table", "thead", "tbody", "tr",
+           "th", "td"}
+
+
+class Cells(HTMLParser):
+    """Every element's name, and the text of each table row's cells."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.rows: list[list[str]] = []
+        self.headings: list[str] = []
+        self._cell: list[str] | None = None
+        self._heading: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+        elif tag in ("h1", "h2", "h3", "h4"):
+            self._heading = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag in ("h1", "h2", "h3", "h4") and self._heading is not None:
+            self.headings.append("".join(self._heading).strip())
+            self._heading = None
+
+    def handle_data(self, data):
+        for part in (self._cell, self._heading):
+            if part is not None:
+                part.append(data)
+
+    def handle_comment(self, data):
+        self.tags.add("<!-- comment -->")
+
+
+def _renderers():
+    gfm = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    return {"markdown-it": gfm.render,
+            "python-markdown": lambda s: markdown.markdown(s, extensions=["tables"])}
+
+
+@pytest.mark.parametrize("renderer", ["markdown-it", "python-markdown"])
+def test_markdown_labels_and_titles_read_back_as_text(renderer: str) -> None:
+    rng = np.random.default_rng(0)
+    k = len(EVIL)
+    y = rng.integers(0, k, 400)
+    p = np.where(rng.random(400) < 0.6, y, rng.integers(0, k, 400))
+    yt, yp = [EVIL[i] for i in y], [EVIL[i] for i in p]
+    cm = confmat.ConfusionMatrix.from_predictions(yt, yp, labels=EVIL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = build_report(cm, y_true=yt, y_score=rng.dirichlet(np.ones(k), 400),
+                           intervals=False, title="<b>T</b> & *x*")
+    html = _renderers()[renderer](render_markdown(rep))
+    doc = Cells()
+    doc.feed(html)
+    assert doc.tags <= ALLOWED, doc.tags - ALLOWED
+    shown = [" ".join(v.split("\n")) for v in EVIL]  # a line break reads as a space
+    assert doc.headings[0] == "<b>T</b> & *x*"
+    matrix = next(r for r in doc.rows if r and r[0] == "true \\ pred")
+    assert matrix == ["true \\ pred", *shown, "total"]
+    counts = [r for r in doc.rows if r and r[0] in shown][:k]  # the confusion matrix's rows
+    assert [r[0] for r in counts] == shown
+    assert [[int(v) for v in r[1:-1]] for r in counts] == cm.counts.tolist()
+    for label in shown:  # each per-class threshold table names its class in its heading
+        assert f"Thresholds for positive class {label}" in doc.headings
+
+
+def test_markdown_comparison_model_names_are_text() -> None:
+    y = [0, 1, 1, 0, 1, 0]
+    cmp = build_comparison(y, {"<i>a</i>|b": [0, 1, 1, 1, 1, 0], "_c_": [0, 1, 0, 1, 1, 0]},
+                           intervals=False, metrics=["accuracy"])
+    html = _renderers()["markdown-it"](render_markdown(cmp))
+    doc = Cells()
+    doc.feed(html)
+    assert doc.tags <= ALLOWED, doc.tags - ALLOWED
+    assert [r[:2] for r in doc.rows if r and r[0] in ("<i>a</i>|b", "_c_")][:2] == [
+        ["<i>a</i>|b", f"{5 / 6:.4f}"], ["_c_", f"{4 / 6:.4f}"]]  # correct: 5 and 4 of 6
+    assert {"<i>a</i>|b", "_c_"} <= set(doc.headings)
