@@ -108,3 +108,51 @@ def test_markdown_comparison_model_names_are_text() -> None:
     assert [r[:2] for r in doc.rows if r and r[0] in ("<i>a</i>|b", "_c_")][:2] == [
         ["<i>a</i>|b", f"{5 / 6:.4f}"], ["_c_", f"{4 / 6:.4f}"]]  # correct: 5 and 4 of 6
     assert {"<i>a</i>|b", "_c_"} <= set(doc.headings)
+
+
+def _svg_texts(html: str) -> list[list[str]]:
+    """The text matplotlib drew in each figure of a page (it writes each string it draws as
+    a comment of the SVG, entities for ``<``, ``>`` and ``&``)."""
+    import base64
+    import re
+    from html import unescape
+
+    figs = re.findall(r'data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)', html)
+    return [[unescape(t) for t in re.findall(r"<!-- (.*?) -->", base64.b64decode(f).decode())]
+            for f in figs]
+
+
+def test_figures_draw_labels_as_typed() -> None:
+    """Labels with ``$`` (matplotlib's mathtext: ``$\\frac$`` could not be drawn at all and the
+    page failed) or a leading ``_`` (left out of matplotlib legends) reach every figure as
+    typed."""
+    from confmat.report import render_html
+    from confmat.report.render_text import fmt
+
+    labels = ["$\\frac$", "$x^2$", "cost $1-$5", "_neg", "</text><script>"]
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, len(labels), 200)
+    yt = [labels[i] for i in y]
+    proba = rng.dirichlet(np.ones(len(labels)), 200)
+    cm = confmat.ConfusionMatrix.from_predictions(yt, [labels[i] for i in proba.argmax(1)],
+                                                  labels=sorted(labels))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = build_report(cm, y_true=yt, y_score=proba, intervals=False)
+    roc, pr = _svg_texts(render_html(rep))[:2]
+    for c in rep.curves:  # legend entries: the label as typed (zero-width space aside)
+        assert f"{c.pos_label} (AUC = {fmt(c.auc, 3)})" in [t.lstrip("\u200b") for t in roc]
+        assert f"{c.pos_label} (AP = {fmt(c.average_precision, 3)})" in [
+            t.lstrip("\u200b") for t in pr]
+
+
+def test_display_legend_keeps_a_name_that_starts_with_underscore() -> None:
+    from matplotlib.figure import Figure
+
+    from confmat.curves import threshold_sweep
+    from confmat.plots import RocCurveDisplay
+
+    d = RocCurveDisplay(threshold_sweep([0, 1, 1], [0.2, 0.9, 0.4]), name="_m $5").plot(
+        ax=Figure().add_subplot())
+    shown = [t.get_text() for t in d.ax_.get_legend().get_texts()]
+    assert any(t.lstrip("\u200b").startswith("_m \\$5") for t in shown), shown

@@ -27,7 +27,7 @@ from ..curves.partial import PartialRange
 from ..metrics import get_metric
 from ..plots import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
 from ..plots.calibration import CalibrationDisplay
-from ..plots.common import place_legend
+from ..plots.common import literal_text, place_legend
 from ..plots.groups import draw_group_forest
 from ..plots.multiclass import OneVsRestRocDisplay
 from ..plots.roc_shading import draw_partial_range
@@ -106,10 +106,10 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
 
         def roc_all(ax: Any) -> None:
             for c in curves:
-                RocCurveDisplay(c.sweep).plot(ax=ax, mark_thresholds=False,
-                                              chance=c is curves[-1],
-                                              label=f"{c.pos_label} (AUC = {fmt(c.auc, 3)})",
-                                              max_points=pts, legend=False)
+                RocCurveDisplay(c.sweep).plot(
+                    ax=ax, mark_thresholds=False, chance=c is curves[-1],
+                    label=f"{literal_text(c.pos_label)} (AUC = {fmt(c.auc, 3)})",
+                    max_points=pts, legend=False)
             if averages is not None:  # micro and macro averages, after the classes
                 OneVsRestRocDisplay(averages.ovr).plot(ax=ax, per_class=False, max_points=pts,
                                                        legend=False)
@@ -119,7 +119,8 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
             for c in curves:
                 PrecisionRecallDisplay(c.sweep).plot(
                     ax=ax, mark_thresholds=False, chance=False, max_points=pts,
-                    label=f"{c.pos_label} (AP = {fmt(c.average_precision, 3)})", legend=False)
+                    label=f"{literal_text(c.pos_label)} (AP = {fmt(c.average_precision, 3)})",
+                    legend=False)
             place_legend(ax, loc="lower left")
 
         figs.append(_figure(roc_all, "one-vs-rest ROC curves",
