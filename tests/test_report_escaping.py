@@ -156,3 +156,37 @@ def test_display_legend_keeps_a_name_that_starts_with_underscore() -> None:
         ax=Figure().add_subplot())
     shown = [t.get_text() for t in d.ax_.get_legend().get_texts()]
     assert any(t.lstrip("\u200b").startswith("_m \\$5") for t in shown), shown
+
+
+CONTROL = ["red\x1b[31m", "l1\nl2", "\u202eevil", "tab\there"]
+SHOWN = ["red\\x1b[31m", "l1\\nl2", "\\u202eevil", "tab\\there"]  # as Python writes them
+
+
+def _control_report():
+    from sklearn.metrics import confusion_matrix
+
+    y = [CONTROL[i % 4] for i in range(12)]
+    p = [CONTROL[(i * 5) % 4] if i % 3 else CONTROL[i % 4] for i in range(12)]
+    cm = confmat.ConfusionMatrix.from_predictions(y, p, labels=CONTROL)
+    counts = confusion_matrix(y, p, labels=CONTROL)
+    return build_report(cm, intervals=False, title="T\x1b]0;x\x07"), counts
+
+
+@pytest.mark.parametrize("where", ["render_text", "terminal"])
+def test_text_output_writes_control_characters_as_escapes(where, capsys) -> None:
+    from confmat.cli.render import print_terminal
+    from confmat.report import render_text
+
+    rep, counts = _control_report()
+    if where == "render_text":
+        out = render_text(rep)
+    else:
+        print_terminal(rep, summary=True)
+        out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\t\u202e")
+    lines = out.splitlines()
+    for label, row in zip(SHOWN, counts.tolist(), strict=True):  # one line per matrix row
+        (line,) = [ln for ln in lines if ln.split() and ln.split()[0] == label
+                   and len(ln.split()) == len(CONTROL) + 2]
+        assert [int(v) for v in line.split()[1:-1]] == row
+    assert "T\\x1b]0;x\\x07" in out

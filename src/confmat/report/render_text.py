@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,6 +94,37 @@ def fmt_count(v: float) -> str:
     return f"{v:g}" if float(v) != int(v) else str(int(v))
 
 
+#: format characters that reorder the text around them in a terminal (bidirectional
+#: embeddings, overrides and isolates): written as escapes like control characters
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def visible(text: Any) -> str:
+    """Text for a terminal or a text file, on one line and inert: control characters (line
+    breaks, tabs, the ESC that starts a terminal's colour or cursor sequences), line
+    separators and the bidirectional overrides are written as Python escapes (``\\n``,
+    ``\\x1b``, ``\\u202e``); everything else, accents and emoji included, as it is.
+
+    Parameters
+    ----------
+    text : object
+        Converted with ``str``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(visible("a\\nb\\x1b[31m red é 😀"))
+    a\\nb\\x1b[31m red é 😀
+    """
+    s = str(text)
+    return "".join(c.encode("unicode_escape").decode("ascii")
+                   if c in BIDI_CONTROLS or unicodedata.category(c) in ("Cc", "Zl", "Zp")
+                   else c for c in s)
+
+
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
     """A fixed-width text table; ``align`` is one 'l' or 'r' per column (default: first left).
 
@@ -115,13 +147,14 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
     """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
-    widths = [max(len(str(header[j])), *(len(str(r[j])) for r in rows)) if rows
-              else len(str(header[j])) for j in range(ncol)]
+    header = [visible(h) for h in header]
+    rows = [[visible(c) for c in r] for r in rows]
+    widths = [max(len(header[j]), *(len(r[j]) for r in rows)) if rows
+              else len(header[j]) for j in range(ncol)]
 
     def line(cells: Sequence[str]) -> str:
         out = []
         for j, c in enumerate(cells):
-            c = str(c)
             out.append(c.ljust(widths[j]) if align[j] == "l" else c.rjust(widths[j]))
         return "  ".join(out).rstrip()
 
@@ -424,28 +457,29 @@ def render_text(obj: Report | Comparison) -> str:
     ...                          title="T")).splitlines()[:2]
     ['T', '=']
     """
-    parts = [obj.title, "=" * len(obj.title)]
-    parts += source_lines(obj.source)
+    title = visible(obj.title)
+    parts = [title, "=" * len(title)]
+    parts += [visible(x) for x in source_lines(obj.source)]
     if isinstance(obj, Comparison):
         sections = comparison_sections(obj)
-        for title, header, rows, align in sections:
-            parts += ["", title, table(header, rows, align)]
+        for stitle, header, rows, align in sections:
+            parts += ["", visible(stitle), table(header, rows, align)]
         for rep in obj.reports:
             parts += ["", render_text(rep)]
     else:
         parts.append(f"samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
         if obj.warnings:
-            parts += ["", "Warnings", *(f"! {w}" for w in obj.warnings)]
+            parts += ["", "Warnings", *(f"! {visible(w)}" for w in obj.warnings)]
         if obj.findings:
-            parts += ["", "Findings", *(f"- {f}" for f in obj.findings)]
-        for title, header, rows, align in report_sections(obj):
-            parts += ["", title, table(header, rows, align)]
+            parts += ["", "Findings", *(f"- {visible(f)}" for f in obj.findings)]
+        for stitle, header, rows, align in report_sections(obj):
+            parts += ["", visible(stitle), table(header, rows, align)]
         if obj.groups is not None:  # the evaluation by group, after the report on all samples
             from .groups_section import render_groups_text
 
             parts += ["", render_groups_text(obj.groups).rstrip("\n")]
     if obj.notes:
-        parts += ["", "Notes", *(f"- {n}" for n in obj.notes)]
+        parts += ["", "Notes", *(f"- {visible(n)}" for n in obj.notes)]
     return "\n".join(parts) + "\n"
 
 
