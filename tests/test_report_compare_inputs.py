@@ -74,3 +74,9 @@ def test_identical_models_compare_with_mcnemar_b_c_zero(pred) -> None:
     assert {float(r["value"]) for r in rows if r["section"] == "test"} == {1.0}
     for text in (render_text(cmp), render_markdown(cmp), render_html(cmp)):
         assert f"{acc:.4f}" in text
+
+
+def test_model_names_with_the_same_text_are_an_error() -> None:
+    # 1 and "1" are two keys of the mapping but one name in every table: a model was lost
+    with pytest.raises(ValueError, match=r"model names must differ as text: \[1, '1'\]"):
+        build_comparison(Y, {1: Y, "1": [0] * len(Y)}, intervals=False, metrics=["accuracy"])

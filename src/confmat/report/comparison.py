@@ -222,7 +222,8 @@ def build_comparison(
     Raises
     ------
     ValueError
-        No models; predictions or scores of another length than ``y_true``; scores of
+        No models; two model names with the same text (``1`` and ``"1"``); predictions or
+        scores of another length than ``y_true``; scores of
         unknown models; models that leave different samples out of ``labels`` (a prediction
         outside ``labels``); a per-class metric; ``partial_auc`` without a binary score vector
         for every model, not a range within [0, 1], or a bad ``partial_auc_focus``. An error
@@ -255,6 +256,11 @@ def build_comparison(
                         f"{type(models).__name__}")
     if not models:
         raise ValueError("models is empty: give at least one model's predictions")
+    shown = [str(k) for k in models]
+    twins = [k for k in models if shown.count(str(k)) > 1]
+    if twins:  # every table, test and page names a model by its text
+        raise ValueError(f"model names must differ as text: {twins!r} are all written "
+                         f"{sorted({str(k) for k in twins})!r}")
     partial = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
     scores = dict(scores or {})
     unknown = set(scores) - set(models)
