@@ -190,3 +190,18 @@ def test_text_output_writes_control_characters_as_escapes(where, capsys) -> None
                    and len(ln.split()) == len(CONTROL) + 2]
         assert [int(v) for v in line.split()[1:-1]] == row
     assert "T\\x1b]0;x\\x07" in out
+
+
+def test_text_of_groups_writes_control_characters_as_escapes() -> None:
+    from confmat.groups import by_group
+    from confmat.report import build_groups_section
+    from confmat.report.groups_section import render_groups_text
+
+    y = [0, 1, 0, 1, 1, 0]
+    g = ["a\x1b[2J", "a\x1b[2J", "b\nc", "b\nc", "b\nc", "a\x1b[2J"]
+    text = render_groups_text(build_groups_section(by_group(y, y, {"si\tte": g}),
+                                                   metrics=["accuracy"], intervals=False))
+    assert not any(c in text for c in "\x1b\t")
+    rows = {ln.split()[0]: ln.split()[1] for ln in text.splitlines()[2:4]}
+    assert rows == {"a\\x1b[2J": "3*", "b\\nc": "3*"}  # sizes counted by hand
+    assert "By group (si\\tte)" in text

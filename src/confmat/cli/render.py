@@ -101,7 +101,8 @@ def print_terminal(obj: Any, summary: bool = False) -> None:
       1            0  4      4
     """
     from ..report import Comparison
-    from ..report.render_text import comparison_sections, report_sections, source_lines, visible
+    from ..report.escapes import visible
+    from ..report.render_text import comparison_sections, report_sections, source_lines
 
     width = text_width()
     bold = _bold_style()

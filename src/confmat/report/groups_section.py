@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from .escapes import md_escape, visible
 from .jsonable import label_json, num
-from .markdown import md_escape
 
 __all__ = ["GroupsSection", "build_groups_section", "disparity_flag",
            "render_groups_markdown", "render_groups_text"]
@@ -435,14 +435,14 @@ def render_groups_text(section: GroupsSection) -> str:
     >>> print(render_groups_text(build_groups_section(ev, metrics=["accuracy"])).splitlines()[2])
     a       1*    1.0000
     """
-    head = [" / ".join(section.names), "size", *section.metrics]
+    head = [visible(" / ".join(section.names)), "size", *section.metrics]
     body = []
     for r in section.rows:
         g = " / ".join(map(str, r["group"])) if isinstance(r["group"], list) else str(r["group"])
-        body.append([g, f"{r['size']}{'*' if r['small'] else ''}"]
+        body.append([visible(g), f"{r['size']}{'*' if r['small'] else ''}"]
                     + [_fmt(r[m]) for m in section.metrics])
     widths = [max(len(row[j]) for row in [head, *body]) for j in range(len(head))]
-    lines = [f"By group ({' x '.join(section.names)}): {len(section.rows)} groups"]
+    lines = [f"By group ({visible(' x '.join(section.names))}): {len(section.rows)} groups"]
     lines.append("  ".join(h.ljust(w) if j == 0 else h.rjust(w)
                            for j, (h, w) in enumerate(zip(head, widths, strict=True))))
     for row in body:
@@ -465,8 +465,8 @@ def render_groups_text(section: GroupsSection) -> str:
         lines.append(f"{f['metric']} with {f['level']:.0%} intervals ({f['method']})")
         for g, e, lo, hi in zip(f["groups"], f["estimate"], f["low"], f["high"], strict=True):
             name = " / ".join(map(str, g)) if isinstance(g, list) else str(g)
-            lines.append(f"  {name}: {_fmt(e)} [{_fmt(lo)}, {_fmt(hi)}]")
-    lines += [f"Note: {n}" for n in section.notes]
+            lines.append(f"  {visible(name)}: {_fmt(e)} [{_fmt(lo)}, {_fmt(hi)}]")
+    lines += [f"Note: {visible(n)}" for n in section.notes]
     return "\n".join(lines)
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from ..plots import marked_points
 from .comparison import Comparison
-from .markdown import md_escape
+from .escapes import md_escape, visible
 from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
@@ -92,37 +91,6 @@ def fmt_count(v: float) -> str:
     ('12', '2.5')
     """
     return f"{v:g}" if float(v) != int(v) else str(int(v))
-
-
-#: format characters that reorder the text around them in a terminal (bidirectional
-#: embeddings, overrides and isolates): written as escapes like control characters
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def visible(text: Any) -> str:
-    """Text for a terminal or a text file, on one line and inert: control characters (line
-    breaks, tabs, the ESC that starts a terminal's colour or cursor sequences), line
-    separators and the bidirectional overrides are written as Python escapes (``\\n``,
-    ``\\x1b``, ``\\u202e``); everything else, accents and emoji included, as it is.
-
-    Parameters
-    ----------
-    text : object
-        Converted with ``str``.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(visible("a\\nb\\x1b[31m red é 😀"))
-    a\\nb\\x1b[31m red é 😀
-    """
-    s = str(text)
-    return "".join(c.encode("unicode_escape").decode("ascii")
-                   if c in BIDI_CONTROLS or unicodedata.category(c) in ("Cc", "Zl", "Zp")
-                   else c for c in s)
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:

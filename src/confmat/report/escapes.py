@@ -1,10 +1,12 @@
-"""Markdown text: one escape, shared by every Markdown renderer of the report."""
+"""The escapes of user text (labels, titles, names): one for Markdown, one for plain text and
+terminals, shared by every renderer of the report (HTML is escaped by its templates)."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
-__all__ = ["MD_ENTITIES", "MD_SPECIAL", "md_escape"]
+__all__ = ["BIDI_CONTROLS", "MD_ENTITIES", "MD_SPECIAL", "md_escape", "visible"]
 
 #: characters backslash-escaped (CommonMark and Python-Markdown both honour these escapes)
 MD_SPECIAL = frozenset("\\`*#|[]")
@@ -51,3 +53,34 @@ def md_escape(text: Any) -> str:
         else:
             out.append(c)
     return "".join(out)
+
+
+#: format characters that reorder the text around them in a terminal (bidirectional
+#: embeddings, overrides and isolates): written as escapes like control characters
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def visible(text: Any) -> str:
+    """Text for a terminal or a text file, on one line and inert: control characters (line
+    breaks, tabs, the ESC that starts a terminal's colour or cursor sequences), line
+    separators and the bidirectional overrides are written as Python escapes (``\\n``,
+    ``\\x1b``, ``\\u202e``); everything else, accents and emoji included, as it is.
+
+    Parameters
+    ----------
+    text : object
+        Converted with ``str``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(visible("a\\nb\\x1b[31m red é 😀"))
+    a\\nb\\x1b[31m red é 😀
+    """
+    s = str(text)
+    return "".join(c.encode("unicode_escape").decode("ascii")
+                   if c in BIDI_CONTROLS or unicodedata.category(c) in ("Cc", "Zl", "Zp")
+                   else c for c in s)
