@@ -265,14 +265,14 @@ def test_text_and_markdown_mark_large_uncertain_and_small():
         assert line.endswith(f"({d['flag']})" if d["flag"] else "]"), line
         assert f"[{d['low']:.4f}, {d['high']:.4f}]" in line
         row = next(ln for ln in md.splitlines()
-                   if ln.startswith(f"| {d['name'].replace('_', chr(92) + '_')} |"))
+                   if ln.startswith(f"| {d['name']} |"))  # an underscore within a word is no emphasis
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert cells[1].startswith("**") is d["large"]
         assert cells[2] == f"[{d['low']:.4f}, {d['high']:.4f}]" and cells[3] == (d["flag"] or "")
     assert "(small)" in md and "*" in text
     md = render_groups_markdown(build_groups_section(by_group([0, 1], [0, 1], ["<b>|x", "y"]),
                                                      ["accuracy"], intervals=False))
-    assert "| \\<b\\>\\|x | 1 (small) |" in md and "<b>" not in md
+    assert "| &lt;b&gt;\\|x | 1 (small) |" in md and "<b>" not in md
 
 
 @pytest.mark.parametrize("kind, value, large", [("difference", 0.1, True),

@@ -335,7 +335,7 @@ def test_keyboard_moves_theta_and_2x2_as_the_embedded_registry_data(browser,
         theta_box = widget.locator("[data-out='threshold']").input_value()
         assert theta_box == curve["theta_text"][i]
         t = thresholds[i]
-        assert values[1:] == tuple(curve[k][i] for k in ("tp", "fn", "fp", "tn"))
+        assert values[1:] == tuple(float(curve[k][i]) for k in ("tp", "fn", "fp", "tn"))
         pred = score >= t  # the counts the registry embedded, against numpy
         assert values[1:] == (np.sum(pred & (y == 1)), np.sum(~pred & (y == 1)),
                               np.sum(pred & (y == 0)), np.sum(~pred & (y == 0)))
@@ -499,3 +499,25 @@ def test_comparison_partial_auc_column_note_and_tests(browser, tmp_path: Path,
     assert layout[0] <= layout[1] == width
     pg.assert_clean()
     page.close()
+
+
+def test_slider_opens_with_the_printed_digits_at_a_halfway_value(browser, tmp_path) -> None:
+    """Precision 1/32 = 0.03125 (1 true positive among 32 predicted positives, by hand) is
+    printed 0.0312 (Python rounds the exact halfway to even); the slider's opening state shows
+    the same digits and the printed weighted counts (2.5 per sample: 2.5, 50, 77.5, 50)."""
+    y = np.r_[1, np.zeros(31, int), np.ones(20, int), np.zeros(20, int)]
+    s = np.r_[0.9, np.linspace(0.55, 0.85, 31), np.linspace(0.05, 0.45, 40)]
+    pred = (s >= 0.5).astype(int)
+    assert precision_score(y, pred) == 1 / 32
+    w = np.full(len(y), 2.5)
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, sample_weight=w)
+    rep = build_report(cm, y_true=y, y_score=s, sample_weight=w, intervals=False)
+    path = tmp_path / "halfway.html"
+    path.write_text(render_html(rep), encoding="utf-8")
+    pg = Page(browser, path)
+    widget = pg.page.locator(".cm-slider").first
+    assert widget.locator("[data-metric='precision']").text_content() == "0.0312"
+    assert [widget.locator(f"[data-out='{k}']").text_content()
+            for k in ("tp", "fn", "fp", "tn")] == ["2.5", "50", "77.5", "50"]
+    pg.assert_clean()
+    pg.page.close()

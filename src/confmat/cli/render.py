@@ -101,6 +101,7 @@ def print_terminal(obj: Any, summary: bool = False) -> None:
       1            0  4      4
     """
     from ..report import Comparison
+    from ..report.escapes import visible
     from ..report.render_text import comparison_sections, report_sections, source_lines
 
     width = text_width()
@@ -109,18 +110,20 @@ def print_terminal(obj: Any, summary: bool = False) -> None:
 
     def show(title: str, sections: list[Any], notes: list[str], src: dict[str, Any],
              warnings: list[str] | None = None, findings: list[str] | None = None) -> None:
-        out.append(_rule(title, width, bold))
-        out.extend(wrap(line, width) for line in source_lines(src))
-        out.extend(bold("warning:") + wrap(f"warning: {w}", width, 9)[8:]
+        out.append(_rule(visible(title), width, bold))
+        out.extend(wrap(visible(line), width) for line in source_lines(src))
+        out.extend(bold("warning:") + wrap(f"warning: {visible(w)}", width, 9)[8:]
                    for w in warnings or [])
-        out.extend(bold("•") + wrap(f"• {f}", width, 2)[1:] for f in findings or [])
+        out.extend(bold("•") + wrap(f"• {visible(f)}", width, 2)[1:] for f in findings or [])
         for stitle, header, rows, align in sections:
-            out.extend(["", wrap(bold(stitle), width)])
+            header = [visible(h) for h in header]
+            rows = [[visible(c) for c in r] for r in rows]
+            out.extend(["", wrap(bold(visible(stitle)), width)])
             for group in column_groups(header, rows, width, align or ""):
                 out.extend(["", *_table_lines(header, rows, align, group, width)])
         if notes:
             out.append("")
-        out.extend(wrap(f"note: {n}", width, len("note: ")) for n in notes)
+        out.extend(wrap(f"note: {visible(n)}", width, len("note: ")) for n in notes)
 
     if isinstance(obj, Comparison):
         show(obj.title, comparison_sections(obj), obj.notes, obj.source)

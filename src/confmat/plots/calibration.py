@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..curves.calibration import Calibration, calibration
-from .common import Saving, new_ax
+from .common import Saving, literal_text, new_ax
 
 __all__ = ["CalibrationDisplay"]
 
@@ -139,7 +139,7 @@ class CalibrationDisplay(Saving):
         ax.plot([0, 1], [0, 1], linestyle="--", color="0.5", linewidth=1,
                 label="perfectly calibrated")
         what = "top label" if cal.kind == "multiclass" else c.event
-        text = label or self.name or f"{what} (ECE = {cal.ece:.3f})"
+        text = label or literal_text(self.name or f"{what} (ECE = {cal.ece:.3f})")
         ax.plot(c.mean_predicted[keep], c.observed[keep], marker="o", linewidth=1.5,
                 label=text)
         ax.set_xlim(-0.02, 1.02)

@@ -9,6 +9,35 @@ import numpy as np
 from ..inputs.targets import encode_truth, resolve_pos_label
 
 
+def literal_text(text: Any) -> str:
+    """A user's label or name as matplotlib text that is drawn as typed.
+
+    Matplotlib reads text between two ``$`` as mathtext (``"$x^2$"`` drawn as a formula, and
+    ``"$\\frac$"`` fails to draw at all) and leaves out of a legend every label that starts
+    with ``_``. Each ``$`` is escaped (``\\$``, drawn as ``$``) and a leading ``_`` gets a
+    zero-width space before it, so class labels, model and group names reach the figure as
+    text.
+
+    Parameters
+    ----------
+    text : object
+        Converted with ``str``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(literal_text("cost $1-$5"))
+    cost \\$1-\\$5
+    >>> literal_text("_neg")
+    '\\u200b_neg'
+    """
+    s = str(text).replace("$", "\\$")
+    return "\u200b" + s if s.startswith("_") else s
+
+
 def new_ax(ax: Any, figsize: tuple[float, float] = (5.0, 4.5)) -> tuple[Any, Any]:
     """The figure and axes to draw on: those of ``ax``, or a new figure.
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import ThresholdSweep
-from .common import Saving, new_ax, place_legend, scores_of
+from .common import Saving, literal_text, new_ax, place_legend, scores_of
 from .roc_shading import draw_band
 from .sweeps import sweep_from_predictions, sweep_metric, thin_index
 
@@ -182,7 +182,7 @@ class RocComparisonDisplay(Saving):
             keep = thin_index(len(fpr), max_points)
             fpr, tpr = fpr[keep], tpr[keep]
             auc = self.roc_auc.get(name)
-            lab = name + ("" if auc is None else f" (AUC = {auc:.3f})")
+            lab = literal_text(name) + ("" if auc is None else f" (AUC = {auc:.3f})")
             (ln,) = ax.plot(fpr, tpr, label=lab)
             lines.append((name, ln, fpr, tpr))
             if name in bands:

@@ -12,7 +12,7 @@ import numpy as np
 from ..curves import ThresholdSweep
 from ..curves.partial import PartialRange
 from ..metrics import get_metric
-from .common import Saving, annotate_thresholds, new_ax, place_legend, scores_of
+from .common import Saving, annotate_thresholds, literal_text, new_ax, place_legend, scores_of
 from .roc_shading import draw_band, draw_partial_range, partial_range_label
 from .sweeps import marked_points, sweep_from_predictions, sweep_metric, thin_index
 
@@ -314,7 +314,7 @@ class RocCurveDisplay(_CurveDisplay):
         fpr, tpr = self.fpr, self.tpr
         keep = thin_index(len(fpr), max_points)
         if label is None:
-            label = self.name or f"class {self.pos_label}"
+            label = literal_text(self.name or f"class {self.pos_label}")
             if self.roc_auc is not None:
                 label += f" (AUC = {self.roc_auc:.3f})"
         (line,) = ax.plot(fpr[keep], tpr[keep], drawstyle="default", label=label, **line_kw)
@@ -425,7 +425,7 @@ class PrecisionRecallDisplay(_CurveDisplay):
         recall, precision = self.recall, self.precision
         keep = thin_index(len(recall), max_points)
         if label is None:
-            label = self.name or f"class {self.pos_label}"
+            label = literal_text(self.name or f"class {self.pos_label}")
             if self.average_precision is not None:
                 label += f" (AP = {self.average_precision:.3f})"
         ax.plot(recall[keep], precision[keep], drawstyle="steps-post", label=label, **line_kw)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .common import new_ax
+from .common import literal_text, new_ax
 
 __all__ = ["draw_group_forest", "plot_group_forest"]
 
@@ -123,9 +123,9 @@ def draw_group_forest(forest: Mapping[str, Any], *, ax: Any = None,
     if value is not None and np.isfinite(value):
         ax.axvline(float(value), color="0.5", ls="--", lw=1, label="overall")
     names = [" / ".join(map(str, k)) if isinstance(k, tuple | list) else str(k) for k in groups]
-    ax.set_yticks(y, [f"{g} (n={int(s)})" for g, s in zip(names, forest["sizes"], strict=True)])
+    ax.set_yticks(y, [f"{literal_text(g)} (n={int(s)})" for g, s in zip(names, forest["sizes"], strict=True)])
     metric, level = forest["metric"], float(forest["level"])
     ax.set_xlabel(f"{metric} ({level:.0%} interval, {forest['method']})")
-    ax.set_title(f"{metric} by {' x '.join(map(str, forest['names']))}")
+    ax.set_title(f"{metric} by {literal_text(' x '.join(map(str, forest['names'])))}")
     ax.legend(loc="best", fontsize="small")
     return ax

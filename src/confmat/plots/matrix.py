@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..matrix import ConfusionMatrix
-from .common import Saving, new_ax
+from .common import Saving, literal_text, new_ax
 
 
 class ConfusionMatrixDisplay(Saving):
@@ -155,7 +155,7 @@ class ConfusionMatrixDisplay(Saving):
                 txt = f"{c:g}" + (f"\n{pct[i, j]:.1f}%" if percentages else "")
                 ax.text(j, i, txt, ha="center", va="center", fontsize=fs,
                         color="white" if pct[i, j] > 55 else "black")
-        names = [str(v) for v in self.display_labels]
+        names = [literal_text(v) for v in self.display_labels]
         ax.set_xticks(range(k), names, rotation=45 if max(map(len, names)) > 4 else 0,
                       ha="right" if max(map(len, names)) > 4 else "center")
         ax.set_yticks(range(k), names)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import OneVsRestROC, roc_curve_ovr
-from .common import Saving, new_ax, place_legend
+from .common import Saving, literal_text, new_ax, place_legend
 from .sweeps import thin_index
 
 __all__ = ["OneVsRestRocDisplay"]
@@ -125,7 +125,7 @@ class OneVsRestRocDisplay(Saving):
 
         if per_class:
             for lab, c in self.ovr.curves.items():
-                line(c.fpr, c.tpr, linewidth=1.2, label=f"{lab} (AUC = {c.auc:.3f})")
+                line(c.fpr, c.tpr, linewidth=1.2, label=f"{literal_text(lab)} (AUC = {c.auc:.3f})")
             if chance:
                 ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1,
                         label="chance")

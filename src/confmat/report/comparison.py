@@ -8,13 +8,15 @@ display. It runs no test of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..curves.partial import PartialRange
+from ..inputs.encode import encode_pair
 from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
@@ -220,9 +222,15 @@ def build_comparison(
     Raises
     ------
     ValueError
-        No models; predictions or scores of another length than ``y_true``; scores of
-        unknown models; a per-class metric; ``partial_auc`` without a binary score vector
-        for every model, not a range within [0, 1], or a bad ``partial_auc_focus``.
+        No models; two model names with the same text (``1`` and ``"1"``); predictions or
+        scores of another length than ``y_true``; scores of
+        unknown models; models that leave different samples out of ``labels`` (a prediction
+        outside ``labels``); a per-class metric; ``partial_auc`` without a binary score vector
+        for every model, not a range within [0, 1], or a bad ``partial_auc_focus``. An error
+        of the input door about one model's predictions or scores names that model.
+    TypeError
+        ``models`` is not a mapping; a model's labels of another kind than ``y_true``'s
+        (``"1"`` against ``1``, ``True`` against ``1``), naming the model.
 
     Examples
     --------
@@ -243,22 +251,33 @@ def build_comparison(
     >>> cmp.partial_auc["label"], [t["metric"] for t in cmp.tests]
     ('sensitivity 0.5 to 1, McClish-corrected', ['accuracy', 'partial_auc'])
     """
+    if not isinstance(models, Mapping):
+        raise TypeError("models must be a mapping of model name to predicted labels, got "
+                        f"{type(models).__name__}")
     if not models:
         raise ValueError("models is empty: give at least one model's predictions")
+    shown = [str(k) for k in models]
+    twins = [k for k in models if shown.count(str(k)) > 1]
+    if twins:  # every table, test and page names a model by its text
+        raise ValueError(f"model names must differ as text: {twins!r} are all written "
+                         f"{sorted({str(k) for k in twins})!r}")
     partial = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
     scores = dict(scores or {})
     unknown = set(scores) - set(models)
     if unknown:
         raise ValueError(f"scores given for unknown models: {sorted(unknown)}")
     y = np.asarray(y_true)
-    if labels is None:
-        seen: set[Any] = set(y.tolist())
-        for p in models.values():
-            seen |= set(np.asarray(p).tolist())
-        try:
-            labels = sorted(seen)
-        except TypeError:
-            labels = sorted(seen, key=str)
+    for name, pred in models.items():
+        if len(pred) != len(y):
+            raise ValueError(
+                f"model {name!r} has {len(pred)} predictions but y_true has {len(y)} samples"
+            )
+    if labels is None:  # the union of each model's label book, each checked by the door
+        books = []
+        for name, pred in models.items():
+            with _naming(name):
+                books.append(encode_pair(y, np.asarray(pred))[2])
+        labels = sorted(set().union(*books))
     with_scores = bool(scores) and set(scores) == set(models) \
         and all(np.ndim(v) == 1 for v in scores.values()) and len(labels) == 2
     if partial is not None and not with_scores:
@@ -281,21 +300,22 @@ def build_comparison(
             names.append(spec.name)
         names += ["roc_auc"] if with_scores else []
     reports = []
+    first: tuple[str, ConfusionMatrix] | None = None
     for name, pred in models.items():
         pred = np.asarray(pred)
-        if len(pred) != len(y):
-            raise ValueError(
-                f"model {name!r} has {len(pred)} predictions but y_true has {len(y)} samples"
-            )
-        cm = ConfusionMatrix.from_predictions(y, pred, labels=labels, sample_weight=sample_weight)
-        reports.append(build_report(cm, y_true=y, y_score=scores.get(name), y_pred=pred,
-                                    pos_label=pos_label,
-                                    sample_weight=sample_weight, intervals=intervals, level=level,
-                                    n_resamples=n_resamples, title=str(name), source=source,
-                                    interval_metrics=interval_metrics,
-                                    partial_auc=None if partial is None else partial.bounds,
-                                    partial_auc_focus=partial_auc_focus,
-                                    partial_auc_correct=partial_auc_correct))
+        with _naming(name):  # the input door's message, with the model it is about
+            cm = ConfusionMatrix.from_predictions(y, pred, labels=labels,
+                                                  sample_weight=sample_weight)
+        first = first or (name, cm)
+        _check_same_samples(first, (name, cm), labels)
+        with _naming(name):
+            reports.append(build_report(
+                cm, y_true=y, y_score=scores.get(name), y_pred=pred, pos_label=pos_label,
+                sample_weight=sample_weight, intervals=intervals, level=level,
+                n_resamples=n_resamples, title=str(name), source=source,
+                interval_metrics=interval_metrics,
+                partial_auc=None if partial is None else partial.bounds,
+                partial_auc_focus=partial_auc_focus, partial_auc_correct=partial_auc_correct))
     if test_metric is None:
         test_metric = "accuracy" if "accuracy" in names else names[0]
     given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
@@ -311,6 +331,30 @@ def build_comparison(
                      partial_auc_correct=partial_auc_correct)
     return Comparison(title, [str(n) for n in models], reports, result, intervals,
                       list(result.notes), dict(source or {}))
+
+
+@contextmanager
+def _naming(model: str) -> Iterator[None]:
+    """A ValueError or TypeError raised inside names the model being evaluated."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"while evaluating model {model!r}: {exc}") from exc
+
+
+def _check_same_samples(first: tuple[str, ConfusionMatrix], this: tuple[str, ConfusionMatrix],
+                        labels: Sequence[Any]) -> None:
+    """Every model's table must count the same samples: a prediction outside ``labels``
+    leaves its sample out of that model's table only, and the models would no longer be
+    compared on the same samples (paired tests need them)."""
+    (a, cm_a), (b, cm_b) = first, this
+    if cm_a.n_outside != cm_b.n_outside or not np.array_equal(cm_a.counts.sum(axis=1),
+                                                              cm_b.counts.sum(axis=1)):
+        raise ValueError(
+            f"models {a!r} and {b!r} leave different samples out of labels={list(labels)!r} "
+            f"({cm_a.n_outside:g} and {cm_b.n_outside:g} samples: a sample whose "
+            "prediction is outside labels is left out of that model's table), so they would "
+            "not be compared on the same samples; add the classes they predict to labels")
 
 
 def _headline(labels: list[Any], pos_label: Any, with_scores: bool

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from .escapes import md_escape, visible
 from .jsonable import label_json, num
 
 __all__ = ["GroupsSection", "build_groups_section", "disparity_flag",
@@ -434,14 +435,14 @@ def render_groups_text(section: GroupsSection) -> str:
     >>> print(render_groups_text(build_groups_section(ev, metrics=["accuracy"])).splitlines()[2])
     a       1*    1.0000
     """
-    head = [" / ".join(section.names), "size", *section.metrics]
+    head = [visible(" / ".join(section.names)), "size", *section.metrics]
     body = []
     for r in section.rows:
         g = " / ".join(map(str, r["group"])) if isinstance(r["group"], list) else str(r["group"])
-        body.append([g, f"{r['size']}{'*' if r['small'] else ''}"]
+        body.append([visible(g), f"{r['size']}{'*' if r['small'] else ''}"]
                     + [_fmt(r[m]) for m in section.metrics])
     widths = [max(len(row[j]) for row in [head, *body]) for j in range(len(head))]
-    lines = [f"By group ({' x '.join(section.names)}): {len(section.rows)} groups"]
+    lines = [f"By group ({visible(' x '.join(section.names))}): {len(section.rows)} groups"]
     lines.append("  ".join(h.ljust(w) if j == 0 else h.rjust(w)
                            for j, (h, w) in enumerate(zip(head, widths, strict=True))))
     for row in body:
@@ -464,15 +465,9 @@ def render_groups_text(section: GroupsSection) -> str:
         lines.append(f"{f['metric']} with {f['level']:.0%} intervals ({f['method']})")
         for g, e, lo, hi in zip(f["groups"], f["estimate"], f["low"], f["high"], strict=True):
             name = " / ".join(map(str, g)) if isinstance(g, list) else str(g)
-            lines.append(f"  {name}: {_fmt(e)} [{_fmt(lo)}, {_fmt(hi)}]")
-    lines += [f"Note: {n}" for n in section.notes]
+            lines.append(f"  {visible(name)}: {_fmt(e)} [{_fmt(lo)}, {_fmt(hi)}]")
+    lines += [f"Note: {visible(n)}" for n in section.notes]
     return "\n".join(lines)
-
-
-def _md(text: Any) -> str:
-    """Text as literal Markdown (the escapes of ``render_markdown``): a label holding markup
-    or table bars stays text."""
-    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(text).replace("\n", " "))
 
 
 def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
@@ -499,12 +494,12 @@ def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
     '| a | 1 (small) | 1.0000 [0.2065, 1.0000] |'
     """
     h = "#" * heading
-    lines = [f"{h} By group ({_md(' x '.join(section.names))})", ""]
-    lines.append("| " + " | ".join([_md(" / ".join(section.names)), "size",
-                                    *map(_md, section.metrics)]) + " |")
+    lines = [f"{h} By group ({md_escape(' x '.join(section.names))})", ""]
+    lines.append("| " + " | ".join([md_escape(" / ".join(section.names)), "size",
+                                    *map(md_escape, section.metrics)]) + " |")
     lines.append("|" + "---|" * (len(section.metrics) + 2))
     for r in section.rows:
-        cells = [_md(_name(r["group"])), f"{r['size']}{' (small)' if r['small'] else ''}"]
+        cells = [md_escape(_name(r["group"])), f"{r['size']}{' (small)' if r['small'] else ''}"]
         for m in section.metrics:
             iv = r.get("intervals", {}).get(m)
             cells.append(_fmt(r[m]) + (f" [{_fmt(iv[0])}, {_fmt(iv[1])}]" if iv else ""))
@@ -520,15 +515,15 @@ def render_groups_markdown(section: GroupsSection, heading: int = 2) -> str:
         for d in section.disparities:
             v = _fmt(d["value"])
             flag = d.get("flag") or ""
-            lines.append(f"| {_md(d['name'])} | {f'**{v}**' if flag == 'large' else v} | "
+            lines.append(f"| {md_escape(d['name'])} | {f'**{v}**' if flag == 'large' else v} | "
                          f"{_bounds(d)} | {flag} |")
         lines += ["", _large_rule(section) + "."]
     f = section.forest
     if f:
-        lines += ["", f"{h}# {_md(f['metric'])} with {f['level']:.0%} intervals ({f['method']})",
+        lines += ["", f"{h}# {md_escape(f['metric'])} with {f['level']:.0%} intervals ({f['method']})",
                   "", "| group | estimate | interval |", "|---|---|---|"]
         for g, e, lo, hi in zip(f["groups"], f["estimate"], f["low"], f["high"], strict=True):
-            lines.append(f"| {_md(_name(g))} | {_fmt(e)} | [{_fmt(lo)}, {_fmt(hi)}] |")
+            lines.append(f"| {md_escape(_name(g))} | {_fmt(e)} | [{_fmt(lo)}, {_fmt(hi)}] |")
     if section.notes:
-        lines += ["", *[f"Note: {_md(n)}" for n in section.notes]]
+        lines += ["", *[f"Note: {md_escape(n)}" for n in section.notes]]
     return "\n".join(lines) + "\n"

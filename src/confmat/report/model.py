@@ -39,7 +39,7 @@ from .findings import (
 )
 from .jsonable import label_json, num
 from .score_summaries import Calibration, CostChoice, RocAverages
-from .scores import ScoreCurve
+from .scores import ScoreCurve, slider_points
 
 if TYPE_CHECKING:  # data only; the model imports no renderer
     from .groups_section import GroupsSection
@@ -496,7 +496,9 @@ class Report(Displayable):
 
     def slider_data(self) -> list[dict[str, Any]]:
         """Per positive class, every value the HTML threshold slider shows, at every threshold
-        it can stop at (see :meth:`ScoreCurve.slider`), opening on the printed matrix.
+        it can stop at (see :meth:`ScoreCurve.slider`; at most
+        :func:`~confmat.report.scores.slider_points` thresholds per class), opening on the
+        printed matrix.
 
         Returns
         -------
@@ -512,11 +514,13 @@ class Report(Displayable):
         0.4
         """
         out = []
+        points = slider_points(len(self.curves))
         for c in self.curves:
             cost = self.cost if self.cost is not None and self.cost.pos_label == c.pos_label \
                 else None
             out.append(c.slider(self.one_vs_rest(c.pos_label) if self.matrix is None
                                 or not self.matrix.n_outside else None,
+                                max_points=points,
                                 cost_matrix=None if cost is None else cost.cost_matrix,
                                 cost_threshold=None if cost is None else cost.threshold))
         return out

@@ -27,7 +27,7 @@ from ..curves.partial import PartialRange
 from ..metrics import get_metric
 from ..plots import PrecisionRecallDisplay, RocComparisonDisplay, RocCurveDisplay, ThresholdDisplay
 from ..plots.calibration import CalibrationDisplay
-from ..plots.common import place_legend
+from ..plots.common import literal_text, place_legend
 from ..plots.groups import draw_group_forest
 from ..plots.multiclass import OneVsRestRocDisplay
 from ..plots.roc_shading import draw_partial_range
@@ -46,7 +46,7 @@ from .model import Report
 from .render_text import fmt, fmt_count
 from .scores import SLIDER_METRICS
 
-__all__ = ["matrix_html", "render_fragment", "render_html", "roc_figure"]
+__all__ = ["matrix_html", "render_fragment", "render_html", "roc_figure", "slider_view"]
 
 #: points per curve in the page's figures (the slider keeps its own, larger, exact set)
 FIGURE_POINTS = 4000
@@ -106,10 +106,10 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
 
         def roc_all(ax: Any) -> None:
             for c in curves:
-                RocCurveDisplay(c.sweep).plot(ax=ax, mark_thresholds=False,
-                                              chance=c is curves[-1],
-                                              label=f"{c.pos_label} (AUC = {fmt(c.auc, 3)})",
-                                              max_points=pts, legend=False)
+                RocCurveDisplay(c.sweep).plot(
+                    ax=ax, mark_thresholds=False, chance=c is curves[-1],
+                    label=f"{literal_text(c.pos_label)} (AUC = {fmt(c.auc, 3)})",
+                    max_points=pts, legend=False)
             if averages is not None:  # micro and macro averages, after the classes
                 OneVsRestRocDisplay(averages.ovr).plot(ax=ax, per_class=False, max_points=pts,
                                                        legend=False)
@@ -119,7 +119,8 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
             for c in curves:
                 PrecisionRecallDisplay(c.sweep).plot(
                     ax=ax, mark_thresholds=False, chance=False, max_points=pts,
-                    label=f"{c.pos_label} (AP = {fmt(c.average_precision, 3)})", legend=False)
+                    label=f"{literal_text(c.pos_label)} (AP = {fmt(c.average_precision, 3)})",
+                    legend=False)
             place_legend(ax, loc="lower left")
 
         figs.append(_figure(roc_all, "one-vs-rest ROC curves",
@@ -261,6 +262,56 @@ def _heatmap(labels: list[Any], counts: np.ndarray, pct: np.ndarray,
             "n": counts.sum()}
 
 
+#: keys of :meth:`Report.slider_data` the page keeps as they are (the class it is about, and
+#: what the script reads)
+SLIDER_KEYS = ("pos_label", "thresholds", "theta_text", "start", "start_note", "thinned",
+               "cost_optimal")
+
+
+def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
+    """What the page's slider script reads of one curve of :meth:`Report.slider_data`: every
+    number it shows already written as text, by the formats of the printed tables.
+
+    Counts as :func:`~confmat.report.render_text.fmt_count` writes them (the printed matrix),
+    metrics and expected costs as :func:`~confmat.report.render_text.fmt` does (4 decimals;
+    ``None``: undefined), so the opening state reads exactly as the printed matrix and
+    tables, and the script formats nothing (JavaScript's ``toFixed`` rounds the halfway
+    0.03125 up, Python down). The FPR and TPR place the ROC dot only, rounded to 4 decimals
+    (0.01 of the drawing's 100 units). The thresholds stay exact: a typed θ is compared with
+    them.
+
+    Parameters
+    ----------
+    curve : dict
+        One item of :meth:`Report.slider_data`.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from confmat import ConfusionMatrix
+    >>> from confmat.report import build_report
+    >>> y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    >>> rep = build_report(ConfusionMatrix.from_predictions(y, [0, 1, 0, 1]), y_true=y,
+    ...                    y_score=s, intervals=False)
+    >>> v = slider_view(rep.slider_data()[0])
+    >>> v["tp"][v["start"]], v["metrics"]["precision"][v["start"]]
+    ('1', '0.5000')
+    """
+    out = {k: curve[k] for k in SLIDER_KEYS if k in curve}
+    for k in ("tp", "fn", "fp", "tn"):
+        out[k] = [fmt_count(v) for v in curve[k]]
+    out["metrics"] = {m: [None if v is None else fmt(v) for v in vs]
+                      for m, vs in curve["metrics"].items()}
+    if "expected_cost" in curve:
+        out["expected_cost"] = [None if v is None else fmt(v) for v in curve["expected_cost"]]
+    for k in ("fpr", "tpr"):
+        out[k] = [None if v is None else round(v, 4) for v in curve[k]]
+    return out
+
+
 def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
           figures: bool = True) -> dict[str, Any]:
     """Everything the report body template reads about one report."""
@@ -277,7 +328,7 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
     body["groups"] = _groups(rep.groups) if rep.groups is not None else None
     if rep.curves:
         payload = rep.slider_data()
-        widgets[key] = payload
+        widgets[key] = [slider_view(p) for p in payload]
         body["slider"] = {
             "choices": [c.pos_label for c in rep.curves],
             "start_note": payload[0]["start_note"],

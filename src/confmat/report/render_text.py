@@ -8,6 +8,7 @@ from typing import Any
 
 from ..plots import marked_points
 from .comparison import Comparison
+from .escapes import md_escape, visible
 from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
@@ -114,13 +115,14 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
     """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
-    widths = [max(len(str(header[j])), *(len(str(r[j])) for r in rows)) if rows
-              else len(str(header[j])) for j in range(ncol)]
+    header = [visible(h) for h in header]
+    rows = [[visible(c) for c in r] for r in rows]
+    widths = [max(len(header[j]), *(len(r[j]) for r in rows)) if rows
+              else len(header[j]) for j in range(ncol)]
 
     def line(cells: Sequence[str]) -> str:
         out = []
         for j, c in enumerate(cells):
-            c = str(c)
             out.append(c.ljust(widths[j]) if align[j] == "l" else c.rjust(widths[j]))
         return "  ".join(out).rstrip()
 
@@ -129,7 +131,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
-    """A GitHub-flavoured Markdown table (``|`` and backslashes in cells escaped).
+    """A GitHub-flavoured Markdown table, every cell literal text (:func:`md_escape`).
 
     Parameters
     ----------
@@ -144,20 +146,17 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | 
 
     Examples
     --------
-    >>> print(md_table(["a", "b"], [["x|y", "1"]]))
+    >>> print(md_table(["a", "b"], [["x|y", "<b>1</b>"]]))
     | a | b |
     |:---|---:|
-    | x\\|y | 1 |
+    | x\\|y | &lt;b&gt;1&lt;/b&gt; |
     """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
 
-    def esc(c: Any) -> str:
-        return str(c).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-    out = ["| " + " | ".join(esc(h) for h in header) + " |",
+    out = ["| " + " | ".join(md_escape(h) for h in header) + " |",
            "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
-    out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
+    out += ["| " + " | ".join(md_escape(c) for c in r) + " |" for r in rows]
     return "\n".join(out)
 
 
@@ -426,28 +425,29 @@ def render_text(obj: Report | Comparison) -> str:
     ...                          title="T")).splitlines()[:2]
     ['T', '=']
     """
-    parts = [obj.title, "=" * len(obj.title)]
-    parts += source_lines(obj.source)
+    title = visible(obj.title)
+    parts = [title, "=" * len(title)]
+    parts += [visible(x) for x in source_lines(obj.source)]
     if isinstance(obj, Comparison):
         sections = comparison_sections(obj)
-        for title, header, rows, align in sections:
-            parts += ["", title, table(header, rows, align)]
+        for stitle, header, rows, align in sections:
+            parts += ["", visible(stitle), table(header, rows, align)]
         for rep in obj.reports:
             parts += ["", render_text(rep)]
     else:
         parts.append(f"samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
         if obj.warnings:
-            parts += ["", "Warnings", *(f"! {w}" for w in obj.warnings)]
+            parts += ["", "Warnings", *(f"! {visible(w)}" for w in obj.warnings)]
         if obj.findings:
-            parts += ["", "Findings", *(f"- {f}" for f in obj.findings)]
-        for title, header, rows, align in report_sections(obj):
-            parts += ["", title, table(header, rows, align)]
+            parts += ["", "Findings", *(f"- {visible(f)}" for f in obj.findings)]
+        for stitle, header, rows, align in report_sections(obj):
+            parts += ["", visible(stitle), table(header, rows, align)]
         if obj.groups is not None:  # the evaluation by group, after the report on all samples
             from .groups_section import render_groups_text
 
             parts += ["", render_groups_text(obj.groups).rstrip("\n")]
     if obj.notes:
-        parts += ["", "Notes", *(f"- {n}" for n in obj.notes)]
+        parts += ["", "Notes", *(f"- {visible(n)}" for n in obj.notes)]
     return "\n".join(parts) + "\n"
 
 
@@ -473,33 +473,29 @@ def render_markdown(obj: Report | Comparison, level: int = 1) -> str:
     '# T'
     """
     h = "#" * level
-    parts = [f"{h} {_md_inline(obj.title)}", ""]
-    parts += [f"- {_md_inline(s)}" for s in source_lines(obj.source)]
+    parts = [f"{h} {md_escape(obj.title)}", ""]
+    parts += [f"- {md_escape(s)}" for s in source_lines(obj.source)]
     if isinstance(obj, Comparison):
         for title, header, rows, align in comparison_sections(obj):
-            parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
+            parts += ["", f"{h}# {md_escape(title)}", "", md_table(header, rows, align)]
         for rep in obj.reports:
             parts += ["", render_markdown(rep, level + 1)]
     else:
         parts.append(f"- samples: {fmt_count(obj.n)}, classes: {len(obj.labels)}")
         if obj.warnings:
             parts += ["", f"{h}# Warnings", "",
-                      *(f"- **Warning:** {_md_inline(w)}" for w in obj.warnings)]
+                      *(f"- **Warning:** {md_escape(w)}" for w in obj.warnings)]
         if obj.findings:
-            parts += ["", f"{h}# Findings", "", *(f"- {_md_inline(f)}" for f in obj.findings)]
+            parts += ["", f"{h}# Findings", "", *(f"- {md_escape(f)}" for f in obj.findings)]
         for title, header, rows, align in report_sections(obj):
-            parts += ["", f"{h}# {title}", "", md_table(header, rows, align)]
+            parts += ["", f"{h}# {md_escape(title)}", "", md_table(header, rows, align)]
         if obj.groups is not None:
             from .groups_section import render_groups_markdown
 
             parts += ["", render_groups_markdown(obj.groups, level + 1).rstrip("\n")]
     if obj.notes:
-        parts += ["", f"{h}# Notes", "", *(f"- {_md_inline(n)}" for n in obj.notes)]
+        parts += ["", f"{h}# Notes", "", *(f"- {md_escape(n)}" for n in obj.notes)]
     return "\n".join(parts) + "\n"
-
-
-def _md_inline(s: str) -> str:
-    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in str(s))
 
 
 def matrix_text(labels: Sequence[Any], counts: Any) -> str:

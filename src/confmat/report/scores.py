@@ -28,6 +28,33 @@ from .jsonable import label_json, num
 #: thresholds kept for the interactive slider; longer sweeps are thinned to this many (exact
 #: counts at each kept threshold)
 MAX_SLIDER_THRESHOLDS = 2000
+#: stops of all the curves of one report's slider together: with many classes each curve
+#: keeps ``MAX_SLIDER_STOPS // n_curves`` of them (at least :data:`MIN_SLIDER_THRESHOLDS`),
+#: so that a page stays a few megabytes (10 classes keep 2000 each)
+MAX_SLIDER_STOPS = 20_000
+#: the fewest stops a curve keeps, however many classes the report has
+MIN_SLIDER_THRESHOLDS = 100
+
+
+def slider_points(n_curves: int) -> int:
+    """How many thresholds each curve of a report's slider keeps (at most).
+
+    Parameters
+    ----------
+    n_curves : int
+        Score curves of the report (one per positive class).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> slider_points(1), slider_points(10), slider_points(50), slider_points(1000)
+    (2000, 2000, 400, 100)
+    """
+    share = MAX_SLIDER_STOPS // max(int(n_curves), 1)
+    return max(MIN_SLIDER_THRESHOLDS, min(MAX_SLIDER_THRESHOLDS, share))
 
 #: registry metrics the slider shows at each threshold (values computed here, not in the page)
 SLIDER_METRICS = ("recall", "specificity", "precision", "npv", "f1", "accuracy",

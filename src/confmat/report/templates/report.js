@@ -1,13 +1,13 @@
 // Threshold slider. It computes no metric: confmat's metric registry computed every count
 // and value at every threshold the slider can stop at (rule: score >= threshold) and
-// embedded them as JSON; this script only looks them up by index and displays them.
+// embedded them as JSON, written as the printed tables write them (render_html.slider_view);
+// this script only looks them up by index and displays them.
 (function () {
   "use strict";
   var node = document.getElementById("confmat-data");
   if (!node) { return; }
   var data = JSON.parse(node.textContent);
-  function fmt(v) { return v === null ? "undefined" : v.toFixed(4); }
-  function count(v) { return Number.isInteger(v) ? String(v) : v.toPrecision(6); }
+  function fmt(v) { return v === null ? "undefined" : v; }
   function xy(v) { return v === null ? 0 : v; }
   var SVGNS = "http://www.w3.org/2000/svg";
   function el(name, attrs) {
@@ -25,7 +25,7 @@
     function update() {
       var i = c.thresholds.length - 1 - Number(rng.value);
       out("threshold").value = c.theta_text[i];
-      ["tp", "fn", "fp", "tn"].forEach(function (n) { out(n).textContent = count(c[n][i]); });
+      ["tp", "fn", "fp", "tn"].forEach(function (n) { out(n).textContent = c[n][i]; });
       w.querySelectorAll("[data-metric]").forEach(function (m) {
         var values = c.metrics[m.getAttribute("data-metric")];
         m.textContent = values ? fmt(values[i]) : "";
