@@ -177,7 +177,7 @@ def test_headline_intervals_and_findings() -> None:
     i, j = np.unravel_index(np.argmax(table), table.shape)
     assert rep.findings[0].startswith(f"weakest class: {weakest}, recall {rec.min():.3f} [")
     assert rep.findings[1].startswith(
-        f"largest confusion: true {labels[i]} predicted as {labels[j]}, {table[i, j]:g} times")
+        f"largest confusion: true {labels[i]} predicted as {labels[j]}, {int(table[i, j])} time")
     text = render_text(rep)
     assert text.index("Findings") < text.index("Confusion matrix")
     page = render_html(rep)
@@ -202,3 +202,28 @@ def test_confusion_matrix_notebook_view_shows_the_headline() -> None:
     html = confmat.ConfusionMatrix.from_predictions(y, pred)._repr_html_()
     assert "mcc_yao2022" not in html and "kappa" in html
     assert f"f1_macro <b>{f1_score(y, pred, average='macro'):.4f}</b>" in html
+
+
+def test_largest_confusion_counts_exactly_and_in_the_singular() -> None:
+    # counts beyond 2**53 print as integers (float64 would round them), one time in the singular
+    from confmat.report.findings import largest_confusion
+
+    big = 2**62 - 3
+    assert largest_confusion([0, 1], np.array([[2**62, big], [1, 2]])) == (
+        f"largest confusion: true 0 predicted as 1, {big} times (50.0% of 0)")
+    assert largest_confusion(["a", "b"], [[3, 1], [0, 4]]).endswith(", 1 time (25.0% of a)")
+    assert largest_confusion(["a", "b"], [[3.0, 2.5], [0.0, 4.0]]).endswith(
+        ", 2.5 times (45.5% of a)")
+
+
+def test_weakest_class_and_small_classes_write_counts_in_full() -> None:
+    from confmat.report.findings import support_warnings, weakest_class
+
+    # 0.6 * 2,000,000 is 1,200,000 found; :g wrote 1.2e+06 of 2e+06
+    assert weakest_class(["a", "b"], [0.9, 0.6], None, [3_000_000, 2_000_000]) == (
+        "weakest class: b, recall 0.600 (1200000 of its 2000000 samples found)")
+    assert weakest_class(["a", "b"], [0.9, 0.5], None, [3.0, 2.5]).endswith(
+        "(1.25 of its 2.5 samples found)")
+    assert support_warnings(["a", "b"], [1_500_000, 12])[0].startswith(
+        "class b has only 12 true samples")
+

@@ -88,10 +88,10 @@ def support_warnings(labels: Sequence[Any], support: Any) -> list[str]:
     tiny = [(lab, v) for lab, v in zip(labels, s.tolist(), strict=True) if v < TINY_SUPPORT]
     if len(tiny) == 1:
         lab, v = tiny[0]
-        out.append(f"class {lab} has only {v:g} true samples: its per-class metrics have wide "
-                   "intervals; read them with their brackets")
+        out.append(f"class {lab} has only {count_text(v)} true samples: its per-class metrics "
+                   "have wide intervals; read them with their brackets")
     elif tiny:
-        names = ", ".join(f"{lab} ({v:g})" for lab, v in tiny)
+        names = ", ".join(f"{lab} ({count_text(v)})" for lab, v in tiny)
         out.append(f"classes with fewer than {TINY_SUPPORT} true samples: {names}; their "
                    "per-class metrics have wide intervals")
     present = s[s > 0]
@@ -165,8 +165,31 @@ def weakest_class(labels: Sequence[Any], recall: Sequence[float],
     iv = intervals[k] if intervals else None
     br = f" [{iv[0]:.3f}, {iv[1]:.3f}]" if iv is not None else ""
     found = recall[k] * s[k]
-    return (f"weakest class: {labels[k]}, recall {recall[k]:.3f}{br} ({found:g} of its "
-            f"{s[k]:g} samples found)")
+    if float(s[k]).is_integer():  # counts: the product of recall and support rounds
+        found = round(found)
+    return (f"weakest class: {labels[k]}, recall {recall[k]:.3f}{br} ({count_text(found)} of "
+            f"its {count_text(s[k])} samples found)")
+
+
+def count_text(v: float) -> str:
+    """A count as a sentence writes it: whole numbers in full (``:g`` would write 1234567 as
+    1.23457e+06), sums of weights with six significant digits.
+
+    Parameters
+    ----------
+    v : float
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> count_text(1234567.0), count_text(2.5), count_text(4e18)
+    ('1234567', '2.5', '4000000000000000000')
+    """
+    v = float(v)
+    return str(int(v)) if v.is_integer() else f"{v:g}"
 
 
 def largest_confusion(labels: Sequence[Any], counts: Any) -> str | None:
@@ -188,6 +211,8 @@ def largest_confusion(labels: Sequence[Any], counts: Any) -> str | None:
     --------
     >>> largest_confusion(["cat", "dog"], [[40, 2], [9, 30]])
     'largest confusion: true dog predicted as cat, 9 times (23.1% of dog)'
+    >>> largest_confusion(["a", "b"], [[3, 1], [0, 4]])
+    'largest confusion: true a predicted as b, 1 time (25.0% of a)'
     """
     c = np.array(counts, dtype=np.float64)
     np.fill_diagonal(c, 0.0)
@@ -195,8 +220,11 @@ def largest_confusion(labels: Sequence[Any], counts: Any) -> str | None:
         return None
     i, j = (int(v) for v in np.unravel_index(int(np.argmax(c)), c.shape))
     row = float(np.asarray(counts, dtype=np.float64)[i].sum())
-    return (f"largest confusion: true {labels[i]} predicted as {labels[j]}, {c[i, j]:g} times "
-            f"({100 * c[i, j] / row:.1f}% of {labels[i]})")
+    cell = np.asarray(counts)[i, j]
+    # integer counts exactly (a float64 :g would print 4.61169e+18), weights as :g
+    times = str(int(cell)) if np.asarray(counts).dtype.kind in "iu" else count_text(cell)
+    return (f"largest confusion: true {labels[i]} predicted as {labels[j]}, {times} "
+            f"time{'' if cell == 1 else 's'} ({100 * c[i, j] / row:.1f}% of {labels[i]})")
 
 
 #: expected calibration error at or above which a report calls the calibration poor: the
