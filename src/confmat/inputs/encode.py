@@ -436,13 +436,15 @@ def weights_1d(sample_weight: Any) -> np.ndarray:
     return as_1d(sample_weight, "sample_weight")
 
 
-def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+def check_pair(y_true: Any, y_pred: Any, *, empty_ok: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``y_true`` and ``y_pred`` as 1-D arrays of equal, non-zero length.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n,)
         The labels.
+    empty_ok : bool, default False
+        Accept zero samples (a chunk of a stream may be empty; a whole input may not).
 
     Returns
     -------
@@ -470,7 +472,7 @@ def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(
             f"y_true and y_pred have different lengths: {t.shape[0]} and {p.shape[0]}"
         )
-    if t.shape[0] == 0:
+    if t.shape[0] == 0 and not empty_ok:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     return t, p
 
