@@ -351,7 +351,7 @@ class Accumulator(AccumulatorState):
             if ghost.size:
                 i = int(ghost[0])
                 raise ValueError(
-                    f"weights of chunk {chunk}: pair {i} has weight {vals[i]!r} but a count of "
+                    f"weights of chunk {chunk}: pair {i} has weight {py_scalar(vals[i])!r} but a count of "
                     "0 (a sum of weights over no samples must be 0)"
                 )
         else:
@@ -458,6 +458,13 @@ class Accumulator(AccumulatorState):
                 classes = list(self._labels)
             else:
                 classes = sorted(set(self._labels) | {py_scalar(v) for v in seen})
+            width = np.shape(scores)[1] if np.ndim(scores) == 2 else 0
+            if width > 2 and width != len(classes):
+                raise ValueError(
+                    f"chunk {chunk}: the scores have {width} columns (one per class) but the "
+                    f"classes seen so far are {classes[:10]}; which class each column scores "
+                    "is unknown until every class was seen: pass labels= to the Accumulator"
+                )
             if len(classes) < 2:
                 raise ValueError(
                     f"chunk {chunk}: the score histogram needs at least two classes but only "

@@ -190,8 +190,10 @@ class ScoreHistogram(HistogramCurves):
                 return np.zeros(codes.shape[0], dtype=np.int64)
             if len(classes) == 1:
                 return np.ones(codes.shape[0], dtype=np.int64)
-            # two classes: the codes already say "positive" when it is the larger label
-            return codes if classes.index(pos) == 1 else (codes == 0).astype(np.int64)
+            i = classes.index(pos)
+            # two classes: the codes already say "positive" when it is the larger label;
+            # more: every class but pos_label is negative
+            return codes if (len(classes) == 2 and i == 1) else (codes == i).astype(np.int64)
         y = as_1d(y_true, "y_true")
         k = len(self.labels)
         if y.dtype.kind in "iu" and self.labels == list(range(k)):

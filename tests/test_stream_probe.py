@@ -1,0 +1,265 @@
+"""Streaming state probed adversarially: merges that are refused change nothing, no sample
+misses its score, empty chunks add nothing, and JSON state keeps every rule it ran under.
+
+Oracles: scikit-learn's ``confusion_matrix`` and ``collections.Counter`` over the Python
+values of the concatenated stream; for the score histograms, bins worked by hand
+(``floor(score * bins)`` for scores in [0, 1)).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import confusion_matrix as sk_confusion_matrix
+
+from confmat import Accumulator
+from confmat.binned import ScoreHistogram
+
+POOL = ["ant", "bee", "cat", "dog"]
+
+
+def hand_bins(y, s, bins, classes):
+    """Per-class bin counts of scores in [0, 1): bin floor(s * bins), counted by Counter."""
+    cells = Counter((c, int(v * bins)) for c, v in zip(y, s, strict=True))
+    return [[cells.get((c, j), 0) for j in range(bins)] for c in classes]
+
+
+# ------------------------------------------------------------------ merge
+def test_refused_merge_leaves_the_accumulator_unchanged():
+    a = Accumulator()
+    a.update([0, 1], [0, 1], scores=[0.1, 0.9])
+    b = Accumulator()
+    b.update([0, 2], [0, 2])  # samples without scores, and a class a has not seen
+    with pytest.raises(ValueError, match="without scores"):
+        a.merge(b)
+    assert a.labels == [0, 1]
+    assert a.counts.tolist() == sk_confusion_matrix([0, 1], [0, 1]).tolist()
+    assert a.n_samples == 2 and a.curves().n == 2
+    c = Accumulator(bins=10)
+    c.update([0, 1], [1, 1], scores=[0.3, 0.6])
+    with pytest.raises(ValueError, match="different labels, bins or score_range"):
+        a.merge(c)  # histograms of other bins: refused before anything is added
+    assert a.counts.tolist() == [[1, 0], [0, 1]] and a.n_samples == 2 and a.n_updates == 1
+
+
+def test_unscored_samples_never_join_a_score_tracking_state():
+    unscored = Accumulator()
+    unscored.update([0, 1], [0, 1])
+    tracker = Accumulator(score_labels=[0, 1])  # a histogram, no samples yet
+    with pytest.raises(ValueError, match="without scores"):
+        tracker.merge(unscored)
+    with pytest.raises(ValueError, match="without scores"):
+        unscored.copy().merge(tracker)
+    with pytest.raises(ValueError, match="without scores"):
+        tracker + unscored
+    required = Accumulator(scores=True)
+    with pytest.raises(ValueError, match="without scores"):
+        required.merge(unscored)
+    assert tracker.n_samples == 0 and required.n_samples == 0 and unscored.n_samples == 2
+
+
+def test_histogram_of_other_bins_does_not_enter_an_accumulator_of_its_own_bins():
+    part = Accumulator(bins=20)
+    part.update([0, 1], [0, 1], scores=[0.1, 0.9])
+    total = Accumulator(bins=10)
+    with pytest.raises(ValueError, match=r"bins, score_range \(20"):
+        total.merge(part)
+    assert total.n_samples == 0 and total.histogram is None
+    same = Accumulator(bins=20)
+    same.merge(part)
+    assert same.curves().counts[:, 0, :].tolist() == hand_bins([0, 1], [0.1, 0.9], 20, [0, 1])
+
+
+def test_merging_with_itself_doubles_everything():
+    a = Accumulator()
+    a.update(["x", "y", "y"], ["x", "x", "y"], scores=[0.2, 0.4, 0.8])
+    a.merge(a)
+    assert a.counts.tolist() == (2 * sk_confusion_matrix(["x", "y", "y"], ["x", "x", "y"])).tolist()
+    assert a.curves().counts[:, 0, :].tolist() == hand_bins(
+        ["x", "y", "y"] * 2, [0.2, 0.4, 0.8] * 2, 10_000, ["x", "y"])
+
+
+# ------------------------------------------------------------------ empty chunks
+@st.composite
+def stream_with_empty_chunks(draw):
+    n = draw(st.integers(1, 80))
+    t = draw(st.lists(st.sampled_from(POOL), min_size=n, max_size=n))
+    p = draw(st.lists(st.sampled_from(POOL), min_size=n, max_size=n))
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=8)))  # repeated cuts: empty chunks
+    return t, p, [0, *cuts, n]
+
+
+@settings(max_examples=100, deadline=None)
+@given(stream_with_empty_chunks(), st.booleans())
+def test_empty_chunks_add_nothing(case, through_json):
+    t, p, bounds = case
+    acc = Accumulator()
+    for a, b in itertools.pairwise(bounds):
+        acc.update(np.array(t[a:b], dtype=object), np.array(p[a:b], dtype=object))
+        if through_json:
+            acc = Accumulator.from_json(acc.to_json())
+    classes = sorted(set(t) | set(p))
+    pairs = Counter(zip(t, p, strict=True))
+    assert acc.labels == classes
+    assert acc.counts.tolist() == [[pairs[(i, j)] for j in classes] for i in classes]
+    assert acc.n_samples == len(t) and acc.n_updates == len(bounds) - 1
+
+
+def test_empty_chunks_with_scores_weights_and_groups():
+    acc = Accumulator(labels=[0, 1])
+    acc.update([], [], scores=[], sample_weight=[])
+    acc.update([0, 1, 1], [0, 1, 0], scores=[0.15, 0.85, 0.45], sample_weight=[1.0, 2.0, 0.5])
+    acc.update(np.array([], dtype=np.int64), np.array([], dtype=np.int64), scores=np.zeros(0))
+    np.testing.assert_allclose(
+        acc.counts, sk_confusion_matrix([0, 1, 1], [0, 1, 0], sample_weight=[1.0, 2.0, 0.5]))
+    assert acc.n_samples == 3 and acc.n_updates == 3
+    with pytest.raises(ValueError, match="chunk 4 has no samples but 2 rows of scores"):
+        acc.update([], [], scores=[0.1, 0.2])
+    with pytest.raises(ValueError, match="sample_weight has 1 entries but there are 0"):
+        acc.update([], [], scores=[], sample_weight=[1.0])
+    g = Accumulator()
+    g.update_grouped([], [], [])
+    g.update_grouped(["a", "b"], ["a", "a"], [3, 2])
+    assert g.counts.tolist() == [[3, 0], [2, 0]] and g.n_samples == 5
+    with pytest.raises(ValueError, match="seen no samples"):
+        Accumulator().result() if Accumulator().update([], []) is None else None
+
+
+def test_update_grouped_refuses_weight_on_a_pair_of_no_samples():
+    acc = Accumulator()
+    with pytest.raises(ValueError, match="pair 1 has weight 5.0 but a count of 0"):
+        acc.update_grouped([0, 1], [0, 1], [2, 0], weights=[1.0, 5.0])
+    assert acc.n_samples == 0
+    acc.update_grouped([0, 1], [0, 1], [2, 1], weights=[1.5, 0.0])  # zero weights are fine
+    assert acc.counts.tolist() == [[1.5, 0.0], [0.0, 0.0]]
+
+
+def test_multiclass_score_columns_before_every_class_was_seen():
+    acc = Accumulator()
+    with pytest.raises(ValueError, match="the scores have 3 columns .* seen so far are \\['a'\\]"):
+        acc.update(["a", "a"], ["a", "a"], scores=[[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]])
+    with pytest.raises(ValueError, match="3 columns .* \\['a', 'b'\\]"):
+        acc.update(["a", "b"], ["a", "b"], scores=[[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]])
+    fixed = Accumulator(labels=["a", "b", "c"])
+    fixed.update(["a", "b"], ["a", "b"], scores=[[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]])
+    assert fixed.curves().labels == ["a", "b", "c"]
+
+
+# ------------------------------------------------------------------ JSON state
+DOOR_CASES = [
+    # (pos_label, first chunk, later chunk, the positive labels)
+    (None, [-1, 1, 1], [-1, -1], {1}),
+    ("sick", ["healthy", "sick"], ["flu", "sick", "healthy"], {"sick"}),
+    (0, [0, 1, 2], [2, 2], {0}),
+    (True, [False, True], [False], {True}),
+]
+
+
+@pytest.mark.parametrize(("pos_label", "first", "later", "positive"), DOOR_CASES)
+def test_histogram_json_keeps_the_positive_class_rule(pos_label, first, later, positive):
+    bins = 10
+    s1 = [0.05 + 0.3 * i for i in range(len(first))]
+    s2 = [0.55 + 0.1 * i for i in range(len(later))]
+    h = ScoreHistogram(bins=bins, pos_label=pos_label).update(first, s1)
+    back = ScoreHistogram.from_json(h.to_json())
+    back.update(later, s2)  # refused before: the rule of a histogram without labels was lost
+    y = [v in positive for v in first + later]
+    assert back.counts[:, 0, :].tolist() == hand_bins(y, s1 + s2, bins, [False, True])
+    assert back.labels == h.labels and back.pos_label == h.pos_label
+
+
+def test_histogram_json_versions():
+    plain = ScoreHistogram([0, 1], bins=4).update([0, 1], [0.1, 0.9]).to_dict()
+    assert plain["version"] == 1  # older readers read it as before
+    ruled = ScoreHistogram(bins=4, pos_label="sick").to_dict()
+    assert ruled["version"] == 2 and ruled["labels_given"] is False
+    assert ruled["pos_label"] == "sick"
+    old = {k: v for k, v in plain.items() if k not in ("labels_given", "pos_label")}
+    assert ScoreHistogram.from_dict(old).labels == [0, 1]
+    with pytest.raises(ValueError, match=r"field 'labels' is \['a', 'sick'\] but 'labels_given'"):
+        ScoreHistogram.from_dict({**ruled, "labels": ["a", "sick"]})
+    with pytest.raises(ValueError, match="field 'labels_given' must be one of"):
+        ScoreHistogram.from_dict({**ruled, "labels_given": "no"})
+    with pytest.raises(TypeError, match="field 'pos_label' must be a string"):
+        ScoreHistogram.from_dict({**ruled, "pos_label": {"x": 1}})
+
+
+def _scored_state():
+    acc = Accumulator(bins=10)
+    acc.update([0, 1, 1], [0, 1, 0], scores=[0.15, 0.85, 0.45])
+    return acc.to_dict()
+
+
+def test_accumulator_state_whose_scores_disagree_with_its_counts_is_refused():
+    d = _scored_state()
+    assert Accumulator.from_dict(d).curves().n == 3
+    extra = json.loads(json.dumps(d))
+    extra["scores"]["values"] = [v * 5 for v in extra["scores"]["values"]]
+    with pytest.raises(ValueError, match="field 'scores' holds 5 samples of the true class 0"):
+        Accumulator.from_dict(extra)
+    missing = json.loads(json.dumps(d))
+    missing["scores"]["index"] = missing["scores"]["index"][:1]
+    missing["scores"]["values"] = missing["scores"]["values"][:1]
+    with pytest.raises(ValueError, match="holds 0 samples of the true class 1 but 'counts' holds 2"):
+        Accumulator.from_dict(missing)
+    other_bins = json.loads(json.dumps(d))
+    other_bins["bins"] = 20
+    with pytest.raises(ValueError, match="field 'scores' has bins, score_range"):
+        Accumulator.from_dict(other_bins)
+
+
+# ------------------------------------------------------------------ ScoreHistogram.update_grouped
+def test_histogram_update_grouped_never_wraps_or_truncates():
+    h = ScoreHistogram(bins=4)
+    with pytest.raises(OverflowError, match="exceeds 2\\*\\*63 - 1"):
+        h.update_grouped([0], [0], np.array([2**63], dtype=np.uint64))
+    h.update_grouped([0, 1], [0, 1], np.array([2**62, 2**62 - 1], dtype=np.int64))
+    with pytest.raises(OverflowError, match="would exceed 2\\*\\*63 - 1"):
+        h.update_grouped([1], [3], [1 << 40])
+    assert int(h.counts.sum(dtype=object)) == 2**63 - 1
+    with pytest.raises(ValueError, match="y_true must hold whole numbers"):
+        h.update_grouped([0.7], [0], [1])
+    with pytest.raises(ValueError, match="bin_index must hold whole numbers"):
+        h.update_grouped([0], [1.5], [1])
+    with pytest.raises(TypeError, match="bin_index must hold integer codes"):
+        h.update_grouped([0], [True], [1])
+    g = ScoreHistogram(bins=4).update_grouped([0.0, 1.0], [3.0, 2], [2, 5])
+    assert g.counts[:, 0, :].tolist() == [[0, 0, 0, 2], [0, 0, 5, 0]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["flu", "healthy", "sick"]), st.integers(0, 19)),
+             min_size=2, max_size=80),
+    st.sampled_from([("sick", str), (1, int), (0, int)]),
+    st.integers(1, 4),
+)
+def test_histogram_without_labels_scores_only_pos_label_as_positive(rows, pos, n_chunks):
+    """Chunks of three or more classes: every class but pos_label is negative (before, the
+    codes of the sorted classes were used as they were, so 'flu' counted as positive and a
+    third numeric class fell outside the two rows)."""
+    from sklearn.metrics import roc_auc_score
+
+    pos_label, kind = pos
+    names = {"flu": 0, "healthy": 2, "sick": 1} if kind is int else None
+    y, s = [], []
+    h = ScoreHistogram(bins=20, pos_label=pos_label)
+    for part in np.array_split(np.arange(len(rows)), n_chunks):
+        # a chunk of two or more classes must hold pos_label (documented): give it one
+        chunk = [(pos_label, 7)] + [(names[c] if names else c, j) for c, j in
+                                    (rows[i] for i in part.tolist())]
+        yc = [c for c, _ in chunk]
+        sc = [(j + 0.5) / 20 for _, j in chunk]  # bin centres: binned AUC is the exact one
+        h.update(yc, sc)
+        y += yc
+        s += sc
+    positive = [v == pos_label for v in y]
+    assert h.counts[:, 0, :].tolist() == hand_bins(positive, s, 20, [False, True])
+    if 0 < sum(positive) < len(y):
+        assert h.roc_auc() == pytest.approx(roc_auc_score(positive, s), abs=1e-12)
