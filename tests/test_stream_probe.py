@@ -265,3 +265,13 @@ def test_histogram_without_labels_scores_only_pos_label_as_positive(rows, pos, n
     assert h.counts[:, 0, :].tolist() == hand_bins(positive, s, 20, [False, True])
     if 0 < sum(positive) < len(y):
         assert h.roc_auc() == pytest.approx(roc_auc_score(positive, s), abs=1e-12)
+
+
+def test_histogram_merge_never_wraps():
+    big = ScoreHistogram(bins=2).update_grouped([0], [0], [2**62])
+    with pytest.raises(OverflowError, match="ScoreHistogram.merge: the merged counts"):
+        big + big
+    with pytest.raises(OverflowError, match="ScoreHistogram.merge"):
+        ScoreHistogram.from_json(big.to_json()).merge(big)
+    assert (big + ScoreHistogram(bins=2).update([1], [0.75])).counts[:, 0, :].tolist() == [
+        [2**62, 0], [0, 1]]

@@ -384,6 +384,8 @@ class ScoreHistogram(HistogramCurves):
             An argument that is not a ScoreHistogram.
         ValueError
             Different labels, bins or score_range.
+        OverflowError
+            Integer counts whose total would pass int64.
 
         Examples
         --------
@@ -394,6 +396,9 @@ class ScoreHistogram(HistogramCurves):
         out = self.copy()
         for o in others:
             self._same_layout(o)
+            if not (o.is_weighted or out.is_weighted):  # int64 totals must not wrap
+                check_sum([int_total(out.counts[:, 0]), int_total(o.counts[:, 0])],
+                          "ScoreHistogram.merge: the merged counts")
             if o.is_weighted and not out.is_weighted:
                 out.counts = out.counts.astype(np.float64)
             out.counts = out.counts + o.counts
