@@ -275,3 +275,51 @@ def test_histogram_merge_never_wraps():
         ScoreHistogram.from_json(big.to_json()).merge(big)
     assert (big + ScoreHistogram(bins=2).update([1], [0.75])).counts[:, 0, :].tolist() == [
         [2**62, 0], [0, 1]]
+
+
+# ------------------------------------------------------------------ confmat.io streams
+@pytest.mark.parametrize("batch_rows", [1, 3, 7, 1000])
+def test_streamed_scores_do_not_depend_on_batch_rows(tmp_path, batch_rows):
+    """A file sorted by label: the first batches hold one class. Before, a binary .npz with
+    one score column, or three score columns, failed unless the first batch held every
+    class."""
+    from confmat import io
+
+    rng = np.random.default_rng(5)
+    t = np.repeat([0, 1, 2], [6, 5, 4])
+    p = rng.integers(0, 3, t.size)
+    probs = rng.dirichlet(np.ones(3), t.size)
+    binary = t > 0
+    s = (rng.integers(0, 10, t.size) + 0.5) / 10
+    np.savez(tmp_path / "bin.npz", y=binary, yhat=p > 0, s=s)
+    cm, rep = io.evaluate_file(tmp_path / "bin.npz", "y", "yhat", score_cols="s", bins=10,
+                               batch_rows=batch_rows)
+    assert cm.counts.tolist() == sk_confusion_matrix(binary, p > 0).tolist()
+    assert rep.curves.counts[:, 0, :].tolist() == hand_bins(binary, s, 10, [False, True])
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    names = np.array(["ant", "bee", "cat"])
+    pq.write_table(pa.table({"y": names[t], "yhat": names[p], "a": probs[:, 0],
+                             "b": probs[:, 1], "c": probs[:, 2]}), tmp_path / "multi.parquet")
+    cm, rep = io.evaluate_file(tmp_path / "multi.parquet", "y", "yhat",
+                               score_cols=["a", "b", "c"], bins=10, batch_rows=batch_rows)
+    assert cm.labels == ["ant", "bee", "cat"]
+    assert cm.counts.tolist() == sk_confusion_matrix(names[t], names[p]).tolist()
+    for j in range(3):  # column j scores class j: bins of that column by hand
+        expected = hand_bins(names[t], probs[:, j], 10, ["ant", "bee", "cat"])
+        assert rep.curves.counts[:, j, :].tolist() == expected
+
+
+def test_streamed_score_columns_that_do_not_fit_the_labels(tmp_path):
+    from confmat import io
+
+    t = np.array([0, 0, 1, 1, 2, 2])
+    np.savez(tmp_path / "three.npz", y=t, yhat=t, s=np.linspace(0.1, 0.9, 6))
+    with pytest.raises(ValueError, match=r"1 score column \['s'\] but the labels are \[0, 1, 2\]; "
+                                         r"give one score column per class"):
+        io.evaluate_file(tmp_path / "three.npz", "y", "yhat", score_cols="s", batch_rows=2)
+    np.savez(tmp_path / "two.npz", y=t % 2, yhat=t % 2, a=np.full(6, 0.2), b=np.full(6, 0.3),
+             c=np.full(6, 0.5))
+    with pytest.raises(ValueError, match=r"3 score columns .* but the labels are \[0, 1\]"):
+        io.evaluate_file(tmp_path / "two.npz", "y", "yhat", score_cols=["a", "b", "c"])
