@@ -323,3 +323,19 @@ def test_streamed_score_columns_that_do_not_fit_the_labels(tmp_path):
              c=np.full(6, 0.5))
     with pytest.raises(ValueError, match=r"3 score columns .* but the labels are \[0, 1\]"):
         io.evaluate_file(tmp_path / "two.npz", "y", "yhat", score_cols=["a", "b", "c"])
+
+
+@pytest.mark.parametrize(("labels", "y"), [
+    ([False, True], [0, 1]),
+    ([0, 1], [False, True]),
+    ([False, True], np.array([1, 0], dtype=np.uint8)),
+    ([0, 1, 2], [True, False]),
+])
+def test_histogram_labels_and_y_true_of_other_kinds(labels, y):
+    """True == 1 in Python: before, integers were counted on the classes False / True (and
+    booleans on 0 / 1), a mix that ConfusionMatrix and Accumulator refuse."""
+    k = len(labels)
+    scores = [0.2, 0.8] if k == 2 else [[0.2, 0.4, 0.4], [0.6, 0.2, 0.2]]
+    with pytest.raises(TypeError, match=r"the labels and y_true mixes label types .*'bool', "
+                                        r"'number'"):
+        ScoreHistogram(labels, bins=4).update(y, scores)

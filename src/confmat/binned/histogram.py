@@ -12,7 +12,7 @@ import numpy as np
 
 from ..curves.common import check_probabilities
 from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
-from ..inputs.kinds import py_scalar
+from ..inputs.kinds import check_known_kinds, py_scalar
 from ..inputs.state import (
     check_envelope,
     field_name,
@@ -196,13 +196,17 @@ class ScoreHistogram(HistogramCurves):
             return codes if (len(classes) == 2 and i == 1) else (codes == i).astype(np.int64)
         y = as_1d(y_true, "y_true")
         k = len(self.labels)
-        if y.dtype.kind in "iu" and self.labels == list(range(k)):
+        # (False, True) == (0, 1) in Python: integer codes only for integer labels
+        if y.dtype.kind in "iu" and self.labels == list(range(k)) and not isinstance(
+                self.labels[0], bool):
             if y.size and (y.min() < 0 or y.max() >= k):
                 bad = y[(y < 0) | (y >= k)][0]
                 raise ValueError(f"y_true contains label {py_scalar(bad)!r} not in labels {self.labels}")
             # small integer codes go to the kernel as they are (it is compiled per type)
             return y if y.dtype.kind == "i" else y.astype(np.int64)
         uniq, codes = factorize(y, "y_true")
+        if uniq.size:  # True == 1: a boolean must not land on the class 1, nor 1 on True
+            check_known_kinds(self.labels, [py_scalar(uniq[0])], "the labels and y_true")
         try:
             lut = np.array([self._index[py_scalar(v)] for v in uniq.tolist()], dtype=np.int64)
         except KeyError as exc:
