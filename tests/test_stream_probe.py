@@ -269,9 +269,9 @@ def test_histogram_without_labels_scores_only_pos_label_as_positive(rows, pos, n
 
 def test_histogram_merge_never_wraps():
     big = ScoreHistogram(bins=2).update_grouped([0], [0], [2**62])
-    with pytest.raises(OverflowError, match="ScoreHistogram.merge: the merged counts"):
+    with pytest.raises(OverflowError, match=r"ScoreHistogram\.merge: the merged counts"):
         big + big
-    with pytest.raises(OverflowError, match="ScoreHistogram.merge"):
+    with pytest.raises(OverflowError, match=r"ScoreHistogram\.merge"):
         ScoreHistogram.from_json(big.to_json()).merge(big)
     assert (big + ScoreHistogram(bins=2).update([1], [0.75])).counts[:, 0, :].tolist() == [
         [2**62, 0], [0, 1]]
@@ -339,3 +339,17 @@ def test_histogram_labels_and_y_true_of_other_kinds(labels, y):
     with pytest.raises(TypeError, match=r"the labels and y_true mixes label types .*'bool', "
                                         r"'number'"):
         ScoreHistogram(labels, bins=4).update(y, scores)
+
+
+def test_a_bad_chunk_is_named_by_its_number():
+    acc = Accumulator()
+    acc.update([1.0, 2.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match=r"^chunk 2: y_true contains .*NaN"):
+        acc.update([np.nan], [1.0])
+    with pytest.raises(ValueError, match=r"^chunk 2: y_true and y_pred have different lengths"):
+        acc.update([1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match=r"^chunk 2: sample_weight"):
+        acc.update([1.0], [1.0], sample_weight=[-1.0])
+    with pytest.raises(ValueError, match=r"^chunk 2: counts has 1 entries but there are 2"):
+        acc.update_grouped([1.0, 2.0], [1.0, 2.0], [3])
+    assert acc.counts.tolist() == [[1, 0], [0, 1]] and acc.n_updates == 1

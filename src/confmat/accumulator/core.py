@@ -275,10 +275,13 @@ class Accumulator(AccumulatorState):
             self.n_updates = chunk
             return
         self._check_scores_given(scores, chunk)
-        t, p = check_pair(y_true, y_pred, empty_ok=True)
-        if t.shape[0] == 0:  # an empty chunk adds nothing, once its arguments are checked
-            if sample_weight is not None:
+        try:
+            t, p = check_pair(y_true, y_pred, empty_ok=True)
+            if t.shape[0] == 0 and sample_weight is not None:
                 check_sample_weight(sample_weight, 0)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"chunk {chunk}: {exc}") from exc
+        if t.shape[0] == 0:  # an empty chunk adds nothing, once its arguments are checked
             if scores is not None and np.shape(scores)[:1] != (0,):
                 raise ValueError(
                     f"chunk {chunk} has no samples but {np.shape(scores)[0]} rows of scores"
@@ -286,7 +289,10 @@ class Accumulator(AccumulatorState):
             self.n_updates = chunk
             return
         with one_thread(t.shape[0]):
-            table, labels = count_chunk(t, p, sample_weight)
+            try:
+                table, labels = count_chunk(t, p, sample_weight)
+            except (ValueError, TypeError) as exc:
+                raise type(exc)(f"chunk {chunk}: {exc}") from exc
             self._check_kinds(labels, chunk)
             if self._fixed:
                 self._check_known(labels, chunk)
@@ -338,15 +344,18 @@ class Accumulator(AccumulatorState):
         """
         chunk = self.n_updates + 1
         self._check_scores_given(None, chunk)
-        t, p = check_pair(y_true, y_pred, empty_ok=True)
-        c = check_group_counts(counts, t.shape[0], f"counts of chunk {chunk}")
-        if t.shape[0] == 0:  # e.g. the GROUP BY of an empty selection
+        try:
+            t, p = check_pair(y_true, y_pred, empty_ok=True)
+            c = check_group_counts(counts, t.shape[0], f"counts of chunk {chunk}")
             if weights is not None:
-                check_sample_weight(weights, 0)
+                vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
+            tc, pc, labels, _ = encode_pair(t, p) if t.shape[0] else (t, p, [], False)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"chunk {chunk}: {exc}") from exc
+        if t.shape[0] == 0:  # e.g. the GROUP BY of an empty selection
             self.n_updates = chunk
             return
         if weights is not None:
-            vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
             ghost = np.flatnonzero((c == 0) & (vals != 0))
             if ghost.size:
                 i = int(ghost[0])
@@ -356,7 +365,6 @@ class Accumulator(AccumulatorState):
                 )
         else:
             vals = c
-        tc, pc, labels, _ = encode_pair(t, p)
         k = len(labels)
         table = np.zeros((k, k), dtype=vals.dtype)
         np.add.at(table, (tc, pc), vals)
