@@ -353,3 +353,49 @@ def test_a_bad_chunk_is_named_by_its_number():
     with pytest.raises(ValueError, match=r"^chunk 2: counts has 1 entries but there are 2"):
         acc.update_grouped([1.0, 2.0], [1.0, 2.0], [3])
     assert acc.counts.tolist() == [[1, 0], [0, 1]] and acc.n_updates == 1
+
+
+# ------------------------------------------------------------------ the whole state machine
+@st.composite
+def scored_stream(draw):
+    n = draw(st.integers(1, 60))
+    rows = draw(st.lists(st.tuples(st.sampled_from(["no", "yes"]), st.sampled_from(["no", "yes"]),
+                                   st.integers(0, 9)), min_size=n, max_size=n))
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=6)))
+    weighted = draw(st.lists(st.booleans(), min_size=len(cuts) + 1, max_size=len(cuts) + 1))
+    return rows, [0, *cuts, n], weighted
+
+
+@settings(max_examples=80, deadline=None)
+@given(scored_stream(), st.randoms(use_true_random=False))
+def test_scored_chunks_merged_through_json_equal_the_one_shot(case, rnd):
+    """Random chunks (empty ones too), weights in some chunks only, each chunk its own
+    accumulator, merged in a random order with ``merge`` / ``+`` through JSON: the table
+    equals scikit-learn's on all the rows and the histogram the bins counted by hand."""
+    rows, bounds, weighted = case
+    weight_of = [0.5 + (i % 3) for i in range(len(rows))]
+    parts, w_all = [], []
+    for (a, b), use_w in zip(itertools.pairwise(bounds), weighted, strict=True):
+        acc = Accumulator(["no", "yes"], bins=10)
+        w = weight_of[a:b] if use_w else None
+        acc.update([r[0] for r in rows[a:b]], [r[1] for r in rows[a:b]],
+                   scores=[(r[2] + 0.5) / 10 for r in rows[a:b]], sample_weight=w)
+        w_all += w if use_w else [1.0] * (b - a)
+        parts.append(Accumulator.from_json(acc.to_json()))
+    rnd.shuffle(parts)
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part if rnd.random() < 0.5 else total.merge(part)
+    total = Accumulator.from_json(total.to_json())
+    t, p = [r[0] for r in rows], [r[1] for r in rows]
+    any_w = any(u and b > a for (a, b), u in zip(itertools.pairwise(bounds), weighted,
+                                                  strict=True))
+    expected = sk_confusion_matrix(t, p, labels=["no", "yes"],
+                                   sample_weight=w_all if any_w else None)
+    np.testing.assert_allclose(total.counts, expected, rtol=1e-12, atol=0)
+    assert total.n_samples == len(rows)
+    cells = Counter()
+    for r, w in zip(rows, w_all, strict=True):
+        cells[(r[0], r[2])] += w if any_w else 1
+    by_hand = [[cells.get((c, j), 0) for j in range(10)] for c in ["no", "yes"]]
+    np.testing.assert_allclose(total.curves().counts[:, 0, :], by_hand, rtol=1e-12, atol=0)

@@ -465,6 +465,8 @@ def check_pair(y_true: Any, y_pred: Any, *, empty_ok: bool = False) -> tuple[np.
     Traceback (most recent call last):
     ...
     ValueError: y_true and y_pred have different lengths: 2 and 1
+    >>> check_pair([], [], empty_ok=True)[0].shape
+    (0,)
     """
     t = as_1d(y_true, "y_true")
     p = as_1d(y_pred, "y_pred")
