@@ -399,3 +399,22 @@ def test_scored_chunks_merged_through_json_equal_the_one_shot(case, rnd):
         cells[(r[0], r[2])] += w if any_w else 1
     by_hand = [[cells.get((c, j), 0) for j in range(10)] for c in ["no", "yes"]]
     np.testing.assert_allclose(total.curves().counts[:, 0, :], by_hand, rtol=1e-12, atol=0)
+
+
+def test_copy_and_plus_keep_labels_that_json_cannot_hold():
+    """Dates are labels (and group keys) the accumulators take but JSON cannot hold: ``copy``
+    and ``+`` went through JSON and refused them."""
+    from confmat.accumulator.by_group import GroupedAccumulator
+
+    day = np.array(["2020-01-01", "2020-01-02", "2020-01-02"], dtype="datetime64[D]")
+    a = Accumulator()
+    a.update(day, day[::-1])
+    both = a + a
+    expected = 2 * sk_confusion_matrix(day.astype(str), day[::-1].astype(str))
+    assert both.counts.tolist() == expected.tolist() and len(both.labels) == 2
+    twin = a.copy()
+    twin.update(day[:1], day[:1])
+    assert a.n_samples == 3 and twin.n_samples == 4
+    g = GroupedAccumulator()
+    g.update([0, 1, 1], [0, 1, 0], day)
+    assert (g + g).sizes.tolist() == [2, 4]

@@ -9,6 +9,7 @@ into the running one, and build a :class:`~confmat.ConfusionMatrix` only when as
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -599,7 +600,8 @@ class Accumulator(AccumulatorState):
         return out.merge(other)
 
     def copy(self) -> Accumulator:
-        """An independent copy (through the JSON state, so exactly what another process would get).
+        """An independent copy of the whole state (in memory: labels that JSON cannot hold,
+        such as dates, are copied too).
 
         Returns
         -------
@@ -614,8 +616,7 @@ class Accumulator(AccumulatorState):
         >>> acc.n_samples, twin.n_samples
         (2, 3)
         """
-        out = Accumulator.from_dict(self.to_dict())
-        return out
+        return copy.deepcopy(self)
 
     def result(self) -> ConfusionMatrix:
         """The confusion matrix of everything seen: equal to the in-memory computation.
