@@ -418,3 +418,24 @@ def test_copy_and_plus_keep_labels_that_json_cannot_hold():
     g = GroupedAccumulator()
     g.update([0, 1, 1], [0, 1, 0], day)
     assert (g + g).sizes.tolist() == [2, 4]
+
+
+def test_a_chunk_of_zero_weights_with_scores_is_accepted():
+    """The docs: a chunk whose weights are all zero is accepted (the stream must weigh
+    something). With scores it was refused by the histogram."""
+    acc = Accumulator()
+    acc.update([0, 1], [0, 1], scores=[0.15, 0.85], sample_weight=[0, 0])
+    acc.update([0, 1, 1], [0, 1, 0], scores=[0.15, 0.85, 0.45], sample_weight=[1.0, 2.0, 0.5])
+    np.testing.assert_allclose(acc.counts, sk_confusion_matrix(
+        [0, 1, 0, 1, 1], [0, 1, 0, 1, 0], sample_weight=[0, 0, 1.0, 2.0, 0.5]))
+    np.testing.assert_allclose(acc.curves().counts[:, 0, :].sum(axis=1), [1.0, 2.5])
+    back = Accumulator.from_json(acc.to_json())
+    assert back.is_weighted and back.curves() == acc.curves()
+    h = ScoreHistogram(bins=4).update([0, 1], [0.1, 0.9], sample_weight=[0.0, 0.0])
+    assert h.is_weighted and h.n == 0
+    unweighted = Accumulator(bins=4)
+    unweighted.update([0, 1], [0, 1], scores=[0.1, 0.9])
+    d = json.loads(unweighted.to_json())
+    d["scores"] = h.update([0, 1], [0.1, 0.9], sample_weight=[1.0, 1.0]).to_dict()
+    with pytest.raises(ValueError, match="field 'scores' has dtype float64 but 'counts' has int64"):
+        Accumulator.from_dict(d)

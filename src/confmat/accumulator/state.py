@@ -207,7 +207,12 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
                 f"{name}: field 'scores' has bins, score_range {(hist.bins, hist.score_range)} "
                 f"but the state has {(bins, score_range)} (fields 'bins', 'score_range')"
             )
-        if table.dtype.kind == "i" and not hist.is_weighted:
+        if hist.is_weighted != (table.dtype.kind == "f"):  # one weighted chunk makes both
+            raise ValueError(
+                f"{name}: field 'scores' has dtype {hist.counts.dtype} but 'counts' has "
+                f"{table.dtype}: a weighted chunk weighs both"
+            )
+        if table.dtype.kind == "i":
             _check_score_totals(table, labels, hist, name)
     out.restore(labels, table, n_samples=n_samples, n_updates=n_updates, histogram=hist)
     return out

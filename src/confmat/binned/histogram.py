@@ -272,7 +272,9 @@ class ScoreHistogram(HistogramCurves):
         codes = self._codes(y_true)
         n = codes.shape[0]
         s = self._scores(y_score, n, finite=sample_weight is not None)
-        w = check_sample_weight(sample_weight, n) if sample_weight is not None else None
+        # a chunk may weigh nothing, as in the Accumulator: the stream is what must weigh
+        w = (check_sample_weight(sample_weight, n, all_zero_ok=True)
+             if sample_weight is not None else None)
         if n == 0:
             return self
         if w is None and not self.is_weighted and self._count_in_place(codes, s):
