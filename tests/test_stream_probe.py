@@ -439,3 +439,12 @@ def test_a_chunk_of_zero_weights_with_scores_is_accepted():
     d["scores"] = h.update([0, 1], [0.1, 0.9], sample_weight=[1.0, 1.0]).to_dict()
     with pytest.raises(ValueError, match="field 'scores' has dtype float64 but 'counts' has int64"):
         Accumulator.from_dict(d)
+
+
+def test_the_labels_hint_only_where_labels_are_the_matter():
+    acc = Accumulator()
+    with pytest.raises(ValueError, match=r"NaN at position 0; scores must be finite$"):
+        acc.update([0, 1], [0, 1], scores=[np.nan, 0.2])
+    acc.update([0, 1], [0, 1], scores=[0.1, 0.2])
+    with pytest.raises(ValueError, match=r"not in labels \[0, 1\] \(pass labels= to fix"):
+        acc.update([2], [2], scores=[0.3])

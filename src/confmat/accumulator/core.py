@@ -485,7 +485,8 @@ class Accumulator(AccumulatorState):
         try:
             hist.update(t, scores, sample_weight=sample_weight)
         except (ValueError, TypeError) as exc:
-            hint = "" if self._fixed else " (pass labels= to fix the classes up front)"
+            hint = ("" if self._fixed or "not in labels" not in str(exc)
+                    else " (pass labels= to fix the classes up front)")
             raise type(exc)(f"chunk {chunk}: {exc}{hint}") from exc
         self._hist = hist
 
