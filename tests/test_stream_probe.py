@@ -448,3 +448,23 @@ def test_the_labels_hint_only_where_labels_are_the_matter():
     acc.update([0, 1], [0, 1], scores=[0.1, 0.2])
     with pytest.raises(ValueError, match=r"not in labels \[0, 1\] \(pass labels= to fix"):
         acc.update([2], [2], scores=[0.3])
+
+
+def test_an_empty_dask_chunk_adds_nothing_like_an_empty_array():
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    none = np.array([], dtype=np.int64)
+    with dask.config.set(scheduler="synchronous"):
+        acc = Accumulator()
+        acc.update(da.from_array(none, chunks=5), da.from_array(none, chunks=5))
+        acc.update([0, 1, 1], [0, 1, 0])
+        acc.update(da.from_array(none), da.from_array(none))
+        assert acc.counts.tolist() == sk_confusion_matrix([0, 1, 1], [0, 1, 0]).tolist()
+        assert acc.n_samples == 3 and acc.n_updates == 3
+        scored = Accumulator()
+        scored.update(da.from_array(none), da.from_array(none),
+                      scores=da.from_array(np.array([], dtype=float)))
+        scored.update([0, 1], [0, 1], scores=[0.15, 0.85])
+        assert scored.curves().counts[:, 0, :].tolist() == hand_bins(
+            [0, 1], [0.15, 0.85], 10_000, [0, 1])

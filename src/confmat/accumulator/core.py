@@ -270,7 +270,7 @@ class Accumulator(AccumulatorState):
                 )
             part = hooks.DASK_ACCUMULATE(
                 y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
-                score_range=self.score_range, score_labels=hist_labels,
+                score_range=self.score_range, score_labels=hist_labels, allow_empty=True,
             )
             self._merge_state(part, chunk)
             self.n_updates = chunk
