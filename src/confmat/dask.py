@@ -538,8 +538,6 @@ def by_group(
     level = [part(t, p, g, w, book, i)
              for i, ((t, p, _, w), g) in enumerate(zip(blocks, g_blocks, strict=True))]
     if not level:
-        if allow_empty:
-            return Accumulator(bins=bins, score_range=score_range)
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     while len(level) > 1:
         level = [merge(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
