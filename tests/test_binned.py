@@ -154,8 +154,8 @@ def test_json_round_trip_and_versioning():
     assert ScoreHistogram.from_dict(hw.to_dict()) == hw
     d = h.to_dict()
     assert d["schema"] == "confmat.score_histogram" and d["version"] == 1
-    with pytest.raises(ValueError, match="unsupported schema version 2"):
-        ScoreHistogram.from_dict({**d, "version": 2})
+    with pytest.raises(ValueError, match="unsupported schema version 3"):
+        ScoreHistogram.from_dict({**d, "version": 3})
     with pytest.raises(ValueError, match="not a confmat score histogram"):
         ScoreHistogram.from_dict({**d, "schema": "other"})
     with pytest.raises(ValueError, match="missing the 'index' field"):

@@ -541,8 +541,9 @@ def test_row_group_errors_name_rows_and_labels(tmp_path):
                    row_group_size=1000)
     with pytest.raises(ValueError, match=rf"e\.parquet', row {first}: label 2 \(column 'y'\) is a third class"):
         cio.evaluate_file(path, "y", "yhat", score_cols="s", batch_rows=1000)
-    # streamed, the histogram's classes are fixed by the first rows read
-    with pytest.raises(ValueError, match=r"rows 12001\.\.13000: .*y_true contains label 2 not in labels \[0, 1\]"):
+    # streamed, the labels of the whole file are read first (the curves must not depend on
+    # where batches are cut), so the mismatch is the file's
+    with pytest.raises(ValueError, match=r"e\.parquet': 2 score columns \['s0', 's'\] but the labels are \[0, 1, 2\]; give one score column per class"):
         cio.evaluate_file(path, "y", "yhat", score_cols=["s0", "s"], batch_rows=1000)
 
 

@@ -186,6 +186,7 @@ def accumulate(
     score_range: tuple[float, float] = (0.0, 1.0),
     score_labels: Sequence[Any] | None = None,
     split_every: int = 8,
+    allow_empty: bool = False,
 ) -> Accumulator:
     """Count Dask collections into an :class:`~confmat.Accumulator` on their cluster.
 
@@ -206,6 +207,9 @@ def accumulate(
         sorted labels of the data, found by an extra counting pass first.
     split_every : int, default 8
         Fan-in of the reduction tree.
+    allow_empty : bool, default False
+        Return an empty Accumulator for collections without rows instead of raising (what
+        ``Accumulator.update`` does with an empty chunk: it adds nothing).
 
     Returns
     -------
@@ -238,9 +242,11 @@ def accumulate(
     hist_labels = None
     if scores is not None:
         if score_labels is None:
-            score_labels = accumulate(
-                y_true, y_pred, sample_weight=sample_weight, split_every=split_every
-            ).labels
+            found = accumulate(y_true, y_pred, sample_weight=sample_weight,
+                               split_every=split_every, allow_empty=allow_empty)
+            if found.n_samples == 0:  # no rows (allow_empty): no classes to score either
+                return Accumulator(bins=bins, score_range=score_range)
+            score_labels = found.labels
         hist_labels = normalize_labels(score_labels, "score_labels")
     part = delayed(_partial, pure=True)
     merge = delayed(_merge, pure=True)
@@ -249,6 +255,8 @@ def accumulate(
         for i, (t, p, s, w) in enumerate(blocks)
     ]
     if not level:
+        if allow_empty:
+            return Accumulator(bins=bins, score_range=score_range)
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     while len(level) > 1:
         level = [merge(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
@@ -258,7 +266,7 @@ def accumulate(
             f"the Dask computation counted {acc.n_samples} samples but the input has {n}; "
             "refusing to return a partial confusion matrix"
         )
-    if acc.n_samples == 0:
+    if acc.n_samples == 0 and not allow_empty:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     acc.n_updates = 1
     return acc

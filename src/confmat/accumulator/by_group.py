@@ -12,6 +12,7 @@ it through the hook :data:`confmat.hooks.GROUPED_EVALUATION`.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -409,7 +410,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
         return self.copy().merge(other)
 
     def copy(self) -> GroupedAccumulator:
-        """An independent copy (through the JSON state).
+        """An independent copy of the whole state (in memory: group keys and labels that
+        JSON cannot hold, such as dates, are copied too).
 
         Returns
         -------
@@ -422,7 +424,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
         >>> acc.copy().n_samples
         1
         """
-        return GroupedAccumulator.from_dict(self.to_dict())
+        return copy.deepcopy(self)
 
     def counts(self) -> GroupedCounts:
         """The accumulated stack as :class:`~confmat.counting.grouped.GroupedCounts`.

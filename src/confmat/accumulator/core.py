@@ -9,6 +9,7 @@ into the running one, and build a :class:`~confmat.ConfusionMatrix` only when as
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 from .. import hooks
 from ..counting.chunks import count_chunk, one_thread
 from ..deps import is_dask_collection
-from ..inputs.encode import check_pair, encode_pair, normalize_labels
+from ..inputs.encode import check_pair, check_sample_weight, encode_pair, normalize_labels
 from ..inputs.kinds import check_known_kinds, check_label_kinds, py_scalar
 from ..inputs.targets import check_bins
 from ..matrix import ConfusionMatrix
@@ -233,7 +234,9 @@ class Accumulator(AccumulatorState):
         ----------
         y_true, y_pred : array-like of shape (n_samples,)
             Labels, as for :meth:`ConfusionMatrix.from_predictions`; Dask arrays and Dask
-            DataFrame columns are counted on their cluster (see :mod:`confmat.dask`).
+            DataFrame columns are counted on their cluster (see :mod:`confmat.dask`). An
+            empty chunk adds nothing (its ``scores`` and ``sample_weight`` must be empty
+            too); :meth:`result` still needs one sample in the whole stream.
         scores : array-like, optional
             Scores for the curves: shape (n_samples,) for the positive class of a binary
             problem or (n_samples, n_classes) in label order.
@@ -267,15 +270,30 @@ class Accumulator(AccumulatorState):
                 )
             part = hooks.DASK_ACCUMULATE(
                 y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
-                score_range=self.score_range, score_labels=hist_labels,
+                score_range=self.score_range, score_labels=hist_labels, allow_empty=True,
             )
             self._merge_state(part, chunk)
             self.n_updates = chunk
             return
         self._check_scores_given(scores, chunk)
-        t, p = check_pair(y_true, y_pred)
+        try:
+            t, p = check_pair(y_true, y_pred, empty_ok=True)
+            if t.shape[0] == 0 and sample_weight is not None:
+                check_sample_weight(sample_weight, 0)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"chunk {chunk}: {exc}") from exc
+        if t.shape[0] == 0:  # an empty chunk adds nothing, once its arguments are checked
+            if scores is not None and np.shape(scores)[:1] != (0,):
+                raise ValueError(
+                    f"chunk {chunk} has no samples but {np.shape(scores)[0]} rows of scores"
+                )
+            self.n_updates = chunk
+            return
         with one_thread(t.shape[0]):
-            table, labels = count_chunk(t, p, sample_weight)
+            try:
+                table, labels = count_chunk(t, p, sample_weight)
+            except (ValueError, TypeError) as exc:
+                raise type(exc)(f"chunk {chunk}: {exc}") from exc
             self._check_kinds(labels, chunk)
             if self._fixed:
                 self._check_known(labels, chunk)
@@ -311,8 +329,8 @@ class Accumulator(AccumulatorState):
         Raises
         ------
         ValueError
-            Counts of the wrong length, negative or not whole; a label outside fixed labels; an
-            accumulator that tracks scores.
+            Counts of the wrong length, negative or not whole; a non-zero weight on a pair
+            whose count is 0; a label outside fixed labels; an accumulator that tracks scores.
         TypeError
             Counts that are not numbers.
         OverflowError
@@ -327,15 +345,27 @@ class Accumulator(AccumulatorState):
         """
         chunk = self.n_updates + 1
         self._check_scores_given(None, chunk)
-        t, p = check_pair(y_true, y_pred)
-        c = check_group_counts(counts, t.shape[0], f"counts of chunk {chunk}")
+        try:
+            t, p = check_pair(y_true, y_pred, empty_ok=True)
+            c = check_group_counts(counts, t.shape[0], f"counts of chunk {chunk}")
+            if weights is not None:
+                vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
+            tc, pc, labels, _ = encode_pair(t, p) if t.shape[0] else (t, p, [], False)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"chunk {chunk}: {exc}") from exc
+        if t.shape[0] == 0:  # e.g. the GROUP BY of an empty selection
+            self.n_updates = chunk
+            return
         if weights is not None:
-            from ..inputs.encode import check_sample_weight
-
-            vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
+            ghost = np.flatnonzero((c == 0) & (vals != 0))
+            if ghost.size:
+                i = int(ghost[0])
+                raise ValueError(
+                    f"weights of chunk {chunk}: pair {i} has weight {py_scalar(vals[i])!r} but a count of "
+                    "0 (a sum of weights over no samples must be 0)"
+                )
         else:
             vals = c
-        tc, pc, labels, _ = encode_pair(t, p)
         k = len(labels)
         table = np.zeros((k, k), dtype=vals.dtype)
         np.add.at(table, (tc, pc), vals)
@@ -437,6 +467,13 @@ class Accumulator(AccumulatorState):
                 classes = list(self._labels)
             else:
                 classes = sorted(set(self._labels) | {py_scalar(v) for v in seen})
+            width = np.shape(scores)[1] if np.ndim(scores) == 2 else 0
+            if width > 2 and width != len(classes):
+                raise ValueError(
+                    f"chunk {chunk}: the scores have {width} columns (one per class) but the "
+                    f"classes seen so far are {classes[:10]}; which class each column scores "
+                    "is unknown until every class was seen: pass labels= to the Accumulator"
+                )
             if len(classes) < 2:
                 raise ValueError(
                     f"chunk {chunk}: the score histogram needs at least two classes but only "
@@ -448,7 +485,8 @@ class Accumulator(AccumulatorState):
         try:
             hist.update(t, scores, sample_weight=sample_weight)
         except (ValueError, TypeError) as exc:
-            hint = "" if self._fixed else " (pass labels= to fix the classes up front)"
+            hint = ("" if self._fixed or "not in labels" not in str(exc)
+                    else " (pass labels= to fix the classes up front)")
             raise type(exc)(f"chunk {chunk}: {exc}{hint}") from exc
         self._hist = hist
 
@@ -499,7 +537,9 @@ class Accumulator(AccumulatorState):
         TypeError
             If ``other`` is not an Accumulator.
         ValueError
-            Different fixed labels, or one state tracks scores and the other does not.
+            Different fixed labels, one state tracks scores and the other has samples
+            without them, or score histograms of different bins / score_range. A refused
+            merge leaves ``self`` unchanged.
         OverflowError
             If the integer counts would exceed int64.
 
@@ -518,25 +558,41 @@ class Accumulator(AccumulatorState):
         return self
 
     def _merge_state(self, other: Accumulator, chunk: int, what: str | None = None) -> None:
+        # every check and the merged histogram come first: a refused merge changes nothing
         if self._fixed and other._fixed and other._labels != self._labels:
             raise ValueError(
                 f"cannot merge accumulators with different fixed labels: {self._labels} vs "
                 f"{other._labels}"
             )
+        self_bare = bool(self.n_samples) and self._hist is None
+        other_bare = bool(other.n_samples) and other._hist is None
+        if (self_bare and other._hist is not None) or (
+            other_bare and (self._hist is not None or self._track_scores is True)
+        ):
+            raise ValueError(
+                "cannot merge an Accumulator that tracks scores with one that has samples "
+                "without scores: the curves would miss those samples"
+            )
+        if other._hist is not None and self._track_scores is False:
+            raise ValueError("cannot merge score histograms into an Accumulator made with scores=False")
+        hist = self._hist
+        if other._hist is not None:
+            if hist is None:
+                layout = (other._hist.bins, other._hist.score_range)
+                if layout != (self.bins, self.score_range):
+                    raise ValueError(
+                        "cannot merge score histograms of bins, score_range "
+                        f"{layout} into an Accumulator made with {(self.bins, self.score_range)}"
+                    )
+                hist = other._hist.copy()
+            else:
+                hist = hist + other._hist
         if other._labels:
             self._add(other._table, other._labels, chunk, what)
         elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":
             self._table = self._table.astype(np.float64)
-        if (self._hist is None) != (other._hist is None) and self.n_samples and other.n_samples:
-            raise ValueError(
-                "cannot merge an Accumulator that tracks scores with one that does not: the "
-                "curves would miss samples"
-            )
-        if other._hist is not None and self._track_scores is False:
-            raise ValueError("cannot merge score histograms into an Accumulator made with scores=False")
         self.n_samples += other.n_samples
-        if other._hist is not None:
-            self._hist = other._hist.copy() if self._hist is None else self._hist + other._hist
+        self._hist = hist
 
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):
@@ -545,7 +601,8 @@ class Accumulator(AccumulatorState):
         return out.merge(other)
 
     def copy(self) -> Accumulator:
-        """An independent copy (through the JSON state, so exactly what another process would get).
+        """An independent copy of the whole state (in memory: labels that JSON cannot hold,
+        such as dates, are copied too).
 
         Returns
         -------
@@ -560,8 +617,7 @@ class Accumulator(AccumulatorState):
         >>> acc.n_samples, twin.n_samples
         (2, 3)
         """
-        out = Accumulator.from_dict(self.to_dict())
-        return out
+        return copy.deepcopy(self)
 
     def result(self) -> ConfusionMatrix:
         """The confusion matrix of everything seen: equal to the in-memory computation.

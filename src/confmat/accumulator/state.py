@@ -202,5 +202,31 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
                 f"{name}: field 'scores' has samples of the classes {unknown[:5]}, which "
                 f"are not in 'labels'"
             )
+        if (hist.bins, hist.score_range) != (bins, score_range):
+            raise ValueError(
+                f"{name}: field 'scores' has bins, score_range {(hist.bins, hist.score_range)} "
+                f"but the state has {(bins, score_range)} (fields 'bins', 'score_range')"
+            )
+        if hist.is_weighted != (table.dtype.kind == "f"):  # one weighted chunk makes both
+            raise ValueError(
+                f"{name}: field 'scores' has dtype {hist.counts.dtype} but 'counts' has "
+                f"{table.dtype}: a weighted chunk weighs both"
+            )
+        if table.dtype.kind == "i":
+            _check_score_totals(table, labels, hist, name)
     out.restore(labels, table, n_samples=n_samples, n_updates=n_updates, histogram=hist)
     return out
+
+
+def _check_score_totals(table: np.ndarray, labels: list[Any], hist: Any, name: str) -> None:
+    """Every sample of an unweighted state has its score in the histogram: the histogram's
+    total of each true class equals that class's row of ``counts``."""
+    rows = dict(zip(labels, (int(v) for v in table.sum(axis=1, dtype=object)), strict=True))
+    scored = dict(zip(hist.labels, (int(v) for v in hist.counts[:, 0, :].sum(
+        axis=1, dtype=object)), strict=True))
+    for v in list(labels) + [c for c in hist.labels if c not in rows]:
+        if rows.get(v, 0) != scored.get(v, 0):
+            raise ValueError(
+                f"{name}: field 'scores' holds {scored.get(v, 0)} samples of the true class "
+                f"{v!r} but 'counts' holds {rows.get(v, 0)}"
+            )

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..curves.common import check_probabilities
 from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
-from ..inputs.kinds import py_scalar
+from ..inputs.kinds import check_known_kinds, py_scalar
 from ..inputs.state import (
     check_envelope,
     field_name,
@@ -22,6 +22,7 @@ from ..inputs.state import (
     read_counts,
     read_float_range,
     read_int,
+    read_label,
     read_labels,
 )
 from ..inputs.targets import (
@@ -32,11 +33,15 @@ from ..inputs.targets import (
     negative_label,
     resolve_pos_label,
 )
+from ..metrics.exact import check_sum, check_total, int_total
 from .binning import bin_chunk, count_in_place
 from .views import HistogramCurves
 
 SCHEMA = "confmat.score_histogram"
-SCHEMA_VERSION = 1
+#: Version 2 adds ``labels_given`` and ``pos_label`` (the positive-class rule of a histogram
+#: made without ``labels``); a histogram with given labels and no ``pos_label`` is still
+#: written as version 1, which older readers read the same.
+SCHEMA_VERSION = 2
 #: ``from_dict`` refuses histograms of more cells (labels x columns x bins; 16 GiB of
 #: int64): the sparse JSON form is small whatever the size, so a few bytes of untrusted
 #: input could otherwise make it allocate without bound.
@@ -185,17 +190,23 @@ class ScoreHistogram(HistogramCurves):
                 return np.zeros(codes.shape[0], dtype=np.int64)
             if len(classes) == 1:
                 return np.ones(codes.shape[0], dtype=np.int64)
-            # two classes: the codes already say "positive" when it is the larger label
-            return codes if classes.index(pos) == 1 else (codes == 0).astype(np.int64)
+            i = classes.index(pos)
+            # two classes: the codes already say "positive" when it is the larger label;
+            # more: every class but pos_label is negative
+            return codes if (len(classes) == 2 and i == 1) else (codes == i).astype(np.int64)
         y = as_1d(y_true, "y_true")
         k = len(self.labels)
-        if y.dtype.kind in "iu" and self.labels == list(range(k)):
+        # (False, True) == (0, 1) in Python: integer codes only for integer labels
+        if y.dtype.kind in "iu" and self.labels == list(range(k)) and not isinstance(
+                self.labels[0], bool):
             if y.size and (y.min() < 0 or y.max() >= k):
                 bad = y[(y < 0) | (y >= k)][0]
                 raise ValueError(f"y_true contains label {py_scalar(bad)!r} not in labels {self.labels}")
             # small integer codes go to the kernel as they are (it is compiled per type)
             return y if y.dtype.kind == "i" else y.astype(np.int64)
         uniq, codes = factorize(y, "y_true")
+        if uniq.size:  # True == 1: a boolean must not land on the class 1, nor 1 on True
+            check_known_kinds(self.labels, [py_scalar(uniq[0])], "the labels and y_true")
         try:
             lut = np.array([self._index[py_scalar(v)] for v in uniq.tolist()], dtype=np.int64)
         except KeyError as exc:
@@ -261,7 +272,9 @@ class ScoreHistogram(HistogramCurves):
         codes = self._codes(y_true)
         n = codes.shape[0]
         s = self._scores(y_score, n, finite=sample_weight is not None)
-        w = check_sample_weight(sample_weight, n) if sample_weight is not None else None
+        # a chunk may weigh nothing, as in the Accumulator: the stream is what must weigh
+        w = (check_sample_weight(sample_weight, n, all_zero_ok=True)
+             if sample_weight is not None else None)
         if n == 0:
             return self
         if w is None and not self.is_weighted and self._count_in_place(codes, s):
@@ -309,8 +322,8 @@ class ScoreHistogram(HistogramCurves):
         """
         if not self.is_binary:
             raise ValueError("update_grouped serves binary histograms (one score column)")
-        t = np.asarray(y_true, dtype=np.int64)
-        b = np.asarray(bin_index, dtype=np.int64)
+        t = _whole(y_true, "y_true")
+        b = _whole(bin_index, "bin_index")
         c = np.asarray(counts)
         if not (t.shape == b.shape == c.shape) or t.ndim != 1:
             raise ValueError("y_true, bin_index and counts must be 1-D of one length, got "
@@ -321,6 +334,13 @@ class ScoreHistogram(HistogramCurves):
             raise ValueError(f"bin_index must lie in [0, {self.bins})")
         if c.dtype.kind not in "iuf" or (c.size and (not np.isfinite(c).all() or c.min() < 0)):
             raise ValueError("counts must be finite and non-negative numbers")
+        if c.dtype.kind in "iu":
+            # a uint64 count past 2**63 would wrap in int64, and so would the running total
+            check_total(c, "counts of ScoreHistogram.update_grouped")
+            c = c.astype(np.int64)
+            if not self.is_weighted:
+                check_sum([int_total(self.counts), int_total(c)],
+                          "ScoreHistogram.update_grouped: the counts added to the histogram")
         if c.dtype.kind == "f" and not self.is_weighted:
             self.counts = self.counts.astype(np.float64)
         np.add.at(self.counts[:, 0, :], (t, b), c.astype(self.counts.dtype))
@@ -370,6 +390,8 @@ class ScoreHistogram(HistogramCurves):
             An argument that is not a ScoreHistogram.
         ValueError
             Different labels, bins or score_range.
+        OverflowError
+            Integer counts whose total would pass int64.
 
         Examples
         --------
@@ -380,6 +402,9 @@ class ScoreHistogram(HistogramCurves):
         out = self.copy()
         for o in others:
             self._same_layout(o)
+            if not (o.is_weighted or out.is_weighted):  # int64 totals must not wrap
+                check_sum([int_total(out.counts[:, 0]), int_total(o.counts[:, 0])],
+                          "ScoreHistogram.merge: the merged counts")
             if o.is_weighted and not out.is_weighted:
                 out.counts = out.counts.astype(np.float64)
             out.counts = out.counts + o.counts
@@ -415,8 +440,10 @@ class ScoreHistogram(HistogramCurves):
         Returns
         -------
         dict
-            Keys ``schema``, ``version``, ``labels``, ``bins``, ``score_range``, ``dtype``,
-            ``shape``, ``index``, ``values``.
+            Keys ``schema``, ``version``, ``labels``, ``labels_given``, ``pos_label``
+            (the positive-class rule, so that a histogram made without ``labels`` reads
+            later chunks the same way after a round trip), ``bins``, ``score_range``,
+            ``dtype``, ``shape``, ``index``, ``values``.
 
         Examples
         --------
@@ -426,10 +453,14 @@ class ScoreHistogram(HistogramCurves):
         """
         flat = self.counts.ravel()
         nz = np.flatnonzero(flat)
+        plain = not self._door and self.pos_label is None
         return {
             "schema": SCHEMA,
-            "version": SCHEMA_VERSION,
+            "version": 1 if plain else SCHEMA_VERSION,
             "labels": json_labels(self.labels, "ScoreHistogram.to_dict"),
+            "labels_given": not self._door,
+            "pos_label": None if self.pos_label is None else json_labels(
+                [self.pos_label], "ScoreHistogram.to_dict", "pos_label")[0],
             "bins": self.bins,
             "score_range": list(self.score_range),
             "dtype": "float64" if self.is_weighted else "int64",
@@ -509,6 +540,21 @@ class ScoreHistogram(HistogramCurves):
 
 
 
+def _whole(values: Any, name: str) -> np.ndarray:
+    """Integer codes of :meth:`ScoreHistogram.update_grouped` as int64: integers, or floats
+    holding whole numbers (a fraction would otherwise be truncated into another cell)."""
+    a = np.asarray(values)
+    if a.dtype.kind == "b" or a.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold integer codes, got dtype {a.dtype}")
+    if a.dtype.kind == "f" and a.size and (
+        not np.isfinite(a).all() or (a != np.round(a)).any()
+    ):
+        raise ValueError(f"{name} must hold whole numbers, got {a[a != np.round(a)][:3].tolist()}")
+    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds {a.max()}, beyond int64")
+    return a.astype(np.int64)
+
+
 def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHistogram:
     """Validate and rebuild :meth:`ScoreHistogram.to_dict` output (public within the
     package: :class:`~confmat.Accumulator` state nests one under ``at = ("scores",)``).
@@ -569,10 +615,18 @@ def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHisto
     ordered = index if bool((index[1:] > index[:-1]).all()) else np.sort(index)
     if (ordered[1:] == ordered[:-1]).any():
         raise ValueError(f"{name}: field {field_name((*at, 'index'))} repeats a cell")
+    given = read_choice(data, (*at, "labels_given"), name, (True, False), default=True)
+    pos_label = read_label(data, (*at, "pos_label"), name)
     try:
-        out = ScoreHistogram(labels, bins=bins, score_range=score_range)
+        out = ScoreHistogram(labels if given else None, bins=bins, score_range=score_range,
+                             pos_label=pos_label)
     except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
         raise type(exc)(f"{name}: field {field_name((*at, 'labels'))}: {exc}") from exc
+    if out.labels != labels:
+        raise ValueError(
+            f"{name}: field {field_name((*at, 'labels'))} is {labels} but 'labels_given' "
+            f"{str(given).lower()} and 'pos_label' {pos_label!r} make {out.labels}"
+        )
     flat = np.zeros(size, dtype=values.dtype)
     flat[index] = values
     out.counts = flat.reshape(shape)

@@ -352,7 +352,8 @@ def all_finite(a: np.ndarray) -> bool:
         return bool(a.size == 0 or np.isfinite(np.add.reduce(a, axis=None)))
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+def check_sample_weight(sample_weight: Any, n: int, *,
+                        all_zero_ok: bool = False) -> np.ndarray | None:
     """Validate sample weights: 1-D, finite, non-negative, one per sample, not all zero.
 
     Parameters
@@ -361,6 +362,9 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         The weights.
     n : int
         Number of samples.
+    all_zero_ok : bool, default False
+        Accept weights that are all zero: one chunk of a stream may weigh nothing (the
+        stream as a whole is checked when its result is asked for).
 
     Returns
     -------
@@ -381,6 +385,8 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     Traceback (most recent call last):
     ...
     ValueError: sample_weight must be non-negative; found -2 at position 1 (counted from 0)
+    >>> check_sample_weight([0, 0], 2, all_zero_ok=True)
+    array([0., 0.])
     """
     if sample_weight is None:
         return None
@@ -398,7 +404,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         i = int(np.flatnonzero(w < 0)[0])
         raise ValueError(f"sample_weight must be non-negative; found {w[i]:g} at position {i} "
                          "(counted from 0)")
-    if n and not w.any():
+    if n and not all_zero_ok and not w.any():
         raise ValueError("sample_weight must contain at least one non-zero weight")
     with np.errstate(over="ignore"):
         total = w.sum()
@@ -436,13 +442,15 @@ def weights_1d(sample_weight: Any) -> np.ndarray:
     return as_1d(sample_weight, "sample_weight")
 
 
-def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+def check_pair(y_true: Any, y_pred: Any, *, empty_ok: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``y_true`` and ``y_pred`` as 1-D arrays of equal, non-zero length.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n,)
         The labels.
+    empty_ok : bool, default False
+        Accept zero samples (a chunk of a stream may be empty; a whole input may not).
 
     Returns
     -------
@@ -463,6 +471,8 @@ def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     Traceback (most recent call last):
     ...
     ValueError: y_true and y_pred have different lengths: 2 and 1
+    >>> check_pair([], [], empty_ok=True)[0].shape
+    (0,)
     """
     t = as_1d(y_true, "y_true")
     p = as_1d(y_pred, "y_pred")
@@ -470,7 +480,7 @@ def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(
             f"y_true and y_pred have different lengths: {t.shape[0]} and {p.shape[0]}"
         )
-    if t.shape[0] == 0:
+    if t.shape[0] == 0 and not empty_ok:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     return t, p
 

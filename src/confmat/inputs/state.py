@@ -60,6 +60,7 @@ __all__ = [
     "read_counts",
     "read_float_range",
     "read_int",
+    "read_label",
     "read_labels",
     "require",
 ]
@@ -236,6 +237,41 @@ def read_labels(data: Mapping[str, Any], field: Field, name: str, *, minimum: in
         )
     out = [_label(v, name, field_path(field, i), tuples) for i, v in enumerate(raw)]
     return _check_label_list(out, name, field, minimum)
+
+
+def read_label(data: Mapping[str, Any], field: Field, name: str) -> Any:
+    """One optional class label (a JSON string, finite number or boolean), or None when the
+    field is ``null`` or absent.
+
+    Parameters
+    ----------
+    data : mapping
+        The object holding the field.
+    field : str or tuple
+        The field.
+    name : str
+        The caller, for messages.
+
+    Returns
+    -------
+    str, int, float, bool or None
+
+    Raises
+    ------
+    TypeError
+        A value that is not a label.
+    ValueError
+        A non-finite number.
+
+    Examples
+    --------
+    >>> read_label({"pos_label": "sick"}, "pos_label", "demo")
+    'sick'
+    >>> read_label({}, "pos_label", "demo") is None
+    True
+    """
+    raw = require(data, field, name, None)
+    return None if raw is None else _label(raw, name, field, False)
 
 
 def json_labels(labels: Sequence[Any], name: str, field: str = "labels") -> list[Any]:

@@ -271,7 +271,9 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                      batch_rows: int, bins: int, report: FileReport) -> tuple[Any, FileReport]:
     """Evaluate a source from its ordered Arrow batches: each batch is cleaned (see
     :class:`~confmat.io.rows.Cleaner`) and added to an
-    :class:`~confmat.accumulator.Accumulator` (its scores to the score histogram).
+    :class:`~confmat.accumulator.Accumulator` (its scores to the score histogram). With
+    scores and no ``labels`` the labels are read in a first pass: the score columns are
+    those of the sorted labels of the whole source, whatever ``batch_rows``.
 
     Parameters
     ----------
@@ -317,21 +319,44 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                          + ([weight_col] if weight_col is not None else []),
                          batch_rows=batch_rows, skip_invalid=skip_invalid, na_values=na_values,
                          roles=roles, source=source)
-    acc = Accumulator(labels, scores=bool(scores) or None, bins=bins)
+    def col(name: str, b: Any) -> Any:
+        return b.column(b.schema.get_field_index(name))
+
+    score_labels = None
+    if scores and labels is None:
+        # The score columns belong to the sorted labels of the whole source (as on the
+        # GROUP BY path and in confmat.dask), which a batch cut anywhere may not show: a
+        # first pass finds them, so the curves never depend on batch_rows.
+        seen = Accumulator()
+        done = 0
+        for batch in reader.arrow_batches():
+            try:
+                seen.update(col(true_col, batch), col(pred_col, batch))
+            except (ValueError, TypeError) as exc:
+                raise content_error(source, f"rows {done + 1}..{reader.rows_total}",
+                                    exc) from exc
+            done = reader.rows_total
+        score_labels = seen.labels if len(seen.labels) >= 2 else None
+        if score_labels is not None and len(scores) != (
+                len(score_labels) if len(scores) > 1 or len(score_labels) > 2 else 1):
+            want = ("one score column per class" if len(score_labels) > 2
+                    else "one score column (of the second label) or two")
+            raise ValueError(
+                f"{source.name}: {len(scores)} score column{'s' if len(scores) > 1 else ''} "
+                f"{scores} but the labels are {score_labels[:10]}"
+                f"{'...' if len(score_labels) > 10 else ''}; give {want}, in label order")
+    acc = Accumulator(labels, scores=bool(scores) or None, bins=bins, score_labels=score_labels)
     done = 0
     for batch in reader.arrow_batches():
 
-        def col(name: str, b: Any = batch) -> Any:
-            return b.column(b.schema.get_field_index(name))
-
         s = None
         if scores:
-            s = (to_numpy(col(scores[0])) if len(scores) == 1
-                 else np.column_stack([to_numpy(col(c)) for c in scores]))
-        w = None if weight_col is None else to_numpy(col(weight_col))
+            s = (to_numpy(col(scores[0], batch)) if len(scores) == 1
+                 else np.column_stack([to_numpy(col(c, batch)) for c in scores]))
+        w = None if weight_col is None else to_numpy(col(weight_col, batch))
         first, last = done + 1, reader.rows_total
         try:
-            acc.update(col(true_col), col(pred_col), scores=s, sample_weight=w)
+            acc.update(col(true_col, batch), col(pred_col, batch), scores=s, sample_weight=w)
         except (ValueError, TypeError) as exc:
             raise content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
