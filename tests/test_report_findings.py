@@ -226,4 +226,8 @@ def test_weakest_class_and_small_classes_write_counts_in_full() -> None:
         "(1.25 of its 2.5 samples found)")
     assert support_warnings(["a", "b"], [1_500_000, 12])[0].startswith(
         "class b has only 12 true samples")
+    # with the diagonal, counts past 2**53 exactly (recall times support would round them)
+    big = [[2**62, 2**62 - 4], [1, 2]]
+    assert weakest_class([0, 1], [0.5, 2 / 3], None, np.sum(big, axis=1), np.diagonal(big)) == (
+        f"weakest class: 0, recall 0.500 ({2**62} of its {2**63 - 4} samples found)")
 

@@ -135,7 +135,7 @@ def headline_names(n_classes: int) -> tuple[str, ...]:
 
 
 def weakest_class(labels: Sequence[Any], recall: Sequence[float],
-                  intervals: Sequence[Any] | None, support: Any) -> str | None:
+                  intervals: Sequence[Any] | None, support: Any, hits: Any = None) -> str | None:
     """A sentence on the class with the lowest recall (its share of true samples found).
 
     Parameters
@@ -146,6 +146,9 @@ def weakest_class(labels: Sequence[Any], recall: Sequence[float],
     intervals : sequence of (low, high) or None, optional
         Per-class recall intervals.
     support : array-like of shape (K,)
+    hits : array-like of shape (K,), optional
+        Per-class true positives (the diagonal), written exactly; without them the count
+        found is recall times support.
 
     Returns
     -------
@@ -164,20 +167,23 @@ def weakest_class(labels: Sequence[Any], recall: Sequence[float],
     k = min(present, key=lambda i: recall[i])
     iv = intervals[k] if intervals else None
     br = f" [{iv[0]:.3f}, {iv[1]:.3f}]" if iv is not None else ""
-    found = recall[k] * s[k]
-    if float(s[k]).is_integer():  # counts: the product of recall and support rounds
-        found = round(found)
+    if hits is not None:
+        found: Any = np.asarray(hits)[k]
+    else:
+        found = recall[k] * s[k]
+        if float(s[k]).is_integer():  # counts: the product of recall and support rounds
+            found = round(found)
     return (f"weakest class: {labels[k]}, recall {recall[k]:.3f}{br} ({count_text(found)} of "
-            f"its {count_text(s[k])} samples found)")
+            f"its {count_text(np.asarray(support)[k])} samples found)")
 
 
-def count_text(v: float) -> str:
+def count_text(v: Any) -> str:
     """A count as a sentence writes it: whole numbers in full (``:g`` would write 1234567 as
     1.23457e+06), sums of weights with six significant digits.
 
     Parameters
     ----------
-    v : float
+    v : int or float
 
     Returns
     -------
@@ -185,9 +191,11 @@ def count_text(v: float) -> str:
 
     Examples
     --------
-    >>> count_text(1234567.0), count_text(2.5), count_text(4e18)
-    ('1234567', '2.5', '4000000000000000000')
+    >>> count_text(1234567.0), count_text(2.5), count_text(2**62 + 1)
+    ('1234567', '2.5', '4611686018427387905')
     """
+    if isinstance(v, int | np.integer):  # exactly, beyond 2**53 too
+        return str(int(v))
     v = float(v)
     return str(int(v)) if v.is_integer() else f"{v:g}"
 

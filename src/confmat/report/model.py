@@ -426,7 +426,8 @@ class Report(Displayable):
         out = []
         rec = next((r for r in self.per_class if r.name == "recall"), None)
         if rec is not None:
-            w = weakest_class(self.labels, rec.values, rec.intervals, self.support)
+            w = weakest_class(self.labels, rec.values, rec.intervals, self.support,
+                              np.diagonal(self.counts))
             if w:
                 out.append(w)
         lc = largest_confusion(self.labels, self.counts)

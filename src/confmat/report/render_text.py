@@ -9,6 +9,7 @@ from typing import Any
 from ..plots import marked_points
 from .comparison import Comparison
 from .escapes import md_escape, visible
+from .findings import count_text
 from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
@@ -74,23 +75,8 @@ def fmt_interval(iv: Any, digits: int = 3) -> str:
     return f"[{fmt(iv[0], digits)}, {fmt(iv[1], digits)}]"
 
 
-def fmt_count(v: float) -> str:
-    """A count: whole numbers without decimals, weighted counts in ``%g``.
-
-    Parameters
-    ----------
-    v : float
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> fmt_count(12.0), fmt_count(2.5)
-    ('12', '2.5')
-    """
-    return f"{v:g}" if float(v) != int(v) else str(int(v))
+#: a count: whole numbers without decimals, weighted counts in ``%g`` (the findings' rule)
+fmt_count = count_text
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None) -> str:
