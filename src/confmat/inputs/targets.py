@@ -8,6 +8,9 @@ and the positive class resolved by one rule (:func:`resolve_pos_label`):
 * labels within {0, 1}, {-1, 1} or {False, True}: the positive class is 1 (True);
 * any other labels: ``pos_label`` is required, and the error lists the labels found;
 * an explicit ``pos_label`` must occur in ``y_true``.
+
+The score arrays themselves are checked in :mod:`confmat.inputs.scores` (finite float64,
+integer scores float64 keeps apart, histogram bins); its functions stay importable from here.
 """
 
 from __future__ import annotations
@@ -17,12 +20,18 @@ from typing import Any
 
 import numpy as np
 
-from .encode import all_finite, as_1d, check_sample_weight, factorize
+from .encode import as_1d, check_sample_weight, factorize
 from .kinds import label_kind, py_scalar
-
-#: The most score bins a histogram takes: 10 million bins of [0, 1] are 1e-7 wide, finer than
-#: a float32 score resolves, and their counts already take 80 MB per class and score column.
-MAX_BINS = 10_000_000
+from .scores import (
+    MAX_BINS,
+    check_bins,
+    check_integer_scores,
+    check_scores_1d,
+    check_scores_2d,
+    finite_float,
+    float_scores,
+    numeric_1d,
+)
 
 __all__ = [
     "MAX_BINS",
@@ -31,6 +40,7 @@ __all__ = [
     "binary_target",
     "binary_truth",
     "check_bins",
+    "check_integer_scores",
     "check_scores_1d",
     "check_scores_2d",
     "check_weights",
@@ -95,269 +105,6 @@ def encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return [classes[i] for i in order], rank[codes]
-
-
-def numeric_1d(x: Any, name: str) -> np.ndarray:
-    """A 1-D array of numbers (scores, thresholds); NaN is reported by :func:`finite_float`.
-
-    Parameters
-    ----------
-    x : array-like of shape (n,)
-        The values.
-    name : str
-        The argument's name, used in error messages.
-
-    Returns
-    -------
-    ndarray
-        ``x`` as a 1-D array (dtype unchanged).
-
-    Raises
-    ------
-    TypeError
-        A list or tuple mixes numbers with other values.
-    ValueError
-        ``x`` is not 1-D.
-
-    Examples
-    --------
-    >>> numeric_1d([0.5, 0.25], "thresholds").tolist()
-    [0.5, 0.25]
-    """
-    if isinstance(x, list | tuple):
-        arr = np.asarray(x)
-        if arr.dtype == object:
-            raise TypeError(f"{name} must contain numbers, got mixed or non-numeric values")
-        x = arr
-    return as_1d(x, name)
-
-
-def check_scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
-    """One finite float64 score per sample.
-
-    Parameters
-    ----------
-    y_score : array-like of shape (n,)
-        Scores; higher means more likely positive.
-    n : int
-        Number of samples in ``y_true``.
-    name : str, default='y_score'
-        The argument's name, used in error messages.
-
-    Returns
-    -------
-    ndarray of float64, shape (n,)
-
-    Raises
-    ------
-    TypeError
-        The scores are not numbers.
-    ValueError
-        Wrong length, not 1-D, NaN or infinite values (the first position is named).
-
-    Examples
-    --------
-    >>> check_scores_1d([1, 0], 2).tolist()
-    [1.0, 0.0]
-    """
-    return finite_float(numeric_1d(y_score, name), n, name)
-
-
-def check_scores_2d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
-    """Finite float64 scores of shape (n, K): one column per class.
-
-    Parameters
-    ----------
-    y_score : array-like of shape (n, K)
-        Class scores (often probabilities).
-    n : int
-        Number of samples in ``y_true``.
-    name : str, default='y_score'
-        The argument's name, used in error messages.
-
-    Returns
-    -------
-    ndarray of float64, shape (n, K)
-
-    Raises
-    ------
-    TypeError
-        ``y_score`` is None or not numeric.
-    ValueError
-        Not 2-D, wrong number of rows, NaN or infinite values.
-
-    Examples
-    --------
-    >>> check_scores_2d([[0.2, 0.8], [0.6, 0.4]], 2).shape
-    (2, 2)
-    """
-    if y_score is None:
-        raise TypeError(f"{name} must be an array of scores, got None")
-    s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
-    if s.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (n_samples, n_classes), got shape {s.shape}")
-    return finite_float(s, n, name)
-
-
-def float_scores(s: np.ndarray, n: int, name: str) -> np.ndarray:
-    """``s`` as float64 with ``n`` rows, finiteness not yet checked.
-
-    For a caller whose next pass over the scores rejects NaN and infinite values anyway (the
-    bin lookup of a score histogram); it then raises :func:`finite_float`'s error.
-
-    Parameters
-    ----------
-    s : ndarray
-        Numeric array whose first axis runs over the samples.
-    n : int
-        Expected number of rows.
-    name : str
-        The argument's name, used in error messages.
-
-    Returns
-    -------
-    ndarray of float64
-
-    Raises
-    ------
-    TypeError
-        ``s`` is not numeric.
-    ValueError
-        ``s`` has another number of rows.
-
-    Examples
-    --------
-    >>> float_scores(np.array([1, 2]), 2, "y_score").dtype
-    dtype('float64')
-    """
-    if s.dtype.kind not in "iufb":
-        raise TypeError(f"{name} must contain numbers, got dtype {s.dtype}")
-    if s.shape[0] != n:
-        raise ValueError(f"y_true and {name} have different lengths: {n} and {s.shape[0]}")
-    out = s.astype(np.float64, copy=False)
-    if s.dtype.kind in "iu" and s.size and (s.max() > 2**53 or s.min() < -(2**53)):
-        check_integer_scores(s, name)
-    return out
-
-
-def check_integer_scores(s: np.ndarray, name: str) -> None:
-    """Refuse integer scores that float64 cannot tell apart (beyond 2**53): two distinct
-    scores of one column that round to the same float64 would become a tie and move the
-    curve and its area.
-
-    Parameters
-    ----------
-    s : ndarray of integers
-        The scores, one row per sample.
-    name : str
-        The argument's name, used in the message.
-
-    Returns
-    -------
-    None
-
-    Raises
-    ------
-    ValueError
-        Naming two scores that become equal.
-
-    Examples
-    --------
-    >>> s = np.array([2**62, 2**62 + 1])
-    >>> check_integer_scores(s, "y_score")
-    Traceback (most recent call last):
-    ...
-    ValueError: y_score: the integer scores 4611686018427387904 and 4611686018427387905 are both 4.611686018427388e+18 in float64 (integers beyond 2**53 are rounded), so their order would be lost; pass scores that float64 represents exactly, e.g. ranks or scaled values
-    """
-    ints = s.reshape(s.shape[0], -1)
-    for j in range(ints.shape[1]):
-        distinct = np.unique(ints[:, j])
-        rounded = distinct.astype(np.float64)
-        same = np.flatnonzero(rounded[1:] == rounded[:-1])
-        if same.size:
-            a, b = int(distinct[same[0]]), int(distinct[same[0] + 1])
-            raise ValueError(
-                f"{name}: the integer scores {a} and {b} are both {float(rounded[same[0]])!r} in "
-                "float64 (integers beyond 2**53 are rounded), so their order would be lost; "
-                "pass scores that float64 represents exactly, e.g. ranks or scaled values"
-            )
-
-
-def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
-    """``s`` as finite float64 with ``n`` rows.
-
-    Parameters
-    ----------
-    s : ndarray
-        Numeric array whose first axis runs over the samples.
-    n : int
-        Expected number of rows.
-    name : str
-        The argument's name, used in error messages.
-
-    Returns
-    -------
-    ndarray of float64
-
-    Raises
-    ------
-    TypeError
-        ``s`` is not numeric.
-    ValueError
-        ``s`` has another number of rows, or holds NaN / infinite values.
-
-    Examples
-    --------
-    >>> finite_float(np.array([1, 2]), 2, "y_score").dtype
-    dtype('float64')
-    >>> finite_float(np.array([1e308, 1e308]), 2, "y_score").tolist()  # their sum overflows
-    [1e+308, 1e+308]
-    """
-    s = float_scores(s, n, name)
-    if all_finite(s):
-        return s
-    bad = ~np.isfinite(s)
-    if not bad.any():  # finite scores whose sum overflows (two of 1e308)
-        return s
-    pos = np.argwhere(bad)[0]
-    where = int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
-    what = "NaN" if np.isnan(s[tuple(pos)]) else "an infinite value"
-    raise ValueError(f"{name} contains {what} at position {where}; scores must be finite")
-
-
-def check_bins(bins: Any, name: str = "bins") -> int:
-    """The number of equal-width score bins of a histogram: an integer from 1 to
-    :data:`MAX_BINS`.
-
-    Parameters
-    ----------
-    bins : int
-        The number asked for.
-    name : str, default "bins"
-        The argument, for the message.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ValueError
-        Not an integer (booleans included), below 1 or above :data:`MAX_BINS`.
-
-    Examples
-    --------
-    >>> check_bins(1000)
-    1000
-    >>> check_bins(10**20)
-    Traceback (most recent call last):
-    ...
-    ValueError: bins must be a positive integer of at most 10_000_000, got 100000000000000000000
-    """
-    if (isinstance(bins, bool) or not isinstance(bins, int | np.integer)
-            or not 1 <= bins <= MAX_BINS):
-        raise ValueError(f"{name} must be a positive integer of at most {MAX_BINS:_}, got {bins!r}")
-    return int(bins)
 
 
 def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:

@@ -65,7 +65,8 @@ from .registry import (
     pycm_keys,
     register,
 )
-from .stats import ClassCounts, Division, Stats, UndefinedMetricWarning
+from .stats import ClassCounts, Stats
+from .zero_division import Division, UndefinedMetricWarning
 
 __all__ = [
     "AVERAGES",

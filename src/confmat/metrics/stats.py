@@ -1,4 +1,4 @@
-"""Sufficient statistics of one or many confusion tables, and the division-by-zero policy.
+"""Sufficient statistics of one or many confusion tables.
 
 Everything here is batched: a table has shape ``(..., M, M)`` and every statistic keeps the
 leading batch axes. The same metric code therefore serves one matrix, a bootstrap stack of
@@ -8,173 +8,36 @@ leading batch axes. The same metric code therefore serves one matrix, a bootstra
 unselected labels. Per-class statistics count those samples (as scikit-learn does: a sample whose
 true label is unselected but predicted as class ``j`` is a false positive for ``j``); overall
 statistics use the selected ``K x K`` block.
+
+The division-by-zero policy (:class:`Division`, ``zero_division``) lives in
+:mod:`confmat.metrics.zero_division`, and the power-of-two rescaling of weighted tables far
+from 1 in :mod:`confmat.metrics.rescaling`; their names stay importable from here.
 """
 
 from __future__ import annotations
 
-import math
-import warnings
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from . import rescaling
 from .exact import INT64_MAX, check_total, largest
+from .zero_division import (
+    ZERO_DIVISION_CHOICES,
+    Division,
+    UndefinedMetricWarning,
+    check_zero_division,
+)
 
-ZERO_DIVISION_CHOICES = ("warn", 0, 1, "nan")
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A metric was undefined (zero denominator) and replaced per ``zero_division``.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> from confmat.metrics import Stats, UndefinedMetricWarning, evaluate
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     _ = evaluate("precision", Stats([[2, 0], [3, 0]]))
-    >>> caught[0].category is UndefinedMetricWarning
-    True
-    """
-
-
-def check_zero_division(zero_division: Any) -> Any:
-    """Validate a ``zero_division`` argument, as scikit-learn spells it.
-
-    Parameters
-    ----------
-    zero_division : {"warn", 0, 1, numpy.nan}
-        What an undefined value becomes: 0 with a warning, 0, 1 or NaN.
-
-    Returns
-    -------
-    str or int
-        The value, with NaN spelled ``"nan"``.
-
-    Raises
-    ------
-    ValueError
-        For any other value (``True`` included).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from confmat.metrics.stats import check_zero_division
-    >>> check_zero_division(np.nan)
-    'nan'
-    >>> check_zero_division(2)
-    Traceback (most recent call last):
-    ...
-    ValueError: zero_division must be one of 'warn', 0, 1 or np.nan, got 2
-    """
-    if isinstance(zero_division, float) and np.isnan(zero_division):
-        return "nan"
-    if isinstance(zero_division, bool) or zero_division not in ZERO_DIVISION_CHOICES:
-        raise ValueError(
-            f"zero_division must be one of 'warn', 0, 1 or np.nan, got {zero_division!r}"
-        )
-    return zero_division
-
-
-class Division:
-    """Divides arrays applying the zero-division policy; remembers what was undefined.
-
-    Calling it as ``div(num, den, what)`` returns ``num / den`` with the policy's fill where
-    ``den == 0`` and records ``what``; with an explicit ``fill`` nothing is recorded.
-
-    Parameters
-    ----------
-    zero_division : {"warn", 0, 1, numpy.nan}, default "warn"
-        See :func:`check_zero_division`.
-
-    Raises
-    ------
-    ValueError
-        For a bad ``zero_division``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from confmat.metrics import Division
-    >>> div = Division()
-    >>> div(np.array([1, 2]), np.array([2, 0]), "ppv").tolist(), div.undefined
-    ([0.5, 0.0], ['ppv'])
-    """
-
-    def __init__(self, zero_division: Any = "warn") -> None:
-        self.zero_division = check_zero_division(zero_division)
-        self.undefined: list[str] = []
-
-    @property
-    def fill(self) -> float:
-        """The value an undefined ratio becomes.
-
-        Returns
-        -------
-        float
-            0.0 for ``"warn"``, NaN for ``"nan"``, else ``zero_division``.
-
-        Examples
-        --------
-        >>> from confmat.metrics import Division
-        >>> Division(1).fill
-        1.0
-        """
-        if self.zero_division == "nan":
-            return float("nan")
-        if self.zero_division == "warn":
-            return 0.0
-        return float(self.zero_division)
-
-    def __call__(self, num: Any, den: Any, what: str = "ratio", fill: float | None = None) -> np.ndarray:
-        num = np.asarray(num, dtype=np.float64)
-        den = np.asarray(den, dtype=np.float64)
-        zero = den == 0
-        if not zero.any():
-            with np.errstate(invalid="ignore"):  # inf / inf, nan stay nan
-                return num / den
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = num / np.where(zero, 1.0, den)
-        out = np.where(zero, self.fill if fill is None else fill, out)
-        if fill is None:
-            self.undefined.append(what)
-        return out
-
-    def warn(self, metric: str, stacklevel: int = 4) -> None:
-        """Emit one :class:`UndefinedMetricWarning` for ``metric`` if something was undefined under
-        ``zero_division="warn"``, then forget the notes.
-
-        Parameters
-        ----------
-        metric : str
-            The metric named in the message.
-        stacklevel : int, default 4
-            Passed to :func:`warnings.warn` so the warning points at the user's call.
-
-        Returns
-        -------
-        None
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from confmat.metrics import Division
-        >>> div = Division(0)
-        >>> _ = div(np.array([1.0]), np.array([0.0]), "ppv")
-        >>> div.warn("precision")  # zero_division=0: silent
-        >>> div.undefined
-        []
-        """
-        if self.undefined and self.zero_division == "warn":
-            what = ", ".join(dict.fromkeys(self.undefined))
-            warnings.warn(
-                f"{metric} is ill-defined for some classes ({what} has a zero denominator) and "
-                "is set to 0.0 there. Use zero_division to control this.",
-                UndefinedMetricWarning,
-                stacklevel=stacklevel,
-            )
-        self.undefined.clear()
+__all__ = [
+    "ZERO_DIVISION_CHOICES",
+    "ClassCounts",
+    "Division",
+    "Stats",
+    "UndefinedMetricWarning",
+    "check_zero_division",
+]
 
 
 class ClassCounts:
@@ -348,38 +211,24 @@ class Stats:
             "_catalogue_memo", {}))
         return other
 
-    #: a weighted table is rescaled when a nonzero cell is outside [2**-SAFE, 2**SAFE]
-    SAFE = 200
-    #: after rescaling the largest cell stays below 2**PRODUCTS when the smallest allows it
-    PRODUCTS = 240
+    SAFE = rescaling.SAFE
+    PRODUCTS = rescaling.PRODUCTS
 
     @cached_property
     def _in_middle(self) -> bool:
-        """Whether every cell of a float table (stack) is 0 or lies within ``2**-(SAFE - 1)``
-        to ``2**(SAFE - 1)``: then no table needs :attr:`rescaled` and none is
-        :attr:`too_wide`. Three reductions over the stack, no temporary arrays (the per-table
-        exponents cost a bootstrap's stack of weighted tables about 15 % of its time)."""
-        t = self.table
-        lim = 2.0 ** (self.SAFE - 1)
-        return bool(t.min() >= 0 and t.max() < lim
-                    and np.min(t, where=t > 0, initial=np.inf) >= 1.0 / lim)
+        """:func:`~confmat.metrics.rescaling.in_middle` of the table, computed once for
+        :attr:`rescaled` and :attr:`too_wide`."""
+        return rescaling.in_middle(self.table)
 
     @cached_property
     def rescaled(self) -> tuple[Stats, np.ndarray] | None:
         """The statistics of a weighted table multiplied by ``2**e``, and ``e`` (per table),
         or None when no table needs it (integer tables never do).
 
-        Products of weighted counts (``N**2``, row sums times column sums, ``TP TN``) overflow
-        float64 when the cells pass about 1e154 and underflow below 1e-154, although the
-        metric of the table is a plain number. A power of two moves every cell into the middle
-        of float64's range without rounding a single one: the geometric middle of the largest
-        and the smallest nonzero cell goes to 1, but the largest cell no higher than
-        ``2**PRODUCTS`` (so that products of four cells are numbers) unless the smallest would leave the
-        normal range, and never higher than ``2**1000``. A metric of
-        degree ``d`` (``MetricSpec.scale_degree``) is the rescaled table's value times
-        ``2**(-d e)`` (:meth:`homogeneous`). Tables whose nonzero cells all lie within
-        ``2**-SAFE`` to ``2**SAFE`` keep ``e = 0``; ``e`` is even so that half degrees scale
-        back exactly.
+        ``e`` is :func:`confmat.metrics.rescaling.scale_exponents`: every product of the
+        rescaled cells is a float64 number, and a metric of degree ``d``
+        (``MetricSpec.scale_degree``) is the rescaled table's value times ``2**(-d e)``
+        (:meth:`homogeneous`).
 
         Returns
         -------
@@ -399,21 +248,8 @@ class Stats:
         t = self.table
         if t.dtype.kind != "f" or t.size == 0 or self._in_middle:
             return None
-        a = np.abs(t)
-        hi = a.max(axis=(-2, -1))
-        lo = np.where(a > 0, a, np.inf).min(axis=(-2, -1))
-        usable = np.isfinite(hi) & (hi > 0)
-        hi_e = np.frexp(np.where(usable, hi, 1.0))[1]
-        lo_e = np.frexp(np.where(usable, lo, 1.0))[1]
-        e = -((hi_e + lo_e) // 2)
-        # products of four of the largest cells overflow: move them down to 2**PRODUCTS if
-        # the smallest stay normal numbers; else only keep every cell finite
-        lower = np.where(lo_e + self.PRODUCTS - hi_e >= -1020, self.PRODUCTS - hi_e, 1000 - hi_e)
-        e = np.minimum(e, lower)
-        e = e - e % 2
-        safe = ~usable | ((hi_e <= self.SAFE) & (lo_e >= -self.SAFE))
-        e = np.where(safe, 0, e)
-        if not e.any():
+        e = rescaling.scale_exponents(t)
+        if e is None:
             return None
         scaled = Stats(np.ldexp(t, e[..., None, None]), k=self.k,
                        zero_division=self.div.zero_division)
@@ -422,38 +258,18 @@ class Stats:
 
     @cached_property
     def too_wide(self) -> tuple[float, float] | None:
-        """The smallest and largest nonzero weight when they lie too far apart for every
-        product of cells to be a float64 number (about 1e380 apart, or more), else None.
-
-        No power of two (:attr:`rescaled`) then keeps the products of the largest cells finite
-        and the smallest cells normal: a metric formed of such products may come out NaN.
+        """The smallest and largest nonzero weight when no power of two (:attr:`rescaled`)
+        keeps every product of cells a float64 number, else None
+        (:func:`confmat.metrics.rescaling.too_wide`).
 
         Returns
         -------
         tuple of float or None
             ``(smallest, largest)`` over the tables of a stack.
-
-        Examples
-        --------
-        >>> from confmat.metrics import Stats
-        >>> Stats([[1e300, 1e-300], [1e-300, 1e-300]]).too_wide
-        (1e-300, 1e+300)
-        >>> Stats([[1e300, 1.0], [2.0, 3e300]]).too_wide is None
-        True
         """
-        t = self.table
-        if t.dtype.kind != "f" or t.size == 0 or self._in_middle:
+        if self.table.dtype.kind != "f" or self.table.size == 0 or self._in_middle:
             return None
-        a = np.abs(t)
-        positive = a > 0
-        if not positive.any():
-            return None
-        hi, lo = float(a.max()), float(a[positive].min())
-        if not math.isfinite(hi):
-            return None
-        if math.frexp(lo)[1] + self.PRODUCTS - math.frexp(hi)[1] >= -1020:
-            return None
-        return lo, hi
+        return rescaling.too_wide(self.table)
 
     def homogeneous(self, func: Any, degree: float) -> np.ndarray:
         """``func(self)`` for a function of degree ``degree`` in the counts, evaluated on the
@@ -487,11 +303,7 @@ class Stats:
         base, e = pair
         scaled = base.fork()
         scaled.div = self.div
-        out = np.asarray(func(scaled))
-        if degree == 0:
-            return out
-        shift = np.rint(-degree * e).astype(np.int64)
-        return np.ldexp(out, shift.reshape(shift.shape + (1,) * (out.ndim - shift.ndim)))
+        return rescaling.scale_back(func(scaled), degree, e)
 
     @cached_property
     def counts(self) -> np.ndarray:
