@@ -157,16 +157,16 @@ class HistogramState:
         return read_state(cls, parse_json(text, name), name)
 
 
-def read_state(cls: Any, data: Any, name: str, at: tuple[str, ...] = ()) -> Any:
-    """Validate :meth:`HistogramState.to_dict` output and rebuild it as a ``cls`` (public
-    within the package: :func:`confmat.binned.read_histogram` and the ``from_dict`` /
+def read_state(histogram_type: Any, data: Any, name: str, at: tuple[str, ...] = ()) -> Any:
+    """Validate :meth:`HistogramState.to_dict` output and rebuild it as a ``histogram_type``
+    (public within the package: :func:`confmat.binned.read_histogram` and the ``from_dict`` /
     ``from_json`` of :class:`HistogramState` call it).
 
     Parameters
     ----------
-    cls : type
-        The histogram class to build, called as ``cls(labels, bins=, score_range=,
-        pos_label=)`` (:class:`~confmat.binned.ScoreHistogram`).
+    histogram_type : type
+        The histogram class to build, called as ``histogram_type(labels, bins=,
+        score_range=, pos_label=)`` (:class:`~confmat.binned.ScoreHistogram`).
     data : any
         Untrusted decoded JSON.
     name : str
@@ -177,7 +177,7 @@ def read_state(cls: Any, data: Any, name: str, at: tuple[str, ...] = ()) -> Any:
     Returns
     -------
     ScoreHistogram
-        An instance of ``cls``.
+        An instance of ``histogram_type``.
 
     Raises
     ------
@@ -231,8 +231,8 @@ def read_state(cls: Any, data: Any, name: str, at: tuple[str, ...] = ()) -> Any:
     given = read_choice(data, (*at, "labels_given"), name, (True, False), default=True)
     pos_label = read_label(data, (*at, "pos_label"), name)
     try:
-        out = cls(labels if given else None, bins=bins, score_range=score_range,
-                  pos_label=pos_label)
+        out = histogram_type(labels if given else None, bins=bins, score_range=score_range,
+                             pos_label=pos_label)
     except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
         raise type(exc)(f"{name}: field {field_name((*at, 'labels'))}: {exc}") from exc
     if out.labels != labels:
