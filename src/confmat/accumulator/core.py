@@ -19,15 +19,16 @@ from .. import hooks
 from ..counting.chunks import count_chunk, one_thread
 from ..deps import is_dask_collection
 from ..inputs.encode import check_pair, check_sample_weight, encode_pair, normalize_labels
-from ..inputs.kinds import check_known_kinds, check_label_kinds, py_scalar
+from ..inputs.kinds import check_known_kinds, py_scalar
 from ..inputs.targets import check_bins
 from ..matrix import ConfusionMatrix
-from ..metrics.exact import check_sum, check_total, int_total
+from ..metrics.exact import check_total, int_total
 from .grouped import check_group_counts
+from .scores import add_chunk_scores, check_scores_given, merged_histogram, new_histogram
 from .state import AccumulatorState
+from .tables import add_table, check_known
 
 __all__ = ["Accumulator"]
-
 
 
 class Accumulator(AccumulatorState):
@@ -104,7 +105,8 @@ class Accumulator(AccumulatorState):
             if scores is False:
                 raise ValueError("score_labels were given but scores=False")
             self._track_scores = True
-            self._hist = self._new_histogram(normalize_labels(score_labels, "score_labels"))
+            self._hist = new_histogram(normalize_labels(score_labels, "score_labels"),
+                                       self.bins, self.score_range)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -261,7 +263,7 @@ class Accumulator(AccumulatorState):
         chunk = self.n_updates + 1
         if is_dask_collection(y_true) or is_dask_collection(y_pred):
             # counted on the cluster by confmat.dask (a layer above: see confmat.hooks)
-            self._check_scores_given(scores, chunk)
+            check_scores_given(self, scores, chunk)
             hist_labels = None
             if scores is not None:
                 hist_labels = (
@@ -275,7 +277,7 @@ class Accumulator(AccumulatorState):
             self._merge_state(part, chunk)
             self.n_updates = chunk
             return
-        self._check_scores_given(scores, chunk)
+        check_scores_given(self, scores, chunk)
         try:
             t, p = check_pair(y_true, y_pred, empty_ok=True)
             if t.shape[0] == 0 and sample_weight is not None:
@@ -296,9 +298,9 @@ class Accumulator(AccumulatorState):
                 raise type(exc)(f"chunk {chunk}: {exc}") from exc
             self._check_kinds(labels, chunk)
             if self._fixed:
-                self._check_known(labels, chunk)
+                check_known(self._labels, labels, chunk)
             if scores is not None:
-                self._update_scores(t, scores, sample_weight, labels, chunk)
+                self._hist = add_chunk_scores(self, t, scores, sample_weight, labels, chunk)
         self._add(table, labels, chunk)
         self.n_samples += int(t.shape[0])
         self.n_updates = chunk
@@ -344,7 +346,7 @@ class Accumulator(AccumulatorState):
         [[5, 1], [0, 3]]
         """
         chunk = self.n_updates + 1
-        self._check_scores_given(None, chunk)
+        check_scores_given(self, None, chunk)
         try:
             t, p = check_pair(y_true, y_pred, empty_ok=True)
             c = check_group_counts(counts, t.shape[0], f"counts of chunk {chunk}")
@@ -371,7 +373,7 @@ class Accumulator(AccumulatorState):
         np.add.at(table, (tc, pc), vals)
         labels = [py_scalar(v) for v in labels]
         if self._fixed:
-            self._check_known(labels, chunk)
+            check_known(self._labels, labels, chunk)
         self._add(table, labels, chunk)
         self.n_samples += int_total(c)
         self.n_updates = chunk
@@ -380,116 +382,15 @@ class Accumulator(AccumulatorState):
         earlier = "fixed" if self._fixed else "earlier"
         check_known_kinds(self._labels, seen, f"the {earlier} labels and those of chunk {chunk}")
 
-    def _check_known(self, seen: list[Any], chunk: int) -> None:
-        known = set(self._labels)
-        unknown = [v for v in seen if v not in known]
-        if unknown:
-            raise ValueError(
-                f"chunk {chunk} has label{'s' if len(unknown) > 1 else ''} "
-                f"{', '.join(map(repr, unknown[:5]))} not in the fixed labels {self._labels}"
-            )
-
     def _add(self, table: np.ndarray, labels: list[Any], chunk: int,
              what: str | None = None) -> None:
-        """Add a table over ``labels`` into the running table, growing the classes if allowed.
-        Integer counts must keep a total that fits int64 (``OverflowError`` naming ``what``,
-        by default the chunk, and nothing added otherwise)."""
+        """Add a table over ``labels`` into the running table (:func:`confmat.accumulator.tables.add_table`)."""
         labels = [py_scalar(v) for v in labels]
         self._check_kinds(labels, chunk)
-        if table.dtype.kind in "iu" and self._table.dtype.kind in "iu":
-            check_sum([int_total(self._table), int_total(table)],
-                      what or f"chunk {chunk} added to the running counts")
-        if labels != self._labels:
-            index = {v: i for i, v in enumerate(self._labels)}
-            new = [v for v in labels if v not in index]
-            if new:
-                if self._fixed:
-                    raise ValueError(
-                        f"chunk {chunk} has label{'s' if len(new) > 1 else ''} "
-                        f"{', '.join(map(repr, new[:5]))} not in the fixed labels {self._labels}"
-                    )
-                self._grow(new, chunk)
-                index = {v: i for i, v in enumerate(self._labels)}
-            pos = np.fromiter((index[v] for v in labels), np.int64, len(labels))
-        else:
-            pos = None
-        if table.dtype.kind == "f" and self._table.dtype.kind != "f":
-            self._table = self._table.astype(np.float64)
-        if pos is None:
-            self._table += table.astype(self._table.dtype, copy=False)
-        else:
-            self._table[np.ix_(pos, pos)] += table.astype(self._table.dtype, copy=False)
-
-    def _grow(self, new: list[Any], chunk: int) -> None:
-        merged = list(self._labels) + list(new)
-        try:
-            check_label_kinds(merged, f"labels of chunk {chunk} and the earlier chunks")
-            order = sorted(merged)
-        except TypeError as exc:
-            raise TypeError(
-                f"chunk {chunk} has labels {new[:5]} that cannot be ordered with the earlier "
-                f"labels {self._labels[:5]}: {exc}"
-            ) from exc
-        index = {v: i for i, v in enumerate(order)}
-        pos = np.fromiter((index[v] for v in self._labels), np.int64, len(self._labels))
-        grown = np.zeros((len(order), len(order)), dtype=self._table.dtype)
-        grown[np.ix_(pos, pos)] = self._table
-        self._table = grown
-        self._labels = order
+        self._table, self._labels = add_table(self._table, self._labels, table, labels,
+                                              fixed=self._fixed, chunk=chunk, what=what)
 
     # ------------------------------------------------------------------ scores
-    def _check_scores_given(self, scores: Any, chunk: int) -> None:
-        if scores is not None:
-            if self._track_scores is False:
-                raise ValueError("scores were given but this Accumulator was made with scores=False")
-            if self._hist is None and self.n_samples:
-                raise ValueError(
-                    f"chunk {chunk} has scores but the earlier chunks had none; the curves would "
-                    "miss their samples (make the Accumulator with scores=True)"
-                )
-        elif self._track_scores or self._hist is not None:
-            raise ValueError(
-                f"chunk {chunk} has no scores but this Accumulator tracks them; pass scores= "
-                "to every update"
-            )
-
-    def _new_histogram(self, labels: list[Any]) -> Any:
-        from ..binned import ScoreHistogram
-
-        return ScoreHistogram(labels, bins=self.bins, score_range=self.score_range)
-
-    def _update_scores(
-        self, t: np.ndarray, scores: Any, sample_weight: Any, seen: list[Any], chunk: int
-    ) -> None:
-        hist = self._hist
-        if hist is None:
-            if self._fixed:
-                classes = list(self._labels)
-            else:
-                classes = sorted(set(self._labels) | {py_scalar(v) for v in seen})
-            width = np.shape(scores)[1] if np.ndim(scores) == 2 else 0
-            if width > 2 and width != len(classes):
-                raise ValueError(
-                    f"chunk {chunk}: the scores have {width} columns (one per class) but the "
-                    f"classes seen so far are {classes[:10]}; which class each column scores "
-                    "is unknown until every class was seen: pass labels= to the Accumulator"
-                )
-            if len(classes) < 2:
-                raise ValueError(
-                    f"chunk {chunk}: the score histogram needs at least two classes but only "
-                    f"{classes} were seen; pass labels= to the Accumulator"
-                )
-            hist = self._new_histogram(classes)
-        # ScoreHistogram.update validates the whole chunk before adding it, so a rejected
-        # chunk leaves the running histogram untouched (tested in test_scores_rules).
-        try:
-            hist.update(t, scores, sample_weight=sample_weight)
-        except (ValueError, TypeError) as exc:
-            hint = ("" if self._fixed or "not in labels" not in str(exc)
-                    else " (pass labels= to fix the classes up front)")
-            raise type(exc)(f"chunk {chunk}: {exc}{hint}") from exc
-        self._hist = hist
-
     def curves(self) -> Any:
         """The accumulated :class:`confmat.binned.ScoreHistogram` (curves, AUC, AP, sweeps).
 
@@ -564,29 +465,7 @@ class Accumulator(AccumulatorState):
                 f"cannot merge accumulators with different fixed labels: {self._labels} vs "
                 f"{other._labels}"
             )
-        self_bare = bool(self.n_samples) and self._hist is None
-        other_bare = bool(other.n_samples) and other._hist is None
-        if (self_bare and other._hist is not None) or (
-            other_bare and (self._hist is not None or self._track_scores is True)
-        ):
-            raise ValueError(
-                "cannot merge an Accumulator that tracks scores with one that has samples "
-                "without scores: the curves would miss those samples"
-            )
-        if other._hist is not None and self._track_scores is False:
-            raise ValueError("cannot merge score histograms into an Accumulator made with scores=False")
-        hist = self._hist
-        if other._hist is not None:
-            if hist is None:
-                layout = (other._hist.bins, other._hist.score_range)
-                if layout != (self.bins, self.score_range):
-                    raise ValueError(
-                        "cannot merge score histograms of bins, score_range "
-                        f"{layout} into an Accumulator made with {(self.bins, self.score_range)}"
-                    )
-                hist = other._hist.copy()
-            else:
-                hist = hist + other._hist
+        hist = merged_histogram(self, other)
         if other._labels:
             self._add(other._table, other._labels, chunk, what)
         elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":

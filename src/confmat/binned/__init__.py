@@ -23,8 +23,9 @@ positives and negatives in bin ``b``,
 which :meth:`ScoreHistogram.auc_error_bound` reports (it is computable from the histogram
 alone). For well-spread scores it is about ``1 / (2B)`` or less.
 
-Modules: ``histogram`` (:class:`ScoreHistogram`: accumulation, merging, JSON) and ``views``
-(its curves, areas and threshold sweeps).
+Modules: ``histogram`` (:class:`ScoreHistogram`: accumulation, merging), ``state`` (its
+versioned JSON), ``views`` (its curves, areas and threshold sweeps) and ``binning`` (one chunk
+binned by numba or numpy).
 """
 
 from .histogram import ScoreHistogram, read_histogram

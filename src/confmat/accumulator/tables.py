@@ -1,0 +1,179 @@
+"""The running table of an :class:`~confmat.Accumulator` and its label book: a table over
+some labels added into a table over others, the classes grown in sorted order when they may
+grow, labels outside fixed ones refused. Counts stay counts: adding is the whole merge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..inputs.kinds import check_label_kinds
+from ..metrics.exact import check_sum, int_total
+
+__all__ = ["add_table", "check_known", "grow_table"]
+
+
+def check_known(known: list[Any], seen: list[Any], chunk: int) -> None:
+    """Refuse labels of a chunk that are not among the fixed labels.
+
+    Parameters
+    ----------
+    known : list
+        The fixed labels.
+    seen : list
+        The labels of the chunk.
+    chunk : int
+        Number of the chunk, named in the error.
+
+    Raises
+    ------
+    ValueError
+        Naming up to five unknown labels.
+
+    Examples
+    --------
+    >>> check_known(["a", "b"], ["b"], 1)
+    >>> check_known(["a", "b"], ["b", "c"], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: chunk 2 has label 'c' not in the fixed labels ['a', 'b']
+    """
+    known_set = set(known)
+    unknown = [v for v in seen if v not in known_set]
+    if unknown:
+        raise ValueError(
+            f"chunk {chunk} has label{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(map(repr, unknown[:5]))} not in the fixed labels {known}"
+        )
+
+
+def grow_table(
+    running: np.ndarray, known: list[Any], new: list[Any], chunk: int
+) -> tuple[np.ndarray, list[Any]]:
+    """The running table over the known labels and new ones, in sorted order.
+
+    Parameters
+    ----------
+    running : ndarray of shape (K, K)
+        The running table over ``known``.
+    known : list
+        Its labels, sorted.
+    new : list
+        Labels not among them.
+    chunk : int
+        Number of the chunk that brings them, named in errors.
+
+    Returns
+    -------
+    table : ndarray of shape (K + len(new), K + len(new))
+        A new table: ``running`` in the rows and columns of its labels, zeros elsewhere.
+    labels : list
+        The sorted union of the labels.
+
+    Raises
+    ------
+    TypeError
+        New labels that cannot be ordered with the known ones.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table, labels = grow_table(np.array([[1, 2], [3, 4]]), [0, 2], [1], 5)
+    >>> table.tolist(), labels
+    ([[1, 0, 2], [0, 0, 0], [3, 0, 4]], [0, 1, 2])
+    """
+    merged = list(known) + list(new)
+    try:
+        check_label_kinds(merged, f"labels of chunk {chunk} and the earlier chunks")
+        order = sorted(merged)
+    except TypeError as exc:
+        raise TypeError(
+            f"chunk {chunk} has labels {new[:5]} that cannot be ordered with the earlier "
+            f"labels {known[:5]}: {exc}"
+        ) from exc
+    index = {v: i for i, v in enumerate(order)}
+    pos = np.fromiter((index[v] for v in known), np.int64, len(known))
+    grown = np.zeros((len(order), len(order)), dtype=running.dtype)
+    grown[np.ix_(pos, pos)] = running
+    return grown, order
+
+
+def add_table(
+    running: np.ndarray,
+    known: list[Any],
+    table: np.ndarray,
+    labels: list[Any],
+    *,
+    fixed: bool,
+    chunk: int,
+    what: str | None = None,
+) -> tuple[np.ndarray, list[Any]]:
+    """Add a table over ``labels`` into the running table over ``known``.
+
+    The classes grow when they are not fixed; integer counts must keep a total that fits
+    int64, and nothing is added otherwise. A weighted (float) table makes the running table
+    float. The running table is added to in place when its classes and dtype stay.
+
+    Parameters
+    ----------
+    running : ndarray of shape (K, K)
+        The running table over ``known``.
+    known : list
+        Its labels.
+    table : ndarray of shape (J, J)
+        The table to add, over ``labels``.
+    labels : list
+        Its labels, as Python scalars of the kind of the known ones.
+    fixed : bool
+        Whether the known labels are fixed (a new label is then an error).
+    chunk : int
+        Number of the chunk, named in errors.
+    what : str, optional
+        Names the counts in an OverflowError (by default the chunk).
+
+    Returns
+    -------
+    table : ndarray
+        The running table after the addition.
+    labels : list
+        Its labels.
+
+    Raises
+    ------
+    ValueError
+        A label outside fixed labels.
+    TypeError
+        New labels that cannot be ordered with the known ones.
+    OverflowError
+        Integer counts whose total would not fit int64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table, labels = add_table(np.array([[1]]), ["b"], np.array([[2, 0], [1, 1]]),
+    ...                           ["a", "b"], fixed=False, chunk=2)
+    >>> table.tolist(), labels
+    ([[2, 0], [1, 2]], ['a', 'b'])
+    """
+    if table.dtype.kind in "iu" and running.dtype.kind in "iu":
+        check_sum([int_total(running), int_total(table)],
+                  what or f"chunk {chunk} added to the running counts")
+    if labels != known:
+        index = {v: i for i, v in enumerate(known)}
+        new = [v for v in labels if v not in index]
+        if new:
+            if fixed:
+                check_known(known, labels, chunk)
+            running, known = grow_table(running, known, new, chunk)
+            index = {v: i for i, v in enumerate(known)}
+        pos = np.fromiter((index[v] for v in labels), np.int64, len(labels))
+    else:
+        pos = None
+    if table.dtype.kind == "f" and running.dtype.kind != "f":
+        running = running.astype(np.float64)
+    if pos is None:
+        running += table.astype(running.dtype, copy=False)
+    else:
+        running[np.ix_(pos, pos)] += table.astype(running.dtype, copy=False)
+    return running, known
