@@ -98,7 +98,12 @@ def test_merge_of_split_streams_equals_one_shot(case, seed):
     total = accs[0]
     for other in accs[1:]:
         total = total + other
-    np.testing.assert_array_equal(total.result().counts, ConfusionMatrix.from_predictions(t, p).counts)
+    want = ConfusionMatrix.from_predictions(t, p).counts
+    np.testing.assert_array_equal(total.result().counts, want)
+    counted = [a.n_samples for a in accs]
+    summed = sum(accs)  # starts from 0; the parts are left as they were
+    np.testing.assert_array_equal(summed.result().counts, want)
+    assert [a.n_samples for a in accs] == counted and summed is not accs[0]
 
 
 @settings(max_examples=60)

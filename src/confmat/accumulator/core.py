@@ -479,6 +479,12 @@ class Accumulator(AccumulatorState):
         out = self.copy()
         return out.merge(other)
 
+    def __radd__(self, other: Any) -> Accumulator:
+        # sum(parts) starts from 0, as ScoreHistogram's sum does
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.copy()
+        return NotImplemented
+
     def copy(self) -> Accumulator:
         """An independent copy of the whole state (in memory: labels that JSON cannot hold,
         such as dates, are copied too).
