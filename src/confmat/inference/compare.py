@@ -23,7 +23,7 @@ from ..inputs.targets import (
 )
 from ..metrics import get_metric
 from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
-from .comparison import Comparison, compare_curves, compare_models, nan_low
+from .comparison import Comparison, compare_curves, compare_models, model_names, nan_low
 from .intervals import ConfidenceInterval, confidence_interval
 from .paired import REF_HOLM, encode_many, holm, mcnemar, paired_bootstrap
 from .roc_ci import partial_auc_ci
@@ -152,9 +152,10 @@ def compare(
     TypeError
         If ``models`` is not a non-empty mapping, or a 2-D model input is not numeric.
     ValueError
-        No or duplicated metrics, a ``test_metric`` not among them, a model input of the
-        wrong shape or length, score metrics without binary scores, invalid labels,
-        ``pos_label``, ``level`` or ``n_resamples``; ``partial_auc`` not a range within
+        Two model names written the same (``1`` and ``"1"``); no or duplicated metrics, a
+        ``test_metric`` not among them, a model input of the wrong shape or length, score
+        metrics without binary scores, invalid labels, ``pos_label``, ``level`` or
+        ``n_resamples``; ``partial_auc`` not a range within
         [0, 1], a ``partial_auc_focus`` other than the two axes, or 'partial_auc' in
         ``metrics`` (or a sensitivity focus) without ``partial_auc``.
 
@@ -197,7 +198,7 @@ def compare(
     metrics = list(metrics)
     if not metrics:
         raise ValueError("metrics must name at least one metric")
-    names = [str(m) for m in models]
+    names = model_names(models)
     prange = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
     canon: list[str] = []
     for m in metrics:
