@@ -322,3 +322,25 @@ def test_ks_with_weights_near_the_float64_limit():
         r = ks_statistic(y, s, sample_weight=w * scale)
         assert (r.statistic, r.threshold) == (pytest.approx(2 / 3), 0.9)
         assert (r.tpr, r.fpr) == (pytest.approx(2 / 3), 0.0)
+
+
+def test_two_column_scores_follow_labels_order():
+    # the columns of 2-D scores follow ``labels``; the positive column was taken from the
+    # sorted classes instead, so with labels=['b', 'a'] every area was that of P(b)
+    from sklearn.metrics import roc_auc_score
+    y = np.array(["a", "b", "b", "a", "b", "a", "a", "b"])
+    pa = np.array([0.9, 0.2, 0.4, 0.7, 0.1, 0.6, 0.3, 0.5])
+    qa = np.array([0.4, 0.3, 0.8, 0.6, 0.2, 0.7, 0.9, 0.1])
+    models = {"m": np.c_[1 - pa, pa], "n": np.c_[1 - qa, qa]}  # columns: P(b), P(a)
+    cmp = compare(models, y, ["roc_auc", "average_precision"], labels=["b", "a"],
+                  pos_label="a", n_resamples=200, random_state=0)
+    for name, p in (("m", pa), ("n", qa)):
+        assert cmp.intervals[name]["roc_auc"].estimate == pytest.approx(
+            roc_auc_score(y == "a", p))
+        assert cmp.intervals[name]["average_precision"].estimate == pytest.approx(
+            average_precision_score(y == "a", p))
+        assert cmp.auc[name] == pytest.approx(roc_auc_score(y == "a", p))
+    (row,) = cmp.pairwise
+    sign = 1.0 if row["model_a"] == "m" else -1.0
+    assert sign * row["difference"] == pytest.approx(
+        roc_auc_score(y == "a", pa) - roc_auc_score(y == "a", qa))

@@ -225,6 +225,8 @@ def compare(
     if y_true is not None:
         t_arr = as_1d(y_true, "y_true")
         book = encode_truth(t_arr)[0]
+    # the classes of the columns of 2-D scores: ``labels`` when given, in its order
+    columns: list[Any] | None = list(labels) if labels is not None else book
     for name, value in zip(names, models.values(), strict=True):
         if isinstance(value, ConfusionMatrix):
             cms[name] = value
@@ -287,7 +289,7 @@ def compare(
                     raise ValueError(
                         f"metric {metric!r} needs binary scores, which model {n!r} does not give"
                     )
-                s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(book, pos_label)]
+                s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(columns, pos_label)]
                 if metric == PARTIAL_AUC and prange is not None:
                     intervals[n][metric] = partial_auc_ci(
                         t_arr, s, **prange.curve_kwargs(), correct=prange.correct, level=level,
@@ -331,7 +333,7 @@ def compare(
     elif len(names) > 1:
         for fam in tested:  # one family of tests per metric, each adjusted on its own
             ci0 = intervals[names[0]][fam]
-            rows = [_pair_test(fam, a, b, t_arr, preds, scores, book, ci0, level, n_used, rng,
+            rows = [_pair_test(fam, a, b, t_arr, preds, scores, columns, ci0, level, n_used, rng,
                                pos_label, labels, prange)
                     for i, a in enumerate(ranked) for b in ranked[i + 1:]]
             adj = holm([r["pvalue"] for r in rows])
@@ -353,7 +355,7 @@ def compare(
     if binary and (pos_label is not None or default_pos_label(list(book or [])) is not None):
         for n in names:
             if n in scores and (scores[n].ndim == 1 or scores[n].shape[1] == 2):
-                roc[n], pr[n] = roc_pr_curves(t_arr, _score1(scores[n], book, pos_label),
+                roc[n], pr[n] = roc_pr_curves(t_arr, _score1(scores[n], columns, pos_label),
                                               pos_label=pos_label, label=n)
                 curve_pos = resolve_pos_label(list(book or []), pos_label)
     return Comparison(ranked, canon, intervals, pairwise, tmetric, level, "holm",
@@ -424,9 +426,9 @@ def partial_auc_note(prange: PartialRange, n_resamples: int, tested: bool) -> st
     return text
 
 
-def _pos_col(book: list[Any] | None, pos_label: Any) -> int:
-    """Column of the positive class in (n, 2) scores whose columns follow ``book``."""
-    classes = list(book or [])
+def _pos_col(columns: list[Any] | None, pos_label: Any) -> int:
+    """Column of the positive class in (n, 2) scores whose columns follow ``columns``."""
+    classes = list(columns or [])
     pos = resolve_pos_label(classes, pos_label)
     return classes.index(pos) if len(classes) == 2 and pos in classes else 1
 
@@ -449,13 +451,13 @@ def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> N
 
 
 def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
-               scores: dict[str, Any], book: Any, ci0: ConfidenceInterval, level: float,
+               scores: dict[str, Any], columns: Any, ci0: ConfidenceInterval, level: float,
                n_resamples: int, rng: Any, pos_label: Any, labels: Any,
                prange: PartialRange | None = None) -> dict[str, Any]:
     row: dict[str, Any] = {"model_a": a, "model_b": b, "metric": metric}
     if metric == PARTIAL_AUC and prange is not None:
-        t = roc_test(t_arr, _score1(scores[a], book, pos_label),
-                     _score1(scores[b], book, pos_label), method="bootstrap",
+        t = roc_test(t_arr, _score1(scores[a], columns, pos_label),
+                     _score1(scores[b], columns, pos_label), method="bootstrap",
                      **prange.test_kwargs(), n_resamples=n_resamples, stratified=True,
                      random_state=rng, pos_label=pos_label)
         row.update(difference=float(t.estimate_a - t.estimate_b), low=None, high=None,
@@ -463,15 +465,15 @@ def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
                    method=PARTIAL_AUC_TEST)
         return row
     if metric == "roc_auc":
-        sa = scores[a] if scores[a].ndim == 1 else scores[a][:, _pos_col(book, pos_label)]
-        sb = scores[b] if scores[b].ndim == 1 else scores[b][:, _pos_col(book, pos_label)]
+        sa = scores[a] if scores[a].ndim == 1 else scores[a][:, _pos_col(columns, pos_label)]
+        sb = scores[b] if scores[b].ndim == 1 else scores[b][:, _pos_col(columns, pos_label)]
         r: Any = delong(t_arr, sa, sb, pos_label=pos_label, level=level)
         row.update(difference=r.difference, low=r.low, high=r.high, statistic=r.statistic,
                    pvalue=r.pvalue, method="delong")
         return row
     if metric == "average_precision":
-        r = paired_bootstrap(t_arr, _score1(scores[a], book, pos_label),
-                             _score1(scores[b], book, pos_label), metric, level=level,
+        r = paired_bootstrap(t_arr, _score1(scores[a], columns, pos_label),
+                             _score1(scores[b], columns, pos_label), metric, level=level,
                              n_resamples=n_resamples, random_state=rng, pos_label=pos_label)
         row.update(difference=r.difference, low=r.low, high=r.high, statistic=None,
                    pvalue=r.pvalue, method="paired bootstrap")
@@ -493,5 +495,5 @@ def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
     return row
 
 
-def _score1(s: np.ndarray, book: Any, pos_label: Any) -> np.ndarray:
-    return s if s.ndim == 1 else s[:, _pos_col(book, pos_label)]
+def _score1(s: np.ndarray, columns: Any, pos_label: Any) -> np.ndarray:
+    return s if s.ndim == 1 else s[:, _pos_col(columns, pos_label)]
