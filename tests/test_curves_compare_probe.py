@@ -344,3 +344,19 @@ def test_two_column_scores_follow_labels_order():
     sign = 1.0 if row["model_a"] == "m" else -1.0
     assert sign * row["difference"] == pytest.approx(
         roc_auc_score(y == "a", pa) - roc_auc_score(y == "a", qa))
+
+
+def test_matrices_must_match_the_y_true_given():
+    # models given as matrices were only checked among themselves: a y_true of other
+    # supports was accepted and silently ignored
+    a = confmat.ConfusionMatrix([[5, 1], [2, 7]], labels=[0, 1])
+    b = confmat.ConfusionMatrix([[6, 0], [1, 8]], labels=[0, 1])
+    with pytest.raises(ValueError, match=r"model 'a' was evaluated on a different y_true"):
+        compare({"a": a, "b": b}, [0, 1, 1, 0], ["accuracy"], n_resamples=200)
+    with pytest.raises(ValueError, match=r"model 'x' was evaluated on a different y_true"):
+        compare({"x": confmat.ConfusionMatrix([[5, 1], [2, 7]], labels=["x", "y"])},
+                [0, 1, 1, 0], ["accuracy"], n_resamples=200)
+    y = [0] * 6 + [1] * 9  # the truth the matrices were counted on
+    cmp = compare({"a": a, "b": b}, y, ["accuracy"], n_resamples=200, random_state=0)
+    assert {m: cmp.intervals[m]["accuracy"].estimate for m in cmp.models} == {
+        "b": 14 / 15, "a": 12 / 15}

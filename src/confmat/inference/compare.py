@@ -435,7 +435,24 @@ def _pos_col(columns: list[Any] | None, pos_label: Any) -> int:
 
 
 def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> None:
-    """Models given as matrices must have been counted on the same truth (same class supports)."""
+    """Models given as matrices must have been counted on the same truth (same class supports),
+    that of ``y_true`` when it is given (on the matrix's classes, those without samples aside)."""
+    if t_arr is not None:
+        classes, codes = encode_truth(t_arr)
+        truth = dict(zip(classes, np.bincount(codes, minlength=len(classes)).tolist(),
+                         strict=True))
+        for n in names:
+            cm = cms[n]
+            if cm.is_weighted:  # weighted counts have no supports to compare with y_true
+                continue
+            sup = {k: v for k, v in zip(cm.labels, cm.counts.sum(axis=1).tolist(), strict=True)
+                   if v}
+            seen = {k: v for k, v in truth.items() if k in set(cm.labels)}  # labels= may subset
+            if sup != seen:
+                raise ValueError(
+                    f"model {n!r} was evaluated on a different y_true than the one given: "
+                    f"class supports {sup} vs y_true {seen}"
+                )
     ref_name, ref = None, None
     for n in names:
         cm = cms[n]
