@@ -290,11 +290,11 @@ def test_compare_to_frame_is_its_intervals():
 def test_model_names_written_the_same_are_an_error():
     # 1 and "1" are two keys but one name in every table: a model was silently lost
     y = [0, 1, 1, 0]
-    with pytest.raises(ValueError, match=r"model names must differ as text: \[1, '1'\]"):
+    with pytest.raises(ValueError, match=r"model names must be unique as text: \[1, '1'\]"):
         compare({1: [0, 1, 1, 0], "1": [0, 0, 1, 0]}, y, ["accuracy"], n_resamples=200)
-    with pytest.raises(ValueError, match=r"model names must differ as text: \[1, '1'\]"):
+    with pytest.raises(ValueError, match=r"model names must be unique as text: \[1, '1'\]"):
         compare_curves(y, {1: [.1, .9, .8, .2], "1": [.2, .4, .6, .1]})
-    with pytest.raises(ValueError, match=r"model names must differ as text: \['m', 'm'\]"):
+    with pytest.raises(ValueError, match=r"model names must be unique as text: \['m', 'm'\]"):
         compare_curves(y, [[.1, .9, .8, .2], [.2, .4, .6, .1]], names=["m", "m"])
 
 
@@ -360,3 +360,22 @@ def test_matrices_must_match_the_y_true_given():
     cmp = compare({"a": a, "b": b}, y, ["accuracy"], n_resamples=200, random_state=0)
     assert {m: cmp.intervals[m]["accuracy"].estimate for m in cmp.models} == {
         "b": 14 / 15, "a": 12 / 15}
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0**-1000, 2.0**1000, 1e300, 1e-300])
+def test_sweep_per_class_metrics_with_weights_far_from_one(scale):
+    # the sweep's per-class metrics gave the NEGATIVE class's value when the weights were
+    # far from 1 (the rescaled tables hold both classes), so best_threshold('f1') chose wrong
+    from sklearn.metrics import f1_score, precision_score, recall_score
+    y = np.array([0, 1, 1, 0, 1, 0, 1])
+    s = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
+    w = np.array([1.0, 2.0, 1.0, 1.0, 3.0, 2.0, 1.0]) * scale
+    sweep = confmat.threshold_sweep(y, s, sample_weight=w)
+    for name, oracle in (("f1", f1_score), ("precision", precision_score),
+                         ("recall", recall_score)):
+        expected = [oracle(y, (s >= t).astype(int), sample_weight=w, zero_division=0)
+                    for t in sweep.thresholds]
+        np.testing.assert_allclose(sweep.metric(name, zero_division=0), expected, rtol=1e-12)
+    # by hand: at 0.2 TP = 7 of 7, FP = 3 of 4 -> F1 = 14 / 17, the best of the thresholds
+    best = confmat.best_threshold(y, s, "f1", sample_weight=w)
+    assert (best.threshold, best.value) == (0.2, pytest.approx(14 / 17))

@@ -270,7 +270,7 @@ def model_names(keys: Any) -> list[str]:
     shown = [str(k) for k in keys]
     twins = [k for k in keys if shown.count(str(k)) > 1]
     if twins:
-        raise ValueError(f"model names must differ as text: {twins!r} are all written "
+        raise ValueError(f"model names must be unique as text: {twins!r} are all written "
                          f"{sorted({str(k) for k in twins})!r}")
     return shown
 
