@@ -379,3 +379,21 @@ def test_sweep_per_class_metrics_with_weights_far_from_one(scale):
     # by hand: at 0.2 TP = 7 of 7, FP = 3 of 4 -> F1 = 14 / 17, the best of the thresholds
     best = confmat.best_threshold(y, s, "f1", sample_weight=w)
     assert (best.threshold, best.value) == (0.2, pytest.approx(14 / 17))
+
+
+def test_compare_threshold_and_scores_go_through_the_door():
+    # threshold=nan made every 1-D score a negative prediction without a word; a string
+    # gave numpy's ufunc error; NaN scores were reported as 'y_score', not as the model
+    y, s = [0, 1, 1, 0], [0.1, 0.9, 0.6, 0.4]
+    with pytest.raises(ValueError, match="threshold must not be NaN"):
+        compare({"a": s}, y, ["accuracy"], threshold=float("nan"), n_resamples=200)
+    for bad in ("x", True, None):
+        with pytest.raises(TypeError, match="threshold must be a real number"):
+            compare({"a": s}, y, ["accuracy"], threshold=bad, n_resamples=200)
+    with pytest.raises(ValueError, match=r"models\['a'\] contains NaN at position 2"):
+        compare({"a": [0.1, 0.9, np.nan, 0.4]}, y, ["accuracy"], n_resamples=200)
+    with pytest.raises(TypeError, match=r"models\['a'\] must contain numbers"):
+        compare({"a": {"score": ["p", "q", "r", "s"]}}, y, ["accuracy"], n_resamples=200)
+    # a threshold of another numeric type is the same threshold (hand: 0.9, 0.6 -> 1)
+    cmp = compare({"a": s}, y, ["accuracy"], threshold=np.float32(0.5), n_resamples=200)
+    assert cmp.intervals["a"]["accuracy"].estimate == 1.0

@@ -15,6 +15,7 @@ import numpy as np
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, PartialRange
 from ..inputs.encode import as_1d
+from ..inputs.scores import check_scores_1d, check_scores_2d, check_threshold
 from ..inputs.targets import (
     default_pos_label,
     encode_truth,
@@ -150,9 +151,11 @@ def compare(
     Raises
     ------
     TypeError
-        If ``models`` is not a non-empty mapping, or a 2-D model input is not numeric.
+        If ``models`` is not a non-empty mapping, a 2-D model input or a model's scores are
+        not numeric, or ``threshold`` is not a real number.
     ValueError
-        Two model names written the same (``1`` and ``"1"``); no or duplicated metrics, a
+        A NaN ``threshold``; NaN or infinite scores (naming the model and the position); two
+        model names written the same (``1`` and ``"1"``); no or duplicated metrics, a
         ``test_metric`` not among them, a model input of the wrong shape or length, score
         metrics without binary scores, invalid labels, ``pos_label``, ``level`` or
         ``n_resamples``; ``partial_auc`` not a range within
@@ -184,6 +187,7 @@ def compare(
     from ..matrix import ConfusionMatrix
 
     level = check_level(level)
+    threshold = check_threshold(threshold)
     n_used = check_n_resamples(n_resamples, level)
     rng = check_random_state(random_state)
     # a seed gives each interval its own generator from that seed, so a model's interval is
@@ -237,12 +241,15 @@ def compare(
             )
         pred, score = _split_model(name, value, labels if labels is not None else book, threshold)
         if score is not None:
-            sarr = np.asarray(score, dtype=np.float64)
-            if sarr.shape[0] != t_arr.shape[0]:
+            sarr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
+            if sarr.ndim and sarr.shape[0] != t_arr.shape[0]:
                 raise ValueError(
                     f"model {name!r} has {sarr.shape[0]} scores but y_true has {t_arr.shape[0]} "
                     "samples; every model must be evaluated on the same samples"
                 )
+            # the door's checks (numbers, finite), naming the model
+            sarr = (check_scores_2d if sarr.ndim == 2 else check_scores_1d)(
+                sarr, t_arr.shape[0], f"models[{name!r}]")
             scores[name] = sarr
             if pred is None:
                 klist: list[Any] = list(labels) if labels is not None else list(book or [])
