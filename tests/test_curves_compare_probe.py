@@ -397,3 +397,17 @@ def test_compare_threshold_and_scores_go_through_the_door():
     # a threshold of another numeric type is the same threshold (hand: 0.9, 0.6 -> 1)
     cmp = compare({"a": s}, y, ["accuracy"], threshold=np.float32(0.5), n_resamples=200)
     assert cmp.intervals["a"]["accuracy"].estimate == 1.0
+
+
+@pytest.mark.parametrize(("y", "pos"), [
+    (["a", "b", "b", "a", "b", "a"], "a"), ([True, False, False, True, False, True], False),
+    ([1, -1, -1, 1, -1, 1], -1), ([1, -1, -1, 1, -1, 1], None),
+])
+def test_calibration_pos_label_of_every_kind(y, pos):
+    p = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]  # 0, 1 and every inner edge of 5 bins
+    cal = calibration(y, p, n_bins=5, pos_label=pos)
+    assert cal.brier == pytest.approx(brier_score_loss(y, p, pos_label=pos))
+    obs, pred = calibration_curve(y, p, n_bins=5, pos_label=pos)
+    keep = cal.curve.nonempty
+    np.testing.assert_allclose(cal.curve.observed[keep], obs)
+    np.testing.assert_allclose(cal.curve.mean_predicted[keep], pred)
