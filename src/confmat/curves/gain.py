@@ -273,8 +273,10 @@ def ks_statistic(
     if tps.size == 0 or not (tps[-1] > 0 and fps[-1] > 0):
         raise ValueError("the KS statistic needs both classes in y_true (with positive weight)")
     p, n = tps[-1], fps[-1]
-    # |TPR - FPR| * P * N, exact in integers without weights: ties are found exactly
-    gap = np.abs(tps * n - fps * p)
-    i = int(np.argmax(gap))
-    return KSResult(float(gap[i] / (p * n)), float(thr[i]), float(tps[i] / p),
-                    float(fps[i] / n))
+    tpr, fpr = tps / p, fps / n
+    if tps.dtype.kind in "iu":
+        # |TPR - FPR| * P * N, exact in integers without weights: ties are found exactly
+        i = int(np.argmax(np.abs(tps * n - fps * p)))
+    else:  # weights: rates, since P * N can pass float64 (weights near 1e300)
+        i = int(np.argmax(np.abs(tpr - fpr)))
+    return KSResult(float(abs(tpr[i] - fpr[i])), float(thr[i]), float(tpr[i]), float(fpr[i]))

@@ -168,7 +168,13 @@ class ThresholdSweep:
         # metrics of one-vs-rest counts can be computed for the positive class alone; those
         # that read the whole table (uses_table) get the full statistics
         positive_only = per_class and not getattr(spec, "uses_table", False)
-        out = evaluate(spec.name, self._stats(zero_division, positive_only), average, **params)
+        stats = self._stats(zero_division, positive_only)
+        if positive_only and stats.rescaled is not None:
+            # weighted tables far from 1 are evaluated rescaled (Stats.homogeneous), rebuilt
+            # from the whole table: their per-class values hold both classes
+            positive_only = False
+            stats = self._stats(zero_division, positive_only)
+        out = evaluate(spec.name, stats, average, **params)
         if per_class:
             out = out[..., 0] if positive_only else out[..., 1]
         return np.asarray(out, dtype=np.float64)

@@ -15,6 +15,7 @@ import numpy as np
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, PartialRange
 from ..inputs.encode import as_1d
+from ..inputs.scores import check_scores_1d, check_scores_2d, check_threshold
 from ..inputs.targets import (
     default_pos_label,
     encode_truth,
@@ -23,7 +24,7 @@ from ..inputs.targets import (
 )
 from ..metrics import get_metric
 from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
-from .comparison import Comparison, compare_curves, compare_models, nan_low
+from .comparison import Comparison, compare_curves, compare_models, model_names, nan_low
 from .intervals import ConfidenceInterval, confidence_interval
 from .paired import REF_HOLM, encode_many, holm, mcnemar, paired_bootstrap
 from .roc_ci import partial_auc_ci
@@ -150,11 +151,14 @@ def compare(
     Raises
     ------
     TypeError
-        If ``models`` is not a non-empty mapping, or a 2-D model input is not numeric.
+        If ``models`` is not a non-empty mapping, a 2-D model input or a model's scores are
+        not numeric, or ``threshold`` is not a real number.
     ValueError
-        No or duplicated metrics, a ``test_metric`` not among them, a model input of the
-        wrong shape or length, score metrics without binary scores, invalid labels,
-        ``pos_label``, ``level`` or ``n_resamples``; ``partial_auc`` not a range within
+        A NaN ``threshold``; NaN or infinite scores (naming the model and the position); two
+        model names written the same (``1`` and ``"1"``); no or duplicated metrics, a
+        ``test_metric`` not among them, a model input of the wrong shape or length, score
+        metrics without binary scores, invalid labels, ``pos_label``, ``level`` or
+        ``n_resamples``; ``partial_auc`` not a range within
         [0, 1], a ``partial_auc_focus`` other than the two axes, or 'partial_auc' in
         ``metrics`` (or a sensitivity focus) without ``partial_auc``.
 
@@ -183,6 +187,7 @@ def compare(
     from ..matrix import ConfusionMatrix
 
     level = check_level(level)
+    threshold = check_threshold(threshold)
     n_used = check_n_resamples(n_resamples, level)
     rng = check_random_state(random_state)
     # a seed gives each interval its own generator from that seed, so a model's interval is
@@ -197,7 +202,7 @@ def compare(
     metrics = list(metrics)
     if not metrics:
         raise ValueError("metrics must name at least one metric")
-    names = [str(m) for m in models]
+    names = model_names(models)
     prange = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
     canon: list[str] = []
     for m in metrics:
@@ -224,6 +229,8 @@ def compare(
     if y_true is not None:
         t_arr = as_1d(y_true, "y_true")
         book = encode_truth(t_arr)[0]
+    # the classes of the columns of 2-D scores: ``labels`` when given, in its order
+    columns: list[Any] | None = list(labels) if labels is not None else book
     for name, value in zip(names, models.values(), strict=True):
         if isinstance(value, ConfusionMatrix):
             cms[name] = value
@@ -234,12 +241,15 @@ def compare(
             )
         pred, score = _split_model(name, value, labels if labels is not None else book, threshold)
         if score is not None:
-            sarr = np.asarray(score, dtype=np.float64)
-            if sarr.shape[0] != t_arr.shape[0]:
+            sarr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
+            if sarr.ndim and sarr.shape[0] != t_arr.shape[0]:
                 raise ValueError(
                     f"model {name!r} has {sarr.shape[0]} scores but y_true has {t_arr.shape[0]} "
                     "samples; every model must be evaluated on the same samples"
                 )
+            # the door's checks (numbers, finite), naming the model
+            sarr = (check_scores_2d if sarr.ndim == 2 else check_scores_1d)(
+                sarr, t_arr.shape[0], f"models[{name!r}]")
             scores[name] = sarr
             if pred is None:
                 klist: list[Any] = list(labels) if labels is not None else list(book or [])
@@ -286,7 +296,7 @@ def compare(
                     raise ValueError(
                         f"metric {metric!r} needs binary scores, which model {n!r} does not give"
                     )
-                s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(book, pos_label)]
+                s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(columns, pos_label)]
                 if metric == PARTIAL_AUC and prange is not None:
                     intervals[n][metric] = partial_auc_ci(
                         t_arr, s, **prange.curve_kwargs(), correct=prange.correct, level=level,
@@ -330,7 +340,7 @@ def compare(
     elif len(names) > 1:
         for fam in tested:  # one family of tests per metric, each adjusted on its own
             ci0 = intervals[names[0]][fam]
-            rows = [_pair_test(fam, a, b, t_arr, preds, scores, book, ci0, level, n_used, rng,
+            rows = [_pair_test(fam, a, b, t_arr, preds, scores, columns, ci0, level, n_used, rng,
                                pos_label, labels, prange)
                     for i, a in enumerate(ranked) for b in ranked[i + 1:]]
             adj = holm([r["pvalue"] for r in rows])
@@ -352,7 +362,7 @@ def compare(
     if binary and (pos_label is not None or default_pos_label(list(book or [])) is not None):
         for n in names:
             if n in scores and (scores[n].ndim == 1 or scores[n].shape[1] == 2):
-                roc[n], pr[n] = roc_pr_curves(t_arr, _score1(scores[n], book, pos_label),
+                roc[n], pr[n] = roc_pr_curves(t_arr, _score1(scores[n], columns, pos_label),
                                               pos_label=pos_label, label=n)
                 curve_pos = resolve_pos_label(list(book or []), pos_label)
     return Comparison(ranked, canon, intervals, pairwise, tmetric, level, "holm",
@@ -423,16 +433,33 @@ def partial_auc_note(prange: PartialRange, n_resamples: int, tested: bool) -> st
     return text
 
 
-def _pos_col(book: list[Any] | None, pos_label: Any) -> int:
-    """Column of the positive class in (n, 2) scores whose columns follow ``book``."""
-    classes = list(book or [])
+def _pos_col(columns: list[Any] | None, pos_label: Any) -> int:
+    """Column of the positive class in (n, 2) scores whose columns follow ``columns``."""
+    classes = list(columns or [])
     pos = resolve_pos_label(classes, pos_label)
     return classes.index(pos) if len(classes) == 2 and pos in classes else 1
 
 
 
 def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> None:
-    """Models given as matrices must have been counted on the same truth (same class supports)."""
+    """Models given as matrices must have been counted on the same truth (same class supports),
+    that of ``y_true`` when it is given (on the matrix's classes, those without samples aside)."""
+    if t_arr is not None:
+        classes, codes = encode_truth(t_arr)
+        truth = dict(zip(classes, np.bincount(codes, minlength=len(classes)).tolist(),
+                         strict=True))
+        for n in names:
+            cm = cms[n]
+            if cm.is_weighted:  # weighted counts have no supports to compare with y_true
+                continue
+            sup = {k: v for k, v in zip(cm.labels, cm.counts.sum(axis=1).tolist(), strict=True)
+                   if v}
+            seen = {k: v for k, v in truth.items() if k in set(cm.labels)}  # labels= may subset
+            if sup != seen:
+                raise ValueError(
+                    f"model {n!r} was evaluated on a different y_true than the one given: "
+                    f"class supports {sup} vs y_true {seen}"
+                )
     ref_name, ref = None, None
     for n in names:
         cm = cms[n]
@@ -448,13 +475,13 @@ def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> N
 
 
 def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
-               scores: dict[str, Any], book: Any, ci0: ConfidenceInterval, level: float,
+               scores: dict[str, Any], columns: Any, ci0: ConfidenceInterval, level: float,
                n_resamples: int, rng: Any, pos_label: Any, labels: Any,
                prange: PartialRange | None = None) -> dict[str, Any]:
     row: dict[str, Any] = {"model_a": a, "model_b": b, "metric": metric}
     if metric == PARTIAL_AUC and prange is not None:
-        t = roc_test(t_arr, _score1(scores[a], book, pos_label),
-                     _score1(scores[b], book, pos_label), method="bootstrap",
+        t = roc_test(t_arr, _score1(scores[a], columns, pos_label),
+                     _score1(scores[b], columns, pos_label), method="bootstrap",
                      **prange.test_kwargs(), n_resamples=n_resamples, stratified=True,
                      random_state=rng, pos_label=pos_label)
         row.update(difference=float(t.estimate_a - t.estimate_b), low=None, high=None,
@@ -462,15 +489,15 @@ def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
                    method=PARTIAL_AUC_TEST)
         return row
     if metric == "roc_auc":
-        sa = scores[a] if scores[a].ndim == 1 else scores[a][:, _pos_col(book, pos_label)]
-        sb = scores[b] if scores[b].ndim == 1 else scores[b][:, _pos_col(book, pos_label)]
+        sa = scores[a] if scores[a].ndim == 1 else scores[a][:, _pos_col(columns, pos_label)]
+        sb = scores[b] if scores[b].ndim == 1 else scores[b][:, _pos_col(columns, pos_label)]
         r: Any = delong(t_arr, sa, sb, pos_label=pos_label, level=level)
         row.update(difference=r.difference, low=r.low, high=r.high, statistic=r.statistic,
                    pvalue=r.pvalue, method="delong")
         return row
     if metric == "average_precision":
-        r = paired_bootstrap(t_arr, _score1(scores[a], book, pos_label),
-                             _score1(scores[b], book, pos_label), metric, level=level,
+        r = paired_bootstrap(t_arr, _score1(scores[a], columns, pos_label),
+                             _score1(scores[b], columns, pos_label), metric, level=level,
                              n_resamples=n_resamples, random_state=rng, pos_label=pos_label)
         row.update(difference=r.difference, low=r.low, high=r.high, statistic=None,
                    pvalue=r.pvalue, method="paired bootstrap")
@@ -492,5 +519,5 @@ def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
     return row
 
 
-def _score1(s: np.ndarray, book: Any, pos_label: Any) -> np.ndarray:
-    return s if s.ndim == 1 else s[:, _pos_col(book, pos_label)]
+def _score1(s: np.ndarray, columns: Any, pos_label: Any) -> np.ndarray:
+    return s if s.ndim == 1 else s[:, _pos_col(columns, pos_label)]

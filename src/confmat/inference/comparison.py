@@ -243,22 +243,52 @@ class Comparison:
 
 
 
+def model_names(keys: Any) -> list[str]:
+    """The names of models given by the keys of a mapping: each key as text, which must be
+    unique (``1`` and ``"1"`` would name one model in every table, and one would be lost).
+
+    Parameters
+    ----------
+    keys : iterable
+        The keys of a mapping ``name -> model``.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    ValueError
+        Two keys written the same, naming them.
+
+    Examples
+    --------
+    >>> model_names({"a": 0, 2: 1})
+    ['a', '2']
+    """
+    keys = list(keys)
+    shown = [str(k) for k in keys]
+    twins = [k for k in keys if shown.count(str(k)) > 1]
+    if twins:
+        raise ValueError(f"model names must be unique as text: {twins!r} are all written "
+                         f"{sorted({str(k) for k in twins})!r}")
+    return shown
+
+
 def _score_items(scores: Any, names: Sequence[str] | None) -> list[tuple[str, Any]]:
     if isinstance(scores, Mapping):
         if names is not None:
             raise ValueError("give names only when scores is a sequence, not a mapping")
-        items = [(str(k), v) for k, v in scores.items()]
+        items = list(zip(model_names(scores), scores.values(), strict=True))
     elif isinstance(scores, Sequence) and not isinstance(scores, str):
         names = [f"model {i}" for i in range(len(scores))] if names is None else list(names)
         if len(names) != len(scores):
             raise ValueError(f"names has {len(names)} entries but scores has {len(scores)}")
-        items = list(zip(names, scores, strict=True))
+        items = list(zip(model_names(names), scores, strict=True))
     else:
         raise TypeError("scores must be a mapping name -> scores or a sequence of score vectors")
     if not items:
         raise ValueError("scores is empty; give at least one model")
-    if len({n for n, _ in items}) != len(items):
-        raise ValueError("model names must be unique")
     return items
 
 

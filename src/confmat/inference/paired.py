@@ -147,8 +147,9 @@ def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = N
     Raises
     ------
     ValueError, TypeError
-        A prediction vector of another length than ``y_true``, invalid labels, or vectors
-        that cannot be combined into one array.
+        A prediction vector of another length than ``y_true``, invalid labels (naming the
+        vector at fault, e.g. labels of a kind that cannot meet those of ``y_true``), or
+        vectors that cannot be combined into one array.
     """
     t = as_1d(y_true, "y_true")
     arrs = []
@@ -163,9 +164,15 @@ def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = N
     try:
         big_t = np.concatenate([t] * m)
         big_p = np.concatenate(arrs)
+        tc, pc, book, has_other = encode_pair(big_t, big_p, labels)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"predictions could not be combined: {exc}") from exc
-    tc, pc, book, has_other = encode_pair(big_t, big_p, labels)
+        # the stacked vectors lost their names: find the one at fault and name it
+        for name, a in zip(names, arrs, strict=True):
+            try:
+                encode_pair(t, a, labels)
+            except (TypeError, ValueError) as own:
+                raise type(own)(f"{name} against y_true: {own}") from exc
+        raise TypeError(f"{', '.join(names)} could not be combined: {exc}") from exc
     n = t.shape[0]
     return tc[:n], [pc[i * n:(i + 1) * n] for i in range(m)], book, has_other
 
@@ -185,7 +192,10 @@ def mcnemar(
     exact : bool or None
         ``True``: exact two-sided binomial p-value :math:`\min(1, 2 F(\min(b, c); b + c, 1/2))`
         (statistic ``min(b, c)``). ``False``: :math:`\chi^2_1` statistic
-        :math:`(|b - c| - 1)^2 / (b + c)` (without the ``- 1`` if ``correction=False``).
+        :math:`(|b - c| - 1)^2 / (b + c)` (without the ``- 1`` if ``correction=False``);
+        when ``b = c`` the correction is not applied, so the statistic is 0 and the p-value
+        1, as R's ``mcnemar.test`` (statsmodels' ``mcnemar`` applies it and reports
+        :math:`1 / (b + c)`); ``b = c = 0`` gives statistic 0 and p-value 1.
         ``None`` (default): exact when ``b + c < 25``, the usual rule of thumb, chi-squared
         otherwise.
     correction : bool

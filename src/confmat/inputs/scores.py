@@ -10,6 +10,8 @@ checked once (:func:`check_bins`).
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,7 @@ __all__ = [
     "check_integer_scores",
     "check_scores_1d",
     "check_scores_2d",
+    "check_threshold",
     "finite_float",
     "float_scores",
     "numeric_1d",
@@ -65,6 +68,40 @@ def numeric_1d(x: Any, name: str) -> np.ndarray:
             raise TypeError(f"{name} must contain numbers, got mixed or non-numeric values")
         x = arr
     return as_1d(x, name)
+
+
+def check_threshold(threshold: Any, name: str = "threshold") -> float:
+    """A decision threshold (``score >= threshold``) as a float: a real number, not NaN
+    (``inf`` and ``-inf`` predict every sample negative or positive).
+
+    Parameters
+    ----------
+    threshold : float
+    name : str, default='threshold'
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        Not a real number (a bool or a string, say).
+    ValueError
+        NaN, under which no score would be positive.
+
+    Examples
+    --------
+    >>> check_threshold(np.float32(0.25))
+    0.25
+    """
+    if isinstance(threshold, bool | np.bool_) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {threshold!r}")
+    value = float(threshold)
+    if math.isnan(value):
+        raise ValueError(f"{name} must not be NaN (no score is >= NaN)")
+    return value
 
 
 def check_scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
