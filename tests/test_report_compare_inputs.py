@@ -78,5 +78,5 @@ def test_identical_models_compare_with_mcnemar_b_c_zero(pred) -> None:
 
 def test_model_names_with_the_same_text_are_an_error() -> None:
     # 1 and "1" are two keys of the mapping but one name in every table: a model was lost
-    with pytest.raises(ValueError, match=r"model names must differ as text: \[1, '1'\]"):
+    with pytest.raises(ValueError, match=r"model names must be unique as text: \[1, '1'\]"):
         build_comparison(Y, {1: Y, "1": [0] * len(Y)}, intervals=False, metrics=["accuracy"])

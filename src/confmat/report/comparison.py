@@ -256,11 +256,9 @@ def build_comparison(
                         f"{type(models).__name__}")
     if not models:
         raise ValueError("models is empty: give at least one model's predictions")
-    shown = [str(k) for k in models]
-    twins = [k for k in models if shown.count(str(k)) > 1]
-    if twins:  # every table, test and page names a model by its text
-        raise ValueError(f"model names must differ as text: {twins!r} are all written "
-                         f"{sorted({str(k) for k in twins})!r}")
+    from ..inference.comparison import model_names  # on use, as compare below
+
+    model_names(models)  # every table, test and page names a model by its text
     partial = PartialRange.optional(partial_auc, partial_auc_focus, partial_auc_correct)
     scores = dict(scores or {})
     unknown = set(scores) - set(models)
