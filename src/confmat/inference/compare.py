@@ -24,9 +24,16 @@ from ..inputs.targets import (
 )
 from ..metrics import get_metric
 from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
-from .comparison import Comparison, compare_curves, compare_models, model_names, nan_low
+from .comparison import (
+    Comparison,
+    compare_curves,
+    compare_models,
+    encode_many,
+    model_names,
+    nan_low,
+)
 from .intervals import ConfidenceInterval, confidence_interval
-from .paired import REF_HOLM, encode_many, holm, mcnemar, paired_bootstrap
+from .paired import REF_HOLM, holm, mcnemar, paired_bootstrap
 from .roc_ci import partial_auc_ci
 from .roc_test import roc_test
 from .scores import delong, score_ci, score_metric_name

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
 from ..deps import require
+from ..inputs.encode import as_1d, encode_pair
 from ..inputs.kinds import py_scalar
 from ..inputs.targets import encode_truth, resolve_pos_label
 from .intervals import ConfidenceInterval
@@ -243,6 +244,61 @@ class Comparison:
 
 
 
+def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = None
+                ) -> tuple[np.ndarray, list[np.ndarray], list[Any], bool]:
+    """Encode y_true and several prediction vectors with one code book.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    preds : list of array-like of shape (n,)
+        Predicted labels of each model.
+    names : list of str
+        The argument name of each prediction vector, for error messages.
+    labels : array-like, optional
+        Fixed classes (default: the sorted union of every vector's labels).
+
+    Returns
+    -------
+    (ndarray, list of ndarray, list, bool)
+        The codes of ``y_true``, the codes of each prediction vector, the code book, and
+        whether a label lies outside ``labels`` (coded ``len(book)``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        A prediction vector of another length than ``y_true``, invalid labels (naming the
+        vector at fault, e.g. labels of a kind that cannot meet those of ``y_true``), or
+        vectors that cannot be combined into one array.
+    """
+    t = as_1d(y_true, "y_true")
+    arrs = []
+    for name, p in zip(names, preds, strict=True):
+        a = as_1d(p, name)
+        if a.shape[0] != t.shape[0]:
+            raise ValueError(
+                f"{name} has {a.shape[0]} predictions but y_true has {t.shape[0]} samples"
+            )
+        arrs.append(a)
+    m = len(arrs)
+    try:
+        big_t = np.concatenate([t] * m)
+        big_p = np.concatenate(arrs)
+        tc, pc, book, has_other = encode_pair(big_t, big_p, labels)
+    except (TypeError, ValueError) as exc:
+        # the stacked vectors lost their names: find the one at fault and name it
+        for name, a in zip(names, arrs, strict=True):
+            try:
+                encode_pair(t, a, labels)
+            except (TypeError, ValueError) as own:
+                raise type(own)(f"{name} against y_true: {own}") from exc
+        raise TypeError(f"{', '.join(names)} could not be combined: {exc}") from exc
+    n = t.shape[0]
+    return tc[:n], [pc[i * n:(i + 1) * n] for i in range(m)], book, has_other
+
+
+# ---------------------------------------------------------------------------------------------
 def model_names(keys: Any) -> list[str]:
     """The names of models given by the keys of a mapping: each key as text, which must be
     unique (``1`` and ``"1"`` would name one model in every table, and one would be lost).
