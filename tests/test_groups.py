@@ -380,14 +380,24 @@ def test_disparity_interval_is_seeded_and_holds_the_estimate():
 @pytest.mark.parametrize("groups, match", [
     (["a", "b"], "groups has 2 entries but y_true and y_pred have 3"),
     ({"sex": ["f", "m", "f"], "age": [1, 2]}, r"groups\['age'\] has 2 entries"),
-    (["a", None, "b"], "groups contains a missing label"),
-    ([1.0, float("nan"), 2.0], "groups contains a missing label"),
-    (np.array([1.0, np.nan, 2.0]), "groups contains NaN at position 1"),
+    # a group key is not a class label: the messages say what the value is
+    (["a", None, "b"], "groups contains a missing group key .*group keys must be defined"),
+    ([1.0, float("nan"), 2.0], "groups contains a missing group key"),
+    (np.array([1.0, np.nan, 2.0]), "groups contains NaN at position 1; group keys must be"),
+    (np.array(["a", None] + ["b"] * 5000, dtype=object),
+     r"groups contains a missing group key \(None or NaN\) at position 1"),
     ({}, "groups is an empty dict"),
 ])
 def test_bad_groups_are_named(groups, match):
+    n = 3 if len(groups) < 10 else len(groups)
     with pytest.raises(ValueError, match=match):
-        by_group([0, 1, 1], [0, 1, 0], groups)
+        by_group(([0, 1, 1] * n)[:n], ([0, 1, 0] * n)[:n], groups)
+
+
+def test_groups_of_mixed_kinds_are_named_as_group_keys():
+    with pytest.raises(TypeError, match=r"groups\['age'\] mixes group key types .*"
+                                        r"\['number', 'string'\]"):
+        by_group([0, 1, 1], [0, 1, 0], {"sex": ["f", "m", "f"], "age": [1, "2", 3]})
 
 
 def test_bad_arguments_are_named():

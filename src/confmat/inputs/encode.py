@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-def as_1d(y: Any, name: str) -> np.ndarray:
+def as_1d(y: Any, name: str, what: str = "label") -> np.ndarray:
     """Return ``y`` as a 1-D numpy array, raising a clear error naming ``name``.
 
     Lists are given the dtype that holds every label exactly (ints past 64 bits stay Python
@@ -49,6 +49,8 @@ def as_1d(y: Any, name: str) -> np.ndarray:
         A list, tuple, numpy array, or anything with ``to_numpy()`` or ``__array__``.
     name : str
         The argument's name, for messages.
+    what : str, default "label"
+        What one value is called in messages (``"group key"`` for groups).
 
     Returns
     -------
@@ -77,9 +79,9 @@ def as_1d(y: Any, name: str) -> np.ndarray:
     ValueError: y_true must be 1-D; got a column vector of shape (2, 1) (use .ravel() if meant)
     """
     if y is None:
-        raise TypeError(f"{name} must be an array-like of labels, got None")
+        raise TypeError(f"{name} must be an array-like of {what}s, got None")
     if isinstance(y, str | bytes):
-        raise TypeError(f"{name} must be an array-like of labels, got a single string {y!r}")
+        raise TypeError(f"{name} must be an array-like of {what}s, got a single string {y!r}")
     if is_dask_collection(y):
         raise TypeError(
             f"{name} is a Dask collection; use confmat.dask helpers to count it without collecting"
@@ -94,7 +96,7 @@ def as_1d(y: Any, name: str) -> np.ndarray:
             arr = y.to_numpy(zero_copy_only=False)
         arr = np.asarray(arr)
     elif isinstance(y, list | tuple):
-        arr = _list_to_array(y, name)
+        arr = _list_to_array(y, name, what)
     else:
         try:
             arr = np.asarray(y)
@@ -113,9 +115,9 @@ def as_1d(y: Any, name: str) -> np.ndarray:
     return arr
 
 
-def _list_to_array(y: Sequence[Any], name: str) -> np.ndarray:
+def _list_to_array(y: Sequence[Any], name: str, what: str = "label") -> np.ndarray:
     # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
-    kind = check_label_kinds(y, name) or "number"
+    kind = check_label_kinds(y, name, what) or "number"
     if kind == "bool":
         return np.asarray(y, dtype=bool)
     if kind == "number":
@@ -155,7 +157,8 @@ def _number_dtype(y: Sequence[Any]) -> Any:
 _SMALL = 100_000
 
 
-def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+def factorize(arr: np.ndarray, name: str, what: str = "label"
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Factorize one array: (unique labels in any order, codes into them).
 
     Parameters
@@ -164,6 +167,8 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         Labels of one kind.
     name : str
         The argument's name, for messages.
+    what : str, default "label"
+        What one value is called in messages (``"group key"`` for groups).
 
     Returns
     -------
@@ -188,7 +193,7 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     if arr.dtype.kind == "f":
         if np.isnan(arr).any():
             idx = int(np.flatnonzero(np.isnan(arr))[0])
-            raise ValueError(f"{name} contains NaN at position {idx}; labels must be defined")
+            raise ValueError(f"{name} contains NaN at position {idx}; {what}s must be defined")
     if arr.dtype.kind in "iub":
         uniq, codes = np.unique(arr, return_inverse=True)
         return uniq, codes.astype(np.int64, copy=False)
@@ -205,11 +210,11 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         if (codes < 0).any():
             idx = int(np.flatnonzero(codes < 0)[0])
             raise ValueError(
-                f"{name} contains a missing label (None or NaN) at position {idx}"
+                f"{name} contains a missing {what} (None or NaN) at position {idx}"
             )
-        check_label_kinds(uniq.tolist(), name)
+        check_label_kinds(uniq.tolist(), name, what)
         if arr.dtype == object and _may_hide_bools(uniq.tolist()):
-            _check_element_kinds(arr.tolist(), name)
+            _check_element_kinds(arr.tolist(), name, what)
         return uniq, codes.astype(np.int64, copy=False)
     table: dict[Any, int] = {}
     values = arr.tolist()
@@ -217,10 +222,10 @@ def factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     uniq_list = list(table)
     if any(label_kind(v) == "missing" for v in uniq_list):
         pos = next(i for i, v in enumerate(values) if label_kind(v) == "missing")
-        raise ValueError(f"{name} contains a missing label (None or NaN) at position {pos}")
-    check_label_kinds(uniq_list, name)
+        raise ValueError(f"{name} contains a missing {what} (None or NaN) at position {pos}")
+    check_label_kinds(uniq_list, name, what)
     if arr.dtype == object and _may_hide_bools(uniq_list):
-        _check_element_kinds(values, name)
+        _check_element_kinds(values, name, what)
     return np.asarray(uniq_list, dtype=object), codes
 
 
@@ -231,14 +236,14 @@ def _may_hide_bools(uniques: list[Any]) -> bool:
                or (isinstance(v, numbers.Number) and v in (0, 1)) for v in uniques)
 
 
-def _check_element_kinds(values: list[Any], name: str) -> None:
+def _check_element_kinds(values: list[Any], name: str, what: str = "label") -> None:
     """The kinds of every element's type, not only of the distinct values a hash table kept:
     ``True == 1`` and ``False == 0`` share one entry, so ``[1, True]`` would silently be one
     class (a list, a numpy array and the compiled path, which keys objects by identity,
     refuse that mix). One ``type`` call per element; only the types are looked at."""
     types = set(map(type, values))
     if len(types) > 1:
-        check_label_kinds([next(v for v in values if type(v) is t) for t in types], name)
+        check_label_kinds([next(v for v in values if type(v) is t) for t in types], name, what)
 
 
 def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -109,7 +109,7 @@ def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray,
                                                        np.ndarray | None]:
     """Sorted distinct keys of one feature, integer codes into them and, when counting found
     them, the samples of each key."""
-    arr = as_1d(col, name)
+    arr = as_1d(col, name, "group key")
     if arr.shape[0] != n:
         raise ValueError(
             f"{name} has {arr.shape[0]} entries but y_true and y_pred have {n} samples; "
@@ -134,7 +134,7 @@ def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray,
             lut = np.zeros(hi - lo + 1, dtype=dtype)
             lut[present] = np.arange(present.size, dtype=dtype)
             return keys, lut[shifted], counts[present]
-    uniq, codes = factorize(arr, name)
+    uniq, codes = factorize(arr, name, "group key")
     found = [py_scalar(v) for v in uniq.tolist()]
     try:
         order = sorted(range(len(found)), key=found.__getitem__)

@@ -91,7 +91,7 @@ def label_kind(v: Any) -> str:
     return type(v).__name__
 
 
-def check_label_kinds(uniques: Sequence[Any], name: str) -> str | None:
+def check_label_kinds(uniques: Sequence[Any], name: str, what: str = "label") -> str | None:
     """Check that labels are defined and of one kind (so that they can be sorted).
 
     Parameters
@@ -100,6 +100,9 @@ def check_label_kinds(uniques: Sequence[Any], name: str) -> str | None:
         Distinct labels (or any labels: each is looked at once).
     name : str
         What they are, for messages.
+    what : str, default "label"
+        What one value is called in messages (``"group key"`` for the groups of an
+        evaluation by group).
 
     Returns
     -------
@@ -124,10 +127,11 @@ def check_label_kinds(uniques: Sequence[Any], name: str) -> str | None:
     """
     kinds = {label_kind(v) for v in uniques}
     if "missing" in kinds:
-        raise ValueError(f"{name} contains a missing label (None or NaN); labels must be defined")
+        raise ValueError(f"{name} contains a missing {what} (None or NaN); {what}s must be "
+                         "defined")
     if len(kinds) > 1:
         raise TypeError(
-            f"{name} mixes label types that cannot be ordered together: {sorted(kinds)}"
+            f"{name} mixes {what} types that cannot be ordered together: {sorted(kinds)}"
         )
     return kinds.pop() if kinds else None
 
