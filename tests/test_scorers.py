@@ -96,3 +96,71 @@ def test_scorer_errors() -> None:
     with pytest.raises(ValueError, match="no better direction"):
         make_scorer(no_direction)
     assert make_scorer(no_direction, greater_is_better=True) is not None
+
+
+# --------------------------------------------- names shared with scikit-learn's own scorers
+SHARED = ["f1", "precision", "recall", "jaccard"]
+
+
+@pytest.mark.parametrize("name", SHARED)
+@pytest.mark.parametrize("coding", [(0, 1), (-1, 1), (False, True)])
+def test_unaveraged_per_class_scorer_is_sklearns_binary_scorer(name, coding) -> None:
+    """get_scorer("f1") gives scikit-learn's "f1" (average='binary', positive class 1 / True)
+    on every fold, not a macro average."""
+    from sklearn.metrics import get_scorer as sk_get_scorer
+
+    X, y01 = load_breast_cancer(return_X_y=True)
+    y = np.array(coding, dtype=object if coding[0] is False else int)[y01]
+    if coding[0] is False:
+        y = y.astype(bool)
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.01, max_iter=500))
+    ours = cross_validate(model, X, y, cv=CV, scoring=get_scorer(name), error_score="raise")
+    theirs = cross_validate(model, X, y, cv=CV, scoring=sk_get_scorer(name))
+    np.testing.assert_allclose(ours["test_score"], theirs["test_score"], atol=1e-12)
+    macro = cross_validate(model, X, y, cv=CV, scoring=get_scorer(name + "_macro"))
+    sk_macro = cross_validate(model, X, y, cv=CV, scoring=sk_get_scorer(name + "_macro"))
+    np.testing.assert_allclose(macro["test_score"], sk_macro["test_score"], atol=1e-12)
+    assert not np.allclose(ours["test_score"], macro["test_score"])  # the two differ here
+
+
+def test_unaveraged_scorer_refuses_what_sklearn_refuses() -> None:
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(ValueError, match=r"labels are \[0, 1, 2\]; pass average=.*'f1_macro'"):
+        cross_validate(KNeighborsClassifier(), X, y, cv=CV, scoring=get_scorer("f1"),
+                       error_score="raise")
+    Xb, yb = load_breast_cancer(return_X_y=True)
+    text = np.array(["benign", "malignant"])[yb]
+    with pytest.raises(ValueError, match=r"\['benign', 'malignant'\].*pass pos_label="):
+        cross_validate(KNeighborsClassifier(), Xb, text, cv=CV, scoring=get_scorer("recall"),
+                       error_score="raise")
+    ours = cross_validate(KNeighborsClassifier(), Xb, text, cv=CV,
+                          scoring=make_scorer("recall", pos_label="malignant"))
+    expected = [recall_score(yt, yp, pos_label="malignant")
+                for yt, yp in fold_predictions(KNeighborsClassifier(), Xb, text)]
+    np.testing.assert_allclose(ours["test_score"], expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("zero_division", [0, 1])
+@pytest.mark.parametrize("name", SHARED)
+def test_fold_without_the_positive_class_follows_zero_division(name, zero_division) -> None:
+    """A fold whose truth and predictions hold only the negative class: scikit-learn scores
+    the positive class as an empty row and column (its zero_division value), not an error."""
+    from sklearn.dummy import DummyClassifier
+    from sklearn.metrics import f1_score, jaccard_score
+
+    oracle = {"f1": f1_score, "precision": precision_score, "recall": recall_score,
+              "jaccard": jaccard_score}[name]
+    X = np.zeros((6, 1))
+    model = DummyClassifier(strategy="constant", constant=0).fit(X, [0, 0, 0, 1, 1, 1])
+    y_fold = np.zeros(6, dtype=int)
+    expected = oracle(y_fold, model.predict(X), zero_division=zero_division)
+    assert make_scorer(name, zero_division=zero_division)(model, X, y_fold) == expected
+    assert make_scorer(name, pos_label=1, zero_division=zero_division)(model, X, y_fold) \
+        == expected
+    # two labels present, neither of them the given positive class: an error, as in
+    # scikit-learn (a model that knows the class, so that scikit-learn's scorer lets it pass)
+    five = DummyClassifier(strategy="constant", constant=0).fit(X, [0, 0, 0, 5, 5, 5])
+    with pytest.raises(ValueError, match=r"pos_label=5 is not one of the labels \[0, 1\]"):
+        make_scorer(name, pos_label=5)(five, X, np.array([0, 1, 0, 1, 0, 1]))
+    with pytest.raises(ValueError):
+        oracle(np.array([0, 1, 0, 1, 0, 1]), five.predict(X), pos_label=5)

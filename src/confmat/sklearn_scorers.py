@@ -6,6 +6,12 @@
 metrics where lower is better (error rates, FPR, ...) are negated, like scikit-learn's
 ``neg_*`` scorers, so that greater is always better for the search.
 
+A per-class metric named without an average scores the positive class, as scikit-learn's
+scorers of the same names (``"f1"``, ``"precision"``, ``"recall"``, ``"jaccard"``: its
+``average='binary'``): labels within {0, 1}, {-1, 1} or {False, True} score 1 (True), other
+labels need ``pos_label=``, and more than two classes are an error naming the averages
+(``"f1_macro"``, ``make_scorer("f1", average="macro")``).
+
 Examples
 --------
 >>> from sklearn.linear_model import LogisticRegression
@@ -23,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .inputs.targets import default_pos_label
 from .matrix import ConfusionMatrix
 from .metrics import get_metric
 from .metrics.evaluation import bind_params
@@ -44,12 +51,38 @@ def _confmat_score(
     params: dict[str, Any] | None = None,
 ) -> float:
     """The metric of the confusion matrix of ``y_true`` and ``y_pred`` (module level, so that
-    scorers pickle for ``n_jobs > 1``)."""
+    scorers pickle for ``n_jobs > 1``). ``average="binary"`` scores the positive class of a
+    binary problem, as scikit-learn's ``average='binary'``."""
     cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels,
                                           sample_weight=sample_weight, strict_labels=False)
+    if average == "binary":
+        average, pos_label = None, _binary_positive(cm.labels, metric)
+    if pos_label is not None and pos_label not in cm.labels:
+        if len(cm.labels) > 1 or labels is not None:
+            raise ValueError(f"pos_label={pos_label!r} is not one of the labels {cm.labels}")
+        # a fold of one class where the positive class does not occur: it gets an empty row
+        # and column, so that its value follows zero_division, as in scikit-learn
+        cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=[*cm.labels, pos_label],
+                                              sample_weight=sample_weight)
     value = cm.metric(metric, average, pos_label=pos_label, zero_division=zero_division,
                       **(params or {}))
     return float(value)
+
+
+def _binary_positive(classes: list[Any], metric: str) -> Any:
+    """The positive class of a scorer made without ``average`` or ``pos_label``
+    (scikit-learn's ``average='binary'``), from one fold's labels."""
+    if len(classes) > 2:
+        raise ValueError(
+            f"the {metric!r} scorer scores the positive class of a binary problem, but the "
+            f"labels are {classes}; pass average= ('macro', 'micro' or 'weighted') or "
+            f"pos_label= to make_scorer, or use the '{metric}_macro' scorer")
+    pos = default_pos_label(classes)
+    if pos is None:
+        raise ValueError(
+            f"the {metric!r} scorer needs the positive class: the labels are {classes}, not "
+            "{0, 1}, {-1, 1} or {False, True}; pass pos_label= to make_scorer")
+    return pos
 
 
 def make_scorer(
@@ -69,9 +102,13 @@ def make_scorer(
     name : str
         Registry name or alias (``"informedness"``, ``"youden_j"``, ``"mcc_yao2022"``...).
     average : {'micro', 'macro', 'weighted'}, optional
-        For per-class metrics. Default ``'macro'`` unless ``pos_label`` is given.
+        For per-class metrics. Without it (and without ``pos_label``) the scorer scores the
+        positive class of a binary problem, as scikit-learn's scorers of the same names
+        (``average='binary'``): 1 (True) for labels within {0, 1}, {-1, 1} or {False, True};
+        other binary labels, or more than two classes, are an error when the scorer runs.
     pos_label : label, optional
-        For per-class metrics: score that class only (scikit-learn's ``average='binary'``).
+        For per-class metrics: score that class only (one against the rest when there are
+        more than two classes).
     labels : sequence, optional
         Fix the classes (useful when a fold may miss a class).
     zero_division : {'warn', 0, 1, np.nan}
@@ -111,8 +148,8 @@ def make_scorer(
         if pos_label is not None and average is not None:
             raise ValueError("give either pos_label or average, not both")
         if pos_label is None and average is None:
-            average = "macro"
-        if average is not None and average not in AVERAGES:
+            average = "binary"  # resolved on each fold's labels (_binary_positive)
+        elif average is not None and average not in AVERAGES:
             raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
     elif average is not None or pos_label is not None:
         raise ValueError(f"{spec.name!r} is an overall metric; average and pos_label do not apply")
@@ -140,7 +177,8 @@ def get_scorer(name: str) -> Any:
     """A scorer by name: a registry metric, optionally suffixed with an average
     (``"informedness_macro"``, ``"markedness_weighted"``, ``"recall_micro"``).
 
-    Per-class metrics without a suffix are macro-averaged.
+    Per-class metrics without a suffix score the positive class of a binary problem, as
+    scikit-learn's scorers of the same names (see :func:`make_scorer`).
 
     Parameters
     ----------
