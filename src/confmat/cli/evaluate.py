@@ -25,7 +25,7 @@ from .common import (
     split_values,
     truth_classes,
 )
-from .reading import evaluate_stream, parse_matrix, read_predictions
+from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
 from .render import emit, save_plots
 from .summary import build_for_view, summary_intervals, summary_view
 
@@ -177,7 +177,10 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                                          pos_label, progress, skip_invalid, fmt_in, where=where)
         filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
         data: dict[str, Any] = {"__skipped__": frep.rows_skipped - filtered,
-                                "__filtered__": filtered}
+                                "__filtered__": filtered,
+                                "__skipped_by__": {k: v for k, v in
+                                                   frep.skipped_by_reason.items()
+                                                   if k != _filtered_reason()}}
         y = w = None
     else:
         data = read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
@@ -216,7 +219,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          partial_auc_focus=partial_auc_focus or "specificity",
                          partial_auc_correct=not partial_auc_uncorrected)
     if data["__skipped__"]:
-        rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
+        rep.notes.append(skipped_note(data["__skipped__"], data["__skipped_by__"]))
     emit(rep, out_fmt, output, summary)
     save_plots(rep, plots_dir, plot_format)
 
@@ -283,11 +286,9 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     forest = (metric_names([disparity_metric], "--disparity-metric", bool(score_cols))[0]
               if disparity_metric else None)
     if score_cols:
-        ev, rows_read, n_skipped, filtered = _by_group_with_scores(
+        ev, rows_read, n_skipped, filtered, reasons = _by_group_with_scores(
             file, true_col, pred_col, by, score_cols[0], weight, labels, pos_label,
             skip_invalid, fmt_in, progress, where=where)
-        skipped = f"{n_skipped} invalid rows were skipped (--skip-invalid)" if n_skipped \
-            else None
     else:
         from ..io import evaluate_file
 
@@ -297,8 +298,7 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
         filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
         reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != _filtered_reason()}
         rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
-        skipped = (f"{n_skipped} invalid rows were skipped (--skip-invalid): "
-                   f"{reasons}") if n_skipped else None
+    skipped = skipped_note(n_skipped, reasons) if n_skipped else None
     pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
         if pos_label is not None else None
     if pos is not None and pos not in ev.labels:
@@ -340,10 +340,10 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
                           score_col: str, weight: str | None, labels: list[str],
                           pos_label: str | None, skip_invalid: bool, fmt_in: str | None,
                           progress: bool | None, where: str | None = None
-                          ) -> tuple[Any, int, int, int]:
+                          ) -> tuple[Any, int, int, int, dict[str, int]]:
     """``report --by --score``: the columns read whole, then :func:`confmat.by_group` with
-    the scores; returns the evaluation, the rows read, the rows skipped for a missing value
-    and the rows left out by ``where``."""
+    the scores; returns the evaluation, the rows read, the rows skipped for a missing value,
+    the rows left out by ``where`` and the skipped rows per reason."""
     from ..groups import by_group
 
     data = read_predictions(file, true_col, [pred_col], [score_col], weight, progress,
@@ -354,7 +354,8 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     pos = positive_class(truth_classes(y), pos)
     ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],
                   labels=lab, sample_weight=data[weight] if weight else None, pos_label=pos)
-    return ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"])
+    return (ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"]),
+            data["__skipped_by__"])
 
 
 def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:
