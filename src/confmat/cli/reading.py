@@ -115,7 +115,8 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         raise InputError(_no_rows(path, probe))
     y0 = first[true]
     lab = coerce(labels, y0, "--labels value") if labels else None
-    pos = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
+    if pos_label is not None:  # read early: a text of the wrong type stops before the pass
+        coerce([pos_label], y0, "--pos-label")
     if weight is not None:
         w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
                                         skip_invalid=True, where=where)),
@@ -138,6 +139,9 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     finally:
         if bar is not None:
             bar[0].stop()
+    # in the type of the labels of the whole file (its first rows may not show them all)
+    pos = (coerce([pos_label], np.asarray(cm.labels), "--pos-label")[0]
+           if pos_label is not None else None)
     return cm, pos, frep
 
 

@@ -82,8 +82,9 @@ def evaluate_file(
         Evaluate by group (as :func:`confmat.by_group`): columns of sensitive features whose
         combinations are the groups, counted by DuckDB in one ``GROUP BY group_cols, true,
         pred`` (formats DuckDB reads: CSV, Parquet, JSON lines; no ``score_cols``). A row
-        with a null group value is an error, or with ``skip_invalid`` skipped and counted
-        under ``"null group"`` (its row number is not listed).
+        with a null group value is an error naming the row, or with ``skip_invalid``
+        skipped and counted under the reason naming the column, ``"null in group column
+        'sex'"`` (:func:`confmat.io.rows.null_group_reason`); it is never a group of its own.
     pos_label : label, optional
         With ``group_cols``: the positive class of the result.
     min_support : int, default 30
