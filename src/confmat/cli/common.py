@@ -239,7 +239,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 def output_options(f: Any) -> Any:
     """Add the output options (``--format``, ``-o``, ``--title``, ``--no-intervals``,
-    ``--all``, ``--plots``, ``--plot-format``) to a click command.
+    ``--all``, ``--plots``, ``--plot-format``, ``--csv-excel-safe``) to a click command.
 
     Parameters
     ----------
@@ -251,6 +251,12 @@ def output_options(f: Any) -> Any:
     callable
         ``f`` with the options.
     """
+    f = click.option("--csv-excel-safe", "csv_excel_safe", is_flag=True,
+                     help="CSV output for a spreadsheet: a text cell (a label, a model or "
+                          "metric name) that starts with =, +, -, @, a tab or a carriage "
+                          "return gets a leading single quote, so that it is not run as a "
+                          "formula (OWASP's advice on CSV injection); cells that are numbers "
+                          "are never changed. Without it the CSV holds the data exactly.")(f)
     f = click.option("--plot-format", type=click.Choice(["png", "svg", "pdf"]), default="png",
                      show_default=True, help="Image format for --plots.")(f)
     f = click.option("--plots", "plots_dir", type=click.Path(file_okay=False),

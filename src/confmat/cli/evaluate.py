@@ -26,7 +26,7 @@ from .common import (
     truth_classes,
 )
 from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
-from .render import emit, save_plots
+from .render import check_excel_safe, emit, save_plots
 from .summary import build_for_view, summary_intervals, summary_view
 
 
@@ -37,7 +37,7 @@ from .summary import build_for_view, summary_intervals, summary_view
 @output_options
 def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | None,
            output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
-           plots_dir: str | None, plot_format: str) -> None:
+           plots_dir: str | None, plot_format: str, csv_excel_safe: bool = False) -> None:
     """The metrics of a typed-in confusion matrix (rows = true class).
 
     MATRIX is a list of rows like "[[61,2],[8,58]]", or a CSV file of counts whose header
@@ -63,12 +63,13 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
     cm = ConfusionMatrix(table, labels=names,
                          orientation="pred_rows" if pred_rows else "true_rows")
     out_fmt = format_for(fmt, output)
+    check_excel_safe(csv_excel_safe, out_fmt)
     summary = summary_view(out_fmt, output, all_metrics)
     rep = build_for_view(cm, summary=summary, intervals=not no_intervals,
                          title=title or "Confusion matrix report",
                          source={"matrix": matrix if not os.path.exists(matrix) else None,
                                  "file": matrix if os.path.exists(matrix) else None})
-    emit(rep, out_fmt, output, summary)
+    emit(rep, out_fmt, output, summary, excel_safe=csv_excel_safe)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -110,7 +111,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            plot_format: str, by: tuple[str, ...] = (), group_metrics: tuple[str, ...] = (),
            disparity_metric: str | None = None, partial_auc: str | None = None,
            partial_auc_focus: str | None = None, where: str | None = None,
-           partial_auc_uncorrected: bool = False) -> None:
+           partial_auc_uncorrected: bool = False, csv_excel_safe: bool = False) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -136,6 +137,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     """
     from ..matrix import ConfusionMatrix
 
+    check_excel_safe(csv_excel_safe, format_for(fmt, output))
     if by:
         if scores or bins or cost or partial_auc or partial_auc_focus:
             raise InputError("--by takes --score (one column of positive-class scores); not "
@@ -169,7 +171,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
                        split_values(labels), pos_label, progress, skip_invalid, fmt_in, bins,
                        not no_intervals, title, fmt, output, plots_dir, plot_format,
-                       all_metrics, where=where)
+                       all_metrics, where=where, excel_safe=csv_excel_safe)
         return
     if not (score_cols or per_class_cols):
         # no scores: count batch by batch in bounded memory, whatever the file's size
@@ -220,7 +222,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          partial_auc_correct=not partial_auc_uncorrected)
     if data["__skipped__"]:
         rep.notes.append(skipped_note(data["__skipped__"], data["__skipped_by__"]))
-    emit(rep, out_fmt, output, summary)
+    emit(rep, out_fmt, output, summary, excel_safe=csv_excel_safe)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -377,7 +379,7 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                    show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,
                    plots_dir: str | None, plot_format: str, all_metrics: bool = False,
-                   where: str | None = None) -> None:
+                   where: str | None = None, excel_safe: bool = False) -> None:
     """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
     from ..report import curves_from_histogram
 
@@ -401,7 +403,7 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                          title=title or f"Report: {Path(file).name}", source=source)
     rep.curves = curves
     rep.notes += notes
-    emit(rep, out_fmt, output, summary)
+    emit(rep, out_fmt, output, summary, excel_safe=excel_safe)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -434,7 +436,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
             plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None,
             partial_auc: str | None = None, partial_auc_focus: str | None = None,
-            where: str | None = None, partial_auc_uncorrected: bool = False) -> None:
+            where: str | None = None, partial_auc_uncorrected: bool = False,
+            csv_excel_safe: bool = False) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
@@ -458,6 +461,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     """
     from ..report import build_comparison
 
+    check_excel_safe(csv_excel_safe, format_for(fmt, output))
     preds = split_values(pred_cols)
     score_cols = split_values(score)
     per_class = [cols for cols in (split_values([v]) for v in scores) if cols]
@@ -555,5 +559,6 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                            interval_metrics=shown, partial_auc=prange,
                            partial_auc_focus=partial_auc_focus or "specificity",
                            partial_auc_correct=not partial_auc_uncorrected)
-    emit(cmp, out_fmt, output, summary, overlay_bands=overlay_bands)
+    emit(cmp, out_fmt, output, summary, overlay_bands=overlay_bands,
+         excel_safe=csv_excel_safe)
     save_plots(cmp, plots_dir, plot_format)
