@@ -268,3 +268,30 @@ def test_bad_input_exits_2_without_traceback_through_the_entry_point(tmp_path):
                          capture_output=True, text=True, timeout=240)
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert re.search(r"row \d+: null in group column 'sex'", res.stderr), res.stderr
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_infinite_score_named_by_its_data_row_after_skips(tmp_path, capsys, suffix, command):
+    df = pd.DataFrame({"y": [None, None, 1, 0, 0, 1], "yhat": [1, 0, 1, 0, 0, 1],
+                       "p": [0.2, 0.3, 0.9, np.inf, 0.1, 0.8]})
+    path = tmp_path / f"s{suffix}"
+    _write(df, path)
+    back = _read(path)
+    kept = back[["y", "yhat", "p"]].notna().all(axis=1)
+    row = int(np.flatnonzero(kept & np.isinf(back["p"]))[0]) + 1
+    preds = ["--pred", "yhat", "--score", "p"] if command == "report" else \
+        ["--pred", "yhat,yhat", "--score", "p,p"]
+    assert main([command, str(path), "--true", "y", *preds, "--skip-invalid"]) == 2
+    err = capsys.readouterr().err
+    assert f"row {row}: column 'p' holds the score inf" in err, err
+
+
+def test_stray_prediction_named_by_its_data_row_after_skips(tmp_path, capsys):
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat,p\n,1,0.2\n,0,0.3\n1,1,0.9\n0,2,0.4\n0,0,0.1\n")
+    back = pd.read_csv(path)
+    row = int(np.flatnonzero(back["yhat"].to_numpy() == 2)[0]) + 1
+    assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--score", "p",
+                 "--skip-invalid"]) == 2
+    assert f"holds label 2 (first in data row {row})" in capsys.readouterr().err

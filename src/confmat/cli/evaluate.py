@@ -196,7 +196,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         raise InputError(f"--pos-label {pos!r} is not one of the labels {cm.labels}")
     s = None
     if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
-        _no_stray_prediction(y, p, pred_col, score_cols + per_class_cols)
+        _no_stray_prediction(y, p, pred_col, score_cols + per_class_cols, data["__rows__"])
     if score_cols:
         s = data[score_cols[0]]
     elif per_class_cols:
@@ -360,13 +360,15 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
             data["__skipped_by__"])
 
 
-def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:
+def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str],
+                         rows: np.ndarray) -> None:
     """Scores are of the true classes: a predicted label outside them is bad input, named with
-    its first data row."""
+    its first data row (``rows``: the data row of each value read)."""
     classes = truth_classes(y)
     stray = [v for v in truth_classes(p) if v not in classes]
     if stray:
-        row = int(np.flatnonzero(np.asarray(p) == np.asarray([stray[0]], dtype=p.dtype))[0]) + 1
+        at = int(np.flatnonzero(np.asarray(p) == np.asarray([stray[0]], dtype=p.dtype))[0])
+        row = int(rows[at])
         raise InputError(
             f"--pred column {pred_col!r} holds label {stray[0]!r} (first in data row {row}), "
             f"which is not one of the true classes {classes}; the scores "

@@ -237,6 +237,8 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         if data[c].dtype.kind not in "iuf":
             raise InputError(f"column {c!r} of {path!r} must be numeric: "
                              f"{first_non_numeric(data[c], rows)}")
+    for c in scores:
+        _check_scores(path, c, data[c], rows)
     if weight:
         _check_weights(path, weight, data[weight], rows)
     data["__skipped__"] = skipped
@@ -266,6 +268,22 @@ def skipped_note(n: int, reasons: dict[str, int]) -> str:
     """
     why = ", ".join(f"{v} {k}" for k, v in reasons.items() if v)
     return f"{n} invalid rows were skipped (--skip-invalid)" + (f": {why}" if why else "")
+
+
+def _check_scores(path: str, col: str, s: np.ndarray, rows: np.ndarray) -> None:
+    """A score column through the library's check; an infinite score it refuses is named by
+    its data row in the file (NaN never gets here: it is a missing value)."""
+    from ..inputs.scores import check_scores_1d
+
+    try:
+        check_scores_1d(s, s.shape[0], name=f"column {col!r}")
+    except (ValueError, TypeError) as exc:
+        bad = np.flatnonzero(~np.isfinite(s.astype(np.float64)))
+        if not bad.size:
+            raise InputError(f"{exc} (file {path!r})") from None
+        i = int(bad[0])
+        raise InputError(f"file {path!r}, row {int(rows[i])}: column {col!r} holds the score "
+                         f"{float(s[i])!r}; scores must be finite") from None
 
 
 def _check_weights(path: str, weight: str, w: np.ndarray, rows: np.ndarray) -> None:
