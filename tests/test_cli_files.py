@@ -23,8 +23,8 @@ from sklearn.metrics import confusion_matrix, precision_score, recall_score, roc
 
 pytest.importorskip("duckdb")
 
-from confmat.cli import main  # noqa: E402
-from confmat.io import evaluate_file  # noqa: E402
+from confmat.cli import main
+from confmat.io import evaluate_file
 
 # --------------------------------------------------------------------- bad weight rows
 PATHS = {  # how the command reads the file, by its options

@@ -361,11 +361,12 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         try:
             acc.update(col(true_col, batch), col(pred_col, batch), scores=s, sample_weight=w)
         except (ValueError, TypeError) as exc:
-            bad = None if w is None or "sample_weight" not in str(exc) else first_bad_weight(w)
-            if bad is not None:  # named by its data row, whatever rows were skipped before
-                row = int(reader.last_row_numbers()[bad])
-                raise weight_error(f"{source.name}, row {row}", weight_col or "",
-                                   w[bad]) from exc
+            if w is not None and "sample_weight" in str(exc):
+                bad = first_bad_weight(w)
+                if bad is not None:  # named by its data row, whatever rows were skipped
+                    row = int(reader.last_row_numbers()[bad])
+                    raise weight_error(f"{source.name}, row {row}", weight_col or "",
+                                       w[bad]) from exc
             raise content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
         report.batches += 1
