@@ -514,7 +514,9 @@ class FileReport:
     rows_read, rows_skipped : int
         Rows evaluated and rows left out.
     skipped_by_reason : dict of str to int
-        Skipped rows per reason (:data:`REASONS`), only reasons that occurred.
+        Skipped rows per reason (:data:`REASONS`; ``"user filter"`` for ``where=``; in an
+        evaluation by group one reason per group column, :func:`null_group_reason`), only
+        reasons that occurred.
     skipped_row_numbers : list of int
         The first 1-based numbers of skipped rows (at most :data:`MAX_SKIPPED_NUMBERS`).
     batches : int
