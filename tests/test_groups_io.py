@@ -71,14 +71,14 @@ def test_file_equals_by_group_on_pandas(tmp_path_factory, seed, n, weighted, two
 def test_null_groups_and_labels_are_accounted(tmp_path):
     path = tmp_path / "p.csv"
     path.write_text("y,yhat,site\n1,1,A\n0,1,\n,1,B\n1,0,B\n0,,\n1,1,A\n")
-    with pytest.raises(ValueError, match=r"null value in the group column\(s\) \['site'\]"):
+    with pytest.raises(ValueError, match=r"row 2: null in group column 'site'"):
         evaluate_file(path, "y", "yhat", group_cols="site")
     ev, report = evaluate_file(path, "y", "yhat", group_cols="site", skip_invalid=True)
     # row 3: null label; row 5: null prediction (and group): label reasons come first
     assert report.skipped_by_reason == {"null true label": 1, "null prediction": 1,
-                                        "null group": 1}
+                                        "null in group column 'site'": 1}
     assert report.rows_read + report.rows_skipped == 6
-    assert report.skipped_row_numbers == [3, 5]
+    assert report.skipped_row_numbers == [2, 3, 5]
     assert ev.groups == ["A", "B"] and ev.sizes.tolist() == [2, 1]
     ref = by_group([1, 1, 1], [1, 1, 0], ["A", "A", "B"], pos_label=1)
     assert ev.metric("recall", pos_label=1).tolist() == ref.metric("recall").tolist()

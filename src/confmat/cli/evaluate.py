@@ -25,8 +25,8 @@ from .common import (
     split_values,
     truth_classes,
 )
-from .reading import evaluate_stream, parse_matrix, read_predictions
-from .render import emit, save_plots
+from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
+from .render import check_excel_safe, emit, save_plots
 from .summary import build_for_view, summary_intervals, summary_view
 
 
@@ -37,7 +37,7 @@ from .summary import build_for_view, summary_intervals, summary_view
 @output_options
 def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | None,
            output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
-           plots_dir: str | None, plot_format: str) -> None:
+           plots_dir: str | None, plot_format: str, csv_excel_safe: bool = False) -> None:
     """The metrics of a typed-in confusion matrix (rows = true class).
 
     MATRIX is a list of rows like "[[61,2],[8,58]]", or a CSV file of counts whose header
@@ -63,12 +63,13 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
     cm = ConfusionMatrix(table, labels=names,
                          orientation="pred_rows" if pred_rows else "true_rows")
     out_fmt = format_for(fmt, output)
+    check_excel_safe(csv_excel_safe, out_fmt)
     summary = summary_view(out_fmt, output, all_metrics)
     rep = build_for_view(cm, summary=summary, intervals=not no_intervals,
                          title=title or "Confusion matrix report",
                          source={"matrix": matrix if not os.path.exists(matrix) else None,
                                  "file": matrix if os.path.exists(matrix) else None})
-    emit(rep, out_fmt, output, summary)
+    emit(rep, out_fmt, output, summary, excel_safe=csv_excel_safe)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -110,7 +111,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            plot_format: str, by: tuple[str, ...] = (), group_metrics: tuple[str, ...] = (),
            disparity_metric: str | None = None, partial_auc: str | None = None,
            partial_auc_focus: str | None = None, where: str | None = None,
-           partial_auc_uncorrected: bool = False) -> None:
+           partial_auc_uncorrected: bool = False, csv_excel_safe: bool = False) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -136,6 +137,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     """
     from ..matrix import ConfusionMatrix
 
+    check_excel_safe(csv_excel_safe, format_for(fmt, output))
     if by:
         if scores or bins or cost or partial_auc or partial_auc_focus:
             raise InputError("--by takes --score (one column of positive-class scores); not "
@@ -169,7 +171,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
                        split_values(labels), pos_label, progress, skip_invalid, fmt_in, bins,
                        not no_intervals, title, fmt, output, plots_dir, plot_format,
-                       all_metrics, where=where)
+                       all_metrics, where=where, excel_safe=csv_excel_safe)
         return
     if not (score_cols or per_class_cols):
         # no scores: count batch by batch in bounded memory, whatever the file's size
@@ -177,7 +179,10 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                                          pos_label, progress, skip_invalid, fmt_in, where=where)
         filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
         data: dict[str, Any] = {"__skipped__": frep.rows_skipped - filtered,
-                                "__filtered__": filtered}
+                                "__filtered__": filtered,
+                                "__skipped_by__": {k: v for k, v in
+                                                   frep.skipped_by_reason.items()
+                                                   if k != _filtered_reason()}}
         y = w = None
     else:
         data = read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
@@ -191,7 +196,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         raise InputError(f"--pos-label {pos!r} is not one of the labels {cm.labels}")
     s = None
     if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
-        _no_stray_prediction(y, p, pred_col, score_cols + per_class_cols)
+        _no_stray_prediction(y, p, pred_col, score_cols + per_class_cols, data["__rows__"])
     if score_cols:
         s = data[score_cols[0]]
     elif per_class_cols:
@@ -216,8 +221,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          partial_auc_focus=partial_auc_focus or "specificity",
                          partial_auc_correct=not partial_auc_uncorrected)
     if data["__skipped__"]:
-        rep.notes.append(f"{data['__skipped__']} invalid rows were skipped (--skip-invalid)")
-    emit(rep, out_fmt, output, summary)
+        rep.notes.append(skipped_note(data["__skipped__"], data["__skipped_by__"]))
+    emit(rep, out_fmt, output, summary, excel_safe=csv_excel_safe)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -283,11 +288,9 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     forest = (metric_names([disparity_metric], "--disparity-metric", bool(score_cols))[0]
               if disparity_metric else None)
     if score_cols:
-        ev, rows_read, n_skipped, filtered = _by_group_with_scores(
+        ev, rows_read, n_skipped, filtered, reasons = _by_group_with_scores(
             file, true_col, pred_col, by, score_cols[0], weight, labels, pos_label,
             skip_invalid, fmt_in, progress, where=where)
-        skipped = f"{n_skipped} invalid rows were skipped (--skip-invalid)" if n_skipped \
-            else None
     else:
         from ..io import evaluate_file
 
@@ -297,8 +300,7 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
         filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
         reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != _filtered_reason()}
         rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
-        skipped = (f"{n_skipped} invalid rows were skipped (--skip-invalid): "
-                   f"{reasons}") if n_skipped else None
+    skipped = skipped_note(n_skipped, reasons) if n_skipped else None
     pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
         if pos_label is not None else None
     if pos is not None and pos not in ev.labels:
@@ -340,10 +342,10 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
                           score_col: str, weight: str | None, labels: list[str],
                           pos_label: str | None, skip_invalid: bool, fmt_in: str | None,
                           progress: bool | None, where: str | None = None
-                          ) -> tuple[Any, int, int, int]:
+                          ) -> tuple[Any, int, int, int, dict[str, int]]:
     """``report --by --score``: the columns read whole, then :func:`confmat.by_group` with
-    the scores; returns the evaluation, the rows read, the rows skipped for a missing value
-    and the rows left out by ``where``."""
+    the scores; returns the evaluation, the rows read, the rows skipped for a missing value,
+    the rows left out by ``where`` and the skipped rows per reason."""
     from ..groups import by_group
 
     data = read_predictions(file, true_col, [pred_col], [score_col], weight, progress,
@@ -354,16 +356,19 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     pos = positive_class(truth_classes(y), pos)
     ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],
                   labels=lab, sample_weight=data[weight] if weight else None, pos_label=pos)
-    return ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"])
+    return (ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"]),
+            data["__skipped_by__"])
 
 
-def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str]) -> None:
+def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str],
+                         rows: np.ndarray) -> None:
     """Scores are of the true classes: a predicted label outside them is bad input, named with
-    its first data row."""
+    its first data row (``rows``: the data row of each value read)."""
     classes = truth_classes(y)
     stray = [v for v in truth_classes(p) if v not in classes]
     if stray:
-        row = int(np.flatnonzero(np.asarray(p) == np.asarray([stray[0]], dtype=p.dtype))[0]) + 1
+        at = int(np.flatnonzero(np.asarray(p) == np.asarray([stray[0]], dtype=p.dtype))[0])
+        row = int(rows[at])
         raise InputError(
             f"--pred column {pred_col!r} holds label {stray[0]!r} (first in data row {row}), "
             f"which is not one of the true classes {classes}; the scores "
@@ -376,7 +381,7 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                    show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,
                    plots_dir: str | None, plot_format: str, all_metrics: bool = False,
-                   where: str | None = None) -> None:
+                   where: str | None = None, excel_safe: bool = False) -> None:
     """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
     from ..report import curves_from_histogram
 
@@ -400,7 +405,7 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                          title=title or f"Report: {Path(file).name}", source=source)
     rep.curves = curves
     rep.notes += notes
-    emit(rep, out_fmt, output, summary)
+    emit(rep, out_fmt, output, summary, excel_safe=excel_safe)
     save_plots(rep, plots_dir, plot_format)
 
 
@@ -433,7 +438,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
             plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None,
             partial_auc: str | None = None, partial_auc_focus: str | None = None,
-            where: str | None = None, partial_auc_uncorrected: bool = False) -> None:
+            where: str | None = None, partial_auc_uncorrected: bool = False,
+            csv_excel_safe: bool = False) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
@@ -457,6 +463,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     """
     from ..report import build_comparison
 
+    check_excel_safe(csv_excel_safe, format_for(fmt, output))
     preds = split_values(pred_cols)
     score_cols = split_values(score)
     per_class = [cols for cols in (split_values([v]) for v in scores) if cols]
@@ -554,5 +561,6 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                            interval_metrics=shown, partial_auc=prange,
                            partial_auc_focus=partial_auc_focus or "specificity",
                            partial_auc_correct=not partial_auc_uncorrected)
-    emit(cmp, out_fmt, output, summary, overlay_bands=overlay_bands)
+    emit(cmp, out_fmt, output, summary, overlay_bands=overlay_bands,
+         excel_safe=csv_excel_safe)
     save_plots(cmp, plots_dir, plot_format)

@@ -19,7 +19,7 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, roles: An
                      **kw: Any) -> dict[str, np.ndarray]:
     """Read columns through :mod:`confmat.io`, with a rich progress bar on stderr; ``roles``
     (:class:`confmat.io.rows.Roles`) names the part each column plays in the messages about
-    missing values."""
+    missing values. ``"__rows__"`` holds the 1-based data row of each value kept."""
     from .. import io as cio
     from ..io.rows import FILTERED
 
@@ -27,11 +27,13 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, roles: An
     if show is None:
         show = sys.stderr.isatty() and _size(path) > PROGRESS_BYTES
     parts: dict[str, list[np.ndarray]] = {c: [] for c in reader.columns}
+    rows: list[np.ndarray] = []
     progress = _make_progress(path, reader.total_rows) if show else None
     try:
         for batch in reader:
             for c, v in batch.items():
                 parts[c].append(v)
+            rows.append(reader.last_row_numbers())
             if progress is not None:
                 progress[0].update(progress[1], completed=reader.rows_total)
     finally:
@@ -45,11 +47,14 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, roles: An
             out[c] = np.concatenate(vs)
         else:
             out[c] = np.concatenate([v.astype(object) for v in vs])
+    out["__rows__"] = np.concatenate(rows)
     filtered = reader.skipped_by_reason.get(FILTERED, 0)
     if reader.rows_skipped - filtered:
         out["__skipped__"] = np.array([reader.rows_skipped - filtered])
     if filtered:
         out["__filtered__"] = np.array([filtered])
+    out["__skipped_by__"] = {k: v for k, v in reader.skipped_by_reason.items()  # type: ignore[assignment]
+                             if k != FILTERED}
     return out
 
 
@@ -110,7 +115,8 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         raise InputError(_no_rows(path, probe))
     y0 = first[true]
     lab = coerce(labels, y0, "--labels value") if labels else None
-    pos = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
+    if pos_label is not None:  # read early: a text of the wrong type stops before the pass
+        coerce([pos_label], y0, "--pos-label")
     if weight is not None:
         w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
                                         skip_invalid=True, where=where)),
@@ -133,6 +139,9 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     finally:
         if bar is not None:
             bar[0].stop()
+    # in the type of the labels of the whole file (its first rows may not show them all)
+    pos = (coerce([pos_label], np.asarray(cm.labels), "--pos-label")[0]
+           if pos_label is not None else None)
     return cm, pos, frep
 
 
@@ -192,28 +201,30 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
     fmt_in : str or None
         ``--input-format``.
     extra : list of str, optional
-        Other columns, read as they are (the ``--by`` columns).
+        The ``--by`` columns, read as they are; a missing value is counted under the reason
+        naming its column (:func:`confmat.io.rows.null_group_reason`).
     where : str, optional
         ``--where``: the row filter (see :func:`confmat.io.evaluate_file`).
 
     Returns
     -------
     dict
-        One numpy array per column, ``"__skipped__"``: the number of rows skipped for a
-        missing value, and ``"__filtered__"``: the number left out by ``where``.
+        One numpy array per column, ``"__rows__"``: the 1-based data row of each value,
+        ``"__skipped__"``: the number of rows skipped for a missing value, ``"__skipped_by__"``:
+        those rows per reason, and ``"__filtered__"``: the number left out by ``where``.
 
     Raises
     ------
     InputError
-        A missing or unreadable file, no row to evaluate, or a non-numeric score or weight
-        column.
+        A missing or unreadable file, no row to evaluate, a non-numeric score or weight
+        column, or a weight the library refuses (named by its data row).
     """
     from ..io.rows import Roles
 
     check_file(path, datasets=True)
     cols = list(dict.fromkeys([true, *preds, *scores, *([weight] if weight else []),
                                *(extra or [])]))
-    roles = Roles.of(true, preds[0] if preds else None, scores, weight, other=extra or ())
+    roles = Roles.of(true, preds[0] if preds else None, scores, weight, groups=extra or ())
     for c in preds[1:]:
         roles.reason.setdefault(c, 1)  # every model's predictions: "null prediction"
     data: dict[str, Any] = _progress_reader(path, cols, progress, roles,
@@ -221,25 +232,30 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
                                            where=where)
     skipped = int(data.pop("__skipped__", [0])[0])
     filtered = int(data.pop("__filtered__", [0])[0])
+    rows = data["__rows__"]
     for c in scores + ([weight] if weight else []):
         if data[c].dtype.kind not in "iuf":
-            shifted = "; rows skipped by --skip-invalid are not counted" if skipped else ""
             raise InputError(f"column {c!r} of {path!r} must be numeric: "
-                             f"{first_non_numeric(data[c])}{shifted}")
+                             f"{first_non_numeric(data[c], rows)}")
+    for c in scores:
+        _check_scores(path, c, data[c], rows)
+    if weight:
+        _check_weights(path, weight, data[weight], rows)
     data["__skipped__"] = skipped
     data["__filtered__"] = filtered
     return data
 
 
-
-
-def first_non_numeric(values: np.ndarray) -> str:
-    """Where a column that should hold numbers first does not: the value and its data row.
+def skipped_note(n: int, reasons: dict[str, int]) -> str:
+    """The note of a report on the rows ``--skip-invalid`` left out, with their reasons.
 
     Parameters
     ----------
-    values : ndarray
-        The column as read (strings or objects).
+    n : int
+        Rows skipped for a missing value.
+    reasons : dict of str to int
+        Those rows per reason (:attr:`confmat.io.FileReport.skipped_by_reason` without the
+        rows ``--where`` left out).
 
     Returns
     -------
@@ -247,13 +263,74 @@ def first_non_numeric(values: np.ndarray) -> str:
 
     Examples
     --------
+    >>> skipped_note(3, {"null true label": 1, "null in group column 'sex'": 2})
+    "3 invalid rows were skipped (--skip-invalid): 1 null true label, 2 null in group column 'sex'"
+    """
+    why = ", ".join(f"{v} {k}" for k, v in reasons.items() if v)
+    return f"{n} invalid rows were skipped (--skip-invalid)" + (f": {why}" if why else "")
+
+
+def _check_scores(path: str, col: str, s: np.ndarray, rows: np.ndarray) -> None:
+    """A score column through the library's check; an infinite score it refuses is named by
+    its data row in the file (NaN never gets here: it is a missing value)."""
+    from ..inputs.scores import check_scores_1d
+
+    try:
+        check_scores_1d(s, s.shape[0], name=f"column {col!r}")
+    except (ValueError, TypeError) as exc:
+        bad = np.flatnonzero(~np.isfinite(s.astype(np.float64)))
+        if not bad.size:
+            raise InputError(f"{exc} (file {path!r})") from None
+        i = int(bad[0])
+        raise InputError(f"file {path!r}, row {int(rows[i])}: column {col!r} holds the score "
+                         f"{float(s[i])!r}; scores must be finite") from None
+
+
+def _check_weights(path: str, weight: str, w: np.ndarray, rows: np.ndarray) -> None:
+    """The weights through the library's check; a weight it refuses is named by its data row
+    in the file (not by its position among the rows kept), as the streamed paths name it."""
+    from ..inputs.encode import check_sample_weight
+    from ..io.rows import first_bad_weight, weight_error
+
+    try:
+        check_sample_weight(w, w.shape[0])
+    except (ValueError, TypeError) as exc:
+        bad = first_bad_weight(w)
+        if bad is None:
+            raise InputError(f"column {weight!r} of {path!r}: {exc}") from None
+        raise InputError(str(weight_error(f"file {path!r}, row {int(rows[bad])}", weight,
+                                          w[bad]))) from None
+
+
+
+
+def first_non_numeric(values: np.ndarray, rows: np.ndarray | None = None) -> str:
+    """Where a column that should hold numbers first does not: the value and its data row.
+
+    Parameters
+    ----------
+    values : ndarray
+        The column as read (strings or objects).
+    rows : ndarray of int, optional
+        The 1-based data row of each value (rows skipped by ``--skip-invalid`` or left out by
+        ``--where`` leave gaps); by default the values are data rows 1, 2, ...
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> first_non_numeric(np.array(["0.1", "high"], dtype=object), np.array([1, 5]))
+    "value 'high' in data row 5 (rows counted from 1 after the header)"
     >>> first_non_numeric(np.array(["0.1", "0.9", "high", "low"], dtype=object))
     "value 'high' in data row 3 (rows counted from 1 after the header)"
     >>> first_non_numeric(np.array(["0.1", "inf"], dtype=object))
     "value 'inf' in data row 2 (rows counted from 1 after the header) is not a finite number"
     """
     for i, v in enumerate(values.tolist()):
-        where = f"in data row {i + 1} (rows counted from 1 after the header)"
+        row = i + 1 if rows is None else int(rows[i])
+        where = f"in data row {row} (rows counted from 1 after the header)"
         if isinstance(v, bool):
             return f"value {v!r} {where}"
         try:

@@ -6,8 +6,9 @@ record batches an engine streams (:mod:`confmat.inputs.files` says which engine 
 format). Nothing is decoded by confmat itself.
 
 Row accounting. A row is *skipped* when one of its requested values is missing: a null true
-label, a null prediction, a null or NaN score, a null or NaN weight (the reasons are kept apart,
-in that order of precedence). By default a skipped row is an error naming the source, the
+label, a null prediction, a null or NaN score, a null or NaN weight, and in an evaluation by
+group a null in a group column, one reason per column (``"null in group column 'sex'"``); the
+reasons are kept apart, in that order of precedence. By default a skipped row is an error naming the source, the
 column and the 1-based row number; with ``skip_invalid=True`` it is left out and counted in
 ``FileReport.skipped_by_reason`` (the first row numbers in ``skipped_row_numbers``; when DuckDB
 counted the rows, a second pass that stops at the tenth finds them). After a read
@@ -20,7 +21,7 @@ a partial matrix; so is a value the engine read but confmat cannot take (text an
 mixed in a label column, a score outside its range): a ``ValueError`` naming the source.
 
 Row numbers are 1-based data rows: the header line of a CSV file is not counted, so data row
-``r`` is on line ``r + 1``.
+``r`` is on line ``r + 1``; rows skipped or filtered out before a row do not renumber it.
 """
 
 from __future__ import annotations

@@ -137,6 +137,27 @@ class BatchReader:
         :data:`MAX_SKIPPED_NUMBERS`)."""
         return list(self._clean.skipped_row_numbers)
 
+    def last_row_numbers(self) -> np.ndarray:
+        """The 1-based data rows of the source held by the batch last handed out: a value at
+        position ``i`` of that batch is on data row ``last_row_numbers()[i]`` of the source,
+        whatever rows ``skip_invalid`` or ``where`` left out before it (for messages that
+        name a row).
+
+        Returns
+        -------
+        ndarray of int64
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+        >>> _ = open(path, "w").write("y,yhat\\n1,1\\n,0\\n0,0\\n")
+        >>> reader = BatchReader(path, ["y", "yhat"], skip_invalid=True)
+        >>> [(b["y"].tolist(), reader.last_row_numbers().tolist()) for b in reader]
+        [([1, 0], [1, 3])]
+        """
+        return self._clean.last_row_numbers()
+
     def arrow_batches(self) -> Iterator[Any]:
         """Cleaned ``pyarrow.RecordBatch`` es (text columns may be dictionary-encoded); each
         iteration reads the source again from its start.

@@ -22,7 +22,9 @@ from .rows import (
     check_columns,
     check_na_values,
     content_error,
+    first_bad_weight,
     to_numpy,
+    weight_error,
 )
 
 
@@ -80,8 +82,9 @@ def evaluate_file(
         Evaluate by group (as :func:`confmat.by_group`): columns of sensitive features whose
         combinations are the groups, counted by DuckDB in one ``GROUP BY group_cols, true,
         pred`` (formats DuckDB reads: CSV, Parquet, JSON lines; no ``score_cols``). A row
-        with a null group value is an error, or with ``skip_invalid`` skipped and counted
-        under ``"null group"`` (its row number is not listed).
+        with a null group value is an error naming the row, or with ``skip_invalid``
+        skipped and counted under the reason naming the column, ``"null in group column
+        'sex'"`` (:func:`confmat.io.rows.null_group_reason`); it is never a group of its own.
     pos_label : label, optional
         With ``group_cols``: the positive class of the result.
     min_support : int, default 30
@@ -358,6 +361,12 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         try:
             acc.update(col(true_col, batch), col(pred_col, batch), scores=s, sample_weight=w)
         except (ValueError, TypeError) as exc:
+            if w is not None and "sample_weight" in str(exc):
+                bad = first_bad_weight(w)
+                if bad is not None:  # named by its data row, whatever rows were skipped
+                    row = int(reader.last_row_numbers()[bad])
+                    raise weight_error(f"{source.name}, row {row}", weight_col or "",
+                                       w[bad]) from exc
             raise content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
         report.batches += 1

@@ -27,7 +27,9 @@ from .rows import (
     FileReport,
     Roles,
     content_error,
+    null_group_reason,
     to_numpy,
+    weight_error,
 )
 
 
@@ -108,8 +110,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
             where = source.name if hit is None else f"{source.name}, row {hit[0]}"
             if hit is not None:
                 bad = float(_floats([hit[1][weight_col]])[0])
-            raise ValueError(f"{where}: column {weight_col!r} (sample_weight) holds "
-                             f"{bad!r}; weights must be finite and non-negative")
+            raise weight_error(where, weight_col, bad)
         counts: np.ndarray = g["weight"][ok]
     else:
         counts = n[ok]
@@ -149,18 +150,17 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     return acc.result()
 
 
-#: Why a row is skipped by the evaluation by group, after :data:`REASONS` in precedence.
-NULL_GROUP = "null group"
-
-
 def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: list[str],
                       weight_col: str | None, labels: Any, skip_invalid: bool,
                       report: FileReport, min_support: int = 30, pos_label: Any = None) -> Any:
     """The evaluation by group counted by the engine: one ``GROUP BY group_cols, true, pred``.
 
-    A row whose group value is null is skipped with the reason ``"null group"`` (after the
-    reasons of :data:`REASONS`: a row with a null label counts there) when ``skip_invalid``,
-    else it is an error naming the column and how many rows lack a group.
+    A row whose group value is null is skipped with the reason naming its column,
+    ``"null in group column 'sex'"`` (:func:`~confmat.io.rows.null_group_reason`; after the
+    reasons of :data:`REASONS`: a row with a null label counts there; the first group column
+    first) when ``skip_invalid``, else it is an error naming the column and the row. It is
+    not a group of its own: a missing value is no category (as fairlearn's ``MetricFrame``,
+    which refuses it), and the overall table leaves it out too.
 
     Parameters
     ----------
@@ -177,8 +177,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     skip_invalid : bool
         Skip and count rows with a missing value instead of raising.
     report : FileReport
-        Filled in place (rows read and skipped, reasons, skipped row numbers of the label and
-        weight reasons).
+        Filled in place (rows read and skipped, reasons, skipped row numbers).
     min_support : int, default 30
         Groups with fewer rows are flagged small.
     pos_label : label, optional
@@ -209,27 +208,25 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
         rows = n - g["bad_weight"]
         ok &= rows > 0
-    null_g = np.zeros(n.shape, dtype=bool)
-    for col in g["groups"]:
-        null_g |= _is_null(col)
-    null_g &= ok
-    by_reason[NULL_GROUP] = int(rows[null_g].sum())
-    ok &= ~null_g
-    if by_reason[NULL_GROUP] and not skip_invalid:
-        cols = [c for c, v in zip(group_cols, g["groups"], strict=True) if _is_null(v).any()]
-        raise ValueError(f"{source.name}: {by_reason[NULL_GROUP]} row(s) have a null value in "
-                         f"the group column(s) {cols}; every row needs a group (pass "
-                         "skip_invalid=True to skip them, counted as 'null group')")
-    label_skips = sum(v for k, v in by_reason.items() if k not in (NULL_GROUP, FILTERED))
-    if label_skips:
-        _list_missing(source, true_col, pred_col, weight_col, None, label_skips, skip_invalid,
-                      report)
+    for c, v in zip(group_cols, g["groups"], strict=True):
+        null_g = _is_null(v) & ok
+        by_reason[null_group_reason(c)] = int(rows[null_g].sum())
+        ok &= ~null_g
+    invalid = sum(v for k, v in by_reason.items() if k != FILTERED)
+    if invalid:
+        _list_missing(source, true_col, pred_col, weight_col, None, invalid, skip_invalid,
+                      report, group_cols)
     if weight_col is not None:
         lo, hi = g["min_weight"][ok], g["max_weight"][ok]
         if (lo < 0).any() or (hi == np.inf).any():
-            raise ValueError(f"{source.name}: column {weight_col!r} (sample_weight) holds "
-                             f"{float(lo.min()) if (lo < 0).any() else np.inf!r}; weights must "
-                             "be finite and non-negative")
+            scan = _RowScan(source, true_col, pred_col, None, weight_col, group_cols)
+            hit = scan.first(lambda v: (_floats(v[weight_col]) < 0)
+                             | (_floats(v[weight_col]) == np.inf))
+            bad = float(lo.min()) if (lo < 0).any() else np.inf
+            where = source.name if hit is None else f"{source.name}, row {hit[0]}"
+            if hit is not None:
+                bad = float(_floats([hit[1][weight_col]])[0])
+            raise weight_error(where, weight_col, bad)
     skipped = sum(by_reason.values())
     report.rows_skipped = skipped
     report.rows_read = int(n.sum()) - skipped
@@ -322,13 +319,14 @@ class _RowScan:
     order by the engine that counted them, to name the first row where something holds."""
 
     def __init__(self, source: Source, true_col: str, pred_col: str, score_col: str | None,
-                 weight_col: str | None) -> None:
+                 weight_col: str | None, group_cols: list[str] | None = None) -> None:
         self.source = source
         self.true_col, self.pred_col = true_col, pred_col
         scores = [score_col] if score_col else []
+        groups = group_cols or []
         self.cols = list(dict.fromkeys(
-            [true_col, pred_col, *scores] + ([weight_col] if weight_col else [])))
-        self.roles = Roles.of(true_col, pred_col, scores, weight_col)
+            [true_col, pred_col, *scores] + ([weight_col] if weight_col else []) + groups))
+        self.roles = Roles.of(true_col, pred_col, scores, weight_col, groups=groups)
 
     def valid(self) -> Iterator[tuple[int, np.ndarray, dict[str, np.ndarray]]]:
         """(rows before the batch, indices of its valid rows, their values by column)."""
@@ -407,13 +405,13 @@ class _RowScan:
 
 def _list_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
                   score_col: str | None, invalid: int, skip_invalid: bool,
-                  report: FileReport) -> None:
+                  report: FileReport, group_cols: list[str] | None = None) -> None:
     """The ``invalid`` rows with a missing value that the counts show: without
     ``skip_invalid`` the error naming the first; with it, the first
     :data:`MAX_SKIPPED_NUMBERS` row numbers into ``report``. A stream that finds none is a
     :class:`ReadError` (the engine's count and its rows disagree)."""
     found = _scan_missing(source, true_col, pred_col, weight_col, score_col,
-                          min(invalid, MAX_SKIPPED_NUMBERS) if skip_invalid else 1)
+                          min(invalid, MAX_SKIPPED_NUMBERS) if skip_invalid else 1, group_cols)
     if not found:
         raise ReadError(f"{source.name} cannot be read whole: the engine's count and its rows "
                         "disagree on missing values")
@@ -423,14 +421,17 @@ def _list_missing(source: Source, true_col: str, pred_col: str, weight_col: str 
 
 
 def _scan_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
-                  score_col: str | None, limit: int) -> list[tuple[int, ValueError]]:
-    """The first ``limit`` rows with a missing value, with the error naming each, found by
-    streaming the columns in order from the engine that counted them (only when the counts
-    show such rows)."""
+                  score_col: str | None, limit: int, group_cols: list[str] | None = None
+                  ) -> list[tuple[int, ValueError]]:
+    """The first ``limit`` rows with a missing value (group columns included), with the error
+    naming each, found by streaming the columns in order from the engine that counted them
+    (only when the counts show such rows)."""
     scores = [score_col] if score_col else []
-    cols = [true_col, pred_col, *scores] + ([weight_col] if weight_col else [])
-    cleaner = Cleaner(source.name, Roles.of(true_col, pred_col, scores, weight_col), False,
-                       None)
+    groups = group_cols or []
+    cols = list(dict.fromkeys([true_col, pred_col, *scores]
+                              + ([weight_col] if weight_col else []) + groups))
+    cleaner = Cleaner(source.name, Roles.of(true_col, pred_col, scores, weight_col,
+                                             groups=groups), False, None)
     out: list[tuple[int, ValueError]] = []
     done = 0
     for batch in source.batches(cols, 1 << 18, counted=True):

@@ -135,28 +135,65 @@ def check_na_values(na_values: Any) -> list[str] | None:
 
 
 # --------------------------------------------------------------------------- batch cleaning
+def null_group_reason(column: str) -> str:
+    """The skip reason of a row whose value in a group column (``group_cols``, ``--by``) is
+    missing: one reason per column, named after it, after :data:`REASONS` in precedence
+    (a row with a null label counts as a null label), the group columns in their order.
+
+    Parameters
+    ----------
+    column : str
+        The group column.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> null_group_reason("sex")
+    "null in group column 'sex'"
+    """
+    return f"null in group column {column!r}"
+
+
 @dataclass
 class Roles:
-    """Which requested column plays which part: its skip reason (index into REASONS).
+    """Which requested column plays which part: its skip reason (index into :attr:`names`).
 
     Parameters
     ----------
     reason : dict of str to int
-        Each column's skip reason, an index into :data:`REASONS`.
+        Each column's skip reason, an index into :attr:`names`.
+    groups : tuple of str, default ()
+        The group columns, whose reasons follow :data:`REASONS`
+        (:func:`null_group_reason`).
 
     Examples
     --------
     >>> Roles.of("y", "yhat", ["p"], "w").reason
     {'y': 0, 'yhat': 1, 'p': 2, 'w': 3}
+    >>> roles = Roles.of("y", "yhat", [], None, groups=["sex"])
+    >>> roles.reason["sex"], roles.names[roles.reason["sex"]]
+    (4, "null in group column 'sex'")
     """
 
     reason: dict[str, int]
+    groups: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """tuple of str: Every reason, in order of precedence: :data:`REASONS`, then one per
+        group column."""
+        return REASONS + tuple(null_group_reason(c) for c in self.groups)
 
     @classmethod
     def of(cls, true_col: str | None, pred_col: str | None, score_cols: Sequence[str],
-           weight_col: str | None, other: Sequence[str] = ()) -> Roles:
+           weight_col: str | None, other: Sequence[str] = (),
+           groups: Sequence[str] = ()) -> Roles:
         """The roles of the columns of an evaluation. A column that plays two parts takes the
-        reason that comes first in :data:`REASONS` (a label before a score or weight).
+        reason that comes first in :attr:`names` (a label before a score or weight, before a
+        group).
 
         Parameters
         ----------
@@ -168,6 +205,9 @@ class Roles:
             Column of sample weights.
         other : sequence of str, default ()
             Further columns, counted as true-label columns (reason 0).
+        groups : sequence of str, default ()
+            Group columns (``group_cols``, ``--by``): a missing value is counted under
+            :func:`null_group_reason` of its column.
 
         Returns
         -------
@@ -184,7 +224,10 @@ class Roles:
             reason.setdefault(c, 2)
         if weight_col is not None:
             reason.setdefault(weight_col, 3)
-        return cls(reason)
+        group_list = tuple(dict.fromkeys(groups))
+        for i, c in enumerate(group_list):
+            reason.setdefault(c, len(REASONS) + i)
+        return cls(reason, group_list)
 
 
 class Cleaner:
@@ -216,8 +259,22 @@ class Cleaner:
         self.na_values = na_values
         self.rows_read = 0
         self.rows_skipped = 0
-        self.by_reason = dict.fromkeys((FILTERED, *REASONS), 0)
+        self.by_reason = dict.fromkeys((FILTERED, *roles.names), 0)
         self.skipped_row_numbers: list[int] = []
+        self._last: tuple[int, int, np.ndarray | None] = (0, 0, None)
+
+    def last_row_numbers(self) -> np.ndarray:
+        """The 1-based data rows of the source that the batch last returned by :meth:`clean`
+        holds, in order (rows skipped or filtered out before it are not renumbered).
+
+        Returns
+        -------
+        ndarray of int64
+        """
+        start, n, taken = self._last
+        if taken is None:
+            return np.arange(start + 1, start + n + 1, dtype=np.int64)
+        return start + 1 + np.flatnonzero(~taken).astype(np.int64)
 
     @property
     def rows_total(self) -> int:
@@ -325,7 +382,7 @@ class Cleaner:
         row : int
             The 1-based row number in the source.
         why : int
-            The reason, an index into :data:`REASONS`.
+            The reason, an index into the roles' :attr:`Roles.names`.
         col : str
             The column.
 
@@ -333,6 +390,11 @@ class Cleaner:
         -------
         ValueError
         """
+        if why >= len(REASONS):  # a group column: the reason names it
+            return ValueError(
+                f"{self.name}, row {row}: {self.roles.names[why]}; every row needs a group; "
+                "pass skip_invalid=True to skip such rows and count them"
+            )
         return ValueError(
             f"{self.name}, row {row}: {REASONS[why]} (column {col!r} is missing a value); "
             "pass skip_invalid=True to skip such rows and count them"
@@ -364,6 +426,7 @@ class Cleaner:
         drop = self.filtered(batch)
         reason_masks = self.masks(batch)
         if not reason_masks and drop is None:
+            self._last = (start, n, None)
             self.rows_read += n
             return batch
         if reason_masks and not self.skip_invalid:
@@ -374,7 +437,7 @@ class Cleaner:
         invalid = np.zeros(n, dtype=bool)  # the rows skipped for a missing value
         for why, _col, m in reason_masks:
             mm = np.asarray(m.to_numpy(zero_copy_only=False), dtype=bool) & ~taken
-            self.by_reason[REASONS[why]] += int(mm.sum())
+            self.by_reason[self.roles.names[why]] += int(mm.sum())
             taken |= mm
             invalid |= mm
         k = int(taken.sum())
@@ -383,6 +446,7 @@ class Cleaner:
             self.skipped_row_numbers.extend(int(start + r + 1) for r in rows)
         self.rows_skipped += k
         self.rows_read += n - k
+        self._last = (start, n, taken)
         return batch.filter(pc.invert(_arrow_bool(taken)))
 
 
@@ -450,7 +514,9 @@ class FileReport:
     rows_read, rows_skipped : int
         Rows evaluated and rows left out.
     skipped_by_reason : dict of str to int
-        Skipped rows per reason (:data:`REASONS`), only reasons that occurred.
+        Skipped rows per reason (:data:`REASONS`; ``"user filter"`` for ``where=``; in an
+        evaluation by group one reason per group column, :func:`null_group_reason`), only
+        reasons that occurred.
     skipped_row_numbers : list of int
         The first 1-based numbers of skipped rows (at most :data:`MAX_SKIPPED_NUMBERS`).
     batches : int
@@ -484,6 +550,58 @@ class FileReport:
         return self.rows_read + self.rows_skipped
 
 
+
+
+def weight_error(where: str, weight_col: str, value: float) -> ValueError:
+    """The error naming a weight that is negative or not finite, and where it is.
+
+    Parameters
+    ----------
+    where : str
+        The source and its 1-based data row (``"file 'p.csv', row 4"``), or the source alone
+        when the row is not known.
+    weight_col : str
+        The weight column.
+    value : float
+        The weight.
+
+    Returns
+    -------
+    ValueError
+
+    Examples
+    --------
+    >>> print(weight_error("file 'p.csv', row 4", "w", -1.0))
+    file 'p.csv', row 4: column 'w' (sample_weight) holds -1.0; weights must be finite and non-negative
+    """
+    return ValueError(f"{where}: column {weight_col!r} (sample_weight) holds {float(value)!r}; "
+                      "weights must be finite and non-negative")
+
+
+def first_bad_weight(weights: Any) -> int | None:
+    """Where the first weight that is negative or not finite is (to name its row once the
+    weights' check, :func:`confmat.inputs.encode.check_sample_weight`, refused them).
+
+    Parameters
+    ----------
+    weights : array-like of numbers
+        The weights, in row order.
+
+    Returns
+    -------
+    int or None
+        Its 0-based position, or None when every weight is finite and non-negative (the
+        check refused something else: all zero, an overflowing total).
+
+    Examples
+    --------
+    >>> first_bad_weight([1.0, 0.0, -2.0, np.inf]), first_bad_weight([1, 2])
+    (2, None)
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        bad = np.flatnonzero(~(np.isfinite(w) & (w >= 0)))
+    return int(bad[0]) if bad.size else None
 
 
 def content_error(source: Source, rows: str | None, exc: Exception) -> ValueError:
