@@ -36,6 +36,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from .model import ZERO_DIVISION_MARK
 from .render_text import fmt, fmt_count
 
 __all__ = ["content_security_policy", "environment", "heat_css", "heat_level", "page_style",
@@ -288,7 +289,8 @@ def environment() -> Environment:
 
     Filters: ``fmt`` and ``count`` (the text renderer's number formats), ``interval`` (a pair
     formatted to 3 decimals, or None when a bound is missing or not finite), ``pct``; globals:
-    ``bar`` (the "on its range" geometry of a metric) and ``heat_level``.
+    ``bar`` (the "on its range" geometry of a metric), ``heat_level`` and ``zd_mark`` (the mark
+    of a value from the zero-division rule, :data:`confmat.report.model.ZERO_DIVISION_MARK`).
 
     Returns
     -------
@@ -304,5 +306,5 @@ def environment() -> Environment:
                       lstrip_blocks=True)
     env.filters.update(fmt=fmt, count=fmt_count, interval=_interval,
                        pct=lambda v: f"{v:.1f}%")
-    env.globals.update(bar=_bar, heat_level=heat_level)
+    env.globals.update(bar=_bar, heat_level=heat_level, zd_mark=ZERO_DIVISION_MARK)
     return env

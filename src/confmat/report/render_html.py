@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -42,7 +43,7 @@ from .html_env import (
     trusted_asset,
     trusted_json,
 )
-from .model import Report
+from .model import ZERO_DIVISION_MARK, Report, marked
 from .render_text import fmt, fmt_count
 from .scores import SLIDER_METRICS
 
@@ -273,9 +274,11 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     number it shows already written as text, by the formats of the printed tables.
 
     Counts as :func:`~confmat.report.render_text.fmt_count` writes them (the printed matrix),
-    metrics and expected costs as :func:`~confmat.report.render_text.fmt` does (4 decimals;
-    ``None``: undefined), so the opening state reads exactly as the printed matrix and
-    tables, and the script formats nothing (JavaScript's ``toFixed`` rounds the halfway
+    metrics and expected costs as :func:`~confmat.report.render_text.fmt` does (4 decimals,
+    ``nan`` for a value that is not a number), a metric that comes from the zero-division
+    rule with the tables' mark after it (:func:`confmat.report.model.marked`), so the
+    opening state reads exactly as the printed matrix and tables, and the script formats
+    nothing (JavaScript's ``toFixed`` rounds the halfway
     0.03125 up, Python down). The FPR and TPR place the ROC dot only, rounded to 4 decimals
     (0.01 of the drawing's 100 units). The thresholds stay exact: a typed θ is compared with
     them.
@@ -299,14 +302,21 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     >>> v = slider_view(rep.slider_data()[0])
     >>> v["tp"][v["start"]], v["metrics"]["precision"][v["start"]]
     ('1', '0.5000')
+    >>> v["metrics"]["npv"][-1]  # θ = 0.1: every sample predicted positive, NPV = 0 / 0
+    '0.0000†'
     """
     out = {k: curve[k] for k in SLIDER_KEYS if k in curve}
     for k in ("tp", "fn", "fp", "tn"):
         out[k] = [fmt_count(v) for v in curve[k]]
-    out["metrics"] = {m: [None if v is None else fmt(v) for v in vs]
-                      for m, vs in curve["metrics"].items()}
+    undefined = curve.get("undefined", {})
+    out["metrics"] = {}
+    for m, vs in curve["metrics"].items():
+        fills = set(undefined.get(m, ()))
+        out["metrics"][m] = [marked(fmt(math.nan if v is None else v), i in fills)
+                             for i, v in enumerate(vs)]
     if "expected_cost" in curve:
-        out["expected_cost"] = [None if v is None else fmt(v) for v in curve["expected_cost"]]
+        out["expected_cost"] = [fmt(math.nan if v is None else v)
+                                for v in curve["expected_cost"]]
     for k in ("fpr", "tpr"):
         out[k] = [None if v is None else round(v, 4) for v in curve[k]]
     return out
@@ -334,6 +344,9 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
             "start_note": payload[0]["start_note"],
             "thinned": any(p["thinned"] for p in payload),
             "metrics": [(n, payload[0]["full_names"][n]) for n in SLIDER_METRICS],
+            "zd_mark": ZERO_DIVISION_MARK,
+            "zd_note": f"{ZERO_DIVISION_MARK} undefined at this θ (a zero denominator), "
+                       "counted as 0.0 by the zero-division rule, as in the tables:",
         }
         if figures:
             body["figures"] = _curve_figures(rep)

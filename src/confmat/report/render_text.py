@@ -10,7 +10,7 @@ from ..plots import marked_points
 from .comparison import Comparison
 from .escapes import md_escape, visible
 from .findings import count_text
-from .model import Report
+from .model import Report, marked
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
 Section = tuple[str, list[str], list[list[str]], str | None]
@@ -189,7 +189,8 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
         [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
         None,
     ))
-    srows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.interpretation or ""]
+    srows = [[m.name, marked(fmt(m.value), m.undefined), fmt_interval(m.interval),
+              m.interpretation or ""]
              for m in rep.headline]
     out.append(("Headline metrics",
                 ["metric", "value", f"{rep.level:.0%} interval", "interpretation"], srows,
@@ -199,7 +200,7 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
     for r in rep.per_class:
         if summary and r.name not in SUMMARY_PER_CLASS:
             continue
-        vals = [fmt(v) for v in r.values]
+        vals = [marked(fmt(v), k in r.undefined) for k, v in enumerate(r.values)]
         if r.intervals:
             vals = [f"{v} {fmt_interval(iv)}" for v, iv in zip(vals, r.intervals, strict=True)]
         rows.append([r.name, *vals, *(fmt(r.averages[a]) for a in ("micro", "macro", "weighted")),
@@ -222,7 +223,7 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
     header += ["family", "full name"]
     orows = []
     for m in rep.overall:
-        row = [m.name, fmt(m.value)]
+        row = [m.name, marked(fmt(m.value), m.undefined)]
         if has_iv:
             row.append(fmt_interval(m.interval)
                        + (f" {m.interval_method}" if m.interval_method and m.interval else ""))
