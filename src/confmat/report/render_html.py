@@ -53,6 +53,12 @@ __all__ = ["matrix_html", "render_fragment", "render_html", "roc_figure", "slide
 FIGURE_POINTS = 4000
 #: above this many classes the per-class table lists the classes as rows
 CLASSES_AS_COLUMNS_MAX = 4
+#: heatmap cells carry a static tooltip (``title``) up to this many classes (400 cells); beyond,
+#: the page's script writes the same sentence on hover (notebook views, which have no script,
+#: have none). A ``title`` on each cell of 200 classes weighed 2-3 MB (40,000 sentences),
+#: while the cell's text holds its numbers and the scoped headers name its row and column
+#: for a screen reader
+HEAT_TITLES_MAX = 20
 
 
 def _version() -> str:
@@ -249,7 +255,8 @@ def _roc_overlay(cmp: Comparison, bands: bool | None) -> dict[str, str] | None:
 
 # ------------------------------------------------------------------------------ contexts
 def _heatmap(labels: list[Any], counts: np.ndarray, pct: np.ndarray,
-             levels: set[int]) -> dict[str, Any]:
+             levels: set[int], titles: bool = False) -> dict[str, Any]:
+    """What the heatmap macro reads; ``titles``: static tooltips (pages without a script)."""
     rows = []
     for i, t in enumerate(labels):
         cells = []
@@ -260,7 +267,7 @@ def _heatmap(labels: list[Any], counts: np.ndarray, pct: np.ndarray,
                           "pred": p})
         rows.append({"label": t, "cells": cells, "support": counts[i].sum()})
     return {"labels": labels, "rows": rows, "colsum": list(counts.sum(axis=0)),
-            "n": counts.sum()}
+            "n": counts.sum(), "titles": titles and len(labels) <= HEAT_TITLES_MAX}
 
 
 #: keys of :meth:`Report.slider_data` the page keeps as they are (the class it is about, and
@@ -327,7 +334,8 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
     """Everything the report body template reads about one report."""
     body: dict[str, Any] = {
         "rep": rep, "key": key, "slider": None, "figures": [],
-        "heatmap": _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels),
+        "heatmap": _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels,
+                            titles=True),
         "per_class": {"rows": rep.per_class, "labels": list(rep.labels),
                       "support": list(rep.support), "n": rep.n,
                       "classes_as_rows": len(rep.labels) > CLASSES_AS_COLUMNS_MAX,
@@ -468,7 +476,9 @@ def render_html(obj: Report | Comparison, *, model_figures: bool = False,
         raise TypeError(f"expected a Report or Comparison, got {type(obj).__name__}")
     style = page_style(levels)
     sortable = isinstance(obj, Report) and obj.groups is not None
-    script = trusted_asset("report.js") if widgets or sortable else ""
+    bodies = ctx["comparison"]["bodies"] if ctx["comparison"] else [ctx["body"]]
+    tips = any(not b["heatmap"]["titles"] for b in bodies)  # the script writes them on hover
+    script = trusted_asset("report.js") if widgets or sortable or tips else ""
     ctx.update(style=style, script=script, data=trusted_json({"widgets": widgets}),
                csp=content_security_policy([style], [script] if script else []))
     return environment().get_template("page.html.j2").render(ctx)
@@ -501,7 +511,7 @@ def render_fragment(obj: Report | Comparison) -> str:
             partial_auc=obj.partial_auc)
     levels: set[int] = set()
     body = {"rep": obj, "heatmap": _heatmap(list(obj.labels), obj.counts, obj.row_percentages,
-                                            levels),
+                                            levels, titles=True),
             "groups": None if obj.groups is None else _groups(obj.groups, figure=False)}
     return env.get_template("fragment.html.j2").render(
         style=scoped_style(".confmat-report", levels), body=body, meta=_meta(obj))
@@ -534,6 +544,6 @@ def matrix_html(cm: Any) -> str:
                                                                  "mcc", "kappa")]
         shown.insert(3, ("f1_macro", "macro-averaged F1", cm.metric("f1", average="macro")))
     levels: set[int] = set()
-    heat = _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels)
+    heat = _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels, titles=True)
     return environment().get_template("matrix.html.j2").render(
         style=scoped_style(".confmat-matrix", levels), k=cm.n_classes, n=cm.n, heatmap=heat, shown=shown)

@@ -133,3 +133,23 @@
     });
   });
 })();
+// Heatmap tooltips of large matrices (small ones carry a title in the page): on hover, a
+// cell's title is written from its row and column headers and the numbers it prints, the
+// sentence of html_env.heat_tip, so 40,000 cells do not each carry one in the file.
+(function () {
+  "use strict";
+  document.querySelectorAll("table.heat").forEach(function (table) {
+    var heads = table.tHead.rows[0].cells;
+    function tip(e) {
+      var td = e.target.closest ? e.target.closest("td") : null;
+      if (!td || td.title || !table.contains(td)) { return; }
+      var small = td.querySelector("small");
+      var row = td.parentNode.cells[0];
+      if (!small || !row || row.tagName !== "TH") { return; }  // totals: no tooltip
+      var truth = row.textContent, pred = heads[td.cellIndex].textContent;
+      td.title = "true " + truth + ", predicted " + pred + ": " + td.firstChild.textContent +
+        " (" + small.textContent + " of true " + truth + ")";
+    }
+    table.addEventListener("mouseover", tip);
+  });
+})();
