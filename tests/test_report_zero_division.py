@@ -228,3 +228,35 @@ def test_slider_and_tables_tell_one_story(seed, n, one_class, weighted, kind) ->
     else:
         pred = (s >= rng.choice(s)).astype(int)
     check_report(y, s, pred, w)
+
+
+def test_threshold_table_writes_an_empty_prediction_by_the_tables_rule() -> None:
+    """Text and Markdown list the thresholds 0.1 ... 0.9; where no score reaches one, its PPV is
+    0 / 0: written 0.000 with the mark (scikit-learn's zero_division=0; zero_division=np.nan
+    calls it undefined), not 1.000 (the start of the PR curve), and the table's title says
+    why."""
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 50)
+    s = (0.2 + 0.5 * rng.random(50)).round(2)  # every score below 0.71
+    pred = (s >= 0.5).astype(int)
+    rep = report(y, s, pred)
+    for rendered in (render_text(rep), render_markdown(rep)):
+        lines = rendered.splitlines()
+        head = next(k for k, line in enumerate(lines) if "Thresholds for positive class 1" in line)
+        assert f"{MARK} no sample predicted positive" in lines[head]
+        rows = {}
+        for line in lines[head + 1:]:
+            cells = [c for c in line.replace("|", " ").split() if c]
+            if cells and cells[0][0].isdigit():
+                rows[float(cells[0])] = cells[-1]
+            elif rows and not line.strip():
+                break
+        assert sorted(rows) == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+        for t, ppv in rows.items():
+            at = (s >= t).astype(int)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                undefined = np.isnan(precision_score(y, at, zero_division=np.nan))
+            assert ppv.endswith(MARK) == undefined == (t > s.max()), t
+            assert float(ppv.removesuffix(MARK)) == pytest.approx(
+                precision_score(y, at, zero_division=0), abs=6e-4)

@@ -10,7 +10,7 @@ from ..plots import marked_points
 from .comparison import Comparison
 from .escapes import md_escape, visible
 from .findings import count_text
-from .model import Report, marked
+from .model import ZERO_DIVISION_MARK, Report, marked
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
 Section = tuple[str, list[str], list[list[str]], str | None]
@@ -241,12 +241,16 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
                      "thresholds"], crows, None))
         for c in rep.curves:
             mrows = []
-            for p in marked_points(c.sweep):
+            for p in marked_points(c.sweep, zero_division=0):  # the tables' rule and mark
                 (tn, fp), (fn, tp) = c.sweep.at(p["threshold"]).counts.tolist()
                 mrows.append([fmt(p["threshold"], 2), fmt_count(tp), fmt_count(fn), fmt_count(fp),
                               fmt_count(tn), fmt(p["tpr"], 3), fmt(p["fpr"], 3),
-                              fmt(p["precision"], 3)])
-            out.append((f"Thresholds for positive class {c.pos_label}",
+                              marked(fmt(p["precision"], 3), p["precision_undefined"])])
+            title = f"Thresholds for positive class {c.pos_label}"
+            if any(r[-1].endswith(ZERO_DIVISION_MARK) for r in mrows):
+                title += (f" ({ZERO_DIVISION_MARK} no sample predicted positive: PPV is 0 / 0, "
+                          "counted as 0.0 by the zero-division rule)")
+            out.append((title,
                         ["threshold", "TP", "FN", "FP", "TN", "TPR", "FPR", "PPV"], mrows, None))
     out += score_summary_sections(rep)
     return out
