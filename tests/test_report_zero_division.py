@@ -260,3 +260,28 @@ def test_threshold_table_writes_an_empty_prediction_by_the_tables_rule() -> None
             assert ppv.endswith(MARK) == undefined == (t > s.max()), t
             assert float(ppv.removesuffix(MARK)) == pytest.approx(
                 precision_score(y, at, zero_division=0), abs=6e-4)
+
+
+def test_notebook_view_marks_what_the_report_marks() -> None:
+    """One class only, always right: Cohen's kappa is 0 / 0 (scikit-learn's cohen_kappa_score
+    calls it undefined: nan). The report's tables and the matrix's notebook view both write
+    0.0000 with the mark; accuracy (defined: 1) carries none."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from confmat.report.render_html import matrix_html
+
+    labels = ["a", "b", "c"]
+    y = ["a"] * 5
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(cohen_kappa_score(y, y, labels=labels))
+    cm = confmat.ConfusionMatrix.from_predictions(y, y, labels=labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = build_report(cm, intervals=False)
+    assert text_tables(render_text(rep))["overall"]["kappa"][0] == f"0.0000{MARK}"
+    assert text_tables(render_text(rep))["overall"]["accuracy"][0] == "1.0000"
+    view = matrix_html(cm)
+    assert f'kappa <b>0.0000<span class="zd">{MARK}</span></b>' in view
+    assert "accuracy <b>1.0000</b>" in view
+    assert f"{MARK} undefined (a zero denominator)" in view

@@ -32,6 +32,7 @@ from ..plots.common import literal_text, place_legend
 from ..plots.groups import draw_group_forest
 from ..plots.multiclass import OneVsRestRocDisplay
 from ..plots.roc_shading import draw_partial_range
+from .build import zero_division_fills
 from .comparison import Comparison
 from .findings import headline_names
 from .html_env import (
@@ -519,8 +520,8 @@ def render_fragment(obj: Report | Comparison) -> str:
 
 def matrix_html(cm: Any) -> str:
     """Notebook view of a ConfusionMatrix: the heatmap (counts and row percentages) and its
-    headline metrics (:func:`confmat.report.findings.headline_names`; F1 macro-averaged).
-    No scripts.
+    headline metrics (:func:`confmat.report.findings.headline_names`; F1 macro-averaged),
+    a value from the zero-division rule marked as in the report. No scripts.
 
     Parameters
     ----------
@@ -539,10 +540,12 @@ def matrix_html(cm: Any) -> str:
     rep = Report("", cm.labels, np.asarray(cm.counts), [], [])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        shown = [(n, get_metric(n).full_name, cm.metric(n))
+        shown = [(n, get_metric(n).full_name, v, bool(zero_division_fills(cm, n, v)))
                  for n in headline_names(cm.n_classes) if n in ("accuracy", "balanced_accuracy",
-                                                                 "mcc", "kappa")]
-        shown.insert(3, ("f1_macro", "macro-averaged F1", cm.metric("f1", average="macro")))
+                                                                 "mcc", "kappa")
+                 for v in [cm.metric(n)]]
+        shown.insert(3, ("f1_macro", "macro-averaged F1", cm.metric("f1", average="macro"),
+                         False))
     levels: set[int] = set()
     heat = _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels, titles=True)
     return environment().get_template("matrix.html.j2").render(
