@@ -98,11 +98,21 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
     a  b
     -  -
     x  1
+    >>> print(table(["a", "b"], [["x", "0.5"], ["y", "0.0\u2020"]]))  # marks hang right
+    a     b
+    -  ----
+    x  0.5
+    y  0.0†
     """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
     header = [visible(h) for h in header]
     rows = [[visible(c) for c in r] for r in rows]
+    for j in range(ncol):  # a right-aligned column with marked values: the marks hang right
+        if align[j] == "r" and any(r[j].endswith(ZERO_DIVISION_MARK) for r in rows):
+            for r in rows:
+                if r[j] and not r[j].endswith(ZERO_DIVISION_MARK):
+                    r[j] += " "
     widths = [max(len(header[j]), *(len(r[j]) for r in rows)) if rows
               else len(header[j]) for j in range(ncol)]
 
