@@ -97,7 +97,7 @@ def test_small_matrices_carry_tooltips_with_the_matrix_numbers(k: int) -> None:
 
 def test_large_matrices_carry_no_title_per_cell_and_scoped_headers() -> None:
     k = HEAT_TITLES_MAX + 1
-    labels, counts, cm = case(k, seed=1)
+    _, counts, cm = case(k, seed=1)
     rep = build_report(cm, intervals=False)
     page = render_html(rep)
     for html in (page, render_fragment(rep), matrix_html(cm)):

@@ -107,12 +107,13 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
     header = [visible(h) for h in header]
-    rows = [[visible(c) for c in r] for r in rows]
+    cells = [[visible(c) for c in r] for r in rows]
     for j in range(ncol):  # a right-aligned column with marked values: the marks hang right
-        if align[j] == "r" and any(r[j].endswith(ZERO_DIVISION_MARK) for r in rows):
-            for r in rows:
+        if align[j] == "r" and any(r[j].endswith(ZERO_DIVISION_MARK) for r in cells):
+            for r in cells:
                 if r[j] and not r[j].endswith(ZERO_DIVISION_MARK):
                     r[j] += " "
+    rows = cells
     widths = [max(len(header[j]), *(len(r[j]) for r in rows)) if rows
               else len(header[j]) for j in range(ncol)]
 
