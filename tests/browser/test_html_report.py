@@ -151,10 +151,10 @@ def test_slider_updates_the_2x2_table_and_metrics(browser, binary_case) -> None:
         }
         for name, value in expected.items():
             shown = widget.locator(f"[data-metric='{name}']").text_content()
-            if shown == "undefined":  # only where the ratio's denominator is zero
+            if shown.endswith("\u2020"):  # marked only where the ratio's denominator is zero
                 assert name in ("precision", "npv") and not (pred == (name == "precision")).any()
-            else:
-                assert float(shown) == pytest.approx(value, abs=6e-5), (name, t)
+                shown = shown[:-1]  # and then the value of zero_division=0, as sklearn's
+            assert float(shown) == pytest.approx(value, abs=6e-5), (name, t)
         seen.add(t)
 
     # the slider opens on the matrix printed above it (predictions score >= 0.5)
@@ -519,5 +519,114 @@ def test_slider_opens_with_the_printed_digits_at_a_halfway_value(browser, tmp_pa
     assert widget.locator("[data-metric='precision']").text_content() == "0.0312"
     assert [widget.locator(f"[data-out='{k}']").text_content()
             for k in ("tp", "fn", "fp", "tn")] == ["2.5", "50", "77.5", "50"]
+    pg.assert_clean()
+    pg.page.close()
+
+
+def _sklearn_at(y, pred) -> dict[str, tuple[float, bool]]:
+    """The slider's metrics of ``pred`` by scikit-learn: (value with zero_division=0, whether
+    zero_division=np.nan leaves it undefined); informedness / markedness by hand from those."""
+    import warnings
+
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, fn, pos in (("recall", recall_score, 1), ("specificity", recall_score, 0),
+                              ("precision", precision_score, 1), ("npv", precision_score, 0),
+                              ("f1", f1_score, 1)):
+            out[name] = (fn(y, pred, labels=[0, 1], pos_label=pos, zero_division=0),
+                         bool(np.isnan(fn(y, pred, labels=[0, 1], pos_label=pos,
+                                          zero_division=np.nan))))
+        out["accuracy"] = (accuracy_score(y, pred), False)
+        out["mcc"] = (matthews_corrcoef(y, pred), False)
+    out["informedness"] = (out["recall"][0] + out["specificity"][0] - 1,
+                           out["recall"][1] or out["specificity"][1])
+    out["markedness"] = (out["precision"][0] + out["npv"][0] - 1,
+                         out["precision"][1] or out["npv"][1])
+    return out
+
+
+def test_slider_shows_the_tables_zero_division_values_and_mark(browser, tmp_path) -> None:
+    """An all-positive model: NPV is 0 / 0 at the opening θ. The slider shows what the printed
+    per-class table shows for the positive class (0.0000 and the mark †, markedness PPV - 1 †),
+    the note under it names them, and every stop agrees with scikit-learn's zero_division=0
+    (marked where zero_division=np.nan is undefined)."""
+    rng = np.random.default_rng(21)
+    n = 120
+    y = rng.integers(0, 2, n)
+    score = np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1).round(2)
+    pred = np.ones(n, int)
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred)
+    rep = build_report(cm, y_true=y, y_score=score, y_pred=pred, intervals=False)
+    path = tmp_path / "all_positive.html"
+    path.write_text(render_html(rep), encoding="utf-8")
+    pg = Page(browser, path)
+    page = pg.page
+    widget = page.locator(".cm-slider").first
+    slider = widget.locator("input[type=range]")
+    note = widget.locator("[data-out='zd-note']")
+
+    def shown() -> dict[str, str]:
+        return {m.get_attribute("data-metric"): m.text_content()
+                for m in widget.locator("[data-metric]").all()}
+
+    # the printed per-class table (metrics as rows, classes as columns: class 1 is column 2)
+    printed = {}
+    for row in page.locator("table.per-class tbody tr").all():
+        cells = row.locator("td").all_text_contents()
+        printed[cells[0]] = cells[2]
+    overall = {r.locator("td").nth(0).text_content(): r.locator("td").nth(1).text_content()
+               for r in page.locator("table.overall tbody tr").all()}
+    opening = shown()
+    assert opening["npv"] == "0.0000\u2020" and opening["markedness"].endswith("\u2020")
+    for name, text in opening.items():
+        assert text == (printed[name] if name in printed else overall[name]), name
+    assert note.is_visible()
+    assert note.text_content().endswith("negative predictive value, markedness")
+    seen_unmarked = False
+    for key, times in (("ArrowLeft", 0), ("End", 1), ("Home", 1), ("ArrowRight", 3)):
+        for _ in range(times):
+            slider.press(key)
+        t = float(widget.locator("[data-out='threshold']").input_value())
+        at = (score >= t).astype(int)
+        texts = shown()
+        for name, (value, undefined) in _sklearn_at(y, at).items():
+            assert texts[name].endswith("\u2020") == undefined, (name, t)
+            assert float(texts[name].rstrip("\u2020")) == pytest.approx(value, abs=6e-5)
+        marked = any(v.endswith("\u2020") for v in texts.values())
+        assert note.is_visible() == marked
+        seen_unmarked |= not marked
+    assert seen_unmarked  # the mark and its note go away where every ratio is defined
+    pg.assert_clean()
+    page.close()
+
+
+def test_heatmap_tooltip_of_a_large_matrix_is_written_on_hover(browser, tmp_path) -> None:
+    """30 classes: no cell carries a title in the file; hovering one writes the sentence of the
+    small matrices with its count and row percentage, checked against scikit-learn's
+    confusion_matrix (labels with markup stay text)."""
+    rng = np.random.default_rng(22)
+    k = 30
+    labels = [EVIL, OTHER] + [f"k{i}" for i in range(k - 2)]
+    yi = rng.integers(0, k, 3000)
+    pi = np.where(rng.random(yi.size) < 0.5, yi, rng.integers(0, k, yi.size))
+    y, pred = np.array(labels, dtype=object)[yi], np.array(labels, dtype=object)[pi]
+    counts = confusion_matrix(y, pred, labels=labels)
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, labels=labels)
+    path = tmp_path / "heat30.html"
+    path.write_text(render_html(build_report(cm, intervals=False)), encoding="utf-8")
+    pg = Page(browser, path)
+    table = pg.page.locator("table.heat")
+    assert table.locator("td[title]").count() == 0
+    for i, j in ((0, 0), (0, 1), (1, 0), (5, 17), (29, 29), (12, 3)):
+        cell = table.locator("tbody tr").nth(i).locator("td").nth(j)
+        cell.hover()
+        row = counts[i].sum()
+        assert cell.get_attribute("title") == (
+            f"true {labels[i]}, predicted {labels[j]}: {counts[i, j]} "
+            f"({100 * counts[i, j] / row:.1f}% of true {labels[i]})")
+    total = table.locator("tbody tr").nth(k).locator("td").first  # the totals row: no tooltip
+    total.hover()
+    assert total.get_attribute("title") is None
     pg.assert_clean()
     pg.page.close()

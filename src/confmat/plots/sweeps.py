@@ -125,8 +125,8 @@ def sweep_from_predictions(y_true: Any, y_score: Any, *, pos_label: Any = None,
             float(average_precision(b.pos, b.score, sample_weight=b.weight)))
 
 
-def marked_points(sweep: ThresholdSweep,
-                  thresholds: Sequence[float] | None = None) -> list[dict[str, float]]:
+def marked_points(sweep: ThresholdSweep, thresholds: Sequence[float] | None = None,
+                  zero_division: Any = 1) -> list[dict[str, Any]]:
     """FPR, TPR and precision at a few thresholds, from the registry.
 
     By default the thresholds 0.1 ... 0.9 (:data:`MARKED_THRESHOLDS`) when the scores lie in
@@ -140,18 +140,24 @@ def marked_points(sweep: ThresholdSweep,
         Counts of a binary problem at every threshold.
     thresholds : sequence of float, optional
         The thresholds to mark (default: as described above).
+    zero_division : 0, 1 or nan, default 1
+        The precision of an empty prediction (0 / 0): 1 places the point where scikit-learn's
+        PR curve starts; a table of numbers uses its own rule (the report's: 0).
 
     Returns
     -------
     list of dict
-        ``{"threshold", "fpr", "tpr", "precision"}`` per threshold (an empty prediction has
-        precision 1, as on scikit-learn's PR curve).
+        ``{"threshold", "fpr", "tpr", "precision", "precision_undefined"}`` per threshold
+        (``precision_undefined``: no sample is predicted positive there, and the precision is
+        ``zero_division``).
 
     Examples
     --------
     >>> sw = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> marked_points(sw, [0.3])
-    [{'threshold': 0.3, 'fpr': 0.5, 'tpr': 1.0, 'precision': 0.6666666666666666}]
+    [{'threshold': 0.3, 'fpr': 0.5, 'tpr': 1.0, 'precision': 0.6666666666666666, 'precision_undefined': False}]
+    >>> [(p["precision"], p["precision_undefined"]) for p in marked_points(sw, [0.9], 0)]
+    [(0.0, True)]
     """
     if thresholds is None:
         t = np.asarray(sweep.thresholds, np.float64)
@@ -175,6 +181,8 @@ def marked_points(sweep: ThresholdSweep,
         return np.asarray(evaluate(name, Stats(tables, zero_division=zd), None, warn=False)
                           )[..., 1]
 
-    fpr, tpr, ppv = per_class("fpr", 0), per_class("recall", 0), per_class("precision", 1)
-    return [{"threshold": t, "fpr": float(a), "tpr": float(b), "precision": float(c)}
-            for t, a, b, c in zip(ts, fpr, tpr, ppv, strict=True)]
+    fpr, tpr = per_class("fpr", 0), per_class("recall", 0)
+    ppv, open_ppv = per_class("precision", zero_division), per_class("precision", np.nan)
+    return [{"threshold": t, "fpr": float(a), "tpr": float(b), "precision": float(c),
+             "precision_undefined": bool(np.isnan(d))}
+            for t, a, b, c, d in zip(ts, fpr, tpr, ppv, open_ppv, strict=True)]

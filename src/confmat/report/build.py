@@ -18,7 +18,7 @@ from ..curves.partial import PartialRange
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
-from .model import MetricValue, PerClassRow, Report, shown_metrics
+from .model import ZERO_DIVISION_NOTE, MetricValue, PerClassRow, Report, shown_metrics
 from .score_summaries import (
     CostChoice,
     RocAverages,
@@ -68,6 +68,38 @@ def _ratio_values(cm: ConfusionMatrix, name: str, values: np.ndarray) -> np.ndar
     num, den = (np.prod([np.asarray(cm.metric(m, zero_division=0.0), np.float64) for m in part],
                         axis=0) for part in RATIO_PARTS[name])
     return np.where(den == 0, np.where(num > 0, np.inf, np.nan), values)
+
+
+def zero_division_fills(cm: ConfusionMatrix, name: str, values: Any) -> np.ndarray:
+    """Where a metric's values (computed by the registry's default rule, an undefined ratio
+    counted as 0.0) come from the zero-division rule: the registry asked again with
+    ``zero_division=nan`` leaves them undefined.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+    name : str
+        A registry metric.
+    values : float or array-like
+        ``cm.metric(name)``.
+
+    Returns
+    -------
+    ndarray of bool
+        Shaped as ``values``.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[0, 4], [0, 4]])  # class 0 never predicted
+    >>> zero_division_fills(cm, "precision", [0.0, 0.5]).tolist()
+    [True, False]
+    >>> bool(zero_division_fills(cm, "mcc", 0.0))  # MCC is 0 there by its definition
+    False
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        left_open = np.asarray(cm.metric(name, zero_division=np.nan), np.float64)
+    return np.isnan(left_open) & ~np.isnan(np.asarray(values, np.float64))
 
 
 def interval_applies(spec: MetricSpec) -> bool:
@@ -303,10 +335,13 @@ def build_report(
         for spec in shown_metrics("per_class"):
             values = np.asarray(cm.metric(spec.name), dtype=np.float64)
             avgs = {a: float(cm.metric(spec.name, average=a)) for a in AVERAGES}
+            undefined: list[int] = []
             if spec.name in RATIO_PARTS:
                 values = _ratio_values(cm, spec.name, values)
                 if not np.isfinite(values).all():  # no mean of infinite or undefined ratios
                     avgs.update(macro=math.nan, weighted=math.nan)
+            else:
+                undefined = np.flatnonzero(zero_division_fills(cm, spec.name, values)).tolist()
             ivals = None
             method = None
             if wants(spec.name):
@@ -321,7 +356,8 @@ def build_report(
             per_class.append(PerClassRow(spec.name, spec.full_name, values.tolist(), avgs,
                                          ivals if ivals and any(ivals) else None,
                                          spec.higher_is_better, spec.family,
-                                         str(method) if ivals and method else None))
+                                         str(method) if ivals and method else None,
+                                         undefined))
         overall = []
         for spec in shown_metrics("overall"):
             value = float(cm.metric(spec.name))
@@ -332,23 +368,23 @@ def build_report(
             overall.append(MetricValue(spec.name, spec.full_name, value, iv,
                                        _interpret(cm, spec.name), spec.higher_is_better,
                                        spec.range, spec.family,
-                                       str(method) if method is not None else None))
+                                       str(method) if method is not None else None,
+                                       bool(zero_division_fills(cm, spec.name, value))))
     ratios = [n for n in RATIO_PARTS if any(
         r.name == n and any(not math.isfinite(v) for v in r.values) for r in per_class)]
-    undefined: list[str] = []
+    undefined_names: list[str] = []
     for w in caught:
         msg = str(w.message)
         if any(msg.startswith(f"{n} is ill-defined") for n in ratios):
             continue  # not set to 0 in the report: inf or nan, explained below
         name, sep, _ = msg.partition(" is ill-defined for some classes")
         if sep:  # the registry's warning, whose advice (zero_division) a report cannot take
-            if name not in undefined:
-                undefined.append(name)
+            if name not in undefined_names:
+                undefined_names.append(name)
         elif msg not in notes:
             notes.append(msg)
-    if undefined:
-        notes.append("undefined for some classes (a zero denominator) and shown as 0.0 there: "
-                     + ", ".join(undefined))
+    if undefined_names:
+        notes.append(f"{ZERO_DIVISION_NOTE}: {', '.join(undefined_names)}")
     if ratios:
         notes.append(f"{', '.join(ratios)} read inf for a class whose ratio divides a positive "
                      "number by zero (no false positives, or no false negatives) and nan where "

@@ -36,10 +36,11 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from .model import ZERO_DIVISION_MARK
 from .render_text import fmt, fmt_count
 
-__all__ = ["content_security_policy", "environment", "heat_css", "heat_level", "page_style",
-           "scoped_style", "trusted_asset", "trusted_json"]
+__all__ = ["content_security_policy", "environment", "heat_css", "heat_level", "heat_tip",
+           "page_style", "scoped_style", "trusted_asset", "trusted_json"]
 
 #: the heatmap's colour (the report's accent) as an RGB triple
 HEAT_RGB = (31, 111, 178)
@@ -282,13 +283,40 @@ def _interval(iv: Any) -> tuple[str, str] | None:
     return fmt(iv[0], 3), fmt(iv[1], 3)
 
 
+def heat_tip(true: Any, predicted: Any, count: str, pct: str) -> str:
+    """The tooltip of one heatmap cell, from the numbers the cell prints.
+
+    The page's script writes the same sentence on hover (``report.js``); a notebook view,
+    which has no script, carries it as the cell's ``title`` for small matrices only.
+
+    Parameters
+    ----------
+    true, predicted : label
+        The cell's row (true class) and column (predicted class).
+    count, pct : str
+        The count and the percent of the row, as the cell prints them.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> heat_tip("cat", "dog", "3", "25.0%")
+    'true cat, predicted dog: 3 (25.0% of true cat)'
+    """
+    return f"true {true}, predicted {predicted}: {count} ({pct} of true {true})"
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """The report's jinja2 environment (autoescaping on, templates from the package).
 
     Filters: ``fmt`` and ``count`` (the text renderer's number formats), ``interval`` (a pair
     formatted to 3 decimals, or None when a bound is missing or not finite), ``pct``; globals:
-    ``bar`` (the "on its range" geometry of a metric) and ``heat_level``.
+    ``bar`` (the "on its range" geometry of a metric), ``heat_level``, ``heat_tip`` (the
+    tooltip of a heatmap cell) and ``zd_mark`` (the mark
+    of a value from the zero-division rule, :data:`confmat.report.model.ZERO_DIVISION_MARK`).
 
     Returns
     -------
@@ -304,5 +332,6 @@ def environment() -> Environment:
                       lstrip_blocks=True)
     env.filters.update(fmt=fmt, count=fmt_count, interval=_interval,
                        pct=lambda v: f"{v:.1f}%")
-    env.globals.update(bar=_bar, heat_level=heat_level)
+    env.globals.update(bar=_bar, heat_level=heat_level, heat_tip=heat_tip,
+                       zd_mark=ZERO_DIVISION_MARK)
     return env

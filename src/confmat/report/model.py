@@ -48,6 +48,38 @@ if TYPE_CHECKING:  # data only; the model imports no renderer
 #: renderers by name ('text', 'html_fragment'); filled by ``confmat.report.__init__``
 RENDERERS: dict[str, Callable[[Any], str]] = {}
 
+#: the mark of a value whose ratio divides by zero: the registry's zero-division rule (an
+#: undefined ratio counts as 0.0, scikit-learn's ``zero_division=0``) gave it, and every format
+#: (text, Markdown, HTML tables and threshold slider) writes it after the number; the notes
+#: name the metrics (:data:`ZERO_DIVISION_NOTE`), the JSON lists the places (``undefined``)
+ZERO_DIVISION_MARK = "\u2020"
+#: the note of a report whose tables hold marked values, before the metrics' names
+ZERO_DIVISION_NOTE = (f"{ZERO_DIVISION_MARK} undefined for some classes (a zero denominator), "
+                      "each undefined ratio counted as 0.0 by the zero-division rule and the "
+                      "marked values computed from it")
+
+
+def marked(text: str, undefined: bool) -> str:
+    """A formatted value with :data:`ZERO_DIVISION_MARK` after it when it is undefined.
+
+    Parameters
+    ----------
+    text : str
+        The value as the tables write it.
+    undefined : bool
+        Whether its ratio divides by zero (the value comes from the zero-division rule).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> marked("0.0000", True), marked("0.5000", False)
+    ('0.0000†', '0.5000')
+    """
+    return text + ZERO_DIVISION_MARK if undefined else text
+
 
 def shown_metrics(kind: Literal["per_class", "overall"]) -> list[MetricSpec]:
     """Registry metrics that a report shows for ``kind`` ('per_class' or 'overall').
@@ -123,6 +155,9 @@ class MetricValue:
         The metric's family in the registry.
     interval_method : str, optional
         How ``interval`` was computed.
+    undefined : bool, default False
+        The value divides by zero and comes from the zero-division rule (it is written with
+        :data:`ZERO_DIVISION_MARK`).
 
     Examples
     --------
@@ -139,6 +174,7 @@ class MetricValue:
     range: tuple[float, float] = (0.0, 1.0)
     family: str = ""
     interval_method: str | None = None
+    undefined: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (NaN and infinities as ``None``).
@@ -162,6 +198,7 @@ class MetricValue:
             "range": [num(v) for v in self.range],
             "family": self.family,
             "interval_method": self.interval_method,
+            "undefined": self.undefined,
         }
 
 
@@ -187,6 +224,9 @@ class PerClassRow:
         The metric's family in the registry.
     interval_method : str, optional
         How ``intervals`` were computed.
+    undefined : list of int, optional
+        Positions of the classes whose value divides by zero and comes from the
+        zero-division rule (written with :data:`ZERO_DIVISION_MARK`).
 
     Examples
     --------
@@ -202,6 +242,7 @@ class PerClassRow:
     higher_is_better: bool | None = None
     family: str = ""
     interval_method: str | None = None
+    undefined: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (NaN and infinities as ``None``).
@@ -226,6 +267,7 @@ class PerClassRow:
             "higher_is_better": self.higher_is_better,
             "family": self.family,
             "interval_method": self.interval_method,
+            "undefined": list(self.undefined),
         }
 
 
@@ -383,7 +425,8 @@ class Report(Displayable):
                     k = self.labels.index(pos)
                     iv = r.intervals[k] if r.intervals else None
                     out.append(MetricValue("f1", f"F1 of class {pos}", r.values[k], iv,
-                                           None, True, spec.range, spec.family))
+                                           None, True, spec.range, spec.family,
+                                           undefined=k in r.undefined))
                 else:
                     out.append(MetricValue("f1_macro", "macro-averaged F1", r.averages["macro"],
                                            self.extra_intervals.get("f1_macro"), None, True,

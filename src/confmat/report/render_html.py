@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +32,7 @@ from ..plots.common import literal_text, place_legend
 from ..plots.groups import draw_group_forest
 from ..plots.multiclass import OneVsRestRocDisplay
 from ..plots.roc_shading import draw_partial_range
+from .build import zero_division_fills
 from .comparison import Comparison
 from .findings import headline_names
 from .html_env import (
@@ -42,7 +44,7 @@ from .html_env import (
     trusted_asset,
     trusted_json,
 )
-from .model import Report
+from .model import ZERO_DIVISION_MARK, Report, marked
 from .render_text import fmt, fmt_count
 from .scores import SLIDER_METRICS
 
@@ -52,6 +54,12 @@ __all__ = ["matrix_html", "render_fragment", "render_html", "roc_figure", "slide
 FIGURE_POINTS = 4000
 #: above this many classes the per-class table lists the classes as rows
 CLASSES_AS_COLUMNS_MAX = 4
+#: heatmap cells carry a static tooltip (``title``) up to this many classes (400 cells); beyond,
+#: the page's script writes the same sentence on hover (notebook views, which have no script,
+#: have none). A ``title`` on each cell of 200 classes weighed 2-3 MB (40,000 sentences),
+#: while the cell's text holds its numbers and the scoped headers name its row and column
+#: for a screen reader
+HEAT_TITLES_MAX = 20
 
 
 def _version() -> str:
@@ -248,7 +256,8 @@ def _roc_overlay(cmp: Comparison, bands: bool | None) -> dict[str, str] | None:
 
 # ------------------------------------------------------------------------------ contexts
 def _heatmap(labels: list[Any], counts: np.ndarray, pct: np.ndarray,
-             levels: set[int]) -> dict[str, Any]:
+             levels: set[int], titles: bool = False) -> dict[str, Any]:
+    """What the heatmap macro reads; ``titles``: static tooltips (pages without a script)."""
     rows = []
     for i, t in enumerate(labels):
         cells = []
@@ -259,7 +268,7 @@ def _heatmap(labels: list[Any], counts: np.ndarray, pct: np.ndarray,
                           "pred": p})
         rows.append({"label": t, "cells": cells, "support": counts[i].sum()})
     return {"labels": labels, "rows": rows, "colsum": list(counts.sum(axis=0)),
-            "n": counts.sum()}
+            "n": counts.sum(), "titles": titles and len(labels) <= HEAT_TITLES_MAX}
 
 
 #: keys of :meth:`Report.slider_data` the page keeps as they are (the class it is about, and
@@ -273,9 +282,11 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     number it shows already written as text, by the formats of the printed tables.
 
     Counts as :func:`~confmat.report.render_text.fmt_count` writes them (the printed matrix),
-    metrics and expected costs as :func:`~confmat.report.render_text.fmt` does (4 decimals;
-    ``None``: undefined), so the opening state reads exactly as the printed matrix and
-    tables, and the script formats nothing (JavaScript's ``toFixed`` rounds the halfway
+    metrics and expected costs as :func:`~confmat.report.render_text.fmt` does (4 decimals,
+    ``nan`` for a value that is not a number), a metric that comes from the zero-division
+    rule with the tables' mark after it (:func:`confmat.report.model.marked`), so the
+    opening state reads exactly as the printed matrix and tables, and the script formats
+    nothing (JavaScript's ``toFixed`` rounds the halfway
     0.03125 up, Python down). The FPR and TPR place the ROC dot only, rounded to 4 decimals
     (0.01 of the drawing's 100 units). The thresholds stay exact: a typed θ is compared with
     them.
@@ -299,14 +310,21 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     >>> v = slider_view(rep.slider_data()[0])
     >>> v["tp"][v["start"]], v["metrics"]["precision"][v["start"]]
     ('1', '0.5000')
+    >>> v["metrics"]["npv"][-1]  # θ = 0.1: every sample predicted positive, NPV = 0 / 0
+    '0.0000†'
     """
     out = {k: curve[k] for k in SLIDER_KEYS if k in curve}
     for k in ("tp", "fn", "fp", "tn"):
         out[k] = [fmt_count(v) for v in curve[k]]
-    out["metrics"] = {m: [None if v is None else fmt(v) for v in vs]
-                      for m, vs in curve["metrics"].items()}
+    undefined = curve.get("undefined", {})
+    out["metrics"] = {}
+    for m, vs in curve["metrics"].items():
+        fills = set(undefined.get(m, ()))
+        out["metrics"][m] = [marked(fmt(math.nan if v is None else v), i in fills)
+                             for i, v in enumerate(vs)]
     if "expected_cost" in curve:
-        out["expected_cost"] = [None if v is None else fmt(v) for v in curve["expected_cost"]]
+        out["expected_cost"] = [fmt(math.nan if v is None else v)
+                                for v in curve["expected_cost"]]
     for k in ("fpr", "tpr"):
         out[k] = [None if v is None else round(v, 4) for v in curve[k]]
     return out
@@ -317,7 +335,8 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
     """Everything the report body template reads about one report."""
     body: dict[str, Any] = {
         "rep": rep, "key": key, "slider": None, "figures": [],
-        "heatmap": _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels),
+        "heatmap": _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels,
+                            titles=True),
         "per_class": {"rows": rep.per_class, "labels": list(rep.labels),
                       "support": list(rep.support), "n": rep.n,
                       "classes_as_rows": len(rep.labels) > CLASSES_AS_COLUMNS_MAX,
@@ -334,6 +353,9 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
             "start_note": payload[0]["start_note"],
             "thinned": any(p["thinned"] for p in payload),
             "metrics": [(n, payload[0]["full_names"][n]) for n in SLIDER_METRICS],
+            "zd_mark": ZERO_DIVISION_MARK,
+            "zd_note": f"{ZERO_DIVISION_MARK} undefined at this θ (a zero denominator), "
+                       "counted as 0.0 by the zero-division rule, as in the tables:",
         }
         if figures:
             body["figures"] = _curve_figures(rep)
@@ -455,7 +477,9 @@ def render_html(obj: Report | Comparison, *, model_figures: bool = False,
         raise TypeError(f"expected a Report or Comparison, got {type(obj).__name__}")
     style = page_style(levels)
     sortable = isinstance(obj, Report) and obj.groups is not None
-    script = trusted_asset("report.js") if widgets or sortable else ""
+    bodies = ctx["comparison"]["bodies"] if ctx["comparison"] else [ctx["body"]]
+    tips = any(not b["heatmap"]["titles"] for b in bodies)  # the script writes them on hover
+    script = trusted_asset("report.js") if widgets or sortable or tips else ""
     ctx.update(style=style, script=script, data=trusted_json({"widgets": widgets}),
                csp=content_security_policy([style], [script] if script else []))
     return environment().get_template("page.html.j2").render(ctx)
@@ -488,7 +512,7 @@ def render_fragment(obj: Report | Comparison) -> str:
             partial_auc=obj.partial_auc)
     levels: set[int] = set()
     body = {"rep": obj, "heatmap": _heatmap(list(obj.labels), obj.counts, obj.row_percentages,
-                                            levels),
+                                            levels, titles=True),
             "groups": None if obj.groups is None else _groups(obj.groups, figure=False)}
     return env.get_template("fragment.html.j2").render(
         style=scoped_style(".confmat-report", levels), body=body, meta=_meta(obj))
@@ -496,8 +520,8 @@ def render_fragment(obj: Report | Comparison) -> str:
 
 def matrix_html(cm: Any) -> str:
     """Notebook view of a ConfusionMatrix: the heatmap (counts and row percentages) and its
-    headline metrics (:func:`confmat.report.findings.headline_names`; F1 macro-averaged).
-    No scripts.
+    headline metrics (:func:`confmat.report.findings.headline_names`; F1 macro-averaged),
+    a value from the zero-division rule marked as in the report. No scripts.
 
     Parameters
     ----------
@@ -516,11 +540,13 @@ def matrix_html(cm: Any) -> str:
     rep = Report("", cm.labels, np.asarray(cm.counts), [], [])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        shown = [(n, get_metric(n).full_name, cm.metric(n))
+        shown = [(n, get_metric(n).full_name, v, bool(zero_division_fills(cm, n, v)))
                  for n in headline_names(cm.n_classes) if n in ("accuracy", "balanced_accuracy",
-                                                                 "mcc", "kappa")]
-        shown.insert(3, ("f1_macro", "macro-averaged F1", cm.metric("f1", average="macro")))
+                                                                 "mcc", "kappa")
+                 for v in [cm.metric(n)]]
+        shown.insert(3, ("f1_macro", "macro-averaged F1", cm.metric("f1", average="macro"),
+                         False))
     levels: set[int] = set()
-    heat = _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels)
+    heat = _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels, titles=True)
     return environment().get_template("matrix.html.j2").render(
         style=scoped_style(".confmat-matrix", levels), k=cm.n_classes, n=cm.n, heatmap=heat, shown=shown)

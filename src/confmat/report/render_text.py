@@ -10,7 +10,7 @@ from ..plots import marked_points
 from .comparison import Comparison
 from .escapes import md_escape, visible
 from .findings import count_text
-from .model import Report
+from .model import ZERO_DIVISION_MARK, Report, marked
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
 Section = tuple[str, list[str], list[list[str]], str | None]
@@ -98,11 +98,22 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str | Non
     a  b
     -  -
     x  1
+    >>> print(table(["a", "b"], [["x", "0.5"], ["y", "0.0\u2020"]]))  # marks hang right
+    a     b
+    -  ----
+    x  0.5
+    y  0.0†
     """
     ncol = len(header)
     align = (align or "l").ljust(ncol, "r")
     header = [visible(h) for h in header]
-    rows = [[visible(c) for c in r] for r in rows]
+    cells = [[visible(c) for c in r] for r in rows]
+    for j in range(ncol):  # a right-aligned column with marked values: the marks hang right
+        if align[j] == "r" and any(r[j].endswith(ZERO_DIVISION_MARK) for r in cells):
+            for r in cells:
+                if r[j] and not r[j].endswith(ZERO_DIVISION_MARK):
+                    r[j] += " "
+    rows = cells
     widths = [max(len(header[j]), *(len(r[j]) for r in rows)) if rows
               else len(header[j]) for j in range(ncol)]
 
@@ -189,7 +200,8 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
         [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
         None,
     ))
-    srows = [[m.name, fmt(m.value), fmt_interval(m.interval), m.interpretation or ""]
+    srows = [[m.name, marked(fmt(m.value), m.undefined), fmt_interval(m.interval),
+              m.interpretation or ""]
              for m in rep.headline]
     out.append(("Headline metrics",
                 ["metric", "value", f"{rep.level:.0%} interval", "interpretation"], srows,
@@ -199,7 +211,7 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
     for r in rep.per_class:
         if summary and r.name not in SUMMARY_PER_CLASS:
             continue
-        vals = [fmt(v) for v in r.values]
+        vals = [marked(fmt(v), k in r.undefined) for k, v in enumerate(r.values)]
         if r.intervals:
             vals = [f"{v} {fmt_interval(iv)}" for v, iv in zip(vals, r.intervals, strict=True)]
         rows.append([r.name, *vals, *(fmt(r.averages[a]) for a in ("micro", "macro", "weighted")),
@@ -222,7 +234,7 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
     header += ["family", "full name"]
     orows = []
     for m in rep.overall:
-        row = [m.name, fmt(m.value)]
+        row = [m.name, marked(fmt(m.value), m.undefined)]
         if has_iv:
             row.append(fmt_interval(m.interval)
                        + (f" {m.interval_method}" if m.interval_method and m.interval else ""))
@@ -240,12 +252,16 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
                      "thresholds"], crows, None))
         for c in rep.curves:
             mrows = []
-            for p in marked_points(c.sweep):
+            for p in marked_points(c.sweep, zero_division=0):  # the tables' rule and mark
                 (tn, fp), (fn, tp) = c.sweep.at(p["threshold"]).counts.tolist()
                 mrows.append([fmt(p["threshold"], 2), fmt_count(tp), fmt_count(fn), fmt_count(fp),
                               fmt_count(tn), fmt(p["tpr"], 3), fmt(p["fpr"], 3),
-                              fmt(p["precision"], 3)])
-            out.append((f"Thresholds for positive class {c.pos_label}",
+                              marked(fmt(p["precision"], 3), p["precision_undefined"])])
+            title = f"Thresholds for positive class {c.pos_label}"
+            if any(r[-1].endswith(ZERO_DIVISION_MARK) for r in mrows):
+                title += (f" ({ZERO_DIVISION_MARK} no sample predicted positive: PPV is 0 / 0, "
+                          "counted as 0.0 by the zero-division rule)")
+            out.append((title,
                         ["threshold", "TP", "FN", "FP", "TN", "TPR", "FPR", "PPV"], mrows, None))
     out += score_summary_sections(rep)
     return out

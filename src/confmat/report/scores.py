@@ -282,7 +282,10 @@ class ScoreCurve:
         The thresholds are thinned to ``max_points`` (the opening one and the cost-optimal
         one always kept); counts come from ``sweep.tables`` and each metric of
         :data:`SLIDER_METRICS`, the FPR and TPR of the ROC dot from the registry on those
-        tables (undefined values as ``None``).
+        tables. A metric whose ratio divides by zero at a threshold follows the rule of the
+        report's tables (:func:`confmat.report.build.zero_division_fills`): the undefined
+        ratio counts as 0.0 (scikit-learn's ``zero_division=0``), and ``undefined`` lists
+        where, so that the page marks those values as the tables do.
 
         Parameters
         ----------
@@ -302,7 +305,9 @@ class ScoreCurve:
         -------
         dict
             ``thresholds`` (decreasing), ``tp``, ``fn``, ``fp``, ``tn``, ``fpr``, ``tpr``,
-            ``metrics`` (name -> values), ``full_names``, ``start`` (opening index),
+            ``metrics`` (name -> values), ``undefined`` (name -> positions of the values
+            that come from the zero-division rule; metrics without any left out),
+            ``full_names``, ``start`` (opening index),
             ``start_is_printed_matrix``, ``start_mode`` and ``start_note`` (see
             :meth:`opening`), ``theta_text`` (each threshold as typed, see
             :func:`theta_text`), ``pos_label``, ``thinned``; with costs ``expected_cost``
@@ -314,6 +319,10 @@ class ScoreCurve:
         >>> d = c.slider(np.array([[1, 1], [1, 1]]))
         >>> d["thresholds"][d["start"]], d["metrics"]["precision"][d["start"]]
         (0.4, 0.5)
+        >>> d["undefined"]  # θ = 0.1 predicts every sample positive: NPV = 0 / 0
+        {'npv': [3], 'markedness': [3]}
+        >>> d["metrics"]["npv"][3], d["metrics"]["markedness"][3]  # PPV 0.5 + 0 - 1
+        (0.0, -0.5)
         """
         op = self.opening(table)
         start = op.start
@@ -325,8 +334,15 @@ class ScoreCurve:
         if at_cost.size and at_cost[0] not in idx:
             idx = np.sort(np.r_[idx, at_cost[0]])
         tables = np.asarray(self.sweep.tables, np.float64)[idx]
-        values = {m: [num(v) for v in sweep_metric(self.sweep, m, idx, zero_division=np.nan)]
-                  for m in SLIDER_METRICS}
+        values: dict[str, list[float | None]] = {}
+        undefined: dict[str, list[int]] = {}
+        for m in SLIDER_METRICS:  # the tables' rule: an undefined ratio counts as 0.0
+            v = sweep_metric(self.sweep, m, idx, zero_division=0)
+            left_open = sweep_metric(self.sweep, m, idx, zero_division=np.nan)
+            values[m] = [num(x) for x in v]
+            fills = np.flatnonzero(np.isnan(left_open) & ~np.isnan(v))
+            if fills.size:
+                undefined[m] = fills.tolist()
         extra: dict[str, Any] = {}
         if cost_matrix is not None:
             c = np.asarray(cost_matrix, np.float64)
@@ -349,6 +365,7 @@ class ScoreCurve:
             "fpr": [num(v) for v in sweep_metric(self.sweep, "fpr", idx)],
             "tpr": [num(v) for v in sweep_metric(self.sweep, "recall", idx)],
             "metrics": values,
+            "undefined": undefined,
             "full_names": {m: get_metric(m).full_name for m in SLIDER_METRICS},
             "start": int(np.searchsorted(idx, start)),
             "start_is_printed_matrix": op.mode != "conventional",

@@ -7,7 +7,7 @@
   var node = document.getElementById("confmat-data");
   if (!node) { return; }
   var data = JSON.parse(node.textContent);
-  function fmt(v) { return v === null ? "undefined" : v; }
+  function fmt(v) { return v === null ? "nan" : v; }
   function xy(v) { return v === null ? 0 : v; }
   var SVGNS = "http://www.w3.org/2000/svg";
   function el(name, attrs) {
@@ -26,10 +26,18 @@
       var i = c.thresholds.length - 1 - Number(rng.value);
       out("threshold").value = c.theta_text[i];
       ["tp", "fn", "fp", "tn"].forEach(function (n) { out(n).textContent = c[n][i]; });
+      // a value from the zero-division rule carries the tables' mark (written by confmat);
+      // the note under the table names those metrics at this θ
+      var zd = out("zd-note"), mark = zd.getAttribute("data-mark"), filled = [];
       w.querySelectorAll("[data-metric]").forEach(function (m) {
         var values = c.metrics[m.getAttribute("data-metric")];
         m.textContent = values ? fmt(values[i]) : "";
+        if (mark && m.textContent.slice(-mark.length) === mark) {
+          filled.push(m.parentNode.querySelector(".name").textContent);
+        }
       });
+      out("zd-names").textContent = filled.join(", ");
+      zd.hidden = filled.length === 0;
       if (c.expected_cost) {
         out("cost").textContent = fmt(c.expected_cost[i]) +
           (i === c.cost_optimal ? " (the lowest: cost-optimal θ)" : "");
@@ -123,5 +131,25 @@
         rows.forEach(function (r) { body.appendChild(r); });
       });
     });
+  });
+})();
+// Heatmap tooltips of large matrices (small ones carry a title in the page): on hover, a
+// cell's title is written from its row and column headers and the numbers it prints, the
+// sentence of html_env.heat_tip, so 40,000 cells do not each carry one in the file.
+(function () {
+  "use strict";
+  document.querySelectorAll("table.heat").forEach(function (table) {
+    var heads = table.tHead.rows[0].cells;
+    function tip(e) {
+      var td = e.target.closest ? e.target.closest("td") : null;
+      if (!td || td.title || !table.contains(td)) { return; }
+      var small = td.querySelector("small");
+      var row = td.parentNode.cells[0];
+      if (!small || !row || row.tagName !== "TH") { return; }  // totals: no tooltip
+      var truth = row.textContent, pred = heads[td.cellIndex].textContent;
+      td.title = "true " + truth + ", predicted " + pred + ": " + td.firstChild.textContent +
+        " (" + small.textContent + " of true " + truth + ")";
+    }
+    table.addEventListener("mouseover", tip);
   });
 })();
