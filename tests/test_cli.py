@@ -105,7 +105,7 @@ def test_matrix_text_markdown_csv_and_counts_file(tmp_path: Path) -> None:
     assert md.stdout.startswith("# ") and "| metric |" in md.stdout
     csv = run("matrix", "[[5,1],[2,7]]", "--format", "csv", "--no-intervals")
     lines = csv.stdout.splitlines()
-    assert lines[0] == "model,section,metric,class,value,low,high"
+    assert lines[0] == "model,section,metric,class,value,low,high,true,predicted"
     acc = next(ln for ln in lines if ",overall,accuracy," in ln)
     assert float(acc.split(",")[4]) == pytest.approx(12 / 15)
     counts = tmp_path / "counts.csv"

@@ -206,7 +206,8 @@ def test_json_is_strict_and_csv_is_long_form() -> None:
     assert "NaN" not in text and "Infinity" not in text
     assert d["overall"][-1]["value"] is None and d["per_class"][-1]["values"][1] is None
     rows = list(csv.DictReader(io.StringIO(render_csv(rep))))
-    cells = {(r["class"], r["metric"]): float(r["value"]) for r in rows if r["section"] == "matrix"}
+    cells = {(r["true"], r["predicted"]): float(r["value"]) for r in rows
+             if r["section"] == "matrix"}
     assert cells == {("yes", "yes"): 10, ("yes", "no"): 0, ("no", "yes"): 4, ("no", "no"): 6}
     acc = next(r for r in rows if r["section"] == "overall" and r["metric"] == "accuracy")
     assert float(acc["value"]) == pytest.approx(16 / 20)

@@ -8,10 +8,7 @@ Displays draw).
 
 from __future__ import annotations
 
-import csv
-import io
 import os
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -45,7 +42,7 @@ def emit(obj: Any, fmt: str, output: str | None, summary: bool = False,
         (:func:`confmat.report.render_html`; None: its default).
     excel_safe : bool, default False
         CSV: text cells that a spreadsheet would run as a formula are quoted
-        (:func:`excel_safe_csv`, ``--csv-excel-safe``).
+        (:func:`confmat.report.render_csv` with ``excel_safe=True``, ``--csv-excel-safe``).
 
     Raises
     ------
@@ -59,9 +56,8 @@ def emit(obj: Any, fmt: str, output: str | None, summary: bool = False,
 
     renderer = {"text": render_text, "json": render_json, "markdown": render_markdown,
                 "csv": render_csv, "html": render_html}[fmt]
-    text = render_html(obj, overlay_bands=overlay_bands) if fmt == "html" else renderer(obj)
-    if fmt == "csv" and excel_safe:
-        text = excel_safe_csv(text)
+    text = (render_html(obj, overlay_bands=overlay_bands) if fmt == "html" else
+            render_csv(obj, excel_safe=excel_safe) if fmt == "csv" else renderer(obj))
     if output is None or output == "-":
         click.echo(text, nl=False)
         return
@@ -71,13 +67,6 @@ def emit(obj: Any, fmt: str, output: str | None, summary: bool = False,
     except OSError as exc:
         raise InputError(f"cannot write output file {output!r}: {exc.strerror or exc}") from exc
     click.echo(f"wrote {output}", err=True)
-
-
-#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-#: Columns of :func:`confmat.report.render_csv` that hold numbers (never quoted)
-NUMBER_COLUMNS = frozenset({"value", "low", "high"})
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def check_excel_safe(excel_safe: bool, fmt: str) -> None:
@@ -107,59 +96,6 @@ def check_excel_safe(excel_safe: bool, fmt: str) -> None:
     if excel_safe and fmt != "csv":
         raise InputError(f"--csv-excel-safe applies to CSV output (-f csv or -o FILE.csv), "
                          f"not {fmt}")
-
-
-def excel_safe_csv(text: str) -> str:
-    """CSV text of :func:`confmat.report.render_csv` made safe to open in a spreadsheet.
-
-    A text cell (a label, a model, metric or section name) whose first character would make a
-    spreadsheet read it as a formula (:data:`FORMULA_STARTS`: ``=``, ``+``, ``-``, ``@``, tab,
-    carriage return) gets a leading single quote, OWASP's advice against CSV (formula)
-    injection. Numbers are never changed: neither the number columns
-    (:data:`NUMBER_COLUMNS`) nor a text cell that is a plain number such as the label ``-1``
-    (a spreadsheet reads it as that number, it runs nothing). The header and the number of
-    rows stay as they are; a program that reads the file back sees the quote.
-
-    Parameters
-    ----------
-    text : str
-        CSV with a header row.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(excel_safe_csv('model,section,metric,class,value,low,high\\n'
-    ...                      ',matrix,=HYPERLINK(1),-1,-3,,\\n'), end="")
-    model,section,metric,class,value,low,high
-    ,matrix,'=HYPERLINK(1),-1,-3,,
-    """
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows:
-        return text
-    header = rows[0]
-    text_cols = [j for j, h in enumerate(header) if h not in NUMBER_COLUMNS]
-    for row in rows[1:]:
-        for j in text_cols:
-            if j < len(row):
-                row[j] = _safe_cell(row[j])
-    # written by hand: the csv module quotes a carriage return only when the line ends
-    # hold one, and a cell "'\r..." left unquoted would break its row in two
-    return "".join(",".join(_quoted(c) for c in row) + "\n" for row in rows)
-
-
-def _quoted(cell: str) -> str:
-    if any(ch in cell for ch in ',"\n\r'):
-        return '"' + cell.replace('"', '""') + '"'
-    return cell
-
-
-def _safe_cell(cell: str) -> str:
-    if cell.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(cell):
-        return "'" + cell
-    return cell
 
 
 def print_terminal(obj: Any, summary: bool = False) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 from .comparison import Comparison
@@ -35,13 +36,24 @@ def render_json(obj: Report | Comparison, indent: int | None = 2) -> str:
     return json.dumps(obj.to_dict(), indent=indent, allow_nan=False) + "\n"
 
 
-def render_csv(obj: Report | Comparison) -> str:
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+#: Columns of :func:`render_csv`; the positions of those that hold text
+COLUMNS = ("model", "section", "metric", "class", "value", "low", "high", "true", "predicted")
+_TEXT = (0, 1, 2, 3, 7, 8)
+
+
+def render_csv(obj: Report | Comparison, excel_safe: bool = False) -> str:
     """The report in long form, one value per row.
 
-    Columns: ``model, section, metric, class, value, low, high``; ``class`` is empty for
-    overall metrics and names the average (``micro``/``macro``/``weighted``) for averages;
-    the confusion matrix appears as ``section=matrix`` rows with ``metric`` the predicted
-    class; pairwise tests of a comparison as ``section=test`` rows (``class``: the metric);
+    Columns: ``model, section, metric, class, value, low, high, true, predicted``;
+    ``class`` is empty for overall metrics and names the average
+    (``micro``/``macro``/``weighted``) for averages; the confusion matrix appears as
+    ``section=matrix`` rows, ``metric=count``, one per cell, the cell named by ``true`` (the
+    true class, a row of the matrix) and ``predicted`` (the predicted class, a column), which
+    are empty on every other row; pairwise tests of a comparison as ``section=test`` rows
+    (``class``: the metric);
     the ROC confidence band as ``section=roc_band`` rows, one per specificity (``metric``
     ``sensitivity@specificity=0.9``, ``class`` the positive class); Hand and Till's AUC and
     the partial AUC as ``section=curve`` rows (``hand_till_auc``; the partial AUC named with
@@ -49,9 +61,17 @@ def render_csv(obj: Report | Comparison) -> str:
     McClish-corrected]``, :func:`confmat.report.roc_summaries.partial_auc_name`, also in the
     ``class`` column of the tests on it).
 
+    The data are exact by default (a program reads them back). With ``excel_safe`` a text
+    cell (a label, a model, metric or section name) whose first character would make a
+    spreadsheet run it as a formula (:data:`FORMULA_STARTS`) gets a leading single quote,
+    OWASP's advice against CSV injection; numbers are never changed (the ``value``, ``low``,
+    ``high`` columns, and a label that is a plain number such as ``-1``).
+
     Parameters
     ----------
     obj : Report or Comparison
+    excel_safe : bool, default False
+        Quote the text cells a spreadsheet would run as formulas.
 
     Returns
     -------
@@ -61,13 +81,21 @@ def render_csv(obj: Report | Comparison) -> str:
     --------
     >>> from confmat import ConfusionMatrix
     >>> from confmat.report import build_report
-    >>> rep = build_report(ConfusionMatrix([[3, 1], [0, 4]]), intervals=False)
-    >>> render_csv(rep).splitlines()[1]
-    ',matrix,0,0,3,,'
+    >>> rep = build_report(ConfusionMatrix([[3, 1], [0, 4]], labels=["=a", "b"]),
+    ...                    intervals=False)
+    >>> lines = render_csv(rep).splitlines()
+    >>> lines[0]
+    'model,section,metric,class,value,low,high,true,predicted'
+    >>> lines[1:3]
+    [',matrix,count,,3,,,=a,=a', ',matrix,count,,1,,,=a,b']
+    >>> render_csv(rep, excel_safe=True).splitlines()[2]
+    ",matrix,count,,1,,,'=a,b"
     """
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["model", "section", "metric", "class", "value", "low", "high"])
+    # "\r\n" line ends (RFC 4180): the writer then quotes a cell holding a carriage return,
+    # which with "\n" alone it writes bare, breaking its row in two for every reader
+    w = _Writer(csv.writer(buf, lineterminator="\r\n"), excel_safe)
+    w.w.writerow(COLUMNS)
     reports = obj.reports if isinstance(obj, Comparison) else [obj]
     for rep in reports:
         _rows(w, rep, rep.title if isinstance(obj, Comparison) else "")
@@ -82,11 +110,29 @@ def render_csv(obj: Report | Comparison) -> str:
     return buf.getvalue()
 
 
+class _Writer:
+    """A csv writer whose rows are padded with the empty ``true`` / ``predicted`` cells and,
+    when ``excel_safe``, whose text cells that would run as formulas are quoted."""
+
+    def __init__(self, w: Any, excel_safe: bool) -> None:
+        self.w = w
+        self.excel_safe = excel_safe
+
+    def writerow(self, row: list[Any]) -> None:
+        row = row + [""] * (len(COLUMNS) - len(row))
+        if self.excel_safe:
+            for j in _TEXT:
+                cell = str(row[j])
+                if cell.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(cell):
+                    row[j] = "'" + cell
+        self.w.writerow(row)
+
+
 def _rows(w: Any, rep: Report, model: str) -> None:
     labels = [str(v) for v in rep.labels]
     for i, t in enumerate(labels):
         for j, p in enumerate(labels):
-            w.writerow([model, "matrix", p, t, rep.counts[i, j].item(), "", ""])
+            w.writerow([model, "matrix", "count", "", rep.counts[i, j].item(), "", "", t, p])
     for r in rep.per_class:
         for k, v in enumerate(r.values):
             iv = r.intervals[k] if r.intervals else None
