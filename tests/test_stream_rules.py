@@ -97,14 +97,14 @@ def test_positive_rule_of_two_string_rules():
 @pytest.mark.parametrize(("labels", "pos"), [([0, 1, 2], 1), (["a", "b", "c"], "a"),
                                              (["a", "b", "c"], "z")])
 def test_pos_label_with_more_than_two_labels_is_refused(labels, pos):
-    with pytest.raises(ValueError, match=r"pos_label .* binary .* labels \[.*\] name 3 classes"):
+    with pytest.raises(ValueError, match=r"pos_label=.* binary .* labels \[.*\] name 3 classes"):
         ScoreHistogram(labels, bins=4, pos_label=pos)
 
 
 def test_pos_label_with_more_than_two_labels_in_json_is_refused():
     d = ScoreHistogram([0, 1, 2], bins=2).to_dict()
     d.update(version=2, pos_label=1)
-    with pytest.raises(ValueError, match=r"pos_label .* labels \[0, 1, 2\]"):
+    with pytest.raises(ValueError, match=r"pos_label=1 .* labels \[0, 1, 2\]"):
         ScoreHistogram.from_dict(d)
 
 
@@ -235,12 +235,13 @@ def test_int_chunks_then_float_chunks_give_the_one_shot_classes():
 
 
 def test_int_true_labels_and_float_predictions_in_one_call():
-    """scikit-learn's ``unique_labels`` gives the floats ``[1.0, 1.5, 2.0]`` here, and so does
-    every chunking of the stream; the one-shot gave ``[1, 1.5, 2]``."""
-    from sklearn.utils.multiclass import unique_labels
-
+    """numpy's promotion of the two label vectors (``np.union1d``, as scikit-learn's
+    ``confusion_matrix`` takes the union of its labels) gives the floats ``[1.0, 1.5, 2.0]``
+    here, and so does every chunking of the stream; the one-shot gave ``[1, 1.5, 2]``."""
     cm = ConfusionMatrix.from_predictions([1, 2], [1.5, 2.0])
-    assert _typed(cm.labels) == _typed(unique_labels([1, 2], [1.5, 2.0]).tolist())
+    assert _typed(cm.labels) == _typed(np.union1d([1, 2], [1.5, 2.0]).tolist())
+    pairs = Counter(zip([1, 2], [1.5, 2.0], strict=True))
+    assert cm.counts.tolist() == [[pairs[(a, b)] for b in cm.labels] for a in cm.labels]
 
 
 NUMBER_KINDS = {
