@@ -384,3 +384,73 @@ def test_streamed_scores_of_float_labels_after_int_labels():
     assert _typed(acc.labels) == _typed([0.0, 1.0])
     assert acc.curves().roc_auc() == pytest.approx(roc_auc_score(t, s), abs=1e-12)
     assert acc.curves().counts[:, 0, :].tolist() == hand_bins(t, s, 10, [0, 1])
+
+
+# ------------------------------------------------------------------ 6. found on the way
+def test_a_boolean_histogram_is_not_a_histogram_of_0_and_1():
+    """``[False, True] == [0, 1]`` in Python: the labels alone let the two compare equal and
+    merge."""
+    flags = ScoreHistogram(bins=4, pos_label=True).update([False, True], [0.1, 0.9])
+    numbers = ScoreHistogram(bins=4).update([0, 1], [0.1, 0.9])
+    assert flags.counts.tolist() == numbers.counts.tolist()
+    assert flags != numbers
+    with pytest.raises(ValueError, match=r"different labels, bins or score_range"):
+        flags + numbers
+    assert ScoreHistogram([False, True], bins=4) != ScoreHistogram([0, 1], bins=4)
+
+
+def test_accumulator_state_refuses_a_histogram_made_without_labels():
+    import json
+
+    acc = Accumulator(bins=4)
+    acc.update([0, 1], [0, 1], scores=[0.1, 0.9])
+    d = json.loads(acc.to_json())
+    d["scores"] = ScoreHistogram(bins=4).update([0, 1], [0.1, 0.9]).to_dict()
+    with pytest.raises(ValueError, match=r"field 'scores' is a histogram made without labels"):
+        Accumulator.from_dict(d)
+
+
+def test_grouped_accumulators_of_different_pos_label_do_not_merge():
+    a, b = GroupedAccumulator(pos_label=1), GroupedAccumulator(pos_label=0)
+    a.update([0, 1], [0, 1], ["x", "y"])
+    b.update([0, 1], [1, 1], ["x", "y"])
+    with pytest.raises(ValueError, match=r"different pos_label: 1 vs 0"):
+        a.merge(b)
+    assert a.n_samples == 2 and a.stack.tolist() == [[[1, 0], [0, 0]], [[0, 0], [0, 1]]]
+    with pytest.raises(ValueError, match=r"different pos_label: True vs 1"):
+        GroupedAccumulator(pos_label=True).merge(GroupedAccumulator(pos_label=1))
+    undeclared = GroupedAccumulator()
+    undeclared.merge(b)  # a state that declared none takes the other's
+    assert undeclared.pos_label == 0
+    assert (GroupedAccumulator(pos_label=0) + b).pos_label == 0
+
+
+def test_arrow_string_chunks_with_scores():
+    pa = pytest.importorskip("pyarrow")
+    acc = Accumulator(bins=10)
+    acc.update(pa.array(["no", "yes", "yes"]), pa.array(["no", "no", "yes"]),
+               scores=[0.15, 0.45, 0.85])
+    acc.update(pa.chunked_array([["yes"], ["no"]]), pa.chunked_array([["yes"], ["yes"]]),
+               scores=[0.95, 0.55])
+    t = ["no", "yes", "yes", "yes", "no"]
+    s = [0.15, 0.45, 0.85, 0.95, 0.55]
+    assert acc.counts.tolist() == sk_confusion_matrix(t, ["no", "no", "yes", "yes", "yes"]).tolist()
+    assert acc.curves().counts[:, 0, :].tolist() == hand_bins(t, s, 10, ["no", "yes"])
+    assert acc.curves().roc_auc() == pytest.approx(
+        roc_auc_score([v == "yes" for v in t], s), abs=1e-12)
+
+
+def test_integers_past_2_53_beside_floats_keep_values_and_counts():
+    """The documented limit: the one-shot promotes each column on its own (``y_true``'s
+    ``0`` becomes ``0.0`` in a float column, ``y_pred``'s huge integer keeps an object
+    column), which a stream cannot see; the classes' values and the counts still agree."""
+    big = 2**63 + 5
+    cm = _one_shot([[-1.5], [0]], [[-1.5], [big]])
+    acc = Accumulator()
+    acc.update([-1.5], [-1.5])
+    acc.update(np.array([0], dtype=np.uint64), np.array([big], dtype=np.uint64))
+    assert acc.labels == cm.labels == [-1.5, 0, big]
+    assert type(acc.labels[2]) is int and acc.labels[2] == big  # exact, never rounded
+    pairs = Counter([(-1.5, -1.5), (0, big)])
+    assert acc.counts.tolist() == [[pairs[(a, b)] for b in cm.labels] for a in cm.labels]
+    assert acc.counts.tolist() == cm.counts.tolist()

@@ -401,7 +401,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
             If ``other`` is not a GroupedAccumulator, or keys / labels cannot be ordered
             together.
         ValueError
-            Different fixed labels or different sensitive features.
+            Different fixed labels, different sensitive features, or two different
+            ``pos_label`` (a state without one takes the other's).
         OverflowError
             If the integer counts would exceed int64.
 
@@ -421,6 +422,11 @@ class GroupedAccumulator(GroupedAccumulatorState):
                              f"{self._labels} vs {other._labels}")
         if self._fixed and set(other._labels) - set(self._labels):
             raise ValueError(f"{what}: other has labels outside the fixed labels {self._labels}")
+        if None not in (self.pos_label, other.pos_label) and (
+                label_kind(self.pos_label), self.pos_label) != (
+                label_kind(other.pos_label), other.pos_label):
+            raise ValueError(f"cannot merge accumulators with different pos_label: "
+                             f"{self.pos_label!r} vs {other.pos_label!r}")
         if other._names is not None:
             self._check_names(other._names, what)
         if other._keys:
@@ -428,6 +434,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
             self._add(gc, other._keys, what)
         self.n_samples += other.n_samples
         self.n_updates += other.n_updates
+        if self.pos_label is None:  # a state that declared none takes the other's
+            self.pos_label = other.pos_label
         return self
 
     def __add__(self, other: GroupedAccumulator) -> GroupedAccumulator:

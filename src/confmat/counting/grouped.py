@@ -230,7 +230,7 @@ def _book(vt: list[Any], vp: list[Any], labels: Any) -> tuple[list[Any], bool]:
     if labels is None:
         check_label_kinds(vt + vp, "y_true and y_pred together")
         try:
-            return unify_numbers(sorted(set(vt) | set(vp))), False
+            return unify_numbers(sorted(set(vt) | set(vp)), also=vt + vp), False
         except TypeError as exc:
             raise TypeError(
                 f"y_true and y_pred mix label types that cannot be ordered together: {exc}"

@@ -255,7 +255,7 @@ def _coded_counts(
 def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
     check_label_kinds(vt + vp, "y_true and y_pred together")
     try:
-        return unify_numbers(sorted(set(vt) | set(vp)))
+        return unify_numbers(sorted(set(vt) | set(vp)), also=vt + vp)
     except TypeError as exc:
         raise TypeError(
             f"y_true and y_pred mix label types that cannot be ordered together: {exc}"

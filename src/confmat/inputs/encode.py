@@ -281,10 +281,11 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
 
 
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
-    items = {py_scalar(v) for v in a.tolist()} | {py_scalar(v) for v in b.tolist()}
+    va, vb = [py_scalar(v) for v in a.tolist()], [py_scalar(v) for v in b.tolist()]
+    items = set(va) | set(vb)
     check_label_kinds(list(items), "y_true and y_pred together")
-    try:
-        return unify_numbers(sorted(items))
+    try:  # a float column makes the book float even where its labels equal integers
+        return unify_numbers(sorted(items), also=va + vb)
     except TypeError as exc:
         raise TypeError(
             f"y_true and y_pred mix label types that cannot be ordered together: {exc}"

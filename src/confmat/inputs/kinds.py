@@ -249,7 +249,7 @@ def unify_numbers(labels: list[Any], also: Sequence[Any] = ()) -> list[Any]:
     --------
     >>> unify_numbers([1, 1.5, 2])
     [1.0, 1.5, 2.0]
-    >>> unify_numbers([1, 2], also=[2.0])
+    >>> unify_numbers([1, 2], also=[2.0])  # a float 2.0 deduplicated into the integer 2
     [1.0, 2.0]
     >>> unify_numbers([0.5, 2**60 + 1])
     [0.5, 1152921504606846977]
