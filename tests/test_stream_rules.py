@@ -351,6 +351,13 @@ def test_dask_partitions_that_cannot_be_merged_are_named(synchronous_dask):
     with pytest.raises(TypeError, match=r"^partitions 0 to 1: ") as err:
         cdask.accumulate(y, y)
     assert "chunk" not in str(err.value)
+    many = da.from_array(np.array([0, 1, 2, 3, "a", "b", "c", "d"], dtype=object), chunks=2)
+    with pytest.raises(TypeError, match=r"^partitions 0 to 3: ") as err:
+        cdask.accumulate(many, many, split_every=2)  # the root merge holds all four
+    g = da.from_array(np.array(["x"] * 8), chunks=2)
+    with pytest.raises(TypeError, match=r"^partitions 0 to 3: ") as err:
+        cdask.by_group(many, many, g, split_every=2)
+    assert "chunk" not in str(err.value)
 
 
 def test_dask_update_of_an_accumulator_still_names_its_chunk(synchronous_dask):
@@ -360,6 +367,12 @@ def test_dask_update_of_an_accumulator_still_names_its_chunk(synchronous_dask):
     acc.update([0], [0])
     with pytest.raises(ValueError, match=r"^chunk 2 has label 7 not in the fixed labels"):
         acc.update(da.from_array(np.array([0, 7]), chunks=1), da.from_array(np.array([0, 1]), chunks=1))
+    bad = da.from_array(np.array([0.0, 1.0, np.nan]), chunks=2)
+    with pytest.raises(ValueError, match=r"^chunk 2: partition 1: y_true contains NaN at position 0"):
+        acc.update(bad, da.zeros(3, chunks=2))
+    with pytest.raises(ValueError, match=r"^file 3: partition 1: y_true contains NaN"):
+        acc.update(bad, da.zeros(3, chunks=2), chunk_name="file 3")
+    assert acc.n_updates == 1 and acc.counts.tolist() == [[1, 0], [0, 0]]
 
 
 def test_a_chunk_may_be_named_by_the_caller():

@@ -283,7 +283,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
             self._names = list(names)
         elif list(names) != self._names:
             raise ValueError(
-                f"{what} has the sensitive features {names} but the earlier chunks had "
+                f"{what} has the sensitive features {names} but the earlier ones had "
                 f"{self._names}; every chunk must name the same features"
             )
 
@@ -295,7 +295,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
             check_sum([int_total(self._stack), int_total(stack)],
                       f"{what} added to the running counts")
         labels = [py_scalar(v) for v in gc.labels]
-        check_known_kinds(self._labels, labels, f"labels of {what} and the earlier chunks")
+        check_known_kinds(self._labels, labels, f"the earlier labels and those of {what}")
         if self._keys and keys and _key_kinds(self._keys[0]) != _key_kinds(next(iter(keys))):
             raise TypeError(f"{what} has group keys {list(keys)[:5]} of other kinds than the "
                             f"earlier groups {self._keys[:5]}")
@@ -303,7 +303,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
         if labels != self._labels and not self._fixed:
             merged = list(dict.fromkeys(self._labels + labels))
             try:
-                check_label_kinds(merged, f"labels of {what} and the earlier chunks")
+                check_label_kinds(merged, f"the earlier labels and those of {what}")
                 new_labels = sorted(merged)
             except TypeError as exc:
                 raise TypeError(f"{what} has labels {labels[:5]} that cannot be ordered with the "

@@ -280,10 +280,13 @@ class Accumulator(AccumulatorState):
                     self._hist.labels if self._hist is not None
                     else self._labels if self._fixed else None
                 )
-            part = hooks.DASK_ACCUMULATE(
-                y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
-                score_range=self.score_range, score_labels=hist_labels, allow_empty=True,
-            )
+            try:  # the message names the chunk, then the partition
+                part = hooks.DASK_ACCUMULATE(
+                    y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
+                    score_range=self.score_range, score_labels=hist_labels, allow_empty=True,
+                )
+            except (ValueError, TypeError) as exc:
+                raise type(exc)(f"{where}: {exc}") from exc
             self._merge_state(part, where)
             self.n_updates = chunk
             return

@@ -193,11 +193,6 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
         from ..binned import read_histogram
 
         hist = read_histogram(data["scores"], name, at=("scores",))
-        if not hist.labels_given:  # its chunks would be read by another positive-class rule
-            raise ValueError(
-                f"{name}: field 'scores' is a histogram made without labels ({hist.positive_rule}); "
-                "an Accumulator's histogram has its classes given"
-            )
         known = set(labels)
         seen = np.any(hist.counts.reshape(len(hist.labels), -1), axis=1).tolist()
         unknown = [v for v, s in zip(hist.labels, list(seen), strict=True)
@@ -216,6 +211,11 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
             raise ValueError(
                 f"{name}: field 'scores' has dtype {hist.counts.dtype} but 'counts' has "
                 f"{table.dtype}: a weighted chunk weighs both"
+            )
+        if not hist.labels_given:  # its chunks would be read by another positive-class rule
+            raise ValueError(
+                f"{name}: field 'scores' is a histogram made without labels ({hist.positive_rule}); "
+                "an Accumulator's histogram has its classes given"
             )
         if table.dtype.kind == "i":
             _check_score_totals(table, labels, hist, name)

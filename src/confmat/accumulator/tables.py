@@ -116,7 +116,7 @@ def grow_table(
     """
     merged = list(known) + list(new)
     try:
-        check_label_kinds(merged, f"labels of {where} and the earlier chunks")
+        check_label_kinds(merged, f"the earlier labels and those of {where}")
         order = unify_numbers(sorted(merged))
     except TypeError as exc:
         raise TypeError(

@@ -230,7 +230,9 @@ def _book(vt: list[Any], vp: list[Any], labels: Any) -> tuple[list[Any], bool]:
     if labels is None:
         check_label_kinds(vt + vp, "y_true and y_pred together")
         try:
-            return unify_numbers(sorted(set(vt) | set(vp)), also=vt + vp), False
+            # each column's labels once (1 before 1.0 kept), as confusion_counts does
+            also = [*dict.fromkeys(vt), *dict.fromkeys(vp)]
+            return unify_numbers(sorted(set(vt) | set(vp)), also=also), False
         except TypeError as exc:
             raise TypeError(
                 f"y_true and y_pred mix label types that cannot be ordered together: {exc}"
