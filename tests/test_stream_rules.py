@@ -394,7 +394,16 @@ def test_streamed_scores_of_float_labels_after_int_labels():
     acc.update([0, 1], [0, 1], scores=[0.15, 0.85])
     acc.update([0.0, 1.0, 1.0], [0.0, 0.0, 1.0], scores=[0.35, 0.45, 0.95])
     t, s = [0, 1, 0, 1, 1], [0.15, 0.85, 0.35, 0.45, 0.95]
-    assert _typed(acc.labels) == _typed([0.0, 1.0])
+    assert _typed(acc.labels) == _typed(acc.curves().labels) == _typed([0.0, 1.0])
+    ints, floats = Accumulator(bins=10), Accumulator(bins=10)
+    ints.update([0, 1], [0, 1], scores=[0.15, 0.85])
+    floats.update([0.0, 1.0], [0.0, 1.0], scores=[0.35, 0.45])
+    for both in (ints + floats, floats + ints):
+        assert _typed(both.labels) == _typed(both.curves().labels) == _typed([0.0, 1.0])
+        assert both.curves().counts[:, 0, :].tolist() == hand_bins(
+            [0, 1, 0, 1], [0.15, 0.85, 0.35, 0.45], 10, [0, 1])
+        back = Accumulator.from_json(both.to_json())
+        assert _typed(back.curves().labels) == _typed([0.0, 1.0])
     assert acc.curves().roc_auc() == pytest.approx(roc_auc_score(t, s), abs=1e-12)
     assert acc.curves().counts[:, 0, :].tolist() == hand_bins(t, s, 10, [0, 1])
 

@@ -25,7 +25,13 @@ from ..inputs.targets import check_bins
 from ..matrix import ConfusionMatrix
 from ..metrics.exact import check_total, int_total
 from .grouped import check_group_counts
-from .scores import add_chunk_scores, check_scores_given, merged_histogram, new_histogram
+from .scores import (
+    add_chunk_scores,
+    check_scores_given,
+    merged_histogram,
+    new_histogram,
+    retyped_histogram,
+)
 from .state import AccumulatorState
 from .tables import add_table, check_known, chunk_label
 
@@ -319,6 +325,8 @@ class Accumulator(AccumulatorState):
         self._add(table, labels, where)
         self.n_samples += n
         self.n_updates = chunk
+        if not self._fixed:
+            self._hist = retyped_histogram(self._hist, self._labels)
 
     def update_grouped(
         self,
@@ -488,7 +496,7 @@ class Accumulator(AccumulatorState):
         elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":
             self._table = self._table.astype(np.float64)
         self.n_samples += other.n_samples
-        self._hist = hist
+        self._hist = hist if self._fixed else retyped_histogram(hist, self._labels)
 
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):

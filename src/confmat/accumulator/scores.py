@@ -12,7 +12,10 @@ import numpy as np
 
 from ..inputs.kinds import py_scalar, unify_numbers
 
-__all__ = ["add_chunk_scores", "check_scores_given", "merged_histogram", "new_histogram"]
+__all__ = [
+    "add_chunk_scores", "check_scores_given", "merged_histogram", "new_histogram",
+    "retyped_histogram",
+]
 
 
 def check_scores_given(acc: Any, scores: Any, where: str) -> None:
@@ -218,3 +221,39 @@ def merged_histogram(acc: Any, other: Any) -> Any:
             )
         return theirs.copy()
     return mine + theirs
+
+
+def retyped_histogram(hist: Any, classes: list[Any]) -> Any:
+    """The histogram with its numeric classes in the type of the accumulator's classes: once
+    a float label made the accumulator's integer classes floats
+    (:func:`confmat.inputs.kinds.unify_numbers`), the histogram's classes follow.
+
+    Parameters
+    ----------
+    hist : ScoreHistogram or None
+        The accumulator's histogram.
+    classes : list
+        The accumulator's classes (grown, not fixed).
+
+    Returns
+    -------
+    ScoreHistogram or None
+        ``hist`` itself when nothing changes, else a histogram of the same counts over the
+        retyped classes.
+
+    Examples
+    --------
+    >>> h = new_histogram([0, 1], 4, (0.0, 1.0))
+    >>> retyped_histogram(h, [0.0, 0.5, 1.0]).labels
+    [0.0, 1.0]
+    >>> retyped_histogram(h, [0, 1]) is h
+    True
+    """
+    if hist is None:
+        return None
+    labels = unify_numbers(hist.labels, also=classes)
+    if labels is hist.labels:
+        return hist
+    out = new_histogram(labels, hist.bins, hist.score_range)
+    out.counts = hist.counts
+    return out
