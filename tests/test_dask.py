@@ -138,7 +138,7 @@ def test_bad_dask_inputs(client):
         ConfusionMatrix.from_predictions(da.zeros(4, chunks=2), da.zeros(4, chunks=2),
                                          sample_weight=np.ones(4))
     bad = da.from_array(np.array([0.0, 1.0, np.nan, 1.0]), chunks=2)
-    with pytest.raises(ValueError, match=r"partition 1: (chunk 1: )?y_true contains NaN"):
+    with pytest.raises(ValueError, match=r"^partition 1: y_true contains NaN"):
         ConfusionMatrix.from_predictions(bad, da.zeros(4, chunks=2))
     with pytest.raises(ValueError, match="1-D"):
         ConfusionMatrix.from_predictions(da.zeros((4, 2), chunks=2), da.zeros((4, 2), chunks=2))
@@ -150,7 +150,7 @@ def test_partial_result_is_refused(client, monkeypatch):
 
     import confmat.dask as cdask
 
-    def lossy_merge(*parts):
+    def lossy_merge(span, *parts):
         out = parts[0]
         for part in parts[1:-1]:  # drops the last partial state of every group
             out.merge(part)

@@ -141,39 +141,51 @@ def _partial(
     t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
     score_labels: list[Any] | None, index: int = 0,
 ) -> Accumulator:
-    """Count one partition (runs on a worker); errors name the partition."""
-    try:
-        return _count_partition(t, p, s, w, bins, score_range, score_labels)
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(f"partition {index}: {exc}") from exc
-
-
-def _count_partition(
-    t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
-    score_labels: list[Any] | None,
-) -> Accumulator:
+    """Count one partition (runs on a worker); errors name the partition, and only it (the
+    partition's one-update accumulator would call it "chunk 1")."""
+    where = f"partition {index}"
     acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range,
                       score_labels=score_labels)
-    t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
+    try:
+        t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
+        if s is not None and hasattr(s, "to_numpy"):
+            s = s.to_numpy()
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"{where}: {exc}") from exc
     if t.shape[0] == 0:
         return acc
-    if s is not None and hasattr(s, "to_numpy"):
-        s = s.to_numpy()
-    acc.update(t, p, scores=s, sample_weight=w)
+    acc.update(t, p, scores=s, sample_weight=w, chunk_name=where)
     acc.n_updates = 1
     return acc
 
 
-def _merge(*parts: Accumulator) -> Accumulator:
-    """Merge partial states (runs on a worker, up the reduction tree).
+def _merge(span: tuple[int, int], *parts: Accumulator) -> Accumulator:
+    """Merge partial states (runs on a worker, up the reduction tree); errors name the
+    partitions ``span`` (first, last) the parts hold.
 
     The inputs are left untouched: a task the scheduler reruns must see the same inputs.
     """
     first = parts[0]
     out = Accumulator(bins=first.bins, score_range=first.score_range)
-    for p in parts:
-        out.merge(p)
+    try:
+        for p in parts:
+            out.merge(p)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"partitions {span[0]} to {span[1]}: {exc}") from exc
     return out
+
+
+def _reduce(level: list[Any], merge: Any, split_every: int) -> Any:
+    """The root of the reduction tree over ``level`` (one delayed state per partition), each
+    merge told which partitions it holds."""
+    spans = [(i, i) for i in range(len(level))]
+    while len(level) > 1:
+        groups = range(0, len(level), split_every)
+        new_spans = [(spans[i][0], spans[min(i + split_every, len(level)) - 1][1]) for i in groups]
+        level = [merge(span, *level[i : i + split_every]) for i, span in zip(groups, new_spans,
+                                                                             strict=True)]
+        spans = new_spans
+    return level[0]
 
 
 def accumulate(
@@ -258,9 +270,7 @@ def accumulate(
         if allow_empty:
             return Accumulator(bins=bins, score_range=score_range)
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
-    while len(level) > 1:
-        level = [merge(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
-    (acc,) = dask.compute(level[0])
+    (acc,) = dask.compute(_reduce(level, merge, split_every))
     if n is not None and acc.n_samples != n:
         raise RuntimeError(
             f"the Dask computation counted {acc.n_samples} samples but the input has {n}; "
@@ -452,22 +462,27 @@ def _group_blocks(groups: Any, y_true: Any, n_blocks: int) -> list[Any]:
 def _grouped_partial(t: Any, p: Any, g: Any, w: Any, labels: list[Any] | None,
                      index: int) -> GroupedAccumulator:
     """Count one partition by group (runs on a worker); errors name the partition."""
+    where = f"partition {index}"
     acc = GroupedAccumulator(labels)
-    t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
+    try:
+        t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"{where}: {exc}") from exc
     if t.shape[0] == 0:
         return acc
-    try:
-        acc.update(t, p, g, sample_weight=w)
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(f"partition {index}: {exc}") from exc
+    acc.update(t, p, g, sample_weight=w, chunk_name=where)
     return acc
 
 
-def _grouped_merge(*parts: GroupedAccumulator) -> GroupedAccumulator:
-    """Merge partial grouped states (inputs left untouched: a rerun task sees the same)."""
+def _grouped_merge(span: tuple[int, int], *parts: GroupedAccumulator) -> GroupedAccumulator:
+    """Merge partial grouped states (inputs left untouched: a rerun task sees the same);
+    errors name the partitions ``span`` (first, last) the parts hold."""
     out = GroupedAccumulator(parts[0].labels if parts[0].labels_fixed else None)
-    for part in parts:
-        out.merge(part)
+    try:
+        for part in parts:
+            out.merge(part)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"partitions {span[0]} to {span[1]}: {exc}") from exc
     return out
 
 
@@ -539,9 +554,7 @@ def by_group(
              for i, ((t, p, _, w), g) in enumerate(zip(blocks, g_blocks, strict=True))]
     if not level:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
-    while len(level) > 1:
-        level = [merge(*level[i : i + split_every]) for i in range(0, len(level), split_every)]
-    (acc,) = dask.compute(level[0])
+    (acc,) = dask.compute(_reduce(level, merge, split_every))
     if n is not None and acc.n_samples != n:
         raise RuntimeError(
             f"the Dask computation counted {acc.n_samples} samples but the input has {n}; "

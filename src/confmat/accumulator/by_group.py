@@ -22,11 +22,18 @@ from ..counting.chunks import one_thread
 from ..counting.grouped import GroupedCounts, grouped_counts
 from ..hooks import GROUPED_EVALUATION
 from ..inputs.columns import check_label_pair
-from ..inputs.encode import normalize_labels
+from ..inputs.encode import check_sample_weight, normalize_labels
 from ..inputs.grouping import encode_groups
-from ..inputs.kinds import check_known_kinds, check_label_kinds, label_kind, py_scalar
+from ..inputs.kinds import (
+    check_known_kinds,
+    check_label_kinds,
+    label_kind,
+    py_scalar,
+    unify_numbers,
+)
 from ..metrics.exact import check_sum, check_total, int_total
 from .by_group_state import GroupedAccumulatorState
+from .tables import chunk_label
 
 __all__ = ["GroupedAccumulator"]
 
@@ -206,7 +213,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
         return self._stack.dtype.kind == "f"
 
     # ------------------------------------------------------------------ update
-    def update(self, y_true: Any, y_pred: Any, groups: Any, sample_weight: Any = None) -> None:
+    def update(self, y_true: Any, y_pred: Any, groups: Any, sample_weight: Any = None, *,
+               chunk_name: str | None = None) -> None:
         """Add one chunk of predictions with the group of each sample.
 
         Parameters
@@ -219,14 +227,24 @@ class GroupedAccumulator(GroupedAccumulatorState):
             name the same features.
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights.
+        chunk_name : str, optional
+            How errors name this chunk; by default ``"chunk N"``, N = ``n_updates + 1``
+            (:mod:`confmat.dask` passes ``"partition i"``).
+
+        Notes
+        -----
+        An empty chunk adds nothing, as in :meth:`Accumulator.update
+        <confmat.Accumulator.update>`: its groups and ``sample_weight`` must be empty too and
+        name the same features as the earlier chunks; the labels stay as they were.
 
         Raises
         ------
         ValueError
-            A bad chunk (named by its number), a label outside fixed labels, other features
-            than the earlier chunks.
+            A bad chunk (named by its number or ``chunk_name``), a label outside fixed
+            labels, other features than the earlier chunks.
         TypeError
-            Labels or group keys that cannot be ordered with the earlier ones.
+            Labels or group keys that cannot be ordered with the earlier ones, or a
+            ``chunk_name`` that is not a string.
         OverflowError
             Counts whose total would not fit int64.
 
@@ -238,20 +256,26 @@ class GroupedAccumulator(GroupedAccumulatorState):
         [[[0.0, 0.0], [0.0, 2.0]], [[0.0, 1.0], [0.0, 0.0]]]
         """
         chunk = self.n_updates + 1
+        where = chunk_label(chunk, chunk_name)
         try:
-            t, p = check_label_pair(y_true, y_pred)
+            t, p = check_label_pair(y_true, y_pred, empty_ok=True)
             codes = encode_groups(groups, len(t))
-            with one_thread(len(t)):
-                gc = grouped_counts(codes.codes, codes.n_groups, t, p,
-                                    labels=self._labels if self._fixed else None,
-                                    sample_weight=sample_weight, strict_labels=False)
+            if len(t) == 0:  # an empty chunk adds nothing, once its arguments are checked
+                check_sample_weight(sample_weight, 0)
+                gc = None
+            else:
+                with one_thread(len(t)):
+                    gc = grouped_counts(codes.codes, codes.n_groups, t, p,
+                                        labels=self._labels if self._fixed else None,
+                                        sample_weight=sample_weight, strict_labels=False)
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"chunk {chunk}: {exc}") from exc
-        if gc.has_other:
-            raise ValueError(f"chunk {chunk} has labels outside the fixed labels {self._labels}")
-        self._check_names(codes.names, f"chunk {chunk}")
-        self._add(gc, codes.keys, f"chunk {chunk}")
-        self.n_samples += len(t)
+            raise type(exc)(f"{where}: {exc}") from exc
+        if gc is not None and gc.has_other:
+            raise ValueError(f"{where} has labels outside the fixed labels {self._labels}")
+        self._check_names(codes.names, where)
+        if gc is not None:
+            self._add(gc, codes.keys, where)
+            self.n_samples += len(t)
         self.n_updates = chunk
 
     def _check_names(self, names: list[str], what: str) -> None:
@@ -259,7 +283,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
             self._names = list(names)
         elif list(names) != self._names:
             raise ValueError(
-                f"{what} has the sensitive features {names} but the earlier chunks had "
+                f"{what} has the sensitive features {names} but the earlier ones had "
                 f"{self._names}; every chunk must name the same features"
             )
 
@@ -271,7 +295,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
             check_sum([int_total(self._stack), int_total(stack)],
                       f"{what} added to the running counts")
         labels = [py_scalar(v) for v in gc.labels]
-        check_known_kinds(self._labels, labels, f"labels of {what} and the earlier chunks")
+        check_known_kinds(self._labels, labels, f"the earlier labels and those of {what}")
         if self._keys and keys and _key_kinds(self._keys[0]) != _key_kinds(next(iter(keys))):
             raise TypeError(f"{what} has group keys {list(keys)[:5]} of other kinds than the "
                             f"earlier groups {self._keys[:5]}")
@@ -279,11 +303,13 @@ class GroupedAccumulator(GroupedAccumulatorState):
         if labels != self._labels and not self._fixed:
             merged = list(dict.fromkeys(self._labels + labels))
             try:
-                check_label_kinds(merged, f"labels of {what} and the earlier chunks")
+                check_label_kinds(merged, f"the earlier labels and those of {what}")
                 new_labels = sorted(merged)
             except TypeError as exc:
                 raise TypeError(f"{what} has labels {labels[:5]} that cannot be ordered with the "
                                 f"earlier labels {self._labels[:5]}: {exc}") from exc
+        if not self._fixed:  # ints and floats in one type, as in memory
+            new_labels = unify_numbers(new_labels, also=labels)
         new_keys = self._keys
         if keys != self._keys:
             merged_keys = list(dict.fromkeys(self._keys + list(keys)))
@@ -375,7 +401,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
             If ``other`` is not a GroupedAccumulator, or keys / labels cannot be ordered
             together.
         ValueError
-            Different fixed labels or different sensitive features.
+            Different fixed labels, different sensitive features, or two different
+            ``pos_label`` (a state without one takes the other's).
         OverflowError
             If the integer counts would exceed int64.
 
@@ -395,6 +422,11 @@ class GroupedAccumulator(GroupedAccumulatorState):
                              f"{self._labels} vs {other._labels}")
         if self._fixed and set(other._labels) - set(self._labels):
             raise ValueError(f"{what}: other has labels outside the fixed labels {self._labels}")
+        if None not in (self.pos_label, other.pos_label) and (
+                label_kind(self.pos_label), self.pos_label) != (
+                label_kind(other.pos_label), other.pos_label):
+            raise ValueError(f"cannot merge accumulators with different pos_label: "
+                             f"{self.pos_label!r} vs {other.pos_label!r}")
         if other._names is not None:
             self._check_names(other._names, what)
         if other._keys:
@@ -402,6 +434,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
             self._add(gc, other._keys, what)
         self.n_samples += other.n_samples
         self.n_updates += other.n_updates
+        if self.pos_label is None:  # a state that declared none takes the other's
+            self.pos_label = other.pos_label
         return self
 
     def __add__(self, other: GroupedAccumulator) -> GroupedAccumulator:

@@ -18,15 +18,22 @@ import numpy as np
 from .. import hooks
 from ..counting.chunks import count_chunk, one_thread
 from ..deps import is_dask_collection
-from ..inputs.encode import check_pair, check_sample_weight, encode_pair, normalize_labels
+from ..inputs.columns import check_label_pair, label_array
+from ..inputs.encode import check_sample_weight, encode_pair, normalize_labels
 from ..inputs.kinds import check_known_kinds, py_scalar
 from ..inputs.targets import check_bins
 from ..matrix import ConfusionMatrix
 from ..metrics.exact import check_total, int_total
 from .grouped import check_group_counts
-from .scores import add_chunk_scores, check_scores_given, merged_histogram, new_histogram
+from .scores import (
+    add_chunk_scores,
+    check_scores_given,
+    merged_histogram,
+    new_histogram,
+    retyped_histogram,
+)
 from .state import AccumulatorState
-from .tables import add_table, check_known
+from .tables import add_table, check_known, chunk_label
 
 __all__ = ["Accumulator"]
 
@@ -229,6 +236,8 @@ class Accumulator(AccumulatorState):
         y_pred: Any,
         scores: Any = None,
         sample_weight: Any = None,
+        *,
+        chunk_name: str | None = None,
     ) -> None:
         """Add one chunk of predictions.
 
@@ -244,14 +253,20 @@ class Accumulator(AccumulatorState):
             problem or (n_samples, n_classes) in label order.
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights.
+        chunk_name : str, optional
+            How errors name this chunk; by default ``"chunk N"``, N = :attr:`n_updates` + 1.
+            :mod:`confmat.dask` passes ``"partition i"``; a reader of files could pass the
+            file's name or its rows.
 
         Raises
         ------
         ValueError
-            A bad chunk (naming it by its number), a label outside fixed labels, scores given to
-            an accumulator that does not track them or missing from one that does.
+            A bad chunk (naming it by its number or ``chunk_name``), a label outside fixed
+            labels, scores given to an accumulator that does not track them or missing from
+            one that does.
         TypeError
-            Labels of kinds that cannot be ordered with the earlier ones.
+            Labels of kinds that cannot be ordered with the earlier ones, or a
+            ``chunk_name`` that is not a string.
 
         Examples
         --------
@@ -261,49 +276,57 @@ class Accumulator(AccumulatorState):
         (3, 3)
         """
         chunk = self.n_updates + 1
+        where = chunk_label(chunk, chunk_name)
         if is_dask_collection(y_true) or is_dask_collection(y_pred):
             # counted on the cluster by confmat.dask (a layer above: see confmat.hooks)
-            check_scores_given(self, scores, chunk)
+            check_scores_given(self, scores, where)
             hist_labels = None
             if scores is not None:
                 hist_labels = (
                     self._hist.labels if self._hist is not None
                     else self._labels if self._fixed else None
                 )
-            part = hooks.DASK_ACCUMULATE(
-                y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
-                score_range=self.score_range, score_labels=hist_labels, allow_empty=True,
-            )
-            self._merge_state(part, chunk)
+            try:  # the message names the chunk, then the partition
+                part = hooks.DASK_ACCUMULATE(
+                    y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
+                    score_range=self.score_range, score_labels=hist_labels, allow_empty=True,
+                )
+            except (ValueError, TypeError) as exc:
+                raise type(exc)(f"{where}: {exc}") from exc
+            self._merge_state(part, where)
             self.n_updates = chunk
             return
-        check_scores_given(self, scores, chunk)
+        check_scores_given(self, scores, where)
         try:
-            t, p = check_pair(y_true, y_pred, empty_ok=True)
-            if t.shape[0] == 0 and sample_weight is not None:
+            t, p = check_label_pair(y_true, y_pred, empty_ok=True)
+            if len(t) == 0 and sample_weight is not None:
                 check_sample_weight(sample_weight, 0)
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"chunk {chunk}: {exc}") from exc
-        if t.shape[0] == 0:  # an empty chunk adds nothing, once its arguments are checked
+            raise type(exc)(f"{where}: {exc}") from exc
+        n = len(t)
+        if n == 0:  # an empty chunk adds nothing, once its arguments are checked
             if scores is not None and np.shape(scores)[:1] != (0,):
                 raise ValueError(
-                    f"chunk {chunk} has no samples but {np.shape(scores)[0]} rows of scores"
+                    f"{where} has no samples but {np.shape(scores)[0]} rows of scores"
                 )
             self.n_updates = chunk
             return
-        with one_thread(t.shape[0]):
+        with one_thread(n):
             try:
                 table, labels = count_chunk(t, p, sample_weight)
             except (ValueError, TypeError) as exc:
-                raise type(exc)(f"chunk {chunk}: {exc}") from exc
-            self._check_kinds(labels, chunk)
+                raise type(exc)(f"{where}: {exc}") from exc
+            self._check_kinds(labels, where)
             if self._fixed:
-                check_known(self._labels, labels, chunk)
+                check_known(self._labels, labels, where)
             if scores is not None:
-                self._hist = add_chunk_scores(self, t, scores, sample_weight, labels, chunk)
-        self._add(table, labels, chunk)
-        self.n_samples += int(t.shape[0])
+                self._hist = add_chunk_scores(self, label_array(t), scores, sample_weight,
+                                              labels, where)
+        self._add(table, labels, where)
+        self.n_samples += n
         self.n_updates = chunk
+        if not self._fixed:
+            self._hist = retyped_histogram(self._hist, self._labels)
 
     def update_grouped(
         self,
@@ -346,24 +369,26 @@ class Accumulator(AccumulatorState):
         [[5, 1], [0, 3]]
         """
         chunk = self.n_updates + 1
-        check_scores_given(self, None, chunk)
+        where = f"chunk {chunk}"
+        check_scores_given(self, None, where)
         try:
-            t, p = check_pair(y_true, y_pred, empty_ok=True)
-            c = check_group_counts(counts, t.shape[0], f"counts of chunk {chunk}")
+            tcol, pcol = check_label_pair(y_true, y_pred, empty_ok=True)
+            n = len(tcol)
+            c = check_group_counts(counts, n, f"counts of {where}")
             if weights is not None:
-                vals: np.ndarray = check_sample_weight(weights, t.shape[0])  # type: ignore[assignment]
-            tc, pc, labels, _ = encode_pair(t, p) if t.shape[0] else (t, p, [], False)
+                vals: np.ndarray = check_sample_weight(weights, n)  # type: ignore[assignment]
+            if n == 0:  # e.g. the GROUP BY of an empty selection
+                self.n_updates = chunk
+                return
+            tc, pc, labels, _ = encode_pair(label_array(tcol), label_array(pcol))
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"chunk {chunk}: {exc}") from exc
-        if t.shape[0] == 0:  # e.g. the GROUP BY of an empty selection
-            self.n_updates = chunk
-            return
+            raise type(exc)(f"{where}: {exc}") from exc
         if weights is not None:
             ghost = np.flatnonzero((c == 0) & (vals != 0))
             if ghost.size:
                 i = int(ghost[0])
                 raise ValueError(
-                    f"weights of chunk {chunk}: pair {i} has weight {py_scalar(vals[i])!r} but a count of "
+                    f"weights of {where}: pair {i} has weight {py_scalar(vals[i])!r} but a count of "
                     "0 (a sum of weights over no samples must be 0)"
                 )
         else:
@@ -373,22 +398,22 @@ class Accumulator(AccumulatorState):
         np.add.at(table, (tc, pc), vals)
         labels = [py_scalar(v) for v in labels]
         if self._fixed:
-            check_known(self._labels, labels, chunk)
-        self._add(table, labels, chunk)
+            check_known(self._labels, labels, where)
+        self._add(table, labels, where)
         self.n_samples += int_total(c)
         self.n_updates = chunk
 
-    def _check_kinds(self, seen: list[Any], chunk: int) -> None:
+    def _check_kinds(self, seen: list[Any], where: str) -> None:
         earlier = "fixed" if self._fixed else "earlier"
-        check_known_kinds(self._labels, seen, f"the {earlier} labels and those of chunk {chunk}")
+        check_known_kinds(self._labels, seen, f"the {earlier} labels and those of {where}")
 
-    def _add(self, table: np.ndarray, labels: list[Any], chunk: int,
+    def _add(self, table: np.ndarray, labels: list[Any], where: str,
              what: str | None = None) -> None:
         """Add a table over ``labels`` into the running table (:func:`confmat.accumulator.tables.add_table`)."""
         labels = [py_scalar(v) for v in labels]
-        self._check_kinds(labels, chunk)
+        self._check_kinds(labels, where)
         self._table, self._labels = add_table(self._table, self._labels, table, labels,
-                                              fixed=self._fixed, chunk=chunk, what=what)
+                                              fixed=self._fixed, where=where, what=what)
 
     # ------------------------------------------------------------------ scores
     def curves(self) -> Any:
@@ -454,11 +479,11 @@ class Accumulator(AccumulatorState):
         """
         if not isinstance(other, Accumulator):
             raise TypeError(f"can only merge an Accumulator, got {type(other).__name__}")
-        self._merge_state(other, self.n_updates + 1, "acc.merge(other): merging the counts")
+        self._merge_state(other, "the merged accumulator", "acc.merge(other): merging the counts")
         self.n_updates += other.n_updates
         return self
 
-    def _merge_state(self, other: Accumulator, chunk: int, what: str | None = None) -> None:
+    def _merge_state(self, other: Accumulator, where: str, what: str | None = None) -> None:
         # every check and the merged histogram come first: a refused merge changes nothing
         if self._fixed and other._fixed and other._labels != self._labels:
             raise ValueError(
@@ -467,11 +492,11 @@ class Accumulator(AccumulatorState):
             )
         hist = merged_histogram(self, other)
         if other._labels:
-            self._add(other._table, other._labels, chunk, what)
+            self._add(other._table, other._labels, where, what)
         elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":
             self._table = self._table.astype(np.float64)
         self.n_samples += other.n_samples
-        self._hist = hist
+        self._hist = hist if self._fixed else retyped_histogram(hist, self._labels)
 
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):

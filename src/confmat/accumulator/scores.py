@@ -10,12 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.kinds import py_scalar
+from ..inputs.kinds import py_scalar, unify_numbers
 
-__all__ = ["add_chunk_scores", "check_scores_given", "merged_histogram", "new_histogram"]
+__all__ = [
+    "add_chunk_scores", "check_scores_given", "merged_histogram", "new_histogram",
+    "retyped_histogram",
+]
 
 
-def check_scores_given(acc: Any, scores: Any, chunk: int) -> None:
+def check_scores_given(acc: Any, scores: Any, where: str) -> None:
     """Check that a chunk comes with scores exactly when the accumulator tracks them.
 
     Parameters
@@ -24,8 +27,8 @@ def check_scores_given(acc: Any, scores: Any, chunk: int) -> None:
         The accumulator the chunk is for.
     scores : array-like or None
         The chunk's scores.
-    chunk : int
-        Number of the chunk, named in errors.
+    where : str
+        Names the chunk in errors (``"chunk 2"``).
 
     Raises
     ------
@@ -36,8 +39,8 @@ def check_scores_given(acc: Any, scores: Any, chunk: int) -> None:
     Examples
     --------
     >>> from confmat import Accumulator
-    >>> check_scores_given(Accumulator(scores=True), [0.2], 1)
-    >>> check_scores_given(Accumulator(scores=True), None, 1)
+    >>> check_scores_given(Accumulator(scores=True), [0.2], "chunk 1")
+    >>> check_scores_given(Accumulator(scores=True), None, "chunk 1")
     Traceback (most recent call last):
     ...
     ValueError: chunk 1 has no scores but this Accumulator tracks them; pass scores= to every update
@@ -47,12 +50,12 @@ def check_scores_given(acc: Any, scores: Any, chunk: int) -> None:
             raise ValueError("scores were given but this Accumulator was made with scores=False")
         if acc.histogram is None and acc.n_samples:
             raise ValueError(
-                f"chunk {chunk} has scores but the earlier chunks had none; the curves would "
+                f"{where} has scores but the earlier chunks had none; the curves would "
                 "miss their samples (make the Accumulator with scores=True)"
             )
     elif acc.track_scores or acc.histogram is not None:
         raise ValueError(
-            f"chunk {chunk} has no scores but this Accumulator tracks them; pass scores= "
+            f"{where} has no scores but this Accumulator tracks them; pass scores= "
             "to every update"
         )
 
@@ -84,7 +87,7 @@ def new_histogram(labels: list[Any], bins: int, score_range: tuple[float, float]
 
 
 def add_chunk_scores(
-    acc: Any, y_true: np.ndarray, scores: Any, sample_weight: Any, seen: list[Any], chunk: int
+    acc: Any, y_true: np.ndarray, scores: Any, sample_weight: Any, seen: list[Any], where: str
 ) -> Any:
     """Add a chunk's scores into the accumulator's histogram, made on the first chunk.
 
@@ -106,8 +109,8 @@ def add_chunk_scores(
         Non-negative weights.
     seen : list
         The labels of the chunk (true and predicted).
-    chunk : int
-        Number of the chunk, named in errors.
+    where : str
+        Names the chunk in errors (``"chunk 2"``).
 
     Returns
     -------
@@ -123,7 +126,7 @@ def add_chunk_scores(
     --------
     >>> import numpy as np
     >>> from confmat import Accumulator
-    >>> add_chunk_scores(Accumulator(), np.array([0, 1]), [0.2, 0.9], None, [0, 1], 1).n
+    >>> add_chunk_scores(Accumulator(), np.array([0, 1]), [0.2, 0.9], None, [0, 1], "chunk 1").n
     2
     """
     hist = acc.histogram
@@ -131,17 +134,17 @@ def add_chunk_scores(
         if acc.labels_fixed:
             classes = acc.labels
         else:
-            classes = sorted(set(acc.labels) | {py_scalar(v) for v in seen})
+            classes = unify_numbers(sorted(set(acc.labels) | {py_scalar(v) for v in seen}))
         width = np.shape(scores)[1] if np.ndim(scores) == 2 else 0
         if width > 2 and width != len(classes):
             raise ValueError(
-                f"chunk {chunk}: the scores have {width} columns (one per class) but the "
+                f"{where}: the scores have {width} columns (one per class) but the "
                 f"classes seen so far are {classes[:10]}; which class each column scores "
                 "is unknown until every class was seen: pass labels= to the Accumulator"
             )
         if len(classes) < 2:
             raise ValueError(
-                f"chunk {chunk}: the score histogram needs at least two classes but only "
+                f"{where}: the score histogram needs at least two classes but only "
                 f"{classes} were seen; pass labels= to the Accumulator"
             )
         hist = new_histogram(classes, acc.bins, acc.score_range)
@@ -152,7 +155,7 @@ def add_chunk_scores(
     except (ValueError, TypeError) as exc:
         hint = ("" if acc.labels_fixed or "not in labels" not in str(exc)
                 else " (pass labels= to fix the classes up front)")
-        raise type(exc)(f"chunk {chunk}: {exc}{hint}") from exc
+        raise type(exc)(f"{where}: {exc}{hint}") from exc
     return hist
 
 
@@ -218,3 +221,39 @@ def merged_histogram(acc: Any, other: Any) -> Any:
             )
         return theirs.copy()
     return mine + theirs
+
+
+def retyped_histogram(hist: Any, classes: list[Any]) -> Any:
+    """The histogram with its numeric classes in the type of the accumulator's classes: once
+    a float label made the accumulator's integer classes floats
+    (:func:`confmat.inputs.kinds.unify_numbers`), the histogram's classes follow.
+
+    Parameters
+    ----------
+    hist : ScoreHistogram or None
+        The accumulator's histogram.
+    classes : list
+        The accumulator's classes (grown, not fixed).
+
+    Returns
+    -------
+    ScoreHistogram or None
+        ``hist`` itself when nothing changes, else a histogram of the same counts over the
+        retyped classes.
+
+    Examples
+    --------
+    >>> h = new_histogram([0, 1], 4, (0.0, 1.0))
+    >>> retyped_histogram(h, [0.0, 0.5, 1.0]).labels
+    [0.0, 1.0]
+    >>> retyped_histogram(h, [0, 1]) is h
+    True
+    """
+    if hist is None:
+        return None
+    labels = unify_numbers(hist.labels, also=classes)
+    if labels is hist.labels:
+        return hist
+    out = new_histogram(labels, hist.bins, hist.score_range)
+    out.counts = hist.counts
+    return out

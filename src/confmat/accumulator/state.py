@@ -212,6 +212,11 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
                 f"{name}: field 'scores' has dtype {hist.counts.dtype} but 'counts' has "
                 f"{table.dtype}: a weighted chunk weighs both"
             )
+        if not hist.labels_given:  # its chunks would be read by another positive-class rule
+            raise ValueError(
+                f"{name}: field 'scores' is a histogram made without labels ({hist.positive_rule}); "
+                "an Accumulator's histogram has its classes given"
+            )
         if table.dtype.kind == "i":
             _check_score_totals(table, labels, hist, name)
     out.restore(labels, table, n_samples=n_samples, n_updates=n_updates, histogram=hist)

@@ -11,8 +11,9 @@ import numpy as np
 
 from ..curves.common import check_probabilities
 from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
-from ..inputs.kinds import check_known_kinds, py_scalar
+from ..inputs.kinds import check_known_kinds, label_kind, py_scalar
 from ..inputs.targets import (
+    binary_pos_label,
     check_bins,
     encode_truth,
     finite_float,
@@ -52,13 +53,14 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         The fixed range of the scores; a score outside it is an error.
     pos_label : label, optional
         The positive class of a binary histogram. A chunk of two or more classes must
-        contain it (a chunk of one class may lack it: streams are cut anywhere).
+        contain it (a chunk of one class may lack it: streams are cut anywhere). With
+        ``labels`` there must be two of them, ``pos_label`` among them.
 
     Raises
     ------
     ValueError
         Fewer than two labels, repeated labels, bad ``bins`` or ``score_range``, a
-        ``pos_label`` not among two given ``labels``.
+        ``pos_label`` beside more than two ``labels`` or not among two given ones.
     TypeError
         ``score_range`` is not two numbers.
 
@@ -67,6 +69,15 @@ class ScoreHistogram(HistogramCurves, HistogramState):
     counts : ndarray of shape (K, C, bins)
         ``counts[c, k, b]``: number (or weight) of samples of true class ``c`` whose score
         column ``k`` falls in bin ``b``. ``C = 1`` for binary problems, ``C = K`` otherwise.
+
+    Notes
+    -----
+    Two histograms are equal, and merge, only when they read chunks by the same
+    positive-class rule (:attr:`positive_rule`), not only when their labels agree: a
+    histogram made without ``labels`` scores ``y_true`` in {-1, 1} or a third class, one
+    with ``labels=[0, 1]`` refuses them, and ``pos_label=1`` counts every class but 1 as
+    negative where the default rule asks for ``pos_label``. With ``labels`` given the rule
+    is the labels' own (``labels[1]`` is positive), however ``pos_label`` ordered them.
 
     Examples
     --------
@@ -97,8 +108,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             self.labels = normalize_labels([neg, pos], "labels")
         else:
             self.labels = normalize_labels(list(labels), "labels")
-            if len(self.labels) == 2 and pos_label is not None:
-                pos = resolve_pos_label(self.labels, pos_label, "labels")
+            if pos_label is not None:  # a positive class makes the histogram binary
+                pos = binary_pos_label(self.labels, pos_label)
                 self.labels = [*(c for c in self.labels if c != pos), pos]
         self.pos_label = pos_label if pos_label is None else py_scalar(pos_label)
         if len(self.labels) < 2:
@@ -129,6 +140,21 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         return not self._door
 
     @property
+    def positive_rule(self) -> str:
+        """How chunks are read into the classes, in words: the labels given, or the door's
+        rule and its ``pos_label`` (histograms of different rules neither compare equal nor
+        merge)."""
+        if not self._door:
+            if self.is_binary:
+                return f"labels {self.labels} given (positive class {self.labels[1]!r})"
+            return f"labels {self.labels} given (one score column per class)"
+        if self.pos_label is None:
+            return ("labels not given, y_true in {0, 1}, {-1, 1} or {False, True} "
+                    "(pos_label=None)")
+        return (f"labels not given, every class but pos_label={self.pos_label!r} "
+                "negative")
+
+    @property
     def edges(self) -> np.ndarray:
         """The ``bins + 1`` bin edges ``lo + (hi - lo) * j / bins``."""
         lo, hi = self.score_range
@@ -149,17 +175,27 @@ class ScoreHistogram(HistogramCurves, HistogramState):
     def _same_layout(self, other: ScoreHistogram) -> ScoreHistogram:
         if not isinstance(other, ScoreHistogram):
             raise TypeError(f"cannot merge ScoreHistogram and {type(other).__name__}")
-        if (other.labels, other.bins, other.score_range) != (
-            self.labels,
-            self.bins,
-            self.score_range,
-        ):
+        mine, theirs = self._layout(), other._layout()
+        if mine[:3] == theirs[:3] and mine[3] != theirs[3]:
+            raise ValueError(
+                "cannot merge histograms of different positive-class rules: "
+                f"{self.positive_rule} vs {other.positive_rule}"
+            )
+        if mine != theirs:
             raise ValueError(
                 "cannot merge histograms with different labels, bins or score_range: "
                 f"{(self.labels, self.bins, self.score_range)} vs "
                 f"{(other.labels, other.bins, other.score_range)}"
             )
         return other
+
+    def _layout(self) -> tuple[Any, ...]:
+        """What must agree for two histograms to be equal or to merge: the labels with their
+        kinds (``True == 1`` in Python, but a boolean class is not the class 1), bins, range
+        and the positive-class rule (``labels_given``, and ``pos_label`` without labels)."""
+        pos = self.pos_label if self._door else None
+        rule = (self._door, None if pos is None else (label_kind(pos), pos))
+        return ([(label_kind(v), v) for v in self.labels], self.bins, self.score_range, rule)
 
     # ---------------------------------------------------------------- accumulation
     def _codes(self, y_true: Any) -> np.ndarray:
@@ -375,7 +411,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         TypeError
             An argument that is not a ScoreHistogram.
         ValueError
-            Different labels, bins or score_range.
+            Different labels, bins, score_range or positive-class rule
+            (:attr:`positive_rule`).
         OverflowError
             Integer counts whose total would pass int64.
 
@@ -406,11 +443,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreHistogram):
             return NotImplemented
-        return (
-            (self.labels, self.bins, self.score_range)
-            == (other.labels, other.bins, other.score_range)
-            and bool(np.array_equal(self.counts, other.counts))
-        )
+        return self._layout() == other._layout() and bool(
+            np.array_equal(self.counts, other.counts))
 
     __hash__ = None  # type: ignore[assignment]
 

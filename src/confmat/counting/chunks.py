@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import loaded
+from ..inputs.columns import LabelColumn
 from ..inputs.encode import weights_1d
 from .kernels import confusion_counts
 
@@ -57,7 +58,7 @@ def one_thread(n: int) -> Iterator[None]:
         numba.set_num_threads(old)
 
 
-def count_chunk(t: np.ndarray, p: np.ndarray, sample_weight: Any) -> tuple[np.ndarray, list[Any]]:
+def count_chunk(t: LabelColumn, p: LabelColumn, sample_weight: Any) -> tuple[np.ndarray, list[Any]]:
     """The table and sorted labels of one chunk.
 
     Chunks of a stream are counted by the compiled kernel once they are not tiny: its one-off
@@ -66,8 +67,8 @@ def count_chunk(t: np.ndarray, p: np.ndarray, sample_weight: Any) -> tuple[np.nd
 
     Parameters
     ----------
-    t, p : ndarray of shape (n,)
-        True and predicted labels (checked by :func:`confmat.inputs.encode.check_pair`).
+    t, p : LabelColumn of length n
+        True and predicted labels (read by :func:`confmat.inputs.columns.check_label_pair`).
     sample_weight : array-like of shape (n,) or None
         Non-negative weights.
 
@@ -89,9 +90,9 @@ def count_chunk(t: np.ndarray, p: np.ndarray, sample_weight: Any) -> tuple[np.nd
     """
     if sample_weight is not None:
         w = weights_1d(sample_weight)
-        if w.dtype.kind in "iufb" and w.shape == t.shape and not w.any():
+        if w.dtype.kind in "iufb" and w.shape == (len(t),) and not w.any():
             table, labels, _ = confusion_counts(t, p)
             return np.zeros(table.shape, dtype=np.float64), labels
-    use_numba = True if t.shape[0] >= NUMBA_CHUNK_SIZE else None
+    use_numba = True if len(t) >= NUMBA_CHUNK_SIZE else None
     table, labels, _ = confusion_counts(t, p, sample_weight=sample_weight, use_numba=use_numba)
     return table, labels

@@ -21,7 +21,7 @@ import numpy as np
 from ..deps import njit, numba_kernels
 from ..inputs.columns import LabelColumn
 from ..inputs.encode import check_sample_weight, normalize_labels
-from ..inputs.kinds import check_label_kinds, check_seen_kinds
+from ..inputs.kinds import check_label_kinds, check_seen_kinds, unify_numbers
 from .codes import coded_pair, compact, onto_book, threads
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels
 
@@ -230,7 +230,9 @@ def _book(vt: list[Any], vp: list[Any], labels: Any) -> tuple[list[Any], bool]:
     if labels is None:
         check_label_kinds(vt + vp, "y_true and y_pred together")
         try:
-            return sorted(set(vt) | set(vp)), False
+            # each column's labels once (1 before 1.0 kept), as confusion_counts does
+            also = [*dict.fromkeys(vt), *dict.fromkeys(vp)]
+            return unify_numbers(sorted(set(vt) | set(vp)), also=also), False
         except TypeError as exc:
             raise TypeError(
                 f"y_true and y_pred mix label types that cannot be ordered together: {exc}"

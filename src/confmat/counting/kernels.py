@@ -37,7 +37,7 @@ import numpy as np
 from ..deps import numba_module
 from ..inputs.columns import CodedLabels, check_label_pair
 from ..inputs.encode import check_sample_weight, normalize_labels
-from ..inputs.kinds import check_label_kinds, check_seen_kinds
+from ..inputs.kinds import check_label_kinds, check_seen_kinds, unify_numbers
 from .codes import coded_pair, compact, onto_book, threads
 from .jit_count import count_kernels
 from .jit_factorize import factorize_kernels
@@ -255,7 +255,10 @@ def _coded_counts(
 def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
     check_label_kinds(vt + vp, "y_true and y_pred together")
     try:
-        return sorted(set(vt) | set(vp))
+        # each column's labels once, its first of equal values kept (1 before 1.0), as the
+        # numpy path factorises them: a float column makes the book float
+        return unify_numbers(sorted(set(vt) | set(vp)), also=[*dict.fromkeys(vt),
+                                                              *dict.fromkeys(vp)])
     except TypeError as exc:
         raise TypeError(
             f"y_true and y_pred mix label types that cannot be ordered together: {exc}"

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import imported, module_of
-from .encode import as_1d
+from .encode import as_1d, check_pair_lengths
 from .kinds import check_label_kinds, is_missing, py_scalar
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "StringChunks",
     "check_label_pair",
     "dictionary_codes",
+    "label_array",
     "label_column",
 ]
 
@@ -214,8 +215,8 @@ def label_column(y: Any, name: str) -> LabelColumn:
     categorical column, or the chunks of an Arrow string column.
 
     Only inputs of pyarrow, polars and pandas are looked at (by their type's module, so none of
-    those libraries is imported for other inputs); everything else goes through
-    :func:`confmat.inputs.encode.as_1d`.
+    those libraries is imported for other inputs); a column this function returned comes back
+    as it is, and everything else goes through :func:`confmat.inputs.encode.as_1d`.
 
     Parameters
     ----------
@@ -242,6 +243,8 @@ def label_column(y: Any, name: str) -> LabelColumn:
     >>> label_column([1, 2], "y_true")
     array([1, 2])
     """
+    if isinstance(y, CodedLabels | StringChunks):  # read by this door already
+        return y
     module = module_of(y)
     if module == "pyarrow":
         return _arrow_column(y, name)
@@ -256,13 +259,19 @@ def label_column(y: Any, name: str) -> LabelColumn:
     return as_1d(y, name)
 
 
-def check_label_pair(y_true: Any, y_pred: Any) -> tuple[LabelColumn, LabelColumn]:
+def check_label_pair(
+    y_true: Any, y_pred: Any, *, empty_ok: bool = False
+) -> tuple[LabelColumn, LabelColumn]:
     """:func:`label_column` for both vectors, checked to be equally long and not empty.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n,)
         The labels.
+    empty_ok : bool, default False
+        Accept zero samples: a chunk of a stream may be empty (a filter that kept nothing),
+        a whole input may not (:class:`~confmat.Accumulator` and
+        :class:`~confmat.accumulator.GroupedAccumulator` pass True).
 
     Returns
     -------
@@ -271,22 +280,56 @@ def check_label_pair(y_true: Any, y_pred: Any) -> tuple[LabelColumn, LabelColumn
     Raises
     ------
     ValueError
-        Different lengths, no samples, or a null label.
+        Different lengths, no samples (unless ``empty_ok``), or a null label.
 
     Examples
     --------
     >>> t, p = check_label_pair([0, 1], [1, 1])
     >>> t.tolist(), p.tolist()
     ([0, 1], [1, 1])
+    >>> len(check_label_pair([], [], empty_ok=True)[0])
+    0
     """
     t = label_column(y_true, "y_true")
     p = label_column(y_pred, "y_pred")
-    nt, npred = len(t), len(p)
-    if nt != npred:
-        raise ValueError(f"y_true and y_pred have different lengths: {nt} and {npred}")
-    if nt == 0:
-        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
+    check_pair_lengths(len(t), len(p), empty_ok=empty_ok)
     return t, p
+
+
+def label_array(col: LabelColumn) -> np.ndarray:
+    """A label column of :func:`check_label_pair` as a 1-D numpy array of its labels (for
+    the few callers that need the labels row by row: pre-aggregated ``GROUP BY`` rows, the
+    true labels of a score histogram).
+
+    Parameters
+    ----------
+    col : ndarray, CodedLabels or StringChunks
+        The column.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        The array itself, or an object array of the labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> label_array(label_column(pd.Series(["b", "a", "b"], dtype="category"), "y")).tolist()
+    ['b', 'a', 'b']
+    """
+    if isinstance(col, np.ndarray):
+        return col
+    if isinstance(col, CodedLabels):  # only the codes that occur are looked up
+        used, inverse = np.unique(np.asarray(col.codes, dtype=np.int64), return_inverse=True)
+        values = np.empty(used.size, dtype=object)
+        values[:] = col.values(used)
+        return values[inverse.reshape(-1)]
+    out = np.empty(len(col), dtype=object)
+    start = 0
+    for chunk in col.chunks:
+        out[start:start + len(chunk)] = chunk.to_pylist()
+        start += len(chunk)
+    return out
 
 
 def _null_error(name: str, position: int) -> ValueError:

@@ -19,12 +19,20 @@ import numpy as np
 
 from ..deps import is_dask_collection, optional
 from .containers import as_datetimes, check_arrow_nulls, check_unmasked
-from .kinds import check_label_kinds, check_seen_kinds, label_kind, py_scalar
+from .kinds import (
+    EXACT_INT_IN_FLOAT,
+    check_label_kinds,
+    check_seen_kinds,
+    label_kind,
+    py_scalar,
+    unify_numbers,
+)
 
 __all__ = [
     "all_finite",
     "as_1d",
     "check_pair",
+    "check_pair_lengths",
     "check_sample_weight",
     "encode_pair",
     "factorize",
@@ -148,7 +156,7 @@ def _number_dtype(y: Sequence[Any]) -> Any:
         if lo >= 0 and hi <= _UINT64.max:
             return np.uint64
         return object
-    if ints and max(abs(min(ints)), abs(max(ints))) > 2**53:
+    if ints and max(abs(min(ints)), abs(max(ints))) > EXACT_INT_IN_FLOAT:
         return object
     return None
 
@@ -278,10 +286,11 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
 
 
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
-    items = {py_scalar(v) for v in a.tolist()} | {py_scalar(v) for v in b.tolist()}
+    va, vb = [py_scalar(v) for v in a.tolist()], [py_scalar(v) for v in b.tolist()]
+    items = set(va) | set(vb)
     check_label_kinds(list(items), "y_true and y_pred together")
-    try:
-        return sorted(items)
+    try:  # a float column makes the book float even where its labels equal integers
+        return unify_numbers(sorted(items), also=va + vb)
     except TypeError as exc:
         raise TypeError(
             f"y_true and y_pred mix label types that cannot be ordered together: {exc}"
@@ -481,13 +490,39 @@ def check_pair(y_true: Any, y_pred: Any, *, empty_ok: bool = False) -> tuple[np.
     """
     t = as_1d(y_true, "y_true")
     p = as_1d(y_pred, "y_pred")
-    if t.shape[0] != p.shape[0]:
-        raise ValueError(
-            f"y_true and y_pred have different lengths: {t.shape[0]} and {p.shape[0]}"
-        )
-    if t.shape[0] == 0 and not empty_ok:
-        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
+    check_pair_lengths(t.shape[0], p.shape[0], empty_ok=empty_ok)
     return t, p
+
+
+def check_pair_lengths(n_true: int, n_pred: int, *, empty_ok: bool = False) -> None:
+    """The one rule for the lengths of ``y_true`` and ``y_pred``: equal, and not zero unless
+    ``empty_ok`` (used by :func:`check_pair` and
+    :func:`confmat.inputs.columns.check_label_pair`).
+
+    Parameters
+    ----------
+    n_true, n_pred : int
+        The lengths.
+    empty_ok : bool, default False
+        Accept zero samples (a chunk of a stream may be empty; a whole input may not).
+
+    Raises
+    ------
+    ValueError
+        Different lengths, or no samples.
+
+    Examples
+    --------
+    >>> check_pair_lengths(0, 0, empty_ok=True)
+    >>> check_pair_lengths(0, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred are empty; at least one sample is needed
+    """
+    if n_true != n_pred:
+        raise ValueError(f"y_true and y_pred have different lengths: {n_true} and {n_pred}")
+    if n_true == 0 and not empty_ok:
+        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
 
 
 def encode_pair(

@@ -15,9 +15,14 @@ import numpy as np
 from ..deps import loaded
 
 __all__ = [
-    "check_known_kinds", "check_label_kinds", "check_seen_kinds", "is_missing", "label_kind",
-    "py_scalar",
+    "EXACT_INT_IN_FLOAT", "check_known_kinds", "check_label_kinds", "check_seen_kinds",
+    "is_missing", "label_kind", "py_scalar", "unify_numbers",
 ]
+
+#: float64 holds every integer up to this magnitude exactly. Integers beyond it next to floats
+#: keep their exact Python values (a list of such labels stays an object array in
+#: :func:`confmat.inputs.encode.as_1d`, and :func:`unify_numbers` leaves them as they are).
+EXACT_INT_IN_FLOAT = 2**53
 
 
 def is_missing(x: Any) -> bool:
@@ -219,3 +224,48 @@ def check_known_kinds(known: Sequence[Any], seen: Sequence[Any], what: str) -> N
     """
     if known and seen:
         check_label_kinds([known[0], seen[0]], what)
+
+
+def unify_numbers(labels: list[Any], also: Sequence[Any] = ()) -> list[Any]:
+    """The numbers of a label book in one type: integers become floats where floats are
+    among ``labels`` or ``also``, as numpy gives a column of ints and floats one float dtype
+    (``np.union1d([1, 2], [1.5])`` is ``[1.0, 1.5, 2.0]``).
+
+    The one rule for the classes of a table, whatever produced the labels: one call's
+    ``y_true`` and ``y_pred``, or the chunks of a stream in any order and cut (the integer
+    chunks before the float ones or after). Integers past :data:`EXACT_INT_IN_FLOAT` next to
+    floats keep their exact values (and types), as :func:`confmat.inputs.encode.as_1d` keeps
+    a list of them. Booleans are a kind of their own and are never touched.
+
+    Parameters
+    ----------
+    labels : list
+        Distinct labels as Python scalars (e.g. the sorted label book).
+    also : sequence, optional
+        Further labels that may bring floats (the labels of a chunk added to ``labels``).
+
+    Returns
+    -------
+    list
+        ``labels`` itself when nothing changes, else a new list with floats for integers.
+
+    Examples
+    --------
+    >>> unify_numbers([1, 1.5, 2])
+    [1.0, 1.5, 2.0]
+    >>> unify_numbers([1, 2], also=[2.0])  # a float 2.0 deduplicated into the integer 2
+    [1.0, 2.0]
+    >>> unify_numbers([0.5, 2**60 + 1])
+    [0.5, 1152921504606846977]
+    >>> unify_numbers(["a", "b"])
+    ['a', 'b']
+    """
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if not any(isinstance(v, float) for v in (*labels, *also)):
+        return labels
+    ints = [v for v in labels if is_int(v)]
+    if not ints or max(abs(min(ints)), abs(max(ints))) > EXACT_INT_IN_FLOAT:
+        return labels
+    return [float(v) if is_int(v) else v for v in labels]

@@ -37,6 +37,7 @@ __all__ = [
     "MAX_BINS",
     "BinaryTarget",
     "BinaryTruth",
+    "binary_pos_label",
     "binary_target",
     "binary_truth",
     "check_bins",
@@ -217,6 +218,47 @@ def resolve_pos_label(classes: list[Any], pos_label: Any, name: str = "y_true") 
     if pos_label not in classes:
         raise ValueError(f"pos_label={pos_label!r} is not one of the labels in {name} {classes}")
     return pos_label
+
+
+def binary_pos_label(labels: list[Any], pos_label: Any, name: str = "labels") -> Any:
+    """The positive class declared by ``pos_label`` beside given ``labels``: a positive class
+    makes a problem binary, so the labels must name two classes, ``pos_label`` among them.
+
+    Parameters
+    ----------
+    labels : list
+        The given classes (validated by :func:`confmat.inputs.encode.normalize_labels`).
+    pos_label : label
+        The user's ``pos_label`` argument (not None).
+    name : str, default='labels'
+        The argument that gave ``labels``, for the error message.
+
+    Returns
+    -------
+    label
+        ``pos_label`` as a Python scalar.
+
+    Raises
+    ------
+    ValueError
+        ``labels`` name more (or fewer) than two classes, or ``pos_label`` is not one of them.
+
+    Examples
+    --------
+    >>> binary_pos_label(["no", "yes"], "yes")
+    'yes'
+    >>> binary_pos_label([0, 1, 2], 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label=1 declares a binary positive class but labels [0, 1, 2] name 3 classes; give two labels, or no pos_label for one score column per class
+    """
+    if len(labels) != 2:
+        raise ValueError(
+            f"pos_label={py_scalar(pos_label)!r} declares a binary positive class but {name} "
+            f"{labels} name {len(labels)} classes; give two labels, or no pos_label for one "
+            "score column per class"
+        )
+    return resolve_pos_label(labels, pos_label, name)
 
 
 def negative_label(classes: list[Any], pos_label: Any) -> Any:
