@@ -359,7 +359,10 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         w = None if weight_col is None else to_numpy(col(weight_col, batch))
         first, last = done + 1, reader.rows_total
         try:
-            acc.update(col(true_col, batch), col(pred_col, batch), scores=s, sample_weight=w)
+            # errors name the batch by its rows (the accumulator's own chunk counter means
+            # nothing to a reader of the file)
+            acc.update(col(true_col, batch), col(pred_col, batch), scores=s, sample_weight=w,
+                       chunk_name=f"{source.name}, rows {first}..{last}")
         except (ValueError, TypeError) as exc:
             if w is not None and "sample_weight" in str(exc):
                 bad = first_bad_weight(w)

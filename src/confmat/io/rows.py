@@ -615,8 +615,9 @@ def content_error(source: Source, rows: str | None, exc: Exception) -> ValueErro
     rows : str or None
         Where in the source (``"rows 1..1000"``), or None for the whole source.
     exc : Exception
-        The check's error; its text follows. A ``TypeError`` from a CSV or JSON lines column
-        adds a hint at ``column_types=``.
+        The check's error; its text follows (alone when it already names the source, as an
+        accumulator's error naming its chunk by the source's rows). A ``TypeError`` from a CSV
+        or JSON lines column adds a hint at ``column_types=``.
 
     Returns
     -------
@@ -627,4 +628,5 @@ def content_error(source: Source, rows: str | None, exc: Exception) -> ValueErro
     hint = ""
     if isinstance(exc, TypeError) and source.format in ("csv", "tsv", "jsonl"):
         hint = " (the engine inferred the column types; column_types= can set them)"
-    return ValueError(f"{where}: {exc}{hint}")
+    text = str(exc)
+    return ValueError(f"{'' if text.startswith(source.name) else where + ': '}{text}{hint}")
