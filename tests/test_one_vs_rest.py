@@ -10,6 +10,7 @@ import math
 import warnings
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from confmat import ConfusionMatrix
 from confmat.metrics import Stats, get_metric
 from confmat.metrics.one_vs_rest import one_vs_rest
-from exact_oracles import PER_CLASS, agrees, value
+from exact_oracles import IRRATIONAL_OVERALL, OVERALL, PER_CLASS, agrees, value
 
 
 def _exact_counts(table: np.ndarray, k: int) -> list[list[float]]:
@@ -138,3 +139,35 @@ def test_per_class_metrics_agree_with_exact_oracles(case):
                 assert agrees(ours[i], exact, scale) or (
                     get_metric(name).scale_degree == 0 and exact is not None
                     and agrees(ours[i], exact, 1)), (name, i, float(ours[i]), exact)
+
+
+def test_mcc_of_a_class_lighter_than_1e_16_stays_in_range():
+    # N - p_k was a difference of rounded sums: MCC of [[0, 1], [1e-65, 0]] came out -2
+    # (scikit-learn's matthews_corrcoef gives 0 there for the same reason); exactly it is -1
+    eps = 4.6356967909469847e-66
+    cm = ConfusionMatrix.from_predictions([-2.0, 0.0], [0.0, -2.0], sample_weight=[1.0, eps])
+    t = [[Fraction(0), Fraction(1)], [Fraction(eps), Fraction(0)]]
+    assert agrees(cm.metric("mcc"), value(IRRATIONAL_OVERALL["mcc"], t))
+    assert agrees(cm.metric("kappa"), value(OVERALL["kappa"], t), scale=1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=_tables(lo=-150, hi=150, max_m=4))
+def test_kappa_and_mcc_agree_with_exact_oracles(case):
+    # kappa and MCC from the chance terms (N - p_k, N - t_k summed exactly, the covariance
+    # formed again in rationals where it cancels): within 1e-9 of the exact values, relative
+    # to them or, near 0, to 1
+    stack, _ = case
+    table = stack[0]
+    if table.shape[0] < 2 or not table.any():
+        return
+    cm = ConfusionMatrix(table)
+    t = [[Fraction(float(x)) for x in row] for row in table]
+    with warnings.catch_warnings(), mpmath.workdps(50):
+        warnings.simplefilter("ignore")
+        for name, oracle in (("kappa", OVERALL["kappa"]), ("mcc", IRRATIONAL_OVERALL["mcc"])):
+            ours = cm.metric(name, zero_division=np.nan)
+            exact = value(oracle, t)
+            if name == "mcc" and exact is None:
+                exact = Fraction(0)  # a zero denominator gives 0 (the registry's note)
+            assert agrees(ours, exact) or agrees(ours, exact, 1), (name, float(ours), exact)
