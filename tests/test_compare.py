@@ -264,3 +264,19 @@ def test_labels_matrix_counted_on_a_subset_cannot_give_overall_metrics():
     cmp = confmat.compare({"a": sub}, _Y3, ["f1"], n_resamples=200, random_state=0)
     assert cmp.intervals["a"]["f1"].estimate == pytest.approx(
         f1_score(_Y3, _A3, labels=[0, 1], average="macro"))
+
+
+def test_labels_subset_with_binary_scores():
+    # labels=[1] selects the class of the per-class metrics; the scores stay binary (they
+    # were refused: "1-D scores, which need a binary y_true")
+    y = [0, 1, 1, 0, 1, 0, 1, 1]
+    a = np.array([.1, .8, .7, .3, .6, .2, .4, .9])
+    b = np.array([.2, .6, .8, .4, .3, .1, .7, .6])
+    cmp = confmat.compare({"a": a, "b": b}, y, ["accuracy", "f1", "roc_auc"], labels=[1],
+                          n_resamples=200, random_state=0)
+    for name, s in (("a", a), ("b", b)):
+        pred = (s >= 0.5).astype(int)
+        assert cmp.intervals[name]["accuracy"].estimate == accuracy_score(y, pred)
+        assert cmp.intervals[name]["f1"].estimate == pytest.approx(
+            f1_score(y, pred, labels=[1], average="macro"))
+        assert cmp.intervals[name]["roc_auc"].estimate == pytest.approx(roc_auc_score(y, s))

@@ -255,7 +255,11 @@ def compare(
             raise ValueError(
                 f"model {name!r} gives predictions or scores, so y_true is needed"
             )
-        pred, score = _split_model(name, value, labels if labels is not None else book, threshold)
+        # every class a model may predict: ``labels`` and those of y_true (labels= selects
+        # classes of per-class metrics, it does not shrink the problem)
+        hint = book if labels is None else [*labels, *(c for c in book or [] if c not in
+                                                       list(labels))]
+        pred, score = _split_model(name, value, hint, threshold)
         if score is not None:
             sarr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
             if sarr.ndim and sarr.shape[0] != t_arr.shape[0]:
@@ -277,6 +281,8 @@ def compare(
                         )
                     pred = np.asarray(klist)[sarr.argmax(axis=1)]
                 else:
+                    if len(klist) != 2:  # a subset in labels: the classes of y_true
+                        klist = list(book or [])
                     if len(klist) != 2:
                         raise ValueError(
                             f"model {name!r} gives 1-D scores, which need a binary y_true"
