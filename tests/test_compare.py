@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
-from sklearn.metrics import accuracy_score, matthews_corrcoef, roc_auc_score
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import (
+    accuracy_score,
+    cohen_kappa_score,
+    f1_score,
+    matthews_corrcoef,
+    roc_auc_score,
+)
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
 
@@ -173,3 +182,101 @@ def test_input_errors():
         confmat.compare({}, y)
     with pytest.raises(ValueError, match="needs binary scores"):
         confmat.compare({"a": models["weak"]}, y, metrics=["roc_auc"], n_resamples=200)
+
+
+# ------------------------------------------------------------------ labels= in a comparison
+# The rule (as scikit-learn: accuracy_score has no labels=, precision_recall_fscore_support
+# selects classes but counts every sample): labels= selects the classes of per-class metrics;
+# overall metrics and McNemar use every sample and every class.
+_Y3 = [0, 1, 2, 1, 0, 2, 1, 1, 0, 2, 2, 1]
+_A3 = [0, 1, 1, 1, 2, 2, 1, 0, 0, 2, 0, 1]
+_B3 = [1, 1, 2, 0, 0, 2, 1, 1, 2, 2, 1, 2]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_labels_select_classes_of_per_class_metrics_only(data):
+    n = data.draw(st.integers(8, 30), label="n")
+    cls = st.integers(0, 3)
+    y = np.array(data.draw(st.lists(cls, min_size=n, max_size=n), label="y"))
+    a = np.array(data.draw(st.lists(cls, min_size=n, max_size=n), label="a"))
+    b = np.array(data.draw(st.lists(cls, min_size=n, max_size=n), label="b"))
+    y[:2] = [0, 1]  # two classes at least (kappa of a one-class table is 0 / 0)
+    seen = sorted(set(y.tolist()))
+    labels = data.draw(st.lists(st.sampled_from(seen), min_size=1, max_size=len(seen),
+                                unique=True), label="labels")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cmp = confmat.compare({"a": a, "b": b}, y, ["accuracy", "kappa", "f1"], labels=labels,
+                              n_resamples=100, random_state=0)
+        for name, p in (("a", a), ("b", b)):
+            iv = cmp.intervals[name]
+            assert iv["accuracy"].estimate == pytest.approx(accuracy_score(y, p), abs=1e-12)
+            want_kappa = cohen_kappa_score(y, p)
+            got_kappa = iv["kappa"].estimate
+            assert got_kappa == pytest.approx(want_kappa, abs=1e-12)
+            assert iv["f1"].estimate == pytest.approx(
+                f1_score(y, p, labels=labels, average="macro", zero_division=0.0), abs=1e-12)
+    # McNemar on every sample: the discordant pairs counted by hand
+    row = cmp.pairwise[0]
+    right_a, right_b = a == y, b == y
+    b_, c_ = int(np.sum(right_a & ~right_b)), int(np.sum(~right_a & right_b))
+    diff = (b_ - c_) / n
+    assert row["difference"] == pytest.approx(diff if cmp.models[0] == "a" else -diff,
+                                              abs=1e-12)
+    if b_ + c_:
+        table = [[0, b_], [c_, 0]]
+        assert row["pvalue"] == pytest.approx(sm_mcnemar(table, exact=True).pvalue, rel=1e-9)
+
+
+def test_labels_subset_accuracy_mcnemar_and_paired_bootstrap_agree():
+    # before: accuracy on labels=[1]'s block (3/3 for a) while McNemar used every sample, and
+    # supports were read from the block, so this comparison raised "different y_true"
+    cmp = confmat.compare({"a": _A3, "b": _B3}, _Y3, ["accuracy", "mcc", "f1"], labels=[1],
+                          n_resamples=200, random_state=0)
+    for name, p in (("a", _A3), ("b", _B3)):
+        assert cmp.intervals[name]["accuracy"].estimate == accuracy_score(_Y3, p)
+        assert cmp.intervals[name]["mcc"].estimate == pytest.approx(matthews_corrcoef(_Y3, p))
+        assert cmp.intervals[name]["f1"].estimate == pytest.approx(
+            f1_score(_Y3, p, labels=[1], average="macro"))
+    # an overall test metric by paired bootstrap: the difference of scikit-learn's values
+    by_mcc = confmat.compare({"a": _A3, "b": _B3}, _Y3, ["mcc"], labels=[1],
+                             n_resamples=200, random_state=0)
+    r = by_mcc.pairwise[0]
+    want = {"a": matthews_corrcoef(_Y3, _A3), "b": matthews_corrcoef(_Y3, _B3)}
+    assert r["difference"] == pytest.approx(want[r["model_a"]] - want[r["model_b"]])
+    # a per-class test metric: the classes of labels=
+    by_f1 = confmat.compare({"a": _A3, "b": _B3}, _Y3, ["f1"], labels=[1],
+                            n_resamples=200, random_state=0)
+    r = by_f1.pairwise[0]
+    want = {k: f1_score(_Y3, p, labels=[1], average="macro") for k, p in
+            (("a", _A3), ("b", _B3))}
+    assert r["difference"] == pytest.approx(want[r["model_a"]] - want[r["model_b"]])
+
+
+def test_labels_matrix_counted_on_a_subset_cannot_give_overall_metrics():
+    sub = ConfusionMatrix.from_predictions(_Y3, _A3, labels=[0, 1])
+    with pytest.raises(ValueError, match=r"model 'a' is a ConfusionMatrix counted on a subset"
+                                         r".*'accuracy' of a comparison uses every sample"):
+        confmat.compare({"a": sub}, _Y3, ["accuracy"], n_resamples=200)
+    # per-class metrics of such a matrix are what scikit-learn's labels= gives
+    cmp = confmat.compare({"a": sub}, _Y3, ["f1"], n_resamples=200, random_state=0)
+    assert cmp.intervals["a"]["f1"].estimate == pytest.approx(
+        f1_score(_Y3, _A3, labels=[0, 1], average="macro"))
+
+
+def test_labels_subset_with_binary_scores():
+    # labels=[1] selects the class of the per-class metrics; the scores stay binary (they
+    # were refused: "1-D scores, which need a binary y_true")
+    y = [0, 1, 1, 0, 1, 0, 1, 1]
+    a = np.array([.1, .8, .7, .3, .6, .2, .4, .9])
+    b = np.array([.2, .6, .8, .4, .3, .1, .7, .6])
+    cmp = confmat.compare({"a": a, "b": b}, y, ["accuracy", "f1", "roc_auc"], labels=[1],
+                          n_resamples=200, random_state=0)
+    for name, s in (("a", a), ("b", b)):
+        pred = (s >= 0.5).astype(int)
+        assert cmp.intervals[name]["accuracy"].estimate == accuracy_score(y, pred)
+        assert cmp.intervals[name]["f1"].estimate == pytest.approx(
+            f1_score(y, pred, labels=[1], average="macro"))
+        assert cmp.intervals[name]["roc_auc"].estimate == pytest.approx(roc_auc_score(y, s))

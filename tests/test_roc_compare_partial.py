@@ -19,6 +19,8 @@ specificity-focus area of the mirrored problem, which the scikit-learn oracle in
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from fractions import Fraction
@@ -32,6 +34,7 @@ from statsmodels.stats.multitest import multipletests
 
 import confmat
 from confmat.report import build_comparison, build_report, render_html, render_json
+from confmat.report.render_data import render_csv
 from confmat.report.render_text import render_markdown, render_text
 from proc_oracle import proc  # noqa: F401  (the fixture)
 
@@ -322,7 +325,36 @@ def test_holm_adjusts_the_partial_auc_tests_among_themselves():
     assert math.isnan(cmp.intervals["c"]["partial_auc"].estimate)
     assert any("partial_auc of 'c' is undefined" in n for n in cmp.notes)
     assert any("separately for each tested metric" in n for n in cmp.notes)
-    assert "pairwise tests on accuracy, partial_auc (holm adjusted, per metric):" in str(cmp)
+    assert ("pairwise tests on accuracy, partial_auc[specificity 0.8 to 1, McClish-corrected] "
+            "(holm adjusted, per metric):") in str(cmp)
+
+
+@pytest.mark.parametrize(("bounds", "focus", "correct", "name"), [
+    ((0.8, 1), "specificity", True, "partial_auc[specificity 0.8 to 1, McClish-corrected]"),
+    ((1, 0.9), "sensitivity", True, "partial_auc[sensitivity 0.9 to 1, McClish-corrected]"),
+    ((0.25, 0.75), "specificity", False, "partial_auc[specificity 0.25 to 0.75, uncorrected]"),
+])
+def test_frame_names_the_partial_auc_column_with_its_range(bounds, focus, correct, name):
+    # the frame's column carries the range, focus and correction (the name of the report's
+    # CSV rows); the key of intervals / pairwise rows stays 'partial_auc'
+    y, sc = _models(11, 200)
+    cmp = confmat.compare(sc, y, ["roc_auc"], partial_auc=bounds, partial_auc_focus=focus,
+                          partial_auc_correct=correct, n_resamples=200, random_state=0,
+                          pos_label=1)
+    frame = cmp.to_frame()
+    assert list(dict.fromkeys(frame.columns.get_level_values(0))) == ["roc_auc", name]
+    assert "partial_auc" not in frame.columns.get_level_values(0)
+    est = [cmp.intervals[m]["partial_auc"].estimate for m in cmp.models]
+    np.testing.assert_array_equal(frame[(name, "estimate")].to_numpy(), est)
+    assert f"{name} [95% CI]" in str(cmp)
+    assert cmp.metrics[-1] == "partial_auc"
+    assert {r["metric"] for r in cmp.pairwise} == {"roc_auc", "partial_auc"}
+    # the report's CSV names the tests on it the same way
+    rep = build_comparison(y, _preds(sc), scores=sc, n_resamples=200, intervals=False,
+                           partial_auc=bounds, partial_auc_focus=focus,
+                           partial_auc_correct=correct, pos_label=1)
+    rows = list(csv.reader(io.StringIO(render_csv(rep))))
+    assert name in {r[3] for r in rows if r[1] == "test"}
 
 
 def test_partial_auc_as_the_test_metric_ranks_and_tests_only_it():

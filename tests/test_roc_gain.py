@@ -4,6 +4,8 @@ lower envelope)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from scipy.stats import ks_2samp
 
 from confmat.curves.cost import cost_curve, probability_cost
-from confmat.curves.gain import gain_curve, ks_statistic, lift_curve
+from confmat.curves.gain import gain_curve, ks_index, ks_statistic, lift_curve
 
 
 def test_gain_yardstick_examples():
@@ -131,3 +133,42 @@ def test_probability_cost():
         cost_curve([0, 0], [0.2, 0.7])
     with pytest.raises(ValueError, match="positives"):
         gain_curve([0, 0], [0.2, 0.7])
+
+
+def _ks_oracle(tps, fps):
+    """First index of the largest |TP/P - FP/N|, in exact rationals."""
+    p, n = Fraction(int(tps[-1])), Fraction(int(fps[-1]))
+    gaps = [abs(int(t) / p - int(f) / n) for t, f in zip(tps, fps, strict=True)]
+    return gaps.index(max(gaps))
+
+
+def _cumulative(draw, total):
+    """Cumulative counts ending at ``total`` (non-decreasing, int64)."""
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=1, max_size=8)))
+    return np.array([*cuts, total], dtype=np.int64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_ks_index_exact_near_2_32_per_class(data):
+    # counts near 2**32 per class (P N near 2**64 passes int64): the exact rational oracle
+    p = data.draw(st.integers(2**32 - 2**20, 2**33), label="P")
+    n = data.draw(st.integers(2**32 - 2**20, 2**33), label="N")
+    tps, fps = _cumulative(data.draw, p), _cumulative(data.draw, n)
+    m = min(tps.size, fps.size)
+    tps, fps = tps[-m:], fps[-m:]
+    tps[-1], fps[-1] = p, n
+    assert ks_index(tps, fps) == _ks_oracle(tps, fps)
+
+
+def test_ks_index_near_ties_past_int64():
+    # P = N + 1 = 4e9 + 1: the gaps are 1 - 1/P - 1/N at index 1 and 1 - 2/P (larger) at
+    # index 2; the products TP N pass int64 and the two rates' gaps round to the same float
+    p, n = 4 * 10**9 + 1, 4 * 10**9
+    tps = np.array([0, p - 1, p - 2, p], dtype=np.int64)
+    fps = np.array([0, 1, 0, n], dtype=np.int64)
+    assert ks_index(tps, fps) == _ks_oracle(tps, fps) == 2
+    gaps = np.abs(tps / p - fps / n)
+    assert gaps[1] == gaps[2]  # the float rates cannot tell them apart
+    wrapped = np.abs(tps * n - fps * p)  # what int64 products give
+    assert int(np.argmax(wrapped)) != 2

@@ -32,7 +32,7 @@ import numpy as np
 from ..inputs.targets import binary_target
 from .rank import cumulative_counts
 
-__all__ = ["GainCurve", "KSResult", "gain_curve", "ks_statistic", "lift_curve"]
+__all__ = ["GainCurve", "KSResult", "gain_curve", "ks_index", "ks_statistic", "lift_curve"]
 
 REF_ENGELMANN = (
     "Engelmann, B., Hayden, E., Tasche, D. (2003), Testing rating accuracy, Risk 16(1), 82-86."
@@ -272,11 +272,54 @@ def ks_statistic(
     thr, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
     if tps.size == 0 or not (tps[-1] > 0 and fps[-1] > 0):
         raise ValueError("the KS statistic needs both classes in y_true (with positive weight)")
-    p, n = tps[-1], fps[-1]
-    tpr, fpr = tps / p, fps / n
-    if tps.dtype.kind in "iu":
-        # |TPR - FPR| * P * N, exact in integers without weights: ties are found exactly
-        i = int(np.argmax(np.abs(tps * n - fps * p)))
-    else:  # weights: rates, since P * N can pass float64 (weights near 1e300)
-        i = int(np.argmax(np.abs(tpr - fpr)))
+    tpr, fpr = tps / tps[-1], fps / fps[-1]
+    i = ks_index(tps, fps)
     return KSResult(float(abs(tpr[i] - fpr[i])), float(thr[i]), float(tpr[i]), float(fpr[i]))
+
+
+#: the largest int64
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def ks_index(tps: np.ndarray, fps: np.ndarray) -> int:
+    r"""Where the Kolmogorov--Smirnov distance :math:`|\mathrm{TPR} - \mathrm{FPR}|` of
+    cumulative counts is largest (the first such index).
+
+    Integer counts are compared exactly, as :math:`|\mathrm{TP}\,N - \mathrm{FP}\,P|`
+    (``P = tps[-1]``, ``N = fps[-1]``), so that ties are found exactly: in int64 while
+    :math:`P N` fits, otherwise the rates pick the candidates within their rounding of the
+    largest and Python integers decide among them (an int64 product would wrap around past
+    about 3e9 samples per class). Weighted (float) counts are compared as rates, since
+    :math:`P N` can pass float64 (weights near 1e300).
+
+    Parameters
+    ----------
+    tps, fps : numpy.ndarray
+        Cumulative positive and negative counts (or weights) at each threshold, as
+        :func:`confmat.curves.rank.cumulative_counts` gives; the last of each is positive.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> ks_index(np.array([1, 1, 2, 2]), np.array([0, 1, 1, 2]))
+    0
+    >>> big = 2**33  # P N = 2**66 passes int64
+    >>> ks_index(np.array([1, big - 1, big]), np.array([0, 1, big]))
+    1
+    """
+    p, n = tps[-1], fps[-1]
+    rate_gap = np.abs(tps / p - fps / n)
+    if tps.dtype.kind not in "iu":
+        return int(np.argmax(rate_gap))
+    p_int, n_int = int(p), int(n)
+    if p_int * n_int <= _INT64_MAX:
+        return int(np.argmax(np.abs(tps * n - fps * p)))
+    # each rate is within half an ulp of its value (<= 1) and so is their difference: the
+    # exact maximum is among the gaps within 4 ulps of 1 of the largest rounded gap
+    top = rate_gap.max()
+    candidates = np.flatnonzero(rate_gap >= top - 4.0 * np.finfo(np.float64).eps)
+    exact = [abs(int(tps[j]) * n_int - int(fps[j]) * p_int) for j in candidates]
+    return int(candidates[exact.index(max(exact))])

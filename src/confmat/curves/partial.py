@@ -235,6 +235,12 @@ class PartialRange:
         return (f"{self.focus} {self.low:g} to {self.high:g}"
                 + (", McClish-corrected" if self.correct else ", uncorrected"))
 
+    @property
+    def name(self) -> str:
+        """The partial AUC's name in tables (:func:`partial_auc_name`), e.g.
+        ``'partial_auc[specificity 0.8 to 1, McClish-corrected]'``."""
+        return partial_auc_name(self.label)
+
     def curve_kwargs(self) -> dict[str, Any]:
         """The range as the keyword of :func:`partial_auc` and
         :func:`confmat.inference.roc_ci.partial_auc_ci` (``specificity=`` or
@@ -274,6 +280,29 @@ class PartialRange:
         {'focus': 'sensitivity', 'range': [0.8, 1.0], 'corrected': True}
         """
         return {"focus": self.focus, "range": [self.low, self.high], "corrected": self.correct}
+
+
+def partial_auc_name(range_label: str) -> str:
+    """The name of a partial AUC in machine-readable tables (a comparison's
+    ``to_frame()``, the CSV of reports): ``partial_auc`` with its range in words
+    (:attr:`PartialRange.label`: focus, bounds, McClish-corrected or uncorrected) in brackets,
+    so that two partial AUCs never share a column and a reader sees which area it is.
+
+    Parameters
+    ----------
+    range_label : str
+        :attr:`PartialRange.label`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> partial_auc_name(PartialRange.parse((0.8, 1)).label)
+    'partial_auc[specificity 0.8 to 1, McClish-corrected]'
+    """
+    return f"partial_auc[{range_label}]"
 
 
 def se_sp_points(pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None

@@ -116,8 +116,16 @@ def compare(
         Averaging of the per-class metrics (default: macro, said in ``notes``, unless
         ``pos_label`` is given).
     labels : array-like, optional
-        The classes and their order (default: the sorted labels of ``y_true`` and the
-        predictions); also the column order of 2-D scores.
+        The classes of the per-class metrics and their order (default: the sorted labels of
+        ``y_true`` and the predictions); also the column order of 2-D scores. As in
+        scikit-learn, it selects classes, never samples: a per-class metric (and its average)
+        covers the classes in ``labels`` and counts every sample (a sample of another class
+        predicted as class ``j`` is a false positive of ``j``, as
+        ``precision_recall_fscore_support(labels=...)``), and the overall metrics
+        (accuracy, kappa, MCC, ...), McNemar's test and the paired bootstrap of an overall
+        metric use every sample and every class (``accuracy_score`` has no ``labels``).
+        So every statistic of a comparison is computed on the same samples. A model given as a
+        ConfusionMatrix counted on a label subset has only its per-class metrics.
     pos_label : label, optional
         The positive class: of binary scores (ROC AUC, average precision, scores turned into
         labels, the curves) and, without ``average``, of the per-class metrics. Needed for
@@ -165,7 +173,8 @@ def compare(
         model names written the same (``1`` and ``"1"``); no or duplicated metrics, a
         ``test_metric`` not among them, a model input of the wrong shape or length, score
         metrics without binary scores, invalid labels, ``pos_label``, ``level`` or
-        ``n_resamples``; ``partial_auc`` not a range within
+        ``n_resamples``; an overall metric of a ConfusionMatrix counted on a subset of
+        the labels; ``partial_auc`` not a range within
         [0, 1], a ``partial_auc_focus`` other than the two axes, or 'partial_auc' in
         ``metrics`` (or a sensitivity focus) without ``partial_auc``.
 
@@ -246,7 +255,11 @@ def compare(
             raise ValueError(
                 f"model {name!r} gives predictions or scores, so y_true is needed"
             )
-        pred, score = _split_model(name, value, labels if labels is not None else book, threshold)
+        # every class a model may predict: ``labels`` and those of y_true (labels= selects
+        # classes of per-class metrics, it does not shrink the problem)
+        hint = book if labels is None else [*labels, *(c for c in book or [] if c not in
+                                                       list(labels))]
+        pred, score = _split_model(name, value, hint, threshold)
         if score is not None:
             sarr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
             if sarr.ndim and sarr.shape[0] != t_arr.shape[0]:
@@ -268,6 +281,8 @@ def compare(
                         )
                     pred = np.asarray(klist)[sarr.argmax(axis=1)]
                 else:
+                    if len(klist) != 2:  # a subset in labels: the classes of y_true
+                        klist = list(book or [])
                     if len(klist) != 2:
                         raise ValueError(
                             f"model {name!r} gives 1-D scores, which need a binary y_true"
@@ -284,16 +299,24 @@ def compare(
                     f"{t_arr.shape[0]} samples; every model must be evaluated on the same samples"
                 )
             preds[name] = parr
-    # one code book for all models
+    # one code book for all models; ``labels`` selects the classes of per-class metrics, and
+    # overall metrics see every sample and every class (``every``; see the docstring)
+    every: dict[str, ConfusionMatrix] = {}
+    all_labels: list[Any] | None = None
     if preds:
         pnames = list(preds)
-        tc, pcs, kbook, has_other = encode_many(t_arr, [preds[n] for n in pnames],
-                                                [f"models[{n!r}]" for n in pnames], labels)
-        del tc, pcs, has_other
+        pargs = ([preds[n] for n in pnames], [f"models[{n!r}]" for n in pnames])
+        kbook = encode_many(t_arr, *pargs, labels)[2]
+        all_labels = kbook if labels is None else \
+            [*kbook, *(c for c in encode_many(t_arr, *pargs)[2] if c not in kbook)]
         for n in pnames:
-            cms[n] = ConfusionMatrix.from_predictions(
-                t_arr, preds[n], labels=labels if labels is not None else kbook)
-    _check_same_truth(cms, t_arr, names)
+            cms[n] = ConfusionMatrix.from_predictions(t_arr, preds[n], labels=kbook)
+            every[n] = cms[n] if all_labels == kbook else \
+                ConfusionMatrix.from_predictions(t_arr, preds[n], labels=all_labels)
+    for n in names:
+        if n not in every:  # a ConfusionMatrix: its counts as given
+            every[n] = cms[n]
+    _check_same_truth(every, t_arr, names)
 
     intervals: dict[str, dict[str, ConfidenceInterval]] = {n: {} for n in names}
     for metric in canon:
@@ -329,9 +352,16 @@ def compare(
         else:
             avg = None
         for n in names:
+            if spec.kind != "per_class" and every[n].has_outside_margin:
+                raise ValueError(
+                    f"model {n!r} is a ConfusionMatrix counted on a subset of the labels "
+                    f"({every[n].n_outside:g} samples outside them): the overall metric "
+                    f"{metric!r} of a comparison uses every sample; give its predictions, or "
+                    "a matrix counted on every label")
             intervals[n][metric] = confidence_interval(
-                cms[n], metric, level=level, method=method, average=avg, pos_label=pl,
-                n_resamples=n_used, random_state=ci_state)
+                (cms if spec.kind == "per_class" else every)[n], metric, level=level,
+                method=method, average=avg, pos_label=pl, n_resamples=n_used,
+                random_state=ci_state)
 
     spec_hib = True if tmetric in ("roc_auc", "average_precision", PARTIAL_AUC) else \
         get_metric(tmetric).higher_is_better
@@ -348,7 +378,7 @@ def compare(
         for fam in tested:  # one family of tests per metric, each adjusted on its own
             ci0 = intervals[names[0]][fam]
             rows = [_pair_test(fam, a, b, t_arr, preds, scores, columns, ci0, level, n_used, rng,
-                               pos_label, labels, prange)
+                               pos_label, labels, prange, all_labels)
                     for i, a in enumerate(ranked) for b in ranked[i + 1:]]
             adj = holm([r["pvalue"] for r in rows])
             for r, p in zip(rows, adj, strict=True):
@@ -459,8 +489,7 @@ def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> N
             cm = cms[n]
             if cm.is_weighted:  # weighted counts have no supports to compare with y_true
                 continue
-            sup = {k: v for k, v in zip(cm.labels, cm.counts.sum(axis=1).tolist(), strict=True)
-                   if v}
+            sup = {k: v for k, v in zip(cm.labels, _supports(cm), strict=True) if v}
             seen = {k: v for k, v in truth.items() if k in set(cm.labels)}  # labels= may subset
             if sup != seen:
                 raise ValueError(
@@ -470,7 +499,7 @@ def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> N
     ref_name, ref = None, None
     for n in names:
         cm = cms[n]
-        sup = dict(zip(cm.labels, cm.counts.sum(axis=1).tolist(), strict=True))
+        sup = dict(zip(cm.labels, _supports(cm), strict=True))
         if ref is None:
             ref_name, ref = n, sup
             continue
@@ -481,10 +510,16 @@ def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> N
             )
 
 
+def _supports(cm: Any) -> list[Any]:
+    """Samples of each class of ``cm`` in the truth, whatever they were predicted as (a
+    prediction outside a label subset included)."""
+    return cm.full_table.sum(axis=1)[: cm.n_classes].tolist()
+
+
 def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
                scores: dict[str, Any], columns: Any, ci0: ConfidenceInterval, level: float,
                n_resamples: int, rng: Any, pos_label: Any, labels: Any,
-               prange: PartialRange | None = None) -> dict[str, Any]:
+               prange: PartialRange | None = None, all_labels: Any = None) -> dict[str, Any]:
     row: dict[str, Any] = {"model_a": a, "model_b": b, "metric": metric}
     if metric == PARTIAL_AUC and prange is not None:
         t = roc_test(t_arr, _score1(scores[a], columns, pos_label),
@@ -518,9 +553,11 @@ def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
                    pvalue=r.pvalue, method=f"mcnemar ({r.method})")
         return row
     avg = ci0.average
-    pl = pos_label if (get_metric(metric).kind == "per_class" and avg is None) else None
+    per_class = get_metric(metric).kind == "per_class"
+    pl = pos_label if (per_class and avg is None) else None
     r = paired_bootstrap(t_arr, preds[a], preds[b], metric, level=level, average=avg,
-                         n_resamples=n_resamples, random_state=rng, labels=labels, pos_label=pl)
+                         n_resamples=n_resamples, random_state=rng,
+                         labels=labels if per_class else all_labels, pos_label=pl)
     row.update(difference=float(r.difference), low=float(r.low), high=float(r.high),
                statistic=None, pvalue=float(r.pvalue), method="paired bootstrap")
     return row

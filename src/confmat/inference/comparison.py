@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
+from ..curves.partial import partial_auc_name
 from ..deps import require
 from ..inputs.encode import as_1d, encode_pair
 from ..inputs.kinds import py_scalar
@@ -175,8 +176,38 @@ class Comparison:
             "notes": list(self.notes),
         }
 
+    def column_name(self, metric: str) -> str:
+        """The name of a metric's column in :meth:`to_frame` and ``str()``: the metric's
+        name, except the partial AUC, named with its range, focus and correction
+        (:func:`confmat.curves.partial.partial_auc_name`, the name the report's CSV uses),
+        e.g. ``'partial_auc[specificity 0.8 to 1, McClish-corrected]'``.
+
+        Parameters
+        ----------
+        metric : str
+            One of :attr:`metrics`.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from confmat.inference import compare
+        >>> cmp = compare({"a": [.1, .4, .35, .8], "b": [.1, .2, .3, .4]}, [0, 0, 1, 1],
+        ...               ["roc_auc"], partial_auc=(0.5, 1), n_resamples=200, random_state=0)
+        >>> [cmp.column_name(m) for m in cmp.metrics]
+        ['roc_auc', 'partial_auc[specificity 0.5 to 1, McClish-corrected]']
+        """
+        if metric == "partial_auc" and self.partial_auc is not None:
+            return partial_auc_name(self.partial_auc["label"])
+        return metric
+
     def to_frame(self) -> Any:
         """pandas DataFrame: one row per model (ranked), columns ``(metric, estimate|low|high)``.
+
+        A partial AUC's column is named with its range (:meth:`column_name`), e.g.
+        ``partial_auc[specificity 0.8 to 1, McClish-corrected]``.
 
         Returns
         -------
@@ -192,7 +223,8 @@ class Comparison:
         """
         pd = require("pandas", "Comparison.to_frame")
         data = {
-            (k, part): [float(getattr(self.intervals[m][k], part)) for m in self.models]
+            (self.column_name(k), part): [float(getattr(self.intervals[m][k], part))
+                                          for m in self.models]
             for k in self.metrics for part in ("estimate", "low", "high")
         }
         frame = pd.DataFrame(data, index=pd.Index(self.models, name="model"))
@@ -218,7 +250,7 @@ class Comparison:
         return pd.DataFrame(self.pairwise)
 
     def __str__(self) -> str:
-        head = ["model", *(f"{k} [{self.level:.0%} CI]" for k in self.metrics)]
+        head = ["model", *(f"{self.column_name(k)} [{self.level:.0%} CI]" for k in self.metrics)]
         rows = [head]
         for m in self.models:
             cells = [m]
@@ -231,7 +263,8 @@ class Comparison:
         if self.pairwise:
             tested = list(dict.fromkeys(r["metric"] for r in self.pairwise))
             lines.append("")
-            lines.append(f"pairwise tests on {', '.join(tested)} ({self.correction} adjusted"
+            lines.append(f"pairwise tests on {', '.join(map(self.column_name, tested))} "
+                         f"({self.correction} adjusted"
                          + (", per metric):" if len(tested) > 1 else "):"))
             for r in self.pairwise:
                 lines.append(

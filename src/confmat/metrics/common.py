@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .exact import exact_difference, largest
+from .exact import CANCEL, exact_difference, largest
+from .one_vs_rest import one_vs_rest
 from .registry import Kind, MetricSpec, get_metric, metric
 from .stats import Division
 
@@ -295,10 +297,52 @@ def chance_terms(stats: Any) -> tuple[np.ndarray, ...]:
 
     def compute():
         n = np.asarray(stats.n)
+        counts = np.asarray(stats.counts)
+        if counts.dtype.kind == "f":
+            weighted = _weighted_chance_terms(counts, n, stats.correct, stats.rows, stats.cols)
+            if weighted is not None:
+                return weighted
         return exact_difference(build, (n, stats.correct, stats.rows, stats.cols),
                                 largest(n) ** 2)
 
     return memo(stats, "chance_terms", compute)
+
+
+def _weighted_chance_terms(counts: np.ndarray, n: np.ndarray, c: Any, t: Any, p: Any
+                           ) -> tuple[np.ndarray, ...] | None:
+    """:func:`chance_terms` of weighted tables (None for negative or non-finite weights).
+
+    ``N - p_k`` and ``N - t_k`` are the weights outside column / row ``k``, summed exactly
+    (:func:`confmat.metrics.one_vs_rest.one_vs_rest`: FN + TN and FP + TN of the block): as
+    differences of rounded sums they lost a class lighter than 1e-16 of N, and MCC could leave
+    [-1, 1] (``[[0, 1], [1e-65, 0]]`` gave -2). The covariance ``N c - sum_k t_k p_k`` is a
+    true difference: where it cancels (below :data:`~confmat.metrics.exact.CANCEL` of its
+    terms) it is formed again from the cells in exact rationals."""
+    k = counts.shape[-1]
+    try:
+        fn, fp, tn = one_vs_rest(counts, k)
+    except ValueError:
+        return None
+    t = np.asarray(t, np.float64)
+    p = np.asarray(p, np.float64)
+    not_p, not_t = fn + tn, fp + tn
+    pos = n * np.asarray(c, np.float64)
+    neg = (t * p).sum(-1)
+    cov = np.array(pos - neg, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        shaky = np.abs(cov) < CANCEL * (np.abs(pos) + np.abs(neg))
+    if shaky.any():
+        flat = counts.reshape(-1, k, k)
+        out = cov.reshape(-1)
+        for b in np.flatnonzero(shaky):
+            cells = [[Fraction(float(v)) for v in row] for row in flat[b]]
+            rows = [sum(r, Fraction(0)) for r in cells]
+            cols = [sum((r[j] for r in cells), Fraction(0)) for j in range(k)]
+            trace = sum((cells[i][i] for i in range(k)), Fraction(0))
+            out[b] = float(sum(rows, Fraction(0)) * trace
+                           - sum((a * b_ for a, b_ in zip(rows, cols, strict=True)),
+                                 Fraction(0)))
+    return (cov, (t * not_p).sum(-1), (p * not_p).sum(-1), (t * not_t).sum(-1))
 
 
 def ovr_covariance(c: Any) -> np.ndarray:

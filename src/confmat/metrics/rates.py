@@ -54,7 +54,7 @@ def class_errors(c: ClassCounts) -> np.ndarray:
             "(e.g. counting objects where only totals matter).",
      avoid="Judging accuracy: errors in both directions cancel, so AM = 0 does not mean correct.")
 def automatic_manual(c: ClassCounts) -> np.ndarray:
-    return c.predicted - c.support
+    return c.fp - c.fn  # TOP - P without the cancellation of two rounded sums
 
 
 @_pc("ovr_accuracy", "one-vs-rest accuracy", "ACC_i = (TP_i + TN_i) / N",
@@ -199,7 +199,7 @@ def braun_blanquet(c: ClassCounts) -> np.ndarray:
       avoid="Judging correctness: a model can match the counts while being wrong on every "
             "sample.")
 def bray_curtis(c: ClassCounts) -> np.ndarray:
-    return c.div(np.abs(c.predicted - c.support), 2.0 * c.n, "bray_curtis")
+    return c.div(np.abs(c.fp - c.fn), 2.0 * c.n, "bray_curtis")
 
 
 __all__ = ["npv", "specificity"]

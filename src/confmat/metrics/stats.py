@@ -23,6 +23,7 @@ import numpy as np
 
 from . import rescaling
 from .exact import INT64_MAX, check_total, largest
+from .one_vs_rest import one_vs_rest
 from .zero_division import (
     ZERO_DIVISION_CHOICES,
     Division,
@@ -356,32 +357,21 @@ class Stats:
         return self.table.sum(axis=(-2, -1))
 
     @cached_property
+    def _weighted_one_vs_rest(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """FN, FP, TN of a float table, each the exact sum of its cells rounded once
+        (:func:`confmat.metrics.one_vs_rest.one_vs_rest`); None for integer tables (exact
+        as differences) or tables with negative or non-finite cells."""
+        if self.table.dtype.kind != "f":
+            return None
+        try:
+            return one_vs_rest(self.table, self.k)
+        except ValueError:
+            return None
+
+    @cached_property
     def fn(self) -> np.ndarray:
-        """False negatives per selected class: ``support - tp``.
-
-        Returns
-        -------
-        numpy.ndarray
-        """
-        return self.support - self.tp
-
-    @cached_property
-    def fp(self) -> np.ndarray:
-        """False positives per selected class: ``predicted - tp``.
-
-        Returns
-        -------
-        numpy.ndarray
-        """
-        return self.predicted - self.tp
-
-    @cached_property
-    def tn(self) -> np.ndarray:
-        """True negatives per selected class: ``n_all - tp - fn - fp``.
-
-        With float weights the subtraction rounds: it is clipped at 0, and it is exactly 0
-        where no cell outside the class's row and column holds weight (counted in integers),
-        so that a rounding residue never makes a rate defined that is not.
+        """False negatives per selected class: the sum of the class's row off the diagonal
+        (``support - tp`` for counts; for weights the exact sum of the cells rounded once).
 
         Returns
         -------
@@ -390,23 +380,51 @@ class Stats:
         Examples
         --------
         >>> from confmat.metrics import Stats
-        >>> w = [[0.1, 0.7], [0.2, 0.0]]  # for class 0, n_all - tp - fn - fp rounds to 5.6e-17
+        >>> Stats([[1.0, 1e-20], [1e-20, 1.0]]).fn.tolist()  # support - tp gives [0.0, 0.0]
+        [1e-20, 1e-20]
+        """
+        exact = self._weighted_one_vs_rest
+        return self.support - self.tp if exact is None else exact[0]
+
+    @cached_property
+    def fp(self) -> np.ndarray:
+        """False positives per selected class: the sum of the class's column off the diagonal
+        (``predicted - tp`` for counts; for weights the exact sum of the cells rounded once).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
+        exact = self._weighted_one_vs_rest
+        return self.predicted - self.tp if exact is None else exact[1]
+
+    @cached_property
+    def tn(self) -> np.ndarray:
+        """True negatives per selected class: the sum of the cells outside the class's row
+        and column (``n_all - tp - fn - fp`` for counts).
+
+        With float weights it is the exact sum of those cells rounded once
+        (:func:`confmat.metrics.one_vs_rest.one_vs_rest`): never a rounding residue of the
+        other cells, and 0 exactly when those cells hold no weight, so that a residue never
+        makes a rate defined that is not.
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Examples
+        --------
+        >>> from confmat.metrics import Stats
+        >>> w = [[0.1, 0.7], [0.2, 0.0]]  # n_all - tp - fn - fp rounds to 5.6e-17 for class 0
         >>> float(Stats(w).tn[0])
         0.0
         """
+        exact = self._weighted_one_vs_rest
+        if exact is not None:
+            return exact[2]
         tn = self.n_all[..., None] - self.tp - self.fn - self.fp
-        if tn.dtype.kind == "f":
+        if tn.dtype.kind == "f":  # negative or non-finite weights: the difference, clipped
             tn = np.maximum(tn, 0.0)
-            # a residue of the subtraction is at most a few ulps of n_all: only such small
-            # values are checked against the cells (counting them costs a bootstrap's stack)
-            small = tn <= self.n_all[..., None] * 2.0**-40
-            if small.any():
-                nonzero = (self.table != 0).astype(np.int64)
-                k = self.k
-                cells = (nonzero.sum(axis=(-2, -1))[..., None] - nonzero.sum(axis=-1)[..., :k]
-                         - nonzero.sum(axis=-2)[..., :k]
-                         + np.diagonal(nonzero, axis1=-2, axis2=-1)[..., :k])
-                tn = np.where(small & (cells == 0), 0.0, tn)
         return tn
 
     # overall statistics use the selected block
