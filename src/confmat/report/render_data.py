@@ -8,9 +8,9 @@ import json
 import re
 from typing import Any
 
+from ..curves.partial import partial_auc_name
 from .comparison import Comparison
 from .model import Report
-from .roc_summaries import partial_auc_name
 
 
 def render_json(obj: Report | Comparison, indent: int | None = 2) -> str:
@@ -58,7 +58,7 @@ def render_csv(obj: Report | Comparison, excel_safe: bool = False) -> str:
     ``sensitivity@specificity=0.9``, ``class`` the positive class); Hand and Till's AUC and
     the partial AUC as ``section=curve`` rows (``hand_till_auc``; the partial AUC named with
     its focus, range and correction, e.g. ``partial_auc[specificity 0.8 to 1,
-    McClish-corrected]``, :func:`confmat.report.roc_summaries.partial_auc_name`, also in the
+    McClish-corrected]``, :func:`confmat.curves.partial.partial_auc_name`, also in the
     ``class`` column of the tests on it).
 
     The data are exact by default (a program reads them back). With ``excel_safe`` a text

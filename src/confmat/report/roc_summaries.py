@@ -364,8 +364,11 @@ class PartialAUCSummary:
 
     @property
     def name(self) -> str:
-        """The metric's name in machine-readable tables (:func:`partial_auc_name`), e.g.
+        """The metric's name in machine-readable tables
+        (:func:`confmat.curves.partial.partial_auc_name`), e.g.
         ``'partial_auc[specificity 0.8 to 1, McClish-corrected]'``."""
+        from ..curves.partial import partial_auc_name
+
         return partial_auc_name(self.range_label)
 
     @property
@@ -410,29 +413,6 @@ class PartialAUCSummary:
             "random_state": self.random_state,
             "references": [REF_MCCLISH, REF_ROBIN] if self.corrected else [REF_ROBIN],
         }
-
-
-def partial_auc_name(range_label: str) -> str:
-    """The name of a partial AUC in the CSV files of reports and comparisons: ``partial_auc``
-    followed by its focus, range and correction in brackets, in the words the text, Markdown
-    and HTML formats use (:attr:`confmat.curves.partial.PartialRange.label`), so that files of
-    different ranges never look alike.
-
-    Parameters
-    ----------
-    range_label : str
-        The range in words, e.g. ``'specificity 0.8 to 1, McClish-corrected'``.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> partial_auc_name("sensitivity 0.9 to 1, McClish-corrected")
-    'partial_auc[sensitivity 0.9 to 1, McClish-corrected]'
-    """
-    return f"partial_auc[{range_label}]"
 
 
 def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
@@ -561,5 +541,5 @@ def summary_rows(averages: Any, multiclass: MulticlassAUC | None,
 
 
 __all__ = ["BAND_POINTS", "MulticlassAUC", "PartialAUCSummary", "RocBandSummary",
-           "band_specificities", "multiclass_auc", "partial_auc_name", "partial_auc_summary",
+           "band_specificities", "multiclass_auc", "partial_auc_summary",
            "roc_band", "summary_rows"]
