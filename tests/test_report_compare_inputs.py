@@ -80,3 +80,41 @@ def test_model_names_with_the_same_text_are_an_error() -> None:
     # 1 and "1" are two keys of the mapping but one name in every table: a model was lost
     with pytest.raises(ValueError, match=r"model names must be unique as text: \[1, '1'\]"):
         build_comparison(Y, {1: Y, "1": [0] * len(Y)}, intervals=False, metrics=["accuracy"])
+
+
+def test_a_label_subset_counts_the_same_samples_in_the_table_the_tests_and_the_reports():
+    """labels= a subset that leaves the same samples out of every model (a true class outside
+    it that no model predicts): the side-by-side table, McNemar's test and each model's report
+    are all on the samples inside labels (the printed tables' samples). Oracles: scikit-learn
+    and statsmodels on those samples."""
+    from sklearn.metrics import accuracy_score, matthews_corrcoef
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 300)
+    a = np.where(rng.random(300) < .7, y, rng.integers(0, 2, 300))
+    a[a == 2] = 0
+    b = np.where(rng.random(300) < .6, y, rng.integers(0, 2, 300))
+    b[b == 2] = 1
+    cmp = build_comparison(y, {"a": a, "b": b}, labels=[0, 1], intervals=False,
+                           metrics=["accuracy", "mcc"])
+    keep = np.isin(y, [0, 1])
+    assert 0 < keep.sum() < len(y)
+    for row, rep, pred in zip(cmp.table, cmp.reports, (a, b), strict=True):
+        expected = accuracy_score(y[keep], pred[keep])
+        assert row["accuracy"] == pytest.approx(expected, abs=1e-12)
+        assert rep.overall_value("accuracy") == pytest.approx(expected, abs=1e-12)
+        assert row["mcc"] == pytest.approx(matthews_corrcoef(y[keep], pred[keep]), abs=1e-12)
+    right_a, right_b = a[keep] == y[keep], b[keep] == y[keep]
+    table = [[np.sum(right_a & right_b), np.sum(right_a & ~right_b)],
+             [np.sum(~right_a & right_b), np.sum(~right_a & ~right_b)]]
+    assert cmp.tests[0]["pvalue"] == pytest.approx(
+        mcnemar(table, exact=False, correction=True).pvalue, rel=1e-12)
+
+
+def test_models_leaving_out_different_samples_of_equal_counts_are_refused():
+    """Each model leaves one sample of true class 0 out (a prediction outside labels), but not
+    the same one: the class supports agree, the samples do not."""
+    with pytest.raises(ValueError, match=r"models 'a' and 'b' leave different samples out"):
+        build_comparison([0, 0, 1, 1], {"a": [2, 0, 1, 1], "b": [0, 2, 1, 1]}, labels=[0, 1],
+                         intervals=False, metrics=["accuracy"])

@@ -184,7 +184,11 @@ def build_comparison(
         As in :func:`confmat.report.build_report` (``sample_weight`` weighs the per-model
         reports; the comparison's statistics are unweighted, as in
         :func:`confmat.inference.compare`; ``interval_metrics`` restricts the intervals of
-        the per-model reports, not those of the table).
+        the per-model reports, not those of the table). With ``labels`` a subset that leaves
+        samples out (a true class outside it), the table and the tests count the samples the
+        printed tables count, those inside ``labels``, so that every number of the page is on
+        the same samples (:func:`confmat.inference.compare` on its own counts every sample in
+        its overall metrics, as scikit-learn's ``accuracy_score`` ignores ``labels``).
     intervals : bool
         Show intervals in the reports and the table.
     n_resamples : int
@@ -225,7 +229,7 @@ def build_comparison(
         No models; two model names with the same text (``1`` and ``"1"``); predictions or
         scores of another length than ``y_true``; scores of
         unknown models; models that leave different samples out of ``labels`` (a prediction
-        outside ``labels``); a per-class metric; ``partial_auc`` without a binary score vector
+        outside ``labels``, even where the class supports agree); a per-class metric; ``partial_auc`` without a binary score vector
         for every model, not a range within [0, 1], or a bad ``partial_auc_focus``. An error
         of the input door about one model's predictions or scores names that model.
     TypeError
@@ -299,6 +303,7 @@ def build_comparison(
         names += ["roc_auc"] if with_scores else []
     reports = []
     first: tuple[str, ConfusionMatrix] | None = None
+    kept_first: np.ndarray | None = None
     for name, pred in models.items():
         pred = np.asarray(pred)
         with _naming(name):  # the input door's message, with the model it is about
@@ -306,6 +311,14 @@ def build_comparison(
                                                   sample_weight=sample_weight)
         first = first or (name, cm)
         _check_same_samples(first, (name, cm), labels)
+        kept = kept_samples(y, pred, labels) if cm.n_outside else None
+        if kept is not None and kept_first is not None and not np.array_equal(kept, kept_first):
+            raise ValueError(
+                f"models {first[0]!r} and {name!r} leave different samples out of "
+                f"labels={list(labels)!r} (a sample whose prediction is outside labels is left "
+                "out of that model's table), so they would not be compared on the same "
+                "samples; add the classes they predict to labels")
+        kept_first = kept if kept_first is None else kept_first
         with _naming(name):
             reports.append(build_report(
                 cm, y_true=y, y_score=scores.get(name), y_pred=pred, pos_label=pos_label,
@@ -316,12 +329,18 @@ def build_comparison(
                 partial_auc_focus=partial_auc_focus, partial_auc_correct=partial_auc_correct))
     if test_metric is None:
         test_metric = "accuracy" if "accuracy" in names else names[0]
-    given = {str(k): ({"pred": np.asarray(v), "score": np.asarray(scores[k], np.float64)}
-                      if k in scores and with_scores else np.asarray(v))
+    # the table and the tests count the samples the printed tables count: with labels= a
+    # subset that leaves samples out (a true class outside it), every statistic of the page
+    # is on the samples inside it (compare() alone would count every sample in its overall
+    # metrics, as scikit-learn's accuracy_score ignores labels=)
+    rows = slice(None) if kept_first is None else kept_first
+    given = {str(k): ({"pred": np.asarray(v)[rows],
+                       "score": np.asarray(scores[k], np.float64)[rows]}
+                      if k in scores and with_scores else np.asarray(v)[rows])
              for k, v in models.items()}
     from ..inference.compare import compare  # on use: printing a report never loads it
 
-    result = compare(given, y, names, level=level, n_resamples=n_resamples,
+    result = compare(given, y[rows], names, level=level, n_resamples=n_resamples,
                      random_state=0, labels=list(labels), pos_label=pos_label,
                      test_metric=test_metric, average=average,
                      partial_auc=None if partial is None else partial.bounds,
@@ -338,6 +357,31 @@ def _naming(model: str) -> Iterator[None]:
         yield
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"while evaluating model {model!r}: {exc}") from exc
+
+
+def kept_samples(y_true: np.ndarray, y_pred: Any, labels: Sequence[Any]) -> np.ndarray:
+    """The samples a table restricted to ``labels`` counts: true and predicted label among
+    ``labels`` (labels of one kind, checked by the input door before).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+    labels : sequence
+        The classes of the table.
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples,)
+
+    Examples
+    --------
+    >>> kept_samples(np.array([0, 1, 2, 1]), [0, 2, 1, 1], [0, 1]).tolist()
+    [True, False, False, True]
+    """
+    book = set(labels)
+    inside = np.fromiter((v in book for v in np.asarray(y_true).tolist()), bool, len(y_true))
+    return inside & np.fromiter((v in book for v in np.asarray(y_pred).tolist()), bool,
+                                len(y_true))
 
 
 def _check_same_samples(first: tuple[str, ConfusionMatrix], this: tuple[str, ConfusionMatrix],
