@@ -92,3 +92,53 @@ def test_slider_data_of_many_classes_is_bounded() -> None:
         hit = proba[:, j][None, :] >= t[:, None]
         assert c["tp"] == (hit & (y == j)).sum(axis=1).tolist()
         assert c["fp"] == (hit & (y != j)).sum(axis=1).tolist()
+
+
+class Captions(HTMLParser):
+    """The text of every ``<caption>`` of the slider's metric tables."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self._in_table = self._on = False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self._in_table = ("class", "slider-metrics") in attrs
+        self._on = tag == "caption" and self._in_table
+        if self._on:
+            self.found.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "caption":
+            self._on = False
+
+    def handle_data(self, data):
+        if self._on:
+            self.found[-1] += data
+
+
+def test_multiclass_slider_says_its_metrics_are_of_the_two_by_two_table() -> None:
+    """A 3-class page prints 3-class accuracy and MCC in its tables and the slider's
+    one-against-the-rest values beside them: the slider's table says which they are; a binary
+    page (one positive class) needs no such caption."""
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 300)
+    proba = rng.dirichlet(np.ones(3), 300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pred = proba.argmax(axis=1)
+        page = render_html(build_report(confmat.ConfusionMatrix.from_predictions(y, pred),
+                                        y_true=y, y_score=proba, intervals=False))
+    caps = Captions()
+    caps.feed(page)
+    assert caps.found and all("2×2 table" in c and "3-class" in c for c in caps.found)
+    yb = (y > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pred = (proba[:, 1] >= 0.5).astype(int)
+        page = render_html(build_report(confmat.ConfusionMatrix.from_predictions(yb, pred),
+                                        y_true=yb, y_score=proba[:, 1], intervals=False))
+    caps = Captions()
+    caps.feed(page)
+    assert caps.found == []
