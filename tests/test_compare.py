@@ -280,3 +280,18 @@ def test_labels_subset_with_binary_scores():
         assert cmp.intervals[name]["f1"].estimate == pytest.approx(
             f1_score(y, pred, labels=[1], average="macro"))
         assert cmp.intervals[name]["roc_auc"].estimate == pytest.approx(roc_auc_score(y, s))
+
+
+def test_matrices_with_a_predicted_only_class_share_the_truth() -> None:
+    """Model a predicts a class no sample holds (3): its matrix has one more class, of support
+    0, than b's. Same truth, so they compare (accuracy by scikit-learn); a real difference of
+    supports is still refused."""
+    y, a, b = [0, 1, 1, 0, 1, 0], [0, 1, 3, 0, 1, 0], [0, 1, 1, 1, 1, 0]
+    cms = {"a": ConfusionMatrix.from_predictions(y, a),
+           "b": ConfusionMatrix.from_predictions(y, b)}
+    res = confmat.compare(cms, metrics=["accuracy"])
+    assert [res.intervals[m]["accuracy"].estimate for m in "ab"] == pytest.approx(
+        [accuracy_score(y, a), accuracy_score(y, b)], abs=1e-12)
+    other = ConfusionMatrix.from_predictions([0, 1, 1, 1, 1, 0], b)
+    with pytest.raises(ValueError, match=r"models 'a' and 'c' were evaluated on different y_true"):
+        confmat.compare({"a": cms["a"], "c": other}, metrics=["accuracy"])

@@ -499,7 +499,8 @@ def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> N
     ref_name, ref = None, None
     for n in names:
         cm = cms[n]
-        sup = dict(zip(cm.labels, _supports(cm), strict=True))
+        # a class no sample holds (predicted only, or a label given) is no difference of truth
+        sup = {k: v for k, v in zip(cm.labels, _supports(cm), strict=True) if v}
         if ref is None:
             ref_name, ref = n, sup
             continue
