@@ -187,3 +187,52 @@ def test_score_metrics_by_group_in_every_format(scored, tmp_path, suffix):
     assert "roc_auc difference" in text and f"{auc_f:.4f}" in text
     if suffix == "html":
         assert "forest plot of roc_auc by group" in text
+
+
+def test_csv_long_form_by_two_features(path, capsys):
+    """``--by sex,age -f csv``: one row per group and metric with a column per feature, the
+    overall values and the disparities, read back by pandas. Oracles: scikit-learn on each
+    group's rows and on all rows, fairlearn's disparity functions."""
+    import io
+
+    import pandas as pd
+
+    assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--by", "sex,age",
+                 "--pos-label", "1", "--format", "csv", "--no-intervals"]) == 0
+    df = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert list(df.columns) == ["section", "group[sex]", "group[age]", "metric", "value", "low",
+                                "high", "size", "small", "method", "flag"]
+    y = np.array([r[0] for r in ROWS])
+    p = np.array([r[1] for r in ROWS])
+    sex = np.array([r[2] for r in ROWS])
+    age = np.array([r[3] for r in ROWS])
+    groups = df[df.section == "group"]
+    assert sorted({(s, int(a)) for s, a in zip(groups["group[sex]"], groups["group[age]"],
+                                              strict=True)}) == sorted(set(zip(sex, age,
+                                                                               strict=True)))
+    for _, r in groups[groups.metric == "accuracy"].iterrows():
+        m = (sex == r["group[sex]"]) & (age == int(r["group[age]"]))
+        assert r["value"] == pytest.approx(skm.accuracy_score(y[m], p[m]), abs=1e-12)
+        assert int(r["size"]) == m.sum()
+    overall = df[df.section == "overall"].set_index("metric")["value"]
+    assert float(overall["accuracy"]) == pytest.approx(skm.accuracy_score(y, p), abs=1e-12)
+    disp = df[df.section == "disparity"].set_index("metric")["value"]
+    both = np.char.add(sex.astype(str), age.astype(str))
+    assert float(disp["demographic_parity_difference"]) == pytest.approx(
+        fairlearn_metrics.demographic_parity_difference(y, p, sensitive_features=both),
+        abs=1e-12)
+
+
+def test_csv_by_group_excel_safe_quotes_a_formula_group(tmp_path, capsys):
+    """A group key that a spreadsheet would run (``=cmd``) is quoted with --csv-excel-safe and
+    written as it is without; a negative number stays a number."""
+    p = tmp_path / "inj.csv"
+    p.write_text("y,yhat,g\n1,1,=cmd\n0,1,=cmd\n1,0,-1\n0,0,-1\n")
+    base = ["report", str(p), "--true", "y", "--pred", "yhat", "--by", "g", "-f", "csv",
+            "--no-intervals", "--pos-label", "1"]
+    assert main(base) == 0
+    plain = capsys.readouterr().out
+    assert main([*base, "--csv-excel-safe"]) == 0
+    safe = capsys.readouterr().out
+    assert "\r\ngroup,=cmd,accuracy," in plain and "\r\ngroup,'=cmd,accuracy," in safe
+    assert "\r\ngroup,-1,accuracy," in safe

@@ -367,15 +367,22 @@ def test_cli_by_writes_html_and_markdown(tmp_path, suffix, capsys):
                              rf"{row['accuracy']:.4f} ", text), key
 
 
-def test_cli_by_csv_is_refused(tmp_path, capsys):
+def test_cli_by_csv_written_from_the_extension(tmp_path, capsys):
+    """``--by`` with ``-o x.csv`` writes the long form (was refused): the groups of the file
+    and their sizes, counted by pandas."""
     pytest.importorskip("duckdb")
+    import pandas as pd
+
     from confmat.cli import main
 
     path, *_ = _csv(tmp_path)
+    out = tmp_path / "x.csv"
     assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--by", "region",
-                 "-o", str(tmp_path / "x.csv")]) == 2
-    err = capsys.readouterr().err
-    assert "--by writes text, json, markdown or html, not csv" in err and "Traceback" not in err
+                 "--no-intervals", "-o", str(out)]) == 0
+    df = pd.read_csv(out)
+    src = pd.read_csv(path)
+    sizes = df[(df.section == "group") & (df.metric == "accuracy")].set_index("group[region]")
+    assert sizes["size"].astype(int).to_dict() == src.groupby("region").size().to_dict()
 
 
 def test_str_and_markdown_of_a_report_carry_the_section_once(case):

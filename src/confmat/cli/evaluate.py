@@ -145,7 +145,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
                          split_values(score), title, not no_intervals, progress,
-                         group_metrics, disparity_metric, where=where)
+                         group_metrics, disparity_metric, where=where,
+                         excel_safe=csv_excel_safe)
         return
     if group_metrics or disparity_metric:
         raise InputError("--group-metrics and --disparity-metric apply to the report by group: "
@@ -266,12 +267,14 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                      output: str | None, score_cols: list[str], title: str | None = None,
                      intervals: bool = True, progress: bool | None = None,
                      group_metrics: tuple[str, ...] = (),
-                     disparity_metric: str | None = None, where: str | None = None) -> None:
+                     disparity_metric: str | None = None, where: str | None = None,
+                     excel_safe: bool = False) -> None:
     """``report --by``: the table by group and the disparities. Without scores the tables are
     counted by DuckDB's ``GROUP BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``);
     with ``--score`` the columns are read whole and given to :func:`confmat.by_group`. Text and
     JSON hold the by-group section; HTML and Markdown are the report of all samples with that
-    section (``build_report(ev.overall, groups=...)``)."""
+    section (``build_report(ev.overall, groups=...)``); CSV the section in long form
+    (:func:`confmat.report.render_data.render_groups_csv`)."""
     import json
 
     from ..report.groups_section import (
@@ -282,8 +285,8 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     if len(score_cols) > 1:
         raise InputError("--score takes one column (binary problems)")
     kind = format_for(fmt, output)
-    if kind not in ("text", "json", "html", "markdown"):
-        raise InputError(f"--by writes text, json, markdown or html, not {kind}")
+    if kind not in ("text", "json", "html", "markdown", "csv"):
+        raise InputError(f"--by writes text, json, markdown, csv or html, not {kind}")
     metrics = metric_names(group_metrics, "--group-metrics", bool(score_cols)) or None
     forest = (metric_names([disparity_metric], "--disparity-metric", bool(score_cols))[0]
               if disparity_metric else None)
@@ -322,6 +325,10 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                            title=title or f"Report by group: {Path(file).name}", source=source)
         emit(rep, kind, output)  # the renderers add the section by group
         return
+    if kind == "csv":
+        from ..report.render_data import render_groups_csv
+
+        text = render_groups_csv(sec, excel_safe=excel_safe)
     else:
         text = (json.dumps({"file": file, "rows_read": rows_read,
                             **({"where": where, "rows_filtered": filtered}

@@ -6,11 +6,14 @@ import csv
 import io
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..curves.partial import partial_auc_name
 from .comparison import Comparison
 from .model import Report
+
+if TYPE_CHECKING:
+    from .groups_section import GroupsSection
 
 
 def render_json(obj: Report | Comparison, indent: int | None = 2) -> str:
@@ -110,18 +113,82 @@ def render_csv(obj: Report | Comparison, excel_safe: bool = False) -> str:
     return buf.getvalue()
 
 
-class _Writer:
-    """A csv writer whose rows are padded with the empty ``true`` / ``predicted`` cells and,
-    when ``excel_safe``, whose text cells that would run as formulas are quoted."""
+def render_groups_csv(section: GroupsSection, excel_safe: bool = False) -> str:
+    """An evaluation by group in long form, one value per row (``confmat report --by -f csv``).
 
-    def __init__(self, w: Any, excel_safe: bool) -> None:
+    Columns: ``section``, one ``group[<feature>]`` column per sensitive feature (the group's
+    key; empty on rows that are not of one group), ``metric, value, low, high, size, small,
+    method, flag``. Rows: ``section=group``, one per group and metric (``low`` / ``high``
+    its interval, ``size`` the group's samples, ``small`` below ``min_support``);
+    ``section=overall``, one per metric on all samples; ``section=disparity``, one per
+    difference or ratio (``metric`` its name, ``method`` how the groups are compared,
+    ``flag`` 'large' / 'uncertain' or empty). An undefined value is an empty cell.
+    ``excel_safe`` as in :func:`render_csv`.
+
+    Parameters
+    ----------
+    section : GroupsSection
+    excel_safe : bool, default False
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from confmat.groups import by_group
+    >>> from confmat.report.groups_section import build_groups_section
+    >>> ev = by_group([0, 1, 1, 0], [0, 1, 0, 0], ["a", "a", "b", "b"], pos_label=1)
+    >>> sec = build_groups_section(ev, metrics=["accuracy"], intervals=False)
+    >>> for line in render_groups_csv(sec).splitlines()[:3]:
+    ...     print(line)
+    section,group[sensitive_feature_0],metric,value,low,high,size,small,method,flag
+    group,a,accuracy,1.0,,,2,True,,
+    group,b,accuracy,0.5,,,2,True,,
+    """
+    k = len(section.names)
+    columns = ("section", *(f"group[{n}]" for n in section.names), "metric", "value", "low",
+               "high", "size", "small", "method", "flag")
+    buf = io.StringIO()
+    w = _Writer(csv.writer(buf, lineterminator="\r\n"), excel_safe, columns,
+                (0, *range(1, k + 2), k + 7, k + 8))
+    w.w.writerow(columns)
+    for row in section.rows:
+        key = row["group"] if k > 1 else [row["group"]]
+        for m in section.metrics:
+            low, high = (row.get("intervals") or {}).get(m) or ("", "")
+            w.writerow(["group", *key, m, _cell(row.get(m)), _cell(low), _cell(high),
+                        row["size"], row["small"]])
+    size = sum(r["size"] for r in section.rows)
+    for m in section.metrics:
+        w.writerow(["overall", *[""] * k, m, _cell(section.overall.get(m)), "", "", size])
+    for d in section.disparities:
+        w.writerow(["disparity", *[""] * k, d["name"], _cell(d.get("value")),
+                    _cell(d.get("low")), _cell(d.get("high")), "", "", d.get("method") or "",
+                    d.get("flag") or ""])
+    return buf.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    """An undefined value (None, NaN) as an empty cell."""
+    return "" if value is None or (isinstance(value, float) and value != value) else value
+
+
+class _Writer:
+    """A csv writer whose rows are padded to their columns with empty cells and, when
+    ``excel_safe``, whose text cells (at ``text``) that would run as formulas are quoted."""
+
+    def __init__(self, w: Any, excel_safe: bool, columns: tuple[str, ...] = COLUMNS,
+                 text: tuple[int, ...] = _TEXT) -> None:
         self.w = w
         self.excel_safe = excel_safe
+        self.columns = columns
+        self.text = text
 
     def writerow(self, row: list[Any]) -> None:
-        row = row + [""] * (len(COLUMNS) - len(row))
+        row = row + [""] * (len(self.columns) - len(row))
         if self.excel_safe:
-            for j in _TEXT:
+            for j in self.text:
                 cell = str(row[j])
                 if cell.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(cell):
                     row[j] = "'" + cell
