@@ -102,15 +102,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         _list_missing(source, true_col, pred_col, weight_col, score_col, invalid, skip_invalid,
                       report)
     if weight_col is not None:
-        lo, hi = g["min_weight"][ok], g["max_weight"][ok]
-        if (lo < 0).any() or (hi == np.inf).any():
-            hit = scan.first(lambda v: (_floats(v[weight_col]) < 0)
-                             | (_floats(v[weight_col]) == np.inf))
-            bad = float(lo.min()) if (lo < 0).any() else np.inf
-            where = source.name if hit is None else f"{source.name}, row {hit[0]}"
-            if hit is not None:
-                bad = float(_floats([hit[1][weight_col]])[0])
-            raise weight_error(where, weight_col, bad)
+        _check_weights(source, g, ok, weight_col, lambda: scan)
         counts: np.ndarray = g["weight"][ok]
     else:
         counts = n[ok]
@@ -217,16 +209,8 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         _list_missing(source, true_col, pred_col, weight_col, None, invalid, skip_invalid,
                       report, group_cols)
     if weight_col is not None:
-        lo, hi = g["min_weight"][ok], g["max_weight"][ok]
-        if (lo < 0).any() or (hi == np.inf).any():
-            scan = _RowScan(source, true_col, pred_col, None, weight_col, group_cols)
-            hit = scan.first(lambda v: (_floats(v[weight_col]) < 0)
-                             | (_floats(v[weight_col]) == np.inf))
-            bad = float(lo.min()) if (lo < 0).any() else np.inf
-            where = source.name if hit is None else f"{source.name}, row {hit[0]}"
-            if hit is not None:
-                bad = float(_floats([hit[1][weight_col]])[0])
-            raise weight_error(where, weight_col, bad)
+        _check_weights(source, g, ok, weight_col,
+                       lambda: _RowScan(source, true_col, pred_col, None, weight_col, group_cols))
     skipped = sum(by_reason.values())
     report.rows_skipped = skipped
     report.rows_read = int(n.sum()) - skipped
@@ -256,6 +240,21 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     counts = GroupedCounts(stack, [py_scalar(v) for v in out_labels], False, sizes)
     return GROUPED_EVALUATION(counts, codes.keys, list(group_cols), min_support=min_support,
                               pos_label=pos_label)
+
+
+def _check_weights(source: Source, g: dict[str, Any], ok: np.ndarray, weight_col: str,
+                   scan: Callable[[], _RowScan]) -> None:
+    """A negative or infinite weight among the kept groups (their smallest / largest weight)
+    is an error naming the file's first data row that holds one (a second, ordered pass)."""
+    lo, hi = g["min_weight"][ok], g["max_weight"][ok]
+    if (lo < 0).any() or (hi == np.inf).any():
+        hit = scan().first(lambda v: (_floats(v[weight_col]) < 0)
+                           | (_floats(v[weight_col]) == np.inf))
+        bad = float(lo.min()) if (lo < 0).any() else np.inf
+        where = source.name if hit is None else f"{source.name}, row {hit[0]}"
+        if hit is not None:
+            bad = float(_floats([hit[1][weight_col]])[0])
+        raise weight_error(where, weight_col, bad)
 
 
 def _label_reasons(g: dict[str, Any]) -> tuple[np.ndarray, dict[str, int]]:
