@@ -27,7 +27,15 @@ from ..inference.common import check_level, check_n_resamples, check_random_stat
 from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inference.scores import score_metric_name
 from ..metrics import get_metric
-from .disparity import DISPARITY_METHODS, REF_WEERTS, combine, difference, ratio, resample_stack
+from .disparity import (
+    DISPARITY_METHODS,
+    REF_WEERTS,
+    combine,
+    difference,
+    ratio,
+    resample_stack,
+    weighed,
+)
 from .names import METRIC_ALIASES
 from .score_bootstrap import REF_CARPENTER
 
@@ -56,6 +64,9 @@ class DisparityMixin:
     if TYPE_CHECKING:
         @property
         def stack(self) -> np.ndarray: ...
+
+        @property
+        def groups(self) -> list[Any]: ...
 
         @property
         def pos_label(self) -> Any: ...
@@ -173,7 +184,8 @@ class DisparityMixin:
         def statistic(stack: np.ndarray, warn: bool) -> Any:
             parts = []
             for name, average, col, params in terms:
-                vals = self.table_metric(stack, name, average, col, zero_division, warn, params)
+                vals = weighed(self.table_metric(stack, name, average, col, zero_division,
+                                                 warn, params), stack)
                 overall = self.table_metric(stack.sum(axis=-3), name, average, col,
                                             zero_division, False, params)
                 parts.append(func(vals, overall, method, ref))
@@ -187,7 +199,7 @@ class DisparityMixin:
         rng = check_random_state(random_state)
         boot = np.concatenate([
             np.asarray(statistic(chunk, False), dtype=np.float64).reshape(-1)
-            for chunk in resample_stack(self.stack, n_used, rng)
+            for chunk in resample_stack(self.stack, n_used, rng, keys=self.groups)
         ])
         low, high = bootstrap_interval(boot, np.asarray(estimate), level, "percentile")
         return ConfidenceInterval(float(low), float(high), estimate, label, "percentile", level,
@@ -228,7 +240,8 @@ class DisparityMixin:
         ``MetricFrame.difference`` for the first two; Weerts et al. 2023). Groups whose value is
         undefined are left out (a group of one class has no ROC AUC: it is left out of the
         estimate and of every bootstrap replicate, with the warning of
-        :meth:`GroupedEvaluation.metric`).
+        :meth:`GroupedEvaluation.metric`), and so is a group whose sample weights are all zero
+        (whatever ``zero_division`` says of its empty table).
 
         ROC AUC and average precision (with ``scores``): the overall value is the metric of
         all groups' samples pooled, and the interval resamples each group's positives and

@@ -1,0 +1,177 @@
+"""Edge cases of evaluation by group found by an adversarial probe: missing group keys named
+with their row, feature names that collide, rows given where columns are expected, groups
+whose weights are all zero, reference groups of another kind, and the bootstrap's memory.
+
+Oracles: fairlearn 0.15 (Weerts et al. 2023) on the rows of the groups that carry weight,
+scikit-learn on each group's masked rows, and counts worked by hand.
+"""
+
+from __future__ import annotations
+
+import math
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+fairlearn_metrics = pytest.importorskip("fairlearn.metrics")
+pd = pytest.importorskip("pandas")
+
+from confmat.groups import by_group  # noqa: E402
+from confmat.groups.disparity import resample_stack  # noqa: E402
+
+NAMED = [
+    "demographic_parity_difference", "demographic_parity_ratio",
+    "equal_opportunity_difference", "equal_opportunity_ratio",
+    "equalized_odds_difference", "equalized_odds_ratio",
+]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+# ----------------------------------------------------------------------------- group keys
+@pytest.mark.parametrize("groups, match", [
+    (["a", None, "b", "b"], r"groups contains a missing group key \(None or NaN\) at position 1"),
+    ([1.0, 2.0, float("nan"), 2.0],
+     r"groups contains a missing group key \(None or NaN\) at position 2"),
+    ({"sex": ["f", "m", "f", "m"], "age": [30, None, 40, 40]},
+     r"groups\['age'\] contains a missing group key \(None or NaN\) at position 1"),
+    ([["f", "m", "f", "m"], [1.0, 2.0, 2.0, float("nan")]],
+     r"groups\['sensitive_feature_1'\] contains a missing group key .* at position 3"),
+])
+def test_a_missing_group_key_in_a_list_is_named_with_its_row(groups, match):
+    y, p = [0, 1, 1, 0], [0, 1, 0, 0]
+    # fairlearn refuses missing sensitive features too (the oracle of "an error")
+    columns = isinstance(groups, list) and isinstance(groups[0], list)
+    as_fairlearn = ({f"sensitive_feature_{j}": c for j, c in enumerate(groups)} if columns
+                    else groups)  # fairlearn reads a list of lists as rows
+    with pytest.raises(ValueError, match="missing values"):
+        fairlearn_metrics.MetricFrame(metrics=skm.accuracy_score, y_true=y, y_pred=p,
+                                      sensitive_features=as_fairlearn)
+    with pytest.raises(ValueError, match=match):
+        by_group(y, p, groups)
+
+
+@pytest.mark.parametrize("make", [
+    lambda a, b: pd.DataFrame({1: a, "1": b}),
+    lambda a, b: {1: a, "1": b},
+])
+def test_feature_names_that_collide_as_text_are_refused(make):
+    a, b = ["x", "x", "y", "y"], [5, 6, 5, 6]
+    with pytest.raises(ValueError, match=r"groups names the feature '1' twice .*1.*'1'"):
+        by_group([0, 1, 1, 0], [0, 1, 0, 0], make(a, b))
+
+
+def test_rows_given_as_a_list_of_tuples_are_named_by_their_length():
+    rows = [("a", 1), ("a", 2), ("b", 1), ("b", 2), ("a", 1), ("b", 2)]
+    with pytest.raises(ValueError, match=r"groups\['sensitive_feature_0'\] has 2 entries but "
+                                         r"y_true and y_pred have 6 samples.*2-D array"):
+        by_group([0, 1] * 3, [0, 1] * 3, rows)
+
+
+@pytest.mark.parametrize("keys, reference", [([0, 0, 1, 1], True), ([False, False, True, True], 1),
+                                             ([0.0, 0.0, 1.0, 1.0], False)])
+def test_a_reference_of_another_kind_is_not_a_group(keys, reference):
+    ev = by_group([0, 1, 1, 0], [0, 1, 0, 0], keys)
+    with pytest.raises(ValueError, match="reference .* is not one of the groups"):
+        ev.difference("accuracy", method="to_group", reference=reference)
+
+
+def test_a_reference_of_the_same_kind_is_found():
+    ev = by_group([0, 1, 1, 0], [0, 1, 0, 0], [1, 1, 2, 2])
+    # 1.0 == 1 is the same number (as for labels); numpy scalars are read as Python's
+    acc = [skm.accuracy_score([0, 1], [0, 1]), skm.accuracy_score([1, 0], [0, 0])]
+    for ref in (1, 1.0, np.int64(1)):
+        assert ev.difference("accuracy", method="to_group", reference=ref) == abs(acc[1] - acc[0])
+
+
+# ----------------------------------------------------------------------------- weights
+@st.composite
+def weighted_with_an_empty_group(draw):
+    """Binary data in 2-4 groups, one of which holds samples whose weights are all zero."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    n = draw(st.integers(8, 50))
+    k = draw(st.integers(2, 4))
+    g = np.r_[np.arange(k), rng.integers(0, k, n - k)]
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    p = np.where(rng.random(n) < 0.7, y, 1 - y)
+    w = rng.random(n) * 2 + 0.01
+    empty = int(rng.integers(0, k))
+    w[g == empty] = 0.0
+    return y, p, g, w, empty
+
+
+@settings(max_examples=40, deadline=None)
+@given(weighted_with_an_empty_group(), st.sampled_from(["between_groups", "to_overall"]))
+def test_a_group_without_weight_is_left_out_of_every_disparity(case, method):
+    y, p, g, w, empty = case
+    keep = g != empty  # the oracle: fairlearn on the rows of the groups that carry weight
+    ev = by_group(y, p, g, sample_weight=w)
+    for name in NAMED:
+        for agg in (["worst_case", "mean"] if "odds" in name else [None]):
+            kw = {} if agg is None else {"agg": agg}
+            ref = getattr(fairlearn_metrics, name)(
+                y[keep], p[keep], sensitive_features=g[keep], method=method,
+                sample_weight=w[keep], **kw)
+            got = getattr(ev, name)(method, **kw)
+            assert (math.isnan(ref) and math.isnan(got)) or abs(got - ref) <= 1e-12, \
+                (name, agg, got, ref)
+    mf = fairlearn_metrics.MetricFrame(
+        metrics=skm.accuracy_score, y_true=y[keep], y_pred=p[keep], sensitive_features=g[keep],
+        sample_params={"sample_weight": w[keep]})
+    for kind in ("difference", "ratio"):
+        got = getattr(ev, kind)("accuracy", method=method)
+        assert abs(got - float(getattr(mf, kind)(method=method))) <= 1e-12, kind
+
+
+def test_a_group_without_weight_does_not_stop_the_bootstrap():
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 0, 0])
+    p = np.array([0, 1, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0])
+    g = np.array(["a"] * 4 + ["b"] * 4 + ["c"] * 4)
+    w = np.r_[np.ones(4), np.zeros(4), np.full(4, 2.0)]
+    ev = by_group(y, p, g, sample_weight=w)
+    keep = g != "b"
+    ref = fairlearn_metrics.demographic_parity_difference(
+        y[keep], p[keep], sensitive_features=g[keep], sample_weight=w[keep])
+    ci = ev.demographic_parity_difference(ci=True, n_resamples=300, random_state=1)
+    assert abs(ci.estimate - ref) <= 1e-12
+    assert ci.low <= ci.estimate <= ci.high
+    d = ev.difference("accuracy", ci=True, n_resamples=300, random_state=1)
+    assert d.low <= d.estimate <= d.high
+
+
+def test_weights_a_bootstrap_cannot_draw_are_named_as_sample_weight():
+    y, p, g = [0, 1, 1, 0, 1, 0], [0, 1, 0, 0, 1, 1], ["a", "a", "a", "b", "b", "b"]
+    ev = by_group(y, p, g, sample_weight=[1e-3] * 3 + [1.0] * 3)
+    with pytest.raises(ValueError, match=r"sample_weight of group 'a'.*rounds to no case"):
+        ev.difference("accuracy", ci=True, n_resamples=200, random_state=0)
+
+
+# ----------------------------------------------------------------------------- bootstrap
+def test_resampled_stacks_are_drawn_one_chunk_at_a_time():
+    stack = np.array([[[30, 10], [5, 55]], [[12, 3], [8, 20]], [[7, 7], [7, 7]]])
+    n, budget = 60_000, 12_000  # 1,000 resamples per chunk: 60 chunks
+    chunk_bytes = budget * 8
+    tracemalloc.start()
+    try:
+        drawn = 0
+        for chunk in resample_stack(stack, n, np.random.default_rng(0), budget=budget):
+            # each resample keeps every group's size (counted by hand from the stack)
+            assert (chunk.sum(axis=(2, 3)) == [100, 43, 28]).all()
+            drawn += chunk.shape[0]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert drawn == n
+    assert peak < 10 * chunk_bytes, peak  # all chunks at once would take 60 times one
