@@ -175,3 +175,34 @@ def test_resampled_stacks_are_drawn_one_chunk_at_a_time():
         tracemalloc.stop()
     assert drawn == n
     assert peak < 10 * chunk_bytes, peak  # all chunks at once would take 60 times one
+
+
+def test_intervals_per_group_skip_a_group_without_weight():
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1])
+    p = np.array([0, 1, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1])
+    g = np.array(["a"] * 6 + ["b"] * 4 + ["c"] * 6)
+    w = np.r_[np.ones(6), np.zeros(4), np.full(6, 2.0)]
+    ev = by_group(y, p, g, sample_weight=w, pos_label=1)
+    ci = ev.ci("f1", method="percentile", n_resamples=300, random_state=0)
+    assert ci.method == "percentile"
+    assert np.isnan([ci.low[1], ci.high[1], ci.estimate[1]]).all()
+    for i, key in ((0, "a"), (2, "c")):
+        m = g == key
+        f1 = skm.f1_score(y[m], p[m], sample_weight=w[m])
+        assert abs(ci.estimate[i] - f1) <= 1e-12
+        assert ci.low[i] <= f1 <= ci.high[i]
+    tiny = by_group(y, p, g, sample_weight=np.r_[np.ones(6), np.full(4, 1e-3), np.ones(6)],
+                    pos_label=1)
+    with pytest.raises(ValueError, match=r"sample_weight of group 'b'.*rounds to no case"):
+        tiny.ci("f1", method="percentile", n_resamples=300, random_state=0)
+
+
+def test_the_pair_behind_a_tie_is_two_groups():
+    # accuracy 2/4 in both groups (by hand): the comparison is a against b, never a with itself
+    y, p = [0, 1, 1, 0, 0, 1, 1, 0], [0, 1, 0, 1, 1, 1, 0, 0]
+    g = ["a"] * 4 + ["b"] * 4
+    assert [skm.accuracy_score(y[:4], p[:4]), skm.accuracy_score(y[4:], p[4:])] == [0.5, 0.5]
+    ev = by_group(y, p, g)
+    (ci,) = ev.pair_intervals("accuracy", n_resamples=500, random_state=0)
+    assert ci.metric.endswith(("a vs b", "b vs a")), ci.metric
+    assert ci.estimate == 0.0 and ci.low < 0 < ci.high

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..counting.grouped import GroupedCounts
 from ..deps import require
-from ..inference import confidence_interval
+from ..inference import ConfidenceInterval, confidence_interval
 from ..inference.common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from ..inference.scores import score_metric_name
 from ..inputs.grouping import GroupCodes
@@ -526,7 +526,8 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         average precision, and ROC AUC with weights, the percentile interval of the stratified
         bootstrap of the group's samples (positives and negatives resampled on their own,
         weights carried; :meth:`GroupedScores.intervals
-        <confmat.groups.scores.GroupedScores.intervals>`).
+        <confmat.groups.scores.GroupedScores.intervals>`). A group whose sample weights are all
+        zero holds no evidence: its interval and estimate are NaN, and it draws no resample.
 
         Parameters
         ----------
@@ -553,7 +554,8 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         ------
         ValueError
             A method that does not apply to the metric (``'delong'`` with ``sample_weight``),
-            or as :meth:`metric`.
+            a group whose total weight a bootstrap cannot draw (named as ``sample_weight`` of
+            that group), every group's weights zero, or as :meth:`metric`.
 
         Examples
         --------
@@ -578,14 +580,30 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         spec = get_metric(METRIC_ALIASES.get(metric, metric))
         col = self.class_column(spec.kind, average, pos_label)
         label = None if col is None else self._counts.labels[col]
-        cis = [
-            confidence_interval(self._matrix(i), spec.name, level=level, method=method,
-                                average=average, pos_label=label, n_resamples=n_resamples,
-                                random_state=rng, zero_division=zero_division, **params)
-            for i in range(len(self._groups.keys))
-        ]
         per_class = spec.kind == "per_class" and average is None and col is None
-        return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, cis,
-                                        spec.name, cis[0].method, level, cis[0].n_resamples,
+        cis: list[ConfidenceInterval | None] = []
+        for i, key in enumerate(self._groups.keys):
+            if not self._counts.stack[i].any():  # weights all zero: no evidence, no interval
+                cis.append(None)
+                continue
+            try:
+                cis.append(confidence_interval(
+                    self._matrix(i), spec.name, level=level, method=method, average=average,
+                    pos_label=label, n_resamples=n_resamples, random_state=rng,
+                    zero_division=zero_division, **params))
+            except ValueError as exc:  # the bootstrap's refusal of a weighted table's total
+                if not str(exc).startswith("table: a weighted table"):
+                    raise
+                raise ValueError(f"sample_weight of group {key!r}: "
+                                 f"{str(exc).removeprefix('table: ')}") from None
+        done = [c for c in cis if c is not None]
+        if not done:
+            raise ValueError("ci: every group's sample weights are zero")
+        nan = np.full(len(self.labels), np.nan) if per_class else np.nan
+        filled = [c if c is not None else ConfidenceInterval(
+            nan, nan, nan, spec.name, done[0].method, level, average,
+            done[0].n_resamples) for c in cis]
+        return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, filled,
+                                        spec.name, done[0].method, level, done[0].n_resamples,
                                         self.labels if per_class else None)
 

@@ -86,6 +86,8 @@ def parties(values: np.ndarray, overall: float, kind: str, method: str,
             return None
         idx = np.flatnonzero(ok)
         upper, lower = int(idx[np.argmax(vals[ok])]), int(idx[np.argmin(vals[ok])])
+        if upper == lower and idx.size > 1:  # a tie: the first group against the last one
+            lower = int(idx[-1])
         if kind == "ratio" and ext[upper] == 0:  # min / max is 0 / 0: undefined
             return None
         return upper, lower
