@@ -206,3 +206,44 @@ def test_the_pair_behind_a_tie_is_two_groups():
     (ci,) = ev.pair_intervals("accuracy", n_resamples=500, random_state=0)
     assert ci.metric.endswith(("a vs b", "b vs a")), ci.metric
     assert ci.estimate == 0.0 and ci.low < 0 < ci.high
+
+
+# ----------------------------------------------------------------------------- one class
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0, 1, -1]),
+       st.sampled_from(["between_groups", "to_overall"]))
+def test_data_of_one_class_keep_the_binary_measures(seed, only, method):
+    """y_true and y_pred of one class (no sample selected, say): the rates of the positive
+    class are defined (fairlearn gives them); the table gains the positive class, empty."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 30))
+    g = rng.integers(0, 3, n)
+    y = p = np.full(n, only)
+    w = rng.random(n) + 0.1 if rng.random() < 0.5 else None
+    ev = by_group(y, p, g, sample_weight=w)  # 1 is the positive class, as for fairlearn
+    for name in NAMED:
+        for agg in (["worst_case", "mean"] if "odds" in name else [None]):
+            kw = {} if agg is None else {"agg": agg}
+            ref = getattr(fairlearn_metrics, name)(y, p, sensitive_features=g, method=method,
+                                                   sample_weight=w, **kw)
+            got = getattr(ev, name)(method, **kw)
+            assert (math.isnan(ref) and math.isnan(got)) or abs(got - ref) <= 1e-12, \
+                (name, agg, got, ref)
+    assert ev.pos_label == 1 and 1 in ev.labels
+
+
+def test_data_of_one_class_take_the_given_positive_class():
+    y = p = ["no"] * 6
+    g = ["a", "a", "b", "b", "b", "c"]
+    ev = by_group(y, p, g, pos_label="yes")
+    assert ev.labels == ["no", "yes"]
+    mf = fairlearn_metrics.MetricFrame(
+        metrics={"sel": lambda a, b: fairlearn_metrics.selection_rate(a, b, pos_label="yes"),
+                 "tpr": lambda a, b: fairlearn_metrics.true_positive_rate(a, b, pos_label="yes")},
+        y_true=y, y_pred=p, sensitive_features=g)
+    np.testing.assert_array_equal(ev.metric("selection_rate"), mf.by_group["sel"].to_numpy())
+    np.testing.assert_array_equal(ev.metric("recall", zero_division=0),
+                                  mf.by_group["tpr"].to_numpy())
+    # two classes seen: a pos_label among neither is still a mistake, named
+    with pytest.raises(ValueError, match="pos_label='yes' is not one of the labels"):
+        by_group(["no", "maybe"], ["no", "no"], ["a", "b"], pos_label="yes")
