@@ -247,3 +247,16 @@ def test_data_of_one_class_take_the_given_positive_class():
     # two classes seen: a pos_label among neither is still a mistake, named
     with pytest.raises(ValueError, match="pos_label='yes' is not one of the labels"):
         by_group(["no", "maybe"], ["no", "no"], ["a", "b"], pos_label="yes")
+
+
+@pytest.mark.parametrize("name", NAMED)
+def test_the_named_measures_name_the_methods_they_take(name):
+    y, p, g = [0, 1, 1, 0], [0, 1, 0, 1], ["a", "a", "b", "b"]
+    with pytest.raises(ValueError, match="to_group"):  # fairlearn refuses it too
+        getattr(fairlearn_metrics, name)(y, p, sensitive_features=g, method="to_group")
+    match = r"method must be 'between_groups' or 'to_overall', got 'to_group'"
+    with pytest.raises(ValueError, match=match):
+        getattr(by_group(y, p, g), name)("to_group")
+    import confmat.groups as cg
+    with pytest.raises(ValueError, match=match):
+        getattr(cg, name)(y, p, sensitive_features=g, method="to_group")

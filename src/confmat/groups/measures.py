@@ -342,6 +342,10 @@ class DisparityMixin:
     # ------------------------------------------------------------------ named measures
     def _named(self, kind: str, names: list[str], agg: str | None, method: str, ci: bool,
                level: float, n_resamples: int, random_state: Any, label: str) -> Any:
+        if not isinstance(method, str) or method not in ("between_groups", "to_overall"):
+            raise ValueError(f"method must be 'between_groups' or 'to_overall', got {method!r} "
+                             "(a comparison with one group: difference or ratio of the rate "
+                             "with method='to_group' and reference=)")
         pos = self.pos_label
         terms = [self.disparity_term(n, None, pos, {}) for n in names]
         fold = None
@@ -375,7 +379,8 @@ class DisparityMixin:
         Raises
         ------
         ValueError
-            Labels other than {0, 1}, {-1, 1}, {False, True} without ``pos_label``.
+            Labels other than {0, 1}, {-1, 1}, {False, True} without ``pos_label``, or a
+            method other than the two above.
 
         Examples
         --------
