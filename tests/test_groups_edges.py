@@ -260,3 +260,13 @@ def test_the_named_measures_name_the_methods_they_take(name):
     import confmat.groups as cg
     with pytest.raises(ValueError, match=match):
         getattr(cg, name)(y, p, sensitive_features=g, method="to_group")
+
+
+def test_a_series_is_named_as_the_same_column_of_a_dataframe():
+    y, p, keys = [0, 1, 1, 0], [0, 1, 0, 0], ["x", "x", "y", "y"]
+    for name in (5, "site", 2.5):
+        frame = by_group(y, p, pd.DataFrame({name: keys}))
+        series = by_group(y, p, pd.Series(keys, name=name))
+        assert series.names == frame.names == [str(name)]
+        assert series.to_frame(["accuracy"]).index.name == str(name)
+    assert by_group(y, p, pd.Series(keys)).names == ["sensitive_feature_0"]

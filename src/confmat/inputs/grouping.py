@@ -92,7 +92,8 @@ def _columns(groups: Any) -> list[tuple[str, Any]]:
     if isinstance(groups, list | tuple) and groups and all(_is_column(v) for v in groups):
         return [(f"sensitive_feature_{j}", v) for j, v in enumerate(groups)]
     name = getattr(groups, "name", None) if module in ("pandas", "polars", "pyarrow") else None
-    return [(str(name) if isinstance(name, str) and name else "sensitive_feature_0", groups)]
+    named = name is not None and name != "" and not callable(name)  # named as a column of a frame
+    return [(str(name) if named else "sensitive_feature_0", groups)]
 
 
 def _named_columns(pairs: list[tuple[Any, Any]]) -> list[tuple[str, Any]]:
