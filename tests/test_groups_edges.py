@@ -270,3 +270,21 @@ def test_a_series_is_named_as_the_same_column_of_a_dataframe():
         assert series.names == frame.names == [str(name)]
         assert series.to_frame(["accuracy"]).index.name == str(name)
     assert by_group(y, p, pd.Series(keys)).names == ["sensitive_feature_0"]
+
+
+@pytest.mark.parametrize("keys", [
+    np.array([2**64 - 1, 2**64 - 5, 2**64 - 1, 2**64 - 5, 2**63 + 1, 2**64 - 1], dtype=np.uint64),
+    np.array([2**63 + 3, 2**63 + 1, 2**63 + 3, 2**63 + 1, 2**63 + 1, 2**63 + 3], dtype=np.uint64),
+    np.array([-2**63, -2**63 + 7, -2**63, 2**63 - 1, -2**63 + 7, -2**63], dtype=np.int64),
+    np.array([-128, 127, -128, 0, 127, 127], dtype=np.int8),
+    np.array([0, 255, 0, 3, 255, 3], dtype=np.uint8),
+])
+def test_integer_keys_of_every_width_are_their_own_groups(keys):
+    y = np.array([0, 1, 1, 0, 1, 0])
+    p = np.array([0, 1, 0, 0, 0, 1])
+    ev = by_group(y, p, keys)
+    distinct = sorted({int(k) for k in keys.tolist()})
+    assert ev.groups == distinct and all(type(k) is int for k in ev.groups)
+    assert ev.sizes.tolist() == [int((keys == k).sum()) for k in distinct]
+    ref = [skm.accuracy_score(y[keys == k], p[keys == k]) for k in distinct]
+    assert ev.metric("accuracy").tolist() == ref

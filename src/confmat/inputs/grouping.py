@@ -140,12 +140,15 @@ def _feature_codes(col: Any, name: str, n: int, listed: bool = False
             if arr.dtype.kind == "b":
                 shifted = arr.view(np.uint8)
             elif lo:
-                shifted = (arr.astype(np.int64) - lo).astype(np.int32)
+                # in 64 bits, arr - lo is exact modulo 2**64 and below 2**16: no int64 cast of
+                # uint64 keys past 2**63 (nor of lo); narrower keys are widened first
+                wide = arr if arr.dtype.itemsize == 8 else arr.astype(np.int64)
+                shifted = (wide - wide.dtype.type(lo)).astype(np.int32)
             else:
                 shifted = arr if arr.dtype != np.uint64 else arr.astype(np.int64)
             counts = np.bincount(shifted, minlength=hi - lo + 1)
             present = np.flatnonzero(counts)
-            values = (present + lo).tolist()
+            values = [v + lo for v in present.tolist()]
             keys = [bool(v) for v in values] if arr.dtype.kind == "b" else values
             dtype = _narrow_dtype(present.size)
             if present.size == hi - lo + 1:
