@@ -82,7 +82,7 @@ def test_rows_given_as_a_list_of_tuples_are_named_by_their_length():
                                              ([0.0, 0.0, 1.0, 1.0], False)])
 def test_a_reference_of_another_kind_is_not_a_group(keys, reference):
     ev = by_group([0, 1, 1, 0], [0, 1, 0, 0], keys)
-    with pytest.raises(ValueError, match="reference .* is not one of the groups"):
+    with pytest.raises(ValueError, match=r"reference .* is not one of the groups"):
         ev.difference("accuracy", method="to_group", reference=reference)
 
 
@@ -288,3 +288,22 @@ def test_integer_keys_of_every_width_are_their_own_groups(keys):
     assert ev.sizes.tolist() == [int((keys == k).sum()) for k in distinct]
     ref = [skm.accuracy_score(y[keys == k], p[keys == k]) for k in distinct]
     assert ev.metric("accuracy").tolist() == ref
+
+
+def test_scores_of_a_group_without_weight_are_undefined():
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 0, 0])
+    s = np.array([.1, .8, .3, .4, .9, .2, .6, .7, .5, .35, .45, .15])
+    g = np.array(["a"] * 4 + ["b"] * 4 + ["c"] * 4)
+    w = np.r_[np.ones(4), np.zeros(4), np.full(4, 2.0)]
+    ev = by_group(y, y, g, sample_weight=w, scores=s)
+    with pytest.raises(ValueError, match="non-zero"):  # scikit-learn: no value for group b
+        skm.average_precision_score(y[g == "b"], s[g == "b"], sample_weight=w[g == "b"])
+    ref = {k: skm.average_precision_score(y[g == k], s[g == k], sample_weight=w[g == k])
+           for k in ("a", "c")}
+    ap = ev.metric("average_precision")
+    assert np.isnan(ap[1]) and ap[[0, 2]].tolist() == [ref["a"], ref["c"]]
+    assert abs(ev.difference("average_precision") - abs(ref["a"] - ref["c"])) <= 1e-12
+    ci = ev.ci("average_precision", n_resamples=200, random_state=0)
+    assert np.isnan([ci.low[1], ci.high[1]]).all() and not np.isnan(ci.low[[0, 2]]).any()
+    d = ev.difference("average_precision", ci=True, n_resamples=200, random_state=0)
+    assert d.low <= d.estimate <= d.high

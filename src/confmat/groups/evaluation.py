@@ -581,13 +581,13 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         col = self.class_column(spec.kind, average, pos_label)
         label = None if col is None else self._counts.labels[col]
         per_class = spec.kind == "per_class" and average is None and col is None
-        cis: list[ConfidenceInterval | None] = []
+        found: list[ConfidenceInterval | None] = []
         for i, key in enumerate(self._groups.keys):
             if not self._counts.stack[i].any():  # weights all zero: no evidence, no interval
-                cis.append(None)
+                found.append(None)
                 continue
             try:
-                cis.append(confidence_interval(
+                found.append(confidence_interval(
                     self._matrix(i), spec.name, level=level, method=method, average=average,
                     pos_label=label, n_resamples=n_resamples, random_state=rng,
                     zero_division=zero_division, **params))
@@ -596,13 +596,13 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
                     raise
                 raise ValueError(f"sample_weight of group {key!r}: "
                                  f"{str(exc).removeprefix('table: ')}") from None
-        done = [c for c in cis if c is not None]
+        done = [c for c in found if c is not None]
         if not done:
             raise ValueError("ci: every group's sample weights are zero")
         nan = np.full(len(self.labels), np.nan) if per_class else np.nan
         filled = [c if c is not None else ConfidenceInterval(
             nan, nan, nan, spec.name, done[0].method, level, average,
-            done[0].n_resamples) for c in cis]
+            done[0].n_resamples) for c in found]
         return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, filled,
                                         spec.name, done[0].method, level, done[0].n_resamples,
                                         self.labels if per_class else None)
