@@ -307,3 +307,18 @@ def test_scores_of_a_group_without_weight_are_undefined():
     assert np.isnan([ci.low[1], ci.high[1]]).all() and not np.isnan(ci.low[[0, 2]]).any()
     d = ev.difference("average_precision", ci=True, n_resamples=200, random_state=0)
     assert d.low <= d.estimate <= d.high
+
+
+@pytest.mark.parametrize("make", [list, np.array, pd.Series])
+def test_a_boolean_feature_that_is_true_everywhere_is_one_group(make):
+    y, p = np.array([0, 1, 1, 0]), np.array([0, 1, 0, 1])
+    flag = make([True] * 4)
+    mf = fairlearn_metrics.MetricFrame(metrics=skm.accuracy_score, y_true=y, y_pred=p,
+                                       sensitive_features=pd.Series([True] * 4))
+    ev = by_group(y, p, flag)
+    assert ev.groups == [True] and ev.sizes.tolist() == [4]
+    assert ev.metric("accuracy").tolist() == mf.by_group.tolist()
+    ev2 = by_group(y, p, {"flag": flag, "site": ["a", "b", "b", "b"]})
+    assert ev2.groups == [(True, "a"), (True, "b")] and ev2.sizes.tolist() == [1, 3]
+    assert ev2.metric("accuracy").tolist() == [skm.accuracy_score(y[:1], p[:1]),
+                                               skm.accuracy_score(y[1:], p[1:])]

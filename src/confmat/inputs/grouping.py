@@ -137,8 +137,8 @@ def _feature_codes(col: Any, name: str, n: int, listed: bool = False
     if arr.dtype.kind in "iub":
         lo, hi = int(arr.min()), int(arr.max())
         if hi - lo < _DIRECT_RANGE:  # count instead of sorting
-            if arr.dtype.kind == "b":
-                shifted = arr.view(np.uint8)
+            if arr.dtype.kind == "b":  # lo is 1 when every key is True
+                shifted = arr.view(np.uint8) - np.uint8(lo)
             elif lo:
                 # in 64 bits, arr - lo is exact modulo 2**64 and below 2**16: no int64 cast of
                 # uint64 keys past 2**63 (nor of lo); narrower keys are widened first
