@@ -322,3 +322,41 @@ def test_a_boolean_feature_that_is_true_everywhere_is_one_group(make):
     assert ev2.groups == [(True, "a"), (True, "b")] and ev2.sizes.tolist() == [1, 3]
     assert ev2.metric("accuracy").tolist() == [skm.accuracy_score(y[:1], p[:1]),
                                                skm.accuracy_score(y[1:], p[1:])]
+
+
+@st.composite
+def feature_columns(draw):
+    """1-3 features of any key kind, constant columns and extreme integers included."""
+    n = draw(st.integers(1, 40))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    pools = {
+        "bool": np.array([False, True]), "int8": np.array([-128, 0, 127], dtype=np.int8),
+        "uint64": np.array([0, 2**63, 2**64 - 1], dtype=np.uint64),
+        "int64": np.array([-2**63, -1, 2**63 - 1]), "near": np.array([2**64 - 3, 2**64 - 2],
+                                                                     dtype=np.uint64),
+        "float": np.array([-0.5, 0.0, 2.5]), "str": np.array(["", "b", "ab"]),
+    }
+    feats = {}
+    for j in range(draw(st.integers(1, 3))):
+        pool = pools[draw(st.sampled_from(sorted(pools)))]
+        k = draw(st.integers(1, len(pool)))  # k = 1: one key everywhere (True, 2**64 - 1...)
+        chosen = pool[rng.permutation(len(pool))[:k]]
+        feats[f"f{j}"] = chosen[rng.integers(0, k, n)]
+    return feats, n
+
+
+@settings(max_examples=150, deadline=None)
+@given(feature_columns())
+def test_groups_match_a_pandas_groupby(case):
+    feats, n = case
+    y = np.arange(n) % 2
+    p = (np.arange(n) // 2) % 2
+    groups = feats["f0"] if len(feats) == 1 else feats
+    ev = by_group(y, p, groups)
+    frame = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in feats.items()})
+    frame["hit"] = y == p
+    ref = frame.groupby(list(feats), sort=True)["hit"].agg(["size", "mean"])
+    assert ev.groups == ref.index.tolist()
+    assert ev.sizes.tolist() == ref["size"].tolist()
+    np.testing.assert_array_equal(ev.metric("accuracy"), ref["mean"].to_numpy(dtype=float))
