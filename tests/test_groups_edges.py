@@ -360,3 +360,19 @@ def test_groups_match_a_pandas_groupby(case):
     assert ev.groups == ref.index.tolist()
     assert ev.sizes.tolist() == ref["size"].tolist()
     np.testing.assert_array_equal(ev.metric("accuracy"), ref["mean"].to_numpy(dtype=float))
+
+
+def test_a_stream_of_one_class_keeps_the_binary_measures():
+    from confmat.accumulator import GroupedAccumulator
+
+    y = p = np.zeros(9, dtype=int)
+    g = np.array(["a", "b", "c"] * 3)
+    acc = GroupedAccumulator()
+    for sl in (slice(0, 4), slice(4, 9)):
+        acc.update(y[sl], p[sl], g[sl])
+    ev = acc.result()
+    assert ev.labels == [0, 1]
+    for name in NAMED:
+        ref = getattr(fairlearn_metrics, name)(y, p, sensitive_features=g)
+        got = getattr(ev, name)()
+        assert (math.isnan(ref) and math.isnan(got)) or got == ref, name
