@@ -376,3 +376,12 @@ def test_a_stream_of_one_class_keeps_the_binary_measures():
         ref = getattr(fairlearn_metrics, name)(y, p, sensitive_features=g)
         got = getattr(ev, name)()
         assert (math.isnan(ref) and math.isnan(got)) or got == ref, name
+
+
+def test_a_pos_label_outside_the_given_labels_names_labels():
+    y, p, g = [0, 1, 2, 0], [0, 1, 1, 2], ["a", "a", "b", "b"]
+    with pytest.raises(ValueError, match=r"pos_label=2 is not one of the labels in labels \[0, 1\]"):
+        by_group(y, p, g, labels=[0, 1], pos_label=2)
+    with pytest.raises(ValueError, match=r"pos_label=5 is not one of the labels in y_true and "
+                                         r"y_pred \[0, 1, 2\]"):
+        by_group(y, p, g, pos_label=5)

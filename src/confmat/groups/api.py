@@ -11,7 +11,7 @@ import numpy as np
 from ..counting.grouped import GroupedCounts, grouped_counts
 from ..inputs.columns import check_label_pair
 from ..inputs.grouping import GroupCodes, encode_groups
-from ..inputs.targets import binary_target, one_class_book
+from ..inputs.targets import binary_target, one_class_book, resolve_pos_label
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
 from .scores import GroupedScores
 
@@ -87,6 +87,8 @@ def by_group(
     if book is not None:  # one class seen: the binary measures need the positive one too
         counts = grouped_counts(codes.codes, codes.n_groups, t, p, labels=book,
                                 sample_weight=sample_weight)
+    if labels is not None and pos_label is not None:  # the classes came from labels
+        resolve_pos_label(counts.labels, pos_label, "labels")
     grouped_scores = None
     if scores is not None:
         target = binary_target(y_true, scores, pos_label, sample_weight, score_name="scores")
