@@ -355,7 +355,7 @@ def test_delong_per_group_by_hand(seed):
 
 def test_resampling_keeps_every_group_size():
     stack = np.array([[[5, 2], [1, 9]], [[1, 0], [0, 2]], [[40, 3], [7, 11]]])
-    chunks = resample_stack(stack, 300, np.random.default_rng(0), budget=200)
+    chunks = list(resample_stack(stack, 300, np.random.default_rng(0), budget=200))
     assert sum(c.shape[0] for c in chunks) == 300 and len(chunks) > 1
     for c in chunks:
         assert (c.sum(axis=(2, 3)) == stack.sum(axis=(1, 2))).all()

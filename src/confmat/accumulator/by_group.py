@@ -31,6 +31,7 @@ from ..inputs.kinds import (
     py_scalar,
     unify_numbers,
 )
+from ..inputs.targets import one_class_book
 from ..metrics.exact import check_sum, check_total, int_total
 from .by_group_state import GroupedAccumulatorState
 from .tables import chunk_label
@@ -506,7 +507,13 @@ class GroupedAccumulator(GroupedAccumulatorState):
         >>> acc.result().metric("recall").tolist()
         [1.0, 0.5]
         """
-        return GROUPED_EVALUATION(self.counts(), list(self._keys), list(self._names or []),
+        counts = self.counts()
+        book = None if self._fixed else one_class_book(counts.labels, self.pos_label)
+        if book is not None:  # one class seen: the positive class joins, empty (as by_group)
+            stack = self._placed(counts.stack, self._keys, counts.labels, self._keys, book,
+                                 counts.stack.dtype)
+            counts = GroupedCounts(stack, book, False, counts.sizes)
+        return GROUPED_EVALUATION(counts, list(self._keys), list(self._names or []),
                                   min_support=self.min_support, pos_label=self.pos_label)
 
     def __repr__(self) -> str:

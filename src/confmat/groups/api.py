@@ -11,7 +11,7 @@ import numpy as np
 from ..counting.grouped import GroupedCounts, grouped_counts
 from ..inputs.columns import check_label_pair
 from ..inputs.grouping import GroupCodes, encode_groups
-from ..inputs.targets import binary_target
+from ..inputs.targets import binary_target, one_class_book, resolve_pos_label
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
 from .scores import GroupedScores
 
@@ -45,7 +45,10 @@ def by_group(
         group.
     labels : sequence, optional
         Classes and their order (as in ``from_predictions``); by default the sorted labels
-        seen in any group, so that every group's table has the same classes.
+        seen in any group, so that every group's table has the same classes. Data of one
+        class also get the positive class (``pos_label``, or 1 beside 0 or -1, True beside
+        False), which no sample holds, so that the binary measures are defined (as in
+        scikit-learn and fairlearn).
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative weights; the tables then hold float sums of weights.
     pos_label : label, optional
@@ -80,6 +83,12 @@ def by_group(
     codes = encode_groups(groups, n)
     counts = grouped_counts(codes.codes, codes.n_groups, t, p, labels=labels,
                             sample_weight=sample_weight)
+    book = None if labels is not None else one_class_book(counts.labels, pos_label)
+    if book is not None:  # one class seen: the binary measures need the positive one too
+        counts = grouped_counts(codes.codes, codes.n_groups, t, p, labels=book,
+                                sample_weight=sample_weight)
+    if labels is not None and pos_label is not None:  # the classes came from labels
+        resolve_pos_label(counts.labels, pos_label, "labels")
     grouped_scores = None
     if scores is not None:
         target = binary_target(y_true, scores, pos_label, sample_weight, score_name="scores")

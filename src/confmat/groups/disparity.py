@@ -9,7 +9,10 @@ et al. 2023) are followed, with a third method:
 * ``to_group``: difference ``max |v_g - r|``; ratio ``min rho(v_g / r)``,
 
 where ``rho(x) = x`` for ``x <= 1`` and ``1 / x`` above (a ratio is always expressed as at
-most 1). Groups whose value is undefined (NaN) are left out, as pandas' ``min`` / ``max`` do.
+most 1). Groups whose value is undefined (NaN) are left out, as pandas' ``min`` / ``max`` do;
+so is a group whose sample weights are all zero (:func:`weighed`): it holds no evidence, and
+every rate of its empty table would otherwise take the ``zero_division`` value (fairlearn's
+selection rate is NaN there, and its other rates refuse such a group).
 
 Intervals resample every group's table independently, ``Multinomial(n_g, C_g / n_g)`` (the
 multinomial bootstrap on the counts of :mod:`confmat.inference.resampling`, Efron and
@@ -20,14 +23,14 @@ its groups' tables.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..inference.resampling import resample_tables
 
-__all__ = ["DISPARITY_METHODS", "difference", "ratio", "resample_stack"]
+__all__ = ["DISPARITY_METHODS", "difference", "ratio", "resample_stack", "weighed"]
 
 DISPARITY_METHODS = ("between_groups", "to_overall", "to_group")
 
@@ -117,9 +120,38 @@ def ratio(values: np.ndarray, overall: Any, method: str, ref: int | None = None)
     return _nan_reduce(np.nanmin, r)
 
 
+def weighed(values: np.ndarray, tables: np.ndarray) -> np.ndarray:
+    """The values of the groups whose table holds some weight; NaN (left out) for the others.
+
+    Parameters
+    ----------
+    values : ndarray of shape (..., G)
+        A metric per group (leading axes: resamples).
+    tables : ndarray of shape (..., G, M, M)
+        The groups' tables the values were computed from.
+
+    Returns
+    -------
+    ndarray of shape (..., G)
+
+    Examples
+    --------
+    >>> st = np.array([[[1.5, 0.0], [0.5, 1.0]], [[0.0, 0.0], [0.0, 0.0]]])
+    >>> weighed(np.array([0.75, 0.0]), st).tolist()
+    [0.75, nan]
+    """
+    values = np.asarray(values, dtype=np.float64)
+    empty = np.asarray(tables).sum(axis=(-2, -1)) == 0
+    return np.where(empty, np.nan, values) if empty.any() else values
+
+
 def resample_stack(stack: np.ndarray, n_resamples: int, rng: np.random.Generator,
-                   budget: int = 8_000_000) -> list[np.ndarray]:
-    """Resampled stacks, each group's table drawn from ``Multinomial(n_g, C_g / n_g)``.
+                   budget: int = 8_000_000, keys: Sequence[Any] | None = None
+                   ) -> Iterator[np.ndarray]:
+    """Resampled stacks, each group's table drawn from ``Multinomial(n_g, C_g / n_g)``, one
+    chunk at a time (so that many resamples never sit in memory together).
+
+    A group whose table is empty (sample weights all zero) stays empty in every resample.
 
     Parameters
     ----------
@@ -130,27 +162,43 @@ def resample_stack(stack: np.ndarray, n_resamples: int, rng: np.random.Generator
     rng : numpy.random.Generator
         Source of randomness.
     budget : int, default 8_000_000
-        Most cells of one returned chunk.
+        Most cells of one chunk.
+    keys : sequence, optional
+        The group keys, to name a group whose weights cannot be resampled.
 
-    Returns
-    -------
-    list of ndarray
+    Yields
+    ------
+    ndarray
         Chunks of shape (B_i, G, M, M) whose ``B_i`` add up to ``n_resamples``.
+
+    Raises
+    ------
+    ValueError
+        A weighted group whose total weight rounds to no case or is too large to draw
+        (:func:`confmat.inference.resampling.resample_tables`), named by its key.
 
     Examples
     --------
     >>> st = np.array([[[3, 1], [0, 4]], [[1, 0], [2, 2]]])
-    >>> chunks = resample_stack(st, 5, np.random.default_rng(0))
+    >>> chunks = list(resample_stack(st, 5, np.random.default_rng(0)))
     >>> [c.shape for c in chunks], chunks[0].sum(axis=(2, 3))[0].tolist()
     ([(5, 2, 2, 2)], [8, 5])
     """
     per = max(1, budget // max(1, stack[0].size * stack.shape[0]))
-    out = []
     for start in range(0, n_resamples, per):
         b = min(per, n_resamples - start)
-        parts = [np.concatenate(list(resample_tables(table, b, rng)), axis=0) for table in stack]
-        out.append(np.stack(parts, axis=1))
-    return out
+        parts = []
+        for g, table in enumerate(stack):
+            if not table.any():
+                parts.append(np.zeros((b, *table.shape), dtype=table.dtype))
+                continue
+            try:
+                parts.append(np.concatenate(list(resample_tables(table, b, rng)), axis=0))
+            except ValueError as exc:
+                who = f"group {keys[g]!r}" if keys is not None else f"group {g}"
+                raise ValueError(f"sample_weight of {who}: "
+                                 f"{str(exc).removeprefix('table: ')}") from None
+        yield np.stack(parts, axis=1)
 
 
 def combine(parts: Sequence[np.ndarray], agg: str) -> np.ndarray:

@@ -16,11 +16,11 @@ import numpy as np
 
 from ..counting.grouped import GroupedCounts
 from ..deps import require
-from ..inference import confidence_interval
+from ..inference import ConfidenceInterval, confidence_interval
 from ..inference.common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from ..inference.scores import score_metric_name
 from ..inputs.grouping import GroupCodes
-from ..inputs.kinds import py_scalar
+from ..inputs.kinds import label_kind, py_scalar
 from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate, get_metric
@@ -34,6 +34,11 @@ __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
 
 #: Groups with fewer samples are flagged ``small`` (never dropped).
 DEFAULT_MIN_SUPPORT = 30
+
+
+def _key_kinds(key: Any) -> tuple[str, ...]:
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple(label_kind(v) for v in parts)
 
 
 class GroupedEvaluation(DisparityMixin, PairMixin):
@@ -222,15 +227,20 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         Raises
         ------
         ValueError
-            ``key`` is not a group.
+            ``key`` is not a group (nor is a key of another kind that Python finds equal:
+            ``True`` is not the group ``1``).
         """
         keys = self._groups.keys
         probe = tuple(py_scalar(v) for v in key) if isinstance(key, tuple) else py_scalar(key)
         try:
-            return keys.index(probe)
+            i = keys.index(probe)
         except ValueError:
+            i = -1
+        # True == 1 and False == 0.0 in Python: a key of another kind is not that group
+        if i < 0 or _key_kinds(keys[i]) != _key_kinds(probe):
             shown = keys[:5] + (["..."] if len(keys) > 5 else [])
             raise ValueError(f"{name} {key!r} is not one of the groups {shown}") from None
+        return i
 
     # ------------------------------------------------------------------ metrics
     def class_column(self, kind: str, average: str | None, pos_label: Any) -> int | None:
@@ -516,7 +526,8 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         average precision, and ROC AUC with weights, the percentile interval of the stratified
         bootstrap of the group's samples (positives and negatives resampled on their own,
         weights carried; :meth:`GroupedScores.intervals
-        <confmat.groups.scores.GroupedScores.intervals>`).
+        <confmat.groups.scores.GroupedScores.intervals>`). A group whose sample weights are all
+        zero holds no evidence: its interval and estimate are NaN, and it draws no resample.
 
         Parameters
         ----------
@@ -543,7 +554,8 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         ------
         ValueError
             A method that does not apply to the metric (``'delong'`` with ``sample_weight``),
-            or as :meth:`metric`.
+            a group whose total weight a bootstrap cannot draw (named as ``sample_weight`` of
+            that group), every group's weights zero, or as :meth:`metric`.
 
         Examples
         --------
@@ -568,14 +580,30 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         spec = get_metric(METRIC_ALIASES.get(metric, metric))
         col = self.class_column(spec.kind, average, pos_label)
         label = None if col is None else self._counts.labels[col]
-        cis = [
-            confidence_interval(self._matrix(i), spec.name, level=level, method=method,
-                                average=average, pos_label=label, n_resamples=n_resamples,
-                                random_state=rng, zero_division=zero_division, **params)
-            for i in range(len(self._groups.keys))
-        ]
         per_class = spec.kind == "per_class" and average is None and col is None
-        return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, cis,
-                                        spec.name, cis[0].method, level, cis[0].n_resamples,
+        found: list[ConfidenceInterval | None] = []
+        for i, key in enumerate(self._groups.keys):
+            if not self._counts.stack[i].any():  # weights all zero: no evidence, no interval
+                found.append(None)
+                continue
+            try:
+                found.append(confidence_interval(
+                    self._matrix(i), spec.name, level=level, method=method, average=average,
+                    pos_label=label, n_resamples=n_resamples, random_state=rng,
+                    zero_division=zero_division, **params))
+            except ValueError as exc:  # the bootstrap's refusal of a weighted table's total
+                if not str(exc).startswith("table: a weighted table"):
+                    raise
+                raise ValueError(f"sample_weight of group {key!r}: "
+                                 f"{str(exc).removeprefix('table: ')}") from None
+        done = [c for c in found if c is not None]
+        if not done:
+            raise ValueError("ci: every group's sample weights are zero")
+        nan = np.full(len(self.labels), np.nan) if per_class else np.nan
+        filled = [c if c is not None else ConfidenceInterval(
+            nan, nan, nan, spec.name, done[0].method, level, average,
+            done[0].n_resamples) for c in found]
+        return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, filled,
+                                        spec.name, done[0].method, level, done[0].n_resamples,
                                         self.labels if per_class else None)
 

@@ -27,7 +27,15 @@ from ..inference.common import check_level, check_n_resamples, check_random_stat
 from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inference.scores import score_metric_name
 from ..metrics import get_metric
-from .disparity import DISPARITY_METHODS, REF_WEERTS, combine, difference, ratio, resample_stack
+from .disparity import (
+    DISPARITY_METHODS,
+    REF_WEERTS,
+    combine,
+    difference,
+    ratio,
+    resample_stack,
+    weighed,
+)
 from .names import METRIC_ALIASES
 from .score_bootstrap import REF_CARPENTER
 
@@ -56,6 +64,9 @@ class DisparityMixin:
     if TYPE_CHECKING:
         @property
         def stack(self) -> np.ndarray: ...
+
+        @property
+        def groups(self) -> list[Any]: ...
 
         @property
         def pos_label(self) -> Any: ...
@@ -173,7 +184,8 @@ class DisparityMixin:
         def statistic(stack: np.ndarray, warn: bool) -> Any:
             parts = []
             for name, average, col, params in terms:
-                vals = self.table_metric(stack, name, average, col, zero_division, warn, params)
+                vals = weighed(self.table_metric(stack, name, average, col, zero_division,
+                                                 warn, params), stack)
                 overall = self.table_metric(stack.sum(axis=-3), name, average, col,
                                             zero_division, False, params)
                 parts.append(func(vals, overall, method, ref))
@@ -187,7 +199,7 @@ class DisparityMixin:
         rng = check_random_state(random_state)
         boot = np.concatenate([
             np.asarray(statistic(chunk, False), dtype=np.float64).reshape(-1)
-            for chunk in resample_stack(self.stack, n_used, rng)
+            for chunk in resample_stack(self.stack, n_used, rng, keys=self.groups)
         ])
         low, high = bootstrap_interval(boot, np.asarray(estimate), level, "percentile")
         return ConfidenceInterval(float(low), float(high), estimate, label, "percentile", level,
@@ -228,7 +240,8 @@ class DisparityMixin:
         ``MetricFrame.difference`` for the first two; Weerts et al. 2023). Groups whose value is
         undefined are left out (a group of one class has no ROC AUC: it is left out of the
         estimate and of every bootstrap replicate, with the warning of
-        :meth:`GroupedEvaluation.metric`).
+        :meth:`GroupedEvaluation.metric`), and so is a group whose sample weights are all zero
+        (whatever ``zero_division`` says of its empty table).
 
         ROC AUC and average precision (with ``scores``): the overall value is the metric of
         all groups' samples pooled, and the interval resamples each group's positives and
@@ -329,6 +342,10 @@ class DisparityMixin:
     # ------------------------------------------------------------------ named measures
     def _named(self, kind: str, names: list[str], agg: str | None, method: str, ci: bool,
                level: float, n_resamples: int, random_state: Any, label: str) -> Any:
+        if not isinstance(method, str) or method not in ("between_groups", "to_overall"):
+            raise ValueError(f"method must be 'between_groups' or 'to_overall', got {method!r} "
+                             "(a comparison with one group: difference or ratio of the rate "
+                             "with method='to_group' and reference=)")
         pos = self.pos_label
         terms = [self.disparity_term(n, None, pos, {}) for n in names]
         fold = None
@@ -362,7 +379,8 @@ class DisparityMixin:
         Raises
         ------
         ValueError
-            Labels other than {0, 1}, {-1, 1}, {False, True} without ``pos_label``.
+            Labels other than {0, 1}, {-1, 1}, {False, True} without ``pos_label``, or a
+            method other than the two above.
 
         Examples
         --------

@@ -36,7 +36,7 @@ from ..inference import ConfidenceInterval
 from ..inference.common import check_level, check_n_resamples, check_random_state
 from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inference.scores import score_metric_name
-from .disparity import REF_WEERTS, difference, ratio, resample_stack
+from .disparity import REF_WEERTS, difference, ratio, resample_stack, weighed
 
 if TYPE_CHECKING:
     from .scores import GroupedScores
@@ -86,6 +86,8 @@ def parties(values: np.ndarray, overall: float, kind: str, method: str,
             return None
         idx = np.flatnonzero(ok)
         upper, lower = int(idx[np.argmax(vals[ok])]), int(idx[np.argmin(vals[ok])])
+        if upper == lower and idx.size > 1:  # a tie: the first group against the last one
+            lower = int(idx[-1])
         if kind == "ratio" and ext[upper] == 0:  # min / max is 0 / 0: undefined
             return None
         return upper, lower
@@ -272,7 +274,8 @@ class PairMixin:
         name, average, col, params = term
         if score_metric_name(name) is not None:
             return np.append(self.metric(name), self.overall_metric(name))
-        vals = self.table_metric(self.stack, name, average, col, zero_division, False, params)
+        vals = weighed(self.table_metric(self.stack, name, average, col, zero_division, False,
+                                         params), self.stack)
         whole = self.table_metric(self.stack.sum(axis=0), name, average, col, zero_division,
                                   False, params)
         return np.append(vals, whole)
@@ -301,9 +304,10 @@ class PairMixin:
             return [np.column_stack([vals, np.full(n_resamples, np.nan) if whole is None
                                      else whole])]
         parts: list[list[np.ndarray]] = [[] for _ in terms]
-        for chunk in resample_stack(self.stack, n_resamples, rng):
+        for chunk in resample_stack(self.stack, n_resamples, rng, keys=self.groups):
             for out, (nm, average, col, params) in zip(parts, terms, strict=True):
-                vals = self.table_metric(chunk, nm, average, col, zero_division, False, params)
+                vals = weighed(self.table_metric(chunk, nm, average, col, zero_division, False,
+                                                 params), chunk)
                 whole = self.table_metric(chunk.sum(axis=-3), nm, average, col, zero_division,
                                           False, params)
                 out.append(np.column_stack([vals, whole]))

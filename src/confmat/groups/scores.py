@@ -145,6 +145,7 @@ class GroupedScores:
 
         A group with one class only has no ROC AUC: its value is NaN, and one
         :class:`~confmat.metrics.UndefinedMetricWarning` names how many groups are affected.
+        A group whose sample weights are all zero has neither value (NaN).
 
         Parameters
         ----------
@@ -168,6 +169,7 @@ class GroupedScores:
         else:  # a few large groups: each slice's own sort is cheaper than one sort of all
             with _quiet():
                 out = np.array([_score(name, pos, score, w) for pos, score, w in self.parts()])
+        out = np.where(self.weightless, np.nan, out)
         if name == "roc_auc" and np.isnan(out).any():
             warnings.warn(
                 f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
@@ -209,6 +211,19 @@ class GroupedScores:
         ndarray of int64
         """
         return np.array([sl.stop - sl.start for sl in self.slices], dtype=np.int64)
+
+    @cached_property
+    def weightless(self) -> np.ndarray:
+        """Which groups' sample weights are all zero: no evidence, so no ROC AUC or average
+        precision (NaN, as scikit-learn refuses them; their replicates too).
+
+        Returns
+        -------
+        ndarray of bool, shape (G,)
+        """
+        if self.weight is None:
+            return np.zeros(len(self.slices), dtype=bool)
+        return np.array([not self.weight[sl].any() for sl in self.slices], dtype=bool)
 
     @cached_property
     def runs(self) -> ScoreRuns:
@@ -271,7 +286,9 @@ class GroupedScores:
         >>> gs.replicates("roc_auc", 2, np.random.default_rng(0))[0].tolist()
         [[1.0, 0.0], [1.0, 0.0]]
         """
-        return score_replicates(self.samples, name, n_resamples, rng, pooled)
+        vals, whole = score_replicates(self.samples, name, n_resamples, rng, pooled)
+        vals[:, self.weightless] = np.nan
+        return vals, whole
 
     def roc_curves(self, drop_intermediate: bool = True
                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:

@@ -125,7 +125,12 @@ def as_1d(y: Any, name: str, what: str = "label") -> np.ndarray:
 
 def _list_to_array(y: Sequence[Any], name: str, what: str = "label") -> np.ndarray:
     # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
-    kind = check_label_kinds(y, name, what) or "number"
+    try:
+        kind = check_label_kinds(y, name, what) or "number"
+    except ValueError:  # a missing value: name its position, as factorize does
+        pos = next(i for i, v in enumerate(y) if label_kind(v) == "missing")
+        raise ValueError(f"{name} contains a missing {what} (None or NaN) at position {pos}; "
+                         f"{what}s must be defined") from None
     if kind == "bool":
         return np.asarray(y, dtype=bool)
     if kind == "number":

@@ -78,14 +78,13 @@ def _columns(groups: Any) -> list[tuple[str, Any]]:
                         f"{groups!r}")
     module = module_of(groups)
     if module in ("pandas", "polars") and hasattr(groups, "columns"):
-        names = [str(c) for c in groups.columns]
-        if not names:
+        if not len(groups.columns):
             raise ValueError("groups is a DataFrame without columns; give at least one feature")
-        return [(str(c), groups[c]) for c in groups.columns]
+        return _named_columns([(c, groups[c]) for c in groups.columns])
     if isinstance(groups, Mapping):
         if not groups:
             raise ValueError("groups is an empty dict; give at least one feature")
-        return [(str(k), v) for k, v in groups.items()]
+        return _named_columns(list(groups.items()))
     if isinstance(groups, np.ndarray) and groups.ndim == 2:
         if groups.shape[1] == 0:
             raise ValueError("groups is a 2-D array without columns; give at least one feature")
@@ -93,7 +92,21 @@ def _columns(groups: Any) -> list[tuple[str, Any]]:
     if isinstance(groups, list | tuple) and groups and all(_is_column(v) for v in groups):
         return [(f"sensitive_feature_{j}", v) for j, v in enumerate(groups)]
     name = getattr(groups, "name", None) if module in ("pandas", "polars", "pyarrow") else None
-    return [(str(name) if isinstance(name, str) and name else "sensitive_feature_0", groups)]
+    named = name is not None and name != "" and not callable(name)  # named as a column of a frame
+    return [(str(name) if named else "sensitive_feature_0", groups)]
+
+
+def _named_columns(pairs: list[tuple[Any, Any]]) -> list[tuple[str, Any]]:
+    """Features named by the text of their keys; two keys of one text (``1`` and ``'1'``)
+    would give two features one name, so they are refused."""
+    seen: dict[str, Any] = {}
+    for key, _ in pairs:
+        text = str(key)
+        if text in seen:
+            raise ValueError(f"groups names the feature {text!r} twice ({seen[text]!r} and "
+                             f"{key!r}); give the features distinct names")
+        seen[text] = key
+    return [(str(key), col) for key, col in pairs]
 
 
 def _is_column(v: Any) -> bool:
@@ -105,28 +118,37 @@ def _is_column(v: Any) -> bool:
     return isinstance(v, list | tuple) or module_of(v) in ("pandas", "polars", "pyarrow")
 
 
-def _feature_codes(col: Any, name: str, n: int) -> tuple[list[Any], np.ndarray,
-                                                       np.ndarray | None]:
+def _length_error(name: str, found: int, n: int, listed: bool) -> None:
+    hint = (" (a list of sequences is read as one sequence per feature; for one row per "
+            "sample give a 2-D array or a DataFrame)") if listed else ""
+    raise ValueError(f"{name} has {found} entries but y_true and y_pred have {n} samples; "
+                     f"give one group key per sample{hint}")
+
+
+def _feature_codes(col: Any, name: str, n: int, listed: bool = False
+                   ) -> tuple[list[Any], np.ndarray, np.ndarray | None]:
     """Sorted distinct keys of one feature, integer codes into them and, when counting found
-    them, the samples of each key."""
+    them, the samples of each key (``listed``: the feature is an element of a list)."""
+    if isinstance(col, list | tuple) and len(col) != n:  # before its keys are read
+        _length_error(name, len(col), n, listed)
     arr = as_1d(col, name, "group key")
     if arr.shape[0] != n:
-        raise ValueError(
-            f"{name} has {arr.shape[0]} entries but y_true and y_pred have {n} samples; "
-            "give one group key per sample"
-        )
+        _length_error(name, arr.shape[0], n, listed)
     if arr.dtype.kind in "iub":
         lo, hi = int(arr.min()), int(arr.max())
         if hi - lo < _DIRECT_RANGE:  # count instead of sorting
-            if arr.dtype.kind == "b":
-                shifted = arr.view(np.uint8)
+            if arr.dtype.kind == "b":  # lo is 1 when every key is True
+                shifted = arr.view(np.uint8) - np.uint8(lo)
             elif lo:
-                shifted = (arr.astype(np.int64) - lo).astype(np.int32)
+                # in 64 bits, arr - lo is exact modulo 2**64 and below 2**16: no int64 cast of
+                # uint64 keys past 2**63 (nor of lo); narrower keys are widened first
+                wide = arr if arr.dtype.itemsize == 8 else arr.astype(np.int64)
+                shifted = (wide - wide.dtype.type(lo)).astype(np.int32)
             else:
                 shifted = arr if arr.dtype != np.uint64 else arr.astype(np.int64)
             counts = np.bincount(shifted, minlength=hi - lo + 1)
             present = np.flatnonzero(counts)
-            values = (present + lo).tolist()
+            values = [v + lo for v in present.tolist()]
             keys = [bool(v) for v in values] if arr.dtype.kind == "b" else values
             dtype = _narrow_dtype(present.size)
             if present.size == hi - lo + 1:
@@ -178,7 +200,8 @@ def encode_groups(groups: Any, n: int) -> GroupCodes:
         None, a single string, keys that cannot be ordered, or keys of several kinds.
     ValueError
         A column whose length differs from ``n``, a missing key (None or NaN, its position
-        named), or no feature at all.
+        named), two features whose names read the same as text (``1`` and ``'1'``), or no
+        feature at all.
 
     Examples
     --------
@@ -192,10 +215,11 @@ def encode_groups(groups: Any, n: int) -> GroupCodes:
     """
     cols = _columns(groups)
     several = len(cols) > 1
+    listed = isinstance(groups, list | tuple) and len(cols) == len(groups)
     feats = []
     for fname, col in cols:
         label = f"groups[{fname!r}]" if several else "groups"
-        feats.append(_feature_codes(col, label, n))
+        feats.append(_feature_codes(col, label, n, listed and several))
     names = [fname for fname, _ in cols]
     if not several:
         keys, codes, sizes = feats[0]

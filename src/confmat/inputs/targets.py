@@ -51,6 +51,7 @@ __all__ = [
     "float_scores",
     "negative_label",
     "numeric_1d",
+    "one_class_book",
     "resolve_pos_label",
 ]
 
@@ -218,6 +219,45 @@ def resolve_pos_label(classes: list[Any], pos_label: Any, name: str = "y_true") 
     if pos_label not in classes:
         raise ValueError(f"pos_label={pos_label!r} is not one of the labels in {name} {classes}")
     return pos_label
+
+
+def one_class_book(classes: list[Any], pos_label: Any) -> list[Any] | None:
+    """The classes of a binary problem whose data show one class only: that class and the
+    positive class, which no sample holds (a model that selects nobody, on samples that are
+    all negative). The positive class is ``pos_label`` or, without it, the one implied by the
+    class seen (:func:`default_pos_label`: 1 beside 0 or -1, True beside False).
+
+    scikit-learn's binary metrics accept such data, and fairlearn's rates are defined on them
+    (a selection rate of 0); with two classes seen, a ``pos_label`` among neither stays an
+    error (:func:`resolve_pos_label`).
+
+    Parameters
+    ----------
+    classes : list
+        The sorted classes found in the data.
+    pos_label : label or None
+        The user's ``pos_label`` argument.
+
+    Returns
+    -------
+    list or None
+        The two classes sorted, or None when there is nothing to add (several classes seen,
+        the positive class among them, no positive class implied, or one of another kind).
+
+    Examples
+    --------
+    >>> one_class_book([0], None), one_class_book(["no"], "yes"), one_class_book([1], None)
+    ([0, 1], ['no', 'yes'], None)
+    >>> one_class_book(["no"], None), one_class_book([0], "yes"), one_class_book([0, 2], 1)
+    (None, None, None)
+    """
+    if len(classes) != 1:
+        return None
+    seen = classes[0]
+    pos = default_pos_label(classes) if pos_label is None else py_scalar(pos_label)
+    if pos is None or label_kind(pos) != label_kind(seen) or pos == seen:
+        return None
+    return sorted([seen, pos])
 
 
 def binary_pos_label(labels: list[Any], pos_label: Any, name: str = "labels") -> Any:
