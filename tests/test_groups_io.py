@@ -113,3 +113,21 @@ def test_sql_relation_by_group():
     assert report.rows_read == len(sub) and ev.groups == ref.groups
     np.testing.assert_allclose(ev.stack, ref.stack, rtol=1e-12, atol=1e-12)
     assert ev.sizes.tolist() == ref.sizes.tolist()
+
+
+@pytest.mark.parametrize("pos_label", [None, 1])
+def test_file_of_one_class_gets_the_positive_class(tmp_path, pos_label):
+    """Every row negative and predicted negative: the file's GROUP BY path adds the positive
+    class, empty, as by_group does in memory (it raised 'pos_label=1 is not one of the
+    labels'). Oracle: fairlearn's demographic parity difference and selection rate."""
+    fm = pytest.importorskip("fairlearn.metrics")
+    path = tmp_path / "one.csv"
+    g = ["a", "b", "a", "b", "a"]
+    path.write_text("y,p,g\n" + "".join(f"0,0,{k}\n" for k in g))
+    ev, _ = evaluate_file(str(path), "y", "p", group_cols=["g"], pos_label=pos_label)
+    y = np.zeros(len(g), dtype=int)
+    assert ev.labels == [0, 1]
+    assert ev.demographic_parity_difference() == pytest.approx(
+        fm.demographic_parity_difference(y, y, sensitive_features=g), abs=1e-12)
+    assert ev.metric("selection_rate", pos_label=1).tolist() == [0.0, 0.0]
+    assert ev.overall.counts.tolist() == by_group(y, y, g, pos_label=pos_label).overall.counts.tolist()

@@ -18,7 +18,7 @@ from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engin
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
-from ..inputs.targets import check_bins
+from ..inputs.targets import check_bins, one_class_book
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -221,6 +221,10 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     book = None if labels is None else normalize_labels(labels)
     try:
         tc, pc, out_labels, has_other = encode_pair(t[ok], p[ok], book)
+        if book is None:  # one class seen: the positive class joins, empty (as by_group)
+            two = one_class_book([py_scalar(v) for v in out_labels], pos_label)
+            if two is not None:
+                tc, pc, out_labels, has_other = encode_pair(t[ok], p[ok], two)
         codes = encode_groups({c: v[ok] for c, v in zip(group_cols, g["groups"], strict=True)},
                               int(ok.sum()))
     except (ValueError, TypeError) as exc:
