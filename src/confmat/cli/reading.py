@@ -290,7 +290,7 @@ def _check_weights(path: str, weight: str, w: np.ndarray, rows: np.ndarray) -> N
     """The weights through the library's check; a weight it refuses is named by its data row
     in the file (not by its position among the rows kept), as the streamed paths name it."""
     from ..inputs.encode import check_sample_weight
-    from ..io.rows import first_bad_weight, weight_error
+    from ..io.errors import first_bad_weight, weight_error
 
     try:
         check_sample_weight(w, w.shape[0])

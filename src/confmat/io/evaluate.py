@@ -14,6 +14,7 @@ from ..accumulator import Accumulator
 from ..deps import require
 from ..inputs.files import Source, open_source, relation_source, where_source
 from .batches import BatchReader
+from .errors import content_error, first_bad_weight, weight_error
 from .grouped import evaluate_by_group, evaluate_grouped
 from .rows import (
     FileReport,
@@ -21,10 +22,7 @@ from .rows import (
     check_batch_rows,
     check_columns,
     check_na_values,
-    content_error,
-    first_bad_weight,
     to_numpy,
-    weight_error,
 )
 
 

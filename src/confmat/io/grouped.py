@@ -19,6 +19,7 @@ from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
 from ..inputs.targets import check_bins, one_class_book
+from .errors import content_error, weight_error
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -26,10 +27,8 @@ from .rows import (
     Cleaner,
     FileReport,
     Roles,
-    content_error,
     null_group_reason,
     to_numpy,
-    weight_error,
 )
 
 

@@ -18,7 +18,8 @@ from ..curves.partial import PartialRange
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
-from .model import ZERO_DIVISION_NOTE, MetricValue, PerClassRow, Report, shown_metrics
+from .marks import ZERO_DIVISION_NOTE
+from .model import MetricValue, PerClassRow, Report, shown_metrics
 from .score_summaries import (
     CostChoice,
     RocAverages,

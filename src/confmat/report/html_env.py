@@ -36,7 +36,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from .model import ZERO_DIVISION_MARK
+from .marks import ZERO_DIVISION_MARK
 from .render_text import fmt, fmt_count
 
 __all__ = ["content_security_policy", "environment", "heat_css", "heat_level", "heat_tip",
@@ -316,7 +316,7 @@ def environment() -> Environment:
     formatted to 3 decimals, or None when a bound is missing or not finite), ``pct``; globals:
     ``bar`` (the "on its range" geometry of a metric), ``heat_level``, ``heat_tip`` (the
     tooltip of a heatmap cell) and ``zd_mark`` (the mark
-    of a value from the zero-division rule, :data:`confmat.report.model.ZERO_DIVISION_MARK`).
+    of a value from the zero-division rule, :data:`confmat.report.marks.ZERO_DIVISION_MARK`).
 
     Returns
     -------

@@ -44,7 +44,8 @@ from .html_env import (
     trusted_asset,
     trusted_json,
 )
-from .model import ZERO_DIVISION_MARK, Report, marked
+from .marks import ZERO_DIVISION_MARK, marked
+from .model import Report
 from .render_text import fmt, fmt_count
 from .scores import SLIDER_METRICS
 
@@ -284,7 +285,7 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     Counts as :func:`~confmat.report.render_text.fmt_count` writes them (the printed matrix),
     metrics and expected costs as :func:`~confmat.report.render_text.fmt` does (4 decimals,
     ``nan`` for a value that is not a number), a metric that comes from the zero-division
-    rule with the tables' mark after it (:func:`confmat.report.model.marked`), so the
+    rule with the tables' mark after it (:func:`confmat.report.marks.marked`), so the
     opening state reads exactly as the printed matrix and tables, and the script formats
     nothing (JavaScript's ``toFixed`` rounds the halfway
     0.03125 up, Python down). The FPR and TPR place the ROC dot only, rounded to 4 decimals

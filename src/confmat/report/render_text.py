@@ -10,7 +10,8 @@ from ..plots import marked_points
 from .comparison import Comparison
 from .escapes import md_escape, visible
 from .findings import count_text
-from .model import ZERO_DIVISION_MARK, Report, marked
+from .marks import ZERO_DIVISION_MARK, marked
+from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
 Section = tuple[str, list[str], list[list[str]], str | None]
