@@ -187,3 +187,16 @@ def test_large_chunk_counted_by_the_kernel():
     assert a.labels == b.labels == [-2, -1, 0, 1, 2, 900]
     assert np.array_equal(a.stack, b.stack)
     assert np.array_equal(a.stack.sum(axis=0), skm.confusion_matrix(y, p, labels=a.labels))
+
+
+def test_pos_label_outside_fixed_labels_is_refused_at_construction():
+    """A positive class that none of the fixed labels is: refused when the accumulator is made
+    (it was only refused by result(), after every chunk was counted), as by_group refuses it."""
+    from confmat.groups import by_group
+
+    with pytest.raises(ValueError, match=r"pos_label='c' is not one of the labels in labels "
+                                         r"\['a', 'b'\]"):
+        GroupedAccumulator(["a", "b"], pos_label="c")
+    with pytest.raises(ValueError, match=r"pos_label='c'"):
+        by_group(["a", "b"], ["a", "b"], ["g", "h"], labels=["a", "b"], pos_label="c")
+    assert GroupedAccumulator(["a", "b"], pos_label="b").pos_label == "b"

@@ -31,7 +31,7 @@ from ..inputs.kinds import (
     py_scalar,
     unify_numbers,
 )
-from ..inputs.targets import one_class_book
+from ..inputs.targets import one_class_book, resolve_pos_label
 from ..metrics.exact import check_sum, check_total, int_total
 from .by_group_state import GroupedAccumulatorState
 from .tables import chunk_label
@@ -97,6 +97,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
             raise ValueError(f"min_support must be non-negative, got {min_support}")
         self.min_support = int(min_support)
         self.pos_label = None if pos_label is None else py_scalar(pos_label)
+        if self._fixed and pos_label is not None:  # refused now, not at result()
+            resolve_pos_label(self._labels, pos_label, "labels")
 
     # ------------------------------------------------------------------ properties
     @property
