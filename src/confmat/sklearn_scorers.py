@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .inputs.targets import default_pos_label
+from .inputs.targets import one_class_book, resolve_pos_label
 from .matrix import ConfusionMatrix
 from .metrics import get_metric
 from .metrics.evaluation import bind_params
@@ -56,33 +56,23 @@ def _confmat_score(
     cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels,
                                           sample_weight=sample_weight, strict_labels=False)
     if average == "binary":
-        average, pos_label = None, _binary_positive(cm.labels, metric)
-    if pos_label is not None and pos_label not in cm.labels:
-        if len(cm.labels) > 1 or labels is not None:
-            raise ValueError(f"pos_label={pos_label!r} is not one of the labels {cm.labels}")
+        if len(cm.labels) > 2:
+            raise ValueError(
+                f"the {metric!r} scorer scores the positive class of a binary problem, but the "
+                f"labels are {cm.labels}; pass average= ('macro', 'micro' or 'weighted') or "
+                f"pos_label= to make_scorer, or use the '{metric}_macro' scorer")
+        average, pos_label = None, resolve_pos_label(cm.labels, None, "y_true and y_pred")
+    if pos_label is not None:
         # a fold of one class where the positive class does not occur: it gets an empty row
         # and column, so that its value follows zero_division, as in scikit-learn
-        cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=[*cm.labels, pos_label],
-                                              sample_weight=sample_weight)
+        book = None if labels is not None else one_class_book(cm.labels, pos_label)
+        if book is not None:
+            cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=book,
+                                                  sample_weight=sample_weight)
+        resolve_pos_label(cm.labels, pos_label, "y_true and y_pred")
     value = cm.metric(metric, average, pos_label=pos_label, zero_division=zero_division,
                       **(params or {}))
     return float(value)
-
-
-def _binary_positive(classes: list[Any], metric: str) -> Any:
-    """The positive class of a scorer made without ``average`` or ``pos_label``
-    (scikit-learn's ``average='binary'``), from one fold's labels."""
-    if len(classes) > 2:
-        raise ValueError(
-            f"the {metric!r} scorer scores the positive class of a binary problem, but the "
-            f"labels are {classes}; pass average= ('macro', 'micro' or 'weighted') or "
-            f"pos_label= to make_scorer, or use the '{metric}_macro' scorer")
-    pos = default_pos_label(classes)
-    if pos is None:
-        raise ValueError(
-            f"the {metric!r} scorer needs the positive class: the labels are {classes}, not "
-            "{0, 1}, {-1, 1} or {False, True}; pass pos_label= to make_scorer")
-    return pos
 
 
 def make_scorer(
@@ -148,7 +138,7 @@ def make_scorer(
         if pos_label is not None and average is not None:
             raise ValueError("give either pos_label or average, not both")
         if pos_label is None and average is None:
-            average = "binary"  # resolved on each fold's labels (_binary_positive)
+            average = "binary"  # resolved on each fold's labels (_confmat_score)
         elif average is not None and average not in AVERAGES:
             raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
     elif average is not None or pos_label is not None:

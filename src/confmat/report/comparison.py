@@ -311,7 +311,10 @@ def build_comparison(
                                                   sample_weight=sample_weight)
         first = first or (name, cm)
         _check_same_samples(first, (name, cm), labels)
-        kept = kept_samples(y, pred, labels) if cm.n_outside else None
+        kept = None
+        if cm.n_outside:  # the samples the table counts: both labels in labels (the door's codes)
+            t_codes, p_codes, book, _ = encode_pair(y, pred, labels)
+            kept = (t_codes < len(book)) & (p_codes < len(book))
         if kept is not None and kept_first is not None and not np.array_equal(kept, kept_first):
             raise ValueError(
                 f"models {first[0]!r} and {name!r} leave different samples out of "
@@ -357,31 +360,6 @@ def _naming(model: str) -> Iterator[None]:
         yield
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"while evaluating model {model!r}: {exc}") from exc
-
-
-def kept_samples(y_true: np.ndarray, y_pred: Any, labels: Sequence[Any]) -> np.ndarray:
-    """The samples a table restricted to ``labels`` counts: true and predicted label among
-    ``labels`` (labels of one kind, checked by the input door before).
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-    labels : sequence
-        The classes of the table.
-
-    Returns
-    -------
-    ndarray of bool, shape (n_samples,)
-
-    Examples
-    --------
-    >>> kept_samples(np.array([0, 1, 2, 1]), [0, 2, 1, 1], [0, 1]).tolist()
-    [True, False, False, True]
-    """
-    book = set(labels)
-    inside = np.fromiter((v in book for v in np.asarray(y_true).tolist()), bool, len(y_true))
-    return inside & np.fromiter((v in book for v in np.asarray(y_pred).tolist()), bool,
-                                len(y_true))
 
 
 def _check_same_samples(first: tuple[str, ConfusionMatrix], this: tuple[str, ConfusionMatrix],
