@@ -23,7 +23,7 @@ from ..counting.grouped import GroupedCounts, grouped_counts
 from ..hooks import GROUPED_EVALUATION
 from ..inputs.columns import check_label_pair
 from ..inputs.encode import check_sample_weight, normalize_labels
-from ..inputs.grouping import encode_groups
+from ..inputs.grouping import encode_groups, key_kinds
 from ..inputs.kinds import (
     check_known_kinds,
     check_label_kinds,
@@ -38,10 +38,6 @@ from .tables import chunk_label
 
 __all__ = ["GroupedAccumulator"]
 
-
-
-def _key_kinds(key: Any) -> tuple[str, ...]:
-    return tuple(label_kind(v) for v in (key if isinstance(key, tuple) else (key,)))
 
 
 class GroupedAccumulator(GroupedAccumulatorState):
@@ -299,7 +295,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
                       f"{what} added to the running counts")
         labels = [py_scalar(v) for v in gc.labels]
         check_known_kinds(self._labels, labels, f"the earlier labels and those of {what}")
-        if self._keys and keys and _key_kinds(self._keys[0]) != _key_kinds(next(iter(keys))):
+        if self._keys and keys and key_kinds(self._keys[0]) != key_kinds(next(iter(keys))):
             raise TypeError(f"{what} has group keys {list(keys)[:5]} of other kinds than the "
                             f"earlier groups {self._keys[:5]}")
         new_labels = self._labels
@@ -316,7 +312,7 @@ class GroupedAccumulator(GroupedAccumulatorState):
         new_keys = self._keys
         if keys != self._keys:
             merged_keys = list(dict.fromkeys(self._keys + list(keys)))
-            kinds = {_key_kinds(k) for k in merged_keys}
+            kinds = {key_kinds(k) for k in merged_keys}
             if len(kinds) > 1:
                 raise TypeError(f"{what} has group keys {list(keys)[:5]} of other kinds than the "
                                 f"earlier groups {self._keys[:5]}")

@@ -20,7 +20,7 @@ from ..inference import ConfidenceInterval, confidence_interval
 from ..inference.common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from ..inference.scores import score_metric_name
 from ..inputs.grouping import GroupCodes
-from ..inputs.kinds import label_kind, py_scalar
+from ..inputs.kinds import py_scalar
 from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate, get_metric
@@ -34,11 +34,6 @@ __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
 
 #: Groups with fewer samples are flagged ``small`` (never dropped).
 DEFAULT_MIN_SUPPORT = 30
-
-
-def _key_kinds(key: Any) -> tuple[str, ...]:
-    parts = key if isinstance(key, tuple) else (key,)
-    return tuple(label_kind(v) for v in parts)
 
 
 class GroupedEvaluation(DisparityMixin, PairMixin):
@@ -230,17 +225,7 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
             ``key`` is not a group (nor is a key of another kind that Python finds equal:
             ``True`` is not the group ``1``).
         """
-        keys = self._groups.keys
-        probe = tuple(py_scalar(v) for v in key) if isinstance(key, tuple) else py_scalar(key)
-        try:
-            i = keys.index(probe)
-        except ValueError:
-            i = -1
-        # True == 1 and False == 0.0 in Python: a key of another kind is not that group
-        if i < 0 or _key_kinds(keys[i]) != _key_kinds(probe):
-            shown = keys[:5] + (["..."] if len(keys) > 5 else [])
-            raise ValueError(f"{name} {key!r} is not one of the groups {shown}") from None
-        return i
+        return self._groups.index_of(key, name)
 
     # ------------------------------------------------------------------ metrics
     def class_column(self, kind: str, average: str | None, pos_label: Any) -> int | None:

@@ -20,9 +20,9 @@ import numpy as np
 
 from ..deps import module_of
 from .encode import as_1d, factorize
-from .kinds import py_scalar
+from .kinds import label_kind, py_scalar
 
-__all__ = ["GroupCodes", "encode_groups"]
+__all__ = ["GroupCodes", "encode_groups", "key_kinds"]
 
 #: Widest integer key range coded by counting instead of sorting.
 _DIRECT_RANGE = 1 << 16
@@ -67,6 +67,63 @@ class GroupCodes:
         2
         """
         return len(self.keys)
+
+    def index_of(self, key: Any, name: str = "reference") -> int:
+        """Position of group ``key`` in :attr:`keys`.
+
+        Parameters
+        ----------
+        key : group key
+            A value (a tuple for several features).
+        name : str, default 'reference'
+            The argument's name, for the message.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            ``key`` is not a group (nor is a key of another kind that Python finds equal:
+            ``True`` is not the group ``1``).
+
+        Examples
+        --------
+        >>> encode_groups([1, 2, 1], 3).index_of(2)
+        1
+        """
+        probe = tuple(py_scalar(v) for v in key) if isinstance(key, tuple) else py_scalar(key)
+        try:
+            i = self.keys.index(probe)
+        except ValueError:
+            i = -1
+        # True == 1 and False == 0.0 in Python: a key of another kind is not that group
+        if i < 0 or key_kinds(self.keys[i]) != key_kinds(probe):
+            shown = self.keys[:5] + (["..."] if len(self.keys) > 5 else [])
+            raise ValueError(f"{name} {key!r} is not one of the groups {shown}") from None
+        return i
+
+
+def key_kinds(key: Any) -> tuple[str, ...]:
+    """The label kinds of a group key's parts (:func:`confmat.inputs.kinds.label_kind`): keys
+    that Python finds equal across kinds (``True == 1``) are told apart by them.
+
+    Parameters
+    ----------
+    key : group key
+        A value, or a tuple for several features.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> key_kinds(("f", 30)), key_kinds(True)
+    (('string', 'number'), ('bool',))
+    """
+    return tuple(label_kind(v) for v in (key if isinstance(key, tuple) else (key,)))
 
 
 def _columns(groups: Any) -> list[tuple[str, Any]]:
