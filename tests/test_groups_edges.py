@@ -387,3 +387,27 @@ def test_a_pos_label_outside_the_given_labels_names_labels():
     with pytest.raises(ValueError, match=r"pos_label=5 is not one of the labels in y_true and "
                                          r"y_pred \[0, 1, 2\]"):
         by_group(y, p, g, pos_label=5)
+
+
+def test_counts_from_elsewhere_name_each_group_once():
+    from confmat.counting.grouped import GroupedCounts
+    from confmat.groups.api import evaluation_from_counts
+
+    stack = np.array([[[2, 0], [1, 1]], [[1, 1], [0, 2]]])
+    gc = GroupedCounts(stack, [0, 1], False, stack.sum(axis=(1, 2)))
+    with pytest.raises(ValueError, match=r"groups: the key 'A' names tables 0 and 1"):
+        evaluation_from_counts(gc, ["A", "A"], ["site"])
+    with pytest.raises(ValueError, match=r"names tables 0 and 1"):
+        evaluation_from_counts(gc, [("A", 1), ["A", 1]], ["site", "age"])
+    ev = evaluation_from_counts(gc, ["A", "B"], ["site"], pos_label=1)
+    # recall by hand: group A 1 / (1 + 1), group B 2 / (0 + 2)
+    assert ev.metric("recall").tolist() == [0.5, 1.0]
+
+
+def test_every_lookup_words_an_unknown_metric_alike():
+    ev = by_group([0, 1, 1, 0], [0, 1, 0, 1], ["a", "a", "b", "b"], pos_label=1)
+    for call in (ev.metric, ev.overall_metric, ev.ci):
+        with pytest.raises(ValueError, match=r"unknown metric 'recal'; did you mean 'recall'"):
+            call("recal")
+    assert ev.overall_metric("selection_rate") == 0.5  # fairlearn's name: 2 of 4 predicted 1
+    assert ev.ci("selection_rate").estimate.tolist() == [0.5, 0.5]

@@ -184,3 +184,21 @@ def test_a_ratio_of_zeros_is_undefined_as_the_disparity():
                                     n_resamples=100, random_state=0)
     assert np.isnan(ev.ratio("recall")) and np.isnan([ratio.estimate, ratio.low, ratio.high]).all()
     assert diff.estimate == ev.difference("recall") == 0.0
+
+
+def test_a_single_defined_group_is_not_compared_with_itself():
+    # group b has no positives: its recall is 0 / 0, left out; only a is defined
+    y, p = [1, 0, 1, 0, 0, 0], [1, 0, 0, 1, 0, 1]
+    g = ["a"] * 3 + ["b"] * 3
+    ev = by_group(y, p, g, pos_label=1)
+    diff, ratio = ev.pair_intervals("recall", [("difference", "between_groups"),
+                                               ("ratio", "between_groups")],
+                                    n_resamples=200, random_state=0, zero_division=np.nan)
+    # fairlearn's between_groups over the one defined value: max - min = 0, min / max = 1
+    mf = fm.MetricFrame(metrics=ORACLE["recall"], y_true=np.array(y), y_pred=np.array(p),
+                        sensitive_features=g)
+    assert diff.estimate == mf.difference() == 0.0
+    assert ratio.estimate == mf.ratio() == 1.0
+    for ci in (diff, ratio):
+        assert np.isnan([ci.low, ci.high]).all()
+        assert ci.metric.endswith(": only a has a defined value") and "a vs a" not in ci.metric

@@ -130,7 +130,8 @@ def evaluation_from_counts(
     Raises
     ------
     ValueError
-        ``groups`` not matching the stack, or ``pos_label`` not among the labels.
+        ``groups`` not matching the stack or naming a group twice, or ``pos_label`` not
+        among the labels.
 
     Examples
     --------
@@ -142,6 +143,13 @@ def evaluation_from_counts(
     if len(groups) != counts.stack.shape[0]:
         raise ValueError(f"groups names {len(groups)} groups but the stack holds "
                          f"{counts.stack.shape[0]} tables")
-    codes = GroupCodes(np.zeros(0, dtype=np.int16), list(groups), list(names),
+    keys = [tuple(k) if isinstance(k, list) else k for k in groups]
+    seen: dict[Any, int] = {}
+    for i, k in enumerate(keys):
+        j = seen.setdefault(k, i)
+        if j != i:
+            raise ValueError(f"groups: the key {k!r} names tables {j} and {i}; each group's "
+                             "table must come once")
+    codes = GroupCodes(np.zeros(0, dtype=np.int16), keys, list(names),
                        np.asarray(counts.sizes, dtype=np.int64))
     return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label)

@@ -23,10 +23,10 @@ from ..inputs.grouping import GroupCodes
 from ..inputs.kinds import py_scalar
 from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
-from ..metrics import Stats, evaluate, get_metric
+from ..metrics import Stats, evaluate
 from .intervals import GroupedIntervals
 from .measures import DisparityMixin
-from .names import METRIC_ALIASES, group_metric_name
+from .names import METRIC_ALIASES, registry_spec
 from .pairs import PairMixin
 from .scores import GroupedScores
 
@@ -348,8 +348,7 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         score_name = score_metric_name(name)
         if score_name is not None:
             return self._score_data("metric").values(score_name)
-        canon = group_metric_name(name)
-        spec = get_metric(METRIC_ALIASES.get(canon, canon))
+        spec = registry_spec(name)
         col = self.class_column(spec.kind, average, pos_label)
         return self.table_metric(self._counts.stack, spec.name, average, col, zero_division,
                                  True, params)
@@ -377,7 +376,7 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         score_name = score_metric_name(name)
         if score_name is not None:
             return self._score_data("overall_metric").pooled(score_name)
-        spec = get_metric(METRIC_ALIASES.get(name, name))
+        spec = registry_spec(name)
         col = self.class_column(spec.kind, average, pos_label)
         out = self.table_metric(self._counts.stack.sum(axis=0), spec.name, average, col,
                                 zero_division, True, params)
@@ -468,7 +467,7 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         data: dict[str, Any] = {"size": self._counts.sizes, "small": self.small}
         for name in metrics:
             per_class = (score_metric_name(name) is None
-                         and get_metric(METRIC_ALIASES.get(name, name)).kind == "per_class")
+                         and registry_spec(name).kind == "per_class")
             vals = self.metric(name, average if per_class else None,
                                pos_label=pos_label if per_class else None,
                                zero_division=zero_division)
@@ -562,7 +561,7 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
                                  random_state=rng)
             return GroupedIntervals.collect(self.groups, self._groups.names, self.sizes, cis,
                                             score_name, m, level, n_used)
-        spec = get_metric(METRIC_ALIASES.get(metric, metric))
+        spec = registry_spec(metric)
         col = self.class_column(spec.kind, average, pos_label)
         label = None if col is None else self._counts.labels[col]
         per_class = spec.kind == "per_class" and average is None and col is None

@@ -26,7 +26,6 @@ from ..inference import ConfidenceInterval
 from ..inference.common import check_level, check_n_resamples, check_random_state
 from ..inference.resampling import REF_EFRON, bootstrap_interval
 from ..inference.scores import score_metric_name
-from ..metrics import get_metric
 from .disparity import (
     DISPARITY_METHODS,
     REF_WEERTS,
@@ -36,7 +35,7 @@ from .disparity import (
     resample_stack,
     weighed,
 )
-from .names import METRIC_ALIASES
+from .names import registry_spec
 from .score_bootstrap import REF_CARPENTER
 
 if TYPE_CHECKING:
@@ -125,7 +124,7 @@ class DisparityMixin:
         """
         if score_metric_name(name) is not None:
             return (score_metric_name(name) or name, None, None, {})
-        spec = get_metric(METRIC_ALIASES.get(name, name))
+        spec = registry_spec(name)
         col = self.class_column(spec.kind, average, pos_label)
         if spec.kind == "per_class" and average is None and col is None:
             raise ValueError(

@@ -11,7 +11,7 @@ from typing import Any
 from ..inference.scores import SCORE_METRICS, score_metric_name
 from ..metrics import get_metric, list_metrics
 
-__all__ = ["METRIC_ALIASES", "group_metric_name"]
+__all__ = ["METRIC_ALIASES", "group_metric_name", "registry_spec"]
 
 #: Names of fairlearn's base metrics that the registry spells otherwise.
 METRIC_ALIASES = {"selection_rate": "predicted_rate"}
@@ -68,3 +68,38 @@ def group_metric_name(name: Any, *, scores: bool = True) -> str:
     hint = f"; did you mean {', '.join(map(repr, close))}?" if close else \
         " (confmat.list_metrics() lists the registry)"
     raise ValueError(f"unknown metric {name!r}{hint}")
+
+
+def registry_spec(name: Any) -> Any:
+    """The registry's entry of a metric by group that is not a score metric (the one lookup
+    of :meth:`~confmat.groups.GroupedEvaluation.metric`, ``overall_metric``, ``ci`` and the
+    report's section, so all word an unknown name alike).
+
+    Parameters
+    ----------
+    name : str
+        As in :func:`group_metric_name`, but not a score metric.
+
+    Returns
+    -------
+    confmat.metrics.MetricSpec
+
+    Raises
+    ------
+    ValueError
+        An unknown name, or a score metric (ROC AUC and average precision are not counts of
+        a confusion table).
+
+    Examples
+    --------
+    >>> registry_spec("selection_rate").name, registry_spec("TPR").kind
+    ('predicted_rate', 'per_class')
+    >>> registry_spec("roc_acu")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown metric 'roc_acu'; did you mean 'roc_auc'?
+    """
+    canon = group_metric_name(name)
+    if canon in SCORE_METRICS:
+        raise ValueError(f"{canon} is computed from scores, not from a confusion table")
+    return get_metric(METRIC_ALIASES.get(canon, canon))

@@ -212,7 +212,10 @@ class PairMixin:
         -------
         list of ConfidenceInterval
             One per disparity, labelled with its two parties (``'recall difference
-            (between_groups): b vs a'``); NaN where the disparity is undefined.
+            (between_groups): b vs a'``); NaN where the disparity is undefined. When a
+            single group has a defined value, a difference between groups is 0 and a ratio 1
+            (as :meth:`difference` and :meth:`ratio` give them) with a NaN interval: there is
+            no second party to compare it with (``'... : only a has a defined value'``).
 
         Raises
         ------
@@ -262,6 +265,14 @@ class PairMixin:
                                               n_resamples=n_used))
                 continue
             est = float(comparison(ext[t], pair, kind))
+            if pair[0] == pair[1]:
+                # one group with a defined value: the disparity is 0 (or 1) by convention, as
+                # difference() / ratio() say, but nothing is compared, so no interval
+                nan = float("nan")
+                out.append(ConfidenceInterval(
+                    nan, nan, est, f"{label}: only {names[pair[0]]} has a defined value",
+                    "percentile", level, n_resamples=n_used))
+                continue
             low, high = bootstrap_interval(comparison(boot[t], pair, kind), np.asarray(est),
                                            level, "percentile")
             out.append(ConfidenceInterval(

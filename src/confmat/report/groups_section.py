@@ -384,12 +384,10 @@ def _name(g: Any) -> str:
 
 
 def _per_class(ev: Any, metric: str) -> bool:
-    from ..groups.names import METRIC_ALIASES
-    from ..metrics import get_metric
+    from ..groups.names import registry_spec
 
-    alias = METRIC_ALIASES.get(metric, metric)
     try:
-        return bool(get_metric(alias).kind == "per_class")
+        return bool(registry_spec(metric).kind == "per_class")
     except (KeyError, ValueError):
         return False
 

@@ -385,12 +385,12 @@ def _groups(sec: Any, figure: bool = True) -> dict[str, Any]:
                           "iv": r["intervals"].get(name)})
         rows.append({"name": _group_name(r["group"]), "size": r["size"], "small": r["small"],
                      "cells": cells})
-    from ..groups.names import METRIC_ALIASES
+    from ..groups.names import registry_spec
 
     full = {}
     for name in d["metrics"]:
         try:
-            full[name] = get_metric(METRIC_ALIASES.get(name, name)).full_name
+            full[name] = registry_spec(name).full_name
         except (KeyError, ValueError):
             full[name] = name
     ref = None if d["reference"] is None else _group_name(d["reference"])
