@@ -200,3 +200,18 @@ def test_pos_label_outside_fixed_labels_is_refused_at_construction():
     with pytest.raises(ValueError, match=r"pos_label='c'"):
         by_group(["a", "b"], ["a", "b"], ["g", "h"], labels=["a", "b"], pos_label="c")
     assert GroupedAccumulator(["a", "b"], pos_label="b").pos_label == "b"
+
+
+def test_states_of_different_min_support_do_not_merge():
+    a, b = GroupedAccumulator(min_support=10), GroupedAccumulator(min_support=20)
+    a.update([0, 1], [0, 1], ["x", "y"])
+    b.update([1, 0], [1, 1], ["y", "z"])
+    before = a.result().sizes.tolist()
+    with pytest.raises(ValueError, match="different min_support: 10 vs 20"):
+        a.merge(b)
+    with pytest.raises(ValueError, match="different min_support: 20 vs 10"):
+        b + a
+    assert a.result().sizes.tolist() == before  # a refused merge leaves the state as it was
+    c = GroupedAccumulator(min_support=10)
+    c.update([1, 0], [1, 1], ["y", "z"])
+    assert (a + c).result().sizes.tolist() == [1, 2, 1]  # groups x, y, z counted by hand

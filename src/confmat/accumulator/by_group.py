@@ -400,8 +400,9 @@ class GroupedAccumulator(GroupedAccumulatorState):
             If ``other`` is not a GroupedAccumulator, or keys / labels cannot be ordered
             together.
         ValueError
-            Different fixed labels, different sensitive features, or two different
-            ``pos_label`` (a state without one takes the other's).
+            Different fixed labels, different sensitive features, two different
+            ``pos_label`` (a state without one takes the other's), or different
+            ``min_support``.
         OverflowError
             If the integer counts would exceed int64.
 
@@ -426,6 +427,9 @@ class GroupedAccumulator(GroupedAccumulatorState):
                 label_kind(other.pos_label), other.pos_label):
             raise ValueError(f"cannot merge accumulators with different pos_label: "
                              f"{self.pos_label!r} vs {other.pos_label!r}")
+        if self.min_support != other.min_support:  # a + b would flag other groups than b + a
+            raise ValueError(f"cannot merge accumulators with different min_support: "
+                             f"{self.min_support} vs {other.min_support}")
         if other._names is not None:
             self._check_names(other._names, what)
         if other._keys:
