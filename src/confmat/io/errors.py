@@ -50,14 +50,20 @@ def first_bad_weight(weights: Any) -> int | None:
     -------
     int or None
         Its 0-based position, or None when every weight is finite and non-negative (the
-        check refused something else: all zero, an overflowing total).
+        check refused something else: all zero, an overflowing total) or the weights are not
+        numbers.
 
     Examples
     --------
     >>> first_bad_weight([1.0, 0.0, -2.0, np.inf]), first_bad_weight([1, 2])
     (2, None)
+    >>> first_bad_weight(["a", "b"]) is None
+    True
     """
-    w = np.asarray(weights, dtype=np.float64)
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except (ValueError, TypeError):  # not numbers: the weights' check names that
+        return None
     with np.errstate(invalid="ignore"):
         bad = np.flatnonzero(~(np.isfinite(w) & (w >= 0)))
     return int(bad[0]) if bad.size else None

@@ -362,12 +362,14 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
             acc.update(col(true_col, batch), col(pred_col, batch), scores=s, sample_weight=w,
                        chunk_name=f"{source.name}, rows {first}..{last}")
         except (ValueError, TypeError) as exc:
-            if w is not None and "sample_weight" in str(exc):
-                bad = first_bad_weight(w)
-                if bad is not None:  # named by its data row, whatever rows were skipped
-                    row = int(reader.last_row_numbers()[bad])
-                    raise weight_error(f"{source.name}, row {row}", weight_col or "",
-                                       w[bad]) from exc
+            # a refused batch that holds a negative or non-finite weight is named by that
+            # weight's data row, whatever rows were skipped (the weight is an error whatever
+            # else the check found first); no reading of the message's text
+            bad = None if w is None else first_bad_weight(w)
+            if bad is not None:
+                row = int(reader.last_row_numbers()[bad])
+                raise weight_error(f"{source.name}, row {row}", weight_col or "",
+                                   w[bad]) from exc
             raise content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
         report.batches += 1
