@@ -1,0 +1,316 @@
+"""Adversarial differential probe of the scikit-learn drop-in (``confmat.sklearn``) and of
+``confmat.multilabel``, with scikit-learn itself as the oracle.
+
+``tests/test_sklearn_dropin.py`` compares the functions on random inputs of the common kinds;
+this file reaches further with hypothesis: label vectors of every width and kind (int8 against
+int64, uint8 near its top, large int64, negative, float, bool, str and object str, column
+vectors, pandas columns), multilabel indicator matrices in every scipy.sparse format,
+``labels=`` subsets, supersets, orders and absent labels, every ``pos_label`` of the targets'
+kind (and one absent), every ``average``, weights with zeros, integers, floats and all ones,
+every ``zero_division``, ``normalize``, ``adjusted``, kappa ``weights``, ``output_dict`` and
+``digits``. For each call it compares
+
+* values, NaN-aware, to rtol 1e-12 (absolute 1e-12 near 0, where scikit-learn's own
+  ``sum(w) - tp - fp - fn`` leaves rounding residue), text reports exactly;
+* the kind of returned arrays (integer tables where scikit-learn returns integers);
+* warnings: the same set of warning classes (``UndefinedMetricWarning``, ``UserWarning``, ...),
+  leaving out numpy's ``RuntimeWarning`` of scikit-learn's own 0 / 0 arithmetic (confmat does
+  not divide by zero to obtain its NaN) and deprecation warnings;
+* errors: confmat raises where scikit-learn raises, an exception of the same class, whose
+  message names an argument.
+
+The deliberate differences documented in docs/sklearn.md ("Differences") are left out of the
+random inputs and tested on their own at the end: each must behave as documented there.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+skm = pytest.importorskip("sklearn.metrics")
+sparse = pytest.importorskip("scipy.sparse")
+from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
+
+import confmat  # noqa: E402
+import confmat.sklearn as cms  # noqa: E402
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+#: words an error message may use to name the argument it is about
+ARGUMENT_WORDS = (
+    "y_true", "y_pred", "y1", "y2", "labels", "label", "pos_label", "average", "sample_weight",
+    "Sample weights", "zero_division", "beta", "normalize", "weights", "digits", "target_names",
+    "replace_undefined_by", "samplewise", "adjusted", "targets",
+)
+IGNORED_WARNINGS = (RuntimeWarning, DeprecationWarning)
+
+
+def call(func: Any, *args: Any, **kwargs: Any) -> tuple[Any, BaseException | None, set[str]]:
+    """(result, exception, names of the warning classes emitted)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out, exc = func(*args, **kwargs), None
+        except Exception as e:  # noqa: BLE001 - every exception is compared with the oracle's
+            out, exc = None, e
+    kinds = {w.category.__name__ for w in caught if not issubclass(w.category, IGNORED_WARNINGS)}
+    return out, exc, kinds
+
+
+def same(ours: Any, theirs: Any, where: str) -> None:
+    """Equal values (NaN equal to NaN; integer arrays where scikit-learn's are integers)."""
+    if isinstance(theirs, dict):
+        assert isinstance(ours, dict) and list(ours) == list(theirs), where
+        for key in theirs:
+            same(ours[key], theirs[key], f"{where}[{key!r}]")
+    elif isinstance(theirs, tuple | list):
+        assert isinstance(ours, tuple | list) and len(ours) == len(theirs), where
+        for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            same(a, b, f"{where}[{i}]")
+    elif isinstance(theirs, str):
+        assert ours == theirs, f"{where}:\n{theirs}\n{ours}"
+    elif theirs is None:
+        assert ours is None, where
+    else:
+        a, b = np.asarray(ours), np.asarray(theirs)
+        assert a.shape == b.shape, f"{where}: shape {a.shape} vs {b.shape}"
+        if b.dtype.kind in "iu":
+            assert a.dtype.kind in "iu", f"{where}: dtype {a.dtype}, scikit-learn's {b.dtype}"
+        np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64), rtol=1e-12,
+                                   atol=1e-12, equal_nan=True, err_msg=where)
+
+
+def compare(func: Any, oracle: Any, *args: Any, **kwargs: Any) -> None:
+    """Call confmat's ``func`` and scikit-learn's ``oracle`` alike and compare everything."""
+    where = f"{getattr(func, '__name__', func)}({kwargs})"
+    theirs, their_exc, their_warn = call(oracle, *args, **kwargs)
+    ours, our_exc, our_warn = call(func, *args, **kwargs)
+    if their_exc is not None:
+        assert our_exc is not None, f"{where}: scikit-learn raised {their_exc!r}, confmat {ours!r}"
+        assert isinstance(our_exc, type(their_exc)) or isinstance(their_exc, type(our_exc)), (
+            f"{where}: {their_exc!r} vs {our_exc!r}")
+        assert any(w in str(our_exc) for w in ARGUMENT_WORDS), f"{where}: {our_exc!r}"
+        return
+    assert our_exc is None, f"{where}: confmat raised {our_exc!r}, scikit-learn {theirs!r}"
+    same(ours, theirs, where)
+    assert our_warn == their_warn, f"{where}: warnings {our_warn} vs {their_warn}"
+
+
+def check(name: str, *args: Any, **kwargs: Any) -> None:
+    compare(getattr(cms, name), getattr(skm, name), *args, **kwargs)
+
+
+# ----------------------------------------------------------------------------- strategies
+LABEL_KINDS = ("int", "int8-int64", "uint8", "int64-big", "negative", "float", "bool",
+               "bool-int", "str", "object", "column", "pandas")
+
+
+def _namer(kind: str) -> Any:
+    """Codes 0, 1, ... -> labels of ``kind`` (one more code than classes: an absent label)."""
+    letters = np.array(list("abcdefg"))
+    return {
+        "int": lambda c: np.asarray(c, dtype=np.int64),
+        "int8-int64": lambda c: np.asarray(c, dtype=np.int8),
+        "uint8": lambda c: np.asarray(c, dtype=np.uint8) + np.uint8(250),
+        "int64-big": lambda c: np.asarray(c, dtype=np.int64) + 2**40,
+        "negative": lambda c: np.asarray(c, dtype=np.int64) * 2 - 1,
+        "float": lambda c: np.asarray(c, dtype=np.float64) + 1.0,
+        "bool": lambda c: np.asarray(c) > 0,
+        "bool-int": lambda c: np.asarray(c) > 0,
+        "str": lambda c: letters[np.asarray(c)],
+        "object": lambda c: letters[np.asarray(c)].astype(object),
+        "column": lambda c: np.asarray(c, dtype=np.int64),
+        "pandas": lambda c: np.asarray(c, dtype=np.int64),
+    }[kind]
+
+
+def _py(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+WEIGHTS = st.one_of(
+    st.none(),
+    st.just("ones"),
+    st.just("int"),
+    st.just("zeros-and-floats"),
+    st.just("uniform"),
+)
+
+
+def _weights(draw: Any, how: Any, n: int) -> Any:
+    if how is None:
+        return None
+    if how == "ones":
+        return np.ones(n, dtype=np.int64)
+    if how == "int":
+        return np.array(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n).filter(any)))
+    if how == "zeros-and-floats":
+        return np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.5]), min_size=n,
+                                      max_size=n).filter(any)))
+    return np.array(draw(st.lists(st.floats(0.01, 1.0), min_size=n, max_size=n)))
+
+
+@st.composite
+def label_vectors(draw: Any) -> dict[str, Any]:
+    kind = draw(st.sampled_from(LABEL_KINDS))
+    k = 2 if kind.startswith("bool") else draw(st.integers(1, 4))
+    n = draw(st.integers(1, 14))
+    codes = st.lists(st.integers(0, k - 1), min_size=n, max_size=n)
+    t, p = np.array(draw(codes)), np.array(draw(codes))
+    name = _namer(kind)
+    y_true, y_pred = name(t), name(p)
+    if kind == "int8-int64":
+        y_pred = y_pred.astype(np.int64)  # mixed widths
+    elif kind == "bool-int":
+        y_pred = p.astype(np.int64)  # True == 1, as scikit-learn compares
+    elif kind == "column":
+        y_true, y_pred = y_true.reshape(-1, 1), y_pred.reshape(-1, 1)
+    elif kind == "pandas":
+        pd = pytest.importorskip("pandas")
+        y_true, y_pred = pd.Series(y_true), pd.Series(y_pred)
+    universe = [_py(v) for v in name(np.arange(k + 1 if k < 2 or not kind.startswith("bool")
+                                               else k))]
+    labels = None
+    if draw(st.booleans()):  # subsets, supersets (an absent label), any order; no duplicates
+        labels = draw(st.lists(st.sampled_from(universe), min_size=1, max_size=len(universe),
+                               unique=True))
+    pos_label = draw(st.sampled_from([*universe, 1]))  # 1: scikit-learn's default
+    return {"y_true": y_true, "y_pred": y_pred, "labels": labels, "pos_label": pos_label,
+            "sample_weight": _weights(draw, draw(WEIGHTS), n), "kind": kind}
+
+
+SPARSE_FORMATS = ("csr", "csc", "coo", "lil", "dok", "bsr")
+
+
+@st.composite
+def indicators(draw: Any) -> dict[str, Any]:
+    n = draw(st.integers(1, 8))
+    m = draw(st.integers(2, 4))
+    cells = st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n)
+    t, p = np.array(draw(cells)), np.array(draw(cells))
+    kind = draw(st.sampled_from(("int", "bool", "float", "int8", "list", *SPARSE_FORMATS)))
+    if kind == "bool":
+        t, p = t.astype(bool), p.astype(bool)
+    elif kind == "float":
+        t, p = t.astype(np.float64), p.astype(np.float64)
+    elif kind == "int8":
+        t, p = t.astype(np.int8), p.astype(np.int8)
+    elif kind == "list":
+        t, p = t.tolist(), p.tolist()
+    elif kind in SPARSE_FORMATS:
+        t, p = sparse.csr_matrix(t).asformat(kind), sparse.csr_matrix(p).asformat(kind)
+    labels = draw(st.one_of(st.none(), st.lists(st.integers(0, m - 1), min_size=1, max_size=m,
+                                                unique=True)))
+    return {"y_true": t, "y_pred": p, "labels": labels, "pos_label": draw(st.sampled_from([1, 0])),
+            "sample_weight": _weights(draw, draw(WEIGHTS), n), "kind": "indicator-" + kind}
+
+
+TARGETS = st.one_of(label_vectors(), label_vectors(), indicators())
+ZERO_DIVISION = st.sampled_from(["warn", 0, 1, 0.0, 1.0, np.nan])
+AVERAGES = st.sampled_from([None, "binary", "micro", "macro", "weighted", "samples"])
+
+
+def _kw(case: dict[str, Any], *names: str) -> dict[str, Any]:
+    return {k: case[k] for k in names if case.get(k) is not None}
+
+
+# ------------------------------------------------------------------------------ the probe
+@SETTINGS
+@given(TARGETS, AVERAGES, ZERO_DIVISION, st.sampled_from([0.0, 0.5, 1.0, 2.0, math.inf]))
+def test_set_wise_scores(case, average, zero_division, beta):
+    t, p = case["y_true"], case["y_pred"]
+    kw = _kw(case, "labels", "sample_weight", "pos_label")
+    for name in ("precision_score", "recall_score", "f1_score", "jaccard_score"):
+        check(name, t, p, average=average, zero_division=zero_division, **kw)
+    check("fbeta_score", t, p, beta=beta, average=average, zero_division=zero_division, **kw)
+    check("precision_recall_fscore_support", t, p, beta=beta, average=average,
+          zero_division=zero_division, **kw)
+
+
+@SETTINGS
+@given(TARGETS, st.sampled_from([None, "true", "pred", "all"]), st.booleans())
+def test_tables(case, normalize, samplewise):
+    t, p = case["y_true"], case["y_pred"]
+    kw = _kw(case, "labels", "sample_weight")
+    check("confusion_matrix", t, p, normalize=normalize, **kw)
+    check("multilabel_confusion_matrix", t, p, samplewise=samplewise, **kw)
+
+
+@SETTINGS
+@given(TARGETS, st.booleans())
+def test_accuracy_and_losses(case, flag):
+    t, p = case["y_true"], case["y_pred"]
+    kw = _kw(case, "sample_weight")
+    check("accuracy_score", t, p, normalize=flag, **kw)
+    check("zero_one_loss", t, p, normalize=flag, **kw)
+    check("hamming_loss", t, p, **kw)
+    check("balanced_accuracy_score", t, p, adjusted=flag, **kw)
+    check("matthews_corrcoef", t, p, **kw)
+
+
+@SETTINGS
+@given(TARGETS, st.sampled_from([None, "linear", "quadratic"]),
+       st.sampled_from([np.nan, 0.0, -1.0, 0.5]),
+       st.sampled_from([np.nan, 1.0, {"LR+": 2.0, "LR-": 0.5}, {"LR+": np.inf, "LR-": 0.0}]))
+def test_agreement_and_ratios(case, weights, undefined, lr_fill):
+    t, p = case["y_true"], case["y_pred"]
+    kw = _kw(case, "labels", "sample_weight")
+    check("cohen_kappa_score", t, p, weights=weights, replace_undefined_by=undefined, **kw)
+    check("class_likelihood_ratios", t, p, replace_undefined_by=lr_fill, **kw)
+
+
+@SETTINGS
+@given(TARGETS, ZERO_DIVISION, st.integers(0, 5), st.booleans(), st.booleans())
+def test_classification_report(case, zero_division, digits, output_dict, names):
+    t, p = case["y_true"], case["y_pred"]
+    kw = _kw(case, "labels", "sample_weight")
+    if names:
+        n_names = len(case["labels"]) if case["labels"] is not None else 2
+        kw["target_names"] = [f"class {i}" for i in range(n_names)]
+    check("classification_report", t, p, zero_division=zero_division, digits=digits,
+          output_dict=output_dict, **kw)
+
+
+@SETTINGS
+@given(st.one_of(label_vectors(), indicators()))
+def test_confmat_multilabel_against_scikit_learn(case):
+    """confmat's own ``multilabel_confusion_matrix`` and ``hamming_loss`` (not the drop-in):
+    the same numbers as scikit-learn (their own dtype policy: int64 counts, float64 sums)."""
+    t, p = case["y_true"], case["y_pred"]
+    if case["kind"] in ("indicator-list", "column", "pandas") or case["kind"].startswith("bool"):
+        return  # confmat's own API reads these differently (a list of rows is a table, ...)
+    kw = _kw(case, "labels", "sample_weight")
+    theirs, their_exc, _ = call(skm.multilabel_confusion_matrix, t, p, **kw)
+    ours, our_exc, _ = call(confmat.multilabel_confusion_matrix, t, p, **kw)
+    assert (our_exc is None) == (their_exc is None), (their_exc, our_exc)
+    if their_exc is None:
+        np.testing.assert_allclose(np.asarray(ours, dtype=np.float64), theirs.astype(np.float64),
+                                   rtol=1e-12, atol=1e-12)
+    kw = _kw(case, "sample_weight")
+    theirs, their_exc, _ = call(skm.hamming_loss, t, p, **kw)
+    ours, our_exc, _ = call(confmat.hamming_loss, t, p, **kw)
+    assert (our_exc is None) == (their_exc is None), (their_exc, our_exc)
+    if their_exc is None:
+        assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+
+
+@SETTINGS
+@given(indicators(), ZERO_DIVISION)
+def test_samplewise_metrics(case, zero_division):
+    """``average='samples'`` and per-sample tables against scikit-learn."""
+    t, p = case["y_true"], case["y_pred"]
+    kw = _kw(case, "labels", "sample_weight")
+    check("multilabel_confusion_matrix", t, p, samplewise=True, **kw)
+    for name in ("precision_score", "recall_score", "f1_score", "jaccard_score"):
+        check(name, t, p, average="samples", zero_division=zero_division, **kw)
+    check("precision_recall_fscore_support", t, p, average="samples", beta=0.5,
+          zero_division=zero_division, **kw)
