@@ -60,7 +60,7 @@ def call(func: Any, *args: Any, **kwargs: Any) -> tuple[Any, BaseException | Non
         warnings.simplefilter("always")
         try:
             out, exc = func(*args, **kwargs), None
-        except Exception as e:  # noqa: BLE001 - every exception is compared with the oracle's
+        except Exception as e:  # every exception is compared with the oracle's
             out, exc = None, e
     kinds = {w.category.__name__ for w in caught if not issubclass(w.category, IGNORED_WARNINGS)}
     return out, exc, kinds
@@ -105,8 +105,27 @@ def compare(func: Any, oracle: Any, *args: Any, **kwargs: Any) -> None:
     assert our_warn == their_warn, f"{where}: warnings {our_warn} vs {their_warn}"
 
 
+def dense_if_stored_zeros(y: Any) -> Any:
+    """A sparse matrix holding explicitly stored zeros, as a dense array; anything else as is.
+
+    scikit-learn counts a stored zero of a sparse indicator matrix as a 1 (it counts stored
+    entries), so its answer for such a matrix differs from its answer for the same matrix
+    dense; confmat reads the values (documented in docs/sklearn.md). The oracle is
+    scikit-learn on the dense matrix.
+    """
+    if sparse.issparse(y) and np.any(sparse.csr_matrix(y).data == 0):
+        return y.toarray()
+    return y
+
+
 def check(name: str, *args: Any, **kwargs: Any) -> None:
-    compare(getattr(cms, name), getattr(skm, name), *args, **kwargs)
+    oracle_args = [dense_if_stored_zeros(a) for a in args]
+    theirs = getattr(skm, name)
+
+    def oracle(*_: Any, **kw: Any) -> Any:
+        return theirs(*oracle_args, **kw)
+
+    compare(getattr(cms, name), oracle, *args, **kwargs)
 
 
 # ----------------------------------------------------------------------------- strategies
@@ -289,14 +308,16 @@ def test_confmat_multilabel_against_scikit_learn(case):
     if case["kind"] in ("indicator-list", "column", "pandas") or case["kind"].startswith("bool"):
         return  # confmat's own API reads these differently (a list of rows is a table, ...)
     kw = _kw(case, "labels", "sample_weight")
-    theirs, their_exc, _ = call(skm.multilabel_confusion_matrix, t, p, **kw)
+    theirs, their_exc, _ = call(skm.multilabel_confusion_matrix, dense_if_stored_zeros(t),
+                                dense_if_stored_zeros(p), **kw)
     ours, our_exc, _ = call(confmat.multilabel_confusion_matrix, t, p, **kw)
     assert (our_exc is None) == (their_exc is None), (their_exc, our_exc)
     if their_exc is None:
         np.testing.assert_allclose(np.asarray(ours, dtype=np.float64), theirs.astype(np.float64),
                                    rtol=1e-12, atol=1e-12)
     kw = _kw(case, "sample_weight")
-    theirs, their_exc, _ = call(skm.hamming_loss, t, p, **kw)
+    theirs, their_exc, _ = call(skm.hamming_loss, dense_if_stored_zeros(t),
+                                dense_if_stored_zeros(p), **kw)
     ours, our_exc, _ = call(confmat.hamming_loss, t, p, **kw)
     assert (our_exc is None) == (their_exc is None), (their_exc, our_exc)
     if their_exc is None:
@@ -314,3 +335,152 @@ def test_samplewise_metrics(case, zero_division):
         check(name, t, p, average="samples", zero_division=zero_division, **kw)
     check("precision_recall_fscore_support", t, p, average="samples", beta=0.5,
           zero_division=zero_division, **kw)
+
+
+# --------------------------------------------------- disagreements the probe found (fixed)
+def test_jaccard_refuses_nan_zero_division_as_scikit_learn_does():
+    # scikit-learn 1.9's jaccard_score accepts 'warn', 0 and 1 only
+    with pytest.raises(ValueError):
+        skm.jaccard_score([0, 1], [0, 1], zero_division=np.nan)
+    with pytest.raises(ValueError, match="zero_division"):
+        cms.jaccard_score([0, 1], [0, 1], zero_division=np.nan)
+    check("jaccard_score", [0, 0], [0, 0], zero_division=1.0)
+
+
+def test_matthews_warns_of_a_single_label_as_scikit_learn_does():
+    for func in (skm.matthews_corrcoef, cms.matthews_corrcoef):
+        with pytest.warns(UserWarning, match="single label"):
+            assert func([2, 2], [2, 2]) == 0.0  # by hand: no variance, 0 by convention
+
+
+def test_integer_weights_keep_integer_multilabel_counts():
+    # scikit-learn's per-sample counts times integer weights stay integers ...
+    t, p, w = np.array([[0, 1], [1, 1]]), np.array([[1, 1], [0, 1]]), np.array([2, 3])
+    ours = cms.multilabel_confusion_matrix(t, p, sample_weight=w, samplewise=True)
+    theirs = skm.multilabel_confusion_matrix(t, p, sample_weight=w, samplewise=True)
+    assert ours.dtype.kind == theirs.dtype.kind == "i"
+    assert ours.tolist() == theirs.tolist() == [[[0, 2], [0, 2]], [[0, 0], [3, 3]]]  # by hand
+    # ... and so are its column sums when the chosen columns hold no 1 at all
+    t, p = np.array([[0, 0, 1], [0, 1, 1]]), np.array([[0, 0, 1], [0, 0, 1]])
+    check("multilabel_confusion_matrix", t, p, sample_weight=w, labels=[0])
+    check("classification_report", t, p, sample_weight=w, labels=[0])  # support "0", not "0.0"
+    check("classification_report", sparse.coo_matrix(t), sparse.coo_matrix(p),
+          sample_weight=w, labels=[0], output_dict=True)
+
+
+def test_float_weight_supports_are_summed_in_sample_order():
+    # the class-0 support differs from a table's row sum in its last digit (2.4663715251900533
+    # against ...538); scikit-learn adds the weights in sample order and prints them in full
+    t, p = [0, 1, 0, 0, 0, 1, 0, 1], [1, 0, 0, 1, 1, 1, 1, 0]
+    w = [0.6122551270271076, 0.1510361149903564, 0.9458946935092409, 0.1656400917148526,
+         0.5862254603418322, 0.3854837006259376, 0.15635615259702018, 0.047631514346377024]
+    check("classification_report", t, p, sample_weight=w)
+    check("classification_report", t, p, sample_weight=w, labels=[1, 0, 2], digits=4)
+    check("precision_recall_fscore_support", t, p, sample_weight=w)
+
+
+@pytest.mark.parametrize(("args", "kwargs", "named"), [
+    (([1], [1]), {}, "y_true"),  # one class, no labels: no 2 x 2 table
+    (([0, 1], [1, 1]), {"labels": [1]}, "labels"),
+    (([0, 1], [1, 1]), {"labels": [3, 0, 1, 2]}, "labels"),
+])
+def test_class_likelihood_ratios_needs_two_classes(args, kwargs, named):
+    # scikit-learn fails too (a ValueError from unpacking its table); confmat says why
+    with pytest.raises(ValueError):
+        skm.class_likelihood_ratios(*args, **kwargs)
+    with pytest.raises(ValueError, match=named):
+        cms.class_likelihood_ratios(*args, **kwargs)
+
+
+# ------------------------------------------------------- documented deliberate differences
+DOC = Path(__file__).resolve().parents[1] / "docs" / "sklearn.md"
+
+
+def _documented(*phrases: str) -> None:
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    for phrase in phrases:
+        assert phrase in text, f"docs/sklearn.md does not say {phrase!r}"
+
+
+@pytest.mark.parametrize("name", ["confusion_matrix", "cohen_kappa_score",
+                                  "class_likelihood_ratios"])
+def test_repeated_labels_are_refused_as_documented(name):
+    _documented("**Repeated labels in `labels=`**", "are a `ValueError` naming `labels`")
+    t, p = [0, 1, 0, 1], [0, 1, 1, 1]
+    call_sk = getattr(skm, name)(t, p, labels=[1, 1, 0] if name != "class_likelihood_ratios"
+                                 else [1, 1])
+    assert call_sk is not None  # scikit-learn returns something
+    with pytest.raises(ValueError, match="labels"):
+        getattr(cms, name)(t, p, labels=[1, 1, 0] if name != "class_likelihood_ratios"
+                           else [1, 1])
+    # the set-wise scores repeat the label's values, as scikit-learn does
+    check("precision_score", t, p, labels=[1, 1, 0], average=None)
+    check("multilabel_confusion_matrix", t, p, labels=[1, 1, 0])
+
+
+@pytest.mark.parametrize("pos_label", ["0", "a"])
+def test_text_pos_label_for_numeric_targets_is_refused_as_documented(pos_label):
+    _documented("**Text `labels=` or `pos_label=` for numeric targets.**",
+                "So is a text `pos_label` with `average='binary'` when the targets hold a "
+                "single class")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        assert skm.f1_score([0, 0], [0, 0], pos_label=pos_label) in (0.0, 1.0)
+    with pytest.raises(ValueError, match=r"Mix of label input types .* pos_label"):
+        cms.f1_score([0, 0], [0, 0], pos_label=pos_label)
+    check("f1_score", [0, 1], [0, 0], pos_label=pos_label)  # two classes: both refuse
+
+
+def test_pos_label_none_is_a_value_error_as_documented():
+    _documented("**`pos_label=None` with `average='binary'`** is a `ValueError` naming "
+                "`pos_label`")
+    with pytest.raises(TypeError):  # scikit-learn sorts None among the labels
+        skm.precision_score([0, 0], [0, 0], pos_label=None)
+    with pytest.raises(ValueError):
+        skm.precision_score([0, 1], [0, 0], pos_label=None)
+    for t in ([0, 0], [0, 1]):
+        with pytest.raises(ValueError, match="pos_label=None"):
+            cms.precision_score(t, [0, 0], pos_label=None)
+    check("precision_score", [0, 1], [0, 0], pos_label=None, average="macro")  # ignored there
+
+
+def test_negative_weights_are_refused_as_documented():
+    _documented("negative, NaN or infinite weights, and weights that are all zero, are refused "
+                "with a `ValueError`")
+    assert skm.accuracy_score([0, 1], [0, 1], sample_weight=[2, -1]) == 1.0
+    with pytest.raises(ValueError, match="sample_weight"):
+        cms.accuracy_score([0, 1], [0, 1], sample_weight=[2, -1])
+
+
+def test_stored_zeros_of_sparse_indicators_are_zeros_as_documented():
+    _documented("**Explicit zeros stored in a sparse indicator matrix**")
+    dense = np.array([[1, 0, 0], [0, 1, 0]])
+    stored = sparse.csr_matrix(dense)
+    stored.data[0] = 0  # an explicitly stored zero where the dense matrix now has 0
+    dense[0, 0] = 0
+    # scikit-learn counts the stored zero as a 1: its sparse and dense answers differ
+    assert not np.array_equal(skm.multilabel_confusion_matrix(stored, stored),
+                              skm.multilabel_confusion_matrix(dense, dense))
+    for name in ("multilabel_confusion_matrix", "f1_score", "hamming_loss", "accuracy_score"):
+        kw = {"average": "micro"} if name == "f1_score" else {}
+        same(getattr(cms, name)(stored, stored, **kw), getattr(skm, name)(dense, dense, **kw),
+             name)
+
+
+BAD_ARGUMENTS = [
+    ("precision_score", {"pos_label": np.array(1)}),
+    ("f1_score", {"pos_label": [1]}),
+    ("jaccard_score", {"pos_label": {"a": 1}, "average": "macro"}),
+    ("accuracy_score", {"sample_weight": 2.0}),
+    ("confusion_matrix", {"sample_weight": 2.0}),
+    ("classification_report", {"sample_weight": "ab"}),
+    ("matthews_corrcoef", {"sample_weight": np.ones((4, 1))}),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), BAD_ARGUMENTS)
+def test_bad_arguments_are_refused_alike_and_named(name, kwargs):
+    t, p = [0, 1, 1, 0], [0, 1, 0, 0]
+    with pytest.raises((ValueError, TypeError)):  # the oracle refuses it
+        getattr(skm, name)(t, p, **kwargs)
+    check(name, t, p, **kwargs)  # confmat too, an error of that class naming the argument

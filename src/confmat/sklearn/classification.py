@@ -185,14 +185,6 @@ def balanced_accuracy_score(
     return float(score)
 
 
-def _table_1d(y_true: Any, y_pred: Any, sample_weight: Any) -> np.ndarray:
-    tg = check_targets(y_true, y_pred, sample_weight)
-    if tg.kind not in ("binary", "multiclass"):
-        raise ValueError(f"{tg.kind} is not supported")
-    table, book = table_of(tg)
-    return table[: len(book), : len(book)]
-
-
 def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     """Matthews correlation coefficient, multiclass as Gorodkin (2004); 0 when undefined.
 
@@ -219,7 +211,8 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     >>> round(matthews_corrcoef([1, 1, 1, 0], [1, 0, 1, 1]), 4)
     -0.3333
     """
-    table = _table_1d(y_true, y_pred, sample_weight).astype(np.float64)
+    # the table as confusion_matrix counts it, with its warning when a single label is seen
+    table = confusion_matrix(y_true, y_pred, sample_weight=sample_weight).astype(np.float64)
     t, p = table.sum(axis=1), table.sum(axis=0)
     n = t.sum()
     if (n * n - np.dot(p, p)) * (n * n - np.dot(t, t)) == 0:
@@ -363,7 +356,8 @@ def class_likelihood_ratios(
     Raises
     ------
     ValueError
-        Targets that are not binary, a malformed ``replace_undefined_by``.
+        Targets that are not binary, a single class without ``labels``, ``labels`` that do
+        not name two classes, a malformed ``replace_undefined_by``.
 
     Examples
     --------
@@ -383,6 +377,15 @@ def class_likelihood_ratios(
         )
     pos_fill, neg_fill = _check_lr_replacement(replace_undefined_by)
     cm = confusion_matrix(tg.y_true, tg.y_pred, sample_weight=sample_weight, labels=labels)
+    if cm.shape != (2, 2):  # scikit-learn fails here unpacking the table
+        if labels is not None:
+            raise ValueError(
+                f"labels must name two classes, [negative, positive]; got {cm.shape[0]}"
+            )
+        raise ValueError(
+            "y_true and y_pred hold a single class: class_likelihood_ratios needs two; pass "
+            "labels=[negative, positive]"
+        )
     tn, fp, fn, tp = (float(v) for v in np.asarray(cm, dtype=np.float64).ravel())
     n_pos, n_neg = tp + fn, tn + fp
     lr_pos = lr_neg = np.nan

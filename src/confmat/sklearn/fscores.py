@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..metrics.stats import check_zero_division
-from ._targets import AVERAGES, check_average, check_targets, warn_undefined
+from ._targets import AVERAGES, check_average, check_pos_label, check_targets, warn_undefined
 from .confusion import LabelCounts, label_counts
 
 __all__ = [
@@ -146,6 +146,7 @@ def set_wise_counts(
         The counts of the chosen labels.
     """
     check_average(average)
+    check_pos_label(pos_label)
     tg = check_targets(y_true, y_pred, sample_weight)
     samplewise = average == "samples"
     if tg.kind == "multilabel-indicator" or average != "binary":
@@ -169,6 +170,10 @@ def set_wise_counts(
         return label_counts(tg, labels, samplewise)
     counts = label_counts(tg)
     present = counts.present
+    if pos_label is None:  # scikit-learn fails to sort None when a single class is present
+        raise ValueError(
+            f"pos_label=None is not a valid label. It should be one of {np.asarray(present)}"
+        )
     if len(present) > 2:
         options = [a for a in AVERAGES if a != "samples"]
         raise ValueError(
@@ -180,7 +185,7 @@ def set_wise_counts(
             f"pos_label={pos_label} is not a valid label. It should be one of "
             f"{np.asarray(present)}"
         )
-    return label_counts(tg, [pos_label])
+    return label_counts(tg, [pos_label], name="pos_label")
 
 
 def precision_recall_fscore_support(
@@ -444,8 +449,9 @@ def jaccard_score(
     ----------
     y_true, y_pred, labels, pos_label, average, sample_weight
         As in :func:`precision_recall_fscore_support` (``average`` defaults to 'binary').
-    zero_division : {'warn', 0.0, 1.0, np.nan}, default='warn'
-        The value when there is neither a true nor a predicted positive.
+    zero_division : {'warn', 0.0, 1.0}, default='warn'
+        The value when there is neither a true nor a predicted positive (``np.nan`` is
+        refused, as by scikit-learn's ``jaccard_score``).
 
     Returns
     -------
@@ -455,7 +461,7 @@ def jaccard_score(
     Raises
     ------
     ValueError
-        As :func:`precision_recall_fscore_support`.
+        As :func:`precision_recall_fscore_support`; also ``zero_division=np.nan``.
 
     Examples
     --------
@@ -463,7 +469,11 @@ def jaccard_score(
     >>> round(jaccard_score([0, 1, 1, 0], [1, 1, 0, 0]), 4)
     0.3333
     """
-    check_zero_division(zero_division)
+    if check_zero_division(zero_division) == "nan":  # scikit-learn's jaccard_score refuses NaN
+        raise ValueError(
+            "The 'zero_division' parameter of jaccard_score must be a float among {0, 1} or a "
+            "str among {'warn'}. Got nan instead."
+        )
     c = set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight)
     num = np.asarray(c.tp, dtype=np.float64)
     den = np.asarray(c.pred + c.true - c.tp, dtype=np.float64)
