@@ -49,7 +49,7 @@ SETTINGS = settings(max_examples=60, deadline=None,
 ARGUMENT_WORDS = (
     "y_true", "y_pred", "y1", "y2", "labels", "label", "pos_label", "average", "sample_weight",
     "Sample weights", "zero_division", "beta", "normalize", "weights", "digits", "target_names",
-    "replace_undefined_by", "samplewise", "adjusted", "targets",
+    "replace_undefined_by", "samplewise", "adjusted", "targets", "output_dict", "warn_for",
 )
 IGNORED_WARNINGS = (RuntimeWarning, DeprecationWarning)
 
@@ -484,3 +484,47 @@ def test_bad_arguments_are_refused_alike_and_named(name, kwargs):
     with pytest.raises((ValueError, TypeError)):  # the oracle refuses it
         getattr(skm, name)(t, p, **kwargs)
     check(name, t, p, **kwargs)  # confmat too, an error of that class naming the argument
+
+
+ML_T, ML_P = np.array([[0, 1], [1, 1]]), np.array([[1, 1], [0, 1]])
+PARAMETERS = [  # (name, args, kwargs): scikit-learn's parameter checks and edges, alike
+    ("accuracy_score", ([0, 1], [0, 1]), {"normalize": 0}),
+    ("zero_one_loss", ([0, 1], [0, 1]), {"normalize": None}),
+    ("accuracy_score", ([0, 1], [0, 1]), {"normalize": np.bool_(False)}),
+    ("balanced_accuracy_score", ([0, 1], [0, 1]), {"adjusted": 1}),
+    ("classification_report", ([0, 1], [0, 1]), {"output_dict": None}),
+    ("multilabel_confusion_matrix", (ML_T, ML_P), {"samplewise": 0}),
+    ("precision_recall_fscore_support", ([0, 1], [0, 1]), {"warn_for": None}),
+    ("precision_recall_fscore_support", ([0, 0, 1], [0, 0, 0]),
+     {"warn_for": ["recall"], "average": "macro"}),
+    ("classification_report", ([0, 1], [0, 1]), {"target_names": "ab"}),
+    ("classification_report", ([0, 1], [0, 1]), {"target_names": 2}),
+    ("precision_score", ([0, 1], [0, 1]), {"zero_division": "nan"}),
+    ("classification_report", ([0, 1], [0, 1]), {"zero_division": "0"}),
+    ("cohen_kappa_score", ([0, 0], [0, 0]), {"replace_undefined_by": np.float32(0.5)}),
+    ("cohen_kappa_score", ([0, 0], [0, 0]), {"replace_undefined_by": np.float64(-1.0)}),
+    ("classification_report", ([0, 1, 1], [0, 1, 0]), {"labels": []}),  # no row: both refuse
+    ("classification_report", ([0, 1, 1], [0, 1, 0]), {"labels": [], "output_dict": True}),
+    ("classification_report", (ML_T, ML_P), {"labels": [], "output_dict": True}),
+    ("precision_recall_fscore_support", (ML_T, ML_P), {"labels": [], "average": "samples"}),
+    ("multilabel_confusion_matrix", (ML_T, ML_P), {"labels": [], "samplewise": True}),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "kwargs"), PARAMETERS)
+def test_parameters_alike(name, args, kwargs):
+    check(name, *args, **kwargs)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), [
+    ("f1_score", {"zero_division": True}),
+    ("precision_score", {"zero_division": False}),
+    ("fbeta_score", {"beta": True}),
+])
+def test_booleans_for_numbers_are_refused_as_documented(name, kwargs):
+    _documented("**Booleans for numbers.**", "`zero_division=True` or `beta=True`")
+    t, p = [0, 1, 1], [0, 1, 0]
+    assert getattr(skm, name)(t, p, **kwargs) >= 0  # scikit-learn reads True as 1
+    parameter = next(iter(kwargs))
+    with pytest.raises(ValueError, match=parameter):
+        getattr(cms, name)(t, p, **kwargs)

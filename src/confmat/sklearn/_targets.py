@@ -508,6 +508,57 @@ def check_average(average: Any, allowed: Sequence[Any] = AVERAGES, binary: bool 
         raise ValueError("average has to be one of " + str(tuple(allowed)))
 
 
+def check_flag(value: Any, name: str, func: str) -> None:
+    """Refuse a flag that is not a bool (``0``, ``1`` and ``None`` too), as scikit-learn's
+    parameter check does.
+
+    Parameters
+    ----------
+    value
+        The user's argument.
+    name
+        str, the parameter's name.
+    func
+        str, the function's name.
+
+    Raises
+    ------
+    ValueError
+        ``value`` is not a Python or numpy bool.
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(
+            f"The '{name}' parameter of {func} must be an instance of 'bool' or an instance of "
+            f"'numpy.bool'. Got {value!r} instead."
+        )
+
+
+def check_sequence(value: Any, name: str, func: str, kinds: str) -> None:
+    """Refuse a scalar or a string where scikit-learn takes a collection (``warn_for``,
+    ``target_names``).
+
+    Parameters
+    ----------
+    value
+        The user's argument (None is left to the caller).
+    name
+        str, the parameter's name.
+    func
+        str, the function's name.
+    kinds
+        str, what scikit-learn accepts, for the message.
+
+    Raises
+    ------
+    ValueError
+        ``value`` is a string or has no length.
+    """
+    if isinstance(value, str | bytes) or not hasattr(value, "__len__"):
+        raise ValueError(
+            f"The '{name}' parameter of {func} must be {kinds}. Got {value!r} instead."
+        )
+
+
 def check_pos_label(pos_label: Any) -> None:
     """Refuse a ``pos_label`` that cannot be a label (an array, a list, a dict): scikit-learn's
     parameter check refuses it too.

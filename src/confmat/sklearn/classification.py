@@ -7,14 +7,16 @@ metric registry (Matthews 1975; Cohen 1960, 1968; Brodersen et al. 2010 for bala
 
 from __future__ import annotations
 
+import math
 import warnings
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from ..metrics import Stats, evaluate
 from ._door import weights
-from ._targets import check_targets, warn_undefined
+from ._targets import check_flag, check_targets, warn_undefined
 from .confusion import confusion_matrix, table_of
 
 __all__ = [
@@ -70,6 +72,7 @@ def accuracy_score(
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3]), accuracy_score([0, 1], [0, 0], normalize=False)
     (0.5, 1.0)
     """
+    check_flag(normalize, "normalize", "accuracy_score")
     right, total = _correct(y_true, y_pred, sample_weight)
     return right / total if normalize else right
 
@@ -99,6 +102,7 @@ def zero_one_loss(
     >>> zero_one_loss([1, 2, 3, 4], [2, 2, 3, 4])
     0.25
     """
+    check_flag(normalize, "normalize", "zero_one_loss")
     right, total = _correct(y_true, y_pred, sample_weight)
     return 1.0 - right / total if normalize else total - right
 
@@ -171,6 +175,7 @@ def balanced_accuracy_score(
     >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
     0.625
     """
+    check_flag(adjusted, "adjusted", "balanced_accuracy_score")
     cm = confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
     support = cm.sum(axis=1)
     present = support > 0
@@ -260,9 +265,7 @@ def cohen_kappa_score(
             f"{{'linear', 'quadratic'}} or None. Got {weights!r} instead."
         )
     undefined = replace_undefined_by
-    if not (isinstance(undefined, float) and np.isnan(undefined)) and not (
-        isinstance(undefined, int | float) and -1 <= undefined <= 1
-    ):
+    if not (isinstance(undefined, Real) and (math.isnan(undefined) or -1 <= float(undefined) <= 1)):
         raise ValueError(
             "The 'replace_undefined_by' parameter of cohen_kappa_score must be a float in "
             f"the range [-1.0, 1.0] or nan. Got {undefined!r} instead."

@@ -13,7 +13,7 @@ from ..counting.kernels import confusion_counts
 from ..inputs.encode import as_1d, encode_pair
 from ..multilabel import indicator_counts
 from ._door import weights
-from ._targets import Targets, check_labels_mix, check_targets, labels_as_targets
+from ._targets import Targets, check_flag, check_labels_mix, check_targets, labels_as_targets
 
 __all__ = [
     "LabelCounts", "confusion_matrix", "exact_integer_table", "label_counts",
@@ -225,7 +225,10 @@ def label_counts(
         present = list(range(n_labels))
         if samplewise:
             w = weights(tg.sample_weight, t.shape[0])
-            tp, fp, fn, _ = indicator_counts(t.T, p.T)
+            if t.shape[1] == 0:  # labels=[]: every sample's counts are 0
+                tp = fp = fn = np.zeros(t.shape[0], dtype=np.int64)
+            else:
+                tp, fp, fn, _ = indicator_counts(t.T, p.T)
             tp, pred, true = tp, tp + fp, tp + fn
             total = np.full(t.shape[0], t.shape[1])
             if tg.sample_weight is not None:  # counts times weights, integers for integer weights
@@ -419,6 +422,7 @@ def multilabel_confusion_matrix(
     >>> multilabel_confusion_matrix([[1, 0], [0, 1]], [[1, 1], [0, 1]]).tolist()
     [[[1, 0], [0, 1]], [[0, 1], [0, 1]]]
     """
+    check_flag(samplewise, "samplewise", "multilabel_confusion_matrix")
     tg = check_targets(y_true, y_pred, sample_weight)
     c = label_counts(tg, labels, samplewise)
     fp = c.pred - c.tp

@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 
 from ..metrics.stats import check_zero_division
-from ._targets import AVERAGES, check_average, check_pos_label, check_targets, warn_undefined
+from ._targets import (
+    AVERAGES,
+    check_average,
+    check_pos_label,
+    check_sequence,
+    check_targets,
+    warn_undefined,
+)
 from .confusion import LabelCounts, label_counts
 
 __all__ = [
@@ -25,6 +32,35 @@ __all__ = [
     "precision_score",
     "recall_score",
 ]
+
+
+def check_zero_division_arg(zero_division: Any, func: str) -> Any:
+    """``zero_division`` checked as scikit-learn checks it: ``'warn'``, 0, 1 or ``np.nan``
+    (confmat's own spelling ``'nan'`` is refused here, as scikit-learn refuses it).
+
+    Parameters
+    ----------
+    zero_division
+        The user's argument.
+    func
+        str, the function's name.
+
+    Returns
+    -------
+    str or int
+        As :func:`confmat.metrics.stats.check_zero_division`.
+
+    Raises
+    ------
+    ValueError
+        Any other value.
+    """
+    if isinstance(zero_division, str) and zero_division != "warn":
+        raise ValueError(
+            f"The 'zero_division' parameter of {func} must be a float among {{0.0, 1.0}}, "
+            f"numpy.nan or a str among {{'warn'}}. Got {zero_division!r} instead."
+        )
+    return check_zero_division(zero_division)
 
 
 def zero_division_value(zero_division: Any) -> float:
@@ -236,7 +272,9 @@ def precision_recall_fscore_support(
     >>> p.round(3).tolist(), r.tolist(), s.tolist()
     ([0.667, 1.0], [1.0, 0.5], [2, 2])
     """
-    check_zero_division(zero_division)
+    check_zero_division_arg(zero_division, "precision_recall_fscore_support")
+    check_sequence(warn_for, "warn_for", "precision_recall_fscore_support",
+                   "an instance of 'list', an instance of 'tuple' or an instance of 'set'")
     if isinstance(beta, bool) or not isinstance(beta, int | float | np.number) or not beta >= 0:
         raise ValueError(
             "The 'beta' parameter of precision_recall_fscore_support must be a float in the "
@@ -469,7 +507,7 @@ def jaccard_score(
     >>> round(jaccard_score([0, 1, 1, 0], [1, 1, 0, 0]), 4)
     0.3333
     """
-    if check_zero_division(zero_division) == "nan":  # scikit-learn's jaccard_score refuses NaN
+    if check_zero_division_arg(zero_division, "jaccard_score") == "nan":  # refused there too
         raise ValueError(
             "The 'zero_division' parameter of jaccard_score must be a float among {0, 1} or a "
             "str among {'warn'}. Got nan instead."

@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 
 from ..inputs.encode import as_1d
-from ..metrics.stats import check_zero_division
-from ._targets import check_targets
+from ._targets import check_flag, check_sequence, check_targets
 from .confusion import label_counts
-from .fscores import prf_from_counts
+from .fscores import check_zero_division_arg, prf_from_counts
 
 __all__ = ["classification_report"]
 
@@ -50,7 +49,8 @@ def classification_report(
     Raises
     ------
     ValueError
-        Bad targets, or ``target_names`` not matching the classes found.
+        Bad targets, ``target_names`` not matching the classes found, an empty ``labels``
+        for the text report, a bad ``digits``, ``output_dict`` or ``zero_division``.
 
     Examples
     --------
@@ -59,7 +59,11 @@ def classification_report(
     >>> rep["accuracy"], rep["1"]["recall"]
     (0.6666666666666666, 0.5)
     """
-    check_zero_division(zero_division)
+    check_zero_division_arg(zero_division, "classification_report")
+    check_flag(output_dict, "output_dict", "classification_report")
+    if target_names is not None:
+        check_sequence(target_names, "target_names", "classification_report",
+                       "an array-like or None")
     if isinstance(digits, bool) or not isinstance(digits, int | np.integer) or digits < 0:
         raise ValueError(
             "The 'digits' parameter of classification_report must be an int in the range "
@@ -92,6 +96,8 @@ def classification_report(
                 f"{len(target_names)}. Try specifying the labels parameter"
             )
     names = [str(v) for v in labels_list] if target_names is None else list(target_names)
+    if not names and not output_dict:  # scikit-learn fails on the width of no row name
+        raise ValueError("labels is empty: the text report needs at least one class to show")
     p, r, f, s = prf_from_counts(counts, None, 1.0, ("precision", "recall", "f-score"),
                                  sample_weight, zero_division)
     total = np.sum(s)
