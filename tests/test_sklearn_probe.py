@@ -8,11 +8,13 @@ vectors, pandas columns), multilabel indicator matrices in every scipy.sparse fo
 ``labels=`` subsets, supersets, orders and absent labels, every ``pos_label`` of the targets'
 kind (and one absent), every ``average``, weights with zeros, integers, floats and all ones,
 every ``zero_division``, ``normalize``, ``adjusted``, kappa ``weights``, ``output_dict`` and
-``digits``. For each call it compares
+``digits``; the score functions with integer, boolean and float32 scores, few score levels
+(ties) and every ``pos_label``. For each call it compares
 
 * values, NaN-aware, to rtol 1e-12 (absolute 1e-12 near 0, where scikit-learn's own
   ``sum(w) - tp - fp - fn`` leaves rounding residue), text reports exactly;
-* the kind of returned arrays (integer tables where scikit-learn returns integers);
+* the kind of returned arrays (integer tables where scikit-learn returns integers, float32
+  or integer thresholds where scikit-learn returns the scores' own type);
 * warnings: the same set of warning classes (``UndefinedMetricWarning``, ``UserWarning``, ...),
   leaving out numpy's ``RuntimeWarning`` of scikit-learn's own 0 / 0 arithmetic (confmat does
   not divide by zero to obtain its NaN) and deprecation warnings;
@@ -50,6 +52,7 @@ ARGUMENT_WORDS = (
     "y_true", "y_pred", "y1", "y2", "labels", "label", "pos_label", "average", "sample_weight",
     "Sample weights", "zero_division", "beta", "normalize", "weights", "digits", "target_names",
     "replace_undefined_by", "samplewise", "adjusted", "targets", "output_dict", "warn_for",
+    "y_score", "max_fpr", "multi_class", "format", "k ", "class",
 )
 IGNORED_WARNINGS = (RuntimeWarning, DeprecationWarning)
 
@@ -83,7 +86,12 @@ def same(ours: Any, theirs: Any, where: str) -> None:
     else:
         a, b = np.asarray(ours), np.asarray(theirs)
         assert a.shape == b.shape, f"{where}: shape {a.shape} vs {b.shape}"
-        if b.dtype.kind in "iu":
+        if isinstance(theirs, np.ndarray) and b.dtype.kind in "biuf":  # same kind of array
+            group = {"b": "b", "i": "iu", "u": "iu", "f": "f"}[b.dtype.kind]
+            assert a.dtype.kind in group, f"{where}: dtype {a.dtype}, scikit-learn's {b.dtype}"
+            if b.dtype.kind == "f":
+                assert a.dtype.itemsize == b.dtype.itemsize, f"{where}: {a.dtype} vs {b.dtype}"
+        elif b.dtype.kind in "iu":
             assert a.dtype.kind in "iu", f"{where}: dtype {a.dtype}, scikit-learn's {b.dtype}"
         np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64), rtol=1e-12,
                                    atol=1e-12, equal_nan=True, err_msg=where)
@@ -450,6 +458,12 @@ def test_negative_weights_are_refused_as_documented():
     assert skm.accuracy_score([0, 1], [0, 1], sample_weight=[2, -1]) == 1.0
     with pytest.raises(ValueError, match="sample_weight"):
         cms.accuracy_score([0, 1], [0, 1], sample_weight=[2, -1])
+    # all-zero weights: where scikit-learn divides by zero, confmat's door refuses them
+    y, prob = [1], [[0.2, 0.4, 0.4]]
+    with pytest.raises(ZeroDivisionError):
+        skm.top_k_accuracy_score(y, prob, k=1, labels=[0, 1, 2], sample_weight=[0])
+    with pytest.raises(ValueError, match="Sample weights"):
+        cms.top_k_accuracy_score(y, prob, k=1, labels=[0, 1, 2], sample_weight=[0])
 
 
 def test_stored_zeros_of_sparse_indicators_are_zeros_as_documented():
@@ -528,3 +542,55 @@ def test_booleans_for_numbers_are_refused_as_documented(name, kwargs):
     parameter = next(iter(kwargs))
     with pytest.raises(ValueError, match=parameter):
         getattr(cms, name)(t, p, **kwargs)
+
+
+# --------------------------------------------------------------- score curves and areas
+@st.composite
+def binary_scores(draw: Any) -> dict[str, Any]:
+    n = draw(st.integers(1, 14))
+    kind = draw(st.sampled_from(["01", "pm1", "str", "bool", "float", "int8", "column", "three"]))
+    codes = np.array(draw(st.lists(st.integers(0, 2 if kind == "three" else 1), min_size=n,
+                                   max_size=n)))
+    y = {"01": codes, "pm1": codes * 2 - 1, "str": np.array(["neg", "pos", "x"])[codes],
+         "bool": codes > 0, "float": codes.astype(np.float64), "int8": codes.astype(np.int8),
+         "column": codes.reshape(-1, 1), "three": codes}[kind]
+    levels = draw(st.sampled_from([2, 5, 1000]))  # few levels: many ties
+    raw = np.array(draw(st.lists(st.integers(0, levels), min_size=n, max_size=n)))
+    score = draw(st.sampled_from(["float64", "float32", "int"]))
+    s = raw if score == "int" else (raw / levels).astype(score)
+    pos_label = draw(st.sampled_from([None, 1, 0, -1, "pos", "neg", True, 2]))
+    return {"y_true": y, "y_score": s, "pos_label": pos_label,
+            "sample_weight": _weights(draw, draw(WEIGHTS), n)}
+
+
+@SETTINGS
+@given(binary_scores(), st.booleans(), st.sampled_from([None, 0.3, 1.0]))
+def test_binary_score_functions(case, drop, max_fpr):
+    y, s = case["y_true"], case["y_score"]
+    kw = _kw(case, "sample_weight", "pos_label")
+    check("roc_curve", y, s, drop_intermediate=drop, **kw)
+    check("precision_recall_curve", y, s, drop_intermediate=drop, **kw)
+    check("det_curve", y, s, drop_intermediate=drop, **kw)
+    check("confusion_matrix_at_thresholds", y, s, **kw)
+    check("average_precision_score", y, s, **kw)
+    check("roc_auc_score", y, s, max_fpr=max_fpr, **_kw(case, "sample_weight"))
+
+
+@SETTINGS
+@given(st.integers(3, 4), st.integers(1, 14), st.data())
+def test_multiclass_score_functions(k, n, data):
+    y = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)))
+    raw = np.array(data.draw(st.lists(st.integers(1, 5), min_size=n * k, max_size=n * k)),
+                   dtype=np.float64).reshape(n, k)
+    prob = raw / raw.sum(axis=1, keepdims=True)
+    kw = {}
+    weights = _weights(data.draw, data.draw(WEIGHTS), n)
+    if weights is not None:
+        kw["sample_weight"] = weights
+    labels = data.draw(st.one_of(st.none(), st.permutations(list(range(k)))))
+    if labels is not None:
+        kw["labels"] = list(labels)
+    check("roc_auc_score", y, prob, multi_class=data.draw(st.sampled_from(["ovr", "ovo"])),
+          average=data.draw(st.sampled_from([None, "macro", "weighted", "micro"])), **kw)
+    check("top_k_accuracy_score", y, prob, k=data.draw(st.integers(1, k)),
+          normalize=data.draw(st.booleans()), **kw)
