@@ -138,7 +138,8 @@ def check(name: str, *args: Any, **kwargs: Any) -> None:
 
 # ----------------------------------------------------------------------------- strategies
 LABEL_KINDS = ("int", "int8-int64", "uint8", "int64-big", "negative", "float", "bool",
-               "bool-int", "str", "object", "column", "pandas")
+               "bool-int", "str", "object", "column", "pandas", "int-float", "float-int",
+               "bool-float", "object-int")
 
 
 def _namer(kind: str) -> Any:
@@ -157,6 +158,10 @@ def _namer(kind: str) -> Any:
         "object": lambda c: letters[np.asarray(c)].astype(object),
         "column": lambda c: np.asarray(c, dtype=np.int64),
         "pandas": lambda c: np.asarray(c, dtype=np.int64),
+        "int-float": lambda c: np.asarray(c, dtype=np.int64),
+        "float-int": lambda c: np.asarray(c, dtype=np.float64),
+        "bool-float": lambda c: np.asarray(c) > 0,
+        "object-int": lambda c: np.asarray(c, dtype=np.int64).astype(object),  # 'unknown'
     }[kind]
 
 
@@ -199,6 +204,10 @@ def label_vectors(draw: Any) -> dict[str, Any]:
         y_pred = y_pred.astype(np.int64)  # mixed widths
     elif kind == "bool-int":
         y_pred = p.astype(np.int64)  # True == 1, as scikit-learn compares
+    elif kind in ("int-float", "bool-float"):
+        y_pred = p.astype(np.float64)  # 1 == 1.0
+    elif kind == "float-int":
+        y_pred = p.astype(np.int64)
     elif kind == "column":
         y_true, y_pred = y_true.reshape(-1, 1), y_pred.reshape(-1, 1)
     elif kind == "pandas":
@@ -313,8 +322,9 @@ def test_confmat_multilabel_against_scikit_learn(case):
     """confmat's own ``multilabel_confusion_matrix`` and ``hamming_loss`` (not the drop-in):
     the same numbers as scikit-learn (their own dtype policy: int64 counts, float64 sums)."""
     t, p = case["y_true"], case["y_pred"]
-    if case["kind"] in ("bool-int", "column"):
-        return  # confmat's own door refuses booleans with numbers and (n, 1) column vectors
+    if case["kind"] in ("bool-int", "bool-float", "column", "object-int"):
+        return  # confmat's own door refuses booleans with numbers and (n, 1) column vectors,
+        # and reads an object array of numbers as numbers (scikit-learn: type 'unknown')
     kw = _kw(case, "labels", "sample_weight")
     theirs, their_exc, _ = call(skm.multilabel_confusion_matrix, dense_if_stored_zeros(t),
                                 dense_if_stored_zeros(p), **kw)
@@ -603,3 +613,24 @@ def test_partial_auc_without_negative_weight_names_the_arguments():
         skm.roc_auc_score(*args, **kw)
     with pytest.raises(ValueError, match="sample_weight"):
         cms.roc_auc_score(*args, **kw)
+
+
+@pytest.mark.parametrize(("y_true", "y_pred"), [
+    ([0, 1, 1], [0.0, 1.0, 1.0]),  # every class first seen as an integer: "0", "1"
+    ([0.0, 1.0, 1.0], [0, 1, 1]),  # first seen as floats: "0.0", "1.0"
+    ([0, 1, 1], [0.0, 1.0, 2.0]),  # y_pred brings the float 2.0: every name a float
+    ([False, True, True], [0.0, 1.0, 1.0]),  # first seen as booleans: "False", "True"
+    ([False, False], [0.0, 1.0]),  # 1.0 first seen as a float
+    ([True, True], [0, 1]),  # 0 first seen as an integer
+])
+def test_report_names_classes_by_their_first_type(y_true, y_pred):
+    t, p = np.array(y_true), np.array(y_pred)
+    check("classification_report", t, p, output_dict=True)
+    check("classification_report", t, p)
+
+
+def test_unsupported_targets_name_the_arguments():
+    t = np.array([1, 2, 3], dtype=object)  # numbers in an object array: type 'unknown'
+    check("confusion_matrix", t, t)
+    with pytest.raises(ValueError, match=r"unknown is not supported .*y_true"):
+        cms.f1_score(t, t, average="macro")

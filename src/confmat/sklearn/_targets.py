@@ -436,7 +436,7 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
         )
     kind = kinds.pop()
     if kind not in ("binary", "multiclass", "multilabel-indicator"):
-        raise ValueError(f"{kind} is not supported")
+        raise ValueError(f"{kind} is not supported (y_true and y_pred)")
     if kind == "multilabel-indicator":
         t, p = dense_indicator(y_true), dense_indicator(y_pred)
         if t.shape[1] != p.shape[1]:

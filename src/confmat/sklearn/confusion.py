@@ -352,7 +352,7 @@ def confusion_matrix(
         )
     tg = check_targets(y_true, y_pred, sample_weight)
     if tg.kind not in ("binary", "multiclass"):
-        raise ValueError(f"{tg.kind} is not supported")
+        raise ValueError(f"{tg.kind} is not supported (y_true and y_pred)")
     if labels is not None:
         book = as_1d(labels, "labels")  # np.asarray makes floats of [2**64 - 1, 1]
         if book.size == 0:

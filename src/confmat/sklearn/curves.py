@@ -52,7 +52,7 @@ def binary_counts(
     """
     kind = type_of_target(y_true, input_name="y_true")
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
-        raise ValueError(f"{kind} format is not supported")
+        raise ValueError(f"{kind} format is not supported (y_true)")
     check_consistent_length(y_true, y_score, sample_weight)
     pos, _ = positive_mask(y_true, pos_label)
     score = scores_1d(y_score, pos.shape[0])

@@ -140,7 +140,7 @@ def average_binary(
         raise ValueError(f"average has to be one of {options}")
     kind = type_of_target(y_true)
     if kind not in ("binary", "multilabel-indicator"):
-        raise ValueError(f"{kind} format is not supported")
+        raise ValueError(f"{kind} format is not supported (y_true)")
     if kind == "binary":
         return metric(y_true, y_score, sample_weight)
     check_consistent_length(y_true, y_score, sample_weight)

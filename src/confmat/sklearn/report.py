@@ -152,17 +152,21 @@ def _support(v: Any) -> str:
 
 
 def _named_as_first_seen(classes: list[Any], tg: Any, y_true: Any, y_pred: Any) -> list[Any]:
-    """The classes as scikit-learn names them when boolean targets meet 0 / 1 ones (which
-    :func:`check_targets` turns into 0 / 1): its class list is a set of the labels of
-    ``y_true`` then ``y_pred`` (a class keeps the type of its first occurrence) made an array,
-    which is boolean only when every class came first as a boolean."""
-    if tg.y_true.dtype.kind not in "iu" or not set(classes) <= {0, 1}:
-        return classes
-    bools = [np.asarray(y).dtype.kind == "b" for y in (y_true, y_pred)]
-    if bools[0] == bools[1]:
+    """The classes as scikit-learn names them when targets of two kinds of numbers meet
+    (booleans, integers, floats): its class list is a set of the labels of ``y_true`` then
+    ``y_pred`` (a class keeps the type of its first occurrence) made an array, so the names
+    are floats (``1.0``) when one class came first as a float, else integers when one came
+    first as an integer, else booleans (``True``). Integers that no float represents keep
+    their own names (scikit-learn's array would round them, merging classes)."""
+    kinds = [np.asarray(y).dtype.kind for y in (y_true, y_pred)]
+    kinds = ["i" if k == "u" else k for k in kinds]
+    if kinds[0] == kinds[1] or not set(kinds) <= set("bif"):
         return classes
     in_true = set(np.unique(tg.y_true).tolist())
-    if all(bools[0 if v in in_true else 1] for v in classes):
-        return [bool(v) for v in classes]
-    return classes
-
+    first = {kinds[0] if v in in_true else kinds[1] for v in classes}
+    if "f" in first:  # unless a float would not be the class (2**53 + 1): then as given
+        floats = [float(v) for v in classes]
+        return floats if floats == classes else classes
+    if "i" in first:
+        return [int(v) for v in classes]
+    return [bool(v) for v in classes]
