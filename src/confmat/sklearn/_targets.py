@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import deps
 from ..inputs.containers import check_arrow_nulls, check_unmasked
+from ..inputs.targets import check_weights
 from ..metrics import UndefinedMetricWarning as ConfmatUndefined
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -331,13 +332,15 @@ def type_of_target(y: Any, input_name: str = "", count_classes: bool = True) -> 
     return "multiclass" if _few_uniques(flat) > 2 else "binary"
 
 
-def check_labels_mix(*arrays: np.ndarray) -> None:
+def check_labels_mix(*arrays: np.ndarray, names: str = "y_true and y_pred") -> None:
     """Refuse string labels together with numbers (scikit-learn's ``ValueError``).
 
     Parameters
     ----------
     *arrays
         ndarray
+    names
+        str, the arguments the arrays come from (named in the message).
     """
     kinds = set()
     for a in arrays:
@@ -349,7 +352,7 @@ def check_labels_mix(*arrays: np.ndarray) -> None:
             kinds.add(False)
     if len(kinds) > 1:
         got = " and ".join(str(np.unique(a.astype(str) if a.dtype == object else a)) for a in arrays)
-        raise ValueError(f"Mix of label input types (string and number); Got {got}.")
+        raise ValueError(f"Mix of label input types (string and number) in {names}; Got {got}.")
 
 
 @dataclass
@@ -413,6 +416,8 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
     Targets
         The checked pair.
     """
+    if sample_weight is not None and np.ndim(sample_weight) == 0:
+        check_weights(sample_weight, 1)  # the door refuses a scalar, naming sample_weight
     check_consistent_length(y_true, y_pred, sample_weight)
     t_kind = type_of_target(y_true, input_name="y_true", count_classes=False)
     p_kind = type_of_target(y_pred, input_name="y_pred", count_classes=False)
@@ -431,7 +436,7 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
         )
     kind = kinds.pop()
     if kind not in ("binary", "multiclass", "multilabel-indicator"):
-        raise ValueError(f"{kind} is not supported")
+        raise ValueError(f"{kind} is not supported (y_true and y_pred)")
     if kind == "multilabel-indicator":
         t, p = dense_indicator(y_true), dense_indicator(y_pred)
         if t.shape[1] != p.shape[1]:
@@ -501,6 +506,80 @@ def check_average(average: Any, allowed: Sequence[Any] = AVERAGES, binary: bool 
     """
     if average not in allowed and not (binary and average == "binary"):
         raise ValueError("average has to be one of " + str(tuple(allowed)))
+
+
+def check_flag(value: Any, name: str, func: str) -> None:
+    """Refuse a flag that is not a bool (``0``, ``1`` and ``None`` too), as scikit-learn's
+    parameter check does.
+
+    Parameters
+    ----------
+    value
+        The user's argument.
+    name
+        str, the parameter's name.
+    func
+        str, the function's name.
+
+    Raises
+    ------
+    ValueError
+        ``value`` is not a Python or numpy bool.
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(
+            f"The '{name}' parameter of {func} must be an instance of 'bool' or an instance of "
+            f"'numpy.bool'. Got {value!r} instead."
+        )
+
+
+def check_sequence(value: Any, name: str, func: str, kinds: str) -> None:
+    """Refuse a scalar or a string where scikit-learn takes a collection (``warn_for``,
+    ``target_names``).
+
+    Parameters
+    ----------
+    value
+        The user's argument (None is left to the caller).
+    name
+        str, the parameter's name.
+    func
+        str, the function's name.
+    kinds
+        str, what scikit-learn accepts, for the message.
+
+    Raises
+    ------
+    ValueError
+        ``value`` is a string or has no length.
+    """
+    if isinstance(value, str | bytes) or not hasattr(value, "__len__"):
+        raise ValueError(
+            f"The '{name}' parameter of {func} must be {kinds}. Got {value!r} instead."
+        )
+
+
+def check_pos_label(pos_label: Any) -> None:
+    """Refuse a ``pos_label`` that cannot be a label (an array, a list, a dict): scikit-learn's
+    parameter check refuses it too.
+
+    Parameters
+    ----------
+    pos_label
+        The user's ``pos_label``.
+
+    Raises
+    ------
+    TypeError
+        ``pos_label`` is not a single (hashable) value.
+    """
+    try:
+        hash(pos_label)
+    except TypeError:
+        raise TypeError(
+            "pos_label must be a single label (a number, a bool, a str or None), got "
+            f"{type(pos_label).__name__} {pos_label!r}"
+        ) from None
 
 
 def keyword_only_warning(names: Sequence[str], version: str) -> Callable[[F], F]:

@@ -7,14 +7,16 @@ metric registry (Matthews 1975; Cohen 1960, 1968; Brodersen et al. 2010 for bala
 
 from __future__ import annotations
 
+import math
 import warnings
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from ..metrics import Stats, evaluate
 from ._door import weights
-from ._targets import check_targets, warn_undefined
+from ._targets import check_flag, check_targets, warn_undefined
 from .confusion import confusion_matrix, table_of
 
 __all__ = [
@@ -70,6 +72,7 @@ def accuracy_score(
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3]), accuracy_score([0, 1], [0, 0], normalize=False)
     (0.5, 1.0)
     """
+    check_flag(normalize, "normalize", "accuracy_score")
     right, total = _correct(y_true, y_pred, sample_weight)
     return right / total if normalize else right
 
@@ -99,6 +102,7 @@ def zero_one_loss(
     >>> zero_one_loss([1, 2, 3, 4], [2, 2, 3, 4])
     0.25
     """
+    check_flag(normalize, "normalize", "zero_one_loss")
     right, total = _correct(y_true, y_pred, sample_weight)
     return 1.0 - right / total if normalize else total - right
 
@@ -171,6 +175,7 @@ def balanced_accuracy_score(
     >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
     0.625
     """
+    check_flag(adjusted, "adjusted", "balanced_accuracy_score")
     cm = confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
     support = cm.sum(axis=1)
     present = support > 0
@@ -183,14 +188,6 @@ def balanced_accuracy_score(
         with np.errstate(divide="ignore", invalid="ignore"):
             score = (score - chance) / np.float64(1.0 - chance)
     return float(score)
-
-
-def _table_1d(y_true: Any, y_pred: Any, sample_weight: Any) -> np.ndarray:
-    tg = check_targets(y_true, y_pred, sample_weight)
-    if tg.kind not in ("binary", "multiclass"):
-        raise ValueError(f"{tg.kind} is not supported")
-    table, book = table_of(tg)
-    return table[: len(book), : len(book)]
 
 
 def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
@@ -219,7 +216,8 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     >>> round(matthews_corrcoef([1, 1, 1, 0], [1, 0, 1, 1]), 4)
     -0.3333
     """
-    table = _table_1d(y_true, y_pred, sample_weight).astype(np.float64)
+    # the table as confusion_matrix counts it, with its warning when a single label is seen
+    table = confusion_matrix(y_true, y_pred, sample_weight=sample_weight).astype(np.float64)
     t, p = table.sum(axis=1), table.sum(axis=0)
     n = t.sum()
     if (n * n - np.dot(p, p)) * (n * n - np.dot(t, t)) == 0:
@@ -267,9 +265,7 @@ def cohen_kappa_score(
             f"{{'linear', 'quadratic'}} or None. Got {weights!r} instead."
         )
     undefined = replace_undefined_by
-    if not (isinstance(undefined, float) and np.isnan(undefined)) and not (
-        isinstance(undefined, int | float) and -1 <= undefined <= 1
-    ):
+    if not (isinstance(undefined, Real) and (math.isnan(undefined) or -1 <= float(undefined) <= 1)):
         raise ValueError(
             "The 'replace_undefined_by' parameter of cohen_kappa_score must be a float in "
             f"the range [-1.0, 1.0] or nan. Got {undefined!r} instead."
@@ -363,7 +359,8 @@ def class_likelihood_ratios(
     Raises
     ------
     ValueError
-        Targets that are not binary, a malformed ``replace_undefined_by``.
+        Targets that are not binary, a single class without ``labels``, ``labels`` that do
+        not name two classes, a malformed ``replace_undefined_by``.
 
     Examples
     --------
@@ -383,6 +380,15 @@ def class_likelihood_ratios(
         )
     pos_fill, neg_fill = _check_lr_replacement(replace_undefined_by)
     cm = confusion_matrix(tg.y_true, tg.y_pred, sample_weight=sample_weight, labels=labels)
+    if cm.shape != (2, 2):  # scikit-learn fails here unpacking the table
+        if labels is not None:
+            raise ValueError(
+                f"labels must name two classes, [negative, positive]; got {cm.shape[0]}"
+            )
+        raise ValueError(
+            "y_true and y_pred hold a single class: class_likelihood_ratios needs two; pass "
+            "labels=[negative, positive]"
+        )
     tn, fp, fn, tp = (float(v) for v in np.asarray(cm, dtype=np.float64).ravel())
     n_pos, n_neg = tp + fn, tn + fp
     lr_pos = lr_neg = np.nan

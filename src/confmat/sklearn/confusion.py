@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from ..counting.kernels import confusion_counts
-from ..inputs.encode import as_1d
+from ..inputs.encode import as_1d, encode_pair
 from ..multilabel import indicator_counts
 from ._door import weights
-from ._targets import Targets, check_labels_mix, check_targets, labels_as_targets
+from ._targets import Targets, check_flag, check_labels_mix, check_targets, labels_as_targets
 
 __all__ = [
     "LabelCounts", "confusion_matrix", "exact_integer_table", "label_counts",
@@ -140,8 +140,9 @@ class LabelCounts:
     present : list
         Sorted labels present in the data (every column index for indicator matrices).
     integral : bool
-        Whether scikit-learn's counts would be integers (False when no label vector sample is
-        right: its table then turns float).
+        Whether scikit-learn's counts would be integers: without weights unless no label
+        vector sample is right (its table then turns float); with integer weights for
+        samplewise counts, and for indicator columns holding no 1 at all.
 
     Parameters
     ----------
@@ -192,7 +193,7 @@ def _indicator_labels(labels: Any, n_labels: int) -> np.ndarray | None:
 
 
 def label_counts(
-    tg: Targets, labels: Any = None, samplewise: bool = False
+    tg: Targets, labels: Any = None, samplewise: bool = False, name: str = "labels"
 ) -> LabelCounts:
     """Count checked targets per label (or per sample with ``samplewise``) as scikit-learn's
     ``multilabel_confusion_matrix`` does: a label list may name absent labels (counted 0) and
@@ -206,12 +207,15 @@ def label_counts(
         sequence, optional
     samplewise
         bool, default=False
+    name
+        str, default='labels': the argument ``labels`` came from, named in errors.
 
     Returns
     -------
     LabelCounts
         The counts.
     """
+    int_weights = integer_weights(tg.sample_weight)
     if tg.kind == "multilabel-indicator":
         n_labels = tg.y_true.shape[1]
         idx = _indicator_labels(labels, n_labels)
@@ -221,30 +225,42 @@ def label_counts(
         present = list(range(n_labels))
         if samplewise:
             w = weights(tg.sample_weight, t.shape[0])
-            tp, fp, fn, _ = indicator_counts(t.T, p.T)
+            if t.shape[1] == 0:  # labels=[]: every sample's counts are 0
+                tp = fp = fn = np.zeros(t.shape[0], dtype=np.int64)
+            else:
+                tp, fp, fn, _ = indicator_counts(t.T, p.T)
             tp, pred, true = tp, tp + fp, tp + fn
             total = np.full(t.shape[0], t.shape[1])
-            if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
+            if tg.sample_weight is not None:  # counts times weights, integers for integer weights
                 one = np.ones(t.shape[0]) if w is None else w
-                tp, pred, true, total = tp * one, pred * one, true * one, total * one
-            return LabelCounts(tg.kind, list(range(t.shape[0])), tp, pred, true, total, present)
+                tp, pred, true, total = (
+                    _as_counts(a * one, int_weights) for a in (tp, pred, true, total)
+                )
+            return LabelCounts(tg.kind, list(range(t.shape[0])), tp, pred, true, total, present,
+                               int_weights)
         tp, fp, fn, tn = indicator_counts(t, p, weights(tg.sample_weight, t.shape[0]))
-        if tg.sample_weight is not None:  # weighted counts are floats in scikit-learn
-            tp, fp, fn, tn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn, tn))
+        # scikit-learn's weighted column sums are floats, except with integer weights when the
+        # chosen columns hold no 1 at all (numpy's sum of no weights keeps their integer type)
+        integral = tg.sample_weight is None or (int_weights and not (t.any() or p.any()))
+        tp, fp, fn, tn = (_as_counts(a, integral) for a in (tp, fp, fn, tn))
         total = tp + fp + fn + tn if tp.size else np.zeros(0)
         out_labels = present if idx is None else idx.tolist()
-        return LabelCounts(tg.kind, out_labels, tp, tp + fp, tp + fn, total, present)
+        return LabelCounts(tg.kind, out_labels, tp, tp + fp, tp + fn, total, present, integral)
     if samplewise:
         raise ValueError(
             "Samplewise metrics are not available outside of multilabel classification."
         )
     table, book = table_of(tg)  # every label: left-out labels still make FP and FN
-    integral = bool(np.diagonal(table).any())
-    if not integral:  # scikit-learn's counts turn float when no sample is right
+    # scikit-learn's counts are integers without weights, and turn float when no sample is right
+    integral = tg.sample_weight is None and bool(np.diagonal(table).any())
+    if not integral:
         table = table.astype(np.float64)
     tp_all = np.diagonal(table)
     pred_all = table.sum(axis=0)
     true_all = table.sum(axis=1)
+    grand: Any = table.sum()
+    if tg.sample_weight is not None and not int_weights:
+        tp_all, pred_all, true_all, grand = _sample_order_sums(tg, book)
     if labels is None:
         pick = np.arange(len(book))
         out_labels = book
@@ -254,7 +270,7 @@ def label_counts(
         if given.size and book and any(isinstance(v, str) for v in given.tolist()):
             # '1' would silently match no class of integer targets (scikit-learn coerces it
             # to the class 1); numbers for text targets are classes with no sample, as there
-            check_labels_mix(np.asarray(tg.y_true[:1]), given)
+            check_labels_mix(np.asarray(tg.y_true[:1]), given, names=f"y_true and {name}")
         out_labels = given.tolist()
         pick = np.array([index.get(v, -1) for v in out_labels], dtype=np.int64)
     found = pick >= 0
@@ -264,9 +280,32 @@ def label_counts(
         return np.where(found, a[np.where(found, pick, 0)] if a.size else zero, zero)
 
     return LabelCounts(
-        tg.kind, out_labels, take(tp_all), take(pred_all), take(true_all), table.sum(), book,
-        integral,
+        tg.kind, out_labels, take(tp_all), take(pred_all), take(true_all), grand, book, integral,
     )
+
+
+def _as_counts(a: np.ndarray, integral: bool) -> np.ndarray:
+    """Counts as int64 when scikit-learn's are integers, else float64."""
+    return np.rint(a).astype(np.int64) if integral else np.asarray(a, dtype=np.float64)
+
+
+def _sample_order_sums(
+    tg: Targets, book: list[Any]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Per-label TP, predicted and true sums of float weights, and the total weight, each
+    added in sample order as scikit-learn adds them (so that printed float supports agree to
+    the last digit); predicted and true are TP plus the rest, as scikit-learn rebuilds them
+    from its 2 x 2 tables."""
+    t, p, _, _ = encode_pair(tg.y_true, tg.y_pred, book)
+    w = weights(tg.sample_weight, t.shape[0])
+    if w is None:  # float weights all equal to 1
+        w = np.ones(t.shape[0])
+    k = len(book)
+    hit = t == p
+    tp = np.bincount(t[hit], weights=w[hit], minlength=k)
+    pred = np.bincount(p, weights=w, minlength=k)
+    true = np.bincount(t, weights=w, minlength=k)
+    return tp, tp + (pred - tp), tp + (true - tp), float(np.add.accumulate(w)[-1])
 
 
 def confusion_matrix(
@@ -313,7 +352,7 @@ def confusion_matrix(
         )
     tg = check_targets(y_true, y_pred, sample_weight)
     if tg.kind not in ("binary", "multiclass"):
-        raise ValueError(f"{tg.kind} is not supported")
+        raise ValueError(f"{tg.kind} is not supported (y_true and y_pred)")
     if labels is not None:
         book = as_1d(labels, "labels")  # np.asarray makes floats of [2**64 - 1, 1]
         if book.size == 0:
@@ -383,12 +422,11 @@ def multilabel_confusion_matrix(
     >>> multilabel_confusion_matrix([[1, 0], [0, 1]], [[1, 1], [0, 1]]).tolist()
     [[[1, 0], [0, 1]], [[0, 1], [0, 1]]]
     """
+    check_flag(samplewise, "samplewise", "multilabel_confusion_matrix")
     tg = check_targets(y_true, y_pred, sample_weight)
     c = label_counts(tg, labels, samplewise)
     fp = c.pred - c.tp
     fn = c.true - c.tp
     tn = c.total - c.tp - fp - fn
     out = np.stack([tn, fp, fn, c.tp], axis=-1).reshape(-1, 2, 2)
-    if sample_weight is None and c.integral:
-        out = np.rint(out).astype(np.int64)
-    return out
+    return _as_counts(out, c.integral)

@@ -19,6 +19,7 @@ from ..curves.roc import roc_points
 from ._door import positive_mask, scores_1d, weights
 from ._targets import (
     check_consistent_length,
+    column_or_1d,
     keyword_only_warning,
     sklearn_warnings,
     type_of_target,
@@ -51,13 +52,36 @@ def binary_counts(
     """
     kind = type_of_target(y_true, input_name="y_true")
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
-        raise ValueError(f"{kind} format is not supported")
+        raise ValueError(f"{kind} format is not supported (y_true)")
     check_consistent_length(y_true, y_score, sample_weight)
     pos, _ = positive_mask(y_true, pos_label)
     score = scores_1d(y_score, pos.shape[0])
     w = weights(sample_weight, pos.shape[0])
     thr, tps, fps = cumulative_counts(pos, score, w)
     return thr, np.asarray(tps, dtype=np.float64), np.asarray(fps, dtype=np.float64)
+
+
+def in_score_dtype(thresholds: np.ndarray, y_score: Any) -> np.ndarray:
+    """Thresholds (distinct scores, counted in float64) in the type of ``y_score``, as
+    scikit-learn returns them where they are scores themselves (integer, boolean or float32
+    scores give integer, boolean or float32 thresholds; the values are exact).
+
+    Parameters
+    ----------
+    thresholds
+        ndarray of float64, values taken from ``y_score``.
+    y_score
+        array-like, the user's scores (already checked).
+
+    Returns
+    -------
+    ndarray
+        The thresholds.
+    """
+    dtype = column_or_1d(y_score, "y_score").dtype
+    if dtype == thresholds.dtype or dtype.kind not in "biuf":
+        return thresholds
+    return thresholds.astype(dtype)
 
 
 @keyword_only_warning(("pos_label", "sample_weight"), "1.11")
@@ -83,7 +107,7 @@ def confusion_matrix_at_thresholds(
     tns, fps, fns, tps : ndarray of float64
         Counts at each threshold.
     thresholds : ndarray
-        Decreasing distinct scores.
+        Decreasing distinct scores, of the type of ``y_score``.
 
     Raises
     ------
@@ -99,7 +123,7 @@ def confusion_matrix_at_thresholds(
     ([1.0, 1.0, 2.0, 2.0], [0.0, 1.0, 1.0, 2.0], [0.8, 0.4, 0.35, 0.1])
     """
     thr, tps, fps = binary_counts(y_true, y_score, pos_label, sample_weight)
-    return fps[-1] - fps, fps, tps[-1] - tps, tps, thr
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, in_score_dtype(thr, y_score)
 
 
 @sklearn_warnings
@@ -158,7 +182,7 @@ def precision_recall_curve(
     precision, recall : ndarray
         One point more than thresholds.
     thresholds : ndarray
-        Increasing thresholds.
+        Increasing thresholds, of the type of ``y_score``.
 
     Raises
     ------
@@ -173,7 +197,8 @@ def precision_recall_curve(
     ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
     thr, tps, fps = binary_counts(y_true, y_score, pos_label, sample_weight)
-    return pr_points(thr, tps, fps, drop_intermediate)
+    precision, recall, thresholds = pr_points(thr, tps, fps, drop_intermediate)
+    return precision, recall, in_score_dtype(thresholds, y_score)
 
 
 def det_curve(

@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 
 from ..metrics.stats import check_zero_division
-from ._targets import AVERAGES, check_average, check_targets, warn_undefined
+from ._targets import (
+    AVERAGES,
+    check_average,
+    check_pos_label,
+    check_sequence,
+    check_targets,
+    warn_undefined,
+)
 from .confusion import LabelCounts, label_counts
 
 __all__ = [
@@ -25,6 +32,35 @@ __all__ = [
     "precision_score",
     "recall_score",
 ]
+
+
+def check_zero_division_arg(zero_division: Any, func: str) -> Any:
+    """``zero_division`` checked as scikit-learn checks it: ``'warn'``, 0, 1 or ``np.nan``
+    (confmat's own spelling ``'nan'`` is refused here, as scikit-learn refuses it).
+
+    Parameters
+    ----------
+    zero_division
+        The user's argument.
+    func
+        str, the function's name.
+
+    Returns
+    -------
+    str or int
+        As :func:`confmat.metrics.stats.check_zero_division`.
+
+    Raises
+    ------
+    ValueError
+        Any other value.
+    """
+    if isinstance(zero_division, str) and zero_division != "warn":
+        raise ValueError(
+            f"The 'zero_division' parameter of {func} must be a float among {{0.0, 1.0}}, "
+            f"numpy.nan or a str among {{'warn'}}. Got {zero_division!r} instead."
+        )
+    return check_zero_division(zero_division)
 
 
 def zero_division_value(zero_division: Any) -> float:
@@ -146,6 +182,7 @@ def set_wise_counts(
         The counts of the chosen labels.
     """
     check_average(average)
+    check_pos_label(pos_label)
     tg = check_targets(y_true, y_pred, sample_weight)
     samplewise = average == "samples"
     if tg.kind == "multilabel-indicator" or average != "binary":
@@ -169,6 +206,10 @@ def set_wise_counts(
         return label_counts(tg, labels, samplewise)
     counts = label_counts(tg)
     present = counts.present
+    if pos_label is None:  # scikit-learn fails to sort None when a single class is present
+        raise ValueError(
+            f"pos_label=None is not a valid label. It should be one of {np.asarray(present)}"
+        )
     if len(present) > 2:
         options = [a for a in AVERAGES if a != "samples"]
         raise ValueError(
@@ -180,7 +221,7 @@ def set_wise_counts(
             f"pos_label={pos_label} is not a valid label. It should be one of "
             f"{np.asarray(present)}"
         )
-    return label_counts(tg, [pos_label])
+    return label_counts(tg, [pos_label], name="pos_label")
 
 
 def precision_recall_fscore_support(
@@ -231,7 +272,9 @@ def precision_recall_fscore_support(
     >>> p.round(3).tolist(), r.tolist(), s.tolist()
     ([0.667, 1.0], [1.0, 0.5], [2, 2])
     """
-    check_zero_division(zero_division)
+    check_zero_division_arg(zero_division, "precision_recall_fscore_support")
+    check_sequence(warn_for, "warn_for", "precision_recall_fscore_support",
+                   "an instance of 'list', an instance of 'tuple' or an instance of 'set'")
     if isinstance(beta, bool) or not isinstance(beta, int | float | np.number) or not beta >= 0:
         raise ValueError(
             "The 'beta' parameter of precision_recall_fscore_support must be a float in the "
@@ -444,8 +487,9 @@ def jaccard_score(
     ----------
     y_true, y_pred, labels, pos_label, average, sample_weight
         As in :func:`precision_recall_fscore_support` (``average`` defaults to 'binary').
-    zero_division : {'warn', 0.0, 1.0, np.nan}, default='warn'
-        The value when there is neither a true nor a predicted positive.
+    zero_division : {'warn', 0.0, 1.0}, default='warn'
+        The value when there is neither a true nor a predicted positive (``np.nan`` is
+        refused, as by scikit-learn's ``jaccard_score``).
 
     Returns
     -------
@@ -455,7 +499,7 @@ def jaccard_score(
     Raises
     ------
     ValueError
-        As :func:`precision_recall_fscore_support`.
+        As :func:`precision_recall_fscore_support`; also ``zero_division=np.nan``.
 
     Examples
     --------
@@ -463,7 +507,11 @@ def jaccard_score(
     >>> round(jaccard_score([0, 1, 1, 0], [1, 1, 0, 0]), 4)
     0.3333
     """
-    check_zero_division(zero_division)
+    if check_zero_division_arg(zero_division, "jaccard_score") == "nan":  # refused there too
+        raise ValueError(
+            "The 'zero_division' parameter of jaccard_score must be a float among {0, 1} or a "
+            "str among {'warn'}. Got nan instead."
+        )
     c = set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight)
     num = np.asarray(c.tp, dtype=np.float64)
     den = np.asarray(c.pred + c.true - c.tp, dtype=np.float64)

@@ -97,7 +97,9 @@ def _binary_auc(y01: np.ndarray, score: Any, sample_weight: Any, max_fpr: Any = 
     if max_fpr is not None and max_fpr != 1 and fps[-1] == 0:
         # no negative weight: the partial curve keeps one point, as in scikit-learn
         raise ValueError(
-            "At least 2 points are needed to compute area under curve, but x.shape = 1"
+            "y_true and sample_weight leave no negative sample of non-zero weight, so the "
+            "partial ROC curve of max_fpr has one point: At least 2 points are needed to "
+            "compute area under curve, but x.shape = 1"
         )
     fpr, tpr, _ = roc_points(thr, np.asarray(tps, float), np.asarray(fps, float), True)
     return area_with_max_fpr(fpr, tpr, None if max_fpr == 1 else max_fpr)
@@ -138,7 +140,7 @@ def average_binary(
         raise ValueError(f"average has to be one of {options}")
     kind = type_of_target(y_true)
     if kind not in ("binary", "multilabel-indicator"):
-        raise ValueError(f"{kind} format is not supported")
+        raise ValueError(f"{kind} format is not supported (y_true)")
     if kind == "binary":
         return metric(y_true, y_score, sample_weight)
     check_consistent_length(y_true, y_score, sample_weight)

@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 
 from ..inputs.encode import as_1d
-from ..metrics.stats import check_zero_division
-from ._targets import check_targets
+from ._targets import check_flag, check_sequence, check_targets
 from .confusion import label_counts
-from .fscores import prf_from_counts
+from .fscores import check_zero_division_arg, prf_from_counts
 
 __all__ = ["classification_report"]
 
@@ -50,7 +49,8 @@ def classification_report(
     Raises
     ------
     ValueError
-        Bad targets, or ``target_names`` not matching the classes found.
+        Bad targets, ``target_names`` not matching the classes found, an empty ``labels``
+        for the text report, a bad ``digits``, ``output_dict`` or ``zero_division``.
 
     Examples
     --------
@@ -59,7 +59,11 @@ def classification_report(
     >>> rep["accuracy"], rep["1"]["recall"]
     (0.6666666666666666, 0.5)
     """
-    check_zero_division(zero_division)
+    check_zero_division_arg(zero_division, "classification_report")
+    check_flag(output_dict, "output_dict", "classification_report")
+    if target_names is not None:
+        check_sequence(target_names, "target_names", "classification_report",
+                       "an array-like or None")
     if isinstance(digits, bool) or not isinstance(digits, int | np.integer) or digits < 0:
         raise ValueError(
             "The 'digits' parameter of classification_report must be an int in the range "
@@ -92,6 +96,8 @@ def classification_report(
                 f"{len(target_names)}. Try specifying the labels parameter"
             )
     names = [str(v) for v in labels_list] if target_names is None else list(target_names)
+    if not names and not output_dict:  # scikit-learn fails on the width of no row name
+        raise ValueError("labels is empty: the text report needs at least one class to show")
     p, r, f, s = prf_from_counts(counts, None, 1.0, ("precision", "recall", "f-score"),
                                  sample_weight, zero_division)
     total = np.sum(s)
@@ -146,17 +152,21 @@ def _support(v: Any) -> str:
 
 
 def _named_as_first_seen(classes: list[Any], tg: Any, y_true: Any, y_pred: Any) -> list[Any]:
-    """The classes as scikit-learn names them when boolean targets meet 0 / 1 ones (which
-    :func:`check_targets` turns into 0 / 1): its class list is a set of the labels of
-    ``y_true`` then ``y_pred`` (a class keeps the type of its first occurrence) made an array,
-    which is boolean only when every class came first as a boolean."""
-    if tg.y_true.dtype.kind not in "iu" or not set(classes) <= {0, 1}:
-        return classes
-    bools = [np.asarray(y).dtype.kind == "b" for y in (y_true, y_pred)]
-    if bools[0] == bools[1]:
+    """The classes as scikit-learn names them when targets of two kinds of numbers meet
+    (booleans, integers, floats): its class list is a set of the labels of ``y_true`` then
+    ``y_pred`` (a class keeps the type of its first occurrence) made an array, so the names
+    are floats (``1.0``) when one class came first as a float, else integers when one came
+    first as an integer, else booleans (``True``). Integers that no float represents keep
+    their own names (scikit-learn's array would round them, merging classes)."""
+    kinds = [np.asarray(y).dtype.kind for y in (y_true, y_pred)]
+    kinds = ["i" if k == "u" else k for k in kinds]
+    if kinds[0] == kinds[1] or not set(kinds) <= set("bif"):
         return classes
     in_true = set(np.unique(tg.y_true).tolist())
-    if all(bools[0 if v in in_true else 1] for v in classes):
-        return [bool(v) for v in classes]
-    return classes
-
+    first = {kinds[0] if v in in_true else kinds[1] for v in classes}
+    if "f" in first:  # unless a float would not be the class (2**53 + 1): then as given
+        floats = [float(v) for v in classes]
+        return floats if floats == classes else classes
+    if "i" in first:
+        return [int(v) for v in classes]
+    return [bool(v) for v in classes]
