@@ -1191,3 +1191,20 @@ def test_datetime_units_mix(days: list[tuple[int, int]], ut: str, up: str) -> No
     book, want = tally(t_py, p_py)
     assert cm.labels == book and all(type(v) is datetime.datetime for v in cm.labels)
     np.testing.assert_array_equal(cm.counts, want)
+
+
+@pytest.mark.parametrize("bad", [np.array(1), [1], {1: 2}, np.array(1, dtype=object)])
+def test_an_unhashable_label_is_named_with_its_position(bad):
+    with pytest.raises(TypeError, match=r"labels holds a \w+ at position 1 .* cannot be a label"):
+        ConfusionMatrix.from_predictions([0, 1], [0, 1], labels=[0, bad])
+    if not isinstance(bad, list):  # a list first is a row of a 2-D input (next test)
+        with pytest.raises(TypeError, match=r"y_true holds a \w+ at position 0"):
+            ConfusionMatrix.from_predictions([bad, 0], [0, 1])
+
+
+def test_a_list_of_rows_is_named_by_its_shape():
+    with pytest.raises(ValueError, match=r"y_true must be 1-D; got a column vector"):
+        ConfusionMatrix.from_predictions([[1], [0]], [1, 0])
+    with pytest.raises(ValueError, match=r"y_true must be 1-D; got a list of sequences of "
+                                         r"different lengths"):
+        ConfusionMatrix.from_predictions([[1], [0, 1]], [1, 0])

@@ -124,6 +124,13 @@ def as_1d(y: Any, name: str, what: str = "label") -> np.ndarray:
 
 
 def _list_to_array(y: Sequence[Any], name: str, what: str = "label") -> np.ndarray:
+    first = y[0] if len(y) else None
+    if isinstance(first, list | tuple) or (isinstance(first, np.ndarray) and first.ndim > 0):
+        try:  # rows, not labels: as_1d names the shape (a column vector, 2-D)
+            return np.asarray(y)
+        except ValueError:
+            raise ValueError(f"{name} must be 1-D; got a list of sequences of different "
+                             "lengths") from None
     # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
     try:
         kind = check_label_kinds(y, name, what) or "number"

@@ -96,6 +96,10 @@ def label_kind(v: Any) -> str:
     return type(v).__name__
 
 
+#: The kinds :func:`label_kind` names itself (any other is a type's name).
+KNOWN_KINDS = frozenset({"bool", "missing", "number", "string", "bytes", "datetime", "timedelta"})
+
+
 def check_label_kinds(uniques: Sequence[Any], name: str, what: str = "label") -> str | None:
     """Check that labels are defined and of one kind (so that they can be sorted).
 
@@ -119,7 +123,7 @@ def check_label_kinds(uniques: Sequence[Any], name: str, what: str = "label") ->
     ValueError
         A missing label (None or NaN).
     TypeError
-        Labels of several kinds.
+        Labels of several kinds, or a label that is not hashable (a list, an array, a dict).
 
     Examples
     --------
@@ -129,8 +133,19 @@ def check_label_kinds(uniques: Sequence[Any], name: str, what: str = "label") ->
     Traceback (most recent call last):
     ...
     TypeError: labels mixes label types that cannot be ordered together: ['number', 'string']
+    >>> check_label_kinds([[1], [2]], "labels")
+    Traceback (most recent call last):
+    ...
+    TypeError: labels holds a list at position 0 ([1]), which cannot be a label: labels are numbers, strings, booleans, dates or other hashable values
     """
     kinds = {label_kind(v) for v in uniques}
+    if kinds - KNOWN_KINDS:  # another type: a label must be hashable (classes are looked up)
+        for i, v in enumerate(uniques):
+            if label_kind(v) not in KNOWN_KINDS and getattr(v, "__hash__", None) is None:
+                raise TypeError(
+                    f"{name} holds a {type(v).__name__} at position {i} ({v!r}), which cannot "
+                    f"be a {what}: {what}s are numbers, strings, booleans, dates or other "
+                    "hashable values")
     if "missing" in kinds:
         raise ValueError(f"{name} contains a missing {what} (None or NaN); {what}s must be "
                          "defined")

@@ -366,7 +366,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
             # weight's data row, whatever rows were skipped (the weight is an error whatever
             # else the check found first); no reading of the message's text
             bad = None if w is None else first_bad_weight(w)
-            if bad is not None:
+            if w is not None and bad is not None:
                 row = int(reader.last_row_numbers()[bad])
                 raise weight_error(f"{source.name}, row {row}", weight_col or "",
                                    w[bad]) from exc
