@@ -210,19 +210,15 @@ def _mcnemar_counts(b: int, c: int, table: np.ndarray, exact: bool | None, corre
 
 def _square(table: Any) -> np.ndarray:
     from ..matrix import ConfusionMatrix
+    from ..matrix.tables import check_table
 
     if isinstance(table, ConfusionMatrix):
-        return table.counts.astype(np.float64)
-    arr = np.asarray(table)
-    if arr.dtype.kind not in "iuf" or arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise ValueError(
-            f"table must be a square K x K numeric table or a ConfusionMatrix, got shape "
-            f"{arr.shape} and dtype {arr.dtype}"
-        )
+        arr = table.counts
+    else:
+        arr = check_table(table, "table")
     if arr.shape[0] < 2:
-        raise ValueError("table must have at least two classes")
-    if (arr < 0).any() or not np.isfinite(arr).all():
-        raise ValueError("table must hold finite, non-negative counts")
+        raise ValueError(f"table must have at least two classes, got a {arr.shape[0]} x "
+                         f"{arr.shape[0]} table")
     return arr.astype(np.float64)
 
 
@@ -251,9 +247,11 @@ def stuart_maxwell(table: Any) -> TestResult:
 
     Raises
     ------
+    TypeError
+        If the table does not hold numbers.
     ValueError
-        If the table is not square and numeric, has fewer than two classes, or holds
-        negative or non-finite counts.
+        If the table is not square, has fewer than two classes, or holds negative or
+        non-finite counts.
 
     Examples
     --------
@@ -294,9 +292,11 @@ def bowker(table: Any) -> TestResult:
 
     Raises
     ------
+    TypeError
+        If the table does not hold numbers.
     ValueError
-        If the table is not square and numeric, has fewer than two classes, or holds
-        negative or non-finite counts.
+        If the table is not square, has fewer than two classes, or holds negative or
+        non-finite counts.
 
     Examples
     --------
@@ -320,22 +320,41 @@ def holm(pvalues: Any) -> np.ndarray:
     r"""Holm's step-down adjusted p-values: sort ascending, :math:`\tilde p_{(i)} =
     \max_{j \le i} \min(1, (m - j + 1) p_{(j)})` (Holm 1979); NaN p-values stay NaN, uncounted.
 
+    NaN marks a test that could not be computed: it is left out of the family (``m`` counts
+    the other tests), where statsmodels' ``multipletests`` would count it. An array of any
+    shape is one family.
+
     Parameters
     ----------
     pvalues : array-like of float
-        The p-values of the tests.
+        The p-values of the tests, in [0, 1] or NaN.
 
     Returns
     -------
     ndarray of float64
-        The adjusted p-values, in the order of ``pvalues``.
+        The adjusted p-values, in the order (and shape) of ``pvalues``.
+
+    Raises
+    ------
+    TypeError
+        If ``pvalues`` does not hold numbers (booleans and None are refused).
+    ValueError
+        If a p-value lies outside [0, 1].
 
     Examples
     --------
     >>> holm([0.01, 0.04, 0.03, float("nan")]).round(6).tolist()
     [0.03, 0.06, 0.06, nan]
     """
-    p = np.asarray(pvalues, dtype=np.float64)
+    p = np.asarray(pvalues)
+    if p.dtype.kind == "b" or p.dtype.kind not in "iuf":
+        raise TypeError(f"pvalues must hold numbers (NaN for a missing test), got dtype {p.dtype}")
+    p = p.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        outside = (p < 0.0) | (p > 1.0)
+    if outside.any():
+        raise ValueError(f"pvalues must lie in [0, 1] (or be NaN), found "
+                         f"{float(p[outside].flat[0])!r}")
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     q = p[ok]
