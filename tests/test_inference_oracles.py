@@ -524,6 +524,10 @@ def test_power_below_the_power_on_no_sample_is_refused_not_squared_away():
     again = power_roc_test_variances(var_a=0.25, var_b=1.0, cov_ab=0.0, delta=0.5,
                                      n_cases=ok.n_cases, sig_level=0.125)
     assert again.power == pytest.approx(0.2, rel=1e-9)
+    # nothing to detect: infinitely many cases (as pROC), not an error
+    assert power_roc_test(auc=0.5, power=0.9).n_cases == math.inf
+    assert power_roc_test_variances(var_a=0.1, var_b=0.1, cov_ab=0.0, delta=0.0,
+                                    power=0.8).n_cases == math.inf
 
 
 # --------------------------------------------------------------------------- bad input

@@ -192,7 +192,7 @@ def _solve(solved: str, nd: float | None, za: float | None, zb: float | None, v0
         assert za is not None and zb is not None and delta is not None
         s = _reachable(za, zb, v0, va)
         with np.errstate(divide="ignore"):  # no difference to detect: infinitely many, as pROC
-            return s**2 / delta**2
+            return np.float64(s) ** 2 / np.float64(delta) ** 2
     assert nd is not None
     if solved == "power":
         assert za is not None and delta is not None
