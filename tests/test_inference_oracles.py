@@ -438,7 +438,7 @@ def _acc(y, p, axis=-1):
 @settings(max_examples=40)
 @given(st.lists(st.integers(1, 30), min_size=4, max_size=4), LEVELS,
        st.sampled_from([("accuracy", _acc), ("mcc", _phi)]), st.integers(0, 2**32 - 1))
-def test_bca_and_percentile_are_scipy_bootstrap_on_the_same_resamples(cells, level, metric,
+def test_bca_percentile_basic_are_scipy_bootstrap_on_the_same_resamples(cells, level, metric,
                                                                       seed):
     # scipy's BCa recomputes z0 from the distribution and the acceleration from the
     # sample-level jackknife: confmat's count jackknife must give the same interval
@@ -451,7 +451,8 @@ def test_bca_and_percentile_are_scipy_bootstrap_on_the_same_resamples(cells, lev
     est = fn(y, p)
     given_draws = SimpleNamespace(bootstrap_distribution=boot)
     for method, sp_method, jack in (("bca", "BCa", jackknife_values(t, 2, name, None, "nan")),
-                                    ("percentile", "percentile", None)):
+                                    ("percentile", "percentile", None),
+                                    ("basic", "basic", None)):
         low, high = bootstrap_interval(boot, est, level, method, jack)
         ref = _quiet(sps.bootstrap, (y, p), fn, paired=True, vectorized=True, n_resamples=0,
                      bootstrap_result=given_draws, confidence_level=level,
@@ -564,6 +565,20 @@ def test_power_below_the_power_on_no_sample_is_refused_not_squared_away():
     assert power_roc_test(auc=0.5, power=0.9).n_cases == math.inf
     assert power_roc_test_variances(var_a=0.1, var_b=0.1, cov_ab=0.0, delta=0.0,
                                     power=0.8).n_cases == math.inf
+
+
+def test_two_sided_sig_level_past_reach_is_the_documented_value_above_one():
+    # documented convention (power.py, as pROC): 2 (1 - Phi(z)) with z < 0, not an error
+    auc, n_cases, kappa = 0.8, 20, 1.5
+    a = 1.414 * sps.norm.ppf(auc)
+    v_theta = 0.0099 * math.exp(-a * a / 2) * ((5 * a * a + 8) + (a * a + 8) / kappa)
+    v0 = 0.0792 * (1 + 1 / kappa)
+    z = (math.sqrt(n_cases) * (auc - 0.5) - sps.norm.ppf(0.99999) * math.sqrt(v_theta)) \
+        / math.sqrt(v0)
+    assert z < 0
+    r = power_roc_test(auc=auc, n_cases=n_cases, n_controls=30, sig_level=None, power=0.99999)
+    assert r.sig_level == pytest.approx(2 * sps.norm.sf(z), rel=1e-9)
+    assert r.sig_level > 1
 
 
 # --------------------------------------------------------------------------- bad input

@@ -12,7 +12,12 @@ approximation :math:`V_\theta = 0.0099\, e^{-A^2/2}\left((5A^2 + 8) + (A^2 + 8)/
 :math:`A = 1.414\,\Phi^{-1}(\theta)`. :math:`z_\alpha = \Phi^{-1}(1 - \alpha)` (with
 :math:`\alpha` halved for a two-sided test) and :math:`z_\beta = \Phi^{-1}(\text{power})`. Any one
 of :math:`n`, power, :math:`\alpha` and :math:`\theta` is solved from the others (:math:`\theta`
-numerically).
+numerically). A power below :math:`\Phi(-z_\alpha\sqrt{V_0}/\sqrt{V_\theta})`, the power of the
+test as :math:`n \to 0`, has no sample size, difference or AUC: it is a ``ValueError`` (pROC
+squares the equation and returns a value whose power is another one). A two-sided
+:math:`\alpha` solved from a power that no level reaches is returned as pROC returns it,
+:math:`2(1 - \Phi(z))` with :math:`z < 0`, which exceeds 1 (the pROC comparisons in
+``tests/test_roc_power*.py`` pin such values): read a ``sig_level`` above 1 as "unreachable".
 
 **Two paired curves.** With :math:`\delta = A_1 - A_2`, the per-case variances
 :math:`V_1, V_2` and covariance :math:`C` of the two areas, :math:`V_0 = 2V_1 - 2C` under the
