@@ -32,6 +32,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from confmat import ConfusionMatrix
 from confmat.inference import (
+    at_prevalence,
     bowker,
     holm,
     kappa_standard_error,
@@ -624,6 +625,12 @@ BAD = [
     (lambda: power_roc_test(auc=0.8, n_cases=20, kappa=float("inf")), ValueError, "kappa"),
     (lambda: ConfusionMatrix([[3, 1], [2, 4]]).ci("accuracy", method="jeffreys"), ValueError,
      "method"),
+    (lambda: at_prevalence(ConfusionMatrix([[3, 1], [2, 4]]), [0.9, 0.1], n=True), TypeError,
+     "n must be"),
+    (lambda: at_prevalence(ConfusionMatrix([[3, 1], [2, 4]]), [0.9, 0.1], n="10"), TypeError,
+     "n must be"),
+    (lambda: at_prevalence(ConfusionMatrix([[3, 1], [2, 4]]), [True, False]), TypeError,
+     "prevalence"),
 ]
 
 

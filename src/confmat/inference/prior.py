@@ -45,10 +45,14 @@ def at_prevalence(cm: Any, prevalence: Any, *, n: float | None = None) -> Any:
 
     Raises
     ------
+    TypeError
+        If ``cm`` is not a ConfusionMatrix, ``prevalence`` does not hold numbers (booleans are
+        refused) or ``n`` is not a number.
     ValueError
         If proportions are negative or do not sum to 1, a label is missing or unknown, a class
-        with a positive target prevalence has no samples in ``cm``, or ``cm`` was counted with a
-        label subset (its 'outside' margin cannot be re-weighted).
+        with a positive target prevalence has no samples in ``cm``, ``cm`` was counted with a
+        label subset (its 'outside' margin cannot be re-weighted), or ``n`` is not a positive
+        finite number.
 
     Examples
     --------
@@ -115,8 +119,11 @@ def _check_prevalence(cm: Any, prevalence: Any, n: float | None) -> tuple[np.nda
         values = [prevalence[lab] for lab in labels]
     else:
         values = prevalence
+    raw = np.asarray(values)
+    if raw.dtype.kind == "b":
+        raise TypeError("prevalence must hold proportions, got booleans")
     try:
-        pi = np.asarray(values, dtype=np.float64)
+        pi = raw.astype(np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"prevalence must hold numbers: {exc}") from exc
     if pi.ndim != 1 or pi.shape[0] != k:
@@ -133,6 +140,8 @@ def _check_prevalence(cm: Any, prevalence: Any, n: float | None) -> tuple[np.nda
             f"class(es) {bad} have no samples in the matrix, so their behaviour at a positive "
             "prevalence is unknown"
         )
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int | float | np.number)):
+        raise TypeError(f"n must be a positive number or None, got {type(n).__name__} {n!r}")
     total = float(cm.n) if n is None else float(n)
     if not np.isfinite(total) or total <= 0:
         raise ValueError(f"n must be a positive finite number, got {n!r}")
