@@ -153,6 +153,50 @@ def test_ci_of_prevalence_of_a_weighted_table_is_statsmodels(k, data):
         assert ci.high[i] == pytest.approx(ref[1], rel=1e-9, abs=1e-12)
 
 
+def _fsum_counts(c):
+    """Per-class (x, n) of each proportion, every sum of cells rounded once (math.fsum)."""
+    k = c.shape[0]
+    cells = [[float(v) for v in row] for row in c]
+    n = math.fsum(v for row in cells for v in row)
+    out = {m: ([], []) for m in ("recall", "precision", "specificity", "npv", "jaccard",
+                                 "prevalence")}
+    for i in range(k):
+        tp = cells[i][i]
+        fn = math.fsum(cells[i][j] for j in range(k) if j != i)
+        fp = math.fsum(cells[j][i] for j in range(k) if j != i)
+        tn = math.fsum(cells[a][b] for a in range(k) for b in range(k) if a != i and b != i)
+        for m, (x, m_) in {"recall": (tp, math.fsum([tp, fn])),
+                           "precision": (tp, math.fsum([tp, fp])),
+                           "specificity": (tn, math.fsum([tn, fp])),
+                           "npv": (tn, math.fsum([tn, fn])),
+                           "jaccard": (tp, math.fsum([tp, fp, fn])),
+                           "prevalence": (math.fsum([tp, fn]), n)}.items():
+            out[m][0].append(x)
+            out[m][1].append(m_)
+    return out
+
+
+@settings(max_examples=150)
+@given(st.integers(2, 4).flatmap(lambda k: st.lists(
+    st.sampled_from([0.0, 1.0, 3.0, 0.001, 7.5e15, 1e16, 3e16 + 4]), min_size=k * k,
+    max_size=k * k)))
+def test_ci_of_proportions_of_weighted_tables_far_apart_in_size(cells):
+    # sums of weights 1 beside 1e16 round; a count must never be taken to pass its trials
+    k = math.isqrt(len(cells))
+    c = np.array(cells).reshape(k, k)
+    assume(c.sum() > 0)
+    cm = ConfusionMatrix(c)
+    for metric, (x, m) in _fsum_counts(c).items():
+        ci = _quiet(cm.ci, metric, method="wilson")
+        for i in range(k):
+            if m[i] == 0:
+                assert np.isnan(ci.low[i])
+                continue
+            ref = proportion_confint(x[i], m[i], alpha=0.05, method="wilson")
+            assert ci.low[i] == pytest.approx(ref[0], rel=1e-9, abs=1e-12), metric
+            assert ci.high[i] == pytest.approx(ref[1], rel=1e-9, abs=1e-12), metric
+
+
 # --------------------------------------------------------------------------- kappa
 TABLES = st.integers(2, 5).flatmap(lambda k: st.tuples(
     st.just(k),
