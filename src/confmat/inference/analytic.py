@@ -16,6 +16,7 @@ from ..metrics.overall import kappa_weights
 from .common import (
     COUNT_SLACK,
     check_level,
+    check_numbers,
     check_proportion_counts,
     scipy_stats,
     z_quantile,
@@ -261,8 +262,8 @@ def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndar
     (0.3393, 0.6323)
     """
     level = check_level(level)
-    r = _numbers(r, "r")
-    n = _numbers(n, "n")
+    r = check_numbers(r, "r")
+    n = check_numbers(n, "n")
     with np.errstate(invalid="ignore"):
         outside = np.abs(r) > 1.0 + COUNT_SLACK  # a computed MCC may pass 1 by rounding
     if outside.any():
@@ -278,10 +279,3 @@ def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndar
         low, high = np.tanh(center - half), np.tanh(center + half)
     bad = n <= 3
     return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
-
-
-def _numbers(value: Any, name: str) -> np.ndarray:
-    arr = np.asarray(value)
-    if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
-    return arr.astype(np.float64)

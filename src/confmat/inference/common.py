@@ -50,6 +50,41 @@ def check_level(level: Any) -> float:
     return level
 
 
+def check_numbers(value: Any, name: str) -> np.ndarray:
+    """Read an array of numbers given by a user as float64 (any shape).
+
+    Parameters
+    ----------
+    value : float or array-like
+        Numbers; NaN and infinities pass (the caller decides what they mean).
+    name : str
+        The argument's name, for messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``value`` as float64.
+
+    Raises
+    ------
+    TypeError
+        Entries that are not numbers: booleans, strings, None or other objects.
+
+    Examples
+    --------
+    >>> check_numbers([1, 2.5], "pvalues")
+    array([1. , 2.5])
+    >>> check_numbers([True, False], "pvalues")
+    Traceback (most recent call last):
+    ...
+    TypeError: pvalues must hold numbers, got dtype bool
+    """
+    arr = np.asarray(value)
+    if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    return arr.astype(np.float64)
+
+
 #: how far a count may pass its number of trials and still be taken as equal to it: sums of
 #: float weights (``support`` and ``N`` of a weighted table) round in different orders
 COUNT_SLACK = 8 * np.finfo(np.float64).eps
@@ -93,10 +128,7 @@ def check_proportion_counts(count: Any, nobs: Any) -> tuple[np.ndarray, np.ndarr
     """
     arrays = []
     for value, name in ((count, "count"), (nobs, "nobs")):
-        arr = np.asarray(value)
-        if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
-            raise TypeError(f"{name} must hold numbers (counts), got dtype {arr.dtype}")
-        arr = arr.astype(np.float64)
+        arr = check_numbers(value, name)
         if not np.isfinite(arr).all():
             raise ValueError(f"{name} must be finite; found {arr[~np.isfinite(arr)].flat[0]}")
         if (arr < 0).any():

@@ -22,6 +22,7 @@ from .common import (
     DEFAULT_RESAMPLES,
     check_level,
     check_n_resamples,
+    check_numbers,
     check_random_state,
     scipy_stats,
 )
@@ -360,10 +361,7 @@ def holm(pvalues: Any) -> np.ndarray:
     >>> holm([0.01, 0.04, 0.03, float("nan")]).round(6).tolist()
     [0.03, 0.06, 0.06, nan]
     """
-    p = np.asarray(pvalues)
-    if p.dtype.kind == "b" or p.dtype.kind not in "iuf":
-        raise TypeError(f"pvalues must hold numbers (NaN for a missing test), got dtype {p.dtype}")
-    p = p.astype(np.float64)
+    p = check_numbers(pvalues, "pvalues")
     with np.errstate(invalid="ignore"):
         outside = (p < 0.0) | (p > 1.0)
     if outside.any():

@@ -21,7 +21,13 @@ from typing import Any
 import numpy as np
 
 from ..metrics import Stats, evaluate, get_metric
-from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
+from .common import (
+    DEFAULT_RESAMPLES,
+    check_level,
+    check_n_resamples,
+    check_numbers,
+    check_random_state,
+)
 from .intervals import METHODS, ConfidenceInterval, bootstrap_interval
 
 
@@ -119,12 +125,9 @@ def _check_prevalence(cm: Any, prevalence: Any, n: float | None) -> tuple[np.nda
         values = [prevalence[lab] for lab in labels]
     else:
         values = prevalence
-    raw = np.asarray(values)
-    if raw.dtype.kind == "b":
-        raise TypeError("prevalence must hold proportions, got booleans")
     try:
-        pi = raw.astype(np.float64)
-    except (TypeError, ValueError) as exc:
+        pi = check_numbers(values, "prevalence")
+    except ValueError as exc:  # a ragged list
         raise TypeError(f"prevalence must hold numbers: {exc}") from exc
     if pi.ndim != 1 or pi.shape[0] != k:
         raise ValueError(f"prevalence must have one proportion per class ({k}), got shape {pi.shape}")
