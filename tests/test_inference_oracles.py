@@ -105,6 +105,13 @@ def test_proportion_interval_is_nan_without_trials():
     assert (low[1], high[1]) == pytest.approx(ref, rel=1e-12)
 
 
+def test_proportion_interval_of_python_ints_past_64_bits_is_statsmodels():
+    for method in SM_METHODS:
+        low, high = proportion_interval(2**70 + 3, 2**71, 0.99, method)
+        ref = proportion_confint(2**70 + 3, 2**71, alpha=0.01, method=SM_METHODS[method])
+        assert (float(low), float(high)) == pytest.approx(ref, rel=1e-12)
+
+
 def _one_vs_rest(c):
     tp = np.diag(c).astype(float)
     return tp, c.sum(1).astype(float), c.sum(0).astype(float), float(c.sum())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,8 @@ def check_numbers(value: Any, name: str) -> np.ndarray:
     Parameters
     ----------
     value : float or array-like
-        Numbers; NaN and infinities pass (the caller decides what they mean).
+        Numbers (Python ints past 64 bits too, as floats); NaN and infinities pass (the
+        caller decides what they mean).
     name : str
         The argument's name, for messages.
 
@@ -80,6 +82,9 @@ def check_numbers(value: Any, name: str) -> np.ndarray:
     TypeError: pvalues must hold numbers, got dtype bool
     """
     arr = np.asarray(value)
+    if arr.dtype == object and arr.size and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_) for v in arr.flat):
+        return arr.astype(np.float64)  # e.g. Python ints past 64 bits
     if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
     return arr.astype(np.float64)
