@@ -10,8 +10,17 @@ from typing import Any
 
 import numpy as np
 
+from ..matrix.tables import check_table
+from ..metrics import bind_params, get_metric
 from ..metrics.overall import kappa_weights
-from .common import scipy_stats, z_quantile
+from .common import (
+    COUNT_SLACK,
+    check_level,
+    check_numbers,
+    check_proportion_counts,
+    scipy_stats,
+    z_quantile,
+)
 
 __all__ = [
     "METHOD_ALIASES",
@@ -68,7 +77,8 @@ def proportion_interval(
       beta quantile (0 when x = 0, 1 when x = n);
     * Wald: :math:`\hat p \pm z\sqrt{\hat p(1-\hat p)/n}`, clipped to [0, 1].
 
-    Non-integer (weighted) counts are accepted and treated as counts.
+    Non-integer (weighted) counts are accepted and treated as counts. The Wald and
+    Agresti--Coull bounds are clipped to [0, 1], as statsmodels' ``proportion_confint`` does.
 
     References
     ----------
@@ -91,8 +101,12 @@ def proportion_interval(
 
     Raises
     ------
+    TypeError
+        ``level`` is not a number, ``method`` not a string, or the counts not numbers.
     ValueError
-        ``method`` is not one of the proportion methods.
+        ``level`` is not strictly between 0 and 1; ``method`` is not one of the proportion
+        methods; a count or number of trials is negative, NaN or infinite; a count exceeds
+        its number of trials (beyond the rounding of sums of weights).
 
     Examples
     --------
@@ -100,9 +114,16 @@ def proportion_interval(
     >>> round(float(low), 4), round(float(high), 4)
     (0.4902, 0.9433)
     """
-    method = METHOD_ALIASES.get(method, method)
-    x = np.asarray(count, dtype=np.float64)
-    n = np.asarray(nobs, dtype=np.float64)
+    level = check_level(level)
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {type(method).__name__} {method!r}")
+    method = METHOD_ALIASES.get(method.lower(), method.lower())
+    if method not in PROPORTION_METHODS:
+        raise ValueError(
+            f"method must be one of {', '.join(PROPORTION_METHODS)} for a proportion, "
+            f"got {method!r}"
+        )
+    x, n = check_proportion_counts(count, nobs)
     alpha = 1.0 - level
     z = float(z_quantile(1.0 - alpha / 2.0))
     empty = n <= 0
@@ -122,17 +143,12 @@ def proportion_interval(
             p = x / n_safe
             half = z * np.sqrt(p * (1.0 - p) / n_safe)
             low, high = p - half, p + half
-        elif method == "clopper_pearson":
+        else:  # clopper_pearson
             beta = scipy_stats().beta
             low = np.where(x <= 0, 0.0, beta.ppf(alpha / 2.0, np.maximum(x, 1e-300),
                                                   n_safe - x + 1.0))
             high = np.where(x >= n_safe, 1.0, beta.ppf(1.0 - alpha / 2.0, x + 1.0,
                                                         np.maximum(n_safe - x, 1e-300)))
-        else:
-            raise ValueError(
-                f"method must be one of {', '.join(PROPORTION_METHODS)} for a proportion, "
-                f"got {method!r}"
-            )
     low = np.clip(low, 0.0, 1.0)
     high = np.clip(high, 0.0, 1.0)
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
@@ -156,14 +172,27 @@ def kappa_standard_error(counts: Any, weights: str | None = None) -> tuple[float
     Parameters
     ----------
     counts : array-like of shape (K, K)
-        The confusion matrix (rows = true class).
+        The confusion matrix (rows = true class): finite, non-negative counts or sums of
+        weights.
     weights : {None, 'linear', 'quadratic'}
         The disagreement weights of weighted kappa.
 
     Returns
     -------
     (float, float)
-        Kappa and its standard error (NaN for an empty table or chance agreement 1).
+        Kappa and its standard error (NaN for an empty table, a single class or chance
+        agreement 1). Where the variance is 0 (e.g. one rater gives a single class, so kappa
+        is 0 on every table with those margins), rounding may leave it a little below 0: the
+        SE is then 0, where statsmodels' ``cohens_kappa`` takes the square root of the
+        negative rounding error and reports NaN.
+
+    Raises
+    ------
+    TypeError
+        Counts that are not numbers.
+    ValueError
+        A table that is not square, negative, NaN or infinite counts, or ``weights`` other
+        than None, 'linear' and 'quadratic'.
 
     Examples
     --------
@@ -171,7 +200,8 @@ def kappa_standard_error(counts: Any, weights: str | None = None) -> tuple[float
     >>> round(kap, 3), round(se, 4)
     (0.4, 0.127)
     """
-    c = np.asarray(counts, dtype=np.float64)
+    bind_params(get_metric("kappa"), {"weights": weights})
+    c = check_table(counts, "counts").astype(np.float64)
     n = c.sum()
     k = c.shape[0]
     v = kappa_weights(k, weights)
@@ -204,9 +234,11 @@ def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndar
     Parameters
     ----------
     r : float or array-like
-        Correlation coefficients (MCC / phi).
+        Correlation coefficients (MCC / phi) in [-1, 1] (a computed value past it by
+        rounding only is taken as -1 or 1); NaN (an undefined MCC) gives NaN bounds.
     n : float or array-like
-        Sample sizes; NaN bounds where ``n <= 3``.
+        Sample sizes, finite and non-negative; NaN bounds where ``n <= 3`` (the standard
+        error ``1 / sqrt(n - 3)`` does not exist).
     level : float
         Confidence level.
 
@@ -215,14 +247,31 @@ def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndar
     (numpy.ndarray, numpy.ndarray)
         Lower and upper bounds.
 
+    Raises
+    ------
+    TypeError
+        ``level`` is not a number, or ``r`` or ``n`` hold something else than numbers.
+    ValueError
+        ``level`` is not strictly between 0 and 1, ``r`` lies outside [-1, 1], or ``n`` is
+        negative, NaN or infinite.
+
     Examples
     --------
     >>> low, high = fisher_z_interval(0.5, 103, 0.95)
     >>> round(float(low), 4), round(float(high), 4)
     (0.3393, 0.6323)
     """
-    r = np.asarray(r, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
+    level = check_level(level)
+    r = check_numbers(r, "r")
+    n = check_numbers(n, "n")
+    with np.errstate(invalid="ignore"):
+        outside = np.abs(r) > 1.0 + COUNT_SLACK  # a computed MCC may pass 1 by rounding
+    if outside.any():
+        raise ValueError(f"r must lie in [-1, 1] (a correlation), found "
+                         f"{float(r[outside].flat[0])!r}")
+    if not np.isfinite(n).all() or (n < 0).any():
+        bad = float(n[~np.isfinite(n) | (n < 0)].flat[0])
+        raise ValueError(f"n must hold finite, non-negative sample sizes, found {bad!r}")
     z = float(z_quantile(0.5 + level / 2.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         center = np.arctanh(np.clip(r, -1.0, 1.0))

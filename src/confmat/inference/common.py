@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,107 @@ def check_level(level: Any) -> float:
     if not (0.0 < level < 1.0):
         raise ValueError(f"level must lie strictly between 0 and 1 (e.g. 0.95), got {level!r}")
     return level
+
+
+def check_numbers(value: Any, name: str) -> np.ndarray:
+    """Read an array of numbers given by a user as float64 (any shape).
+
+    Parameters
+    ----------
+    value : float or array-like
+        Numbers (Python ints past 64 bits too, as floats); NaN and infinities pass (the
+        caller decides what they mean).
+    name : str
+        The argument's name, for messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``value`` as float64.
+
+    Raises
+    ------
+    TypeError
+        Entries that are not numbers: booleans, strings, None or other objects.
+
+    Examples
+    --------
+    >>> check_numbers([1, 2.5], "pvalues")
+    array([1. , 2.5])
+    >>> check_numbers([True, False], "pvalues")
+    Traceback (most recent call last):
+    ...
+    TypeError: pvalues must hold numbers, got dtype bool
+    """
+    arr = np.asarray(value)
+    if arr.dtype == object and arr.size and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_) for v in arr.flat):
+        return arr.astype(np.float64)  # e.g. Python ints past 64 bits
+    if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    return arr.astype(np.float64)
+
+
+#: how far a count may pass its number of trials and still be taken as equal to it: sums of
+#: float weights (``support`` and ``N`` of a weighted table) round in different orders
+COUNT_SLACK = 8 * np.finfo(np.float64).eps
+
+
+def check_proportion_counts(count: Any, nobs: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Validate the successes and trials of binomial proportions (broadcast together).
+
+    Counts may be non-integer (sums of weights). ``nobs = 0`` is allowed (the proportion is
+    undefined there); a count may pass ``nobs`` only by the rounding of sums of float
+    weights (:data:`COUNT_SLACK` relative), and is then taken as ``nobs``.
+
+    Parameters
+    ----------
+    count : float or array-like
+        Successes, finite and non-negative.
+    nobs : float or array-like
+        Trials, finite and non-negative, at least ``count``.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        ``count`` and ``nobs`` as float64 arrays of their broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        Entries that are not numbers (booleans included).
+    ValueError
+        NaN, infinite or negative entries, shapes that do not broadcast, or a count above its
+        number of trials (each naming the argument).
+
+    Examples
+    --------
+    >>> check_proportion_counts(3, [5, 10])
+    (array([3., 3.]), array([ 5., 10.]))
+    >>> check_proportion_counts(6, 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: count must not exceed nobs; found count 6 > nobs 5
+    """
+    arrays = []
+    for value, name in ((count, "count"), (nobs, "nobs")):
+        arr = check_numbers(value, name)
+        if not np.isfinite(arr).all():
+            raise ValueError(f"{name} must be finite; found {arr[~np.isfinite(arr)].flat[0]}")
+        if (arr < 0).any():
+            raise ValueError(f"{name} must be non-negative; found {arr[arr < 0].flat[0]:g}")
+        arrays.append(arr)
+    try:
+        x, n = np.broadcast_arrays(*arrays)
+    except ValueError as exc:
+        raise ValueError(f"count and nobs must broadcast together, got shapes "
+                         f"{arrays[0].shape} and {arrays[1].shape}") from exc
+    over = x > n * (1.0 + COUNT_SLACK)
+    if over.any():
+        i = np.flatnonzero(over.ravel())[0]
+        raise ValueError(f"count must not exceed nobs; found count {x.flat[i]:g} > nobs "
+                         f"{n.flat[i]:g}")
+    return np.minimum(x, n), n.copy()
 
 
 def min_resamples(level: float) -> int:

@@ -22,6 +22,7 @@ from .common import (
     DEFAULT_RESAMPLES,
     check_level,
     check_n_resamples,
+    check_numbers,
     check_random_state,
     scipy_stats,
 )
@@ -210,19 +211,15 @@ def _mcnemar_counts(b: int, c: int, table: np.ndarray, exact: bool | None, corre
 
 def _square(table: Any) -> np.ndarray:
     from ..matrix import ConfusionMatrix
+    from ..matrix.tables import check_table
 
     if isinstance(table, ConfusionMatrix):
-        return table.counts.astype(np.float64)
-    arr = np.asarray(table)
-    if arr.dtype.kind not in "iuf" or arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise ValueError(
-            f"table must be a square K x K numeric table or a ConfusionMatrix, got shape "
-            f"{arr.shape} and dtype {arr.dtype}"
-        )
+        arr = table.counts
+    else:
+        arr = check_table(table, "table")
     if arr.shape[0] < 2:
-        raise ValueError("table must have at least two classes")
-    if (arr < 0).any() or not np.isfinite(arr).all():
-        raise ValueError("table must hold finite, non-negative counts")
+        raise ValueError(f"table must have at least two classes, got a {arr.shape[0]} x "
+                         f"{arr.shape[0]} table")
     return arr.astype(np.float64)
 
 
@@ -232,8 +229,17 @@ def stuart_maxwell(table: Any) -> TestResult:
     Rows are the labels given by one rater (or model, or the truth) and columns by the other.
     With :math:`d_i = n_{i\cdot} - n_{\cdot i}` and :math:`V_{ii} = n_{i\cdot} + n_{\cdot i} -
     2 n_{ii}`, :math:`V_{ij} = -(n_{ij} + n_{ji})`, the statistic :math:`d^\top V^{-} d` is
-    :math:`\chi^2` with ``rank(V)`` (normally K - 1) degrees of freedom. The generalised
-    inverse makes classes that occur in neither margin drop out.
+    :math:`\chi^2` with ``rank(V)`` (normally K - 1) degrees of freedom.
+
+    ``V`` is the Laplacian of the graph whose edges join the classes confused with each other
+    (weights :math:`n_{ij} + n_{ji}`), so its rank is K minus the number of connected
+    components of that graph, found exactly rather than from rounded singular values. ``d``
+    sums to zero over each component, and the statistic is the sum over components of the
+    ordinary Stuart--Maxwell statistic, each solved with one class left out (as Stuart 1955
+    does for the whole table): a class never confused with another drops out, and a table of
+    classes confused only within separate groups is tested group by group. Solving each
+    component's system directly keeps the accuracy of statsmodels' ``homogeneity`` on
+    ill-conditioned tables (counts 1 beside 1e12), where a pseudo-inverse loses digits.
 
     Build the table with ``ConfusionMatrix.from_predictions(pred_a, pred_b)``; on a
     ``(y_true, y_pred)`` matrix the test asks whether the predicted class distribution matches
@@ -251,9 +257,11 @@ def stuart_maxwell(table: Any) -> TestResult:
 
     Raises
     ------
+    TypeError
+        If the table does not hold numbers.
     ValueError
-        If the table is not square and numeric, has fewer than two classes, or holds
-        negative or non-finite counts.
+        If the table is not square, has fewer than two classes, or holds negative or
+        non-finite counts.
 
     Examples
     --------
@@ -261,16 +269,21 @@ def stuart_maxwell(table: Any) -> TestResult:
     >>> round(r.statistic, 6), r.df
     (0.25, 2.0)
     """
+    from scipy.sparse.csgraph import connected_components
+
     c = _square(table)
     d = c.sum(axis=1) - c.sum(axis=0)
     v = -(c + c.T)
-    np.fill_diagonal(v, c.sum(axis=1) + c.sum(axis=0) - 2.0 * np.diag(c))
-    rank = int(np.linalg.matrix_rank(v))
-    if rank == 0:
-        stat, p = 0.0, 1.0
-    else:
-        stat = float(d @ np.linalg.pinv(v) @ d)
-        p = float(scipy_stats().chi2.sf(stat, rank))
+    np.fill_diagonal(v, 0.0)
+    n_groups, group = connected_components(v < 0, directed=False)
+    np.fill_diagonal(v, -v.sum(axis=1))  # = n_i. + n_.i - 2 n_ii, without cancellation
+    stat, rank = 0.0, 0
+    for g in range(n_groups):
+        keep = np.flatnonzero(group == g)[:-1]  # one class of each component left out
+        if keep.size:
+            stat += float(d[keep] @ np.linalg.solve(v[np.ix_(keep, keep)], d[keep]))
+            rank += keep.size
+    p = float(scipy_stats().chi2.sf(stat, rank)) if rank else 1.0
     return TestResult(stat, p, "stuart_maxwell", float(rank), c, (REF_STUART,))
 
 
@@ -294,9 +307,11 @@ def bowker(table: Any) -> TestResult:
 
     Raises
     ------
+    TypeError
+        If the table does not hold numbers.
     ValueError
-        If the table is not square and numeric, has fewer than two classes, or holds
-        negative or non-finite counts.
+        If the table is not square, has fewer than two classes, or holds negative or
+        non-finite counts.
 
     Examples
     --------
@@ -320,22 +335,38 @@ def holm(pvalues: Any) -> np.ndarray:
     r"""Holm's step-down adjusted p-values: sort ascending, :math:`\tilde p_{(i)} =
     \max_{j \le i} \min(1, (m - j + 1) p_{(j)})` (Holm 1979); NaN p-values stay NaN, uncounted.
 
+    NaN marks a test that could not be computed: it is left out of the family (``m`` counts
+    the other tests), where statsmodels' ``multipletests`` would count it. An array of any
+    shape is one family.
+
     Parameters
     ----------
     pvalues : array-like of float
-        The p-values of the tests.
+        The p-values of the tests, in [0, 1] or NaN.
 
     Returns
     -------
     ndarray of float64
-        The adjusted p-values, in the order of ``pvalues``.
+        The adjusted p-values, in the order (and shape) of ``pvalues``.
+
+    Raises
+    ------
+    TypeError
+        If ``pvalues`` does not hold numbers (booleans and None are refused).
+    ValueError
+        If a p-value lies outside [0, 1].
 
     Examples
     --------
     >>> holm([0.01, 0.04, 0.03, float("nan")]).round(6).tolist()
     [0.03, 0.06, 0.06, nan]
     """
-    p = np.asarray(pvalues, dtype=np.float64)
+    p = check_numbers(pvalues, "pvalues")
+    with np.errstate(invalid="ignore"):
+        outside = (p < 0.0) | (p > 1.0)
+    if outside.any():
+        raise ValueError(f"pvalues must lie in [0, 1] (or be NaN), found "
+                         f"{float(p[outside].flat[0])!r}")
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     q = p[ok]

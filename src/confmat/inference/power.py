@@ -12,7 +12,12 @@ approximation :math:`V_\theta = 0.0099\, e^{-A^2/2}\left((5A^2 + 8) + (A^2 + 8)/
 :math:`A = 1.414\,\Phi^{-1}(\theta)`. :math:`z_\alpha = \Phi^{-1}(1 - \alpha)` (with
 :math:`\alpha` halved for a two-sided test) and :math:`z_\beta = \Phi^{-1}(\text{power})`. Any one
 of :math:`n`, power, :math:`\alpha` and :math:`\theta` is solved from the others (:math:`\theta`
-numerically).
+numerically). A power below :math:`\Phi(-z_\alpha\sqrt{V_0}/\sqrt{V_\theta})`, the power of the
+test as :math:`n \to 0`, has no sample size, difference or AUC: it is a ``ValueError`` (pROC
+squares the equation and returns a value whose power is another one). A two-sided
+:math:`\alpha` solved from a power that no level reaches is returned as pROC returns it,
+:math:`2(1 - \Phi(z))` with :math:`z < 0`, which exceeds 1 (the pROC comparisons in
+``tests/test_roc_power*.py`` pin such values): read a ``sig_level`` above 1 as "unreachable".
 
 **Two paired curves.** With :math:`\delta = A_1 - A_2`, the per-case variances
 :math:`V_1, V_2` and covariance :math:`C` of the two areas, :math:`V_0 = 2V_1 - 2C` under the
@@ -132,7 +137,9 @@ def _opt_number(value: Any, name: str, low: float | None = None, high: float | N
     if isinstance(value, bool) or not isinstance(value, int | float | np.number):
         raise TypeError(f"{name} must be a number or None, got {value!r}")
     v = float(value)
-    if np.isnan(v) or (low is not None and (v < low or (open_low and v == low))) or \
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if (low is not None and (v < low or (open_low and v == low))) or \
             (high is not None and v > high):
         rng = f"{'(' if open_low else '['}{low}, {high}]" if high is not None else \
             f"{'>' if open_low else '>='} {low}"
@@ -169,12 +176,28 @@ def var_theta_obuchowski(theta: float, kappa: float) -> float:
     return 0.0099 * float(np.exp(-a * a / 2.0)) * ((5.0 * a * a + 8.0) + (a * a + 8.0) / kappa)
 
 
+def _reachable(za: float, zb: float, v0: float, va: float) -> float:
+    """``z_alpha sqrt(V0) + z_beta sqrt(VA)``, which must not be negative: the sample-size
+    equation is ``sqrt(n) |delta| = z_alpha sqrt(V0) + z_beta sqrt(VA)``, and squaring it (as
+    pROC does) would turn a power below that of a test on no sample into a spurious solution
+    whose power is another one."""
+    s = float(za * np.sqrt(v0) + zb * np.sqrt(va))
+    if s < 0:
+        low = float(_norm()[0](-za * np.sqrt(v0) / np.sqrt(va)))
+        raise ValueError(
+            f"power must exceed {low:.6g}, the power this test has as the sample size tends to "
+            f"0 (with that significance level and those variances): no sample size or "
+            f"difference gives a lower power")
+    return s
+
+
 def _solve(solved: str, nd: float | None, za: float | None, zb: float | None, v0: float,
            va: float, delta: float | None) -> float:
     if solved == "n":
         assert za is not None and zb is not None and delta is not None
+        s = _reachable(za, zb, v0, va)
         with np.errstate(divide="ignore"):  # no difference to detect: infinitely many, as pROC
-            return (za * np.sqrt(v0) + zb * np.sqrt(va)) ** 2 / delta**2
+            return np.float64(s) ** 2 / np.float64(delta) ** 2
     assert nd is not None
     if solved == "power":
         assert za is not None and delta is not None
@@ -183,7 +206,7 @@ def _solve(solved: str, nd: float | None, za: float | None, zb: float | None, v0
         assert zb is not None and delta is not None
         return (np.sqrt(nd * delta**2) - zb * np.sqrt(va)) / np.sqrt(v0)
     assert za is not None and zb is not None  # delta
-    return (za * np.sqrt(v0) + zb * np.sqrt(va)) / np.sqrt(nd)
+    return _reachable(za, zb, v0, va) / np.sqrt(nd)
 
 
 def _what_to_solve(n_cases: float | None, power: float | None, sig: float | None,
@@ -252,8 +275,9 @@ def power_roc_test(
     Raises
     ------
     ValueError
-        Not exactly one unknown; a value out of range; an AUC that cannot be solved (the
-        power is out of reach even for AUC close to 1).
+        Not exactly one unknown; a value out of range (or not finite); a power too low to
+        be solved for (below the power of the test as the sample size tends to 0); an AUC
+        that cannot be solved (the power is out of reach even for AUC close to 1).
     TypeError
         A value that is not a number.
 
@@ -290,6 +314,7 @@ def power_roc_test(
             raise ValueError("the AUC could not be solved: no AUC in (0.5, 1) reaches that "
                              "power with that sample size and significance level")
         theta = float(brentq(f, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps))
+        _reachable(za, zb, v0, var_theta_obuchowski(theta, k))
     assert theta is not None
     va = var_theta_obuchowski(theta, k)
     out = _solve(solved if solved != "auc" else "power", nc, za, zb, v0, va, theta - 0.5)
@@ -379,8 +404,10 @@ def power_roc_test_binormal(
     Raises
     ------
     ValueError
-        Not exactly one unknown; a value out of range; one partial range without the other;
-        parameters that give a variance of the difference that is not positive.
+        Not exactly one unknown; a value out of range (or not finite); a power too low to
+        be solved for (below the power of the test as the sample size tends to 0); one
+        partial range without the other; parameters that give a variance of the difference
+        that is not positive.
     TypeError
         A value that is not a number.
 
@@ -464,8 +491,9 @@ def power_roc_test_variances(
     Raises
     ------
     ValueError
-        Not exactly one unknown; a value out of range; variances that give a variance of the
-        difference that is not positive (under the null ``2 var_a - 2 cov_ab``, under the
+        Not exactly one unknown; a value out of range (or not finite); a power too low to
+        be solved for (below the power of the test as the sample size tends to 0);
+        variances that give a variance of the difference that is not positive (under the null ``2 var_a - 2 cov_ab``, under the
         alternative ``var_a + var_b - 2 cov_ab``).
     TypeError
         A value that is not a number.

@@ -21,7 +21,13 @@ from typing import Any
 import numpy as np
 
 from ..metrics import Stats, evaluate, get_metric
-from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
+from .common import (
+    DEFAULT_RESAMPLES,
+    check_level,
+    check_n_resamples,
+    check_numbers,
+    check_random_state,
+)
 from .intervals import METHODS, ConfidenceInterval, bootstrap_interval
 
 
@@ -45,10 +51,14 @@ def at_prevalence(cm: Any, prevalence: Any, *, n: float | None = None) -> Any:
 
     Raises
     ------
+    TypeError
+        If ``cm`` is not a ConfusionMatrix, ``prevalence`` does not hold numbers (booleans are
+        refused) or ``n`` is not a number.
     ValueError
         If proportions are negative or do not sum to 1, a label is missing or unknown, a class
-        with a positive target prevalence has no samples in ``cm``, or ``cm`` was counted with a
-        label subset (its 'outside' margin cannot be re-weighted).
+        with a positive target prevalence has no samples in ``cm``, ``cm`` was counted with a
+        label subset (its 'outside' margin cannot be re-weighted), or ``n`` is not a positive
+        finite number.
 
     Examples
     --------
@@ -116,8 +126,8 @@ def _check_prevalence(cm: Any, prevalence: Any, n: float | None) -> tuple[np.nda
     else:
         values = prevalence
     try:
-        pi = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
+        pi = check_numbers(values, "prevalence")
+    except ValueError as exc:  # a ragged list
         raise TypeError(f"prevalence must hold numbers: {exc}") from exc
     if pi.ndim != 1 or pi.shape[0] != k:
         raise ValueError(f"prevalence must have one proportion per class ({k}), got shape {pi.shape}")
@@ -133,6 +143,8 @@ def _check_prevalence(cm: Any, prevalence: Any, n: float | None) -> tuple[np.nda
             f"class(es) {bad} have no samples in the matrix, so their behaviour at a positive "
             "prevalence is unknown"
         )
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int | float | np.number)):
+        raise TypeError(f"n must be a positive number or None, got {type(n).__name__} {n!r}")
     total = float(cm.n) if n is None else float(n)
     if not np.isfinite(total) or total <= 0:
         raise ValueError(f"n must be a positive finite number, got {n!r}")
