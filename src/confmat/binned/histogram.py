@@ -12,6 +12,7 @@ import numpy as np
 from ..curves.common import check_probabilities
 from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
 from ..inputs.kinds import check_known_kinds, label_kind, py_scalar
+from ..inputs.scores import check_score_range, histogram_edges
 from ..inputs.targets import (
     binary_pos_label,
     check_bins,
@@ -115,13 +116,7 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         if len(self.labels) < 2:
             raise ValueError(f"labels must name at least two classes, got {self.labels}")
         self.bins = check_bins(bins)
-        try:
-            lo, hi = (float(v) for v in score_range)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"score_range must be two numbers (lo, hi), got {score_range!r}") from exc
-        if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
-            raise ValueError(f"score_range must be finite with lo < hi, got {score_range!r}")
-        self.score_range = (lo, hi)
+        self.score_range = check_score_range(score_range, self.bins)
         k = len(self.labels)
         self._ncols = 1 if k == 2 else k
         self.counts = np.zeros((k, self._ncols, self.bins), dtype=np.int64)
@@ -156,11 +151,9 @@ class ScoreHistogram(HistogramCurves, HistogramState):
 
     @property
     def edges(self) -> np.ndarray:
-        """The ``bins + 1`` bin edges ``lo + (hi - lo) * j / bins``."""
-        lo, hi = self.score_range
-        e = lo + (hi - lo) * (np.arange(self.bins + 1) / self.bins)
-        e[-1] = hi
-        return e
+        """The ``bins + 1`` bin edges ``lo + (hi - lo) * (j / bins)``
+        (:func:`confmat.inputs.scores.histogram_edges`)."""
+        return histogram_edges(self.bins, *self.score_range)
 
     @property
     def is_weighted(self) -> bool:
