@@ -193,7 +193,8 @@ def test_roc_auc_of_one_class_against_the_rest_from_1d_scores():
     labels = np.array(["cat", "dog", "eel"])[y]
     assert confmat.roc_auc(labels, s, pos_label="eel") == pytest.approx(
         skm.roc_auc_score(y == 2, s), rel=1e-12)
-    with pytest.raises(ValueError, match="y_true has 3 classes but y_score is 1-D: give pos_label"):
+    with pytest.raises(ValueError, match=r"y_score must be 2-D .* for y_true of 3 classes, got shape \(200,\); for 1-D "
+                       "scores of one class against the rest give pos_label="):
         confmat.roc_auc(y, s)
 
 
@@ -501,3 +502,34 @@ def test_histogram_counts_past_int64_pair_counts_against_fractions(per_class, as
     rest = h.copy()
     rest.counts = h.counts - half.counts
     assert (half + rest).roc_auc() == pytest.approx(float(auc), rel=1e-13)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e150, 1e-300, 1e-320])
+def test_binned_areas_with_weights_far_from_one(scale):
+    # the AUC and its bound multiplied two sums of weights (1e200 * 1e200 = inf, 1e-300 *
+    # 1e-300 = 0) and gave NaN where the exact curves on the binned scores are fine
+    bins = 20
+    rng = np.random.default_rng(8)
+    n = 300
+    y = rng.integers(0, 2, n)
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0.0, 1.0)
+    w = (rng.random(n) + 0.1) * scale
+    h = ScoreHistogram(bins=bins).update(y, s, sample_weight=w)
+    edges = _documented_edges(0.0, 1.0, bins)
+    per_bin = {}
+    for c in (0, 1):
+        j = np.clip(np.searchsorted(edges, s[y == c], side="right") - 1, 0, bins - 1)
+        assert_array_equal(np.histogram(s[y == c], bins=edges)[0], np.bincount(j, minlength=bins))
+        per_bin[c] = [sum((Fraction(float(v)) for v in w[y == c][j == b]), Fraction(0))
+                      for b in range(bins)]
+    q = edges[np.clip(np.searchsorted(edges, s, side="right") - 1, 0, bins - 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert h.roc_auc() == pytest.approx(skm.roc_auc_score(y, q, sample_weight=w), rel=1e-12)
+        assert h.roc_auc(max_fpr=0.3) == pytest.approx(
+            skm.roc_auc_score(y, q, sample_weight=w, max_fpr=0.3), rel=1e-12)
+        assert h.average_precision() == pytest.approx(
+            skm.average_precision_score(y, q, sample_weight=w), rel=1e-12)
+    p, m = sum(per_bin[1]), sum(per_bin[0])
+    bound = sum(a * b for a, b in zip(per_bin[1], per_bin[0], strict=True)) / (2 * p * m)
+    assert h.auc_error_bound() == pytest.approx(float(bound), rel=1e-12)

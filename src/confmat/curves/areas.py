@@ -189,9 +189,9 @@ def roc_auc(
     if (len(classes) > 2 and not one_vs_rest) or (s_arr.ndim == 2 and s_arr.shape[1] > 2):
         if s_arr.ndim == 1:
             raise ValueError(
-                f"y_true has {len(classes)} classes but y_score is 1-D: give pos_label= (the "
-                "class the scores are of, against the rest), or one score column per class "
-                "with multi_class='ovr' or 'ovo'"
+                f"y_score must be 2-D (one column per class) for y_true of {len(classes)} "
+                f"classes, got shape {s_arr.shape}; for 1-D scores of one class against the "
+                "rest give pos_label="
             )
         s = check_scores_2d(y_score, n)
         if max_fpr is not None and max_fpr != 1:
