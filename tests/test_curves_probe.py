@@ -533,3 +533,28 @@ def test_binned_areas_with_weights_far_from_one(scale):
     p, m = sum(per_bin[1]), sum(per_bin[0])
     bound = sum(a * b for a, b in zip(per_bin[1], per_bin[0], strict=True)) / (2 * p * m)
     assert h.auc_error_bound() == pytest.approx(float(bound), rel=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-11, 1e-13, 1e-300])
+def test_weighted_average_of_small_weights_is_the_weighted_mean(scale):
+    # docs/curves.md (differences from scikit-learn): scikit-learn tests the total support
+    # with np.isclose(total, 0) and returns 0 below about 1e-8; confmat averages. Oracle:
+    # scikit-learn's per-class values (average=None) weighted by the classes' weights.
+    rng = np.random.default_rng(12)
+    n, k = 150, 3
+    y = np.concatenate([np.arange(k), rng.integers(0, k, n - k)])
+    p = rng.dirichlet(np.ones(k), n)
+    w = (rng.random(n) + 0.1) * scale
+    support = np.array([w[y == c].sum() for c in range(k)])
+    per_auc = skm.roc_auc_score(y, p, multi_class="ovr", average=None, sample_weight=w)
+    per_ap = skm.average_precision_score(y, p, average=None, sample_weight=w)
+    assert skm.roc_auc_score(y, p, multi_class="ovr", average="weighted", sample_weight=w) == 0
+    assert confmat.roc_auc(y, p, multi_class="ovr", average="weighted",
+                           sample_weight=w) == pytest.approx(np.average(per_auc,
+                                                                        weights=support / scale))
+    assert confmat.average_precision(y, p, average="weighted", sample_weight=w) == pytest.approx(
+        np.average(per_ap, weights=support / scale))
+    h = ScoreHistogram([0, 1, 2], bins=50).update(y, p, sample_weight=w)
+    per_binned = h.roc_auc(average=None)
+    assert h.roc_auc(average="weighted") == pytest.approx(np.average(per_binned,
+                                                                     weights=support / scale))
