@@ -371,9 +371,17 @@ def test_scores_on_bin_centres_give_the_exact_curves(score_range, weighted):
         skm.average_precision_score(y, s, sample_weight=w), rel=1e-12)
 
 
+LABEL_KINDS = {  # labels of class 0 and 1, and the pos_label given (None: the door's rule)
+    "int": ([0, 1], None), "pm1": ([-1, 1], None), "bool": ([False, True], None),
+    "str": (["neg", "pos"], "pos"), "int pos 0": ([1, 0], 0), "three": ([7, 3], 3),
+}
+
+
 @SETTINGS
-@given(st.integers(0, 2**32 - 1), st.sampled_from(RANGES), st.sampled_from([1, 2, 7, 100]))
-def test_binned_curves_equal_sklearn_on_scores_binned_by_numpy(seed, score_range, bins):
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RANGES), st.sampled_from([1, 2, 7, 100]),
+       st.sampled_from(sorted(LABEL_KINDS)), st.booleans())
+def test_binned_curves_equal_sklearn_on_scores_binned_by_numpy(seed, score_range, bins, kind,
+                                                                weighted):
     # the oracle bins with numpy.histogram and puts every sample at its bin's lower edge
     lo, hi = score_range
     rng = np.random.default_rng(seed)
@@ -383,20 +391,47 @@ def test_binned_curves_equal_sklearn_on_scores_binned_by_numpy(seed, score_range
     s = rng.choice(pool, n)
     y = rng.integers(0, 2, n)
     y[:2] = [0, 1]
-    h = ScoreHistogram(bins=bins, score_range=score_range).update(y, s)
-    yq, sq = [], []
+    w = rng.random(n) * 3 if weighted else None
+    names, pos_label = LABEL_KINDS[kind]
+    labels = np.array(names, dtype=object if kind == "bool" else None)[y]
+    if kind == "bool":
+        labels = labels.astype(bool)
+    if kind == "three":  # a third class, negative like the class 7
+        labels = np.where((y == 0) & (rng.random(n) < 0.5), 5, labels)
+    h = ScoreHistogram(bins=bins, score_range=score_range, pos_label=pos_label).update(
+        labels, s, sample_weight=w)
+    yq, sq, wq = [], [], []
     for c in (0, 1):
         counts, _ = np.histogram(s[y == c], bins=edges)
+        order = np.argsort(s[y == c], kind="stable")  # samples bin by bin, as counted
         yq.append(np.full(counts.sum(), c))
         sq.append(np.repeat(edges[:-1], counts))
+        if w is not None:
+            wq.append(w[y == c][order])
     yq, sq = np.concatenate(yq), np.concatenate(sq)
+    wq = np.concatenate(wq) if w is not None else None
     for drop in (False, True):
-        _same(h.roc_curve(drop_intermediate=drop), skm.roc_curve(yq, sq, drop_intermediate=drop))
+        _same(h.roc_curve(drop_intermediate=drop),
+              skm.roc_curve(yq, sq, sample_weight=wq, drop_intermediate=drop))
         _same(h.precision_recall_curve(drop_intermediate=drop),
-              skm.precision_recall_curve(yq, sq, drop_intermediate=drop))
-    _same(h.roc_auc(), skm.roc_auc_score(yq, sq))
-    _same(h.roc_auc(max_fpr=0.5), skm.roc_auc_score(yq, sq, max_fpr=0.5))
-    _same(h.average_precision(), skm.average_precision_score(yq, sq))
+              skm.precision_recall_curve(yq, sq, sample_weight=wq, drop_intermediate=drop))
+    _same(h.roc_auc(), skm.roc_auc_score(yq, sq, sample_weight=wq))
+    _same(h.roc_auc(max_fpr=0.5), skm.roc_auc_score(yq, sq, sample_weight=wq, max_fpr=0.5))
+    _same(h.average_precision(), skm.average_precision_score(yq, sq, sample_weight=wq))
+
+
+def test_large_unweighted_input_takes_the_compiled_paths_and_equals_sklearn():
+    rng = np.random.default_rng(21)
+    n = 1 << 17  # past the sizes of the compiled sort / merge and of the fast AUC
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    s = np.round(rng.normal(size=n) + y, 2)  # heavy ties
+    _same(confmat.roc_curve(y, s), skm.roc_curve(y, s))
+    _same(confmat.roc_curve(y, s, drop_intermediate=False),
+          skm.roc_curve(y, s, drop_intermediate=False))
+    _same(confmat.precision_recall_curve(y, s), skm.precision_recall_curve(y, s))
+    _same(confmat.average_precision(y, s), skm.average_precision_score(y, s))
+    _same(confmat.roc_auc(y, s), skm.roc_auc_score(y, s))
+    _same(confmat.roc_auc(y, s, max_fpr=0.2), skm.roc_auc_score(y, s, max_fpr=0.2))
 
 
 @pytest.mark.parametrize("score_range, bins, numpy_refuses", [
