@@ -157,7 +157,7 @@ def test_absent_pos_label_is_the_documented_difference(pos):
     y = [0, 1, 1] if pos == 2 else ["a", "b", "b"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fpr, tpr, _ = skm.roc_curve(y, [0.1, 0.2, 0.3], pos_label=pos)
+        _, tpr, _ = skm.roc_curve(y, [0.1, 0.2, 0.3], pos_label=pos)
     assert np.isnan(tpr).all()
     with pytest.raises(ValueError, match=f"pos_label={pos!r} is not one of the labels"):
         confmat.roc_curve(y, [0.1, 0.2, 0.3], pos_label=pos)
@@ -362,6 +362,7 @@ def test_scores_on_bin_centres_give_the_exact_curves(score_range, weighted):
     assert_array_equal(thr[1:], lower)
     p, r, t = h.precision_recall_curve()
     e_p, e_r, e_t = skm.precision_recall_curve(y, s, sample_weight=w)
+    assert_array_equal(t, edges[np.searchsorted(centres, e_t)])
     assert_allclose(p, e_p, rtol=1e-12)
     assert_allclose(r, e_r, rtol=1e-12)
     assert h.roc_auc() == pytest.approx(skm.roc_auc_score(y, s, sample_weight=w), rel=1e-12)
@@ -445,7 +446,7 @@ def test_large_unweighted_input_takes_the_compiled_paths_and_equals_sklearn():
 ])
 def test_score_ranges_whose_bins_float64_cannot_form_are_refused(score_range, bins,
                                                                  numpy_refuses):
-    with pytest.raises(ValueError, match="score_range=.* too (wide|narrow)"):
+    with pytest.raises(ValueError, match=r"score_range=.* too (wide|narrow)"):
         ScoreHistogram(bins=bins, score_range=score_range)
     if numpy_refuses:
         with warnings.catch_warnings():

@@ -26,8 +26,8 @@ MAX_BINS = 10_000_000
 __all__ = [
     "MAX_BINS",
     "check_bins",
-    "check_score_range",
     "check_integer_scores",
+    "check_score_range",
     "check_scores_1d",
     "check_scores_2d",
     "check_threshold",
