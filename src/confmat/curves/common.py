@@ -143,7 +143,9 @@ def average_scores(
     if not support.sum() > 0:
         return 0.0
     scores = np.where(support == 0, 0.0, scores)
-    return float(np.average(scores, weights=support / support.max()))
+    # moved by a power of two (exact) near 1: products of tiny supports would underflow
+    scaled = np.ldexp(np.asarray(support, dtype=np.float64), -int(np.frexp(support.max())[1]))
+    return float(np.average(scores, weights=scaled))
 
 
 def check_average(average: Any, allowed: Sequence[Any]) -> None:
