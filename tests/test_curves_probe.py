@@ -223,6 +223,40 @@ def test_multiclass_auc_and_ap_equal_sklearn(seed, k, n, weights, ties, strings)
               skm.roc_auc_score(y, p, multi_class="ovo", average=average))
 
 
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(3, 40), st.booleans())
+def test_multilabel_and_one_vs_rest_curves_equal_sklearn(seed, k, n, weighted):
+    rng = np.random.default_rng(seed)
+    indicator = (rng.random((n, k)) < 0.4).astype(np.int64)
+    s = np.round(rng.random((n, k)), 1)  # ties
+    w = rng.random(n) + 0.01 if weighted else None
+    for average in ["macro", "weighted", "micro", None]:
+        for max_fpr in (None, 0.4):
+            a = _outcome(lambda: confmat.roc_auc(indicator, s, average=average,
+                                                 sample_weight=w, max_fpr=max_fpr))
+            b = _outcome(lambda: skm.roc_auc_score(indicator, s, average=average,
+                                                   sample_weight=w, max_fpr=max_fpr))
+            assert a[0] == b[0]  # a column of one class: both refuse
+            if a[0] == "ok":
+                _same(a[1], b[1])
+        _same(confmat.average_precision(indicator, s, average=average, sample_weight=w),
+              _outcome(lambda: skm.average_precision_score(indicator, s, average=average,
+                                                           sample_weight=w))[1])
+    # one-vs-rest curves of a multiclass problem: each class, and the micro curve of the
+    # raveled indicator matrix
+    y = np.concatenate([np.arange(k), rng.integers(0, k, n)])
+    p = rng.dirichlet(np.ones(k), y.shape[0])
+    wy = None if w is None else rng.random(y.shape[0]) + 0.01
+    ovr = confmat.roc_curve_ovr(y, p, sample_weight=wy)
+    for c in range(k):
+        _same((ovr.curves[c].fpr, ovr.curves[c].tpr, ovr.curves[c].thresholds),
+              skm.roc_curve(y == c, p[:, c], sample_weight=wy))
+    onehot = (y[:, None] == np.arange(k)).ravel()
+    _same((ovr.micro.fpr, ovr.micro.tpr),
+          skm.roc_curve(onehot, p.ravel(),
+                        sample_weight=None if wy is None else np.repeat(wy, k))[:2])
+
+
 # ------------------------------------------------------------------ Mann-Whitney AUC vs SciPy
 def _scipy_auc(pos, s):
     u = mannwhitneyu(s[pos], s[~pos], alternative="two-sided", method="asymptotic").statistic
@@ -314,6 +348,20 @@ def test_bins_follow_numpy_histogram_at_every_edge(score_range, bins, numba_path
         expected_w, _ = np.histogram(s[y == c], bins=edges, weights=w[y == c])
         # numpy sums weights by differences of a cumulative sum: off by rounding of the total
         assert_allclose(hw.counts[c, 0], expected_w, rtol=0, atol=1e-14 * w.sum())
+
+
+@pytest.mark.parametrize("numba_path", [False, True])
+def test_multiclass_columns_bin_as_numpy_histogram_at_every_edge(numba_path, monkeypatch):
+    monkeypatch.setattr(binned_binning, "NUMBA_MIN_SIZE", 0 if numba_path else 1 << 60)
+    bins = 37
+    edges = _documented_edges(0.0, 1.0, bins)
+    x = _edge_scores(edges, 0.0, 1.0)
+    p = np.column_stack([x, 1.0 - x, np.zeros_like(x)])  # rows of probabilities
+    y = np.arange(x.shape[0]) % 3
+    h = ScoreHistogram([0, 1, 2], bins=bins).update(y, p)
+    for c in range(3):
+        for k in range(3):
+            assert_array_equal(h.counts[c, k], np.histogram(p[y == c, k], bins=edges)[0])
 
 
 def test_edges_differ_from_numpy_linspace_only_as_documented():
