@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import warnings
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pytest
@@ -232,16 +233,14 @@ def test_multilabel_and_one_vs_rest_curves_equal_sklearn(seed, k, n, weighted):
     w = rng.random(n) + 0.01 if weighted else None
     for average in ["macro", "weighted", "micro", None]:
         for max_fpr in (None, 0.4):
-            a = _outcome(lambda: confmat.roc_auc(indicator, s, average=average,
-                                                 sample_weight=w, max_fpr=max_fpr))
-            b = _outcome(lambda: skm.roc_auc_score(indicator, s, average=average,
-                                                   sample_weight=w, max_fpr=max_fpr))
+            kw = {"average": average, "sample_weight": w, "max_fpr": max_fpr}
+            a = _outcome(partial(confmat.roc_auc, indicator, s, **kw))
+            b = _outcome(partial(skm.roc_auc_score, indicator, s, **kw))
             assert a[0] == b[0]  # a column of one class: both refuse
             if a[0] == "ok":
                 _same(a[1], b[1])
         _same(confmat.average_precision(indicator, s, average=average, sample_weight=w),
-              _outcome(lambda: skm.average_precision_score(indicator, s, average=average,
-                                                           sample_weight=w))[1])
+              skm.average_precision_score(indicator, s, average=average, sample_weight=w))
     # one-vs-rest curves of a multiclass problem: each class, and the micro curve of the
     # raveled indicator matrix
     y = np.concatenate([np.arange(k), rng.integers(0, k, n)])
@@ -501,6 +500,16 @@ def test_score_ranges_whose_bins_float64_cannot_form_are_refused(score_range, bi
             warnings.simplefilter("error")
             with pytest.raises((ValueError, RuntimeWarning)):
                 np.histogram([score_range[0]], bins=bins, range=score_range)
+
+
+def test_json_state_with_such_a_range_names_the_field():
+    data = ScoreHistogram(bins=10).update([0, 1], [0.2, 0.7]).to_dict()
+    data["score_range"] = [-1e308, 1e308]
+    with pytest.raises(ValueError, match=r"demo: field 'score_range': score_range=.* too wide"):
+        confmat.binned.read_histogram(data, "demo")
+    data["score_range"] = [1.0, 1.0000000000000002]
+    with pytest.raises(ValueError, match=r"demo: field 'score_range': .* too narrow for 10 bins"):
+        confmat.binned.read_histogram(data, "demo")
 
 
 @SETTINGS
