@@ -651,3 +651,27 @@ def test_weighted_average_of_small_weights_is_the_weighted_mean(scale):
     per_binned = h.roc_auc(average=None)
     assert h.roc_auc(average="weighted") == pytest.approx(np.average(per_binned,
                                                                      weights=support / scale))
+
+
+def test_sums_of_weights_past_float64_are_refused_not_turned_into_inf():
+    # each chunk passes the door (its own total is finite) but the running total, or the
+    # merged one, passed 1.8e308: the counts became inf and every area NaN without a word
+    def fresh():
+        return ScoreHistogram(bins=4).update([0, 1], [0.2, 0.7], sample_weight=[5e307, 5e307])
+
+    h = fresh()
+    h.update([0, 1], [0.2, 0.7], sample_weight=[2e307, 2e307])  # 1.4e308 in all: finite
+    assert h.n == pytest.approx(1.4e308) and h.roc_auc() == 1.0
+    before = h.counts.copy()
+    with pytest.raises(ValueError, match=r"ScoreHistogram\.update: the sums of weights would pass"):
+        h.update([0, 1], [0.2, 0.7], sample_weight=[4e307, 4e307])
+    assert_array_equal(h.counts, before)
+    with pytest.raises(ValueError, match=r"ScoreHistogram\.merge: the sums of weights would pass"):
+        fresh().merge(fresh())
+    with pytest.raises(ValueError, match="update_grouped: the sums of weights would pass"):
+        fresh().update_grouped([0, 1], [0, 3], [5e307, 5e307])
+    counted = ScoreHistogram(bins=4).update([0, 1], [0.2, 0.7])  # int counts stay int
+    with pytest.raises(ValueError, match="update_grouped: the sums of weights would pass"):
+        counted.update_grouped([0, 1], [0, 3], [1e308, 1e308])
+    assert counted.counts.dtype == np.int64 and counted.n == 2
+    assert float(sum(Fraction(float(v)) for v in h.counts[:, 0].ravel())) == h.n

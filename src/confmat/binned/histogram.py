@@ -277,7 +277,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         ------
         ValueError, TypeError
             A label not in ``labels``, a score outside ``score_range`` (the chunk is not
-            added), scores of the wrong shape, bad weights.
+            added), scores of the wrong shape, bad weights, weights whose running total would
+            pass the largest float64 (the chunk is not added).
 
         Examples
         --------
@@ -295,10 +296,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         if w is None and not self.is_weighted and self._count_in_place(codes, s):
             return self
         hist = self._bin(codes, s, w)
-        if w is not None and not self.is_weighted:
-            self.counts = self.counts.astype(np.float64)
-        if self.is_weighted:
-            self.counts += hist
+        if w is not None or self.is_weighted:
+            self.counts = _add_weights(self.counts, hist, "ScoreHistogram.update")
         else:
             self.counts += np.rint(hist).astype(np.int64) if hist.dtype.kind == "f" else hist
         return self
@@ -327,7 +326,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         ------
         ValueError
             A multiclass histogram; arrays of different shapes; codes, bins or counts out of
-            range.
+            range; float counts whose running total would pass the largest float64 (nothing
+            is added).
 
         Examples
         --------
@@ -356,8 +356,10 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             if not self.is_weighted:
                 check_sum([int_total(self.counts), int_total(c)],
                           "ScoreHistogram.update_grouped: the counts added to the histogram")
-        if c.dtype.kind == "f" and not self.is_weighted:
-            self.counts = self.counts.astype(np.float64)
+        if c.dtype.kind == "f" or self.is_weighted:
+            _add_weights(self.counts[:, 0].sum(), c.sum(), "ScoreHistogram.update_grouped")
+            if not self.is_weighted:
+                self.counts = self.counts.astype(np.float64)
         np.add.at(self.counts[:, 0, :], (t, b), c.astype(self.counts.dtype))
         return self
 
@@ -405,7 +407,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             An argument that is not a ScoreHistogram.
         ValueError
             Different labels, bins, score_range or positive-class rule
-            (:attr:`positive_rule`).
+            (:attr:`positive_rule`); sums of weights whose total would pass the largest
+            float64.
         OverflowError
             Integer counts whose total would pass int64.
 
@@ -421,9 +424,10 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             if not (o.is_weighted or out.is_weighted):  # int64 totals must not wrap
                 check_sum([int_total(out.counts[:, 0]), int_total(o.counts[:, 0])],
                           "ScoreHistogram.merge: the merged counts")
-            if o.is_weighted and not out.is_weighted:
-                out.counts = out.counts.astype(np.float64)
-            out.counts = out.counts + o.counts
+            if o.is_weighted or out.is_weighted:
+                out.counts = _add_weights(out.counts, o.counts, "ScoreHistogram.merge")
+            else:
+                out.counts = out.counts + o.counts
         return out
 
     def __add__(self, other: Any) -> ScoreHistogram:
@@ -446,6 +450,19 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             f"ScoreHistogram(labels={self.labels}, bins={self.bins}, "
             f"score_range={self.score_range}, n={self.n:g})"
         )
+
+
+def _add_weights(counts: Any, extra: Any, what: str) -> Any:
+    """``counts + extra`` in float64 (sums of weights), refused when the total weight (every
+    sample once: score column 0) passes the largest float64, where it would turn into inf and
+    every curve into NaN without a word; nothing is changed then."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.asarray(counts, dtype=np.float64) + extra
+        total = out[:, 0].sum() if out.ndim == 3 else out
+    if not np.isfinite(total):
+        raise ValueError(f"{what}: the sums of weights would pass the largest float64 "
+                         "(about 1.8e308); rescale the weights")
+    return out
 
 
 def _whole(values: Any, name: str) -> np.ndarray:
