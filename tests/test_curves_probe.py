@@ -20,6 +20,7 @@ ScoreHistogram's edges from ``numpy.histogram(bins=B, range=...)`` (which uses
 
 from __future__ import annotations
 
+import math
 import warnings
 from fractions import Fraction
 from functools import partial
@@ -675,3 +676,27 @@ def test_sums_of_weights_past_float64_are_refused_not_turned_into_inf():
         counted.update_grouped([0, 1], [0, 3], [1e308, 1e308])
     assert counted.counts.dtype == np.int64 and counted.n == 2
     assert float(sum(Fraction(float(v)) for v in h.counts[:, 0].ravel())) == h.n
+
+
+@pytest.mark.parametrize("score_range", [(-3.0, 5.0), (-7.3, -1.1), (0.1, 0.7)])
+def test_sweep_at_every_edge_counts_the_raw_scores_exactly(score_range):
+    # bins are [e_j, e_j+1): the counts at or above an edge are those of `score >= edge` on
+    # the raw scores, the oracle counted here
+    lo, hi = score_range
+    bins = 13
+    edges = _documented_edges(lo, hi, bins)
+    s = _edge_scores(edges, lo, hi)
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, s.shape[0])
+    w = rng.random(s.shape[0])
+    for weight in (None, w):
+        h = ScoreHistogram(bins=bins, score_range=score_range).update(y, s, sample_weight=weight)
+        sweep = h.threshold_sweep(thresholds=edges[:-1])
+        ww = np.ones_like(s) if weight is None else weight
+        for i, e in enumerate(edges[:-1]):
+            tp = math.fsum(ww[(s >= e) & (y == 1)])
+            fp = math.fsum(ww[(s >= e) & (y == 0)])
+            assert sweep.tp[i] == pytest.approx(tp, rel=1e-12)
+            assert sweep.fp[i] == pytest.approx(fp, rel=1e-12)
+        with pytest.raises(ValueError, match="is not a bin edge"):
+            h.threshold_sweep(thresholds=[np.nextafter(edges[3], np.inf)])
