@@ -223,6 +223,14 @@ def test_multiclass_auc_and_ap_equal_sklearn(seed, k, n, weights, ties, strings)
     for average in ["macro", "weighted"]:
         _same(confmat.roc_auc(y, p, multi_class="ovo", average=average),
               skm.roc_auc_score(y, p, multi_class="ovo", average=average))
+    # docs/curves.md: labels= may name the score columns in any order (scikit-learn wants
+    # them sorted); the same columns permuted give scikit-learn's value on the sorted ones
+    classes = sorted(set(y.tolist()))
+    perm = rng.permutation(k)
+    for multi_class in ("ovr", "ovo"):
+        _same(confmat.roc_auc(y, p[:, perm], multi_class=multi_class,
+                              labels=[classes[i] for i in perm]),
+              skm.roc_auc_score(y, p, multi_class=multi_class))
 
 
 @SETTINGS
@@ -700,3 +708,23 @@ def test_sweep_at_every_edge_counts_the_raw_scores_exactly(score_range):
             assert sweep.fp[i] == pytest.approx(fp, rel=1e-12)
         with pytest.raises(ValueError, match="is not a bin edge"):
             h.threshold_sweep(thresholds=[np.nextafter(edges[3], np.inf)])
+
+
+@SETTINGS
+@given(binary_inputs())
+def test_interpolated_and_trapezoid_average_precision_against_sklearn_curve(data):
+    # trapezoid: scikit-learn's auc(recall, precision); interpolated: PASCAL VOC's all-point
+    # interpolation (Everingham et al. 2010) worked on scikit-learn's curve
+    y, s, w, pos = data
+    if w is not None and not w.any():
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p, r, _ = skm.precision_recall_curve(y, s, pos_label=pos, sample_weight=w)
+        trapezoid = skm.auc(r, p)
+        interpolated = -np.sum(np.diff(r) * np.maximum.accumulate(p)[:-1])
+        a = confmat.average_precision(y, s, pos_label=pos, sample_weight=w, method="trapezoid")
+        b = confmat.average_precision(y, s, pos_label=pos, sample_weight=w,
+                                      method="interpolated")
+    assert a == pytest.approx(max(0.0, trapezoid), rel=1e-12, abs=1e-15)
+    assert b == pytest.approx(max(0.0, interpolated), rel=1e-12, abs=1e-15)
