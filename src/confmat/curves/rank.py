@@ -95,8 +95,8 @@ def rank_kernel() -> Any:
     @njit(nogil=True)
     def below_and_ties(ps, ns, limit):  # pragma: no cover - compiled
         # pairs (positive, negative) with the negative below / tied, as carry * limit + rest:
-        # the totals reach P * N, past int64 from 2**32 samples per class on, while each
-        # rest stays below limit (2**62) and each step adds at most N < limit
+        # the totals reach P * N, past int64 once P * N > 2**63 (about 3e9 samples per
+        # class), while each rest stays below limit (2**62) and each step adds at most N
         lo = 0
         hi = 0
         m = ns.shape[0]
@@ -323,7 +323,7 @@ def mann_whitney_auc(pos: np.ndarray, score: np.ndarray) -> float:
     ps, ns = _sort_pair(score[pos], score[~pos])
     left = np.searchsorted(ns, ps, side="left")
     right = np.searchsorted(ns, ps, side="right")
-    twice_u = exact_int_sum(left) + exact_int_sum(right)  # P N passes int64 from 2**32 on
+    twice_u = exact_int_sum(left) + exact_int_sum(right)  # P N may pass int64 (2**63)
     return twice_u / (2.0 * n_pos * n_neg)
 
 
@@ -355,5 +355,3 @@ def exact_int_sum(values: np.ndarray) -> int:
         return int(values.sum(dtype=np.int64))
     return sum(int(values[i:i + block].sum(dtype=np.int64))
                for i in range(0, values.size, block))
-
-
