@@ -523,7 +523,11 @@ def test_accumulator_round_trip(labels: list[Any], weighted: bool, with_scores: 
 def test_histogram_round_trip(labels: list[Any], bins: int, weighted: bool, data: Any) -> None:
     lo = data.draw(st.floats(-1e6, 1e6))
     hi = data.draw(st.floats(lo, 2e6).filter(lambda v: v > lo))
-    h = ScoreHistogram(labels, bins=bins, score_range=(lo, hi))
+    try:
+        h = ScoreHistogram(labels, bins=bins, score_range=(lo, hi))
+    except ValueError as exc:  # bins float64 cannot form (inputs.scores.check_score_range)
+        assert "too narrow" in str(exc)
+        return
     shape = h.counts.shape
     size = int(np.prod(shape))
     values = data.draw(st.lists(FLOAT_COUNTS if weighted else INT_COUNTS | st.just(0),

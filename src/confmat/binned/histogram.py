@@ -12,6 +12,7 @@ import numpy as np
 from ..curves.common import check_probabilities
 from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
 from ..inputs.kinds import check_known_kinds, label_kind, py_scalar
+from ..inputs.scores import check_score_range, histogram_edges
 from ..inputs.targets import (
     binary_pos_label,
     check_bins,
@@ -115,13 +116,7 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         if len(self.labels) < 2:
             raise ValueError(f"labels must name at least two classes, got {self.labels}")
         self.bins = check_bins(bins)
-        try:
-            lo, hi = (float(v) for v in score_range)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"score_range must be two numbers (lo, hi), got {score_range!r}") from exc
-        if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
-            raise ValueError(f"score_range must be finite with lo < hi, got {score_range!r}")
-        self.score_range = (lo, hi)
+        self.score_range = check_score_range(score_range, self.bins)
         k = len(self.labels)
         self._ncols = 1 if k == 2 else k
         self.counts = np.zeros((k, self._ncols, self.bins), dtype=np.int64)
@@ -156,11 +151,9 @@ class ScoreHistogram(HistogramCurves, HistogramState):
 
     @property
     def edges(self) -> np.ndarray:
-        """The ``bins + 1`` bin edges ``lo + (hi - lo) * j / bins``."""
-        lo, hi = self.score_range
-        e = lo + (hi - lo) * (np.arange(self.bins + 1) / self.bins)
-        e[-1] = hi
-        return e
+        """The ``bins + 1`` bin edges ``lo + (hi - lo) * (j / bins)``
+        (:func:`confmat.inputs.scores.histogram_edges`)."""
+        return histogram_edges(self.bins, *self.score_range)
 
     @property
     def is_weighted(self) -> bool:
@@ -284,7 +277,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         ------
         ValueError, TypeError
             A label not in ``labels``, a score outside ``score_range`` (the chunk is not
-            added), scores of the wrong shape, bad weights.
+            added), scores of the wrong shape, bad weights, weights whose running total would
+            pass the largest float64 (the chunk is not added).
 
         Examples
         --------
@@ -302,10 +296,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         if w is None and not self.is_weighted and self._count_in_place(codes, s):
             return self
         hist = self._bin(codes, s, w)
-        if w is not None and not self.is_weighted:
-            self.counts = self.counts.astype(np.float64)
-        if self.is_weighted:
-            self.counts += hist
+        if w is not None or self.is_weighted:
+            self.counts = _add_weights(self.counts, hist, "ScoreHistogram.update")
         else:
             self.counts += np.rint(hist).astype(np.int64) if hist.dtype.kind == "f" else hist
         return self
@@ -334,7 +326,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         ------
         ValueError
             A multiclass histogram; arrays of different shapes; codes, bins or counts out of
-            range.
+            range; float counts whose running total would pass the largest float64 (nothing
+            is added).
 
         Examples
         --------
@@ -363,8 +356,10 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             if not self.is_weighted:
                 check_sum([int_total(self.counts), int_total(c)],
                           "ScoreHistogram.update_grouped: the counts added to the histogram")
-        if c.dtype.kind == "f" and not self.is_weighted:
-            self.counts = self.counts.astype(np.float64)
+        if c.dtype.kind == "f" or self.is_weighted:
+            _add_weights(self.counts[:, 0].sum(), c.sum(), "ScoreHistogram.update_grouped")
+            if not self.is_weighted:
+                self.counts = self.counts.astype(np.float64)
         np.add.at(self.counts[:, 0, :], (t, b), c.astype(self.counts.dtype))
         return self
 
@@ -412,7 +407,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             An argument that is not a ScoreHistogram.
         ValueError
             Different labels, bins, score_range or positive-class rule
-            (:attr:`positive_rule`).
+            (:attr:`positive_rule`); sums of weights whose total would pass the largest
+            float64.
         OverflowError
             Integer counts whose total would pass int64.
 
@@ -428,9 +424,10 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             if not (o.is_weighted or out.is_weighted):  # int64 totals must not wrap
                 check_sum([int_total(out.counts[:, 0]), int_total(o.counts[:, 0])],
                           "ScoreHistogram.merge: the merged counts")
-            if o.is_weighted and not out.is_weighted:
-                out.counts = out.counts.astype(np.float64)
-            out.counts = out.counts + o.counts
+            if o.is_weighted or out.is_weighted:
+                out.counts = _add_weights(out.counts, o.counts, "ScoreHistogram.merge")
+            else:
+                out.counts = out.counts + o.counts
         return out
 
     def __add__(self, other: Any) -> ScoreHistogram:
@@ -453,6 +450,19 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             f"ScoreHistogram(labels={self.labels}, bins={self.bins}, "
             f"score_range={self.score_range}, n={self.n:g})"
         )
+
+
+def _add_weights(counts: Any, extra: Any, what: str) -> Any:
+    """``counts + extra`` in float64 (sums of weights), refused when the total weight (every
+    sample once: score column 0) passes the largest float64, where it would turn into inf and
+    every curve into NaN without a word; nothing is changed then."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.asarray(counts, dtype=np.float64) + extra
+        total = out[:, 0].sum() if out.ndim == 3 else out
+    if not np.isfinite(total):
+        raise ValueError(f"{what}: the sums of weights would pass the largest float64 "
+                         "(about 1.8e308); rescale the weights")
+    return out
 
 
 def _whole(values: Any, name: str) -> np.ndarray:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..inputs.scores import check_score_range
 from ..inputs.state import (
     check_envelope,
     field_name,
@@ -207,6 +208,10 @@ def read_state(histogram_type: Any, data: Any, name: str, at: tuple[str, ...] = 
             f"{name}: field {field_name((*at, 'bins'))} gives a histogram of {k} x {shape[1]} x "
             f"{bins} cells, more than the {MAX_CELLS} this confmat reads"
         )
+    try:  # after the size check: the edges are formed here
+        check_score_range(score_range, bins)
+    except ValueError as exc:  # finite, lo < hi, but bins float64 cannot form
+        raise ValueError(f"{name}: field {field_name((*at, 'score_range'))}: {exc}") from exc
     declared = read_counts(data, (*at, "shape"), name, shape=(3,), check_total=False)
     if tuple(declared.tolist()) != shape:
         raise ValueError(

@@ -189,10 +189,12 @@ class HistogramCurves:
         if p == 0 or q == 0:
             return undefined_auc()
         if max_fpr in (None, 1):
-            pos_f = pos.astype(np.float64)
-            neg_f = neg.astype(np.float64)
+            # shares of each class per bin, not counts: a product of two counts (or sums of
+            # weights far from 1) would overflow or underflow float64, and P N passes int64
+            pos_f = pos / float(p)
+            neg_f = neg / float(q)
             below = np.cumsum(neg_f) - neg_f
-            return float((pos_f * (below + 0.5 * neg_f)).sum() / (float(p) * float(q)))
+            return float((pos_f * (below + 0.5 * neg_f)).sum())
         lower = np.arange(pos.shape[0], dtype=np.float64)
         keep = (pos + neg)[::-1] > 0
         thr = lower[::-1][keep]
@@ -463,5 +465,5 @@ def pair_bound(pos: np.ndarray, neg: np.ndarray) -> float:
     q = float(neg.sum())
     if p == 0 or q == 0:
         return float("nan")
-    return float(0.5 * (pos.astype(np.float64) * neg).sum() / (p * q))
+    return float(0.5 * ((pos / p) * (neg / q)).sum())  # shares: no product of two counts
 

@@ -151,7 +151,9 @@ def roc_auc(
         The class of each ``y_score`` column for 2-D scores (any order; by default the
         sorted classes of ``y_true``).
     pos_label : label, optional
-        The positive class of binary input; must occur in ``y_true``.
+        The positive class of binary input; must occur in ``y_true``. With a 1-D ``y_score``
+        and more than two classes, the class the scores are of, against all the others (as
+        :func:`roc_curve`).
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative weights.
     max_fpr : float in (0, 1], optional
@@ -183,7 +185,14 @@ def roc_auc(
     classes, codes = encode_truth(y_true)
     n = codes.shape[0]
     s_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
-    if len(classes) > 2 or (s_arr.ndim == 2 and s_arr.shape[1] > 2):
+    one_vs_rest = s_arr.ndim == 1 and pos_label is not None  # pos_label against the rest
+    if (len(classes) > 2 and not one_vs_rest) or (s_arr.ndim == 2 and s_arr.shape[1] > 2):
+        if s_arr.ndim == 1:
+            raise ValueError(
+                f"y_score must be 2-D (one column per class) for y_true of {len(classes)} "
+                f"classes, got shape {s_arr.shape}; for 1-D scores of one class against the "
+                "rest give pos_label="
+            )
         s = check_scores_2d(y_score, n)
         if max_fpr is not None and max_fpr != 1:
             raise ValueError(

@@ -118,7 +118,8 @@ def average_scores(
     average : {'macro', 'weighted'} or None
         None returns ``scores``; any other value than ``'macro'`` weights by ``support``.
     support : ndarray of shape (n_classes,)
-        The weight of each class (its positives); a total of 0 gives 0.0.
+        The weight of each class (its positives), non-negative; a total of exactly 0 gives
+        0.0 (however small a positive total, the weighted mean).
 
     Returns
     -------
@@ -130,15 +131,21 @@ def average_scores(
     0.875
     >>> average_scores(np.array([1.0, 0.5]), "macro", np.array([3, 1]))
     0.75
+    >>> average_scores(np.array([1.0, 0.5]), "weighted", np.array([3e-12, 1e-12]))
+    0.875
     """
     if average is None:
         return scores
     if average == "macro":
         return float(np.mean(scores))
-    if np.isclose(support.sum(), 0.0):
+    # a total of exactly 0, not one close to 0: scikit-learn's np.isclose(total, 0) turns
+    # every weighted average of sample weights below about 1e-8 into 0 (docs/curves.md)
+    if not support.sum() > 0:
         return 0.0
     scores = np.where(support == 0, 0.0, scores)
-    return float(np.average(scores, weights=support))
+    # moved by a power of two (exact) near 1: products of tiny supports would underflow
+    scaled = np.ldexp(np.asarray(support, dtype=np.float64), -int(np.frexp(support.max())[1]))
+    return float(np.average(scores, weights=scaled))
 
 
 def check_average(average: Any, allowed: Sequence[Any]) -> None:

@@ -14,6 +14,12 @@ import numpy as np
 from ..deps import njit, numba_kernels
 from .common import undefined_auc
 
+#: The pair counts of the compiled rank kernel carry at this value: each step adds at most the
+#: number of negatives (below 2**62), so the running rest never passes int64.
+PAIR_LIMIT = 1 << 62
+
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
 
 def cumulative_counts(
     pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None
@@ -79,14 +85,24 @@ def cumulative_counts(
 def rank_kernel() -> Any:
     """The compiled rank kernels ``(below_and_ties, scan, split, merge_desc)``, or None
     without numba (or with ``CONFMAT_DISABLE_NUMBA`` set); loaded through
-    :func:`confmat.deps.numba_kernels`."""
+    :func:`confmat.deps.numba_kernels`.
+
+    ``below_and_ties(ps, ns, limit)`` counts the pairs of an ascending positive and negative
+    score array whose negative is below, respectively tied with, the positive, each as
+    ``(carry, rest)`` meaning ``carry * limit + rest`` (:data:`PAIR_LIMIT`): exact past int64.
+    """
 
     @njit(nogil=True)
-    def below_and_ties(ps, ns):  # pragma: no cover - compiled
+    def below_and_ties(ps, ns, limit):  # pragma: no cover - compiled
+        # pairs (positive, negative) with the negative below / tied, as carry * limit + rest:
+        # the totals reach P * N, past int64 once P * N > 2**63 (about 3e9 samples per
+        # class), while each rest stays below limit (2**62) and each step adds at most N
         lo = 0
         hi = 0
         m = ns.shape[0]
+        below_carry = 0
         below = 0
+        ties_carry = 0
         ties = 0
         for i in range(ps.shape[0]):
             v = ps[i]
@@ -98,7 +114,13 @@ def rank_kernel() -> Any:
                 hi += 1
             below += lo
             ties += hi - lo
-        return below, ties
+            if below >= limit:
+                below_carry += below // limit
+                below = below % limit
+            if ties >= limit:
+                ties_carry += ties // limit
+                ties = ties % limit
+        return below_carry, below, ties_carry, ties
 
     @njit(nogil=True)
     def scan(y, s):  # pragma: no cover - compiled
@@ -219,9 +241,10 @@ def _sorted_halves_auc(below_and_ties: Any, buf: np.ndarray, n_pos: int) -> floa
     else:
         ps.sort()
         ns.sort()
-    below, ties = below_and_ties(ps, ns)
+    b_carry, below, t_carry, ties = below_and_ties(ps, ns, PAIR_LIMIT)
     n_neg = buf.shape[0] - n_pos
-    return (2 * int(below) + int(ties)) / (2.0 * n_pos * n_neg)
+    twice_u = 2 * (int(b_carry) * PAIR_LIMIT + int(below)) + int(t_carry) * PAIR_LIMIT + int(ties)
+    return twice_u / (2.0 * n_pos * n_neg)
 
 
 def fast_binary_auc(y_true: Any, y_score: Any) -> float | None:
@@ -300,7 +323,35 @@ def mann_whitney_auc(pos: np.ndarray, score: np.ndarray) -> float:
     ps, ns = _sort_pair(score[pos], score[~pos])
     left = np.searchsorted(ns, ps, side="left")
     right = np.searchsorted(ns, ps, side="right")
-    twice_u = int(left.sum(dtype=np.int64)) + int(right.sum(dtype=np.int64))
+    twice_u = exact_int_sum(left) + exact_int_sum(right)  # P N may pass int64 (2**63)
     return twice_u / (2.0 * n_pos * n_neg)
 
 
+def exact_int_sum(values: np.ndarray) -> int:
+    """The exact sum of non-negative integers as a Python int, whatever its size.
+
+    ``values.sum()`` in int64 wraps past ``2**63`` without a word; here blocks small enough
+    that their sum stays in int64 are summed by numpy and the block sums by Python.
+
+    Parameters
+    ----------
+    values : ndarray of int, shape (n,)
+        Non-negative integers (e.g. the number of negatives below each positive).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> exact_int_sum(np.array([2**62, 2**62, 2**62], dtype=np.int64)) == 3 * 2**62
+    True
+    """
+    if values.size == 0:
+        return 0
+    top = int(values.max())
+    block = values.size if top == 0 else max(1, _INT64_MAX // top)
+    if block >= values.size:
+        return int(values.sum(dtype=np.int64))
+    return sum(int(values[i:i + block].sum(dtype=np.int64))
+               for i in range(0, values.size, block))

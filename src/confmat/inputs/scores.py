@@ -5,7 +5,8 @@ The door of :mod:`confmat.inputs.targets` hands scores here: one score per sampl
 float64, finite (the first NaN or infinite value is named by position), and integer scores
 only where float64 keeps their order (:func:`check_integer_scores`). Thresholds are read as
 numbers the same way (:func:`numeric_1d`), and the number of bins of a score histogram is
-checked once (:func:`check_bins`).
+checked once (:func:`check_bins`), with the range they split (:func:`check_score_range`, whose
+edges :func:`histogram_edges` forms).
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ __all__ = [
     "MAX_BINS",
     "check_bins",
     "check_integer_scores",
+    "check_score_range",
     "check_scores_1d",
     "check_scores_2d",
     "check_threshold",
     "finite_float",
     "float_scores",
+    "histogram_edges",
     "numeric_1d",
 ]
 
@@ -330,3 +333,90 @@ def check_bins(bins: Any, name: str = "bins") -> int:
             or not 1 <= bins <= MAX_BINS):
         raise ValueError(f"{name} must be a positive integer of at most {MAX_BINS:_}, got {bins!r}")
     return int(bins)
+
+
+def histogram_edges(bins: int, lo: float, hi: float) -> np.ndarray:
+    """The ``bins + 1`` edges of equal-width score bins of ``[lo, hi]``:
+    ``lo + (hi - lo) * (j / bins)``, the last one ``hi`` itself.
+
+    ``j / bins`` is rounded once, so with the default range ``[0, 1]`` the edges are the
+    doubles nearest to ``j / bins`` (0.1, 0.2, ... are edges of 10 bins). ``numpy.linspace``,
+    which ``numpy.histogram(bins=B, range=...)`` uses, forms ``lo + j * ((hi - lo) / bins)``
+    instead and differs from these by one unit in the last place at some ``j`` (0.3 becomes
+    0.30000000000000004). The one formula of the edges of
+    :class:`~confmat.binned.ScoreHistogram` (and, in SQL, of
+    :func:`confmat.inputs.sql_counts.bin_expression`).
+
+    Parameters
+    ----------
+    bins : int
+        Number of bins (checked by :func:`check_bins`).
+    lo, hi : float
+        The range (checked by :func:`check_score_range`).
+
+    Returns
+    -------
+    ndarray of float64, shape (bins + 1,)
+
+    Examples
+    --------
+    >>> histogram_edges(4, 0.0, 1.0).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> float(histogram_edges(10, 0.0, 1.0)[3]), float(np.linspace(0.0, 1.0, 11)[3])
+    (0.3, 0.30000000000000004)
+    """
+    e = lo + (hi - lo) * (np.arange(bins + 1) / bins)
+    e[-1] = hi
+    return e
+
+
+def check_score_range(score_range: Any, bins: int) -> tuple[float, float]:
+    """The ``(lo, hi)`` range of a score histogram of ``bins`` bins: two finite numbers, ``lo
+    < hi``, whose bins float64 can form.
+
+    A bin is looked up as ``floor((s - lo) * (bins / (hi - lo)))`` moved by one against the
+    edges (:func:`histogram_edges`), so ``hi - lo`` and ``bins / (hi - lo)`` must be finite
+    and the edges strictly increasing: a range so wide that ``hi - lo`` overflows, or so
+    narrow that neighbouring edges round to one double, would put scores into wrong bins
+    without a word (``numpy.histogram`` refuses such ranges too).
+
+    Parameters
+    ----------
+    score_range : (float, float)
+        The range asked for.
+    bins : int
+        The number of bins (already checked by :func:`check_bins`).
+
+    Returns
+    -------
+    (float, float)
+
+    Raises
+    ------
+    TypeError
+        Not two numbers.
+    ValueError
+        Not finite, ``lo >= hi``, or bins that float64 cannot form in it.
+
+    Examples
+    --------
+    >>> check_score_range((0, 1), 10)
+    (0.0, 1.0)
+    >>> check_score_range((-1e308, 1e308), 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: score_range=(-1e+308, 1e+308) is too wide for float64: hi - lo overflows; choose a narrower range
+    """
+    try:
+        lo, hi = (float(v) for v in score_range)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"score_range must be two numbers (lo, hi), got {score_range!r}") from exc
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f"score_range must be finite with lo < hi, got {score_range!r}")
+    if not math.isfinite(hi - lo):
+        raise ValueError(f"score_range={(lo, hi)} is too wide for float64: hi - lo overflows; "
+                         "choose a narrower range")
+    if not math.isfinite(bins / (hi - lo)) or not (np.diff(histogram_edges(bins, lo, hi)) > 0).all():
+        raise ValueError(f"score_range={(lo, hi)} is too narrow for {bins} bins: float64 cannot "
+                         "form bins that small; choose fewer bins or a wider range")
+    return lo, hi
