@@ -476,3 +476,18 @@ def test_integers_past_2_53_beside_floats_keep_values_and_counts():
     pairs = Counter([(-1.5, -1.5), (0, big)])
     assert acc.counts.tolist() == [[pairs[(a, b)] for b in cm.labels] for a in cm.labels]
     assert acc.counts.tolist() == cm.counts.tolist()
+
+
+@pytest.mark.parametrize("rng, message", [
+    ((1.0, 0.0), r"score_range must be finite with lo < hi"),
+    ((0.0, float("inf")), r"score_range must be finite with lo < hi"),
+    ((-1e308, 1e308), r"score_range=\(-1e\+308, 1e\+308\) is too wide for float64"),
+    ((0.0, 1e-310), r"score_range=\(0.0, 1e-310\) is too narrow for 10000 bins"),
+])
+def test_an_accumulator_refuses_a_score_range_at_construction(rng, message):
+    # before, the range was taken as given and refused (or not) only at the first scored chunk
+    with pytest.raises(ValueError, match=message):
+        Accumulator(score_range=rng)
+    for not_numbers in ("01", ("0", "1"), (False, True)):
+        with pytest.raises(TypeError, match=r"score_range must be two numbers"):
+            Accumulator(score_range=not_numbers)

@@ -21,6 +21,7 @@ from ..deps import is_dask_collection
 from ..inputs.columns import check_label_pair, label_array
 from ..inputs.encode import check_sample_weight, encode_pair, normalize_labels
 from ..inputs.kinds import check_known_kinds, py_scalar
+from ..inputs.scores import check_score_range
 from ..inputs.targets import check_bins
 from ..matrix import ConfusionMatrix
 from ..metrics.exact import check_total, int_total
@@ -106,7 +107,7 @@ class Accumulator(AccumulatorState):
         if scores not in (None, True, False):
             raise TypeError(f"scores must be True, False or None, got {scores!r}")
         self._track_scores = scores
-        self.score_range = (float(score_range[0]), float(score_range[1]))
+        self.score_range = check_score_range(score_range, self.bins)  # refused now, not later
         self._hist: Any = None
         if score_labels is not None:
             if scores is False:

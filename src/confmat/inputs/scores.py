@@ -408,6 +408,9 @@ def check_score_range(score_range: Any, bins: int) -> tuple[float, float]:
     ValueError: score_range=(-1e+308, 1e+308) is too wide for float64: hi - lo overflows; choose a narrower range
     """
     try:
+        if isinstance(score_range, str | bytes) or any(
+                isinstance(v, str | bytes | bool | np.bool_) for v in score_range):
+            raise TypeError("text or booleans")  # float("0.5") and float(True) would pass
         lo, hi = (float(v) for v in score_range)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"score_range must be two numbers (lo, hi), got {score_range!r}") from exc

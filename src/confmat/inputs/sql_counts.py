@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
+from .scores import histogram_edges
 from .sql_fetch import fetch_columns, floats, relation_columns, unmask
 
 __all__ = ["PERFECT_HASH_BITS", "SMALL_KEY_TYPES", "WIDE_INTEGERS", "bin_expression",
@@ -471,7 +472,7 @@ def score_bins(scores: np.ndarray, bins: int, score_range: tuple[float, float]) 
     [0.0, 1.0, 2.0, 3.0, 8.0, nan]
     """
     lo, hi = (float(v) for v in score_range)
-    edges = lo + (hi - lo) * (np.arange(bins + 1) / bins)
+    edges = histogram_edges(bins, lo, hi)
     with np.errstate(invalid="ignore"):
         j = np.minimum(np.searchsorted(edges, scores, side="right") - 1, bins - 1).astype(float)
         j[scores < lo] = -1.0
