@@ -202,3 +202,16 @@ def test_a_single_defined_group_is_not_compared_with_itself():
     for ci in (diff, ratio):
         assert np.isnan([ci.low, ci.high]).all()
         assert ci.metric.endswith(": only a has a defined value") and "a vs a" not in ci.metric
+
+
+def test_a_tie_with_the_reference_compares_another_group():
+    # recall 1/2 in both groups (worked by hand): the gap to the reference is 0 either way,
+    # and the comparison behind it is group b against the reference a, not a against itself
+    y, p = [1, 1, 0, 1, 1, 0], [1, 0, 0, 0, 1, 0]
+    ev = by_group(y, p, ["a"] * 3 + ["b"] * 3, pos_label=1)
+    assert ev.metric("recall").tolist() == [0.5, 0.5]
+    diff, ratio = ev.pair_intervals("recall", [("difference", "to_group"), ("ratio", "to_group")],
+                                    reference="a", n_resamples=200, random_state=0)
+    assert diff.metric == "recall difference (to_group): b vs a" and diff.estimate == 0.0
+    assert ratio.metric == "recall ratio (to_group): b vs a" and ratio.estimate == 1.0
+    assert diff.low <= 0.0 <= diff.high  # an interval of b - a, not the [0, 0] of a - a

@@ -99,11 +99,15 @@ def parties(values: np.ndarray, overall: float, kind: str, method: str,
         if kind == "difference":
             gap = np.abs(vals - ext[other])
             pick = np.where(np.isnan(gap), -np.inf, gap)
+            if other < vals.shape[0] and np.isfinite(np.delete(pick, other)).any():
+                pick[other] = -np.inf  # on a tie, another group rather than the reference
             k = int(np.argmax(pick))
         else:
             r = vals / ext[other]
             r = np.where(r > 1, 1.0 / r, r)
             pick = np.where(np.isnan(r), np.inf, r)
+            if other < vals.shape[0] and np.isfinite(np.delete(pick, other)).any():
+                pick[other] = np.inf
             k = int(np.argmin(pick))
     if not np.isfinite(pick[k]):
         return None
