@@ -27,6 +27,7 @@ from confmat import ConfusionMatrix
 from confmat.inference.common import check_level
 from confmat.inference.paired import TestResult
 from confmat.inference.power import power_roc_test
+from confmat.inference.power_data import power_roc_test_data
 from proc_oracle import proc  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +105,13 @@ def test_auc_below_one_half_is_procs_power_roc_test(proc):  # noqa: F811
 def test_auc_outside_the_open_unit_interval_is_refused(auc):
     with pytest.raises(ValueError, match=r"auc must be in \(0, 1\)"):
         power_roc_test(auc=auc, n_cases=20, n_controls=30)
+
+
+@pytest.mark.parametrize("scores", [[0.1, 0.2, 0.8, 0.9], [0.9, 0.8, 0.2, 0.1]])
+def test_separated_classes_name_the_scores_in_the_power_from_data(scores):
+    # AUC 1 (or 0) by hand: every positive above (below) every negative
+    with pytest.raises(ValueError, match=r"AUC of score_a is [01]\.0"):
+        power_roc_test_data([0, 0, 1, 1], scores)
 
 
 def test_power_docstring_says_what_the_function_does():
