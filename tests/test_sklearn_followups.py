@@ -206,3 +206,19 @@ def test_integer_thresholds_by_hand():
     assert thr.tolist() == [3, 2**53 + 1, 2**63 + 5, 2**64 - 1]
     *_, thr = cms.confusion_matrix_at_thresholds(y, s)
     assert thr.tolist() == [2**64 - 1, 2**63 + 5, 2**53 + 1, 3]
+
+
+@pytest.mark.parametrize("name", ["roc_auc_score", "roc_curve", "precision_recall_curve",
+                                  "average_precision_score", "det_curve",
+                                  "confusion_matrix_at_thresholds"])
+def test_integer_scores_float64_merges_are_refused_as_documented(name):
+    _documented("**Integer scores beyond 2**53 that float64 rounds to one value**",
+                "are a `ValueError` naming `y_score` and the two scores in every score function")
+    y, s = [0, 1, 0, 1], np.array([2**62, 2**62 + 1, 3, 4], dtype=np.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        getattr(skm, name)(y, s)  # scikit-learn ranks them (no error)
+    assert skm.roc_auc_score(y, s) == 0.75  # by hand: 3 of the 4 pairs ordered
+    with pytest.raises(ValueError, match=r"y_score: the integer scores 4611686018427387904 and "
+                                         r"4611686018427387905"):
+        getattr(cms, name)(y, s)
