@@ -78,7 +78,7 @@ def test_one_class_against_the_rest_from_1d_scores_as_documented(pos_label, weig
     w = rng.random(60) if weighted else None
     # scikit-learn refuses both calls ...
     with pytest.raises(TypeError, match="pos_label"):
-        skm.roc_auc_score(y, s, pos_label=pos_label)  # type: ignore[call-arg]
+        skm.roc_auc_score(y, s, pos_label=pos_label)
     if pos_label != 1:
         with pytest.raises(ValueError, match="pos_label"):
             skm.average_precision_score(y, s, pos_label=pos_label, sample_weight=w)

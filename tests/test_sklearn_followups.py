@@ -139,9 +139,15 @@ def test_samples_average_weights_go_through_the_door(name, bad):
                                [1, 2, 3, 4]])
 def test_samples_average_with_valid_weights_equals_sklearn(w):
     for name in ("roc_auc_score", "average_precision_score"):
-        ours = getattr(cms, name)(ML_T, ML_S, average="samples", sample_weight=w)
-        theirs = getattr(skm, name)(ML_T, ML_S, average="samples", sample_weight=w)
+        with warnings.catch_warnings(record=True) as ours_w:
+            warnings.simplefilter("always")
+            ours = getattr(cms, name)(ML_T, ML_S, average="samples", sample_weight=w)
+        with warnings.catch_warnings(record=True) as theirs_w:
+            warnings.simplefilter("always")
+            theirs = getattr(skm, name)(ML_T, ML_S, average="samples", sample_weight=w)
         assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12, nan_ok=True)
+        # the last row holds no positive: both warn of it, with the same message
+        assert sorted(str(m.message) for m in ours_w) == sorted(str(m.message) for m in theirs_w)
 
 
 # ------------------------------------------------------------------------------ warn_for
