@@ -15,8 +15,37 @@ from ..metrics.normal import z_quantile as z_quantile
 DEFAULT_RESAMPLES = 9999
 
 
+def as_float(value: Any) -> float:
+    """A number given by a user as float64; a float32 or float16 as the decimal it prints as.
+
+    ``np.float32(0.95)`` is the float32 nearest to 0.95, and its shortest decimal that rounds
+    back to it (Steele & White 1990) is ``0.95``: that decimal is what the user wrote, so it
+    is read, rather than the float32's binary value widened (0.949999988079071). Every other
+    number is ``float(value)``.
+
+    Parameters
+    ----------
+    value : int, float or numpy number
+        The number (already known to be one).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_float(np.float32(0.95)), float(np.float32(0.95))
+    (0.95, 0.949999988079071)
+    """
+    if isinstance(value, np.floating) and value.dtype.itemsize < 8:
+        return float(str(value))
+    return float(value)
+
+
 def check_level(level: Any) -> float:
-    """Validate a confidence level: a number strictly between 0 and 1.
+    """Validate a confidence level: a number strictly between 0 and 1 (a float32 or float16
+    level is the decimal it prints as, see :func:`as_float`).
 
     Parameters
     ----------
@@ -38,6 +67,9 @@ def check_level(level: Any) -> float:
     --------
     >>> check_level(0.95)
     0.95
+    >>> import numpy as np
+    >>> check_level(np.float32(0.95))  # the decimal written, not 0.949999988079071
+    0.95
     >>> check_level(95)
     Traceback (most recent call last):
     ...
@@ -45,7 +77,7 @@ def check_level(level: Any) -> float:
     """
     if isinstance(level, bool) or not isinstance(level, int | float | np.floating | np.integer):
         raise TypeError(f"level must be a number in (0, 1), got {type(level).__name__} {level!r}")
-    level = float(level)
+    level = as_float(level)
     if not (0.0 < level < 1.0):
         raise ValueError(f"level must lie strictly between 0 and 1 (e.g. 0.95), got {level!r}")
     return level

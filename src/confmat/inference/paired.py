@@ -92,6 +92,8 @@ class TestResult:
     ('exact binomial', 0.125, 4, 0)
     """
 
+    __test__ = False  # a result, not a test class: pytest must not collect it
+
     statistic: float
     pvalue: float
     method: str

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import REF_ROBIN
+from .common import as_float
 from .roc_obuchowski import binormal_cov, binormal_var
 
 __all__ = [
@@ -136,7 +137,7 @@ def _opt_number(value: Any, name: str, low: float | None = None, high: float | N
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | np.number):
         raise TypeError(f"{name} must be a number or None, got {value!r}")
-    v = float(value)
+    v = as_float(value)
     if not np.isfinite(v):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     if (low is not None and (v < low or (open_low and v == low))) or \
@@ -257,8 +258,12 @@ def power_roc_test(
 
     Parameters
     ----------
-    auc : float in (0.5, 1), optional
-        The expected AUC.
+    auc : float in (0, 1), optional
+        The expected AUC. The test is two-sided in the distance from 0.5 and Obuchowski's
+        variance is the same for ``auc`` and ``1 - auc``, so an AUC below 0.5 gives the
+        power and sample size of its mirror ``1 - auc`` (as pROC). 0 and 1, where that
+        variance is undefined (pROC returns NaN), are a ``ValueError``. A solved AUC lies in
+        (0.5, 1).
     n_cases, n_controls : float, optional
         Positives and negatives.
     kappa : float, default=1.0
@@ -290,7 +295,10 @@ def power_roc_test(
     0.7564
     """
     alt = _alternative(alternative)
-    theta = _opt_number(auc, "auc", 0.0, 1.0)
+    theta = _opt_number(auc, "auc")
+    if theta is not None and not 0.0 < theta < 1.0:
+        raise ValueError(f"auc must be in (0, 1) (Obuchowski's variance needs the normal "
+                         f"quantile of the AUC), got {auc!r}")
     pw = _opt_number(power, "power", 0.0, 1.0)
     sig = _opt_number(sig_level, "sig_level", 0.0, 1.0)
     nc, nn, k = _cases(n_cases, n_controls, kappa)

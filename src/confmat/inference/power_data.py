@@ -203,6 +203,9 @@ def power_roc_test_data(
         raise ValueError("power_roc_test_data needs both classes in y_true")
     if score_b is None:
         auc1 = float(delong_covariance(bt.pos, bt.score[None, :])[0][0])
+        if not 0.0 < auc1 < 1.0:  # pROC returns NaN there
+            raise ValueError(f"the AUC of score_a is {auc1!r}: the classes are separated, and "
+                             "Obuchowski's variance of one curve needs an AUC in (0, 1)")
         if sig_level is not None and power is not None:
             return power_roc_test(auc=auc1, kappa=float(n / m) if kappa is None else kappa,
                                   sig_level=sig_level, power=power, alternative=alternative)

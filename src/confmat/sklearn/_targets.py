@@ -533,7 +533,8 @@ def check_flag(value: Any, name: str, func: str) -> None:
         )
 
 
-def check_sequence(value: Any, name: str, func: str, kinds: str) -> None:
+def check_sequence(value: Any, name: str, func: str, kinds: str,
+                   types: tuple[type, ...] | None = None) -> None:
     """Refuse a scalar or a string where scikit-learn takes a collection (``warn_for``,
     ``target_names``).
 
@@ -547,12 +548,20 @@ def check_sequence(value: Any, name: str, func: str, kinds: str) -> None:
         str, the function's name.
     kinds
         str, what scikit-learn accepts, for the message.
+    types
+        tuple of types, optional: the only types scikit-learn accepts (``warn_for``: list,
+        tuple or set; a dict, a frozenset or an array is refused as there). None: any
+        collection with a length.
 
     Raises
     ------
     ValueError
-        ``value`` is a string or has no length.
+        ``value`` is a string, has no length, or is not of ``types``.
     """
+    if types is not None and not isinstance(value, types):
+        raise ValueError(
+            f"The '{name}' parameter of {func} must be {kinds}. Got {value!r} instead."
+        )
     if isinstance(value, str | bytes) or not hasattr(value, "__len__"):
         raise ValueError(
             f"The '{name}' parameter of {func} must be {kinds}. Got {value!r} instead."

@@ -64,7 +64,8 @@ def binary_counts(
 def in_score_dtype(thresholds: np.ndarray, y_score: Any) -> np.ndarray:
     """Thresholds (distinct scores, counted in float64) in the type of ``y_score``, as
     scikit-learn returns them where they are scores themselves (integer, boolean or float32
-    scores give integer, boolean or float32 thresholds; the values are exact).
+    scores give integer, boolean or float32 thresholds; the values are exact, integers beyond
+    2**53, which float64 rounds, included).
 
     Parameters
     ----------
@@ -78,9 +79,17 @@ def in_score_dtype(thresholds: np.ndarray, y_score: Any) -> np.ndarray:
     ndarray
         The thresholds.
     """
-    dtype = column_or_1d(y_score, "y_score").dtype
+    scores = column_or_1d(y_score, "y_score")
+    dtype = scores.dtype
     if dtype == thresholds.dtype or dtype.kind not in "biuf":
         return thresholds
+    if dtype.kind in "iu" and thresholds.size and (
+            thresholds.max() >= 2.0**53 or thresholds.min() <= -(2.0**53)):
+        # float64 rounds such integers; the door refused scores it would merge, so each
+        # threshold is the float64 image of exactly one distinct score: take that score back
+        distinct = np.unique(scores)
+        images = distinct.astype(np.float64)  # increasing, no two equal
+        return distinct[np.searchsorted(images, thresholds)]
     return thresholds.astype(dtype)
 
 

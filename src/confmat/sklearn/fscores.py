@@ -247,8 +247,9 @@ def precision_recall_fscore_support(
         The class scored with ``average='binary'``.
     average : {'binary', 'micro', 'macro', 'weighted', 'samples'} or None, default=None
         How per-label values are combined.
-    warn_for : tuple or set
-        Which metrics warn when undefined.
+    warn_for : list, tuple or set
+        Which metrics warn when undefined (any other type is a ``ValueError``, as in
+        scikit-learn).
     sample_weight : array-like of shape (n_samples,), optional
         Sample weights.
     zero_division : {'warn', 0.0, 1.0, np.nan}, default='warn'
@@ -274,7 +275,8 @@ def precision_recall_fscore_support(
     """
     check_zero_division_arg(zero_division, "precision_recall_fscore_support")
     check_sequence(warn_for, "warn_for", "precision_recall_fscore_support",
-                   "an instance of 'list', an instance of 'tuple' or an instance of 'set'")
+                   "an instance of 'list', an instance of 'tuple' or an instance of 'set'",
+                   (list, tuple, set))
     if isinstance(beta, bool) or not isinstance(beta, int | float | np.number) or not beta >= 0:
         raise ValueError(
             "The 'beta' parameter of precision_recall_fscore_support must be a float in the "

@@ -146,7 +146,7 @@ def average_binary(
     check_consistent_length(y_true, y_score, sample_weight)
     t = as_array(y_true.toarray() if hasattr(y_true, "toarray") else y_true, "y_true")
     s = as_array(y_score, "y_score")
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = weights(sample_weight, t.shape[0])  # the door: 'samples' weighs rows with them too
     score_w, avg_w, axis = w, None, 1
     if average == "micro":
         score_w = None if w is None else np.repeat(w, t.shape[1])
@@ -167,10 +167,8 @@ def average_binary(
         out[c] = metric(tc, sc, score_w)
     if average is None:
         return out
-    if avg_w is not None:
+    if avg_w is not None:  # not all zero: the door refused those, 'weighted' returned 0
         out[np.asarray(avg_w) == 0] = 0
-        if np.sum(avg_w) == 0:
-            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     return float(np.average(out, weights=avg_w))
 
 
