@@ -20,6 +20,7 @@ from ..inputs.state import (
     read_float_range,
     read_int,
     read_labels,
+    require,
 )
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "AccumulatorState"]
@@ -154,7 +155,9 @@ class AccumulatorState:
 
 def _from_state(cls: Any, data: Any, name: str) -> Any:
     check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state")
-    fixed = read_choice(data, "labels_fixed", name, (True, False), default=False)
+    # every field to_dict writes is required: a default would read a state that lost one as
+    # another state (other bins, labels no longer fixed, scores no longer tracked)
+    fixed = read_choice(data, "labels_fixed", name, (True, False))
     labels = read_labels(data, "labels", name, minimum=1 if fixed else 0)
     if not fixed and labels != sorted(labels):
         raise ValueError(
@@ -162,9 +165,8 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
             f"classes seen are kept in sorted order), got {labels[:10]}"
         )
     k = len(labels)
-    dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
-    table = read_counts(data, "counts", name, shape=(k, k),
-                        integer="auto" if dtype is None else dtype == "int64",
+    dtype = read_choice(data, "dtype", name, ("int64", "float64"))
+    table = read_counts(data, "counts", name, shape=(k, k), integer=dtype == "int64",
                         why=f" (K x K for the {k} labels)")
     n_samples = read_int(data, "n_samples", name, minimum=0)
     if table.dtype.kind == "i" and n_samples != exact_total(table):
@@ -176,16 +178,21 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
         raise ValueError(f"{name}: field 'n_samples' is 0 but 'counts' holds weights")
     if k == 0 and n_samples:
         raise ValueError(f"{name}: field 'n_samples' is {n_samples} but there are no labels")
-    track = read_choice(data, "track_scores", name, (None, True, False), default=None)
-    bins = read_int(data, "bins", name, minimum=1, default=10_000)
-    score_range = read_float_range(data, "score_range", name, default=(0.0, 1.0))
+    track = read_choice(data, "track_scores", name, (None, True, False))
+    bins = read_int(data, "bins", name, minimum=1)
+    score_range = read_float_range(data, "score_range", name)
     try:
         out = cls(labels if fixed else None, scores=track, bins=bins, score_range=score_range)
     except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
         raise type(exc)(f"{name}: field 'labels': {exc}") from exc
-    n_updates = read_int(data, "n_updates", name, minimum=0, default=0)
+    n_updates = read_int(data, "n_updates", name, minimum=0)
     hist = None
-    if data.get("scores") is not None:
+    if require(data, "scores", name) is None and track and n_samples:
+        raise ValueError(
+            f"{name}: field 'scores' is null but 'track_scores' is true and {n_samples} "
+            "samples were counted: their scores are missing"
+        )
+    if data["scores"] is not None:
         if track is False:
             raise ValueError(
                 f"{name}: field 'scores' holds a histogram but 'track_scores' is false"
