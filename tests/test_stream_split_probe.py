@@ -642,3 +642,23 @@ def test_mutated_states_are_refused_naming_the_field(case, seed):
                     assert field in str(exc), (state_name, field, why, str(exc))
                 else:
                     raise AssertionError(f"{state_name}: {why} of field {field!r} was accepted")
+
+
+@pytest.mark.parametrize("cls", [Accumulator, GroupedAccumulator, ScoreHistogram])
+def test_json_text_with_a_field_twice_is_refused_naming_it(cls):
+    # json.loads keeps the last of two equal keys: the state read would depend on which
+    # copy a writer put last (RFC 8259: names within an object should be unique)
+    obj = cls()
+    text = obj.to_json()
+    assert text.endswith("}")
+    twice = text[:-1] + ', "schema": ' + json.dumps(obj.to_dict()["schema"]) + "}"
+    with pytest.raises(ValueError, match=r"'schema'.*more than once|more than once.*'schema'"):
+        cls.from_json(twice)
+    nested = Accumulator(scores=True)
+    nested.update([0, 1], [0, 1], scores=[0.2, 0.8])
+    text = nested.to_json()
+    inner = text.replace('"bins": 10000, "score_range"', '"bins": 3, "bins": 10000, "score_range"',
+                         2)
+    assert inner.count('"bins": 3') == 2
+    with pytest.raises(ValueError, match=r"'bins'.*more than once"):
+        Accumulator.from_json(inner)
