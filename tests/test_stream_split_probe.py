@@ -662,3 +662,153 @@ def test_json_text_with_a_field_twice_is_refused_naming_it(cls):
     assert inner.count('"bins": 3') == 2
     with pytest.raises(ValueError, match=r"'bins'.*more than once"):
         Accumulator.from_json(inner)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(node, prefix=()):
+    out = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(streams(max_n=10), st.data())
+def test_randomly_mutated_states_load_consistently_or_raise_value_or_type_error(case, data):
+    # random retyped, dropped and duplicated elements anywhere in the state, nested
+    # histograms included: the reader raises ValueError / TypeError (never another
+    # exception), or what it read is a valid state it writes back unchanged
+    if len(case["t"]) == 0:
+        return
+    states = valid_states(case)
+    state_name = data.draw(st.sampled_from(sorted(states)))
+    cls, d = states[state_name]
+    d = copy.deepcopy(d)
+    for _ in range(data.draw(st.integers(1, 3))):
+        where = data.draw(st.sampled_from(_paths(d)))
+        parent = d
+        for k in where[:-1]:
+            parent = parent[k]
+        action = data.draw(st.sampled_from(["replace", "drop", "duplicate"]))
+        if action == "drop":
+            del parent[where[-1]]
+        elif action == "duplicate" and isinstance(parent, list):
+            parent.insert(where[-1], copy.deepcopy(parent[where[-1]]))
+        else:
+            parent[where[-1]] = data.draw(JSON_VALUES)
+        if not _paths(d):
+            break
+    for load in (lambda: cls.from_dict(d), lambda: cls.from_json(json.dumps(d))):
+        try:
+            obj = load()
+        except (ValueError, TypeError):
+            continue
+        assert cls.from_dict(obj.to_dict()).to_dict() == obj.to_dict()
+        json.dumps(obj.to_dict(), allow_nan=False)
+        if hasattr(obj, "result"):
+            try:
+                obj.result()
+            except ValueError as exc:  # a state without samples or weight
+                assert "no samples" in str(exc) or "non-zero weight" in str(exc)
+
+
+@DASK_SETTINGS
+@given(streams(weights=("none", "mixed")), st.integers(0, 2**32 - 1))
+def test_a_stream_of_numpy_and_dask_chunks_equals_pandas(synchronous, case, seed):
+    # Accumulator.update takes a Dask chunk (counted on its cluster, partitions of random
+    # sizes, empty ones included) beside in-memory ones
+    rnd = random.Random(seed)
+    acc = Accumulator()
+    for i in range(len(case["chunks"])):
+        t, p, w, _ = chunk_args(case, i)
+        if rnd.random() < 0.5 and len(t):
+            cuts = sorted(rnd.randint(0, len(t)) for _ in range(rnd.randint(0, 3)))
+            sizes = (tuple(b - a for a, b in zip([0, *cuts], [*cuts, len(t)], strict=True)),)
+            t, p = da.from_array(t, chunks=sizes), da.from_array(p, chunks=sizes)
+            w = None if w is None else da.from_array(w, chunks=sizes)
+        acc.update(t, p, sample_weight=w)
+        acc = round_trip(acc, rnd)
+    w = effective_weights(case)
+    assert acc.n_samples == len(case["t"]) and acc.n_updates == len(case["chunks"])
+    if len(case["t"]) == 0 or not w.any():
+        return
+    expected, labels = oracle_table(case["t"], case["p"], w)
+    same_labels(acc.labels, labels)
+    assert_table(acc.result().counts, expected, is_weighted(case))
+
+
+@DASK_SETTINGS
+@given(scored_streams())
+def test_dask_frame_score_histogram_with_its_labels_found_equals_sklearn(synchronous, case):
+    # labels not given: found by a first pass over the partitions (empty ones included)
+    n = len(case["t"])
+    w = case["w"] if case["w"] is not None else np.ones(n)
+    df = pd.DataFrame({"t": case["t"], "s": case["s"], "w": w})
+    parts = [df.iloc[a:b] for a, b in case["chunks"]]
+    ddf = dd.from_map(lambda part: part, parts, meta=df.iloc[:0],
+                      divisions=[None] * (len(parts) + 1))
+    weights = ddf["w"] if case["w"] is not None else None
+    classes = sorted(set(py(case["t"])))
+    if len(classes) < 2:
+        with pytest.raises(ValueError):
+            cdask.score_histogram(ddf["t"], ddf["s"], sample_weight=weights, bins=case["bins"],
+                                  score_range=case["score_range"])
+        return
+    if len(classes) > 2:
+        return  # binary scores; multiclass needs one column per class
+    h = cdask.score_histogram(ddf["t"], ddf["s"], sample_weight=weights, bins=case["bins"],
+                              score_range=case["score_range"])
+    same_labels(h.labels, classes)
+    y = np.array([v == classes[1] for v in py(case["t"])], dtype=int)
+    for c in (0, 1):
+        assert_table(h.counts[c, 0], binned_counts(case["s"][y == c], w[y == c], case),
+                     case["w"] is not None)
+    if w[y == 1].sum() > 0 and w[y == 0].sum() > 0:
+        auc, ap = oracle_auc_ap(y, case["s"], case["w"], case)
+        assert h.roc_auc() == pytest.approx(auc, rel=1e-12, abs=1e-15)
+        assert h.average_precision() == pytest.approx(ap, rel=1e-12, abs=1e-15)
+
+
+@SETTINGS
+@given(streams(), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_grouped_accumulator_of_two_features_equals_pandas(case, n_parts, seed):
+    # the groups are the (site, level) pairs: a dict of two columns per chunk, keys tuples
+    rnd = random.Random(seed)
+    n = len(case["t"])
+    level = np.random.default_rng(case["seed"]).integers(0, 2, n).astype(bool)
+    parts = [GroupedAccumulator() for _ in range(n_parts)]
+    for i, (a, b) in enumerate(case["chunks"]):
+        t, p, w, g = chunk_args(case, i)
+        j = rnd.randrange(n_parts)
+        parts[j].update(t, p, {"site": g, "level": level[a:b]}, sample_weight=w)
+        parts[j] = round_trip(parts[j], rnd)
+    acc = merge_tree(parts, rnd)
+    if n == 0:
+        assert acc.groups == [] and acc.n_samples == 0
+        return
+    w = effective_weights(case)
+    df = pd.DataFrame({"site": py(case["g"]), "level": level.tolist(), "t": py(case["t"]),
+                       "p": py(case["p"]), "w": w})
+    keys = sorted(set(zip(df["site"], df["level"], strict=True)))
+    labels = sorted(set(df["t"]) | set(df["p"]))
+    stack = np.zeros((len(keys), len(labels), len(labels)))
+    gi = {k: i for i, k in enumerate(keys)}
+    li = {v: i for i, v in enumerate(labels)}
+    for (s, lv, a, b), v in df.groupby(["site", "level", "t", "p"])["w"].sum().items():
+        stack[gi[(s, bool(lv))], li[a], li[b]] += v
+    assert acc.names == ["site", "level"]
+    assert acc.groups == keys
+    assert acc.sizes.tolist() == [int(v) for v in df.groupby(["site", "level"]).size()]
+    assert_table(acc.stack, stack, is_weighted(case))
