@@ -335,8 +335,8 @@ def test_dask_confusion_matrix_on_random_partitions_equals_pandas(synchronous, c
 
 
 @DASK_SETTINGS
-@given(streams(weights=("none", "all")), st.booleans())
-def test_dask_by_group_on_random_partitions_equals_pandas(synchronous, case, as_frame):
+@given(streams(weights=("none", "all")), st.booleans(), st.booleans())
+def test_dask_by_group_on_random_partitions_equals_pandas(synchronous, case, as_frame, fixed):
     n = len(case["t"])
     w = case["w"] if case["w"] is not None else np.ones(n)
     weighted = case["w"] is not None
@@ -348,12 +348,13 @@ def test_dask_by_group_on_random_partitions_equals_pandas(synchronous, case, as_
         args = (da.from_array(case["t"], chunks=sizes), da.from_array(case["p"], chunks=sizes),
                 da.from_array(case["g"], chunks=sizes),
                 da.from_array(w, chunks=sizes) if weighted else None)
+    fixed_labels = py(POOLS[case["kind"]])[::-1] if fixed else None  # a superset, reordered
     if n == 0 or not w.any():
         with pytest.raises(ValueError):
-            cdask.by_group(*args[:3], sample_weight=args[3])
+            cdask.by_group(*args[:3], sample_weight=args[3], labels=fixed_labels)
         return
-    ev = cdask.by_group(*args[:3], sample_weight=args[3])
-    stack, labels, keys, group_sizes = oracle_stack(case, w)
+    ev = cdask.by_group(*args[:3], sample_weight=args[3], labels=fixed_labels)
+    stack, labels, keys, group_sizes = oracle_stack(case, w, fixed_labels)
     assert ev.groups == py(np.array(keys)) and ev.sizes.tolist() == group_sizes
     if len(labels) == 1 and len(ev.labels) == 2:  # one class seen: by_group's documented
         labels = ev.labels                       # rule adds the other one, empty
@@ -811,3 +812,39 @@ def test_grouped_accumulator_of_two_features_equals_pandas(case, n_parts, seed):
     assert acc.groups == keys
     assert acc.sizes.tolist() == [int(v) for v in df.groupby(["site", "level"]).size()]
     assert_table(acc.stack, stack, is_weighted(case))
+
+
+@SETTINGS
+@given(streams(weights=("none", "mixed"), max_n=50), st.integers(1, 3), st.integers(0, 2**32 - 1),
+       st.sampled_from([1, 4, 50]))
+def test_multiclass_score_columns_on_random_splits_equal_bincount(case, n_parts, seed, bins):
+    # one score column per fixed class; each class's histogram of each column is the
+    # bincount of the bin indices of its rows (weights summed)
+    rnd = random.Random(seed)
+    labels = py(POOLS[case["kind"]])
+    k = len(labels)
+    rng = np.random.default_rng(case["seed"])
+    n = len(case["t"])
+    s = rng.dirichlet(np.ones(k), n)  # rows of probabilities (the multiclass rule)
+    one_hot = rng.random(n) < 0.2  # 1.0 falls in the closed last bin
+    s[one_hot] = np.eye(k)[rng.integers(0, k, one_hot.sum())]
+    parts = [Accumulator(labels, scores=True, bins=bins) for _ in range(n_parts)]
+    for i, (a, b) in enumerate(case["chunks"]):
+        t, p, w, _ = chunk_args(case, i)
+        j = rnd.randrange(n_parts)
+        parts[j].update(t, p, scores=s[a:b] if k > 2 else s[a:b, 1], sample_weight=w)
+        parts[j] = round_trip(parts[j], rnd)
+    acc = merge_tree(parts, rnd)
+    if n == 0:
+        return
+    h = acc.curves()
+    w = effective_weights(case)
+    assert h.labels == labels
+    truth = py(case["t"])
+    binned = {"score_range": (0.0, 1.0), "bins": bins}
+    for c, v in enumerate(labels):
+        rows = np.array([x == v for x in truth], dtype=bool)
+        for col in range(h.counts.shape[1]):
+            score = s[rows, col if k > 2 else 1]
+            assert_table(h.counts[c, col], binned_counts(score, w[rows], binned),
+                         is_weighted(case))
