@@ -611,6 +611,13 @@ def _mutations(d, rnd):
     if not hist and d.get("track_scores") and d["n_samples"]:
         out.append(("scores", "null while samples were scored",
                     lambda x: x.__setitem__("scores", None)))
+    if d.get("scores") and d["scores"]["values"]:
+        # every scored sample is in both the table and the histogram: a histogram whose
+        # class totals differ from the table's rows is refused, weighted or not
+        top = int(np.argmax(d["scores"]["values"]))  # a quarter of its class at least
+        out.append(("scores", "the largest histogram cell doubled",
+                    lambda x: _set(x, ("scores", "values", top),
+                                   x["scores"]["values"][top] * 2)))
     if d.get("scores"):
         out.append(("scores", "bins of another histogram",
                     lambda x: x["scores"].__setitem__("bins", x["scores"]["bins"] + 1)))
