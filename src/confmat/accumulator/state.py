@@ -5,6 +5,7 @@ through its public interface (properties, ``restore``)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -77,7 +78,9 @@ class AccumulatorState:
         """Rebuild an accumulator from :meth:`to_dict` output, validated as untrusted input
         (:mod:`confmat.inputs.state`): exact non-negative counts of the declared ``dtype``
         over the labels (sorted unless fixed), ``n_samples`` equal to the total of an
-        unweighted table, a score histogram whose classes with samples are among the labels.
+        unweighted table, a score histogram whose classes with samples are among the labels
+        and whose class totals equal the rows of ``counts`` (sums of weights to a relative
+        ``1e-9``: the same weights added in other orders).
 
         Parameters
         ----------
@@ -224,21 +227,30 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
                 f"{name}: field 'scores' is a histogram made without labels ({hist.positive_rule}); "
                 "an Accumulator's histogram has its classes given"
             )
-        if table.dtype.kind == "i":
-            _check_score_totals(table, labels, hist, name)
+        _check_score_totals(table, labels, hist, name)
     out.restore(labels, table, n_samples=n_samples, n_updates=n_updates, histogram=hist)
     return out
 
 
+#: how far a weighted histogram's class total may be from its row of the table: both add the
+#: same weights, chunk by chunk, in other orders (float64 rounding, far below this)
+WEIGHT_TOTAL_RTOL = 1e-9
+
+
 def _check_score_totals(table: np.ndarray, labels: list[Any], hist: Any, name: str) -> None:
-    """Every sample of an unweighted state has its score in the histogram: the histogram's
-    total of each true class equals that class's row of ``counts``."""
-    rows = dict(zip(labels, (int(v) for v in table.sum(axis=1, dtype=object)), strict=True))
-    scored = dict(zip(hist.labels, (int(v) for v in hist.counts[:, 0, :].sum(
-        axis=1, dtype=object)), strict=True))
+    """Every sample of a scored state has its score in the histogram: the histogram's total
+    of each true class equals that class's row of ``counts`` (exactly for counts, to
+    :data:`WEIGHT_TOTAL_RTOL` for sums of weights)."""
+    weighted = table.dtype.kind == "f"
+    total: Any = math.fsum if weighted else (lambda values: sum(int(x) for x in values))
+    rows = dict(zip(labels, (total(r) for r in table.tolist()), strict=True))
+    scored = dict(zip(hist.labels, (total(c) for c in hist.counts[:, 0, :].tolist()),
+                      strict=True))
+    what = "a weight" if weighted else "samples"
     for v in list(labels) + [c for c in hist.labels if c not in rows]:
-        if rows.get(v, 0) != scored.get(v, 0):
+        a, b = rows.get(v, 0), scored.get(v, 0)
+        if a != b and not (weighted and math.isclose(a, b, rel_tol=WEIGHT_TOTAL_RTOL)):
             raise ValueError(
-                f"{name}: field 'scores' holds {scored.get(v, 0)} samples of the true class "
-                f"{v!r} but 'counts' holds {rows.get(v, 0)}"
+                f"{name}: field 'scores' holds {b} {what} of the true class {v!r} but "
+                f"'counts' holds {a}"
             )
