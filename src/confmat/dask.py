@@ -343,6 +343,7 @@ def confusion_counts(
     ([[1, 0, 0], [0, 2, 0], [0, 0, 1]], [0, 2], True)
     """
     acc = accumulate(y_true, y_pred, sample_weight=sample_weight)
+    acc.result()  # the in-memory path's checks: e.g. weights that are all zero are refused
     return _select(acc.counts, acc.labels, labels)
 
 

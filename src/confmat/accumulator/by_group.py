@@ -266,7 +266,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
                 with one_thread(len(t)):
                     gc = grouped_counts(codes.codes, codes.n_groups, t, p,
                                         labels=self._labels if self._fixed else None,
-                                        sample_weight=sample_weight, strict_labels=False)
+                                        sample_weight=sample_weight, strict_labels=False,
+                                        all_zero_ok=True)  # checked at result()
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{where}: {exc}") from exc
         if gc is not None and gc.has_other:

@@ -19,6 +19,7 @@ from ..inputs.state import (
     read_counts,
     read_int,
     read_labels,
+    require,
 )
 
 __all__ = ["GROUPED_SCHEMA", "GROUPED_SCHEMA_VERSION", "GroupedAccumulatorState"]
@@ -160,21 +161,21 @@ class GroupedAccumulatorState:
 def _from_state(cls: Any, data: Any, name: str) -> Any:
     check_envelope(data, GROUPED_SCHEMA, GROUPED_SCHEMA_VERSION, name,
                    what="confmat grouped accumulator state")
-    fixed = read_choice(data, "labels_fixed", name, (True, False), default=False)
+    # every field to_dict writes is required (a default would read another state)
+    fixed = read_choice(data, "labels_fixed", name, (True, False))
     labels = read_labels(data, "labels", name, minimum=1 if fixed else 0)
     keys = read_labels(data, "groups", name, minimum=0, tuples=True)
     for field, values in (("labels", labels if not fixed else None), ("groups", keys)):
         if values is not None and values != sorted(values):
             raise ValueError(f"{name}: field {field!r} must be sorted, got {values[:10]}")
-    names = data.get("names")
+    names = require(data, "names", name)
     if names is not None and (not isinstance(names, list)
                               or not all(isinstance(v, str) for v in names)):
         raise TypeError(f"{name}: field 'names' must be a list of strings or null, got "
                         f"{names!r}")
     k, g = len(labels), len(keys)
-    dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
-    stack = read_counts(data, "counts", name, shape=(g, k, k),
-                        integer="auto" if dtype is None else dtype == "int64",
+    dtype = read_choice(data, "dtype", name, ("int64", "float64"))
+    stack = read_counts(data, "counts", name, shape=(g, k, k), integer=dtype == "int64",
                         why=f" (G x K x K for the {g} groups and {k} labels)")
     sizes = read_counts(data, "sizes", name, shape=(g,), why=f" (one per group, {g})")
     n_samples = read_int(data, "n_samples", name, minimum=0)
@@ -186,9 +187,9 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
     if stack.dtype.kind == "i" and not np.array_equal(stack.sum(axis=(1, 2)), sizes):
         raise ValueError(f"{name}: field 'sizes' differs from the totals of the unweighted "
                          "'counts'")
-    n_updates = read_int(data, "n_updates", name, minimum=0, default=0)
-    min_support = read_int(data, "min_support", name, minimum=0, default=30)
-    pos = data.get("pos_label")
+    n_updates = read_int(data, "n_updates", name, minimum=0)
+    min_support = read_int(data, "min_support", name, minimum=0)
+    pos = require(data, "pos_label", name)
     pos_label = None if pos is None else read_labels({"pos_label": [pos]}, "pos_label", name)[0]
     try:
         out = cls(labels if fixed else None, min_support=min_support, pos_label=pos_label)

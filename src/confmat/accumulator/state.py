@@ -5,6 +5,7 @@ through its public interface (properties, ``restore``)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..inputs.state import (
     read_float_range,
     read_int,
     read_labels,
+    require,
 )
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "AccumulatorState"]
@@ -76,7 +78,9 @@ class AccumulatorState:
         """Rebuild an accumulator from :meth:`to_dict` output, validated as untrusted input
         (:mod:`confmat.inputs.state`): exact non-negative counts of the declared ``dtype``
         over the labels (sorted unless fixed), ``n_samples`` equal to the total of an
-        unweighted table, a score histogram whose classes with samples are among the labels.
+        unweighted table, a score histogram whose classes with samples are among the labels
+        and whose class totals equal the rows of ``counts`` (sums of weights to a relative
+        ``1e-9``: the same weights added in other orders).
 
         Parameters
         ----------
@@ -154,7 +158,9 @@ class AccumulatorState:
 
 def _from_state(cls: Any, data: Any, name: str) -> Any:
     check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state")
-    fixed = read_choice(data, "labels_fixed", name, (True, False), default=False)
+    # every field to_dict writes is required: a default would read a state that lost one as
+    # another state (other bins, labels no longer fixed, scores no longer tracked)
+    fixed = read_choice(data, "labels_fixed", name, (True, False))
     labels = read_labels(data, "labels", name, minimum=1 if fixed else 0)
     if not fixed and labels != sorted(labels):
         raise ValueError(
@@ -162,9 +168,8 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
             f"classes seen are kept in sorted order), got {labels[:10]}"
         )
     k = len(labels)
-    dtype = read_choice(data, "dtype", name, ("int64", "float64"), default=None)
-    table = read_counts(data, "counts", name, shape=(k, k),
-                        integer="auto" if dtype is None else dtype == "int64",
+    dtype = read_choice(data, "dtype", name, ("int64", "float64"))
+    table = read_counts(data, "counts", name, shape=(k, k), integer=dtype == "int64",
                         why=f" (K x K for the {k} labels)")
     n_samples = read_int(data, "n_samples", name, minimum=0)
     if table.dtype.kind == "i" and n_samples != exact_total(table):
@@ -176,16 +181,21 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
         raise ValueError(f"{name}: field 'n_samples' is 0 but 'counts' holds weights")
     if k == 0 and n_samples:
         raise ValueError(f"{name}: field 'n_samples' is {n_samples} but there are no labels")
-    track = read_choice(data, "track_scores", name, (None, True, False), default=None)
-    bins = read_int(data, "bins", name, minimum=1, default=10_000)
-    score_range = read_float_range(data, "score_range", name, default=(0.0, 1.0))
+    track = read_choice(data, "track_scores", name, (None, True, False))
+    bins = read_int(data, "bins", name, minimum=1)
+    score_range = read_float_range(data, "score_range", name)
     try:
         out = cls(labels if fixed else None, scores=track, bins=bins, score_range=score_range)
     except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
         raise type(exc)(f"{name}: field 'labels': {exc}") from exc
-    n_updates = read_int(data, "n_updates", name, minimum=0, default=0)
+    n_updates = read_int(data, "n_updates", name, minimum=0)
     hist = None
-    if data.get("scores") is not None:
+    if require(data, "scores", name) is None and track and n_samples:
+        raise ValueError(
+            f"{name}: field 'scores' is null but 'track_scores' is true and {n_samples} "
+            "samples were counted: their scores are missing"
+        )
+    if data["scores"] is not None:
         if track is False:
             raise ValueError(
                 f"{name}: field 'scores' holds a histogram but 'track_scores' is false"
@@ -217,21 +227,30 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
                 f"{name}: field 'scores' is a histogram made without labels ({hist.positive_rule}); "
                 "an Accumulator's histogram has its classes given"
             )
-        if table.dtype.kind == "i":
-            _check_score_totals(table, labels, hist, name)
+        _check_score_totals(table, labels, hist, name)
     out.restore(labels, table, n_samples=n_samples, n_updates=n_updates, histogram=hist)
     return out
 
 
+#: how far a weighted histogram's class total may be from its row of the table: both add the
+#: same weights, chunk by chunk, in other orders (float64 rounding, far below this)
+WEIGHT_TOTAL_RTOL = 1e-9
+
+
 def _check_score_totals(table: np.ndarray, labels: list[Any], hist: Any, name: str) -> None:
-    """Every sample of an unweighted state has its score in the histogram: the histogram's
-    total of each true class equals that class's row of ``counts``."""
-    rows = dict(zip(labels, (int(v) for v in table.sum(axis=1, dtype=object)), strict=True))
-    scored = dict(zip(hist.labels, (int(v) for v in hist.counts[:, 0, :].sum(
-        axis=1, dtype=object)), strict=True))
+    """Every sample of a scored state has its score in the histogram: the histogram's total
+    of each true class equals that class's row of ``counts`` (exactly for counts, to
+    :data:`WEIGHT_TOTAL_RTOL` for sums of weights)."""
+    weighted = table.dtype.kind == "f"
+    total: Any = math.fsum if weighted else (lambda values: sum(int(x) for x in values))
+    rows = dict(zip(labels, (total(r) for r in table.tolist()), strict=True))
+    scored = dict(zip(hist.labels, (total(c) for c in hist.counts[:, 0, :].tolist()),
+                      strict=True))
+    what = "a weight" if weighted else "samples"
     for v in list(labels) + [c for c in hist.labels if c not in rows]:
-        if rows.get(v, 0) != scored.get(v, 0):
+        a, b = rows.get(v, 0), scored.get(v, 0)
+        if a != b and not (weighted and math.isclose(a, b, rel_tol=WEIGHT_TOTAL_RTOL)):
             raise ValueError(
-                f"{name}: field 'scores' holds {scored.get(v, 0)} samples of the true class "
-                f"{v!r} but 'counts' holds {rows.get(v, 0)}"
+                f"{name}: field 'scores' holds {b} {what} of the true class {v!r} but "
+                f"'counts' holds {a}"
             )

@@ -22,6 +22,7 @@ from ..inputs.state import (
     read_int,
     read_label,
     read_labels,
+    require,
 )
 
 __all__ = ["MAX_CELLS", "SCHEMA", "SCHEMA_VERSION", "HistogramState", "read_state"]
@@ -197,7 +198,8 @@ def read_state(histogram_type: Any, data: Any, name: str, at: tuple[str, ...] = 
     ...
     ValueError: example: field 'scores'['bins'] must be an integer >= 1, got 0
     """
-    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat score histogram", at=at)
+    version = check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat score histogram",
+                             at=at)
     labels = read_labels(data, (*at, "labels"), name, minimum=2)
     bins = read_int(data, (*at, "bins"), name, minimum=1)
     score_range = read_float_range(data, (*at, "score_range"), name)
@@ -233,6 +235,11 @@ def read_state(histogram_type: Any, data: Any, name: str, at: tuple[str, ...] = 
     ordered = index if bool((index[1:] > index[:-1]).all()) else np.sort(index)
     if (ordered[1:] == ordered[:-1]).any():
         raise ValueError(f"{name}: field {field_name((*at, 'index'))} repeats a cell")
+    # version 1 predates the positive-class rule (labels given, no pos_label); version 2
+    # states always write both fields, and one lost would read another rule
+    if version >= 2:
+        require(data, (*at, "labels_given"), name)
+        require(data, (*at, "pos_label"), name)
     given = read_choice(data, (*at, "labels_given"), name, (True, False), default=True)
     pos_label = read_label(data, (*at, "pos_label"), name)
     try:

@@ -386,6 +386,7 @@ def grouped_counts(
     sample_weight: Any = None,
     use_numba: bool | None = None,
     strict_labels: bool = True,
+    all_zero_ok: bool = False,
 ) -> GroupedCounts:
     """Count the confusion table of every group in one pass.
 
@@ -407,6 +408,10 @@ def grouped_counts(
         ``NUMBA_MIN_SIZE`` samples on, when numba is available.
     strict_labels : bool, default True
         ``labels`` must name at least one class of ``y_true``.
+    all_zero_ok : bool, default False
+        Accept weights that are all zero (a chunk of a stream, as in
+        :func:`confmat.counting.chunks.count_chunk`: the stream as a whole is checked
+        when its result is asked for).
 
     Returns
     -------
@@ -429,7 +434,7 @@ def grouped_counts(
     ([[[1, 0], [1, 0]], [[0, 0], [0, 1]]], ['a', 'b'], [2, 1])
     """
     n = len(t)
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, all_zero_ok=all_zero_ok)
     g = np.asarray(group_codes)
     if g.shape != (n,) or g.dtype.kind not in "iu":
         raise ValueError(f"group_codes must be {n} integer codes, got an array of dtype "

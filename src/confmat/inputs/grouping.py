@@ -191,7 +191,7 @@ def _feature_codes(col: Any, name: str, n: int, listed: bool = False
     arr = as_1d(col, name, "group key")
     if arr.shape[0] != n:
         _length_error(name, arr.shape[0], n, listed)
-    if arr.dtype.kind in "iub":
+    if arr.dtype.kind in "iub" and arr.size:  # no keys (an empty chunk): sorted below
         lo, hi = int(arr.min()), int(arr.max())
         if hi - lo < _DIRECT_RANGE:  # count instead of sorting
             if arr.dtype.kind == "b":  # lo is 1 when every key is True

@@ -151,6 +151,21 @@ def _finite_float(literal: str) -> float:
     return v
 
 
+class _Repeated(Exception):
+    """A key that appears twice in one JSON object."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Repeated(key)
+            seen.add(key)
+    return out
+
+
 def parse_json(text: Any, name: str) -> Any:
     """``json.loads`` for state: errors name the caller, and the non-standard literals
     ``NaN`` / ``Infinity`` (which Python's json accepts) and numbers beyond float64 such
@@ -172,7 +187,8 @@ def parse_json(text: Any, name: str) -> Any:
     TypeError
         If ``text`` is not text.
     ValueError
-        Text that is not JSON, holds NaN / Infinity / 1e400, or is nested too deeply.
+        Text that is not JSON, holds NaN / Infinity / 1e400, names a field twice in one
+        object (``json.loads`` would keep the last copy silently), or is nested too deeply.
 
     Examples
     --------
@@ -186,7 +202,13 @@ def parse_json(text: Any, name: str) -> Any:
     if not isinstance(text, str | bytes | bytearray):
         raise TypeError(f"{name}: text must be a JSON string, got {type(text).__name__}")
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
+                          object_pairs_hook=_unique_keys)
+    except _Repeated as exc:
+        raise ValueError(
+            f"{name}: text names the field {exc.args[0]!r} more than once in one object "
+            "(which copy is meant is not defined: RFC 8259 asks for unique names)"
+        ) from None
     except _NotFinite as exc:
         raise ValueError(
             f"{name}: text contains {exc.args[0]}, which is not a finite number "
