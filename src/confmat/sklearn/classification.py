@@ -16,7 +16,8 @@ import numpy as np
 
 from ..metrics import Stats, evaluate
 from ._door import weights
-from ._targets import check_flag, check_targets, warn_undefined
+from ._params import check_flag
+from ._targets import check_targets, warn_undefined
 from .confusion import confusion_matrix, table_of
 
 __all__ = [

@@ -13,7 +13,8 @@ from ..counting.kernels import confusion_counts
 from ..inputs.encode import as_1d, encode_pair
 from ..multilabel import indicator_counts
 from ._door import weights
-from ._targets import Targets, check_flag, check_labels_mix, check_targets, labels_as_targets
+from ._params import check_flag
+from ._targets import Targets, check_labels_mix, check_targets, labels_as_targets
 
 __all__ = [
     "LabelCounts", "confusion_matrix", "exact_integer_table", "label_counts",

@@ -17,10 +17,10 @@ from ..curves.precision_recall import pr_points
 from ..curves.rank import cumulative_counts
 from ..curves.roc import roc_points
 from ._door import positive_mask, scores_1d, weights
+from ._params import keyword_only_warning
 from ._targets import (
     check_consistent_length,
     column_or_1d,
-    keyword_only_warning,
     sklearn_warnings,
     type_of_target,
 )

@@ -14,14 +14,8 @@ from typing import Any
 import numpy as np
 
 from ..metrics.stats import check_zero_division
-from ._targets import (
-    AVERAGES,
-    check_average,
-    check_pos_label,
-    check_sequence,
-    check_targets,
-    warn_undefined,
-)
+from ._params import AVERAGES, check_average, check_pos_label, check_sequence
+from ._targets import check_targets, warn_undefined
 from .confusion import LabelCounts, label_counts
 
 __all__ = [

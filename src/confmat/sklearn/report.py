@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..inputs.encode import as_1d
-from ._targets import check_flag, check_sequence, check_targets
+from ._params import check_flag, check_sequence
+from ._targets import check_targets
 from .confusion import label_counts
 from .fscores import check_zero_division_arg, prf_from_counts
 
