@@ -100,8 +100,8 @@ class ReliabilityCurve:
     def ece(self) -> float:
         """Expected calibration error: the bins' gaps weighted by their share of the weight."""
         keep = self.nonempty
-        total = float(self.weights[keep].sum())
-        return float((self.weights[keep] * self.gaps[keep]).sum() / total)
+        w = near_one(self.weights[keep])
+        return float((w * self.gaps[keep]).sum() / w.sum())
 
     @property
     def mce(self) -> float:
@@ -225,6 +225,32 @@ class Calibration:
         }
 
 
+def near_one(w: np.ndarray) -> np.ndarray:
+    """Non-negative weights whose largest is below 0.5, moved up by a power of two (exact, and
+    no weight can overflow) until the largest lies in [0.5, 1); other weights as they are.
+
+    Every statistic of a reliability curve is a ratio of sums of weights, so the scale
+    cancels; products such as ``w * p`` of subnormal weights (``1e-320``) would otherwise
+    lose their digits.
+
+    Parameters
+    ----------
+    w : ndarray of float64
+        Non-negative weights, at least one positive.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Examples
+    --------
+    >>> near_one(np.ldexp([1.0, 3.0], -1070)).tolist()  # subnormal weights
+    [0.25, 0.75]
+    """
+    top = float(w.max())
+    return w if top >= 0.5 else np.ldexp(w, -int(np.frexp(top)[1]))
+
+
 def check_n_bins(n_bins: Any) -> int:
     """``n_bins`` as a positive int.
 
@@ -326,13 +352,17 @@ def reliability(outcome: np.ndarray, p: np.ndarray, w: np.ndarray | None, n_bins
     >>> c.mean_predicted.tolist(), c.observed.tolist()
     ([0.2, 0.7], [0.0, 1.0])
     """
-    edges = bin_edges(p, n_bins, strategy)
+    if w is not None and not (w > 0).any():
+        raise ValueError("sample_weight sums to 0; calibration needs some weight")
+    # a sample of weight 0 is absent: it moves no quantile edge
+    edges = bin_edges(p if w is None else p[w > 0], n_bins, strategy)
     ids = np.searchsorted(edges[1:-1], p)  # an inner edge's value joins the bin below
     y = outcome.astype(np.float64)
-    ww = np.ones_like(p) if w is None else w
+    if w is None:
+        ww = np.ones_like(p)
+    else:
+        ww = near_one(w)
     total = float(ww.sum())
-    if total <= 0:
-        raise ValueError("sample_weight sums to 0; calibration needs some weight")
     counts = np.bincount(ids, minlength=n_bins).astype(np.int64)
     wsum = np.bincount(ids, weights=ww, minlength=n_bins)
     psum = np.bincount(ids, weights=ww * p, minlength=n_bins)
@@ -342,6 +372,8 @@ def reliability(outcome: np.ndarray, p: np.ndarray, w: np.ndarray | None, n_bins
     mean_p = np.where(keep, psum / safe, np.nan)
     obs = np.where(keep, ysum / safe, np.nan)
     brier = float((ww * (p - y) ** 2).sum() / total)
+    if ww is not w and w is not None:
+        wsum = np.bincount(ids, weights=w, minlength=n_bins)  # reported in the user's units
     return ReliabilityCurve(event, edges, mean_p, obs, counts, wsum, brier)
 
 
@@ -430,5 +462,5 @@ def calibration(
     curve = reliability(top == col_of, p[np.arange(p.shape[0]), top], w, n_bins, strategy,
                         "top label")
     sq = ((p - onehot) ** 2).sum(axis=1)
-    brier = float(np.average(sq, weights=w))
+    brier = float(np.average(sq, weights=None if w is None else near_one(w)))
     return Calibration("multiclass", list(cols), curve, curves, brier, n_bins, strategy)

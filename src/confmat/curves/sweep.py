@@ -14,7 +14,7 @@ from ..inputs.targets import binary_target
 from ..matrix import ConfusionMatrix
 from ..metrics import ClassCounts, Stats, evaluate, get_metric
 from .best import roc_criterion
-from .common import check_thresholds
+from .common import check_real, check_thresholds
 from .rank import cumulative_counts
 
 
@@ -42,6 +42,11 @@ class ThresholdSweep:
         ``[negative, positive]`` class names.
     check : callable, optional
         Called with the thresholds looked up; raises if they are not allowed.
+    below : tuple of two ndarrays, optional
+        Positives and negatives scoring strictly below each ``grid`` value
+        (:func:`counts_below`). Given, FN and TN are these sums; otherwise they are
+        ``n_pos - tp`` and ``n_neg - fp``, exact for counts but not for weights of very
+        different sizes (``1e200 + 4 - 1e200`` is 0 in float64).
 
     Attributes
     ----------
@@ -70,6 +75,7 @@ class ThresholdSweep:
         labels: list[Any],
         *,
         check: Any = None,
+        below: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         # grid: decreasing thresholds with cumulative counts at or above each one
         self._grid = grid
@@ -78,25 +84,29 @@ class ThresholdSweep:
         self._n_pos = n_pos
         self._n_neg = n_neg
         self._check = check
+        self._below = below
         self.labels = list(labels)
         self.thresholds = np.asarray(thresholds, dtype=np.float64)
-        if thresholds is grid:  # the distinct scores themselves: no lookup needed
-            tp, fp = tps, fps
+        if thresholds is grid and below is None:  # the distinct scores: no lookup needed
+            tp, fp, fn, tn = tps, fps, n_pos - tps, n_neg - fps
         else:
-            tp, fp = self._lookup(self.thresholds)
-        self.tp, self.fp = tp, fp
-        self.fn = n_pos - tp
-        self.tn = n_neg - fp
+            tp, fp, fn, tn = self._lookup(self.thresholds)
+        self.tp, self.fp, self.fn, self.tn = tp, fp, fn, tn
 
-    def _lookup(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _lookup(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         if self._check is not None:
             self._check(t)
         asc = self._grid[::-1]
         k = asc.shape[0] - np.searchsorted(asc, t, side="left")  # grid values >= t
         zero = np.zeros(1, dtype=self._tps.dtype)
-        tps = np.concatenate([zero, self._tps])
-        fps = np.concatenate([zero, self._fps])
-        return tps[k], fps[k]
+        tps = np.concatenate([zero, self._tps])[k]
+        fps = np.concatenate([zero, self._fps])[k]
+        if self._below is None:
+            return tps, fps, self._n_pos - tps, self._n_neg - fps
+        # nothing at or above t (k = 0): every sample is below it
+        fns = np.concatenate([[self._n_pos], self._below[0]])[k]
+        tns = np.concatenate([[self._n_neg], self._below[1]])[k]
+        return tps, fps, fns, tns
 
     def __len__(self) -> int:
         """Number of thresholds ``T``."""
@@ -265,8 +275,8 @@ class ThresholdSweep:
         t = float(threshold)
         if np.isnan(t):
             raise ValueError("threshold must not be NaN")
-        tp, fp = self._lookup(np.array([t]))
-        table = np.array([[self._n_neg - fp[0], fp[0]], [self._n_pos - tp[0], tp[0]]])
+        tp, fp, fn, tn = self._lookup(np.array([t]))
+        table = np.array([[tn[0], fp[0]], [fn[0], tp[0]]])
         return ConfusionMatrix(table, labels=self.labels)
 
     def to_dict(self) -> dict[str, Any]:
@@ -293,6 +303,57 @@ class ThresholdSweep:
         }
 
 
+
+
+def counts_below(
+    pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None, grid: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Positive and negative weights scoring strictly below each value of ``grid``, each a sum
+    of its own samples: the FN and TN of a weighted sweep.
+
+    Computing them as ``total - tp`` loses every small weight next to a huge one (with
+    weights ``1e200`` and ``4`` on the negatives, ``1e200 + 4 - 1e200`` is 0 in float64, and
+    a threshold's TN would be 0 instead of 4). Summed from the lowest score up, each is
+    correct to the rounding of its own terms, as ``sklearn.metrics.confusion_matrix``
+    counts the cells. Without weights the counts are int64 and the differences exact, so
+    None is returned.
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (n_samples,)
+        Which samples are positive.
+    score : ndarray of float64, shape (n_samples,)
+        Scores.
+    weight : ndarray of float64 or None
+        Sample weights.
+    grid : ndarray of float64
+        Distinct scores, decreasing (those of
+        :func:`confmat.curves.rank.cumulative_counts`: every score of non-zero weight).
+
+    Returns
+    -------
+    (fns, tns) or None
+        Arrays of the shape of ``grid``; None without weights.
+
+    Examples
+    --------
+    >>> fns, tns = counts_below(np.array([False, False, True]), np.array([0.9, 0.1, 0.5]),
+    ...                         np.array([1e200, 4.0, 1.0]), np.array([0.9, 0.5, 0.1]))
+    >>> fns.tolist(), tns.tolist()
+    ([1.0, 0.0, 0.0], [4.0, 4.0, 0.0])
+    """
+    if weight is None:
+        return None
+    asc = grid[::-1]
+    g = asc.shape[0]
+    # a zero-weight sample may hold a score outside the grid: it adds nothing anywhere
+    at = np.minimum(np.searchsorted(asc, score, side="left"), g)
+    pos_w = np.bincount(at, weights=np.where(pos, weight, 0.0), minlength=g + 1)[:g]
+    neg_w = np.bincount(at, weights=np.where(pos, 0.0, weight), minlength=g + 1)[:g]
+    # strictly below asc[j]: the sum of the distinct scores before it
+    fns = np.concatenate([[0.0], np.cumsum(pos_w)[:-1]])
+    tns = np.concatenate([[0.0], np.cumsum(neg_w)[:-1]])
+    return fns[::-1], tns[::-1]
 
 
 def threshold_sweep(
@@ -342,7 +403,8 @@ def threshold_sweep(
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     grid, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
     t = grid if thresholds is None else check_thresholds(thresholds)
-    return ThresholdSweep(t, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
+    return ThresholdSweep(t, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label],
+                          below=counts_below(b.pos, b.score, b.weight, grid))
 
 
 
@@ -436,7 +498,8 @@ def best_threshold(
     Raises
     ------
     TypeError
-        ``criterion`` is not a string.
+        ``criterion`` is not a string; ``target`` or ``beta`` not a real number;
+        ``cost_matrix`` not numbers.
     ValueError
         Unknown criterion; ``target`` or ``cost_matrix`` missing or invalid; no threshold
         reaches ``target``; the metric is undefined at every threshold; invalid input (as
@@ -453,11 +516,14 @@ def best_threshold(
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     grid, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
     cand = np.concatenate([[np.inf], grid])
-    sweep = ThresholdSweep(cand, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
+    sweep = ThresholdSweep(cand, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label],
+                           below=counts_below(b.pos, b.score, b.weight, grid))
     crit = criterion.strip().lower()
     details: dict[str, Any] = {}
     if crit in ("recall", "precision"):
-        if target is None or isinstance(target, bool) or not 0 <= float(target) <= 1:
+        if target is None:
+            raise ValueError(f"criterion={crit!r} needs target= a number in [0, 1], got None")
+        if not 0 <= check_real(target, "target") <= 1:
             raise ValueError(f"criterion={crit!r} needs target= a number in [0, 1], got {target!r}")
         details["target"] = float(target)
         values = sweep.metric(crit, zero_division="nan")
@@ -482,7 +548,10 @@ def best_threshold(
     elif crit == "cost":
         if cost_matrix is None:
             raise ValueError("criterion='cost' needs cost_matrix=[[C_TN, C_FP], [C_FN, C_TP]]")
-        c = np.asarray(cost_matrix, dtype=np.float64)
+        c = np.asarray(cost_matrix)
+        if c.dtype.kind not in "iuf":
+            raise TypeError(f"cost_matrix must hold numbers, got dtype {c.dtype}")
+        c = c.astype(np.float64)
         if c.shape != (2, 2) or not np.isfinite(c).all():
             raise ValueError(
                 f"cost_matrix must be a finite 2 x 2 array (rows true, columns predicted, "
@@ -496,7 +565,7 @@ def best_threshold(
         name = {"youden": "informedness", "f1": "fbeta", "fbeta": "fbeta"}.get(crit, crit)
         spec = get_metric(name)
         if spec.name == "fbeta":
-            params["beta"] = float(beta) if crit != "f1" else 1.0
+            params["beta"] = check_real(beta, "beta") if crit != "f1" else 1.0
             details["beta"] = params["beta"]
         values = sweep.metric(spec.name, zero_division="nan", **params)
         if np.isnan(values).all():
