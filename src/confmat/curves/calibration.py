@@ -14,7 +14,8 @@ frequency of the class (Niculescu-Mizil and Caruana 2005). Three numbers summari
 
 Bins are those of scikit-learn's ``calibration_curve``: ``n_bins`` equal-width bins on
 [0, 1] (``strategy='uniform'``) or edges at the quantiles of the probabilities
-(``strategy='quantile'``, ``numpy.percentile`` with linear interpolation, unweighted), and a
+(``strategy='quantile'``, ``numpy.percentile`` with linear interpolation, unweighted, over the
+samples of non-zero weight), and a
 probability equal to an inner edge falls in the bin *below* it (bins ``[e0, e1]``,
 ``(e1, e2]``, ..., ``(e_{n-1}, e_n]``). Unlike scikit-learn, empty bins are kept (with NaN
 means and zero counts, so that every bin has a place in a figure or a table);
