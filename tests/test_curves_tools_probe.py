@@ -82,15 +82,14 @@ def _close(a, b, rtol=1e-12):
 @SETTINGS
 @given(binary_data(both_classes=False))
 def test_sweep_tables_equal_sklearn_confusion_matrix_at_every_threshold(data):
-    y, is_pos, s, w, neg, pos, pos_label = data
+    y, is_pos, s, w, neg, pos, _ = data
     if not is_pos.any():  # no positive: pos_label absent, refused (test_curves_probe.py)
         return
     keep = np.ones_like(is_pos) if w is None else w > 0
     distinct = np.unique(s[keep])
     between = (distinct[1:] + distinct[:-1]) / 2
     th = np.concatenate([distinct, between, [-np.inf, -1.0, 2.0, np.inf]])
-    sw = threshold_sweep(y, s, pos_label=pos if pos_label is not None or neg in (0, -1, False)
-                         else None, thresholds=th, sample_weight=w)
+    sw = threshold_sweep(y, s, pos_label=pos, thresholds=th, sample_weight=w)
     # with one class the negative's name is not in the data: only the positive is checked
     assert sw.labels == [neg, pos] if (~is_pos).any() else sw.labels[1] == pos
     for k, t in enumerate(th):
@@ -176,13 +175,13 @@ def test_best_threshold_is_the_brute_force_optimum_over_sklearn_thresholds(data,
         else:
             defined = [v for v in vals if v is not None]
             want = vals.index(max(defined)) if defined else None  # first = highest threshold
-        kw = {"cost_matrix": [[cost[0], cost[1]], [cost[2], cost[3]]], "beta": beta,
+        kw = {"pos_label": pos_label, "cost_matrix": [[cost[0], cost[1]], [cost[2], cost[3]]], "beta": beta,
               "target": target}
         if want is None:
             with pytest.raises(ValueError):
-                best_threshold(y, s, crit, pos_label=pos, sample_weight=w, **kw)
+                best_threshold(y, s, crit, sample_weight=w, **kw)
             continue
-        got = best_threshold(y, s, crit, pos_label=pos, sample_weight=w, **kw)
+        got = best_threshold(y, s, crit, sample_weight=w, **kw)
         assert got.threshold == cands[want], crit
         tp, fp, fn, tn = tables[want]
         value = {"closest_topleft": -vals[want], "cost": -vals[want] / total,
@@ -242,7 +241,8 @@ def test_brier_equals_sklearn_with_label_kinds_pos_label_and_weights(data):
         return
     if w is not None and not (w.min() >= 1e-300 and w.max() <= 1e200 and w.max() > 0):
         w = None  # scikit-learn's np.average itself loses subnormal weights' digits
-    cal = calibration(y, s, n_bins=5, pos_label=pos, sample_weight=w)
+    # pos_label None for {0, 1}, {-1, 1} and booleans: the default rule finds the positive
+    cal = calibration(y, s, n_bins=5, pos_label=pos_label, sample_weight=w)
     assert cal.pos_label == pos and cal.labels[1] == pos
     if (~is_pos).any():
         assert cal.labels == [neg, pos]
@@ -269,7 +269,7 @@ def test_multiclass_brier_with_subnormal_weights_equals_sklearn_on_plain_ones():
 def test_gain_and_lift_by_hand_from_sorted_scores(data):
     y, is_pos, s, w, neg, pos, pos_label = data
     ww = np.ones(s.shape) if w is None else w
-    g = gain_curve(y, s, pos_label=pos, sample_weight=w)
+    g = gain_curve(y, s, pos_label=pos_label, sample_weight=w)
     thr = np.unique(s[ww > 0])[::-1]  # each distinct score, all its ties at once
     np.testing.assert_array_equal(g.thresholds, np.concatenate([[np.inf], thr]))
     tested = np.array([ww[s >= t].sum() for t in thr])
@@ -288,9 +288,9 @@ def test_gain_and_lift_by_hand_from_sorted_scores(data):
 @SETTINGS
 @given(binary_data(), st.floats(0.01, 0.99), st.floats(0.1, 10), st.floats(0.1, 10))
 def test_cost_curve_is_drummond_holte_expected_cost_at_priors(data, prior, c_fn, c_fp):
-    y, is_pos, s, w, neg, pos, pos_label = data
+    y, is_pos, s, w, _, _, pos_label = data
     ww = np.ones(s.shape) if w is None else w
-    cc = cost_curve(y, s, pos_label=pos, sample_weight=w)
+    cc = cost_curve(y, s, pos_label=pos_label, sample_weight=w)
     P, N = ww[is_pos].sum(), ww[~is_pos].sum()
     thresholds = np.concatenate([[np.inf], np.unique(s)])
     fnr = np.array([ww[is_pos & (s < t)].sum() / P for t in thresholds])
@@ -377,3 +377,30 @@ Y, S = [0, 1, 0, 1], [0.1, 0.4, 0.35, 0.8]
 def test_bad_input_names_the_argument(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.integers(0, 30), st.booleans())
+def test_multiclass_calibration_with_named_permuted_columns_equals_sklearn(seed, k, n, weighted):
+    rng = np.random.default_rng(seed)
+    codes = np.concatenate([np.arange(k), rng.integers(0, k, n)])
+    names = np.array([f"c{i}" for i in range(k)])
+    y = names[codes]
+    p = rng.dirichlet(np.ones(k), codes.size)
+    w = rng.integers(1, 4, codes.size).astype(np.float64) if weighted else None
+    perm = rng.permutation(k)
+    cal = calibration(y, p[:, perm], labels=names[perm].tolist(), n_bins=4, sample_weight=w)
+    # scikit-learn's Brier of (n, K) probabilities: [0, 2] for K >= 3, halved to [0, 1] for
+    # two columns (scale_by_half='auto', "as customary" for binary problems)
+    want = brier_score_loss(y, p, sample_weight=w, labels=names.tolist())
+    assert cal.brier == pytest.approx(want, rel=1e-12)
+    if k == 2:
+        binary = calibration(codes, p[:, 1], n_bins=4, sample_weight=w)
+        assert cal.brier == pytest.approx(binary.brier, rel=1e-12)
+    reps = np.ones(codes.size, dtype=int) if w is None else w.astype(int)
+    for j in range(k):  # each class against the rest, on the samples repeated
+        c = cal.curves[names[j]]
+        prob_true, prob_pred = calibration_curve(np.repeat(codes == j, reps),
+                                                 np.repeat(p[:, j], reps), n_bins=4)
+        _close(c.observed[c.nonempty], prob_true)
+        _close(c.mean_predicted[c.nonempty], prob_pred)

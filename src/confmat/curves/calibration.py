@@ -28,7 +28,8 @@ curve (Guo et al. 2017: the confidence ``max_k p_k`` against whether the top cla
 true one; ties go to the first column) and a **one-vs-rest** curve per class (class ``k``
 against the rest, the classwise calibration of Kull et al. 2019); the Brier score is then
 the multi-class one, summed over the classes (in [0, 2], as scikit-learn's
-``brier_score_loss`` for more than two classes).
+``brier_score_loss`` for more than two classes); of two columns it is halved, to the binary
+Brier score of either column (in [0, 1], as scikit-learn's ``scale_by_half='auto'``).
 """
 
 from __future__ import annotations
@@ -156,7 +157,8 @@ class Calibration:
         ``class -> ReliabilityCurve`` of that class against the rest (binary: the positive
         class only).
     brier : float
-        Brier score: binary, in [0, 1]; multi-class, summed over the classes, in [0, 2].
+        Brier score: binary (a probability vector, or two columns), in [0, 1]; three
+        classes or more, summed over the classes, in [0, 2].
     n_bins : int
         Number of bins.
     strategy : {'uniform', 'quantile'}
@@ -464,4 +466,6 @@ def calibration(
                         "top label")
     sq = ((p - onehot) ** 2).sum(axis=1)
     brier = float(np.average(sq, weights=None if w is None else near_one(w)))
+    if p.shape[1] == 2:  # two columns: the binary Brier score, in [0, 1]
+        brier /= 2.0
     return Calibration("multiclass", list(cols), curve, curves, brier, n_bins, strategy)
