@@ -191,6 +191,33 @@ def test_best_threshold_is_the_brute_force_optimum_over_sklearn_thresholds(data,
         assert got.confusion_matrix.counts.tolist() == [[tn, fp], [fn, tp]]
 
 
+def test_exact_ties_that_float64_breaks_go_to_the_highest_threshold():
+    # hypothesis found these. closest_topleft, P = N = 21: at 0.5 (TP 1, FP 0) the squared
+    # distance is (20/21)^2 = 400/441; at 0.25 (TP 5, FP 12) (16/21)^2 + (12/21)^2 = 400/441
+    # too, but the float64 sums differ in the last bit
+    y = np.array([0, 1, 0, 1] + [0] * 6 + [1, 0, 1] + [0] * 9 + [1] + [0] * 7 + [1] * 3)
+    s = np.zeros(y.size)
+    s[[8, 12, 18, 20]] = 0.25
+    s[1] = 0.5
+    w = np.array([1, 1, 0, 1, 0, 0, 0, 0, 4, 0, 2, 0, 4, 0, 0, 0, 0, 0, 4, 0, 4, 0, 1, 0, 0, 0,
+                  0, 0, 4, 4, 4, 4, 4], dtype=float)
+    (tn, fp), (fn, tp) = confusion_matrix(y, s >= 0.25, sample_weight=w).astype(int)
+    assert Fraction(fn, fn + tp) ** 2 + Fraction(fp, fp + tn) ** 2 == Fraction(400, 441)
+    c = best_threshold(y, s, "closest_topleft", sample_weight=w)
+    assert c.threshold == 0.5 and c.value == pytest.approx(400 / 441)
+    # MCC: 0.5 and 0.25 give the same MCC 1/24 exactly (counted below), float64 tells them apart
+    y = np.array([0, 1] + [0] * 13 + [1] * 5 + [0, 0] + [1] * 3)
+    s = np.array([0, 0, 0, 0, 0, 0, 0, .25, .25, .25, .25, .25, .25, .25, .5, 0, 0, .25, .25,
+                  .25, .5, .5, .25, .5, .5])
+    mcc = []
+    for t in (0.5, 0.25):
+        (tn, fp), (fn, tp) = confusion_matrix(y, s >= t).astype(int)
+        c_, d_ = tp * tn - fp * fn, (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+        mcc.append(Fraction(c_ * abs(c_), d_))
+    assert mcc[0] == mcc[1] == Fraction(1, 24 ** 2)
+    assert best_threshold(y, s, "mcc").threshold == 0.5
+
+
 # ----------------------------------------------------------------------------------- calibration
 @st.composite
 def calibration_data(draw):

@@ -5,6 +5,7 @@ scorer (:class:`ThresholdSweep`), and the threshold that optimizes a criterion
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -443,6 +444,72 @@ class ThresholdChoice:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+def first_best(values: np.ndarray, tp: np.ndarray, fp: np.ndarray, n_pos: Any, n_neg: Any,
+               criterion: str, beta: float = 1.0) -> int:
+    r"""Where ``values`` (to maximise) are best, the first (highest threshold) on ties, with
+    the ties of Youden's index, the distance to the top-left corner, the MCC and
+    :math:`F_\beta` found exactly.
+
+    Two thresholds can tie exactly, :math:`(16/21)^2 + (12/21)^2 = (20/21)^2 + 0^2`, while
+    their float64 values differ in the last bit, and ``argmax`` would then pick the lower
+    threshold. When the counts are whole numbers (counts, or integer weights), the
+    candidates within rounding of the best are compared as fractions: :math:`\mathrm{TP}/P
+    - \mathrm{FP}/N`, minus the squared distance, :math:`\mathrm{sign}(c)\,c^2/d` for the
+    MCC :math:`c/\sqrt{d}` (0 when :math:`d = 0`, as the registry), or :math:`F_\beta`;
+    otherwise ``argmax`` decides.
+
+    Parameters
+    ----------
+    values : ndarray
+        The criterion at each threshold, higher is better (minus the squared distance for
+        ``'closest_topleft'``); NaN where undefined, not everywhere.
+    tp, fp : ndarray
+        The counts at each threshold.
+    n_pos, n_neg : int or float
+        Total positives and negatives.
+    criterion : {'youden', 'closest_topleft', 'mcc', 'fbeta'}
+        Any other name: ``nanargmax`` alone.
+    beta : float, default=1.0
+        The ``beta`` of ``'fbeta'``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> tp, fp = np.array([0, 1, 5, 21]), np.array([0, 0, 12, 21])
+    >>> v = -((1 - tp / 21) ** 2 + (fp / 21) ** 2)  # thresholds 1 and 2 tie exactly
+    >>> int(np.argmax(v)), first_best(v, tp, fp, 21, 21, "closest_topleft")
+    (2, 1)
+    """
+    i = int(np.nanargmax(values))
+    if criterion not in ("youden", "closest_topleft", "mcc", "fbeta"):
+        return i
+    best = float(values[i])
+    near = np.flatnonzero(values >= best - 1e-9 * max(1.0, abs(best)))
+    counts = np.concatenate([tp[near], fp[near], [n_pos, n_neg]]).astype(np.float64)
+    if near.size == 1 or not (np.all(counts == np.round(counts)) and counts.max() < 2.0**53):
+        return i
+    big_p, big_n = int(n_pos), int(n_neg)
+    b2 = Fraction(beta) ** 2
+
+    def exact(j: int) -> Fraction:
+        t, f = int(tp[j]), int(fp[j])
+        fn, tn = big_p - t, big_n - f
+        if criterion == "youden":
+            return Fraction(t, big_p) - Fraction(f, big_n)
+        if criterion == "closest_topleft":
+            return -((1 - Fraction(t, big_p)) ** 2 + Fraction(f, big_n) ** 2)
+        if criterion == "mcc":
+            c, d = t * tn - f * fn, (t + f) * (t + fn) * (tn + f) * (tn + fn)
+            return Fraction((1 if c >= 0 else -1) * c * c, d) if d else Fraction(0)
+        return Fraction((1 + b2) * t) / ((1 + b2) * t + b2 * fn + f)  # near the best: defined
+
+    scores = [exact(int(j)) for j in near]
+    return int(near[scores.index(max(scores))])
+
+
 _CRITERIA = ("youden", "closest_topleft", "mcc", "f1", "fbeta", "cost", "recall", "precision")
 
 
@@ -544,7 +611,7 @@ def best_threshold(
         sp = (n_neg - sweep.fp) / n_neg
         values = -roc_criterion(np.asarray(se, dtype=np.float64),
                                 np.asarray(sp, dtype=np.float64), "closest_topleft")
-        i = int(np.argmin(values))
+        i = first_best(-values, sweep.tp, sweep.fp, n_pos, n_neg, crit)
     elif crit == "cost":
         if cost_matrix is None:
             raise ValueError("criterion='cost' needs cost_matrix=[[C_TN, C_FP], [C_FN, C_TP]]")
@@ -571,6 +638,11 @@ def best_threshold(
         if np.isnan(values).all():
             raise ValueError(f"{spec.name} is undefined at every threshold")
         higher = spec.higher_is_better is not False
-        i = int(np.nanargmax(values) if higher else np.nanargmin(values))
+        if higher:
+            i = first_best(values, sweep.tp, sweep.fp, tps[-1], fps[-1],
+                           {"informedness": "youden"}.get(spec.name, spec.name),
+                           params.get("beta", 1.0))
+        else:
+            i = int(np.nanargmin(values))
     thr = float(cand[i])
     return ThresholdChoice(thr, crit, float(values[i]), sweep.at(thr), details)
