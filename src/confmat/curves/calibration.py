@@ -14,7 +14,8 @@ frequency of the class (Niculescu-Mizil and Caruana 2005). Three numbers summari
 
 Bins are those of scikit-learn's ``calibration_curve``: ``n_bins`` equal-width bins on
 [0, 1] (``strategy='uniform'``) or edges at the quantiles of the probabilities
-(``strategy='quantile'``, ``numpy.percentile`` with linear interpolation, unweighted), and a
+(``strategy='quantile'``, ``numpy.percentile`` with linear interpolation, unweighted, over the
+samples of non-zero weight), and a
 probability equal to an inner edge falls in the bin *below* it (bins ``[e0, e1]``,
 ``(e1, e2]``, ..., ``(e_{n-1}, e_n]``). Unlike scikit-learn, empty bins are kept (with NaN
 means and zero counts, so that every bin has a place in a figure or a table);
@@ -27,7 +28,8 @@ curve (Guo et al. 2017: the confidence ``max_k p_k`` against whether the top cla
 true one; ties go to the first column) and a **one-vs-rest** curve per class (class ``k``
 against the rest, the classwise calibration of Kull et al. 2019); the Brier score is then
 the multi-class one, summed over the classes (in [0, 2], as scikit-learn's
-``brier_score_loss`` for more than two classes).
+``brier_score_loss`` for more than two classes); of two columns it is halved, to the binary
+Brier score of either column (in [0, 1], as scikit-learn's ``scale_by_half='auto'``).
 """
 
 from __future__ import annotations
@@ -100,8 +102,8 @@ class ReliabilityCurve:
     def ece(self) -> float:
         """Expected calibration error: the bins' gaps weighted by their share of the weight."""
         keep = self.nonempty
-        total = float(self.weights[keep].sum())
-        return float((self.weights[keep] * self.gaps[keep]).sum() / total)
+        w = near_one(self.weights[keep])
+        return float((w * self.gaps[keep]).sum() / w.sum())
 
     @property
     def mce(self) -> float:
@@ -155,7 +157,8 @@ class Calibration:
         ``class -> ReliabilityCurve`` of that class against the rest (binary: the positive
         class only).
     brier : float
-        Brier score: binary, in [0, 1]; multi-class, summed over the classes, in [0, 2].
+        Brier score: binary (a probability vector, or two columns), in [0, 1]; three
+        classes or more, summed over the classes, in [0, 2].
     n_bins : int
         Number of bins.
     strategy : {'uniform', 'quantile'}
@@ -223,6 +226,32 @@ class Calibration:
             "curve": self.curve.to_dict(),
             "curves": [{"label": py_scalar(k), **c.to_dict()} for k, c in self.curves.items()],
         }
+
+
+def near_one(w: np.ndarray) -> np.ndarray:
+    """Non-negative weights whose largest is below 0.5, moved up by a power of two (exact, and
+    no weight can overflow) until the largest lies in [0.5, 1); other weights as they are.
+
+    Every statistic of a reliability curve is a ratio of sums of weights, so the scale
+    cancels; products such as ``w * p`` of subnormal weights (``1e-320``) would otherwise
+    lose their digits.
+
+    Parameters
+    ----------
+    w : ndarray of float64
+        Non-negative weights, at least one positive.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Examples
+    --------
+    >>> near_one(np.ldexp([1.0, 3.0], -1070)).tolist()  # subnormal weights
+    [0.25, 0.75]
+    """
+    top = float(w.max())
+    return w if top >= 0.5 else np.ldexp(w, -int(np.frexp(top)[1]))
 
 
 def check_n_bins(n_bins: Any) -> int:
@@ -326,13 +355,17 @@ def reliability(outcome: np.ndarray, p: np.ndarray, w: np.ndarray | None, n_bins
     >>> c.mean_predicted.tolist(), c.observed.tolist()
     ([0.2, 0.7], [0.0, 1.0])
     """
-    edges = bin_edges(p, n_bins, strategy)
+    if w is not None and not (w > 0).any():
+        raise ValueError("sample_weight sums to 0; calibration needs some weight")
+    # a sample of weight 0 is absent: it moves no quantile edge
+    edges = bin_edges(p if w is None else p[w > 0], n_bins, strategy)
     ids = np.searchsorted(edges[1:-1], p)  # an inner edge's value joins the bin below
     y = outcome.astype(np.float64)
-    ww = np.ones_like(p) if w is None else w
+    if w is None:
+        ww = np.ones_like(p)
+    else:
+        ww = near_one(w)
     total = float(ww.sum())
-    if total <= 0:
-        raise ValueError("sample_weight sums to 0; calibration needs some weight")
     counts = np.bincount(ids, minlength=n_bins).astype(np.int64)
     wsum = np.bincount(ids, weights=ww, minlength=n_bins)
     psum = np.bincount(ids, weights=ww * p, minlength=n_bins)
@@ -342,6 +375,8 @@ def reliability(outcome: np.ndarray, p: np.ndarray, w: np.ndarray | None, n_bins
     mean_p = np.where(keep, psum / safe, np.nan)
     obs = np.where(keep, ysum / safe, np.nan)
     brier = float((ww * (p - y) ** 2).sum() / total)
+    if ww is not w and w is not None:
+        wsum = np.bincount(ids, weights=w, minlength=n_bins)  # reported in the user's units
     return ReliabilityCurve(event, edges, mean_p, obs, counts, wsum, brier)
 
 
@@ -430,5 +465,7 @@ def calibration(
     curve = reliability(top == col_of, p[np.arange(p.shape[0]), top], w, n_bins, strategy,
                         "top label")
     sq = ((p - onehot) ** 2).sum(axis=1)
-    brier = float(np.average(sq, weights=w))
+    brier = float(np.average(sq, weights=None if w is None else near_one(w)))
+    if p.shape[1] == 2:  # two columns: the binary Brier score, in [0, 1]
+        brier /= 2.0
     return Calibration("multiclass", list(cols), curve, curves, brier, n_bins, strategy)

@@ -7,6 +7,7 @@ functions, by importing these.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -380,3 +381,30 @@ def check_thresholds(thresholds: Any) -> np.ndarray:
     return t
 
 
+def check_real(value: Any, name: str) -> float:
+    """A scalar parameter (a cost, a prior, a target level, ``beta``) as a float: a real
+    number, not a bool nor a string; its range is the caller's to check (NaN included).
+
+    Parameters
+    ----------
+    value : float
+    name : str
+        The argument's name, used in the error message.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        Not a real number.
+
+    Examples
+    --------
+    >>> check_real(np.int64(2), "beta")
+    2.0
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    return float(value)

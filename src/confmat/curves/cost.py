@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..inputs.targets import binary_target
+from .common import check_real
 from .rank import cumulative_counts
 
 __all__ = ["CostCurve", "cost_curve", "probability_cost"]
@@ -88,10 +89,7 @@ class CostCurve:
         >>> cost_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).at([0.5]).tolist()
         [0.25]
         """
-        x = np.atleast_1d(np.asarray(pc, dtype=np.float64))
-        if np.isnan(x).any() or (x < 0).any() or (x > 1).any():
-            raise ValueError("pc must lie within [0, 1]")
-        return np.interp(x, self.pc, self.cost)
+        return np.interp(check_pc(pc), self.pc, self.cost)
 
     def lines(self, pc: Any) -> np.ndarray:
         """Every threshold's normalised expected cost at probability costs, shape ``(T, P)``.
@@ -104,12 +102,17 @@ class CostCurve:
         -------
         ndarray
 
+        Raises
+        ------
+        ValueError
+            Values outside [0, 1].
+
         Examples
         --------
         >>> cost_curve([0, 1], [0.2, 0.7]).lines([0.0, 1.0]).tolist()
         [[0.0, 1.0], [0.0, 0.0], [1.0, 0.0]]
         """
-        x = np.atleast_1d(np.asarray(pc, dtype=np.float64))
+        x = check_pc(pc)
         return self.fnr[:, None] * x[None, :] + self.fpr[:, None] * (1.0 - x[None, :])
 
     def to_dict(self) -> dict[str, Any]:
@@ -129,6 +132,38 @@ class CostCurve:
                 "cost": self.cost.tolist(), "area": self.area, "references": [REF_DRUMMOND]}
 
 
+def check_pc(pc: Any) -> np.ndarray:
+    """Probability costs as a 1-D float array within [0, 1].
+
+    Parameters
+    ----------
+    pc : float or array-like
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        Not numbers.
+    ValueError
+        Values outside [0, 1] or NaN.
+
+    Examples
+    --------
+    >>> check_pc(0.5).tolist()
+    [0.5]
+    """
+    x = np.atleast_1d(np.asarray(pc))
+    if x.dtype.kind not in "iuf":
+        raise TypeError(f"pc must be numbers in [0, 1], got dtype {x.dtype}")
+    x = x.astype(np.float64)
+    if np.isnan(x).any() or (x < 0).any() or (x > 1).any():
+        raise ValueError("pc must lie within [0, 1]")
+    return x
+
+
 def probability_cost(prior_positive: float, cost_fn: float, cost_fp: float) -> float:
     """The probability cost :math:`PC(+)` of given class prior and misclassification costs.
 
@@ -145,6 +180,8 @@ def probability_cost(prior_positive: float, cost_fn: float, cost_fp: float) -> f
 
     Raises
     ------
+    TypeError
+        An argument that is not a real number (a string or a bool, say).
     ValueError
         Values out of range.
 
@@ -153,7 +190,8 @@ def probability_cost(prior_positive: float, cost_fn: float, cost_fp: float) -> f
     >>> probability_cost(0.1, 9.0, 1.0)  # a rare class whose misses cost 9 times more
     0.5
     """
-    p, a, b = float(prior_positive), float(cost_fn), float(cost_fp)
+    p, a, b = (check_real(v, name) for v, name in (
+        (prior_positive, "prior_positive"), (cost_fn, "cost_fn"), (cost_fp, "cost_fp")))
     if not 0 <= p <= 1:
         raise ValueError(f"prior_positive must lie within [0, 1], got {prior_positive!r}")
     if not (a >= 0 and b >= 0 and np.isfinite(a) and np.isfinite(b)) or a == b == 0:

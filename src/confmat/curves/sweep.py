@@ -5,6 +5,7 @@ scorer (:class:`ThresholdSweep`), and the threshold that optimizes a criterion
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from ..inputs.targets import binary_target
 from ..matrix import ConfusionMatrix
 from ..metrics import ClassCounts, Stats, evaluate, get_metric
 from .best import roc_criterion
-from .common import check_thresholds
+from .common import check_real, check_thresholds
 from .rank import cumulative_counts
 
 
@@ -42,6 +43,11 @@ class ThresholdSweep:
         ``[negative, positive]`` class names.
     check : callable, optional
         Called with the thresholds looked up; raises if they are not allowed.
+    below : tuple of two ndarrays, optional
+        Positives and negatives scoring strictly below each ``grid`` value
+        (:func:`counts_below`). Given, FN and TN are these sums; otherwise they are
+        ``n_pos - tp`` and ``n_neg - fp``, exact for counts but not for weights of very
+        different sizes (``1e200 + 4 - 1e200`` is 0 in float64).
 
     Attributes
     ----------
@@ -70,6 +76,7 @@ class ThresholdSweep:
         labels: list[Any],
         *,
         check: Any = None,
+        below: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         # grid: decreasing thresholds with cumulative counts at or above each one
         self._grid = grid
@@ -78,25 +85,29 @@ class ThresholdSweep:
         self._n_pos = n_pos
         self._n_neg = n_neg
         self._check = check
+        self._below = below
         self.labels = list(labels)
         self.thresholds = np.asarray(thresholds, dtype=np.float64)
-        if thresholds is grid:  # the distinct scores themselves: no lookup needed
-            tp, fp = tps, fps
+        if thresholds is grid and below is None:  # the distinct scores: no lookup needed
+            tp, fp, fn, tn = tps, fps, n_pos - tps, n_neg - fps
         else:
-            tp, fp = self._lookup(self.thresholds)
-        self.tp, self.fp = tp, fp
-        self.fn = n_pos - tp
-        self.tn = n_neg - fp
+            tp, fp, fn, tn = self._lookup(self.thresholds)
+        self.tp, self.fp, self.fn, self.tn = tp, fp, fn, tn
 
-    def _lookup(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _lookup(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         if self._check is not None:
             self._check(t)
         asc = self._grid[::-1]
         k = asc.shape[0] - np.searchsorted(asc, t, side="left")  # grid values >= t
         zero = np.zeros(1, dtype=self._tps.dtype)
-        tps = np.concatenate([zero, self._tps])
-        fps = np.concatenate([zero, self._fps])
-        return tps[k], fps[k]
+        tps = np.concatenate([zero, self._tps])[k]
+        fps = np.concatenate([zero, self._fps])[k]
+        if self._below is None:
+            return tps, fps, self._n_pos - tps, self._n_neg - fps
+        # nothing at or above t (k = 0): every sample is below it
+        fns = np.concatenate([[self._n_pos], self._below[0]])[k]
+        tns = np.concatenate([[self._n_neg], self._below[1]])[k]
+        return tps, fps, fns, tns
 
     def __len__(self) -> int:
         """Number of thresholds ``T``."""
@@ -265,8 +276,8 @@ class ThresholdSweep:
         t = float(threshold)
         if np.isnan(t):
             raise ValueError("threshold must not be NaN")
-        tp, fp = self._lookup(np.array([t]))
-        table = np.array([[self._n_neg - fp[0], fp[0]], [self._n_pos - tp[0], tp[0]]])
+        tp, fp, fn, tn = self._lookup(np.array([t]))
+        table = np.array([[tn[0], fp[0]], [fn[0], tp[0]]])
         return ConfusionMatrix(table, labels=self.labels)
 
     def to_dict(self) -> dict[str, Any]:
@@ -293,6 +304,57 @@ class ThresholdSweep:
         }
 
 
+
+
+def counts_below(
+    pos: np.ndarray, score: np.ndarray, weight: np.ndarray | None, grid: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Positive and negative weights scoring strictly below each value of ``grid``, each a sum
+    of its own samples: the FN and TN of a weighted sweep.
+
+    Computing them as ``total - tp`` loses every small weight next to a huge one (with
+    weights ``1e200`` and ``4`` on the negatives, ``1e200 + 4 - 1e200`` is 0 in float64, and
+    a threshold's TN would be 0 instead of 4). Summed from the lowest score up, each is
+    correct to the rounding of its own terms, as ``sklearn.metrics.confusion_matrix``
+    counts the cells. Without weights the counts are int64 and the differences exact, so
+    None is returned.
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (n_samples,)
+        Which samples are positive.
+    score : ndarray of float64, shape (n_samples,)
+        Scores.
+    weight : ndarray of float64 or None
+        Sample weights.
+    grid : ndarray of float64
+        Distinct scores, decreasing (those of
+        :func:`confmat.curves.rank.cumulative_counts`: every score of non-zero weight).
+
+    Returns
+    -------
+    (fns, tns) or None
+        Arrays of the shape of ``grid``; None without weights.
+
+    Examples
+    --------
+    >>> fns, tns = counts_below(np.array([False, False, True]), np.array([0.9, 0.1, 0.5]),
+    ...                         np.array([1e200, 4.0, 1.0]), np.array([0.9, 0.5, 0.1]))
+    >>> fns.tolist(), tns.tolist()
+    ([1.0, 0.0, 0.0], [4.0, 4.0, 0.0])
+    """
+    if weight is None:
+        return None
+    asc = grid[::-1]
+    g = asc.shape[0]
+    # a zero-weight sample may hold a score outside the grid: it adds nothing anywhere
+    at = np.minimum(np.searchsorted(asc, score, side="left"), g)
+    pos_w = np.bincount(at, weights=np.where(pos, weight, 0.0), minlength=g + 1)[:g]
+    neg_w = np.bincount(at, weights=np.where(pos, 0.0, weight), minlength=g + 1)[:g]
+    # strictly below asc[j]: the sum of the distinct scores before it
+    fns = np.concatenate([[0.0], np.cumsum(pos_w)[:-1]])
+    tns = np.concatenate([[0.0], np.cumsum(neg_w)[:-1]])
+    return fns[::-1], tns[::-1]
 
 
 def threshold_sweep(
@@ -342,7 +404,8 @@ def threshold_sweep(
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     grid, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
     t = grid if thresholds is None else check_thresholds(thresholds)
-    return ThresholdSweep(t, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
+    return ThresholdSweep(t, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label],
+                          below=counts_below(b.pos, b.score, b.weight, grid))
 
 
 
@@ -379,6 +442,72 @@ class ThresholdChoice:
     value: float
     confusion_matrix: ConfusionMatrix
     details: dict[str, Any] = field(default_factory=dict)
+
+
+def first_best(values: np.ndarray, tp: np.ndarray, fp: np.ndarray, n_pos: Any, n_neg: Any,
+               criterion: str, beta: float = 1.0) -> int:
+    r"""Where ``values`` (to maximise) are best, the first (highest threshold) on ties, with
+    the ties of Youden's index, the distance to the top-left corner, the MCC and
+    :math:`F_\beta` found exactly.
+
+    Two thresholds can tie exactly, :math:`(16/21)^2 + (12/21)^2 = (20/21)^2 + 0^2`, while
+    their float64 values differ in the last bit, and ``argmax`` would then pick the lower
+    threshold. When the counts are whole numbers (counts, or integer weights), the
+    candidates within rounding of the best are compared as fractions: :math:`\mathrm{TP}/P
+    - \mathrm{FP}/N`, minus the squared distance, :math:`\mathrm{sign}(c)\,c^2/d` for the
+    MCC :math:`c/\sqrt{d}` (0 when :math:`d = 0`, as the registry), or :math:`F_\beta`;
+    otherwise ``argmax`` decides.
+
+    Parameters
+    ----------
+    values : ndarray
+        The criterion at each threshold, higher is better (minus the squared distance for
+        ``'closest_topleft'``); NaN where undefined, not everywhere.
+    tp, fp : ndarray
+        The counts at each threshold.
+    n_pos, n_neg : int or float
+        Total positives and negatives.
+    criterion : {'youden', 'closest_topleft', 'mcc', 'fbeta'}
+        Any other name: ``nanargmax`` alone.
+    beta : float, default=1.0
+        The ``beta`` of ``'fbeta'``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> tp, fp = np.array([0, 1, 5, 21]), np.array([0, 0, 12, 21])
+    >>> v = -((1 - tp / 21) ** 2 + (fp / 21) ** 2)  # thresholds 1 and 2 tie exactly
+    >>> int(np.argmax(v)), first_best(v, tp, fp, 21, 21, "closest_topleft")
+    (2, 1)
+    """
+    i = int(np.nanargmax(values))
+    if criterion not in ("youden", "closest_topleft", "mcc", "fbeta"):
+        return i
+    best = float(values[i])
+    near = np.flatnonzero(values >= best - 1e-9 * max(1.0, abs(best)))
+    counts = np.concatenate([tp[near], fp[near], [n_pos, n_neg]]).astype(np.float64)
+    if near.size == 1 or not (np.all(counts == np.round(counts)) and counts.max() < 2.0**53):
+        return i
+    big_p, big_n = int(n_pos), int(n_neg)
+    b2 = Fraction(beta) ** 2
+
+    def exact(j: int) -> Fraction:
+        t, f = int(tp[j]), int(fp[j])
+        fn, tn = big_p - t, big_n - f
+        if criterion == "youden":
+            return Fraction(t, big_p) - Fraction(f, big_n)
+        if criterion == "closest_topleft":
+            return -((1 - Fraction(t, big_p)) ** 2 + Fraction(f, big_n) ** 2)
+        if criterion == "mcc":
+            c, d = t * tn - f * fn, (t + f) * (t + fn) * (tn + f) * (tn + fn)
+            return Fraction((1 if c >= 0 else -1) * c * c, d) if d else Fraction(0)
+        return Fraction((1 + b2) * t) / ((1 + b2) * t + b2 * fn + f)  # near the best: defined
+
+    scores = [exact(int(j)) for j in near]
+    return int(near[scores.index(max(scores))])
 
 
 _CRITERIA = ("youden", "closest_topleft", "mcc", "f1", "fbeta", "cost", "recall", "precision")
@@ -436,7 +565,8 @@ def best_threshold(
     Raises
     ------
     TypeError
-        ``criterion`` is not a string.
+        ``criterion`` is not a string; ``target`` or ``beta`` not a real number;
+        ``cost_matrix`` not numbers.
     ValueError
         Unknown criterion; ``target`` or ``cost_matrix`` missing or invalid; no threshold
         reaches ``target``; the metric is undefined at every threshold; invalid input (as
@@ -453,11 +583,14 @@ def best_threshold(
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     grid, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
     cand = np.concatenate([[np.inf], grid])
-    sweep = ThresholdSweep(cand, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label])
+    sweep = ThresholdSweep(cand, grid, tps, fps, tps[-1], fps[-1], [b.neg_label, b.pos_label],
+                           below=counts_below(b.pos, b.score, b.weight, grid))
     crit = criterion.strip().lower()
     details: dict[str, Any] = {}
     if crit in ("recall", "precision"):
-        if target is None or isinstance(target, bool) or not 0 <= float(target) <= 1:
+        if target is None:
+            raise ValueError(f"criterion={crit!r} needs target= a number in [0, 1], got None")
+        if not 0 <= check_real(target, "target") <= 1:
             raise ValueError(f"criterion={crit!r} needs target= a number in [0, 1], got {target!r}")
         details["target"] = float(target)
         values = sweep.metric(crit, zero_division="nan")
@@ -478,11 +611,14 @@ def best_threshold(
         sp = (n_neg - sweep.fp) / n_neg
         values = -roc_criterion(np.asarray(se, dtype=np.float64),
                                 np.asarray(sp, dtype=np.float64), "closest_topleft")
-        i = int(np.argmin(values))
+        i = first_best(-values, sweep.tp, sweep.fp, n_pos, n_neg, crit)
     elif crit == "cost":
         if cost_matrix is None:
             raise ValueError("criterion='cost' needs cost_matrix=[[C_TN, C_FP], [C_FN, C_TP]]")
-        c = np.asarray(cost_matrix, dtype=np.float64)
+        c = np.asarray(cost_matrix)
+        if c.dtype.kind not in "iuf":
+            raise TypeError(f"cost_matrix must hold numbers, got dtype {c.dtype}")
+        c = c.astype(np.float64)
         if c.shape != (2, 2) or not np.isfinite(c).all():
             raise ValueError(
                 f"cost_matrix must be a finite 2 x 2 array (rows true, columns predicted, "
@@ -496,12 +632,17 @@ def best_threshold(
         name = {"youden": "informedness", "f1": "fbeta", "fbeta": "fbeta"}.get(crit, crit)
         spec = get_metric(name)
         if spec.name == "fbeta":
-            params["beta"] = float(beta) if crit != "f1" else 1.0
+            params["beta"] = check_real(beta, "beta") if crit != "f1" else 1.0
             details["beta"] = params["beta"]
         values = sweep.metric(spec.name, zero_division="nan", **params)
         if np.isnan(values).all():
             raise ValueError(f"{spec.name} is undefined at every threshold")
         higher = spec.higher_is_better is not False
-        i = int(np.nanargmax(values) if higher else np.nanargmin(values))
+        if higher:
+            i = first_best(values, sweep.tp, sweep.fp, tps[-1], fps[-1],
+                           {"informedness": "youden"}.get(spec.name, spec.name),
+                           params.get("beta", 1.0))
+        else:
+            i = int(np.nanargmin(values))
     thr = float(cand[i])
     return ThresholdChoice(thr, crit, float(values[i]), sweep.at(thr), details)
