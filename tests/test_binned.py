@@ -418,3 +418,31 @@ def test_binary_door_codes_equal_a_histogram_per_class(classes, pos_label):
         for row, mask in ((1, positive), (0, ~positive)):
             want, _ = np.histogram(s[mask], bins=50, range=(0.0, 1.0))
             assert_array_equal(h.counts[row, 0], want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40))
+def test_weighted_sweep_keeps_small_weights_beside_huge_ones(seed, n):
+    # scores at bin centres, so ``score >= lower edge`` is exactly ``bin >= j``; weights over
+    # many orders of magnitude: FN and TN must be the sums of their own cells (as scikit-learn
+    # counts them), not totals minus TP / FP, which lose the small ones
+    rng = np.random.default_rng(seed)
+    bins = 10
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    j = rng.integers(0, bins, n)
+    s = (j + 0.5) / bins
+    w = 10.0 ** rng.uniform(-300, 200, n)
+    sw = ScoreHistogram(bins=bins).update(y, s, sample_weight=w).threshold_sweep()
+    for t, tn, fp, fn, tp in zip(sw.thresholds, sw.tn, sw.fp, sw.fn, sw.tp, strict=True):
+        ref = skm.confusion_matrix(y, (s >= t).astype(int), labels=[0, 1], sample_weight=w)
+        assert_allclose([tn, fp, fn, tp], ref.ravel(), rtol=1e-12, atol=0)
+
+
+def test_weighted_sweep_by_hand():
+    h = ScoreHistogram(bins=10).update([0, 0, 0, 1], [0.95, 0.15, 0.05, 0.55],
+                                       sample_weight=[1e200, 1.0, 3.0, 1.0])
+    sw = h.threshold_sweep()
+    # below 0.5: the negatives of weights 1 and 3 (TN 4, not 1e200 + 4 - 1e200 = 0)
+    assert sw.thresholds.tolist() == [0.9, 0.5, 0.1, 0.0]
+    assert sw.tn.tolist() == [4.0, 4.0, 3.0, 0.0] and sw.fn.tolist() == [1.0, 0.0, 0.0, 0.0]

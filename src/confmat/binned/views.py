@@ -430,9 +430,17 @@ class HistogramCurves:
                     f"edges lo + (hi - lo) * j / {self.bins} (see ScoreHistogram.edges)"
                 )
 
+        below = None
+        if pos.dtype.kind == "f" or neg.dtype.kind == "f":
+            # weighted: FN and TN as sums of the bins below each edge, not totals minus TP /
+            # FP, which lose every small weight next to a huge one (curves.sweep.counts_below)
+            fn_asc = np.concatenate([[0.0], np.cumsum(pos, dtype=np.float64)[:-1]])
+            tn_asc = np.concatenate([[0.0], np.cumsum(neg, dtype=np.float64)[:-1]])
+            below = (fn_asc[::-1], tn_asc[::-1])
         labels = [self.labels[0], self.labels[1]] if self.is_binary else [nl, pl]
         return ThresholdSweep(
-            t, thr_all, tps_all, fps_all, tps_all[-1], fps_all[-1], labels, check=check
+            t, thr_all, tps_all, fps_all, tps_all[-1], fps_all[-1], labels, check=check,
+            below=below,
         )
 
 
