@@ -204,3 +204,27 @@ def test_unknown_pos_label_is_named(entry, labels_name):
                                          r"y_true|--pos-label 'absent' (is not one of the "
                                          r"labels|does not match the label column)"):
         func(y, s, "absent")
+
+
+@pytest.mark.parametrize("y, pos_label, want", [
+    ([0, 1, 1, 0], True, "pass pos_label=1"),
+    ([1, 2, 2, 1], True, "pass pos_label=1"),
+    ([False, True, True, False], 1, "pass pos_label=True"),
+])
+def test_a_pos_label_of_another_kind_is_named(y, pos_label, want):
+    # True == 1 in Python, but a boolean is not the class 1 (confmat never mixes label kinds)
+    s = [0.1, 0.8, 0.6, 0.3]
+    with pytest.raises(ValueError, match=rf"pos_label={pos_label!r} is a \w+.*{want}"):
+        confmat.roc_auc(y, s, pos_label=pos_label)
+    with pytest.raises(ValueError, match=rf"{want}"):
+        ScoreHistogram(bins=10, pos_label=pos_label).update(y, s)
+
+
+def test_a_pos_label_of_the_same_number_names_the_class():
+    # 2.0 is the class 2: accepted, and the class keeps its own name (scikit-learn's AUC of
+    # class 2 against class 1: 1.0 here, every 2 scored above every 1)
+    y, s = [1, 2, 2, 1], [0.1, 0.8, 0.6, 0.3]
+    assert confmat.roc_auc(y, s, pos_label=2.0) == roc_auc_score(np.array(y) == 2, s) == 1.0
+    from confmat.inputs.targets import resolve_pos_label
+    out = resolve_pos_label([1, 2], 2.0)
+    assert out == 2 and type(out) is int

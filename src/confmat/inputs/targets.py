@@ -187,13 +187,15 @@ def resolve_pos_label(classes: list[Any], pos_label: Any, name: str = "y_true") 
     Returns
     -------
     label
-        The positive class: ``pos_label`` itself, or 1 (True) when it was not given.
+        The positive class: the class equal to ``pos_label`` (``1`` for ``pos_label=1.0``),
+        or 1 (True) when it was not given.
 
     Raises
     ------
     ValueError
-        ``pos_label`` is None and the labels are not {0, 1}, {-1, 1} or {False, True}; or
-        ``pos_label`` is not one of ``classes``.
+        ``pos_label`` is None and the labels are not {0, 1}, {-1, 1} or {False, True};
+        ``pos_label`` is not one of ``classes``, or is a boolean for number classes (or a
+        number for boolean ones).
 
     Examples
     --------
@@ -218,7 +220,14 @@ def resolve_pos_label(classes: list[Any], pos_label: Any, name: str = "y_true") 
     pos_label = py_scalar(pos_label)
     if pos_label not in classes:
         raise ValueError(f"pos_label={pos_label!r} is not one of the labels in {name} {classes}")
-    return pos_label
+    found = classes[classes.index(pos_label)]
+    if label_kind(found) != label_kind(pos_label):
+        # True == 1 in Python, but a boolean is not the class 1 (labels of two kinds never
+        # mix in confmat); 1.0 for the class 1 is the same number and is accepted
+        raise ValueError(f"pos_label={pos_label!r} is a {label_kind(pos_label)}, but the labels "
+                         f"in {name} {classes} are of kind {label_kind(found)}; pass "
+                         f"pos_label={found!r}")
+    return found
 
 
 def one_class_book(classes: list[Any], pos_label: Any) -> list[Any] | None:
