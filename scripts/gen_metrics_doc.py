@@ -124,7 +124,7 @@ def render() -> str:
                    + ", ".join(f"`{s.name}`" for s in specs if s.family == f))
     out += ["- [Interpretation scales](#interpretation-scales)",
             "- [PyCM key index](#pycm-key-index)",
-            "- [Errors in the seeds, corrected](#errors-in-the-seeds-corrected)",
+            "- [Errors in the sources, corrected](#errors-in-the-sources-corrected)",
             "- [Decisions](#decisions)", ""]
     for f in families:
         out += [f"## {FAMILIES.get(f, f.title())}", ""]
@@ -153,15 +153,11 @@ def render() -> str:
         for e in entries:
             elem = f" (element {e.element})" if e.element is not None else ""
             out.append(f"| {table}_stat | `{key}`{elem} | `{e.call()}` | {e.differs or ''} |")
-    out += ["", "## Errors in the seeds, corrected", "",
-            "Where a requirement document states something the registry does not follow, the "
-            "metric's notes say so:", ""]
-    for spec in specs:
-        if "Seed 0" in spec.notes:  # notes open a sentence on a seed's claim this way
-            out.append(f"- `{spec.name}`: {spec.notes}")
-    for sc in list_scales():
-        if sc.note and "seed" in sc.note.lower():
-            out.append(f"- scale `{sc.name}`: {sc.note}")
+    out += ["", "## Errors in the sources, corrected", "",
+            "The sources this project was specified from (Yao et al. 2022, Kneusel 2021 and "
+            "blog posts on scikit-learn's metrics) contain mistakes. Where one disagrees with "
+            "the mathematics, the registry follows the mathematics; docs/seed_errata.md lists "
+            "each mistake, the correct value and the test that pins it."]
     out += ["", "## Decisions", "", "Choices the catalogue issue left open:", ""]
     out += [f"- {d}" for d in DECISIONS]
     return "\n".join(out) + "\n"
