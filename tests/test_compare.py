@@ -22,7 +22,7 @@ from statsmodels.stats.multitest import multipletests
 import confmat
 from confmat import ConfusionMatrix
 
-# seed 002, Table 11-5 (MNIST 3 vs 5: TP, TN, FP, FN with 5 positive) and Table 11-6
+# Kneusel (2021), Table 11-5 (MNIST 3 vs 5: TP, TN, FP, FN with 5 positive) and Table 11-6
 BOOK = {
     "Nearest Centroid": (760, 909, 101, 132),
     "3-NN": (878, 994, 16, 14),

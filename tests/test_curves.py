@@ -75,7 +75,7 @@ def test_sweep_metrics_against_sklearn_and_book_table():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 300)
     s = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1)
-    th = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]  # seed 002's table
+    th = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]  # Kneusel (2021)'s table
     sweep = confmat.threshold_sweep(y, s, thresholds=th)
     assert sweep.thresholds.tolist() == th
     with warnings.catch_warnings():
@@ -86,7 +86,7 @@ def test_sweep_metrics_against_sklearn_and_book_table():
         f2 = sweep.metric("fbeta", beta=2.0)
     for i, t in enumerate(th):
         pred = (s >= t).astype(int)
-        # the book's own loop: tp, tn, fp, fn counted one sample at a time
+        # Kneusel (2021)'s own loop: tp, tn, fp, fn counted one sample at a time
         tp = sum(1 for a, b in zip(y, pred, strict=True) if a == 1 and b == 1)
         fn = sum(1 for a, b in zip(y, pred, strict=True) if a == 1 and b == 0)
         assert tpr[i] == pytest.approx(tp / (tp + fn), abs=1e-15)

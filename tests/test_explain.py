@@ -59,9 +59,9 @@ def test_pycm_key_and_alias_lookup() -> None:
 
 
 def test_seed_arguments_are_carried() -> None:
-    assert "TN" in explain("f1").avoid_when  # F1 ignores true negatives (seed 002)
+    assert "TN" in explain("f1").avoid_when  # F1 ignores true negatives (Kneusel 2021)
     assert "MCC" in explain("mcc").prefer_when or "one metric" in explain("mcc").prefer_when
-    assert "[0, 1]" in explain("mcc").notes  # seed 002's error corrected
+    assert "[0, 1]" in explain("mcc").notes  # Kneusel (2021)'s error corrected
     assert "shape" in explain("class_auc").avoid_when  # AUC hides the curve shape
     assert explain("kappa").scales[:1] == ("landis_koch",)
     assert "yao2022" in explain("kappa").scales
@@ -82,4 +82,4 @@ def test_metric_guide_is_current() -> None:
     assert committed == fresh, "docs/metrics.md is stale: run python scripts/gen_metrics_doc.py"
     for name in (s.name for s in list_metrics()):
         assert f"### `{name}`" in fresh
-    assert "MCC lies in [0, 1]" in fresh  # seed 002's error is noted
+    assert "MCC lies in [0, 1]" in fresh  # Kneusel (2021)'s error is noted

@@ -1,7 +1,7 @@
 """Identities between metrics (a tutorial's identities and the definitions) as hypothesis properties, and the
 numerical honesty of products of many counts (``mcc_yao2022``, ``gmean``).
 
-The identities are stated by the seeds or follow in one line from the definitions; each test
+The identities are stated by the published sources or follow in one line from the definitions; each test
 computes one side with confmat and the other side by hand from the raw counts.
 """
 
@@ -51,7 +51,7 @@ def test_micro_averages_equal_accuracy(case: Case, beta: float) -> None:
 
 @settings(max_examples=N_EXAMPLES)
 @given(count_tables(1, 8))
-def test_seed001_formulas_by_hand(table: np.ndarray) -> None:
+def test_counting_blog_formulas_by_hand(table: np.ndarray) -> None:
     """Per-class and averaged recall/precision/F1/F-beta/Jaccard from AP_i, PP_i, TP_i."""
     cm = ConfusionMatrix(table)
     tp = np.diag(table).astype(float)
@@ -112,7 +112,7 @@ def test_per_class_identities(table: np.ndarray) -> None:
     same(m["fnr"], 1 - m["recall"], "FNR = 1 - TPR")
     same(m["fdr"], 1 - m["precision"], "FDR = 1 - PPV")
     same(m["for"], 1 - m["npv"], "FOR = 1 - NPV")
-    same(m["class_accuracy"], m["recall"], "book's per-class accuracy = recall")
+    same(m["class_accuracy"], m["recall"], "Kneusel (2021)'s per-class accuracy = recall")
     same(m["class_gmean"], np.sqrt(m["recall"] * m["specificity"]), "GM = sqrt(TPR TNR)")
     with np.errstate(divide="ignore", invalid="ignore"):
         same(m["lr_plus"], m["recall"] / m["fpr"], "LR+ = TPR / FPR")
@@ -153,7 +153,7 @@ def test_overall_identities(table: np.ndarray) -> None:
     assert cm.metric("zero_one_loss") == pytest.approx(1 - acc, abs=1e-15)
     assert cm.metric("zero_one_loss", normalize=False) == n - np.trace(table)
     assert cm.metric("n") == n
-    # Cohen's kappa as (p_o - p_e) / (1 - p_e) (seeds 000 and 004)
+    # Cohen's kappa as (p_o - p_e) / (1 - p_e) (Yao et al. 2022; scikit-learn)
     pe = (table.sum(axis=1) * table.sum(axis=0)).sum() / n**2
     if pe != 1:
         assert quiet(cm.metric, "kappa") == pytest.approx((acc - pe) / (1 - pe), rel=1e-9, abs=1e-12)

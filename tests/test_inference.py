@@ -527,7 +527,7 @@ def test_prevalence_ci_keeps_the_noise_of_the_original_rows():
 
 
 def test_prior_shift_settles_seed_002_informedness_markedness_claim():
-    # seed 002 relays the claim that informedness and markedness do not depend on the class
+    # Kneusel (2021) relays the claim that informedness and markedness do not depend on the class
     # priors; under a prior shift informedness (TPR + TNR - 1) stays, markedness (PPV + NPV - 1)
     # moves, both worked out here by Bayes' rule
     cm = ConfusionMatrix([[878, 14], [16, 994]], labels=[5, 3])  # Table 11-5, 3-NN

@@ -198,7 +198,7 @@ def test_from_estimator_uses_predict():
 
 
 def test_vehicle_data_strings():
-    """The UCI Vehicle classes (seed 000's data set) as strings, counted like sklearn."""
+    """The UCI Vehicle classes (the data set of Yao et al. 2022) as strings, counted like sklearn."""
     path = "/work/shared/data/vehicle.csv"
     try:
         df = pd.read_csv(path)

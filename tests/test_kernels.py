@@ -1,5 +1,5 @@
 """The counting kernel: the numba path and the pure-numpy path give identical counts, and both
-agree with scikit-learn and with seed 001's recommended ``np.bincount`` version (v5).
+agree with scikit-learn and with the ``np.bincount`` version (v5) a counting blog post recommends.
 
 Both paths are forced with ``use_numba=True`` / ``use_numba=False`` whatever the input size, on
 every integer dtype, with negative labels, label ranges wider than ``MAX_DIRECT_RANGE`` (which
@@ -102,8 +102,8 @@ def test_numba_and_numpy_paths_agree_with_each_other_and_sklearn(dtype, data) ->
 
 @settings(max_examples=50)
 @given(st.integers(1, 40), st.integers(1, 500), st.data())
-def test_seed001_bincount_v5(num_classes, n, data) -> None:
-    """Seed 001's recommended v5: np.bincount(num_classes * y_true + y_pred)."""
+def test_bincount_v5(num_classes, n, data) -> None:
+    """The recommended v5 of a counting blog post: np.bincount(num_classes * y_true + y_pred)."""
     ints = st.lists(st.integers(0, num_classes - 1), min_size=n, max_size=n)
     t = np.array(data.draw(ints))
     p = np.array(data.draw(ints))
@@ -161,7 +161,7 @@ def test_strings_and_bools_count_like_sklearn(rng) -> None:
 
 def test_numba_is_imported_lazily_and_can_be_disabled() -> None:
     """``import confmat`` does not import numba; with CONFMAT_DISABLE_NUMBA set the default
-    path is pure numpy and still gives seed 001's v5 counts on a large input."""
+    path is pure numpy and still gives the v5 (``np.bincount``) counts on a large input."""
     code = (
         "import sys, numpy as np, confmat\n"
         "assert 'numba' not in sys.modules, 'numba imported eagerly'\n"

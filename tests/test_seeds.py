@@ -1,8 +1,9 @@
-"""The worked numbers of the seeds, as plain unit tests.
+"""The worked numbers of the published sources (Yao et al. 2022, Kneusel 2021, blog posts on
+scikit-learn's metrics), as plain unit tests.
 
-Every expected number below is printed in a seed (quoted with its place) or, where the seed is
+Every expected number below is printed in a source (quoted with its place) or, where the source is
 wrong, worked by hand in the test; ``docs/seed_errata.md`` lists each disagreement. Printed
-numbers are compared at the seed's own rounding: a value printed with d decimals must be within
+numbers are compared at the source's own rounding: a value printed with d decimals must be within
 half a unit of its last place.
 """
 
@@ -20,7 +21,7 @@ from confmat import ConfusionMatrix
 
 
 def printed(value: float, shown: float, decimals: int = 4) -> bool:
-    """``value`` rounds to ``shown`` at the seed's precision (half a unit in the last place)."""
+    """``value`` rounds to ``shown`` at the source's precision (half a unit in the last place)."""
     return abs(value - shown) <= 0.5 * 10.0**-decimals + 1e-12
 
 
@@ -290,7 +291,7 @@ SEED3_Y_PRED = [int(v) for v in
                 "0 1 3 0 2 0 2 2 1 2 3 0 0 4 4 0 1 4 2 2 0 3 2 1 2 4 3 1 1 3 4 3 0 2 2 3 2 2 1".split()]
 
 
-def test_seed3_three_class_example_pred_rows():
+def test_three_class_blog_example_pred_rows():
     """The worked 3-class example: rows are predicted classes (precision sums rows)."""
     cm = ConfusionMatrix([[23, 3, 2], [4, 25, 6], [5, 2, 30]], labels=["C1", "C2", "C3"],
                          orientation="pred_rows")

@@ -36,7 +36,7 @@ class CatalogueCoverage(UserWarning):
 RTOL, ATOL = 1e-9, 1e-12
 
 # Defined by confmat where PyCM says None, on purpose (checked against independent oracles):
-#  - Matthews coefficients are 0 when a marginal is constant (seeds 000/002, scikit-learn);
+#  - Matthews coefficients are 0 when a marginal is constant (Yao et al. 2022, Kneusel 2021, scikit-learn);
 #  - averages leave undefined classes out (scikit-learn's rule), PyCM's become None.
 DEFINED_WHERE_PYCM_IS_NOT = {"MCC", "Overall MCC"}
 

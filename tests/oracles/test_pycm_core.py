@@ -6,7 +6,7 @@ compared per class (``class_stat[key][label]``) and overall (``overall_stat[key]
 
 PyCM reports the string ``"None"`` where a statistic is undefined. There we check confmat's
 documented policy instead: with ``zero_division=np.nan`` the value is NaN, except for the
-Matthews correlation coefficients, which the seeds (000 and 002) argue should be 0 when the
+Matthews correlation coefficients, which Yao et al. (2022) and Kneusel (2021) argue should be 0 when the
 denominator vanishes.
 """
 
@@ -25,7 +25,7 @@ from confmat import ConfusionMatrix, list_metrics
 from confmat.metrics import UndefinedMetricWarning
 from conftest import N_EXAMPLES, count_tables, quiet
 
-#: metrics whose zero denominator gives 0 by design (seeds 000 and 002), not zero_division
+#: metrics whose zero denominator gives 0 by design (Yao et al. 2022, Kneusel 2021), not zero_division
 ZERO_WHEN_UNDEFINED = {"mcc", "class_mcc"}
 
 SPECS = [s for s in list_metrics() if s.pycm]

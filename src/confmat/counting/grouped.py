@@ -479,7 +479,7 @@ def _fold(
     g = table.shape[0]
     if (lt.size == lp.size == k == table.shape[1] == table.shape[2]
             and (lt == np.arange(k)).all() and (lp == np.arange(k)).all()):
-        # every code is a class, in the book's order: the table is the stack
+        # every code is a class, in the codebook's order: the table is the stack
         return GroupedCounts(np.ascontiguousarray(table), book, False,
                              np.asarray(sizes, dtype=np.int64))
     sub = table[:, rows][:, :, cols].reshape(g, -1)

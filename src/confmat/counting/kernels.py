@@ -256,7 +256,7 @@ def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
     check_label_kinds(vt + vp, "y_true and y_pred together")
     try:
         # each column's labels once, its first of equal values kept (1 before 1.0), as the
-        # numpy path factorises them: a float column makes the book float
+        # numpy path factorises them: a float column makes the codebook float
         return unify_numbers(sorted(set(vt) | set(vp)), also=[*dict.fromkeys(vt),
                                                               *dict.fromkeys(vp)])
     except TypeError as exc:

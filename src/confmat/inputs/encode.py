@@ -301,7 +301,7 @@ def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
     va, vb = [py_scalar(v) for v in a.tolist()], [py_scalar(v) for v in b.tolist()]
     items = set(va) | set(vb)
     check_label_kinds(list(items), "y_true and y_pred together")
-    try:  # a float column makes the book float even where its labels equal integers
+    try:  # a float column makes the codebook float even where its labels equal integers
         return unify_numbers(sorted(items), also=va + vb)
     except TypeError as exc:
         raise TypeError(
