@@ -175,8 +175,13 @@ def test_best_threshold_is_the_brute_force_optimum_over_sklearn_thresholds(data,
         else:
             defined = [v for v in vals if v is not None]
             want = vals.index(max(defined)) if defined else None  # first = highest threshold
-        kw = {"pos_label": pos_label, "cost_matrix": [[cost[0], cost[1]], [cost[2], cost[3]]], "beta": beta,
-              "target": target}
+        kw: dict = {"pos_label": pos_label}  # each criterion gets the parameters it uses
+        if crit == "cost":
+            kw["cost_matrix"] = [[cost[0], cost[1]], [cost[2], cost[3]]]
+        elif crit == "fbeta":
+            kw["beta"] = beta
+        elif crit in ("recall", "precision"):
+            kw["target"] = target
         if want is None:
             with pytest.raises(ValueError):
                 best_threshold(y, s, crit, sample_weight=w, **kw)

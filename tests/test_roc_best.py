@@ -126,3 +126,21 @@ def test_one_class():
         best_thresholds([1, 1], [0.1, 0.2], pos_label=1)
     with pytest.raises(ValueError, match="both classes"):
         best_threshold([1, 1], [0.1, 0.2], "closest_topleft", pos_label=1)
+
+
+def test_best_threshold_refuses_a_parameter_its_criterion_ignores():
+    from confmat.curves.sweep import best_threshold
+
+    y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    with pytest.raises(ValueError, match=r"beta=2.0 applies to criterion='fbeta', not 'mcc'"):
+        best_threshold(y, s, "mcc", beta=2.0)
+    with pytest.raises(ValueError, match=r"beta=2.0 applies to criterion='fbeta', not 'f1'"):
+        best_threshold(y, s, "f1", beta=2.0)
+    with pytest.raises(ValueError, match=r"target applies to criterion='recall' or 'precision'"):
+        best_threshold(y, s, "youden", target=0.8)
+    with pytest.raises(ValueError, match=r"cost_matrix applies to criterion='cost', not 'f1'"):
+        best_threshold(y, s, "f1", cost_matrix=[[0, 1], [5, 0]])
+    # the parameters a criterion uses are still taken: F2 by hand at threshold 0.35
+    # (TP 2, FP 1, FN 0): 5 * 2 / (5 * 2 + 4 * 0 + 1) = 10 / 11
+    c = best_threshold(y, s, "fbeta", beta=2.0)
+    assert c.threshold == 0.35 and abs(c.value - 10 / 11) < 1e-15

@@ -568,9 +568,10 @@ def best_threshold(
         ``criterion`` is not a string; ``target`` or ``beta`` not a real number;
         ``cost_matrix`` not numbers.
     ValueError
-        Unknown criterion; ``target`` or ``cost_matrix`` missing or invalid; no threshold
-        reaches ``target``; the metric is undefined at every threshold; invalid input (as
-        :func:`roc_curve`).
+        Unknown criterion; ``target`` or ``cost_matrix`` missing or invalid; ``target``,
+        ``cost_matrix`` or a ``beta`` other than 1 given to a criterion that does not use
+        it; no threshold reaches ``target``; the metric is undefined at every threshold;
+        invalid input (as :func:`roc_curve`).
 
     Examples
     --------
@@ -644,5 +645,12 @@ def best_threshold(
                            params.get("beta", 1.0))
         else:
             i = int(np.nanargmin(values))
+    # a parameter the criterion does not use would be ignored without a word
+    if target is not None and "target" not in details:
+        raise ValueError(f"target applies to criterion='recall' or 'precision', not {crit!r}")
+    if cost_matrix is not None and "cost_matrix" not in details:
+        raise ValueError(f"cost_matrix applies to criterion='cost', not {crit!r}")
+    if (isinstance(beta, bool) or beta != 1.0) and details.get("beta", 1.0) == 1.0:
+        raise ValueError(f"beta={beta!r} applies to criterion='fbeta', not {crit!r}")
     thr = float(cand[i])
     return ThresholdChoice(thr, crit, float(values[i]), sweep.at(thr), details)
