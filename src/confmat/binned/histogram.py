@@ -197,7 +197,8 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             if y.shape[0] == 0:
                 return np.zeros(0, dtype=np.int64)
             classes, codes = encode_truth(y)
-            if self.pos_label is None or len(classes) >= 2:
+            if self.pos_label is None or len(classes) >= 2 or self.pos_label in classes:
+                # (the last: True == 1, so the door checks the kinds of the one class seen)
                 pos = resolve_pos_label(classes, self.pos_label)
             else:  # a chunk of one class may lack the positive class
                 pos = self.pos_label
