@@ -129,7 +129,7 @@ def test_one_class():
 
 
 def test_best_threshold_refuses_a_parameter_its_criterion_ignores():
-    from confmat.curves.sweep import best_threshold
+    from confmat.curves.choice import best_threshold
 
     y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
     with pytest.raises(ValueError, match=r"beta=2.0 applies to criterion='fbeta', not 'mcc'"):

@@ -26,11 +26,12 @@ Modules: ``rank`` (the one sort and its compiled kernels), ``roc``, ``precision_
 
 from .areas import average_precision, roc_auc, roc_pr_curves
 from .calibration import Calibration, ReliabilityCurve, calibration
+from .choice import ThresholdChoice, best_threshold
 from .multiclass import OneVsRestROC, roc_curve_ovr
 from .partial import partial_auc
 from .precision_recall import PRCurve, precision_recall_curve
 from .roc import ROCCurve, roc_curve
-from .sweep import ThresholdChoice, ThresholdSweep, best_threshold, threshold_sweep
+from .sweep import ThresholdSweep, threshold_sweep
 
 __all__ = [
     "Calibration",
