@@ -136,6 +136,9 @@ def test_best_threshold_refuses_a_parameter_its_criterion_ignores():
         best_threshold(y, s, "mcc", beta=2.0)
     with pytest.raises(ValueError, match=r"beta=2.0 applies to criterion='fbeta', not 'f1'"):
         best_threshold(y, s, "f1", beta=2.0)
+    for odd in (np.array([2.0, 3.0]), "2", True):  # not a number either: named, not numpy's
+        with pytest.raises(ValueError, match=r"beta=.* applies to criterion='fbeta'"):
+            best_threshold(y, s, "youden", beta=odd)
     with pytest.raises(ValueError, match=r"target applies to criterion='recall' or 'precision'"):
         best_threshold(y, s, "youden", target=0.8)
     with pytest.raises(ValueError, match=r"cost_matrix applies to criterion='cost', not 'f1'"):

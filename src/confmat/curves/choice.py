@@ -4,6 +4,7 @@ exact ties broken towards the highest threshold (:func:`first_best`)."""
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -259,7 +260,9 @@ def best_threshold(
         raise ValueError(f"target applies to criterion='recall' or 'precision', not {crit!r}")
     if cost_matrix is not None and "cost_matrix" not in details:
         raise ValueError(f"cost_matrix applies to criterion='cost', not {crit!r}")
-    if (isinstance(beta, bool) or beta != 1.0) and details.get("beta", 1.0) == 1.0:
+    beta_given = (isinstance(beta, bool | np.bool_) or not isinstance(beta, numbers.Real)
+                  or beta != 1.0)  # anything but the default number 1
+    if beta_given and details.get("beta", 1.0) == 1.0:
         raise ValueError(f"beta={beta!r} applies to criterion='fbeta', not {crit!r}")
     thr = float(cand[i])
     return ThresholdChoice(thr, crit, float(values[i]), sweep.at(thr), details)
