@@ -385,6 +385,10 @@ class GroupedAccumulator(GroupedAccumulatorState):
     def merge(self, other: GroupedAccumulator) -> GroupedAccumulator:
         """Add another grouped accumulator's state into this one (in place) and return self.
 
+        Fixed labels hold whichever side has them: merged with a state whose labels are
+        fixed, one without fixed labels takes them (its own labels must be among them), so
+        ``a + b`` and ``b + a`` have the same labels, in the same order.
+
         Parameters
         ----------
         other : GroupedAccumulator
@@ -417,12 +421,25 @@ class GroupedAccumulator(GroupedAccumulatorState):
         """
         if not isinstance(other, GroupedAccumulator):
             raise TypeError(f"can only merge a GroupedAccumulator, got {type(other).__name__}")
+        if other._fixed and not self._fixed:
+            # the fixed labels hold whichever side has them, so that a.merge(b) and b.merge(a)
+            # give the same state: this state is added into a copy of the other, then takes
+            # its place
+            merged = other.copy()
+            merged._merge(self, "acc")
+            self.__dict__.update(merged.__dict__)
+            return self
+        self._merge(other, "other")
+        return self
+
+    def _merge(self, other: GroupedAccumulator, name: str) -> None:
+        """Add ``other`` (called ``name`` in errors) into this state."""
         what = "acc.merge(other)"
         if self._fixed and other._fixed and other._labels != self._labels:
             raise ValueError(f"cannot merge accumulators with different fixed labels: "
                              f"{self._labels} vs {other._labels}")
         if self._fixed and set(other._labels) - set(self._labels):
-            raise ValueError(f"{what}: other has labels outside the fixed labels {self._labels}")
+            raise ValueError(f"{what}: {name} has labels outside the fixed labels {self._labels}")
         if None not in (self.pos_label, other.pos_label) and (
                 label_kind(self.pos_label), self.pos_label) != (
                 label_kind(other.pos_label), other.pos_label):
@@ -440,7 +457,6 @@ class GroupedAccumulator(GroupedAccumulatorState):
         self.n_updates += other.n_updates
         if self.pos_label is None:  # a state that declared none takes the other's
             self.pos_label = other.pos_label
-        return self
 
     def __add__(self, other: GroupedAccumulator) -> GroupedAccumulator:
         if not isinstance(other, GroupedAccumulator):

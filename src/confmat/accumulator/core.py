@@ -446,8 +446,11 @@ class Accumulator(AccumulatorState):
     def merge(self, other: Accumulator) -> Accumulator:
         """Add another accumulator's state into this one (in place) and return self.
 
-        The result equals one accumulator that saw both streams; with fixed labels both must
-        have the same classes.
+        The result equals one accumulator that saw both streams. Fixed labels hold whichever
+        side has them: merged with a state whose labels are fixed, an accumulator without fixed
+        labels takes them (its own labels must be among them), so ``a + b`` and ``b + a``
+        have the same labels, in the same order. Two states with fixed labels must have the
+        same classes.
 
         Parameters
         ----------
@@ -485,6 +488,15 @@ class Accumulator(AccumulatorState):
         return self
 
     def _merge_state(self, other: Accumulator, where: str, what: str | None = None) -> None:
+        if other._fixed and not self._fixed:
+            # the fixed labels hold whichever side has them, so that a.merge(b) and b.merge(a)
+            # (the two orders of a tree of merges, as in confmat.dask) give the same state:
+            # this state is added into a copy of the other, then takes its place
+            merged = other.copy()
+            merged._merge_state(self, "this accumulator (merged with fixed labels)", what)
+            self._table, self._labels, self._fixed = merged._table, merged._labels, True
+            self.n_samples, self._hist = merged.n_samples, merged._hist
+            return
         # every check and the merged histogram come first: a refused merge changes nothing
         if self._fixed and other._fixed and other._labels != self._labels:
             raise ValueError(
