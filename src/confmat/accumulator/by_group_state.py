@@ -26,6 +26,9 @@ __all__ = ["GROUPED_SCHEMA", "GROUPED_SCHEMA_VERSION", "GroupedAccumulatorState"
 
 GROUPED_SCHEMA = "confmat.grouped_accumulator"
 GROUPED_SCHEMA_VERSION = 1
+#: The fields of a state besides ``schema`` and ``version`` (all written, all required).
+GROUPED_FIELDS = ("labels", "labels_fixed", "groups", "names", "counts", "sizes", "dtype",
+                  "n_samples", "n_updates", "min_support", "pos_label")
 
 
 class GroupedAccumulatorState:
@@ -160,7 +163,8 @@ class GroupedAccumulatorState:
 
 def _from_state(cls: Any, data: Any, name: str) -> Any:
     check_envelope(data, GROUPED_SCHEMA, GROUPED_SCHEMA_VERSION, name,
-                   what="confmat grouped accumulator state")
+                   what="confmat grouped accumulator state",
+                   fields=GROUPED_FIELDS)
     # every field to_dict writes is required (a default would read another state)
     fixed = read_choice(data, "labels_fixed", name, (True, False))
     labels = read_labels(data, "labels", name, minimum=1 if fixed else 0)

@@ -28,6 +28,9 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "AccumulatorState"]
 
 SCHEMA = "confmat.accumulator"
 SCHEMA_VERSION = 1
+#: The fields of a state besides ``schema`` and ``version`` (all written, all required).
+ACCUMULATOR_FIELDS = ("labels", "labels_fixed", "counts", "dtype", "n_samples", "n_updates",
+                      "bins", "score_range", "track_scores", "scores")
 
 
 class AccumulatorState:
@@ -157,7 +160,8 @@ class AccumulatorState:
 
 
 def _from_state(cls: Any, data: Any, name: str) -> Any:
-    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state")
+    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state",
+                   fields=ACCUMULATOR_FIELDS)
     # every field to_dict writes is required: a default would read a state that lost one as
     # another state (other bins, labels no longer fixed, scores no longer tracked)
     fixed = read_choice(data, "labels_fixed", name, (True, False))

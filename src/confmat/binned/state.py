@@ -32,6 +32,10 @@ SCHEMA = "confmat.score_histogram"
 #: made without ``labels``); a histogram with given labels and no ``pos_label`` is still
 #: written as version 1, which older readers read the same.
 SCHEMA_VERSION = 2
+#: The fields of a histogram besides ``schema`` and ``version`` (version 1 may lack
+#: ``labels_given`` and ``pos_label``).
+HISTOGRAM_FIELDS = ("labels", "labels_given", "pos_label", "bins", "score_range", "dtype",
+                    "shape", "index", "values")
 #: ``from_dict`` refuses histograms of more cells (labels x columns x bins; 16 GiB of
 #: int64): the sparse JSON form is small whatever the size, so a few bytes of untrusted
 #: input could otherwise make it allocate without bound.
@@ -199,7 +203,7 @@ def read_state(histogram_type: Any, data: Any, name: str, at: tuple[str, ...] = 
     ValueError: example: field 'scores'['bins'] must be an integer >= 1, got 0
     """
     version = check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat score histogram",
-                             at=at)
+                             fields=HISTOGRAM_FIELDS, at=at)
     labels = read_labels(data, (*at, "labels"), name, minimum=2)
     bins = read_int(data, (*at, "bins"), name, minimum=1)
     score_range = read_float_range(data, (*at, "score_range"), name)

@@ -67,10 +67,16 @@ __all__ = [
 
 
 def check_envelope(
-    data: Any, schema: str, version: int, name: str, *, what: str, at: tuple[Any, ...] = ()
+    data: Any, schema: str, version: int, name: str, *, what: str, fields: Sequence[str],
+    at: tuple[Any, ...] = ()
 ) -> int:
-    """Check that ``data`` is a mapping whose ``schema`` is ``schema`` and whose ``version``
-    this code reads (1 to ``version``).
+    """Check that ``data`` is a mapping whose ``schema`` is ``schema``, whose ``version``
+    this code reads (1 to ``version``) and whose fields are all known.
+
+    A field the reader does not know is an error rather than ignored: a state is untrusted
+    input, and a field read by nobody (a hand edit, another program's addition) would
+    otherwise pass unseen. A newer confmat that writes more fields also writes a newer
+    ``version``, refused with its own message.
 
     Parameters
     ----------
@@ -84,6 +90,8 @@ def check_envelope(
         The caller, for messages.
     what : str
         What the object is, in words ("confmat confusion matrix").
+    fields : sequence of str
+        The fields the reader knows besides ``schema`` and ``version`` (required or optional).
     at : tuple, default ()
         Path of a nested object.
 
@@ -97,16 +105,23 @@ def check_envelope(
     TypeError
         ``data`` is not a mapping, or the version is not an integer.
     ValueError
-        Another schema, or a version this code does not read.
+        Another schema, a version this code does not read, or an unknown field.
 
     Examples
     --------
-    >>> check_envelope({"schema": "demo", "version": 1}, "demo", 1, "f", what="demo state")
+    >>> check_envelope({"schema": "demo", "version": 1}, "demo", 1, "f", what="demo state",
+    ...                fields=["n"])
     1
-    >>> check_envelope({"schema": "demo", "version": 2}, "demo", 1, "f", what="demo state")
+    >>> check_envelope({"schema": "demo", "version": 2}, "demo", 1, "f", what="demo state",
+    ...                fields=["n"])
     Traceback (most recent call last):
     ...
     ValueError: f: unsupported schema version 2 of 'demo' (field 'version'): it was written by a newer confmat; this one reads version 1, upgrade confmat to read it
+    >>> check_envelope({"schema": "demo", "version": 1, "m": 2}, "demo", 1, "f",
+    ...                what="demo state", fields=["n"])
+    Traceback (most recent call last):
+    ...
+    ValueError: f: unknown field 'm': a demo state has the fields 'schema', 'version', 'n'
     """
     where = f"field {field_name(at)} " if at else "data "
     if not isinstance(data, Mapping):
@@ -137,6 +152,15 @@ def check_envelope(
         raise ValueError(
             f"{name}: unsupported schema version {v} of {schema!r} (field "
             f"{field_name(field_path(at, 'version'))}): versions start at 1"
+        )
+    known = ("schema", "version", *fields)
+    unknown = [k for k in data if k not in known]
+    if unknown:
+        plural = "s" if len(unknown) > 1 else ""
+        raise ValueError(
+            f"{name}: unknown field{plural} "
+            f"{', '.join(field_name(field_path(at, k)) for k in unknown[:5])}: a {what} has "
+            f"the fields {', '.join(map(repr, known))}"
         )
     return v
 

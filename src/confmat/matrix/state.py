@@ -145,7 +145,8 @@ class MatrixState:
 
 
 def _from_state(cls: type[TableT], data: Any, name: str) -> TableT:
-    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat confusion matrix")
+    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat confusion matrix",
+                   fields=("orientation", "labels", "counts", "dtype", "outside"))
     orientation = read_choice(data, "orientation", name, ("true_rows", "pred_rows"),
                               default="true_rows")
     labels = read_labels(data, "labels", name, tuples=True)
