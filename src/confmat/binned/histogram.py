@@ -16,6 +16,7 @@ from ..inputs.scores import check_score_range, histogram_edges
 from ..inputs.targets import (
     binary_pos_label,
     check_bins,
+    check_pos_label_kind,
     encode_truth,
     finite_float,
     float_scores,
@@ -200,8 +201,9 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             if self.pos_label is None or len(classes) >= 2 or self.pos_label in classes:
                 # (the last: True == 1, so the door checks the kinds of the one class seen)
                 pos = resolve_pos_label(classes, self.pos_label)
-            else:  # a chunk of one class may lack the positive class
+            else:  # a chunk of one class may lack the positive class, not be of another kind
                 pos = self.pos_label
+                check_pos_label_kind(classes, pos)
             if pos not in classes:
                 return np.zeros(codes.shape[0], dtype=np.int64)
             if len(classes) == 1:

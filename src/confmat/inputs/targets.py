@@ -42,6 +42,7 @@ __all__ = [
     "binary_truth",
     "check_bins",
     "check_integer_scores",
+    "check_pos_label_kind",
     "check_scores_1d",
     "check_scores_2d",
     "check_weights",
@@ -221,13 +222,48 @@ def resolve_pos_label(classes: list[Any], pos_label: Any, name: str = "y_true") 
     if pos_label not in classes:
         raise ValueError(f"pos_label={pos_label!r} is not one of the labels in {name} {classes}")
     found = classes[classes.index(pos_label)]
-    if label_kind(found) != label_kind(pos_label):
-        # True == 1 in Python, but a boolean is not the class 1 (labels of two kinds never
-        # mix in confmat); 1.0 for the class 1 is the same number and is accepted
-        raise ValueError(f"pos_label={pos_label!r} is a {label_kind(pos_label)}, but the labels "
-                         f"in {name} {classes} are of kind {label_kind(found)}; pass "
-                         f"pos_label={found!r}")
+    check_pos_label_kind(classes, pos_label, name)
     return found
+
+
+def check_pos_label_kind(classes: list[Any], pos_label: Any, name: str = "y_true") -> None:
+    """Check that ``pos_label`` is of the kind of the classes (number, string, bool, ...),
+    also where it is not among them (a chunk of one class that lacks the positive class).
+
+    ``True == 1`` in Python, but a boolean is not the class 1 (labels of two kinds never mix
+    in confmat); ``1.0`` for the class 1 is the same number and is accepted.
+
+    Parameters
+    ----------
+    classes : list
+        The distinct labels found (none: nothing to check).
+    pos_label : label
+        The user's ``pos_label`` argument (not None).
+    name : str, default='y_true'
+        What ``classes`` were read from, for the error message.
+
+    Raises
+    ------
+    ValueError
+        ``pos_label`` is of another kind than the classes; the message names the class it
+        would stand for, when one is equal to it.
+
+    Examples
+    --------
+    >>> check_pos_label_kind([0, 1], 1.0)
+    >>> check_pos_label_kind([0], True)
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label=True is a bool, but the labels in y_true [0] are of kind number
+    """
+    if not classes:
+        return
+    pos_label = py_scalar(pos_label)
+    found = classes[classes.index(pos_label)] if pos_label in classes else classes[0]
+    if label_kind(found) != label_kind(pos_label):
+        hint = f"; pass pos_label={found!r}" if pos_label in classes else ""
+        raise ValueError(f"pos_label={pos_label!r} is a {label_kind(pos_label)}, but the labels "
+                         f"in {name} {classes} are of kind {label_kind(found)}{hint}")
 
 
 def one_class_book(classes: list[Any], pos_label: Any) -> list[Any] | None:
