@@ -33,7 +33,7 @@ def _streams(draw):
         g = draw(st.lists(st.sampled_from(["x", "y", "z"]), min_size=n, max_size=n))
         parts.append((t, p, g, draw(st.booleans())))
     fixed_at = draw(st.integers(0, n_parts - 1))
-    parts[fixed_at] = parts[fixed_at][:3] + (True,)
+    parts[fixed_at] = (*parts[fixed_at][:3], True)
     order = draw(st.permutations(range(n_parts)))
     return parts, list(order), draw(st.integers(0, 2**32 - 1))
 
