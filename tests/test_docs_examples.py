@@ -307,7 +307,7 @@ def _compare(actual: Any, expected: Any, decimals: Any, where: str) -> None:
     if isinstance(expected, (tuple, list)):
         seq = list(actual)
         assert len(seq) == len(expected), f"{where}: {actual!r}"
-        for a, e in zip(seq, expected):
+        for a, e in zip(seq, expected, strict=True):
             _compare(a, e, decimals, where)
         return
     if isinstance(expected, (int, float)) and not isinstance(expected, bool):
@@ -342,13 +342,13 @@ def run_block(block: Block, ns: dict[str, Any], check: bool = True) -> None:
                 break
         where = f"{block.id} line {block.line + stmt.lineno}"
         if isinstance(stmt, ast.Expr):
-            value = eval(compile(ast.Expression(stmt.value), where, "eval"), ns)  # noqa: S307
+            value = eval(compile(ast.Expression(stmt.value), where, "eval"), ns)
             last_value = value
             if shown is not None and check:
                 check_shown(value, _expected(shown), shown, where)
         else:
             assert shown is None, f"{where}: a shown result on a statement that is not an expression"
-            exec(compile(ast.Module([stmt], type_ignores=[]), where, "exec"), ns)  # noqa: S102
+            exec(compile(ast.Module([stmt], type_ignores=[]), where, "exec"), ns)
             last_value = None
     if block.output is not None and check:
         assert last_value is not None, f"{block.id}: an output block after a block whose last " \
@@ -358,7 +358,7 @@ def run_block(block: Block, ns: dict[str, Any], check: bool = True) -> None:
         assert got == want, f"{block.id}: prints\n" + "\n".join(got) + "\nnot\n" + "\n".join(want)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _workdir(tmp_root: str) -> Path:
     d = Path(tmp_root) / "docs_examples"
     d.mkdir(exist_ok=True)
