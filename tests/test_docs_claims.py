@@ -24,11 +24,11 @@ import pandas as pd
 import pytest
 import scipy.stats
 import sklearn.metrics as skm
-from proc_oracle import proc  # noqa: F401  (the fixture)
 
 import confmat
 from confmat import ConfusionMatrix
 from confmat import sklearn as csk
+from proc_oracle import proc  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -1211,3 +1211,142 @@ def test_docs_names_exist_and_are_public(doc: str, name: str) -> None:
         pytest.skip("architecture.md describes the internal modules on purpose")
     assert not any(p.startswith("_") for p in name.split(".")), f"{doc} names {name}"
     _resolve(name)
+
+
+# =============================================================================================
+# More claims (second pass over the same pages)
+
+
+def test_guide_numpy_path_gives_identical_counts() -> None:
+    # guide.md, Counting kernel: "without numba (or with `CONFMAT_DISABLE_NUMBA=1`) a pure-numpy
+    # path gives identical counts"
+    code = ("import numpy as np, confmat, sklearn.metrics as m\n"
+            "rng = np.random.default_rng(0)\n"
+            "t = rng.integers(0, 70, 2**20 + 5); p = rng.integers(0, 70, t.size)\n"
+            "assert (confmat.ConfusionMatrix.from_predictions(t, p).counts\n"
+            "        == m.confusion_matrix(t, p)).all()\nprint('OK')\n")
+    import os
+
+    for flag in ("1", ""):
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "CONFMAT_DISABLE_NUMBA": flag}
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, timeout=300)
+        assert res.stdout.strip() == "OK", res.stderr
+
+
+def test_inference_methods_table_is_the_doc_table() -> None:
+    # inference.md, Methods: "`confmat.inference.METHODS` holds the same table"
+    text = (ROOT / "docs" / "inference.md").read_text(encoding="utf-8")
+    section = text.split("### Methods", 1)[1].split("Every interval is clipped", 1)[0]
+    documented = re.findall(r"^\| `([a-z_]+)`", section, re.MULTILINE)
+    assert documented[0] == "method"  # the header row
+    assert documented[1:] == list(confmat.inference.METHODS)
+
+
+def test_inference_compare_names_the_model_of_wrong_length() -> None:
+    # inference.md, compare: "Errors: lengths that differ from `y_true` (the model is named)"
+    y = [0, 1, 1, 0, 1]
+    with pytest.raises(ValueError, match="knn"):
+        confmat.compare({"tree": [0, 1, 1, 0, 1], "knn": [0, 1, 1]}, y, ["accuracy"])
+
+
+def test_inference_multiclass_score_ci_estimate_is_sklearn_ovr() -> None:
+    # inference.md, Score-based metrics: "Multiclass scores ... the one-vs-rest average,
+    # `average="macro"` (default) or `"weighted"` by class support — scikit-learn's
+    # `roc_auc_score(multi_class="ovr")` ... (equal to 1e-12 on random data, tested)"
+    y, p = _three(seed=25)
+    for avg in ("macro", "weighted"):
+        ci = confmat.score_ci(y, p, "roc_auc", average=avg, n_resamples=200, random_state=0)
+        assert ci.estimate == pytest.approx(
+            skm.roc_auc_score(y, p, multi_class="ovr", average=avg), abs=1e-12)
+
+
+def test_inference_weighted_total_below_half_refused() -> None:
+    # inference.md, The multinomial bootstrap: "a total below 1/2 (no sample) is a
+    # `ValueError`"
+    cm = ConfusionMatrix([[0.1, 0.05], [0.1, 0.1]])
+    with pytest.raises(ValueError):
+        cm.ci("mcc", n_resamples=200, random_state=0)
+
+
+def test_calibration_weights_equal_repeated_samples() -> None:
+    # calibration.md, Bins: "weighted bins equal the unweighted bins of the samples repeated by
+    # their integer weights"
+    from sklearn.calibration import calibration_curve
+
+    from confmat.curves.calibration import calibration
+
+    y, s = _binary(seed=26)
+    w = np.random.default_rng(27).integers(1, 4, y.size)
+    cal = calibration(y, s, n_bins=8, sample_weight=w)
+    obs, pred = calibration_curve(np.repeat(y, w), np.repeat(s, w), n_bins=8)
+    ne = cal.curve.nonempty
+    np.testing.assert_allclose(cal.curve.observed[ne], obs, rtol=1e-12)
+    np.testing.assert_allclose(cal.curve.mean_predicted[ne], pred, rtol=1e-12)
+
+
+def test_curves_precision_target_and_eight_of_ten() -> None:
+    # curves.md, Choosing a threshold: "`"precision"` the threshold with the highest recall
+    # among those reaching the target precision (... 8 of 10 reaches `target=0.8`)"
+    y = np.array([1] * 8 + [0] * 2 + [1, 0, 0, 0])
+    s = np.array([0.9] * 10 + [0.5, 0.4, 0.3, 0.2])  # 10 samples at 0.9, 8 positives
+    c = confmat.best_threshold(y, s, "precision", target=0.8)
+    assert c.threshold == 0.5  # precision 9/11 >= 0.8 and the higher recall, over 8/10 at 0.9
+    c = confmat.best_threshold(y, s, "precision", target=0.81)
+    assert c.threshold == 0.5
+    c = confmat.best_threshold(y[:10], s[:10], "precision", target=0.8)
+    assert c.threshold == 0.9  # 8 of 10 reaches 0.8
+
+
+def test_sklearn_integer_weights_give_int64_table() -> None:
+    # sklearn.md, Weights: "Integer weights are summed in float64 and the table is then returned
+    # as int64 (as scikit-learn returns it)"
+    t, p, w = [0, 1, 1, 0], [0, 1, 0, 0], [2, 3, 1, 5]
+    ours = csk.confusion_matrix(t, p, sample_weight=w)
+    theirs = skm.confusion_matrix(t, p, sample_weight=w)
+    assert ours.dtype == theirs.dtype == np.int64
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_groups_wilson_interval_per_group_and_no_report_method() -> None:
+    # groups.md, Intervals per group: "Wilson for proportions"; "(`GroupedEvaluation` has no
+    # `.report()` method: the groups layer sits below the report layer)"
+    from statsmodels.stats.proportion import proportion_confint
+
+    from confmat.groups import by_group
+
+    y, p, g, _ = _groups_data(28)
+    ev = by_group(y, p, g, pos_label=1)
+    ci = ev.ci("recall")
+    for i, k in enumerate(["a", "b", "c"]):
+        m = g == k
+        x, n = np.sum((y == 1) & (p == 1) & m), np.sum((y == 1) & m)
+        lo, hi = proportion_confint(x, n, method="wilson")
+        assert (np.asarray(ci.low)[i], np.asarray(ci.high)[i]) == pytest.approx((lo, hi),
+                                                                                 rel=1e-9)
+    assert not hasattr(ev, "report")
+
+
+def test_cli_by_refuses_scores_bins_cost(preds_csv: Path) -> None:
+    # cli.md, By group: "`--scores`, `--bins` and `--cost` are refused with `--by`"
+    base = ["report", str(preds_csv), "--true", "y", "--pred", "yhat", "--by", "sex",
+            "--pos-label", "1"]
+    for extra in (["--bins", "10", "--score", "p"], ["--score", "p", "--cost", "[[0,1],[5,0]]"]):
+        res = _cli(*base, *extra)
+        assert res.returncode == 2, (extra, res.stderr)
+        assert "confmat: error:" in res.stderr
+
+
+def test_cli_where_unknown_column_and_format_from_extension(preds_csv: Path,
+                                                            tmp_path: Path) -> None:
+    # cli.md: "A condition DuckDB cannot evaluate (an unknown column ...) is an error with
+    # status 2"; Output: "or the format implied by `-o`'s extension: `.html`, `.json`, ..."
+    res = _cli("report", str(preds_csv), "--true", "y", "--pred", "yhat",
+               "--where", "nope = 1")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    out = tmp_path / "r.json"
+    res = _cli("report", str(preds_csv), "--true", "y", "--pred", "yhat", "--no-intervals",
+               "-o", str(out))
+    assert res.returncode == 0, res.stderr
+    data = json.loads(out.read_text())
+    assert np.array(data["counts"]).sum() == 60
