@@ -755,7 +755,7 @@ def test_calibration_bins_match_sklearn(strategy: str) -> None:
     # bins it returns)"; Brier score as scikit-learn's
     from sklearn.calibration import calibration_curve
 
-    from confmat.curves.calibration import calibration
+    from confmat.curves import calibration
 
     y, s = _binary(seed=12)
     cal = calibration(y, s, n_bins=10, strategy=strategy)
@@ -770,7 +770,7 @@ def test_calibration_ece_mce_by_hand_and_empty_bins() -> None:
     # calibration.md: "ECE ... `Σ_b (w_b / W) · |observed_b - predicted_b|`"; "MCE ...
     # `max_b |observed_b - predicted_b|` over the non-empty bins"; "A probability equal to an
     # inner edge falls in the bin **below** it"
-    from confmat.curves.calibration import calibration
+    from confmat.curves import calibration
 
     y = np.array([0, 1, 1, 0, 1, 0])
     s = np.array([0.05, 0.5, 0.55, 0.45, 0.95, 0.9])
@@ -790,7 +790,7 @@ def test_calibration_bad_input() -> None:
     # outside [0, 1] (with the first position), rows of a 2-D `y_prob` that do not sum to 1,
     # `n_bins` below 1, an unknown `strategy`, weights summing to 0; a non-integer `n_bins` is a
     # `TypeError`."
-    from confmat.curves.calibration import calibration
+    from confmat.curves import calibration
 
     y = [0, 1, 1]
     with pytest.raises(ValueError, match=r"y_prob.*\b1\b"):
@@ -821,9 +821,9 @@ def test_calibration_poor_ece_threshold() -> None:
 
 def test_roc_partial_auc_against_proc(proc) -> None:  # noqa: F811
     # roc.md, table: pROC's `auc(roc, partial.auc=c(1, .8), partial.auc.focus=,
-    # partial.auc.correct=)` is `confmat.curves.partial.partial_auc(y, s, specificity=(.8, 1) |
+    # partial.auc.correct=)` is `confmat.curves.partial_auc(y, s, specificity=(.8, 1) |
     # sensitivity=(...), correct=)`, "1e-9 relative"
-    from confmat.curves.partial import partial_auc
+    from confmat.curves import partial_auc
 
     y, s = _binary(seed=13)
     out = proc("""
@@ -842,7 +842,7 @@ out <- list(
 def test_roc_mcclish_standardisation_by_hand() -> None:
     # roc.md, Partial area and McClish's correction: "`m = (2 - a - b)(b - a)/2` ..., `M = b -
     # a`: `(1 + (A - m)/(M - m)) / 2`"
-    from confmat.curves.partial import partial_auc
+    from confmat.curves import partial_auc
 
     y, s = _binary(seed=14)
     a_, b_ = 0.7, 0.95
@@ -1274,7 +1274,7 @@ def test_calibration_weights_equal_repeated_samples() -> None:
     # their integer weights"
     from sklearn.calibration import calibration_curve
 
-    from confmat.curves.calibration import calibration
+    from confmat.curves import calibration
 
     y, s = _binary(seed=26)
     w = np.random.default_rng(27).integers(1, 4, y.size)
