@@ -1350,3 +1350,102 @@ def test_cli_where_unknown_column_and_format_from_extension(preds_csv: Path,
     assert res.returncode == 0, res.stderr
     data = json.loads(out.read_text())
     assert np.array(data["counts"]).sum() == 60
+
+
+def test_roc_univariate_multiclass_against_proc(proc) -> None:  # noqa: F811
+    # roc.md, Multi-class AUC: "**One predictor** ... For every pair `(a, b)` of `levels` ...
+    # with `direction="auto"` ... each pair chooses `"<"` when the median of the controls is at
+    # most that of the cases ... The multi-class AUC is the mean of the pairwise AUCs"
+    from confmat.curves.multiclass_roc import multiclass_roc
+
+    rng = np.random.default_rng(29)
+    y = rng.integers(0, 3, 90)
+    x = np.round(rng.random(90) + np.array([0.0, 0.6, -0.3])[y], 2)
+    out = proc("""
+r <- multiclass.roc(factor(y), x, levels = c(0, 1, 2), quiet = TRUE)
+out <- list(auc = as.numeric(auc(r)))
+""", y=y, x=x)
+    res = multiclass_roc(y, x)
+    assert res.auc == pytest.approx(out["auc"][0], rel=1e-9)
+    assert res.directions[(1, 2)] == ">"  # the cases (2) score lower than the controls (1)
+
+
+def test_roc_multiclass_errors() -> None:
+    # roc.md, Multi-class AUC: "Errors name the problem: a single class, a level absent from
+    # `y_true`, a one-column matrix, `direction="auto"` with a matrix (pROC refuses it too)";
+    # weights "are refused with `direction="auto"`"
+    from confmat.curves.multiclass_roc import multiclass_roc
+
+    y, p = _three(seed=30)
+    with pytest.raises(ValueError):
+        multiclass_roc(np.zeros(10, int), np.random.default_rng(0).random(10))
+    with pytest.raises(ValueError, match="7"):
+        multiclass_roc(y, p, levels=[0, 1, 7])
+    with pytest.raises(ValueError):
+        multiclass_roc(y, p[:, :1])
+    with pytest.raises(ValueError, match="direction"):
+        multiclass_roc(y, p, direction="auto")
+    with pytest.raises(ValueError):
+        multiclass_roc(y, p[:, 0], sample_weight=np.ones(y.size))
+
+
+def test_roc_smooth_binormal_and_unpaired_delong_against_proc(proc) -> None:  # noqa: F811
+    # roc.md, table: `smooth(roc, method="binormal")` is `smooth_roc(y, s)`: "coefficients,
+    # curve and AUC to 1e-9"; `roc.test(method="delong")` unpaired is `roc_test(y, a, b,
+    # y_true_b=y2)`: "z, t, df and p to 1e-9"
+    from confmat.curves.smooth import smooth_roc
+    from confmat.inference import roc_test
+
+    y, a = _binary(n=120, seed=31)
+    y2, b = _binary(n=90, seed=32)
+    out = proc("""
+r1 <- roc(y, a, direction = "<", levels = c(0, 1), quiet = TRUE)
+r2 <- roc(y2, b, direction = "<", levels = c(0, 1), quiet = TRUE)
+t <- roc.test(r1, r2, method = "delong", paired = FALSE)
+out <- list(smooth = as.numeric(auc(smooth(r1, method = "binormal"))),
+            stat = t$statistic, df = t$parameter, p = t$p.value)
+""", y=y, a=a, y2=y2, b=b)
+    assert smooth_roc(y, a).auc == pytest.approx(out["smooth"][0], rel=1e-9)
+    res = roc_test(y, a, b, y_true_b=y2)
+    assert res.statistic == pytest.approx(out["stat"][0], rel=1e-9)
+    assert res.df == pytest.approx(out["df"][0], rel=1e-9)
+    assert res.pvalue == pytest.approx(out["p"][0], rel=1e-9)
+
+
+def test_roc_power_against_proc(proc) -> None:  # noqa: F811
+    # roc.md, table: `power.roc.test(auc=, ncases=, ncontrols=, kappa=, sig.level=, power=)` is
+    # `confmat.inference.power.power_roc_test(...)`: "n, power and significance level to 1e-9"
+    from confmat.inference.power import power_roc_test
+
+    out = proc("""
+p <- power.roc.test(auc = 0.72, ncases = 35, ncontrols = 50, sig.level = 0.05)
+n <- power.roc.test(auc = 0.72, power = 0.9, sig.level = 0.05, kappa = 1.5)
+out <- list(power = p$power, ncases = n$ncases)
+""")
+    assert power_roc_test(auc=0.72, n_cases=35, n_controls=50).power == pytest.approx(
+        out["power"][0], rel=1e-9)
+    assert power_roc_test(auc=0.72, power=0.9, kappa=1.5).n_cases == pytest.approx(
+        out["ncases"][0], rel=1e-9)
+
+
+def test_roc_band_display_and_threshold_intervals_refused() -> None:
+    # roc.md, Confidence band in the ROC plot: "`RocCurveDisplay(...).plot(band=ci)` shades the
+    # intervals of `ci = roc_ci(y, s, specificities=...)`"; "`display.band_` is the drawn
+    # collection"; "intervals at given thresholds are refused"
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from confmat.inference import roc_ci
+    from confmat.plots import RocCurveDisplay
+
+    y, s = _binary(seed=33)
+    band = roc_ci(y, s, specificities=np.linspace(0, 1, 21), n_resamples=200, random_state=0)
+    disp = RocCurveDisplay.from_predictions(y, s)
+    disp.plot(band=band)
+    assert disp.band_ is not None
+    by_threshold = roc_ci(y, s, thresholds=[0.3, 0.5], n_resamples=200, random_state=0)
+    with pytest.raises(ValueError):
+        RocCurveDisplay.from_predictions(y, s).plot(band=by_threshold)
+    plt.close("all")
