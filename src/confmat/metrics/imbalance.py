@@ -62,10 +62,7 @@ def sind(c: ClassCounts) -> np.ndarray:
      prefer="Comparing separation on a scale that does not saturate near perfect rates.",
      avoid="Perfect or zero recall or specificity: the logits are infinite and DP is "
            "undefined.",
-     notes="Undefined (zero_division) when TPR or TNR is 0 or 1, as in PyCM. The odds are "
-           "formed from the counts (TP / FN, TN / FP), so a rate that rounds to 1 in float64 "
-           "(counts beyond 2**53) keeps its value where PyCM, which computes 1 - TPR, gives "
-           "None or loses digits.")
+     notes="Undefined (zero_division) when TPR or TNR is 0 or 1, as in PyCM.")
 def dp(c: ClassCounts) -> np.ndarray:
     # the odds TPR / (1 - TPR) and TNR / (1 - TNR) are TP / FN and TN / FP: formed from the
     # counts, so that a rate rounding to 1 in float64 (TP = 2**60, FN = 1) keeps its value

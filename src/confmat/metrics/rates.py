@@ -313,9 +313,7 @@ def _probit(p: np.ndarray) -> np.ndarray:
      prefer="Comparing detectors independently of their threshold, under the Gaussian model.",
      avoid="Rates of exactly 0 or 1: the probits are infinite (undefined here).",
      notes="PyCM's ConfusionMatrix.sensitivity_index(); undefined (zero_division) when TPR or "
-           "FPR is 0 or 1. Each probit is taken on the smaller tail of its rate (Phi^-1(TPR) "
-           "= -Phi^-1(FNR)), so rates that round to 1 in float64 (counts beyond 2**53) keep "
-           "their value.")
+           "FPR is 0 or 1.")
 def sensitivity_index(c: ClassCounts) -> np.ndarray:
     from .common import undefined
     from .per_class import fpr
