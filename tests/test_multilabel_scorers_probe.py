@@ -265,8 +265,8 @@ def test_response_method_and_scores_scorers() -> None:
 
 
 def test_scorer_parameter_errors_fail_when_made() -> None:
-    with pytest.raises(ValueError, match="zero_division must be one of 'warn', 0, 1 or np.nan, "
-                                         "got 5"):
+    with pytest.raises(ValueError, match=r"zero_division must be one of 'warn', 0, 1 or np\.nan, "
+                                         r"got 5"):
         make_scorer("f1", zero_division=5)
     with pytest.raises(TypeError, match="labels must be an array-like of labels, got a single "
                                         "string 'ab'"):

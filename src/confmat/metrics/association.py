@@ -130,7 +130,7 @@ def _lambda(c: np.ndarray, s: Stats, what: str) -> np.ndarray:
     C_im)`` over ``sum_i sum_(j != m) C_ij``, so nothing cancels: a difference of margins
     (``N - TOP_m``) of weights spanning more than 2**53 lost every digit."""
     m = np.asarray(c.sum(-2)).argmax(-1)[..., None, None]
-    at_m = np.take_along_axis(c, np.broadcast_to(m, c.shape[:-1] + (1,)), axis=-1)[..., 0]
+    at_m = np.take_along_axis(c, np.broadcast_to(m, (*c.shape[:-1], 1)), axis=-1)[..., 0]
     num = (c.max(-1) - at_m).sum(-1)
     den = c.sum(axis=(-2, -1)) - at_m.sum(-1) if c.dtype.kind in "iu" else (
         np.where(np.arange(c.shape[-1]) == m, 0.0, c).sum(axis=(-2, -1)))

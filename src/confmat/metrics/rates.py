@@ -316,12 +316,10 @@ def _probit(p: np.ndarray) -> np.ndarray:
            "FPR is 0 or 1.")
 def sensitivity_index(c: ClassCounts) -> np.ndarray:
     from .common import undefined
-    from .per_class import fpr
+    from .per_class import fnr, fpr
 
     # each probit taken on the smaller tail (Phi^-1(TPR) = -Phi^-1(FNR)), both rates formed
     # from the counts: a rate that rounds to 1 in float64 keeps its value
-    from .per_class import fnr
-
     t, f = recall(c), fpr(c)
     miss, tnr = fnr(c), specificity(c)
     nan = np.isnan(t) | np.isnan(f)
