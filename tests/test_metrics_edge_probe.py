@@ -447,3 +447,14 @@ def test_lambda_with_weights_spanning_more_than_2_53() -> None:
     cm = ConfusionMatrix(np.array([[2.0**53, 1.0], [1.0, 3.0]]))
     assert cm.metric("lambda_b") == 0.5
     assert cm.metric("lambda_a") == 0.5
+
+
+@pytest.mark.xfail(strict=True, reason="not fixed: Scott's pi, Krippendorff's alpha and the "
+                   "adjusted Rand index form their polynomials from float64 margins, which "
+                   "round when the weights of one table span more than 2**53")
+def test_pooled_chance_metrics_with_weights_spanning_more_than_2_53() -> None:
+    """[[2**53, 1], [1, 3]] as weights: rows and columns sum to 2**53 + 1 and 4, so the pooled
+    chance agreement is 1 - 2 (2**53 + 1) 4 / N**2 and Scott's pi is exactly 3/4 (the
+    Fraction oracle); confmat gives 1.0."""
+    w = np.array([[2.0**53, 1.0], [1.0, 3.0]])
+    assert not _exact_disagreements(w)
