@@ -208,9 +208,7 @@ def kappa_se(s: Stats) -> np.ndarray:
         # three counts of 1) gave NaN
         n = _f(s.n)
         acc = _acc(s)
-        c = np.asarray(s.counts)
-        off = np.where(np.eye(c.shape[-1], dtype=bool), 0, c).sum(axis=(-2, -1))
-        err = s.div(off, s.n, "kappa_se")
+        err = s.div(s.errors, s.n, "kappa_se")
         disagree = s.div(s.div(chance_terms(s)[1], n, "kappa_se"), n, "kappa_se")
         return np.sqrt(s.div(acc * err, n * disagree**2, "kappa_se"))
 

@@ -25,11 +25,10 @@ def _shares(s: Stats, counts, what: str) -> np.ndarray:
     return s.div(counts, n.reshape(n.shape + (1,) * (np.ndim(counts) - n.ndim)), what)
 
 
-def share_log2(part: Any, total: Any) -> np.ndarray:
+def share_log2(part: Any, total: Any, rest: Any = None) -> np.ndarray:
     """``p log2 p`` of the share ``p = part / total`` (0 where ``part`` or ``total`` is 0).
 
-    A share near 1 takes its logarithm as ``log1p(-rest / total)`` with ``rest = total -
-    part`` formed in the counts' own type (exact for integer counts): ``log2(p)`` of a ``p``
+    A share near 1 takes its logarithm as ``log1p(-rest / total)``: ``log2(p)`` of a ``p``
     that rounds to 1 loses every digit, which made the entropies of a table with a class of
     2**62 - 3 beside three counts of 1 wrong by a factor of two.
 
@@ -37,6 +36,9 @@ def share_log2(part: Any, total: Any) -> np.ndarray:
     ----------
     part, total : array_like
         Counts (or weights) and the totals they are shares of (broadcast together).
+    rest : array_like, optional
+        ``total - part``, when the caller has it without cancellation; by default formed in
+        the counts' own type (exact for integer counts).
 
     Returns
     -------
@@ -51,7 +53,7 @@ def share_log2(part: Any, total: Any) -> np.ndarray:
     True
     """
     part, total = np.broadcast_arrays(np.asarray(part), np.asarray(total))
-    rest = np.asarray(total - part, dtype=np.float64)
+    rest = np.asarray(total - part if rest is None else rest, dtype=np.float64)
     tot = np.asarray(total, dtype=np.float64)
     ok = (np.asarray(part) > 0) & (tot > 0)
     safe = np.where(ok, tot, 1.0)
@@ -61,10 +63,22 @@ def share_log2(part: Any, total: Any) -> np.ndarray:
     return np.where(p > 0.5, near_one, xlog2x(p))
 
 
+def _terms(parts: np.ndarray, total: Any) -> np.ndarray:
+    """``share_log2`` of every entry of ``parts`` (last axis) in ``total``. Only the largest
+    entry can hold more than half; for weights its rest is summed from the other entries
+    (``total - part`` of weights spanning more than 2**53 cancels)."""
+    parts = np.asarray(parts)
+    if parts.dtype.kind != "f" or parts.shape[-1] == 0:
+        return share_log2(parts, total)
+    top = parts.argmax(-1)[..., None] == np.arange(parts.shape[-1])
+    rest_top = np.where(top, 0.0, parts).sum(-1, keepdims=True)
+    return share_log2(parts, total, np.where(top, rest_top, np.asarray(total) - parts))
+
+
 def _entropy(s: Stats, counts, what: str) -> np.ndarray:
     shares = _shares(s, counts, what)  # the zero-division rule of an empty table
     n = np.asarray(s.n)
-    exact = -share_log2(counts, n.reshape(n.shape + (1,) * (np.ndim(counts) - n.ndim)))
+    exact = -_terms(counts, n.reshape(n.shape + (1,) * (np.ndim(counts) - n.ndim)))
     return np.where(n > 0, exact.sum(-1), -xlog2x(shares).sum(-1))
 
 
@@ -98,7 +112,8 @@ def joint_entropy(s: Stats) -> np.ndarray:
     total = _cell_xlogx(s).sum(axis=(-2, -1))
     composed = -s.div(total - xlog2x(n), n, "joint_entropy")  # zero division of empty tables
     counts = np.asarray(s.counts)
-    exact = -share_log2(counts, np.asarray(s.n)[..., None, None]).sum(axis=(-2, -1))
+    flat = counts.reshape((*counts.shape[:-2], -1))
+    exact = -_terms(flat, np.asarray(s.n)[..., None]).sum(-1)
     return np.where(n > 0, exact, composed)
 
 
@@ -115,7 +130,7 @@ def conditional_entropy(s: Stats) -> np.ndarray:
         # sum_i (P_i / N) sum_j (C_ij / P_i) log2(C_ij / P_i), each share's logarithm taken
         # without cancellation (share_log2)
         rows = np.asarray(s.rows)
-        within = share_log2(np.asarray(s.counts), rows[..., None]).sum(-1)
+        within = _terms(np.asarray(s.counts), rows[..., None]).sum(-1)
         return -s.div((np.asarray(rows, dtype=np.float64) * within).sum(-1), s.n,
                       "conditional_entropy")
 
