@@ -186,6 +186,29 @@ def _pycm_interpretation_keys() -> dict[str, str]:
     return out
 
 
+def _unknown(name: str, error: ValueError) -> ValueError:
+    """An unknown name: the closest metric names, aliases, PyCM keys and PyCM interpretation
+    keys, compared without case ("tpr macro" suggests PyCM's 'TPR Macro')."""
+    import difflib
+
+    from .metrics import list_metrics, pycm_keys
+
+    shown: dict[str, str] = {}
+    for spec in list_metrics():
+        for n in (spec.name, *spec.aliases):
+            shown.setdefault(n.lower(), n)
+    for _, key in pycm_keys():
+        shown.setdefault(key.lower(), key)
+    for key in _pycm_interpretation_keys():
+        shown.setdefault(key.lower(), key)
+    close = difflib.get_close_matches(name.lower().strip(), list(shown), n=4, cutoff=0.6)
+    if not close:
+        return error
+    hint = ", ".join(repr(shown[c]) for c in close)
+    return ValueError(f"unknown metric {name!r}; did you mean {hint}? (confmat.list_metrics() "
+                      "lists the metrics, confmat.metrics.pycm_keys() the PyCM keys)")
+
+
 def explain(name: str) -> Explanation:
     """Explain a metric by name, alias or exact PyCM key.
 
@@ -202,7 +225,8 @@ def explain(name: str) -> Explanation:
     Raises
     ------
     ValueError
-        An unknown name (the message suggests close names).
+        An unknown name (the message suggests close metric names, aliases and PyCM keys,
+        compared without case).
 
     Examples
     --------
@@ -210,6 +234,10 @@ def explain(name: str) -> Explanation:
     higher is better
     >>> explain("TPR Macro").name
     'recall'
+    >>> explain("tpr macro")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown metric 'tpr macro'; did you mean 'TPR Macro', ...
     """
     asked_as = None
     try:
@@ -220,7 +248,7 @@ def explain(name: str) -> Explanation:
         except (ValueError, TypeError):
             scale_metric = _pycm_interpretation_keys().get(name)
             if scale_metric is None:
-                raise metric_error from None
+                raise _unknown(name, metric_error) from None
             spec = get_metric(scale_metric)
         asked_as = name
     scales = list_scales(spec.name)

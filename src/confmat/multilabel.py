@@ -1,4 +1,7 @@
-"""Multilabel indicator input (one 0/1 column per label) and label-vector losses."""
+"""Multilabel indicator input (one 0/1 column per label) and label-vector losses.
+
+The indicator checks (:func:`is_indicator`, :func:`check_indicators`) live in the input door,
+``confmat.inputs.indicators``, and are re-exported here."""
 
 from __future__ import annotations
 
@@ -7,83 +10,11 @@ from typing import Any
 import numpy as np
 
 from .inputs.encode import check_sample_weight
+from .inputs.indicators import check_indicators, is_indicator
 from .matrix import ConfusionMatrix
 
-
-def is_indicator(y: Any) -> bool:
-    """True for a 2-D array-like with more than one column (a multilabel indicator matrix),
-    a list of rows, or a sparse matrix.
-
-    Parameters
-    ----------
-    y : array-like
-        Labels or an indicator matrix.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> is_indicator([[1, 0], [0, 1]]), is_indicator([0, 1, 1])
-    (True, False)
-    """
-    if hasattr(y, "toarray"):
-        return True
-    if isinstance(y, list | tuple) and y and isinstance(y[0], list | tuple | np.ndarray):
-        return True
-    arr = y if isinstance(y, np.ndarray) else None
-    if arr is None and hasattr(y, "shape"):
-        return len(y.shape) == 2 and y.shape[1] > 1
-    return arr is not None and arr.ndim == 2 and arr.shape[1] > 1
-
-
-def check_indicators(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Validate two multilabel indicator matrices of the same shape with 0/1 entries.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
-        The indicator matrices.
-
-    Returns
-    -------
-    (ndarray of bool, ndarray of bool)
-
-    Raises
-    ------
-    ValueError
-        Not 2-D, entries other than 0 and 1, different shapes, or no samples.
-    TypeError
-        Entries that are not numbers.
-
-    Examples
-    --------
-    >>> t, p = check_indicators([[1, 0]], [[1, 1]])
-    >>> p.tolist()
-    [[True, True]]
-    >>> check_indicators([[2, 0]], [[1, 1]])
-    Traceback (most recent call last):
-    ...
-    ValueError: y_true must contain only 0 and 1 in a multilabel indicator matrix
-    """
-    out = []
-    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
-        arr = y.toarray() if hasattr(y, "toarray") else np.asarray(y)
-        if arr.ndim != 2:
-            raise ValueError(f"{name} must be a 2-D indicator matrix, got shape {arr.shape}")
-        if arr.dtype.kind not in "biuf":
-            raise TypeError(f"{name} must be a 0/1 indicator matrix, got dtype {arr.dtype}")
-        if arr.size and not np.isin(arr, (0, 1)).all():
-            raise ValueError(f"{name} must contain only 0 and 1 in a multilabel indicator matrix")
-        out.append(arr.astype(bool))
-    if out[0].shape != out[1].shape:
-        raise ValueError(
-            f"y_true and y_pred have different shapes: {out[0].shape} and {out[1].shape}"
-        )
-    if out[0].shape[0] == 0:
-        raise ValueError("y_true and y_pred are empty; at least one sample is needed")
-    return out[0], out[1]
+__all__ = ["check_indicators", "hamming_loss", "indicator_counts", "is_indicator",
+           "multilabel_confusion_matrix"]
 
 
 def indicator_counts(
@@ -137,6 +68,7 @@ def multilabel_confusion_matrix(
     *,
     sample_weight: Any = None,
     labels: Any = None,
+    samplewise: bool = False,
 ) -> np.ndarray:
     """One 2 x 2 table ``[[TN, FP], [FN, TP]]`` per label, as scikit-learn lays them out.
 
@@ -152,32 +84,52 @@ def multilabel_confusion_matrix(
         Non-negative weights.
     labels : sequence, optional
         Classes (label vectors) or column indices (indicator matrices) to keep, in order.
+    samplewise : bool, default False
+        For indicator matrices: one table per sample (over its label columns) instead of one
+        per label, each sample's counts times its weight, as scikit-learn's.
 
     Returns
     -------
-    ndarray of shape (n_labels, 2, 2)
+    ndarray of shape (n_labels, 2, 2), or (n_samples, 2, 2) with ``samplewise``
 
     Raises
     ------
     ValueError
-        Bad inputs, or ``labels`` that are not column indices for indicator input.
+        Bad inputs, ``labels`` that are not column indices for indicator input, or
+        ``samplewise`` with label vectors.
+    TypeError
+        ``samplewise`` that is not a bool.
 
     Examples
     --------
     >>> multilabel_confusion_matrix([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]]).tolist()
     [[[0, 1], [1, 1]], [[1, 0], [0, 2]]]
+    >>> multilabel_confusion_matrix([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]],
+    ...                             samplewise=True).tolist()
+    [[[1, 0], [0, 1]], [[0, 1], [0, 1]], [[0, 0], [1, 1]]]
     """
+    if not isinstance(samplewise, bool | np.bool_):
+        raise TypeError(f"samplewise must be True or False, got {samplewise!r}")
     if is_indicator(y_true) or is_indicator(y_pred):
-        tp, fp, fn, tn = indicator_counts(y_true, y_pred, sample_weight)
-        out = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
+        t, p = check_indicators(y_true, y_pred)
         if labels is not None:
             idx = np.asarray(labels)
-            if idx.dtype.kind not in "iu" or (idx < 0).any() or (idx >= out.shape[0]).any():
+            if idx.dtype.kind not in "iu" or (idx < 0).any() or (idx >= t.shape[1]).any():
                 raise ValueError(
-                    f"labels must be column indices in [0, {out.shape[0]}) for indicator input"
+                    f"labels must be column indices in [0, {t.shape[1]}) for indicator input"
                 )
-            out = out[idx]
-        return out
+            t, p = t[:, idx], p[:, idx]
+        if samplewise:
+            w = check_sample_weight(sample_weight, t.shape[0])
+            tp, fp, fn, tn = indicator_counts(t.T, p.T)  # samples as the columns
+            if w is not None:
+                tp, fp, fn, tn = (x * w for x in (tp, fp, fn, tn))
+        else:
+            tp, fp, fn, tn = indicator_counts(t, p, sample_weight)
+        return np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
+    if samplewise:
+        raise ValueError("samplewise=True needs multilabel indicator matrices; y_true and "
+                         "y_pred are label vectors")
     return ConfusionMatrix.from_predictions(  # as scikit-learn's: any labels
         y_true, y_pred, labels=labels, sample_weight=sample_weight, strict_labels=False
     ).one_vs_rest()

@@ -29,11 +29,54 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .inputs.encode import normalize_labels
 from .inputs.targets import one_class_book, resolve_pos_label
 from .matrix import ConfusionMatrix
 from .metrics import get_metric
 from .metrics.evaluation import bind_params
 from .metrics.registry import AVERAGES
+from .metrics.zero_division import check_zero_division
+
+#: scikit-learn's scorer options about what the scorer reads from the estimator
+_RESPONSE_OPTIONS = ("response_method", "needs_proba", "needs_threshold")
+
+
+def _scores_hint() -> str:
+    return ("confmat scorers score predicted labels (the estimator's predict, "
+            "response_method='predict'); metrics of scores or probabilities (roc_auc, "
+            "average_precision, neg_log_loss, ...) are scikit-learn's own scorers: "
+            "sklearn.metrics.get_scorer(name)")
+
+
+def _check_response(params: dict[str, Any]) -> None:
+    """``response_method='predict'`` is what every confmat scorer does; any other way of
+    reading the estimator (probabilities, decision values) is refused with a pointer."""
+    for opt in _RESPONSE_OPTIONS:
+        if opt not in params:
+            continue
+        v = params.pop(opt)
+        if opt == "response_method" and v == "predict":
+            continue
+        if opt != "response_method" and v is False:
+            continue
+        raise ValueError(f"{opt}={v!r} does not apply: {_scores_hint()}")
+
+
+def _unknown_scorer(name: str, error: ValueError) -> ValueError:
+    """The registry's error for an unknown name, with a pointer to scikit-learn's scorers of
+    scores when ``name`` is one of them."""
+    try:
+        from sklearn.metrics import get_scorer_names
+    except ImportError:  # pragma: no cover - scikit-learn is in the all extra
+        return error
+    if name in get_scorer_names() and name.endswith("_samples"):
+        return ValueError(f"{error} -- {name!r} is scikit-learn's 'samples' average of "
+                          "multilabel targets, which a confusion matrix does not hold: "
+                          "sklearn.metrics.get_scorer(name)")
+    if name in get_scorer_names():
+        return ValueError(f"{error} -- {name!r} is a scikit-learn scorer, not a metric of a "
+                          f"confusion matrix: {_scores_hint()}")
+    return error
 
 __all__ = ["get_scorer", "make_scorer"]
 
@@ -107,6 +150,9 @@ def make_scorer(
         Overrides the registry's direction; required for metrics without one.
     **params
         Metric parameters (e.g. ``beta`` for ``fbeta``, ``weights`` for ``kappa``).
+        scikit-learn's ``response_method`` is accepted as ``"predict"`` only (every confmat
+        scorer scores the estimator's predicted labels); ``needs_proba`` /
+        ``needs_threshold`` only as False.
 
     Returns
     -------
@@ -117,7 +163,11 @@ def make_scorer(
     ------
     ValueError
         An unknown metric, ``average`` and ``pos_label`` together or on an overall metric, a
-        metric without a better direction and no ``greater_is_better``, bad parameters.
+        metric without a better direction and no ``greater_is_better``, bad parameters, a
+        ``zero_division`` other than ``"warn"``, 0, 1 or NaN, bad ``labels``, or a
+        ``response_method`` other than ``"predict"``.
+    TypeError
+        ``labels`` given as a single string, or a parameter the metric does not take.
     ImportError
         Without scikit-learn.
 
@@ -133,7 +183,11 @@ def make_scorer(
         from sklearn.metrics import make_scorer as _sk_make_scorer
     except ImportError as exc:  # pragma: no cover - scikit-learn is in the all extra
         raise ImportError("scorers need scikit-learn: pip install scikit-learn") from exc
-    spec = get_metric(name)
+    try:
+        spec = get_metric(name)
+    except ValueError as exc:
+        raise _unknown_scorer(name, exc) from None
+    _check_response(params)
     if spec.kind == "per_class":
         if pos_label is not None and average is not None:
             raise ValueError("give either pos_label or average, not both")
@@ -150,17 +204,29 @@ def make_scorer(
                 "registry); pass greater_is_better= to use it as a scorer"
             )
         greater_is_better = bool(spec.higher_is_better)
-    bind_params(spec, params)  # bad parameters fail now, not inside a cross-validation loop
+    # bad parameters fail now, not inside a cross-validation loop
+    bind_params(spec, params)
+    check_zero_division(zero_division)
+    if labels is not None:
+        labels = normalize_labels(labels, "labels")
     return _sk_make_scorer(
         _confmat_score,
         greater_is_better=greater_is_better,
         metric=spec.name,
         average=average,
         pos_label=pos_label,
-        labels=None if labels is None else list(labels),
+        labels=labels,
         zero_division=zero_division,
         params=dict(params),
     )
+
+
+def _strip_average(name: str) -> tuple[str, str | None]:
+    """``("recall", "macro")`` for ``"recall_macro"``; ``(name, None)`` without a suffix."""
+    for avg in AVERAGES:
+        if name.endswith("_" + avg):
+            return name[: -len(avg) - 1], avg
+    return name, None
 
 
 def get_scorer(name: str) -> Any:
@@ -173,7 +239,9 @@ def get_scorer(name: str) -> Any:
     Parameters
     ----------
     name : str
-        The metric, with an optional ``_micro`` / ``_macro`` / ``_weighted`` suffix.
+        The metric, with an optional ``_micro`` / ``_macro`` / ``_weighted`` suffix; a
+        lower-is-better metric may carry scikit-learn's ``neg_`` prefix
+        (``"neg_hamming_loss"``), which names the same (negated) scorer.
 
     Returns
     -------
@@ -184,7 +252,8 @@ def get_scorer(name: str) -> Any:
     TypeError
         If ``name`` is not a string.
     ValueError
-        An unknown metric.
+        An unknown metric (a scikit-learn scorer of scores, such as ``"roc_auc"``, is named
+        as such), or ``neg_`` before a metric where higher is better.
 
     Examples
     --------
@@ -192,17 +261,30 @@ def get_scorer(name: str) -> Any:
     >>> X, y = [[0], [1], [2], [3]], [0, 1, 1, 1]
     >>> get_scorer("recall_macro")(DummyClassifier(strategy="most_frequent").fit(X, y), X, y)
     0.5
+    >>> get_scorer("neg_hamming_loss")(DummyClassifier(strategy="most_frequent").fit(X, y), X, y)
+    -0.25
     """
     if not isinstance(name, str):
         raise TypeError(f"scorer name must be a string, got {type(name).__name__}")
-    for avg in AVERAGES:
-        suffix = "_" + avg
-        if name.endswith(suffix):
-            base = name[: -len(suffix)]
-            try:
-                spec = get_metric(base)
-            except ValueError:
-                break
-            if spec.kind == "per_class":
-                return make_scorer(spec.name, average=avg)
+    if name.startswith("neg_"):
+        # scikit-learn's spelling of a negated lower-is-better scorer ("neg_hamming_loss")
+        base = name[len("neg_"):]
+        try:
+            spec = get_metric(_strip_average(base)[0])
+        except ValueError:
+            spec = None
+        if spec is not None:
+            if spec.higher_is_better is not False:
+                raise ValueError(
+                    f"{name!r}: {spec.name!r} is not a lower-is-better metric, so it has no "
+                    f"negated scorer; use get_scorer({base!r})")
+            return get_scorer(base)
+    base, avg = _strip_average(name)
+    if avg is not None:
+        try:
+            spec = get_metric(base)
+        except ValueError:
+            spec = None
+        if spec is not None and spec.kind == "per_class":
+            return make_scorer(spec.name, average=avg)
     return make_scorer(name)

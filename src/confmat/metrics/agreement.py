@@ -203,9 +203,14 @@ def bennett_s(s: Stats) -> np.ndarray:
         scale_degree=-0.5)
 def kappa_se(s: Stats) -> np.ndarray:
     def compute():
+        # 1 - ACC = (N - C) / N and 1 - RACC = chance / N^2 (chance_terms), both formed from
+        # the counts: a table whose chance agreement rounds to 1 (a class of 2**62 - 3 beside
+        # three counts of 1) gave NaN
+        n = _f(s.n)
         acc = _acc(s)
-        racc = _racc(s)
-        return np.sqrt(s.div(acc * (1.0 - acc), _f(s.n) * (1.0 - racc) ** 2, "kappa_se"))
+        err = s.div(s.errors, s.n, "kappa_se")
+        disagree = s.div(s.div(chance_terms(s)[1], n, "kappa_se"), n, "kappa_se")
+        return np.sqrt(s.div(acc * err, n * disagree**2, "kappa_se"))
 
     return memo(s, "kappa_se", compute)
 

@@ -121,8 +121,20 @@ def pearson_c(s: Stats) -> np.ndarray:
               "even with strong association.",
         notes="Undefined (zero_division) when all predictions fall in one class.")
 def lambda_b(s: Stats) -> np.ndarray:
-    top = np.asarray(s.cols).max(-1)  # counts, so the differences are exact
-    return s.div(np.asarray(s.counts).max(-1).sum(-1) - top, s.n - top, "lambda_b")
+    return _lambda(np.asarray(s.counts), s, "lambda_b")
+
+
+def _lambda(c: np.ndarray, s: Stats, what: str) -> np.ndarray:
+    """Goodman & Kruskal's lambda predicting the column from the row of ``c``. With ``m`` the
+    most frequent column, both parts are sums of non-negative terms, ``sum_i (max_j C_ij -
+    C_im)`` over ``sum_i sum_(j != m) C_ij``, so nothing cancels: a difference of margins
+    (``N - TOP_m``) of weights spanning more than 2**53 lost every digit."""
+    m = np.asarray(c.sum(-2)).argmax(-1)[..., None, None]
+    at_m = np.take_along_axis(c, np.broadcast_to(m, (*c.shape[:-1], 1)), axis=-1)[..., 0]
+    num = (c.max(-1) - at_m).sum(-1)
+    den = c.sum(axis=(-2, -1)) - at_m.sum(-1) if c.dtype.kind in "iu" else (
+        np.where(np.arange(c.shape[-1]) == m, 0.0, c).sum(axis=(-2, -1)))
+    return s.div(num, den, what)
 
 
 @_assoc("lambda_a", "Goodman and Kruskal's lambda A (predict the truth from the prediction)",
@@ -135,8 +147,7 @@ def lambda_b(s: Stats) -> np.ndarray:
               "class.",
         notes="Undefined (zero_division) when only one true class occurs.")
 def lambda_a(s: Stats) -> np.ndarray:
-    p = np.asarray(s.rows).max(-1)
-    return s.div(np.asarray(s.counts).max(-2).sum(-1) - p, s.n - p, "lambda_a")
+    return _lambda(np.swapaxes(np.asarray(s.counts), -1, -2), s, "lambda_a")
 
 
 @declare("yule_q", "per_class", "Yule's Q (coefficient of association)", "association",

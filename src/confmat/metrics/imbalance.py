@@ -10,7 +10,7 @@ import numpy as np
 from . import references as R
 from .common import declare, undefined, where_defined
 from .exact import exact_difference, largest
-from .per_class import fbeta_values, recall, specificity
+from .per_class import fbeta_values, fnr, fpr, recall, specificity
 from .stats import ClassCounts, Stats
 
 
@@ -41,7 +41,8 @@ def class_auc(c: ClassCounts) -> np.ndarray:
      prefer="Ranking operating points by closeness to perfection in ROC space.",
      avoid="Different error costs: it treats FPR and FNR alike.")
 def dind(c: ClassCounts) -> np.ndarray:
-    return np.sqrt((1.0 - specificity(c)) ** 2 + (1.0 - recall(c)) ** 2)
+    # FPR and FNR from the counts: 1 - TNR loses every digit when TNR rounds near 1
+    return np.hypot(fpr(c), fnr(c))
 
 
 @_pc("sind", "similarity index", "sInd_i = 1 - dInd_i / sqrt(2)",
@@ -63,12 +64,17 @@ def sind(c: ClassCounts) -> np.ndarray:
            "undefined.",
      notes="Undefined (zero_division) when TPR or TNR is 0 or 1, as in PyCM.")
 def dp(c: ClassCounts) -> np.ndarray:
+    # the odds TPR / (1 - TPR) and TNR / (1 - TNR) are TP / FN and TN / FP: formed from the
+    # counts, so that a rate rounding to 1 in float64 (TP = 2**60, FN = 1) keeps its value
     tpr = recall(c)
     tnr = specificity(c)
-    bad = (tpr <= 0) | (tpr >= 1) | (tnr <= 0) | (tnr >= 1) | np.isnan(tpr) | np.isnan(tnr)
+    missing = np.isnan(tpr) | np.isnan(tnr)
+    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (c.tp, c.fp, c.fn, c.tn))
+    bad = ((tp <= 0) | (fn <= 0) | (tn <= 0) | (fp <= 0)) & ~missing
     with np.errstate(divide="ignore", invalid="ignore"):
-        x = np.log10(tpr / (1.0 - tpr)) + np.log10(tnr / (1.0 - tnr))
-    return undefined(c.div, (math.sqrt(3.0) / math.pi) * x, bad & ~np.isnan(tpr + tnr), "dp")
+        x = (np.log10(tp) - np.log10(fn)) + (np.log10(tn) - np.log10(fp))
+    return undefined(c.div, np.where(missing, np.nan, (math.sqrt(3.0) / math.pi) * x), bad,
+                     "dp")
 
 
 @_pc("optimized_precision", "optimized precision",

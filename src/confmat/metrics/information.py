@@ -5,6 +5,7 @@ All logarithms are base 2 (bits)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -24,8 +25,61 @@ def _shares(s: Stats, counts, what: str) -> np.ndarray:
     return s.div(counts, n.reshape(n.shape + (1,) * (np.ndim(counts) - n.ndim)), what)
 
 
+def share_log2(part: Any, total: Any, rest: Any = None) -> np.ndarray:
+    """``p log2 p`` of the share ``p = part / total`` (0 where ``part`` or ``total`` is 0).
+
+    A share near 1 takes its logarithm as ``log1p(-rest / total)``: ``log2(p)`` of a ``p``
+    that rounds to 1 loses every digit, which made the entropies of a table with a class of
+    2**62 - 3 beside three counts of 1 wrong by a factor of two.
+
+    Parameters
+    ----------
+    part, total : array_like
+        Counts (or weights) and the totals they are shares of (broadcast together).
+    rest : array_like, optional
+        ``total - part``, when the caller has it without cancellation; by default formed in
+        the counts' own type (exact for integer counts).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 values, shaped as the broadcast of ``part`` and ``total``.
+
+    Examples
+    --------
+    >>> import math
+    >>> v = float(share_log2(2**62 - 1, 2**62))
+    >>> math.isclose(v, (1 - 2**-62) * math.log1p(-2**-62) / math.log(2), rel_tol=1e-15)
+    True
+    """
+    part, total = np.broadcast_arrays(np.asarray(part), np.asarray(total))
+    rest = np.asarray(total - part if rest is None else rest, dtype=np.float64)
+    tot = np.asarray(total, dtype=np.float64)
+    ok = (np.asarray(part) > 0) & (tot > 0)
+    safe = np.where(ok, tot, 1.0)
+    p = np.where(ok, np.asarray(part, dtype=np.float64) / safe, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        near_one = p * np.log1p(-rest / safe) / math.log(2.0)
+    return np.where(p > 0.5, near_one, xlog2x(p))
+
+
+def _terms(parts: np.ndarray, total: Any) -> np.ndarray:
+    """``share_log2`` of every entry of ``parts`` (last axis) in ``total``. Only the largest
+    entry can hold more than half; for weights its rest is summed from the other entries
+    (``total - part`` of weights spanning more than 2**53 cancels)."""
+    parts = np.asarray(parts)
+    if parts.dtype.kind != "f" or parts.shape[-1] == 0:
+        return share_log2(parts, total)
+    top = parts.argmax(-1)[..., None] == np.arange(parts.shape[-1])
+    rest_top = np.where(top, 0.0, parts).sum(-1, keepdims=True)
+    return share_log2(parts, total, np.where(top, rest_top, np.asarray(total) - parts))
+
+
 def _entropy(s: Stats, counts, what: str) -> np.ndarray:
-    return -xlog2x(_shares(s, counts, what)).sum(-1)
+    shares = _shares(s, counts, what)  # the zero-division rule of an empty table
+    n = np.asarray(s.n)
+    exact = -_terms(counts, n.reshape(n.shape + (1,) * (np.ndim(counts) - n.ndim)))
+    return np.where(n > 0, exact.sum(-1), -xlog2x(shares).sum(-1))
 
 
 @_info("reference_entropy", "reference entropy H(true)", "H(T) = -sum_i (P_i/N) log2(P_i/N)",
@@ -56,7 +110,11 @@ def response_entropy(s: Stats) -> np.ndarray:
 def joint_entropy(s: Stats) -> np.ndarray:
     n = np.asarray(s.n, dtype=np.float64)
     total = _cell_xlogx(s).sum(axis=(-2, -1))
-    return -s.div(total - xlog2x(n), n, "joint_entropy")
+    composed = -s.div(total - xlog2x(n), n, "joint_entropy")  # zero division of empty tables
+    counts = np.asarray(s.counts)
+    flat = counts.reshape((*counts.shape[:-2], -1))
+    exact = -_terms(flat, np.asarray(s.n)[..., None]).sum(-1)
+    return np.where(n > 0, exact, composed)
 
 
 @_info("conditional_entropy", "conditional entropy H(pred | true)",
@@ -69,9 +127,12 @@ def joint_entropy(s: Stats) -> np.ndarray:
              "also scores 0.")
 def conditional_entropy(s: Stats) -> np.ndarray:
     def compute():
-        rows = np.asarray(s.rows, dtype=np.float64)
-        within = _cell_xlogx(s).sum(-1) - xlog2x(rows)  # sum_j C_ij log(C_ij / P_i)
-        return -s.div(within.sum(-1), s.n, "conditional_entropy")
+        # sum_i (P_i / N) sum_j (C_ij / P_i) log2(C_ij / P_i), each share's logarithm taken
+        # without cancellation (share_log2)
+        rows = np.asarray(s.rows)
+        within = _terms(np.asarray(s.counts), rows[..., None]).sum(-1)
+        return -s.div((np.asarray(rows, dtype=np.float64) * within).sum(-1), s.n,
+                      "conditional_entropy")
 
     return memo(s, "conditional_entropy", compute)
 

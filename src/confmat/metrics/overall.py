@@ -77,7 +77,7 @@ def accuracy(s: Stats) -> np.ndarray:
           prefer="Talking about mistakes rather than successes (same information as accuracy).",
           avoid="Imbalanced data, for the same reason as accuracy.")
 def error_rate(s: Stats) -> np.ndarray:
-    return s.div(s.n - s.correct, s.n, "error_rate")
+    return s.div(s.errors, s.n, "error_rate")
 
 
 def _check_adjusted(adjusted: bool) -> None:
@@ -427,7 +427,7 @@ def zero_one_loss(s: Stats, normalize: bool = True) -> np.ndarray:
     """
     if normalize:
         return error_rate(s)
-    return (s.n - s.correct).astype(np.float64)
+    return np.asarray(s.errors).astype(np.float64)
 
 
 @_overall("hamming_loss", "Hamming loss", "HL = (N - sum_i C[i, i]) / N for single-label data",

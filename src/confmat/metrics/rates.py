@@ -316,13 +316,18 @@ def _probit(p: np.ndarray) -> np.ndarray:
            "FPR is 0 or 1.")
 def sensitivity_index(c: ClassCounts) -> np.ndarray:
     from .common import undefined
-    from .per_class import fpr
+    from .per_class import fnr, fpr
 
-    t = recall(c)
-    f = fpr(c)
-    bad = (t <= 0) | (t >= 1) | (f <= 0) | (f >= 1)
+    # each probit taken on the smaller tail (Phi^-1(TPR) = -Phi^-1(FNR)), both rates formed
+    # from the counts: a rate that rounds to 1 in float64 keeps its value
+    t, f = recall(c), fpr(c)
+    miss, tnr = fnr(c), specificity(c)
     nan = np.isnan(t) | np.isnan(f)
-    safe_t = np.where(bad | nan, 0.5, t)
-    safe_f = np.where(bad | nan, 0.5, f)
-    value = np.where(nan, np.nan, _probit(safe_t) - _probit(safe_f))
-    return undefined(c.div, value, bad & ~nan, "sensitivity_index")
+    bad = ((np.asarray(c.tp) <= 0) | (np.asarray(c.fn) <= 0) | (np.asarray(c.fp) <= 0)
+           | (np.asarray(c.tn) <= 0)) & ~nan
+    hit = np.where(t > 0.5, -_probit(np.where(bad | nan, 0.5, miss)),
+                   _probit(np.where(bad | nan, 0.5, t)))
+    alarm = np.where(f > 0.5, -_probit(np.where(bad | nan, 0.5, tnr)),
+                     _probit(np.where(bad | nan, 0.5, f)))
+    value = np.where(nan, np.nan, hit - alarm)
+    return undefined(c.div, value, bad, "sensitivity_index")

@@ -459,6 +459,21 @@ class Stats:
         return self.counts.sum(axis=-2)
 
     @cached_property
+    def errors(self) -> np.ndarray:
+        """Misclassified total of the selected block: ``n - correct`` for counts (exact), the
+        sum of the off-diagonal cells for weights (``n - correct`` of weights spanning more
+        than 2**53 loses every digit: a float64 ``n`` rounds).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
+        c = self.counts
+        if c.dtype.kind != "f":
+            return self.n - self.correct
+        return np.where(np.eye(c.shape[-1], dtype=bool), 0.0, c).sum(axis=(-2, -1))
+
+    @cached_property
     def correct(self) -> np.ndarray:
         """The trace of the selected block: correctly classified samples.
 
