@@ -1194,7 +1194,8 @@ NO_LITERATURE = {"index", "sklearn"}
 
 @pytest.mark.parametrize("page", [*CLAIM_DOCS, "report", "metrics", "index"])
 def test_docs_cite_by_author_and_year(page: str) -> None:
-    # brief: "docs cite sources by author and year"; "never say 'seed', 'the book'"
+    # the project's rule: docs cite sources by author and year, and name no internal source
+    # document (test_wording.py holds the list of words; this checks the pages it builds)
     text = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
     if page not in NO_LITERATURE:
         assert AUTHOR_YEAR.search(text), f"docs/{page}.md cites no source by author and year"
@@ -1233,7 +1234,7 @@ def _resolve(dotted: str) -> object:
 
 @pytest.mark.parametrize("doc, name", _mentioned_names())
 def test_docs_names_exist_and_are_public(doc: str, name: str) -> None:
-    # brief: "every public name the docs mention exists" and "no doc names ... a private name
+    # the project's rule: "every public name the docs mention exists" and "no doc names ... a private name
     # as public API" (architecture.md's internal modules must exist too)
     assert not any(p.startswith("_") for p in name.split(".")), f"{doc} names {name}"
     _resolve(name)
@@ -1508,7 +1509,7 @@ NOT_IN_API_REFERENCE = {
 @pytest.mark.parametrize("doc, name", [(d, n) for d, n in _mentioned_names()
                                        if d != "docs/architecture.md"])  # about internals
 def test_docs_names_are_api_or_known(doc: str, name: str) -> None:
-    # brief: "no doc names an internal module ... as public API": a dotted name in the docs is
+    # the project's rule: "no doc names an internal module ... as public API": a dotted name in the docs is
     # a module of the API reference, a name exported (__all__) by one, or one of the known
     # exceptions above
     api = _api_modules()
@@ -1535,7 +1536,7 @@ ET_AL_WITHOUT_YEAR = {("metrics", "Sokolova")}
 @pytest.mark.parametrize("page", ["README", *CLAIM_DOCS, "report", "metrics", "index",
                                   "scaling", "architecture", "seed_errata"])
 def test_docs_et_al_has_a_year(page: str) -> None:
-    # brief: "Code, docs and tests cite sources by author and year": every "X et al." of a page
+    # the project's rule: "Code, docs and tests cite sources by author and year": every "X et al." of a page
     # is cited with its year at least once on that page ("X et al. (2022)", "X et al.'s (2022)")
     path = ROOT / ("README.md" if page == "README" else f"docs/{page}.md")
     text = path.read_text(encoding="utf-8")
