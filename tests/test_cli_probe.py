@@ -1,0 +1,415 @@
+"""Adversarial end-to-end probe of the command line: every number a user reads off ``confmat
+report`` / ``compare`` / ``matrix`` (JSON, CSV, text, Markdown, HTML) against oracles computed
+from the raw predictions, and bad input to every command (one line, exit status 2).
+
+Oracles, never confmat's output:
+
+* scikit-learn (``confusion_matrix``, ``precision_recall_fscore_support`` with every average and
+  ``zero_division=0``, ``jaccard_score``, ``accuracy_score``, ``balanced_accuracy_score``,
+  ``cohen_kappa_score``, ``matthews_corrcoef``, ``zero_one_loss``, ``roc_auc_score``,
+  ``average_precision_score``, ``brier_score_loss``);
+* hand formulas of the one-vs-rest counts (counted here with numpy from the label arrays) for
+  specificity, NPV, FPR, FNR, FDR, FOR, informedness, markedness, prevalence and predicted rate
+  (Powers 2011; Fawcett 2006), and of the Wilson interval (Wilson 1927) via statsmodels'
+  ``proportion_confint``;
+* for text, Markdown, CSV and the HTML page: the JSON of the same run, itself checked against
+  the oracles above, formatted with Python's ``format`` (round half to even on the exact
+  binary value, the rule of ``confmat.report.render_text.fmt``).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import (
+    accuracy_score,
+    average_precision_score,
+    balanced_accuracy_score,
+    brier_score_loss,
+    cohen_kappa_score,
+    confusion_matrix,
+    jaccard_score,
+    matthews_corrcoef,
+    precision_recall_fscore_support,
+    roc_auc_score,
+    zero_one_loss,
+)
+
+from confmat.cli.app import cli, main
+
+ROOT = Path(__file__).resolve().parents[1]
+TOL = dict(rel=1e-9, abs=1e-12)
+
+
+# ------------------------------------------------------------------------------ data
+def make_data(seed: int, k: int, n: int, kind: str, mode: str, weights: bool,
+              scores: bool) -> dict[str, Any]:
+    """Random predictions: ``mode`` is 'plain', 'never_predicted' (a class never in the
+    predictions), 'absent_truth' (a class only in the predictions) or 'imbalance' (one class
+    holds about 95% of the truth)."""
+    rng = np.random.default_rng(seed)
+    codes_t = rng.integers(0, k, n)
+    if mode == "imbalance":
+        codes_t = np.where(rng.random(n) < 0.95, 0, rng.integers(1, k, n))
+        codes_t[:2] = [0, k - 1]
+    codes_p = np.where(rng.random(n) < 0.6, codes_t, rng.integers(0, k, n))
+    if mode == "never_predicted":
+        codes_p = np.where(codes_p == k - 1, 0, codes_p)
+        codes_t[0] = k - 1
+    if mode == "absent_truth":
+        codes_t = np.where(codes_t == k - 1, 0, codes_t)
+        codes_p[0] = k - 1
+    # both classes of a binary problem in the truth (and so a defined AUC)
+    codes_t[1], codes_t[2] = 0, (1 if mode != "absent_truth" else 0)
+    if k == 2 and mode != "absent_truth":
+        codes_t[2] = 1
+    if kind == "int":
+        book = np.array([-3, 0, 7, 12, 100][:k])
+        t, p = book[codes_t], book[codes_p]
+    elif kind == "str":
+        book = np.array(["b", "a", "ca", "Z", "x y"][:k])
+        t, p = book[codes_t], book[codes_p]
+    else:
+        book = np.array([False, True])
+        t, p = book[codes_t], book[codes_p]
+    out: dict[str, Any] = {"y": t, "yhat": p, "book": book}
+    if weights:
+        out["w"] = np.round(rng.random(n) * 3 + 0.25, 3)
+    if scores:
+        raw = rng.random((n, k)) + 1.5 * np.eye(k)[codes_t] * rng.random((n, 1))
+        raw = np.round(raw / raw.sum(axis=1, keepdims=True), 4)
+        out["P"] = raw
+    return out
+
+
+def write(d: Path, data: dict[str, Any], fmt: str, name: str = "preds") -> Path:
+    import pandas as pd
+
+    cols: dict[str, Any] = {"y": data["y"], "yhat": data["yhat"]}
+    if "w" in data:
+        cols["w"] = data["w"]
+    if "P" in data:
+        for j in range(data["P"].shape[1]):
+            cols[f"s{j}"] = data["P"][:, j]
+    df = pd.DataFrame(cols)
+    path = d / f"{name}.{ {'csv': 'csv', 'parquet': 'parquet', 'jsonl': 'jsonl'}[fmt] }"
+    if fmt == "csv":
+        df.to_csv(path, index=False)
+    elif fmt == "parquet":
+        df.to_parquet(path, index=False)
+    else:
+        df.to_json(path, orient="records", lines=True)
+    return path
+
+
+def sorted_labels(data: dict[str, Any]) -> list[Any]:
+    return sorted(set(data["y"].tolist()) | set(data["yhat"].tolist()))
+
+
+# ------------------------------------------------------------------------------ oracle
+def ovr(y: np.ndarray, p: np.ndarray, labels: list[Any], w: np.ndarray | None) -> tuple:
+    """One-vs-rest TP, FP, FN, TN per class, summed here from the label arrays."""
+    w = np.ones(len(y)) if w is None else w
+    tp = np.array([w[(y == c) & (p == c)].sum() for c in labels])
+    fp = np.array([w[(y != c) & (p == c)].sum() for c in labels])
+    fn = np.array([w[(y == c) & (p != c)].sum() for c in labels])
+    tn = np.array([w[(y != c) & (p != c)].sum() for c in labels])
+    return tp, fp, fn, tn
+
+
+def ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a / b with 0 for 0 / 0 (scikit-learn's ``zero_division=0``)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(b > 0, a / np.where(b > 0, b, 1), 0.0)
+
+
+def oracle(data: dict[str, Any], labels: list[Any]) -> dict[str, Any]:
+    y, p, w = data["y"], data["yhat"], data.get("w")
+    prfs = {avg: precision_recall_fscore_support(y, p, labels=labels, average=avg,
+                                                 sample_weight=w, zero_division=0)
+            for avg in (None, "micro", "macro", "weighted")}
+    tp, fp, fn, tn = ovr(y, p, labels, w)
+    support = tp + fn
+    hand = {
+        "specificity": (tn, tn + fp), "npv": (tn, tn + fn), "fpr": (fp, fp + tn),
+        "fnr": (fn, fn + tp), "fdr": (fp, fp + tp), "for": (fn, fn + tn),
+        "prevalence": (tp + fn, tp + fp + fn + tn), "predicted_rate": (tp + fp, tp + fp + fn + tn),
+    }
+    per: dict[str, dict[str, Any]] = {}
+    for i, name in enumerate(("precision", "recall", "f1")):
+        per[name] = {"values": prfs[None][i],
+                     **{a: prfs[a][i] for a in ("micro", "macro", "weighted")}}
+    per["jaccard"] = {"values": jaccard_score(y, p, labels=labels, average=None, sample_weight=w,
+                                              zero_division=0),
+                      **{a: jaccard_score(y, p, labels=labels, average=a, sample_weight=w,
+                                          zero_division=0)
+                         for a in ("micro", "macro", "weighted")}}
+    for name, (num, den) in hand.items():
+        vals = ratio(num, den)
+        per[name] = {"values": vals, "micro": ratio(num.sum(), den.sum()),
+                     "macro": vals.mean(), "weighted": ratio((vals * support).sum(),
+                                                             support.sum())}
+    rec, spec = per["recall"]["values"], per["specificity"]["values"]
+    prec, npv = per["precision"]["values"], per["npv"]["values"]
+    per["informedness"] = {"values": rec + spec - 1}
+    per["markedness"] = {"values": prec + npv - 1}
+    overall = {
+        "accuracy": accuracy_score(y, p, sample_weight=w),
+        "error_rate": 1 - accuracy_score(y, p, sample_weight=w),
+        "zero_one_loss": zero_one_loss(y, p, sample_weight=w),
+        "mcc": matthews_corrcoef(y, p, sample_weight=w),
+        "kappa": cohen_kappa_score(y, p, labels=labels, sample_weight=w),
+    }
+    if set(p.tolist()) <= set(y.tolist()):
+        # scikit-learn averages the recalls of the classes in y_true only; with a class only
+        # in the predictions its value differs on purpose (see test_balanced_accuracy_...)
+        overall["balanced_accuracy"] = balanced_accuracy_score(y, p, sample_weight=w)
+    counts = confusion_matrix(y, p, labels=labels, sample_weight=w)
+    return {"labels": labels, "counts": counts, "per_class": per, "overall": overall,
+            "n": float(np.sum(w)) if w is not None else float(len(y))}
+
+
+def score_oracle(data: dict[str, Any], labels: list[Any], pos: Any) -> dict[str, float]:
+    y, w = data["y"], data.get("w")
+    j = labels.index(pos)
+    s = data["P"][:, j] if data["P"].shape[1] > 2 or len(labels) > 2 else data["P"][:, j]
+    yb = y == pos
+    return {"auc": roc_auc_score(yb, s, sample_weight=w),
+            "average_precision": average_precision_score(yb, s, sample_weight=w),
+            "brier": brier_score_loss(yb, s, sample_weight=w)}
+
+
+def as_label(v: Any, kind: str) -> Any:
+    return {"int": int, "str": str, "bool": bool}[kind](v)
+
+
+# ------------------------------------------------------------------------------ checks
+def check_json(rep: dict[str, Any], exp: dict[str, Any]) -> None:
+    assert rep["labels"] == [x.item() if hasattr(x, "item") else x for x in exp["labels"]]
+    np.testing.assert_allclose(np.array(rep["counts"], dtype=float), exp["counts"],
+                               rtol=1e-12, atol=1e-12)
+    assert rep["n"] == pytest.approx(exp["n"], **TOL)
+    rows = {r["name"]: r for r in rep["per_class"]}
+    for name, want in exp["per_class"].items():
+        got = rows[name]
+        np.testing.assert_allclose(got["values"], want["values"], rtol=1e-9, atol=1e-12,
+                                   err_msg=name)
+        for avg in ("micro", "macro", "weighted"):
+            if avg in want:
+                assert got["averages"][avg] == pytest.approx(float(want[avg]), **TOL), (
+                    name, avg)
+    overall = {r["name"]: r["value"] for r in rep["overall"]}
+    for name, want in exp["overall"].items():
+        assert overall[name] == pytest.approx(float(want), **TOL), name
+
+
+def run_cli(*args: str) -> str:
+    res = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+@settings(max_examples=14, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), k=st.integers(2, 4), n=st.integers(12, 90),
+       kind=st.sampled_from(["int", "str", "bool"]),
+       mode=st.sampled_from(["plain", "never_predicted", "absent_truth", "imbalance"]),
+       fmt=st.sampled_from(["csv", "parquet", "jsonl"]), weights=st.booleans(),
+       scores=st.booleans())
+def test_report_json_and_csv_equal_sklearn(tmp_path_factory, seed, k, n, kind, mode, fmt,
+                                           weights, scores) -> None:
+    if kind == "bool":
+        k = 2
+    d = tmp_path_factory.mktemp("r")
+    scores = scores and mode != "absent_truth"  # a stray prediction beside scores: refused
+    data = make_data(seed, k, n, kind, mode, weights, scores)
+    path = write(d, data, fmt)
+    labels = sorted_labels(data)
+    args = ["report", str(path), "--true", "y", "--pred", "yhat", "--no-intervals"]
+    if weights:
+        args += ["--weight", "w"]
+    pos = None
+    if scores:
+        # the columns are the classes of the book; keep those of the labels in play
+        cols = [f"s{int(np.flatnonzero(data['book'] == c)[0])}" for c in labels]
+        pos = max(set(data["y"].tolist()))  # a class of the truth: its AUC is defined
+        if len(labels) == 2:
+            args += ["--score", cols[labels.index(pos)], "--pos-label", str(pos)]
+            data = {**data, "P": np.column_stack([data["P"][:, int(c[1:])] for c in cols])}
+        else:
+            data = {**data, "P": np.column_stack([data["P"][:, int(c[1:])] for c in cols])}
+            args += ["--scores", ",".join(cols), "--pos-label", str(pos)]
+    exp = oracle(data, labels)
+    rep = json.loads(run_cli(*args, "-f", "json"))
+    check_json(rep, exp)
+    if scores:
+        sc = score_oracle(data, labels, pos)
+        curve = next(c for c in rep["curves"] if c["pos_label"] == as_label(pos, kind))
+        assert curve["auc"] == pytest.approx(sc["auc"], **TOL)
+        assert curve["average_precision"] == pytest.approx(sc["average_precision"], **TOL)
+        if rep["calibration"] is not None and rep["calibration"]["kind"] == "binary":
+            assert rep["calibration"]["brier"] == pytest.approx(sc["brier"], **TOL)
+    check_csv(run_cli(*args, "-f", "csv"), rep, exp, kind)
+    check_printed(run_cli(*args, "-f", "markdown"), rep)
+
+
+def check_csv(text: str, rep: dict[str, Any], exp: dict[str, Any], kind: str) -> None:
+    rows = list(csv.DictReader(io.StringIO(text)))
+    names = [str(x) for x in rep["labels"]]
+    cells = {(r["true"], r["predicted"]): float(r["value"]) for r in rows
+             if r["section"] == "matrix"}
+    assert len(cells) == len(names) ** 2
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            assert cells[(a, b)] == pytest.approx(float(exp["counts"][i][j]), **TOL)
+    per = {(r["metric"], r["class"]): float(r["value"]) if r["value"] else math.nan
+           for r in rows if r["section"] in ("per_class", "average")}
+    for name, want in exp["per_class"].items():
+        for i, c in enumerate(names):
+            assert per[(name, c)] == pytest.approx(float(want["values"][i]), **TOL), (name, c)
+        for avg in ("micro", "macro", "weighted"):
+            if avg in want:
+                assert per[(name, avg)] == pytest.approx(float(want[avg]), **TOL)
+    overall = {r["metric"]: r["value"] for r in rows if r["section"] == "overall"}
+    for name, want in exp["overall"].items():
+        assert float(overall[name]) == pytest.approx(float(want), **TOL), name
+    # every overall number of the JSON is in the CSV, exactly
+    for m in rep["overall"]:
+        got = overall[m["name"]]
+        if m["value"] is None:
+            # documented (docs/report.md, "JSON-ready (NaN/inf -> null)"): the JSON writes
+            # null for a value that is not finite, the CSV keeps it as the text shows it
+            assert got in ("nan", "inf", "-inf"), (m["name"], got)
+        else:
+            assert float(got) == m["value"], m["name"]
+
+
+def fmt4(v: float) -> str:
+    out = f"{v:.4f}"
+    return out[1:] if out.startswith("-") and float(out) == 0 else out
+
+
+def check_printed(text: str, rep: dict[str, Any]) -> None:
+    """Every overall metric of the JSON appears in the Markdown at 4 decimals."""
+    for m in rep["overall"]:
+        v = m["value"]
+        if v is None or not math.isfinite(v) or (0 < abs(v) < 5e-5) or float(v).is_integer():
+            continue
+        line = next((ln for ln in text.splitlines() if ln.startswith(f"| {m['name']} |")
+                     or ln.startswith(f"| {m['name'].replace('_', chr(92) + '_')} |")), None)
+        assert line is not None, m["name"]
+        assert fmt4(v) in line, (m["name"], v, line)
+
+
+# ------------------------------------------------------------------------------ HTML page
+def page_data(page: str) -> dict[str, Any]:
+    m = re.search(r'<script type="application/json" id="confmat-data">(.*?)</script>', page,
+                  re.S)
+    assert m is not None
+    return json.loads(m.group(1))
+
+
+def heat_cells(page: str) -> list[tuple[str, str]]:
+    """(count, percent) of every cell of the page's first heatmap, row by row."""
+    heat = page[page.index('<table class="heat">'):]
+    heat = heat[:heat.index("</table>")]
+    return re.findall(r'<td class="h\d+[^"]*" title="[^"]*">([^<]*)<small>([^<]*)</small>', heat)
+
+
+def overall_cell(page: str, name: str) -> str:
+    m = re.search(rf"<table class=\"overall\">.*?<tr><td class='name'>{re.escape(name)}</td>"
+                  r"<td>([^<]*)</td>", page, re.S)
+    assert m is not None, name
+    return html.unescape(m.group(1))
+
+
+def binary_oracle(y: np.ndarray, p: np.ndarray, pos: Any, w: np.ndarray | None) -> dict:
+    """The positive class against the rest: counts and the slider's ten metrics."""
+    tp, fp, fn, tn = (float(np.sum((w if w is not None else 1) * m)) for m in (
+        (y == pos) & (p == pos), (y != pos) & (p == pos), (y == pos) & (p != pos),
+        (y != pos) & (p != pos)))
+    yb, pb = y == pos, p == pos
+    rec = ratio(np.array(tp), np.array(tp + fn))
+    spec = ratio(np.array(tn), np.array(tn + fp))
+    prec = ratio(np.array(tp), np.array(tp + fp))
+    npv = ratio(np.array(tn), np.array(tn + fn))
+    return {"counts": (tp, fn, fp, tn), "metrics": {
+        "recall": rec, "specificity": spec, "precision": prec, "npv": npv,
+        "f1": precision_recall_fscore_support(yb, pb, average="binary", sample_weight=w,
+                                              zero_division=0)[2],
+        "accuracy": accuracy_score(yb, pb, sample_weight=w),
+        "balanced_accuracy": (rec + spec) / 2, "informedness": rec + spec - 1,
+        "markedness": prec + npv - 1, "mcc": matthews_corrcoef(yb, pb, sample_weight=w)}}
+
+
+def count_text(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), n=st.integers(15, 80), theta=st.floats(0.05, 0.95),
+       kind=st.sampled_from(["int", "str"]), pos_first=st.booleans(), weights=st.booleans(),
+       fmt=st.sampled_from(["csv", "parquet", "jsonl"]))
+def test_html_matrix_tables_and_slider_open_on_one_matrix(tmp_path_factory, seed, n, theta,
+                                                          kind, pos_first, weights,
+                                                          fmt) -> None:
+    """The heatmap, the numbers printed above and beside it and the slider's opening state are
+    one matrix: that of scikit-learn on the file's predictions, for a non-default threshold
+    and either class as the positive one."""
+    rng = np.random.default_rng(seed)
+    book = np.array([4, 9]) if kind == "int" else np.array(["pos", "neg"])
+    pos = book[0] if pos_first else book[1]
+    y = rng.choice(book, n)
+    y[:2] = book
+    s = np.round(np.clip(rng.random(n) * 0.7 + 0.3 * (y == pos), 0, 1), 3)
+    p = np.where(s >= theta, pos, book[1] if pos_first else book[0])
+    data = {"y": y, "yhat": p, "P": s[:, None], "book": book}
+    if weights:
+        data["w"] = np.round(rng.random(n) * 2 + 0.5, 2)
+    d = tmp_path_factory.mktemp("h")
+    path = write(d, data, fmt)
+    args = ["report", str(path), "--true", "y", "--pred", "yhat", "--score", "s0",
+            "--pos-label", str(pos), "--no-intervals"]
+    if weights:
+        args += ["--weight", "w"]
+    out = d / "r.html"
+    run_cli(*args, "-o", str(out))
+    page = out.read_text()
+    labels = sorted(book.tolist())
+    w = data.get("w")
+    cm = confusion_matrix(y, p, labels=labels, sample_weight=w)
+    cells = heat_cells(page)
+    assert [c for c, _ in cells] == [count_text(v) for v in cm.ravel()]
+    rows = cm.sum(axis=1, keepdims=True)
+    assert [q for _, q in cells] == [f"{100 * v / r:.1f}%"
+                                     for v, r in zip(cm.ravel(), np.repeat(rows, 2))]
+    want = binary_oracle(y, p, pos, w)
+    widget = page_data(page)["widgets"]["r0"][0]
+    i = widget["start"]
+    assert "model's own predictions" in widget["start_note"]
+    assert [widget[k][i] for k in ("tp", "fn", "fp", "tn")] == [count_text(v)
+                                                                for v in want["counts"]]
+    for name, v in want["metrics"].items():
+        assert widget["metrics"][name][i].rstrip("†") == fmt4(float(v)), name
+    for name, v in (("accuracy", accuracy_score(y, p, sample_weight=w)),
+                    ("mcc", matthews_corrcoef(y, p, sample_weight=w)),
+                    ("kappa", cohen_kappa_score(y, p, sample_weight=w))):
+        assert overall_cell(page, name) == fmt4(v), name
+    auc = roc_auc_score(y == pos, s, sample_weight=w)
+    ap = average_precision_score(y == pos, s, sample_weight=w)
+    assert f"{html.escape(str(pos))}: ROC AUC {fmt4(auc)}, AP {fmt4(ap)}" in page
