@@ -50,6 +50,7 @@ from sklearn.metrics import (
 )
 
 from confmat.cli.app import cli, main
+from proc_oracle import proc  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 TOL = dict(rel=1e-9, abs=1e-12)
@@ -413,3 +414,267 @@ def test_html_matrix_tables_and_slider_open_on_one_matrix(tmp_path_factory, seed
     auc = roc_auc_score(y == pos, s, sample_weight=w)
     ap = average_precision_score(y == pos, s, sample_weight=w)
     assert f"{html.escape(str(pos))}: ROC AUC {fmt4(auc)}, AP {fmt4(ap)}" in page
+
+
+# ------------------------------------------------------------------------------ terminal text
+def wilson(k: float, n: float) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(k, n, alpha=0.05, method="wilson")
+    return float(lo), float(hi)
+
+
+def fmt3_interval(iv: tuple[float, float]) -> str:
+    return f"[{iv[0]:.3f}, {iv[1]:.3f}]"
+
+
+def text_row(text: str, name: str, after: str) -> list[str]:
+    """The cells of the first line of ``text`` after the heading ``after`` that starts with
+    ``name`` (the terminal's tables separate cells by two or more spaces)."""
+    part = text[text.index(after):]
+    line = next(ln for ln in part.splitlines() if ln.strip().startswith(name + " "))
+    return re.split(r"\s{2,}", line.strip())
+
+
+@settings(max_examples=5, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), k=st.integers(2, 4), n=st.integers(30, 120),
+       kind=st.sampled_from(["int", "str"]), mode=st.sampled_from(["plain", "imbalance"]))
+def test_terminal_summary_equals_sklearn_and_wilson(tmp_path_factory, seed, k, n, kind,
+                                                    mode) -> None:
+    """The terminal's summary (with intervals): matrix, accuracy matrix, headline values and
+    their Wilson intervals (statsmodels), the per-class table and its intervals."""
+    d = tmp_path_factory.mktemp("t")
+    data = make_data(seed, k, n, kind, mode, False, False)
+    path = write(d, data, "csv")
+    labels = sorted_labels(data)
+    res = CliRunner(env={"COLUMNS": "400", "NO_COLOR": "1"}).invoke(
+        cli, ["report", str(path), "--true", "y", "--pred", "yhat"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    text = res.output
+    y, p = data["y"], data["yhat"]
+    cm = confusion_matrix(y, p, labels=labels)
+    for i, c in enumerate(labels):
+        assert text_row(text, str(c), "Confusion matrix") == [
+            str(c), *map(str, cm[i]), str(cm[i].sum())]
+        # a class absent from the truth: its row's percentages divide by zero, so they are
+        # the zero-division rule's 0.0 with the mark, as its recall in the per-class table
+        assert text_row(text, str(c), "Accuracy matrix") == [
+            str(c), *(f"{100 * v / cm[i].sum():.1f}" if cm[i].sum() else "0.0†"
+                      for v in cm[i])]
+    acc = accuracy_score(y, p)
+    assert text_row(text, "accuracy", "Headline")[1:3] == [
+        fmt4(acc), fmt3_interval(wilson(np.trace(cm), cm.sum()))]
+    assert text_row(text, "mcc", "Headline")[1] == fmt4(matthews_corrcoef(y, p))
+    if k > 2:
+        assert text_row(text, "kappa", "Headline")[1] == fmt4(cohen_kappa_score(y, p))
+        assert text_row(text, "f1_macro", "Headline")[1] == fmt4(
+            precision_recall_fscore_support(y, p, labels=labels, average="macro",
+                                            zero_division=0)[2])
+    tp, fp, fn, tn = ovr(y, p, labels, None)
+    for name, num, den in (("recall", tp, tp + fn), ("specificity", tn, tn + fp),
+                           ("precision", tp, tp + fp)):
+        cells = text_row(text, name, "Per-class")
+        for i in range(len(labels)):
+            v = float(ratio(num[i], den[i]))
+            shown = fmt4(v) + ("" if den[i] == 0 else " " + fmt3_interval(wilson(num[i], den[i])))
+            assert cells[1 + i].replace("†", "") == shown, (name, labels[i], cells)
+
+
+# ------------------------------------------------------------------------------ compare
+def compare_data(seed: int, n: int, models: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    out = {"y": y}
+    for m in range(models):
+        s = np.round(np.clip(rng.random(n) * (0.6 + 0.1 * m) + (0.4 - 0.1 * m) * y, 0, 1), 3)
+        out[f"s{m}"] = s
+        out[f"m{m}"] = (s >= rng.choice([0.4, 0.5, 0.6])).astype(int)
+    return out
+
+
+def mcnemar_oracle(y: np.ndarray, a: np.ndarray, b: np.ndarray, exact: bool
+                   ) -> tuple[float, float]:
+    """statsmodels' McNemar test; the continuity correction left out when the discordant
+    counts are equal, as R's ``mcnemar.test`` does (it would push the statistic past 0)."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    ra, rb = a == y, b == y
+    table = [[np.sum(ra & rb), np.sum(ra & ~rb)], [np.sum(~ra & rb), np.sum(~ra & ~rb)]]
+    res = mcnemar(table, exact=exact, correction=table[0][1] != table[1][0])
+    return float(res.statistic), float(res.pvalue)
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), n=st.integers(30, 120), models=st.integers(2, 3),
+       files=st.booleans())
+def test_compare_json_and_csv_equal_sklearn_and_statsmodels(tmp_path_factory, seed, n, models,
+                                                            files) -> None:
+    """The side-by-side table, each model's matrix and McNemar's tests (corrected chi-square,
+    statsmodels) with Holm's adjustment (statsmodels' multipletests), from one file with
+    several --pred columns or one file per model."""
+    import pandas as pd
+    from statsmodels.stats.multitest import multipletests
+
+    d = tmp_path_factory.mktemp("c")
+    data = compare_data(seed, n, models)
+    names = [f"m{m}" for m in range(models)]
+    if files:
+        paths = []
+        for m in range(models):
+            path = d / f"m{m}.parquet"
+            pd.DataFrame({"y": data["y"], "yhat": data[f"m{m}"],
+                          "s": data[f"s{m}"]}).to_parquet(path)
+            paths.append(str(path))
+        args = ["compare", *paths, "--true", "y", "--pred", "yhat", "--score", "s",
+                "--name", ",".join(names)]
+    else:
+        path = d / "all.csv"
+        pd.DataFrame(data).to_csv(path, index=False)
+        args = ["compare", str(path), "--true", "y", "--pred", ",".join(names),
+                "--score", ",".join(f"s{m}" for m in range(models))]
+    args += ["--no-intervals"]
+    rep = json.loads(run_cli(*args, "-f", "json"))
+    y = data["y"]
+    table = {r["model"]: r for r in rep["table"]}
+    for m, name in enumerate(names):
+        p, s = data[name], data[f"s{m}"]
+        want = {"accuracy": accuracy_score(y, p), "balanced_accuracy":
+                balanced_accuracy_score(y, p), "mcc": matthews_corrcoef(y, p),
+                "f1": precision_recall_fscore_support(y, p, average="binary",
+                                                      zero_division=0)[2],
+                "roc_auc": roc_auc_score(y, s), "average_precision":
+                average_precision_score(y, s)}
+        for k, v in want.items():
+            assert table[name][k] == pytest.approx(v, **TOL), (name, k)
+        sub = next(r for r in rep["reports"] if r["title"] == name)
+        assert sub["counts"] == confusion_matrix(y, p).tolist()
+    pairs = rep["comparison"]["pairwise"]
+    assert len(pairs) == models * (models - 1) // 2
+    raw = []
+    for t in pairs:
+        # the exact binomial test below 25 discordant pairs (Edwards 1948; the method named)
+        exact = t["method"].startswith("mcnemar (exact")
+        ra, rb = data[t["model_a"]] == y, data[t["model_b"]] == y
+        assert exact == (np.sum(ra != rb) < 25), t["method"]
+        stat, pv = mcnemar_oracle(y, data[t["model_a"]], data[t["model_b"]], exact)
+        assert t["statistic"] == pytest.approx(stat, **TOL)
+        assert t["pvalue"] == pytest.approx(pv, **TOL)
+        assert t["difference"] == pytest.approx(accuracy_score(y, data[t["model_a"]])
+                                                - accuracy_score(y, data[t["model_b"]]), **TOL)
+        raw.append(pv)
+    holm = multipletests(raw, method="holm")[1]
+    for t, h in zip(pairs, holm, strict=True):
+        assert t["pvalue_adjusted"] == pytest.approx(float(h), **TOL)
+    rows = list(csv.DictReader(io.StringIO(run_cli(*args, "-f", "csv"))))
+    tests = [r for r in rows if r["section"] == "test"]
+    assert sorted(float(r["value"]) for r in tests) == pytest.approx(sorted(raw), **TOL)
+    for name in names:
+        got = {r["metric"]: float(r["value"]) for r in rows
+               if r["model"] == name and r["section"] == "overall"}
+        assert got["accuracy"] == pytest.approx(table[name]["accuracy"], **TOL)
+        assert got["mcc"] == pytest.approx(table[name]["mcc"], **TOL)
+
+
+R_DELONG_PAIRED = """
+ra <- roc(y, a, levels = c(0, 1), direction = "<", quiet = TRUE)
+rb <- roc(y, b, levels = c(0, 1), direction = "<", quiet = TRUE)
+t <- roc.test(ra, rb, method = "delong", paired = TRUE)
+out <- list(stat = t$statistic, p = t$p.value, auc = c(auc(ra), auc(rb)))
+"""
+
+
+def test_compare_delong_test_equals_proc(proc, tmp_path) -> None:  # noqa: F811
+    """``compare --test-metric roc_auc``: DeLong's paired test as pROC's ``roc.test``
+    (Robin et al. 2011), read from the JSON and the CSV."""
+    import pandas as pd
+
+    data = compare_data(11, 90, 2)
+    path = tmp_path / "two.csv"
+    pd.DataFrame(data).to_csv(path, index=False)
+    args = ["compare", str(path), "--true", "y", "--pred", "m0,m1", "--score", "s0,s1",
+            "--test-metric", "roc_auc", "--no-intervals"]
+    rep = json.loads(run_cli(*args, "-f", "json"))
+    r = proc(R_DELONG_PAIRED, y=data["y"].astype(float), a=data["s0"], b=data["s1"])
+    (t,) = [t for t in rep["comparison"]["pairwise"] if t["metric"] == "roc_auc"]
+    assert abs(t["statistic"]) == pytest.approx(abs(float(r["stat"][0])), rel=1e-9)
+    assert t["pvalue"] == pytest.approx(float(r["p"][0]), rel=1e-9)
+    table = {row["model"]: row for row in rep["table"]}
+    assert table["m0"]["roc_auc"] == pytest.approx(float(r["auc"][0]), rel=1e-12)
+    assert table["m1"]["roc_auc"] == pytest.approx(float(r["auc"][1]), rel=1e-12)
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), k=st.integers(3, 5), n=st.integers(40, 150),
+       weights=st.booleans())
+def test_multiclass_score_summaries_equal_sklearn(tmp_path_factory, seed, k, n,
+                                                  weights) -> None:
+    """One-vs-rest curves per class, their micro and macro AUC, and Hand and Till's (2001)
+    AUC with every pair's (scikit-learn's ``multi_class='ovo'``, and ``roc_auc_score`` on the
+    two classes' samples for a pair)."""
+    import pandas as pd
+    from sklearn.preprocessing import label_binarize
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    raw = rng.random((n, k)) + np.eye(k)[y] * rng.random((n, 1))
+    P = raw / raw.sum(axis=1, keepdims=True)
+    w = np.round(rng.random(n) + 0.5, 2) if weights else None
+    cols = {"y": y, "yhat": P.argmax(axis=1), **{f"s{j}": P[:, j] for j in range(k)}}
+    if weights:
+        cols["w"] = w
+    path = tmp_path_factory.mktemp("mc") / "mc.parquet"
+    pd.DataFrame(cols).to_parquet(path)
+    args = ["report", str(path), "--true", "y", "--pred", "yhat", "--scores",
+            ",".join(f"s{j}" for j in range(k)), "--no-intervals", "-f", "json"]
+    rep = json.loads(run_cli(*args, *(["--weight", "w"] if weights else [])))
+    for j, c in enumerate(rep["curves"]):
+        assert c["pos_label"] == j
+        assert c["auc"] == pytest.approx(roc_auc_score(y == j, P[:, j], sample_weight=w), **TOL)
+        assert c["average_precision"] == pytest.approx(
+            average_precision_score(y == j, P[:, j], sample_weight=w), **TOL)
+    Y = label_binarize(y, classes=list(range(k)))
+    av = rep["roc_averages"]
+    assert av["micro_auc"] == pytest.approx(roc_auc_score(Y, P, average="micro",
+                                                          sample_weight=w), **TOL)
+    assert av["macro_auc"] == pytest.approx(roc_auc_score(Y, P, average="macro",
+                                                          sample_weight=w), **TOL)
+    if not weights:  # scikit-learn's one-vs-one AUC takes no weights
+        ht = rep["multiclass_auc"]
+        assert ht["auc"] == pytest.approx(roc_auc_score(y, P, multi_class="ovo"), **TOL)
+        for pair in ht["pairs"]:
+            a, b = pair["a"], pair["b"]
+            sel = (y == a) | (y == b)
+            want = (roc_auc_score(y[sel] == a, P[sel, a]) + roc_auc_score(y[sel] == b,
+                                                                          P[sel, b])) / 2
+            assert pair["auc"] == pytest.approx(want, **TOL)
+
+
+# ------------------------------------------------------------------------------ matrix
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31), k=st.integers(2, 5), pred_rows=st.booleans(),
+       empty=st.booleans())
+def test_matrix_command_equals_sklearn_on_expanded_labels(seed, k, pred_rows, empty) -> None:
+    """``confmat matrix`` on a typed-in table: the metrics of the samples the table counts
+    (expanded into label arrays for scikit-learn), also typed the other way round."""
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, 15, (k, k)) + np.diag(rng.integers(1, 30, k))
+    if empty:
+        table[:, -1] = 0  # a class never predicted
+    y = np.repeat(np.arange(k), table.sum(axis=1))
+    p = np.concatenate([np.repeat(np.arange(k), row) for row in table])
+    typed = table.T if pred_rows else table
+    names = [f"c{j}" for j in range(k)]
+    args = ["matrix", json.dumps(typed.tolist()), "--labels", ",".join(names), "--no-intervals"]
+    if pred_rows:
+        args.append("--pred-rows")
+    rep = json.loads(run_cli(*args, "-f", "json"))
+    assert rep["labels"] == names
+    exp = oracle({"y": y, "yhat": p}, list(range(k)))
+    exp["labels"] = names
+    check_json(rep, exp)
+    check_csv(run_cli(*args, "-f", "csv"), rep, {**exp, "labels": names}, "str")
