@@ -337,6 +337,21 @@ class Report(Displayable):
         return np.where(tot > 0, 100.0 * c / np.where(tot > 0, tot, 1.0), 0.0)
 
     @property
+    def empty_rows(self) -> np.ndarray:
+        """Which rows of the matrix hold no sample (a class absent from the truth).
+
+        Their percentages in :attr:`row_percentages` divide by zero: they are the
+        zero-division rule's 0.0, and every format marks them as it marks that class's recall
+        (:data:`confmat.report.marks.ZERO_DIVISION_MARK`).
+
+        Examples
+        --------
+        >>> Report("", [0, 1], np.array([[3, 1], [0, 0]]), [], []).empty_rows.tolist()
+        [False, True]
+        """
+        return np.asarray(self.counts.sum(axis=1) == 0)
+
+    @property
     def support(self) -> np.ndarray:
         """Row totals: the count of each true class."""
         return self.counts.sum(axis=1)
@@ -559,6 +574,7 @@ class Report(Displayable):
             "n": num(self.n),
             "counts": self.counts.tolist(),
             "row_percentages": [[num(v) for v in r] for r in self.row_percentages],
+            "row_percentages_undefined": [int(i) for i in np.flatnonzero(self.empty_rows)],
             "interval_level": self.level,
             "per_class": [r.to_dict() for r in self.per_class],
             "overall": [m.to_dict() for m in self.overall],

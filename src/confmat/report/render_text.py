@@ -198,7 +198,8 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
     out.append((
         "Accuracy matrix (percent of each true class)",
         ["true \\ pred", *names],
-        [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
+        [[n, *(marked(f"{v:.1f}", bool(empty)) for v in row)]
+         for n, row, empty in zip(names, rep.row_percentages, rep.empty_rows, strict=True)],
         None,
     ))
     srows = [[m.name, marked(fmt(m.value), m.undefined), fmt_interval(m.interval),
