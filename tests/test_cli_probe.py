@@ -678,3 +678,140 @@ def test_matrix_command_equals_sklearn_on_expanded_labels(seed, k, pred_rows, em
     exp["labels"] = names
     check_json(rep, exp)
     check_csv(run_cli(*args, "-f", "csv"), rep, {**exp, "labels": names}, "str")
+
+
+# ------------------------------------------------------------------------------ bad input
+@pytest.fixture(scope="module")
+def bad(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("bad")
+    (d / "ok.csv").write_text("y,yhat,p,w,t\n1,1,0.9,1,a\n0,1,0.3,2,b\n1,0,0.7,1,c\n0,0,0.1,1,d\n")
+    (d / "three.csv").write_text("y,yhat,p\n1,1,0.9\n0,2,0.3\n1,0,0.7\n0,0,0.1\n")
+    (d / "empty.csv").write_text("")
+    (d / "header.csv").write_text("y,yhat,p\n")
+    (d / "nulls.csv").write_text("y,yhat,p\n,,\n,,\n")
+    (d / "nodata").mkdir()
+    (d / "afile").write_text("")
+    return d
+
+
+OK = ["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat"]
+PAIR = ["compare", "{d}/ok.csv", "--true", "y", "--pred", "yhat,y"]
+BAD_INPUT = [
+    # files and columns
+    (["report", "{d}/missing.csv", "--true", "y", "--pred", "yhat"],
+     ["missing.csv", "does not exist"]),
+    (["report", "{d}/ok.csv", "--true", "zz", "--pred", "yhat"], ["no column 'zz'", "available"]),
+    ([*OK, "--score", "zz"], ["no column 'zz'"]),
+    ([*OK, "--weight", "zz"], ["no column 'zz'"]),
+    ([*OK, "--score", "t"], ["column 't'", "must be numeric", "'a'"]),
+    ([*OK, "--weight", "t"], ["column 't'", "must be numeric"]),
+    (["report", "{d}/empty.csv", "--true", "y", "--pred", "yhat"], ["empty.csv", "is empty"]),
+    (["report", "{d}/header.csv", "--true", "y", "--pred", "yhat", "--score", "p"],
+     ["header.csv", "no rows to evaluate"]),
+    (["report", "{d}/nulls.csv", "--true", "y", "--pred", "yhat"],
+     ["row 1", "null true label", "--skip-invalid"]),
+    (["report", "{d}/nulls.csv", "--true", "y", "--pred", "yhat", "--skip-invalid"],
+     ["no rows to evaluate", "2 for a null true label"]),
+    (["report", "{d}/nodata", "--true", "y", "--pred", "yhat", "--score", "p"],
+     ["nodata", "holds no data files"]),
+    ([*OK, "--input-format", "xls"], ["'--input-format'", "'xls'"]),
+    # label lists
+    ([*OK, "--labels", ","], ["'--labels'", "names nothing"]),
+    ([*OK, "--labels", ""], ["'--labels'", "names nothing"]),
+    ([*OK, "--labels", "0,0,1"], ["--labels contains duplicates", "[0]"]),
+    ([*OK, "--score", "p", "--labels", "0,1.0,1"], ["--labels contains duplicates"]),
+    ([*OK, "--labels", "a,b"], ["--labels value 'a'", "integers"]),
+    ([*OK, "--labels", "0"], ["row 1", "label 1", "not in --labels [0]"]),
+    ([*OK, "--score", "p", "--pos-label", "7"], ["--pos-label 7", "not one of the labels"]),
+    ([*OK, "--score", "p", "--pos-label", "1.5"], ["--pos-label", "1.5"]),
+    # a class of the predictions only, asked for as the positive class of per-class scores
+    (["report", "{d}/three.csv", "--true", "y", "--pred", "yhat", "--scores", "p,p,p",
+      "--pos-label", "2"], ["--pos-label 2", "labels of the --true column"]),
+    # numbers and ranges
+    ([*OK, "--score", "p", "--bins", "0"], ["'--bins'", "0 is not in the range"]),
+    ([*OK, "--score", "p", "--bins", "-1"], ["'--bins'", "-1 is not in the range"]),
+    ([*OK, "--score", "p", "--bins", "x"], ["'--bins'", "'x' is not a valid integer"]),
+    ([*OK, "--score", "p", "--partial-auc", "0.8"], ["--partial-auc", "'0.8'"]),
+    ([*OK, "--score", "p", "--partial-auc", "nan,0.5"], ["--partial-auc", "nan,0.5"]),
+    ([*OK, "--score", "p", "--partial-auc", "1.2,0.5"], ["--partial-auc", "1.2,0.5"]),
+    ([*OK, "--score", "p", "--cost", "[[0,1],[1]]"], ["--cost", "2 x 2"]),
+    # names of metrics
+    ([*OK, "--by", "t", "--group-metrics", "recal"], ["--group-metrics", "did you mean 'recall'"]),
+    ([*PAIR, "--metrics", "acuracy"], ["--metrics: unknown metric 'acuracy'", "'accuracy'"]),
+    ([*PAIR, "--test-metric", "acuracy"], ["--test-metric: unknown metric 'acuracy'"]),
+    ([*PAIR, "--test-metric", "roc_auc"], ["--test-metric", "roc_auc needs scores"]),
+    ([*PAIR, "--test-metric", "kappa"], ["--test-metric 'kappa'", "compared metrics (--metrics)"]),
+    ([*PAIR, "--metrics", "acc,accuracy"], ["--metrics contains duplicates"]),
+    (["explain", "acuracy"], ["unknown metric 'acuracy'"]),
+    (["metrics", "--kind", "x"], ["'--kind'", "'x'"]),
+    # conflicting or incomplete options
+    ([*OK, "--score", "p", "--scores", "p,p"], ["--score", "--scores", "not both"]),
+    ([*OK, "--bins", "10"], ["--bins", "give --score or --scores"]),
+    ([*OK, "--by", "t", "--bins", "3"], ["--by", "--bins"]),
+    ([*OK, "--by", ","], ["'--by'", "names nothing"]),
+    ([*OK, "--group-metrics", "recall"], ["--group-metrics", "give --by"]),
+    ([*OK, "--score", "p", "--partial-auc-focus", "sensitivity"], ["--partial-auc-focus",
+                                                                    "needs --partial-auc"]),
+    ([*OK, "--csv-excel-safe", "-f", "json"], ["--csv-excel-safe", "not json"]),
+    ([*PAIR, "--name", "a"], ["--name", "1 names for 2 models"]),
+    ([*PAIR, "--name", ","], ["'--name'", "names nothing"]),
+    (["compare", "{d}/ok.csv", "--true", "y", "--pred", "yhat"], ["at least two models"]),
+    ([*OK, "--where", "zz = 1"], ["--where: DuckDB cannot evaluate", "zz"]),
+    # output
+    ([*OK, "-o", "{d}/out.xlsx"], ["out.xlsx", "unknown extension", "--format"]),
+    ([*OK, "-o", "{d}/afile/out.json"], ["cannot write output file", "afile' is a file"]),
+    ([*OK, "-o", "{d}"], ["'--output'", "is a directory"]),
+    ([*OK, "--plots", "{d}/afile"], ["'--plots'", "is a file"]),
+    ([*OK, "-f", "xml"], ["'--format'", "'xml'"]),
+    (["matrix", "[[1,2],[3,4]]", "-o", "{d}/afile/x.json"], ["afile' is a file"]),
+    # matrices
+    (["matrix", "[[1,2],[3]]"], ["bad matrix", "square"]),
+    (["matrix", "[[1,-2],[3,4]]"], ["non-negative", "-2"]),
+    (["matrix", "[[1,2],[3,4]]", "--labels", "a"], ["--labels has 1 names", "2 classes"]),
+    (["matrix", "[[1,2],[3,4]]", "--labels", "a,a"], ["--labels contains duplicates"]),
+    (["matrix", "{d}/empty.csv"], ["empty.csv", "is empty"]),
+    (["matrix", "{d}/nodata"], ["nodata", "is a directory"]),
+]
+
+
+@pytest.mark.parametrize(("args", "fragments"), BAD_INPUT,
+                         ids=[" ".join(a[0:1] + a[3 if a[0] != "matrix" else 1:])[:60]
+                              for a, _ in BAD_INPUT])
+def test_bad_input_is_one_line_naming_the_option_exit_2(bad: Path, capsys, args: list[str],
+                                                        fragments: list[str]) -> None:
+    """Every bad input: exit status 2, one line ``confmat: error: ...`` on stderr naming the
+    option or argument and the problem, nothing on stdout, no traceback."""
+    code = main([a.replace("{d}", str(bad)) for a in args])
+    out = capsys.readouterr()
+    assert code == 2
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("confmat: error: "), out.err
+    assert "Traceback" not in out.err and out.out == ""
+    for f in fragments:
+        assert f in lines[0], (f, lines[0])
+
+
+@pytest.mark.parametrize("case", [0, 13, 36, 52])
+def test_bad_input_through_a_real_process(bad: Path, case: int) -> None:
+    """The same messages from ``python -m confmat`` in a child process (exit status 2)."""
+    args, fragments = BAD_INPUT[case]
+    res = subprocess.run([sys.executable, "-m", "confmat",
+                          *(a.replace("{d}", str(bad)) for a in args)],
+                         capture_output=True, text=True, cwd=ROOT,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")})
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.startswith("confmat: error: ") and res.stderr.count("\n") == 1
+    assert all(f in res.stderr for f in fragments), res.stderr
+
+
+def test_report_json_through_a_real_process_equals_sklearn(tmp_path: Path) -> None:
+    """``python -m confmat report`` in a child process, on a Parquet file of text labels with
+    weights: the JSON it prints equals scikit-learn."""
+    data = make_data(5, 3, 70, "str", "never_predicted", True, False)
+    path = write(tmp_path, data, "parquet")
+    res = subprocess.run([sys.executable, "-m", "confmat", "report", str(path), "--true", "y",
+                          "--pred", "yhat", "--weight", "w", "--no-intervals", "-f", "json"],
+                         capture_output=True, text=True, cwd=ROOT,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")})
+    assert res.returncode == 0, res.stderr
+    check_json(json.loads(res.stdout), oracle(data, sorted_labels(data)))
