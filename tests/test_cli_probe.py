@@ -187,7 +187,7 @@ def oracle(data: dict[str, Any], labels: list[Any]) -> dict[str, Any]:
 def score_oracle(data: dict[str, Any], labels: list[Any], pos: Any) -> dict[str, float]:
     y, w = data["y"], data.get("w")
     j = labels.index(pos)
-    s = data["P"][:, j] if data["P"].shape[1] > 2 or len(labels) > 2 else data["P"][:, j]
+    s = data["P"][:, j]  # the score columns are in the order of the labels
     yb = y == pos
     return {"auc": roc_auc_score(yb, s, sample_weight=w),
             "average_precision": average_precision_score(yb, s, sample_weight=w),
@@ -398,7 +398,7 @@ def test_html_matrix_tables_and_slider_open_on_one_matrix(tmp_path_factory, seed
     assert [c for c, _ in cells] == [count_text(v) for v in cm.ravel()]
     rows = cm.sum(axis=1, keepdims=True)
     assert [q for _, q in cells] == [f"{100 * v / r:.1f}%"
-                                     for v, r in zip(cm.ravel(), np.repeat(rows, 2))]
+                                     for v, r in zip(cm.ravel(), np.repeat(rows, 2), strict=True)]
     want = binary_oracle(y, p, pos, w)
     widget = page_data(page)["widgets"]["r0"][0]
     i = widget["start"]

@@ -517,10 +517,10 @@ def compared_metric_names(metrics: Sequence[str], test_metric: str | None,
     Examples
     --------
     >>> compared_metric_names(["mcc", "auc"], "accuracy", scores=True)
-    >>> compared_metric_names(["mcc"], "acuracy", scores=False)
+    >>> compared_metric_names(["mcc"], "acuracy", scores=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    confmat.cli.common.InputError: --test-metric: unknown metric 'acuracy'; did you mean 'accuracy'? (confmat.list_metrics() lists them all)
+    confmat.cli.common.InputError: --test-metric: unknown metric 'acuracy'; did you mean 'accuracy', ...
     """
     from ..inference.compare import PARTIAL_AUC
     from ..inference.score_resampling import score_metric_name
