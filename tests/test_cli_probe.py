@@ -815,3 +815,46 @@ def test_report_json_through_a_real_process_equals_sklearn(tmp_path: Path) -> No
                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")})
     assert res.returncode == 0, res.stderr
     check_json(json.loads(res.stdout), oracle(data, sorted_labels(data)))
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), n=st.integers(30, 120), weights=st.booleans())
+def test_compare_multiclass_weighted_equals_sklearn(tmp_path_factory, seed, n,
+                                                    weights) -> None:
+    """Multi-class models of text labels with float weights: each model's report equals
+    scikit-learn with the weights, the side-by-side table without (as its note says). The
+    weighted tables count the same samples; their row sums, added in another order, may
+    differ in the last bit, which is no reason to refuse them (it was)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    book = np.array(["a", "b", "c"])
+    y = rng.choice(book, n)
+    m1 = np.where(rng.random(n) < 0.6, y, rng.choice(book, n))
+    m2 = np.where(rng.random(n) < 0.5, y, "a")
+    w = np.round(rng.random(n) + 0.5, 2) if weights else None
+    cols = {"y": y, "m1": m1, "m2": m2, **({"w": w} if weights else {})}
+    path = tmp_path_factory.mktemp("cw") / "cw.csv"
+    pd.DataFrame(cols).to_csv(path, index=False)
+    rep = json.loads(run_cli("compare", str(path), "--true", "y", "--pred", "m1,m2",
+                             "--no-intervals", "-f", "json",
+                             *(["--weight", "w"] if weights else [])))
+    # documented difference (confmat.report.build_comparison, and the note of every page
+    # given weights): the side-by-side table and the tests are unweighted, the reports weighted
+    assert any("not the side-by-side table" in n for n in rep["notes"]) == weights
+    for r in rep["table"]:
+        p = cols[r["model"]]
+        want = {"accuracy": accuracy_score(y, p), "balanced_accuracy":
+                balanced_accuracy_score(y, p), "mcc": matthews_corrcoef(y, p)}
+        for k, v in want.items():
+            assert r[k] == pytest.approx(v, **TOL), (r["model"], k)
+        sub = next(s for s in rep["reports"] if s["title"] == r["model"])
+        np.testing.assert_allclose(sub["counts"], confusion_matrix(y, p, labels=list(book),
+                                                                   sample_weight=w),
+                                   rtol=1e-12)
+        overall = {m["name"]: m["value"] for m in sub["overall"]}
+        assert overall["accuracy"] == pytest.approx(accuracy_score(y, p, sample_weight=w),
+                                                    **TOL)
+        assert overall["mcc"] == pytest.approx(matthews_corrcoef(y, p, sample_weight=w),
+                                               **TOL)
