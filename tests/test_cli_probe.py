@@ -858,3 +858,74 @@ def test_compare_multiclass_weighted_equals_sklearn(tmp_path_factory, seed, n,
                                                     **TOL)
         assert overall["mcc"] == pytest.approx(matthews_corrcoef(y, p, sample_weight=w),
                                                **TOL)
+
+
+# ------------------------------------------------------------------------------ by group
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), n=st.integers(40, 150), weights=st.booleans(),
+       scores=st.booleans())
+def test_report_by_group_csv_equals_sklearn_per_group(tmp_path_factory, seed, n, weights,
+                                                      scores) -> None:
+    """``report --by``: every value of the CSV's group and overall rows is scikit-learn on
+    that group's rows (selection rate: the weighted share predicted positive), and every
+    between-groups difference is max - min of the group values."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    s = np.round(np.clip(rng.random(n) * 0.7 + 0.3 * y, 0, 1), 3)
+    p = (s >= 0.5).astype(int)
+    g = rng.choice(["f", "m", "x"], n)
+    g[:3] = ["f", "m", "x"]
+    w = np.round(rng.random(n) + 0.5, 2) if weights else None
+    cols = {"y": y, "yhat": p, "p": s, "sex": g, **({"w": w} if weights else {})}
+    path = tmp_path_factory.mktemp("g") / "g.parquet"
+    pd.DataFrame(cols).to_parquet(path)
+    args = ["report", str(path), "--true", "y", "--pred", "yhat", "--by", "sex",
+            "--pos-label", "1", "--no-intervals", "-f", "csv"]
+    if weights:
+        args += ["--weight", "w"]
+    if scores:
+        args += ["--score", "p", "--group-metrics",
+                 "accuracy,recall,precision,fpr,selection_rate,roc_auc,average_precision"]
+    rows = list(csv.DictReader(io.StringIO(run_cli(*args))))
+
+    def want(metric: str, sel: np.ndarray) -> float:
+        yy, pp, ww = y[sel], p[sel], None if w is None else w[sel]
+        return {
+            "accuracy": lambda: accuracy_score(yy, pp, sample_weight=ww),
+            "balanced_accuracy": lambda: balanced_accuracy_score(yy, pp, sample_weight=ww),
+            "recall": lambda: precision_recall_fscore_support(
+                yy, pp, average="binary", sample_weight=ww, zero_division=0)[1],
+            "precision": lambda: precision_recall_fscore_support(
+                yy, pp, average="binary", sample_weight=ww, zero_division=0)[0],
+            "f1": lambda: precision_recall_fscore_support(
+                yy, pp, average="binary", sample_weight=ww, zero_division=0)[2],
+            "fpr": lambda: float(ratio(np.sum((ww if ww is not None else 1) * ((yy == 0)
+                                                                              & (pp == 1))),
+                                       np.sum((ww if ww is not None else 1) * (yy == 0)))),
+            "selection_rate": lambda: float(np.average(pp == 1, weights=ww)),
+            "roc_auc": lambda: roc_auc_score(yy, s[sel], sample_weight=ww),
+            "average_precision": lambda: average_precision_score(yy, s[sel], sample_weight=ww),
+        }[metric]()
+
+    seen = set()
+    by_metric: dict[str, list[float]] = {}
+    for r in rows:
+        if r["section"] == "group":
+            sel = g == r["group[sex]"]
+            assert float(r["value"]) == pytest.approx(want(r["metric"], sel), **TOL), r
+            by_metric.setdefault(r["metric"], []).append(float(r["value"]))
+            seen.add(r["metric"])
+        elif r["section"] == "overall":
+            assert float(r["value"]) == pytest.approx(want(r["metric"], np.ones(n, bool)),
+                                                      **TOL), r
+    assert {"accuracy", "recall", "precision", "fpr", "selection_rate"} <= seen
+    if scores:
+        assert {"roc_auc", "average_precision"} <= seen
+    for r in rows:
+        if r["section"] == "disparity" and r["method"] == "between_groups" \
+                and r["metric"].endswith(" difference"):
+            vals = by_metric[r["metric"][:-len(" difference")]]
+            assert float(r["value"]) == pytest.approx(max(vals) - min(vals), **TOL), r
