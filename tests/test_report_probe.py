@@ -129,3 +129,38 @@ def test_accuracy_matrix_row_of_a_class_absent_from_the_truth_is_marked(tmp_path
     for i in range(3):
         line = next(ln for ln in acc.splitlines() if re.match(rf"^\|? *{i} ", ln.strip() + " "))
         assert line.count("0.0†") == (3 if i in empty else 0), line
+
+
+def test_slider_opening_prints_the_tables_digits_for_weights_at_a_tie(tmp_path: Path) -> None:
+    """Weights whose specificity is within 1e-12 of 0.59125, a decimal tie: the float nearest
+    the exact ratio is printed '0.5913' (its binary value lies above the tie). The per-class table
+    and the slider's opening stop (the model's own predictions) must both print that; the
+    slider's cumulative sums, added in another order, gave 0.5912499... and '0.5912'.
+    Oracle: ``fractions.Fraction`` sums of the weights (as read, float64), rounded once."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(187)
+    book = np.array([4, 9])
+    n = 23
+    y = rng.choice(book, n)
+    y[:2] = book
+    s = np.round(np.clip(rng.random(n) * 0.7 + 0.3 * (y == 9), 0, 1), 3)
+    p = np.where(s >= 0.375, 9, 4)
+    w = np.round(rng.random(n) * 2 + 0.5, 2)
+    neg = y == 4
+    tn = sum(Fraction(float(v)) for v in w[neg & (p == 4)])
+    fp = sum(Fraction(float(v)) for v in w[neg & (p == 9)])
+    spec = float(tn / (tn + fp))  # the exact ratio of the weights read, rounded once
+    assert abs(spec - 0.59125) < 1e-12  # at the tie: the last bits decide the digit
+    want = half_even(spec, 4)
+    path = tmp_path / "w.csv"
+    pd.DataFrame({"y": y, "yhat": p, "s": s, "w": w}).to_csv(path, index=False)
+    page = run("report", str(path), "--true", "y", "--pred", "yhat", "--score", "s",
+               "--pos-label", "9", "--weight", "w", "--no-intervals", "-f", "html")
+    data = json.loads(re.search(r'id="confmat-data">(.*?)</script>', page, re.S).group(1))
+    wd = data["widgets"]["r0"][0]
+    assert "model's own predictions" in wd["start_note"]
+    assert wd["metrics"]["specificity"][wd["start"]] == want
+    # the per-class table: the row of specificity, class 9 is the second column
+    row = re.search(r">specificity</td><td>([^<]*)</td><td>([^<]*)</td>", page)
+    assert row is not None and row.group(2) == want

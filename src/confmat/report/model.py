@@ -27,6 +27,7 @@ import numpy as np
 from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric, list_metrics
+from ..metrics.one_vs_rest import one_vs_rest
 from ..metrics.registry import MetricSpec
 from .findings import (
     auc_warnings,
@@ -488,9 +489,10 @@ class Report(Displayable):
             return None
         k = self.labels.index(pos_label)
         c = np.asarray(self.counts, np.float64)
-        tp = c[k, k]
-        fn, fp = c[k].sum() - tp, c[:, k].sum() - tp
-        return np.array([[c.sum() - tp - fn - fp, fp], [fn, tp]])
+        # FN, FP and TN as the per-class tables have them: each the exact sum of its cells,
+        # rounded once (differences of rounded sums differ in the last bits for weights)
+        fn, fp, tn = one_vs_rest(c, len(self.labels))
+        return np.array([[tn[k], fp[k]], [fn[k], c[k, k]]])
 
     def overall_value(self, name: str) -> float:
         """Value of an overall metric held by the report (by registry name or alias).
