@@ -245,7 +245,7 @@ def test_report_json_and_csv_equal_sklearn(tmp_path_factory, seed, k, n, kind, m
         args += ["--weight", "w"]
     pos = None
     if scores:
-        # the columns are the classes of the book; keep those of the labels in play
+        # one score column per class made; keep those of the labels in play
         cols = [f"s{int(np.flatnonzero(data['book'] == c)[0])}" for c in labels]
         pos = max(set(data["y"].tolist()))  # a class of the truth: its AUC is defined
         if len(labels) == 2:
