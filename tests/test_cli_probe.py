@@ -568,6 +568,14 @@ def test_compare_json_and_csv_equal_sklearn_and_statsmodels(tmp_path_factory, se
     holm = multipletests(raw, method="holm")[1]
     for t, h in zip(pairs, holm, strict=True):
         assert t["pvalue_adjusted"] == pytest.approx(float(h), **TOL)
+    md = run_cli(*args, "-f", "markdown")
+    side = md[md.index("## Models side by side"):md.index("## Pairwise tests")]
+    header = [c.strip() for c in side.splitlines()[2].strip("|").split("|")]
+    for name in names:  # the Markdown table: the JSON's values at 4 decimals
+        line = next(ln for ln in side.splitlines() if ln.startswith(f"| {name} |"))
+        cells = dict(zip(header, (c.strip() for c in line.strip("|").split("|")), strict=True))
+        for k in ("accuracy", "balanced_accuracy", "mcc", "f1", "roc_auc", "average_precision"):
+            assert cells[k] == fmt4(table[name][k]), (name, k, cells[k])
     rows = list(csv.DictReader(io.StringIO(run_cli(*args, "-f", "csv"))))
     tests = [r for r in rows if r["section"] == "test"]
     assert sorted(float(r["value"]) for r in tests) == pytest.approx(sorted(raw), **TOL)
