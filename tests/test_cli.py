@@ -493,7 +493,7 @@ def test_error_option_combinations_and_file_contents(data: dict, tmp_path: Path)
         (["report", csv_path, "--true", "y", "--pred", "yhat", "--score", "score,score2"],
          "one column"),
         (["report", csv_path, "--true", "y", "--pred", "yhat", "--labels", "0"],
-         "not in the fixed labels"),
+         "not in --labels"),
         (["compare", csv_path, "--true", "y", "--pred", "yhat,yhat2", "--score", "score"],
          "one --score column per --pred"),
         (["compare", csv_path, "--true", "y", "--pred", "yhat,yhat2", "--name", "only"],

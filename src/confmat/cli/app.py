@@ -34,6 +34,15 @@ CLI_WORDS = (
     ("pass skip_invalid=True", "give --skip-invalid"),
     ("confmat.list_metrics() lists", "'confmat metrics' lists"),
     ("group_cols names column", "--by names column"),
+    ("labels contains duplicates", "--labels contains duplicates"),
+    ("metrics contains duplicates", "--metrics contains duplicates"),
+    ("where: DuckDB cannot evaluate", "--where: DuckDB cannot evaluate"),
+    ("pos_label=", "--pos-label "),
+    ("one of the labels in y_true", "one of the labels of the --true column"),
+    ("test_metric ", "--test-metric "),
+    ("must be one of metrics", "must be one of the compared metrics (--metrics)"),
+    ("not in the fixed labels", "not in --labels"),
+    ("outside the fixed labels", "outside --labels"),
 )
 
 for _command in (compare, demo, explain, matrix, metrics, report):

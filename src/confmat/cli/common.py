@@ -65,6 +65,47 @@ def split_values(values: Sequence[str] | None) -> list[str]:
     return out
 
 
+def check_listed(ctx: click.Context | None, param: click.Parameter,
+                 values: tuple[str, ...]) -> tuple[str, ...]:
+    """The callback of a comma-separated list option (``--labels``): each value given must
+    name at least one item, so that ``--labels ","`` or ``--labels ""`` is an error rather
+    than the default silently.
+
+    Parameters
+    ----------
+    ctx : click.Context or None
+    param : click.Parameter
+        The option.
+    values : tuple of str
+        Its values as given.
+
+    Returns
+    -------
+    tuple of str
+        ``values`` unchanged.
+
+    Raises
+    ------
+    click.BadParameter
+        If a value holds nothing but commas and spaces.
+
+    Examples
+    --------
+    >>> opt = click.Option(["--labels"], multiple=True)
+    >>> check_listed(None, opt, ("a,b",))
+    ('a,b',)
+    >>> check_listed(None, opt, (" , ",))
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: ' , ' names nothing; give comma-separated names such as a,b
+    """
+    for v in values:
+        if not split_values([v]):
+            raise click.BadParameter(f"{v!r} names nothing; give comma-separated names such "
+                                     "as a,b", ctx=ctx, param=param)
+    return values
+
+
 def coerce(values: list[str], like: np.ndarray, what: str) -> list[Any]:
     """Typed-in labels as the type of the file's label column (1 -> int 1 for an int column).
 
@@ -420,7 +461,7 @@ def file_options(f: Any) -> Any:
     f = click.option("--pos-label",
                      help="Positive class of the scores of a binary problem; needed unless the "
                           "true labels are {0, 1}, {-1, 1} or {False, True} (then 1 / True).")(f)
-    f = click.option("--labels", multiple=True,
+    f = click.option("--labels", multiple=True, callback=check_listed,
                      help="Classes and their order, comma-separated (default: sorted union).")(f)
     f = click.option("--scores", "scores", multiple=True,
                      help="One score column per class, in label order (comma-separated).")(f)
@@ -450,6 +491,57 @@ def truth_classes(y_true: Any) -> list[Any]:
     from ..inputs.targets import encode_truth
 
     return encode_truth(y_true)[0]
+
+
+def compared_metric_names(metrics: Sequence[str], test_metric: str | None,
+                          scores: bool) -> None:
+    """The names of ``compare --metrics`` and ``--test-metric``, checked by the library's
+    rules (the registry's :func:`confmat.metrics.get_metric`, the score metrics of
+    :func:`confmat.inference.score_resampling.score_metric_name`) before any file is read,
+    so that a bad name is an error naming its option.
+
+    Parameters
+    ----------
+    metrics : sequence of str
+        The names given to ``--metrics`` (split at commas).
+    test_metric : str or None
+        The name given to ``--test-metric``.
+    scores : bool
+        Whether score columns were given (ROC AUC and average precision need them).
+
+    Raises
+    ------
+    InputError
+        An unknown name (with the registry's suggestions), or a score metric without scores.
+
+    Examples
+    --------
+    >>> compared_metric_names(["mcc", "auc"], "accuracy", scores=True)
+    >>> compared_metric_names(["mcc"], "acuracy", scores=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --test-metric: unknown metric 'acuracy'; did you mean 'accuracy', ...
+    """
+    from ..inference.compare import PARTIAL_AUC
+    from ..inference.score_resampling import score_metric_name
+    from ..metrics import get_metric
+
+    for option, names in (("--metrics", list(metrics)),
+                          ("--test-metric", [] if test_metric is None else [test_metric])):
+        for name in names:
+            if name == PARTIAL_AUC:
+                continue  # its range is checked with --partial-auc
+            score_name = score_metric_name(name)
+            if score_name is not None:
+                if not scores:
+                    raise InputError(f"{option}: {score_name} needs scores (give --score or "
+                                     "--scores)")
+                continue
+            try:
+                get_metric(name)
+            except (KeyError, ValueError) as exc:
+                msg = exc.args[0] if exc.args else str(exc)
+                raise InputError(f"{option}: {msg}") from exc
 
 
 def metric_names(values: Sequence[str], option: str, scores: bool) -> list[str]:

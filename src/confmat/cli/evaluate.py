@@ -14,7 +14,9 @@ from ..inputs.targets import MAX_BINS
 from .common import (
     CONTEXT,
     InputError,
+    check_listed,
     coerce,
+    compared_metric_names,
     format_for,
     input_options,
     metric_names,
@@ -26,13 +28,14 @@ from .common import (
     truth_classes,
 )
 from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
-from .render import check_excel_safe, emit, save_plots
+from .render import check_excel_safe, emit, save_plots, write_output
 from .summary import build_for_view, summary_intervals, summary_view
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("matrix")
-@click.option("--labels", multiple=True, help="Class names in row order, comma-separated.")
+@click.option("--labels", multiple=True, callback=check_listed,
+              help="Class names in row order, comma-separated.")
 @click.option("--pred-rows", is_flag=True, help="The typed table has predicted classes as rows.")
 @output_options
 def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | None,
@@ -86,14 +89,14 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
               help='Costs "[[C_TN, C_FP], [C_FN, C_TP]]" (rows true, columns predicted, '
                    "order [rest, positive class]): report the threshold of least expected "
                    "cost (needs --score, or --scores with --pos-label).")
-@click.option("--by", "by", multiple=True,
+@click.option("--by", "by", multiple=True, callback=check_listed,
               help="Evaluate by group: column(s) of sensitive features, comma-separated "
                    "(their combinations are the groups). With --score, ROC AUC and average "
                    "precision by group too.")
 @partial_auc_options("add the McClish-corrected partial AUC on it (see "
                      "--partial-auc-uncorrected), with a bootstrap interval (needs --score, "
                      "or --scores with --pos-label).")
-@click.option("--group-metrics", "group_metrics", multiple=True,
+@click.option("--group-metrics", "group_metrics", multiple=True, callback=check_listed,
               help="With --by: the metrics of the table by group and of its disparities, "
                    "comma-separated (registry names or aliases, selection_rate; roc_auc and "
                    "average_precision with --score) [default: accuracy, balanced_accuracy, "
@@ -337,12 +340,7 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     if output in (None, "-"):
         click.echo(text.rstrip("\n"))
     else:
-        try:
-            Path(output).parent.mkdir(parents=True, exist_ok=True)
-            Path(output).write_text(text.rstrip("\n") + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write output file {output!r}: "
-                             f"{exc.strerror or exc}") from exc
+        write_output(output, text.rstrip("\n") + "\n")
 
 
 def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str],
@@ -421,8 +419,9 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
 @input_options(click.option("--pred", "pred_cols", multiple=True, required=True,
                              help="Column(s) of predicted labels; several with one file = "
                                   "several models."))
-@click.option("--name", "names", multiple=True, help="Model names (default: file or column).")
-@click.option("--metrics", "metric_names", multiple=True,
+@click.option("--name", "names", multiple=True, callback=check_listed,
+              help="Model names (default: file or column).")
+@click.option("--metrics", "metric_names", multiple=True, callback=check_listed,
               help="Overall metrics of the side-by-side table, comma-separated "
                    "[default: the registry's headline metrics].")
 @click.option("--test-metric", "test_metric", default=None,
@@ -483,6 +482,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             f"per class; got {len(per_class)}" if len(files) == 1 else
             "with several files give --scores once: the same score columns in every file")
     class_cols = [c for cols in per_class for c in cols]
+    compared_metric_names(split_values(metric_names), test_metric,
+                          bool(score_cols or per_class))
     prange = partial_auc_range(partial_auc, partial_auc_focus, partial_auc_uncorrected)
     if prange is not None and not score_cols:
         raise InputError("--partial-auc needs --score: one column of positive-class scores per "

@@ -61,12 +61,45 @@ def emit(obj: Any, fmt: str, output: str | None, summary: bool = False,
     if output is None or output == "-":
         click.echo(text, nl=False)
         return
-    try:
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write output file {output!r}: {exc.strerror or exc}") from exc
+    write_output(output, text)
     click.echo(f"wrote {output}", err=True)
+
+
+def write_output(output: str, text: str) -> None:
+    """Write ``text`` to the file ``output``, creating its folders.
+
+    Parameters
+    ----------
+    output : str
+        The path given to ``-o``.
+    text : str
+        The rendered output.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be written; a folder of its path that is a file is named (the
+        system's own words, "File exists" or "Not a directory", name neither).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> open(os.path.join(d, "f"), "w").close()
+    >>> write_output(os.path.join(d, "f", "out.json"), "{}")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: cannot write output file '...out.json': '...f' is a file, not a folder
+    """
+    path = Path(output)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        blocking = next((p for p in reversed(path.parents) if p.is_file()), None)
+        why = (f"{str(blocking)!r} is a file, not a folder" if blocking is not None
+               else exc.strerror or str(exc))
+        raise InputError(f"cannot write output file {output!r}: {why}") from exc
 
 
 def check_excel_safe(excel_safe: bool, fmt: str) -> None:

@@ -28,6 +28,13 @@ from .model import Displayable, Report
 if TYPE_CHECKING:
     from .. import inference
 
+#: the note of a comparison given sample weights: they weigh each model's report, while the
+#: side-by-side table and the pairwise tests (:func:`confmat.inference.compare`, which takes
+#: no weights) count every sample once
+UNWEIGHTED_NOTE = ("sample weights weigh each model's report (its matrix and metrics), not the "
+                   "side-by-side table and the pairwise tests: those count every sample once "
+                   "(confmat.inference.compare takes no weights)")
+
 
 @dataclass
 class Comparison(Displayable):
@@ -349,8 +356,11 @@ def build_comparison(
                      partial_auc=None if partial is None else partial.bounds,
                      partial_auc_focus=partial_auc_focus,
                      partial_auc_correct=partial_auc_correct)
-    return Comparison(title, [str(n) for n in models], reports, result, intervals,
-                      list(result.notes), dict(source or {}))
+    notes = list(result.notes)
+    if sample_weight is not None:
+        notes.insert(0, UNWEIGHTED_NOTE)
+    return Comparison(title, [str(n) for n in models], reports, result, intervals, notes,
+                      dict(source or {}))
 
 
 @contextmanager
@@ -368,8 +378,12 @@ def _check_same_samples(first: tuple[str, ConfusionMatrix], this: tuple[str, Con
     leaves its sample out of that model's table only, and the models would no longer be
     compared on the same samples (paired tests need them)."""
     (a, cm_a), (b, cm_b) = first, this
-    if cm_a.n_outside != cm_b.n_outside or not np.array_equal(cm_a.counts.sum(axis=1),
-                                                              cm_b.counts.sum(axis=1)):
+    # weighted tables of the same samples add their weights in another order: their sums
+    # may differ in the last bits (the samples themselves are compared exactly, by the codes,
+    # in build_comparison)
+    if not (np.isclose(cm_a.n_outside, cm_b.n_outside, rtol=1e-9, atol=0.0)
+            and np.allclose(cm_a.counts.sum(axis=1), cm_b.counts.sum(axis=1), rtol=1e-9,
+                            atol=0.0)):
         raise ValueError(
             f"models {a!r} and {b!r} leave different samples out of labels={list(labels)!r} "
             f"({cm_a.n_outside:g} and {cm_b.n_outside:g} samples: a sample whose "

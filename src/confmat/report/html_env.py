@@ -36,7 +36,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from .marks import ZERO_DIVISION_MARK
+from .marks import ZERO_DIVISION_MARK, marked
 from .render_text import fmt, fmt_count
 
 __all__ = ["content_security_policy", "environment", "heat_css", "heat_level", "heat_tip",
@@ -315,8 +315,9 @@ def environment() -> Environment:
     Filters: ``fmt`` and ``count`` (the text renderer's number formats), ``interval`` (a pair
     formatted to 3 decimals, or None when a bound is missing or not finite), ``pct``; globals:
     ``bar`` (the "on its range" geometry of a metric), ``heat_level``, ``heat_tip`` (the
-    tooltip of a heatmap cell) and ``zd_mark`` (the mark
-    of a value from the zero-division rule, :data:`confmat.report.marks.ZERO_DIVISION_MARK`).
+    tooltip of a heatmap cell), ``zd_mark`` (the mark
+    of a value from the zero-division rule, :data:`confmat.report.marks.ZERO_DIVISION_MARK`)
+    and ``marked`` (:func:`confmat.report.marks.marked`: a formatted value with that mark).
 
     Returns
     -------
@@ -333,5 +334,5 @@ def environment() -> Environment:
     env.filters.update(fmt=fmt, count=fmt_count, interval=_interval,
                        pct=lambda v: f"{v:.1f}%")
     env.globals.update(bar=_bar, heat_level=heat_level, heat_tip=heat_tip,
-                       zd_mark=ZERO_DIVISION_MARK)
+                       zd_mark=ZERO_DIVISION_MARK, marked=marked)
     return env

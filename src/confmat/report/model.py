@@ -27,6 +27,7 @@ import numpy as np
 from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric, list_metrics
+from ..metrics.one_vs_rest import one_vs_rest
 from ..metrics.registry import MetricSpec
 from .findings import (
     auc_warnings,
@@ -337,6 +338,21 @@ class Report(Displayable):
         return np.where(tot > 0, 100.0 * c / np.where(tot > 0, tot, 1.0), 0.0)
 
     @property
+    def empty_rows(self) -> np.ndarray:
+        """Which rows of the matrix hold no sample (a class absent from the truth).
+
+        Their percentages in :attr:`row_percentages` divide by zero: they are the
+        zero-division rule's 0.0, and every format marks them as it marks that class's recall
+        (:data:`confmat.report.marks.ZERO_DIVISION_MARK`).
+
+        Examples
+        --------
+        >>> Report("", [0, 1], np.array([[3, 1], [0, 0]]), [], []).empty_rows.tolist()
+        [False, True]
+        """
+        return np.asarray(self.counts.sum(axis=1) == 0)
+
+    @property
     def support(self) -> np.ndarray:
         """Row totals: the count of each true class."""
         return self.counts.sum(axis=1)
@@ -473,9 +489,10 @@ class Report(Displayable):
             return None
         k = self.labels.index(pos_label)
         c = np.asarray(self.counts, np.float64)
-        tp = c[k, k]
-        fn, fp = c[k].sum() - tp, c[:, k].sum() - tp
-        return np.array([[c.sum() - tp - fn - fp, fp], [fn, tp]])
+        # FN, FP and TN as the per-class tables have them: each the exact sum of its cells,
+        # rounded once (differences of rounded sums differ in the last bits for weights)
+        fn, fp, tn = one_vs_rest(c, len(self.labels))
+        return np.array([[tn[k], fp[k]], [fn[k], c[k, k]]])
 
     def overall_value(self, name: str) -> float:
         """Value of an overall metric held by the report (by registry name or alias).
@@ -559,6 +576,7 @@ class Report(Displayable):
             "n": num(self.n),
             "counts": self.counts.tolist(),
             "row_percentages": [[num(v) for v in r] for r in self.row_percentages],
+            "row_percentages_undefined": [int(i) for i in np.flatnonzero(self.empty_rows)],
             "interval_level": self.level,
             "per_class": [r.to_dict() for r in self.per_class],
             "overall": [m.to_dict() for m in self.overall],

@@ -262,11 +262,12 @@ def _heatmap(labels: list[Any], counts: np.ndarray, pct: np.ndarray,
     rows = []
     for i, t in enumerate(labels):
         cells = []
+        empty = not counts[i].sum()  # no true sample: its percentages are 0 / 0, marked
         for j, p in enumerate(labels):
             level = heat_level(float(pct[i, j]))
             levels.add(level)
             cells.append({"count": counts[i, j], "pct": float(pct[i, j]), "level": level,
-                          "pred": p})
+                          "pred": p, "undefined": empty})
         rows.append({"label": t, "cells": cells, "support": counts[i].sum()})
     return {"labels": labels, "rows": rows, "colsum": list(counts.sum(axis=0)),
             "n": counts.sum(), "titles": titles and len(labels) <= HEAT_TITLES_MAX}

@@ -21,6 +21,14 @@ def fmt(v: Any, digits: int = 4) -> str:
     """A number as a short string: integers plainly, NaN as 'nan', infinities as 'inf', and
     numbers too small for ``digits`` decimals in scientific notation (never a false '0.0000').
 
+    Rounding, the one rule of every printed number of a report (text, Markdown, HTML tables,
+    the threshold slider, which receives its numbers written by this function, percentages
+    and intervals): Python's ``format`` of the float, that is its exact binary value rounded
+    to the nearest decimal, and a tie (a binary value exactly halfway, such as
+    1/32 = 0.03125) to the even digit: '0.0312', where JavaScript's ``toFixed`` and
+    rounding half up write '0.0313'. The JSON and CSV outputs hold the full value
+    (``repr``), from which the printed one follows by this rule.
+
     Parameters
     ----------
     v : number, str or None
@@ -36,6 +44,8 @@ def fmt(v: Any, digits: int = 4) -> str:
     --------
     >>> fmt(3), fmt(0.123456), fmt(float("nan")), fmt(None), fmt(1.36e-33)
     ('3', '0.1235', 'nan', '-', '1.4e-33')
+    >>> fmt(1 / 32), fmt(9 / 32), fmt(0.00015)  # ties to even; 0.00015 is 0.000149999...
+    ('0.0312', '0.2812', '0.0001')
     """
     if v is None:
         return "-"
@@ -198,7 +208,8 @@ def report_sections(rep: Report, summary: bool = False) -> list[Section]:
     out.append((
         "Accuracy matrix (percent of each true class)",
         ["true \\ pred", *names],
-        [[n, *(f"{v:.1f}" for v in row)] for n, row in zip(names, rep.row_percentages, strict=True)],
+        [[n, *(marked(f"{v:.1f}", bool(empty)) for v in row)]
+         for n, row, empty in zip(names, rep.row_percentages, rep.empty_rows, strict=True)],
         None,
     ))
     srows = [[m.name, marked(fmt(m.value), m.undefined), fmt_interval(m.interval),

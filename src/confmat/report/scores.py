@@ -21,7 +21,7 @@ import numpy as np
 from ..curves import ThresholdSweep
 from ..inputs.encode import encode_pair
 from ..inputs.targets import check_scores_1d, encode_truth, resolve_pos_label
-from ..metrics import get_metric
+from ..metrics import Stats, evaluate, get_metric
 from ..plots import sweep_from_predictions, sweep_metric, thin_index
 from .jsonable import label_json, num
 
@@ -99,6 +99,35 @@ def theta_text(t: float, below: float) -> str:
             if below < float(text) <= t:
                 return text
     return repr(t)
+
+
+def table_metric(table: Any, name: str, zero_division: Any = 0) -> float:
+    """A registry metric of the positive class of one 2 x 2 table (layout
+    ``[[TN, FP], [FN, TP]]``), as :func:`confmat.plots.sweeps.sweep_metric` computes it at
+    each threshold of a sweep.
+
+    Parameters
+    ----------
+    table : array-like of shape (2, 2)
+    name : str
+        Registry name or alias.
+    zero_division : 0, 1 or nan
+        Value of undefined ratios.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> table_metric([[3, 1], [2, 4]], "precision"), round(table_metric([[3, 1], [2, 4]], "mcc"), 6)
+    (0.8, 0.408248)
+    """
+    spec = get_metric(name)
+    stack = np.asarray(table, np.float64)[None]
+    out = evaluate(spec.name, Stats(stack, zero_division=zero_division), None, warn=False)
+    return float(np.asarray(out, np.float64)[0, 1] if spec.kind == "per_class"
+                 else np.asarray(out, np.float64)[0])
 
 
 class Opening(NamedTuple):
@@ -334,11 +363,20 @@ class ScoreCurve:
         if at_cost.size and at_cost[0] not in idx:
             idx = np.sort(np.r_[idx, at_cost[0]])
         tables = np.asarray(self.sweep.tables, np.float64)[idx]
+        at = int(np.searchsorted(idx, start))
+        printed = table is not None and op.mode != "conventional"
+        if printed:
+            # the opening stop is the printed matrix: its own counts, not the sweep's
+            # cumulative sums, which add weights in another order and may differ in the last
+            # bits (a value at a decimal tie then printed another digit than the tables)
+            tables[at] = np.asarray(table, np.float64)
         values: dict[str, list[float | None]] = {}
         undefined: dict[str, list[int]] = {}
         for m in SLIDER_METRICS:  # the tables' rule: an undefined ratio counts as 0.0
             v = sweep_metric(self.sweep, m, idx, zero_division=0)
             left_open = sweep_metric(self.sweep, m, idx, zero_division=np.nan)
+            if printed:
+                v[at], left_open[at] = (table_metric(tables[at], m, zd) for zd in (0, np.nan))
             values[m] = [num(x) for x in v]
             fills = np.flatnonzero(np.isnan(left_open) & ~np.isnan(v))
             if fills.size:
@@ -367,7 +405,7 @@ class ScoreCurve:
             "metrics": values,
             "undefined": undefined,
             "full_names": {m: get_metric(m).full_name for m in SLIDER_METRICS},
-            "start": int(np.searchsorted(idx, start)),
+            "start": at,
             "start_is_printed_matrix": op.mode != "conventional",
             "start_mode": op.mode,
             "start_note": op.note,
