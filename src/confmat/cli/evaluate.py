@@ -16,10 +16,8 @@ from .common import (
     InputError,
     check_listed,
     coerce,
-    compared_metric_names,
     format_for,
     input_options,
-    metric_names,
     output_options,
     partial_auc_options,
     partial_auc_range,
@@ -28,6 +26,7 @@ from .common import (
     truth_classes,
 )
 from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
+from .registry import compared_metric_names, metric_names
 from .render import check_excel_safe, emit, save_plots, write_output
 from .summary import build_for_view, summary_intervals, summary_view
 

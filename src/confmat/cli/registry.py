@@ -1,12 +1,14 @@
-"""The registry commands: ``metrics`` (list and search) and ``explain`` (one metric)."""
+"""The registry commands: ``metrics`` (list and search) and ``explain`` (one metric), and the
+checks of the metric names other commands take (``--metrics``, ``--group-metrics`` ...)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import click
 
-from .common import CONTEXT, InputError
+from .common import CONTEXT, InputError, split_values
 from .render import esc
 
 
@@ -79,3 +81,101 @@ def explain(metric: str, as_json: bool) -> None:
         return
     text = str(info)
     click.echo(text)
+
+
+def compared_metric_names(metrics: Sequence[str], test_metric: str | None,
+                          scores: bool) -> None:
+    """The names of ``compare --metrics`` and ``--test-metric``, checked by the library's
+    rules (the registry's :func:`confmat.metrics.get_metric`, the score metrics of
+    :func:`confmat.inference.score_resampling.score_metric_name`) before any file is read,
+    so that a bad name is an error naming its option.
+
+    Parameters
+    ----------
+    metrics : sequence of str
+        The names given to ``--metrics`` (split at commas).
+    test_metric : str or None
+        The name given to ``--test-metric``.
+    scores : bool
+        Whether score columns were given (ROC AUC and average precision need them).
+
+    Raises
+    ------
+    InputError
+        An unknown name (with the registry's suggestions), or a score metric without scores.
+
+    Examples
+    --------
+    >>> compared_metric_names(["mcc", "auc"], "accuracy", scores=True)
+    >>> compared_metric_names(["mcc"], "acuracy", scores=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --test-metric: unknown metric 'acuracy'; did you mean 'accuracy', ...
+    """
+    from ..inference.compare import PARTIAL_AUC
+    from ..inference.score_resampling import score_metric_name
+    from ..metrics import get_metric
+
+    for option, names in (("--metrics", list(metrics)),
+                          ("--test-metric", [] if test_metric is None else [test_metric])):
+        for name in names:
+            if name == PARTIAL_AUC:
+                continue  # its range is checked with --partial-auc
+            score_name = score_metric_name(name)
+            if score_name is not None:
+                if not scores:
+                    raise InputError(f"{option}: {score_name} needs scores (give --score or "
+                                     "--scores)")
+                continue
+            try:
+                get_metric(name)
+            except (KeyError, ValueError) as exc:
+                msg = exc.args[0] if exc.args else str(exc)
+                raise InputError(f"{option}: {msg}") from exc
+
+
+def metric_names(values: Sequence[str], option: str, scores: bool) -> list[str]:
+    """Metric names given to an option of the evaluation by group, checked by the library's
+    one rule (:func:`confmat.groups.names.group_metric_name`) and canonical.
+
+    Parameters
+    ----------
+    values : sequence of str
+        The names, each possibly comma-separated (:func:`split_values`).
+    option : str
+        The option, for the message (``"--group-metrics"``).
+    scores : bool
+        Whether a score column was given (ROC AUC and average precision need one).
+
+    Returns
+    -------
+    list of str
+        Canonical names, in order, without repeats.
+
+    Raises
+    ------
+    InputError
+        An unknown name (the message names the option and suggests close names), or a score
+        metric without ``--score``.
+
+    Examples
+    --------
+    >>> metric_names(["TPR, f1", "auc"], "--group-metrics", scores=True)
+    ['recall', 'f1', 'roc_auc']
+    >>> metric_names(["recal"], "--group-metrics", scores=False)
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --group-metrics: unknown metric 'recal'; did you mean 'recall'?
+    """
+    from ..groups.names import group_metric_name
+
+    out: list[str] = []
+    for v in split_values(values):
+        try:
+            name = group_metric_name(v, scores=scores)
+        except (ValueError, TypeError) as exc:
+            hint = " (give --score)" if str(exc).endswith("needs scores") else ""
+            raise InputError(f"{option}: {exc}{hint}") from None
+        if name not in out:
+            out.append(name)
+    return out
