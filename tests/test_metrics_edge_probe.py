@@ -450,27 +450,13 @@ def test_lambda_with_weights_spanning_more_than_2_53() -> None:
 
 
 SPAN_2_53 = np.array([[2.0**53, 1.0], [1.0, 3.0]])
-#: metrics still formed from float64 margins that round when one table's weights span more
-#: than 2**53 (not fixed; pinned as a strict expected failure below)
-POOLED_MARGINS = ("scott_pi", "krippendorff_alpha", "ari")
 
 
 def test_weights_spanning_more_than_2_53() -> None:
     """[[2**53, 1], [1, 3]] as weights: the error rate is 2 / (2**53 + 5) (it was 0: 1 - ACC
     with ACC rounding to 1), the entropies, mutual information and RCI equal their mpmath
-    values (RCI was 0.7319, exact 0.7250), and so does every other metric with an oracle."""
-    bad = _exact_disagreements(SPAN_2_53)
-    assert {b.split(":")[0] for b in bad} <= set(POOLED_MARGINS), bad
+    values (RCI was 0.7319, exact 0.7250), and so does every other metric with an oracle
+    (Scott's pi, Krippendorff's alpha and the adjusted Rand index gave 1.0, exact about 3/4)."""
+    assert not _exact_disagreements(SPAN_2_53)
     assert ConfusionMatrix(SPAN_2_53).metric("error_rate") == pytest.approx(2 / (2**53 + 5),
                                                                              rel=1e-15)
-
-
-@pytest.mark.xfail(strict=True, reason="not fixed: Scott's pi, Krippendorff's alpha and the "
-                   "adjusted Rand index form their polynomials from float64 margins, which "
-                   "round when the weights of one table span more than 2**53")
-def test_pooled_chance_metrics_with_weights_spanning_more_than_2_53() -> None:
-    """Rows and columns of [[2**53, 1], [1, 3]] sum to 2**53 + 1 and 4, so Scott's pi is
-    (P_o - P_e) / (1 - P_e) with P_e = ((2**53 + 1)**2 + 16) / N**2, about 3/4 (the Fraction
-    oracle); confmat gives 1.0."""
-    bad = _exact_disagreements(SPAN_2_53)
-    assert not [b for b in bad if b.split(":")[0] in POOLED_MARGINS], bad

@@ -152,13 +152,40 @@ def test_binomial_tail_matches_scipy() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 100_000), st.floats(0.0, 1.0), st.floats(1e-6, 1 - 1e-6))
 def test_binomial_tail_differential_against_scipy(n: int, frac: float, p: float) -> None:
+    """P(X >= x), X ~ Binomial(n, p), against ``scipy.stats.binom.sf``; in the deep upper tail
+    (below 1e-250), where SciPy's incomplete beta keeps fewer digits (n = 199, x = 174,
+    p = 1/64: SciPy 1.41904370e-283, the exact sum 1.41904375e-283), against the sum of the
+    binomial terms in mpmath at 50 digits (they fall geometrically there, x > n p)."""
+    import mpmath
     from scipy.stats import binom
 
     from confmat.metrics.significance import binomial_tail
 
     x = round(frac * n)
     expected = float(binom.sf(x - 1, n, p))
+    if 0 < expected < 1e-250 and x > n * p:
+        with mpmath.workdps(50):
+            q, total, k = mpmath.mpf(p), mpmath.mpf(0), x
+            term = mpmath.binomial(n, k) * q**k * (1 - q) ** (n - k)
+            while k <= n and term > total * mpmath.mpf(10) ** -45:
+                total += term
+                term *= mpmath.mpf(n - k) / (k + 1) * q / (1 - q)
+                k += 1
+            expected = float(total)
     assert binomial_tail(x, n, p) == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+def test_binomial_tail_in_the_deep_tail_by_exact_sum() -> None:
+    """The case hypothesis found: sum_{k >= 174} C(199, k) (1/64)^k (63/64)^(199 - k) with
+    exact rationals (``fractions.Fraction``); SciPy's ``binom.sf`` differs from it by 4e-8."""
+    from fractions import Fraction
+    from math import comb
+
+    from confmat.metrics.significance import binomial_tail
+
+    p = Fraction(1, 64)
+    exact = sum(comb(199, k) * p**k * (1 - p) ** (199 - k) for k in range(174, 200))
+    assert binomial_tail(174, 199, 1 / 64) == pytest.approx(float(exact), rel=1e-12)
 
 
 def test_p_value_without_scipy_and_beyond_the_exact_range() -> None:

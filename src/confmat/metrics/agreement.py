@@ -4,8 +4,6 @@ Rand index. Cohen's kappa itself lives in ``overall.py``."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 
 from ..deps import numba_kernels
@@ -20,7 +18,8 @@ from .common import (
     undefined,
     where_defined,
 )
-from .exact import exact_difference, largest
+from .exact import CANCEL, exact_difference, exact_ratios, largest
+from .one_vs_rest import one_vs_rest
 from .stats import Stats
 
 
@@ -98,6 +97,53 @@ def _pooled(n, c, t, p):
     return t + p, 2 * n[..., None]
 
 
+# Weighted tables (float cells): the margins are rounded sums, so ``2N - s_k`` (the pooled
+# weight outside class k) loses a class lighter than 1e-16 of N when formed as a difference,
+# and the numerators cancel near chance level and, when the weights of one table span more
+# than 2**53, near perfect agreement too. The complements are summed from the cells instead
+# (``one_vs_rest``), every other term is a sum of like-signed parts or is checked for
+# cancellation, and the tables whose float64 evaluation cancelled are formed again in exact
+# rationals (every float weight is a binary fraction).
+def _outside(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``N - t_k`` and ``N - p_k`` summed from the cells (None for negative or non-finite
+    weights, which keep the composed formulas)."""
+    try:
+        fn, fp, tn = one_vs_rest(counts, counts.shape[-1])
+    except ValueError:
+        return None
+    return fp + tn, fn + tn
+
+
+def _cancelled(result: np.ndarray, *parts: np.ndarray) -> np.ndarray:
+    """Where ``result`` (a sum of ``parts``) kept fewer than three digits, or is not finite."""
+    scale = sum(np.abs(p) for p in parts)
+    with np.errstate(invalid="ignore"):
+        return ~(np.isfinite(result) & (np.abs(result) >= CANCEL * scale))
+
+
+def _exact_margins(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(N, c, t, p)`` of a table of Python-int cells, as the polynomials take them."""
+    trace = sum((cells[i, i] for i in range(cells.shape[0])), 0)
+    return (np.array(cells.sum(), dtype=object), np.array(trace, dtype=object),
+            cells.sum(axis=1), cells.sum(axis=0))
+
+
+def _redo_exactly(counts: np.ndarray, num: np.ndarray, den: np.ndarray, shaky: np.ndarray,
+                  terms) -> tuple[np.ndarray, np.ndarray]:
+    """``num``, ``den`` with the ``shaky`` tables replaced by their exact ratio over 1 (over
+    0 where the exact denominator is 0, so the zero-division policy applies); ``terms`` as
+    :func:`~confmat.metrics.exact.exact_ratios` takes it."""
+    if not shaky.any():
+        return num, den
+    idx = np.flatnonzero(shaky)
+    k = counts.shape[-1]
+    ratio, defined = exact_ratios(counts.reshape(-1, k, k)[idx], terms)
+    num, den = np.array(num, np.float64), np.array(den, np.float64)
+    num.reshape(-1)[idx] = ratio
+    den.reshape(-1)[idx] = defined
+    return num, den
+
+
 @_agree("overall_random_accuracy", "overall random accuracy", "RACC = sum_i TOP_i P_i / N^2",
         "Accuracy expected if predictions were drawn independently of the truth with the same "
         "class frequencies; the chance term of Cohen's kappa.", pycm="Overall RACC",
@@ -134,8 +180,19 @@ def scott_pi(s: Stats) -> np.ndarray:
         pooled, twice = _pooled(n, c, t, p)
         return 4 * n * c, (pooled * pooled).sum(-1), (pooled * (twice - pooled)).sum(-1)
 
-    return _exact_ratio(s, build, 4, lambda: _chance_corrected(s, _acc(s), _raccu(s),
-                                                               "scott_pi"))
+    def composed():
+        return _chance_corrected(s, _acc(s), _raccu(s), "scott_pi")
+
+    counts = np.asarray(s.counts)
+    outside = _outside(counts) if counts.dtype.kind == "f" else None
+    if outside is None:
+        return _exact_ratio(s, build, 4, composed)
+    pooled = _f(s.rows) + s.cols
+    pos, neg = 4.0 * _f(s.n) * s.correct, (pooled * pooled).sum(-1)
+    num, den = _redo_exactly(counts, pos - neg, (pooled * (outside[0] + outside[1])).sum(-1),
+                             _cancelled(pos - neg, pos, neg),
+                             lambda cells, one: build(*_exact_margins(cells)))
+    return where_defined(num, den, composed)
 
 
 @_agree("kappa_no_prevalence", "prevalence- and bias-adjusted kappa (PABAK)",
@@ -289,17 +346,27 @@ def krippendorff_alpha(s: Stats) -> np.ndarray:
         pa = (1.0 - eps) * _acc(s) + eps
         return _chance_corrected(s, pa, _raccu(s), "krippendorff_alpha")
 
-    def build(n, c, t, p):  # (2 (2N - 1) c + 2N - sum s^2) / sum s (2N - s)
+    def build(n, c, t, p, one=1):  # (2 (2N - 1) c + 2N - sum s^2) / sum s (2N - s)
         pooled, twice = _pooled(n, c, t, p)
-        return (2 * (2 * n - 1) * c + 2 * n, (pooled * pooled).sum(-1),
+        return (2 * (2 * n - one) * c + 2 * n * one, (pooled * pooled).sum(-1),
                 (pooled * (twice - pooled)).sum(-1))
 
-    if s.table.dtype.kind == "f":
-        # weighted counts: the polynomials mix degrees (the 1 of 2N - 1), so no power of two
-        # keeps their products in float64 for weights near 1e300 or 1e-300; the composed
-        # formula divides by N first and is as precise in float64
-        return composed()
-    return _exact_ratio(s, build, 4, composed)
+    counts = np.asarray(s.counts)
+    outside = _outside(counts) if counts.dtype.kind == "f" else None
+    if outside is None:
+        return _exact_ratio(s, build, 4, composed)
+    # weighted counts: the polynomials mix degrees (the 1 of 2N - 1), so no power of two keeps
+    # their products in float64 for weights near 1e300 or 1e-300; divided by N**2 every term
+    # is a share (s_k / N <= 2) or 1 / N
+    n = _f(s.n)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        share = (_f(s.rows) + s.cols) / n[..., None]
+        pos = 2.0 * (2.0 - 1.0 / n) * (s.correct / n) + 2.0 / n
+        neg = (share * share).sum(-1)
+        den = (share * ((outside[0] + outside[1]) / n[..., None])).sum(-1)
+    num, den = _redo_exactly(counts, pos - neg, den, _cancelled(pos - neg, pos, neg),
+                             lambda cells, one: build(*_exact_margins(cells), one=one))
+    return where_defined(num, den, composed)
 
 
 @_agree("bangdiwala_b", "Bangdiwala's B", "B = sum_i C[i, i]^2 / sum_i TOP_i P_i",
@@ -336,24 +403,46 @@ def ari(s: Stats) -> np.ndarray:
         return (cells * (n * (n - one)), a * b,
                 a * (p * (m - p)).sum(-1) + b * (t * (m - t)).sum(-1))
 
-    if s.table.dtype.kind == "f" and bool((np.asarray(s.n) < 1).any()):
-        # weights of total below 1: the 1 of t (t - 1) outweighs the counts, the index is
-        # what remains after the linear terms cancel, and float64 keeps none of its digits
-        # (nor any number at all below 1e-308); a float weight is a binary fraction, so the
-        # polynomials are formed exactly, from the cells (float row sums would round)
-        cells = np.vectorize(Fraction, otypes=[object])(np.asarray(s.counts, np.float64))
-        total = cells.sum(axis=(-2, -1))  # sums formed exactly too: the index cancels to them
-        pos, neg, den = build(np.asarray(total, dtype=object), cells, cells.sum(axis=-1),
-                              cells.sum(axis=-2), np.ones_like(total))
-        num = np.asarray(pos - neg, dtype=object)
-        den = np.asarray(den, dtype=object)
-        defined = den != 0
-        ratio = np.array([float(2 * a / b) if b else 0.0
-                          for a, b in zip(num.ravel(), den.ravel(), strict=True)])
-        return s.div(ratio.reshape(num.shape), defined.astype(np.float64), "ari")
+    def exact(cells, one):
+        total = np.array(cells.sum(), dtype=object)
+        pos, neg, den = build(total, cells, cells.sum(axis=1), cells.sum(axis=0),
+                              np.array(one, dtype=object))
+        return 2 * pos, 2 * neg, den
+
     n, counts, rows, cols, one = _with_unit(s)
+    outside = _outside(np.asarray(counts)) if np.asarray(counts).dtype.kind == "f" else None
+    if outside is not None:
+        return s.div(*_weighted_ari((n, counts, rows, cols, one), outside,
+                                    np.asarray(s.counts), exact), "ari")
     num, den = exact_difference(build, (n, counts, rows, cols, one), 2 * largest(s.n) ** 4)
     return s.div(2.0 * num, den, "ari")  # den = 0 also covers N < 2
+
+
+def _weighted_ari(scaled, outside, raw: np.ndarray, exact) -> tuple[np.ndarray, np.ndarray]:
+    """Twice the numerator and the denominator of the adjusted Rand index of weighted tables
+    from the ``scaled`` terms of :func:`_with_unit`, with ``N - p_k`` and ``N - t_k`` summed
+    from the cells (``outside``); the tables where a difference cancelled, and those of total
+    below 1 (where the 1 of ``t (t - 1)`` outweighs the counts and float64 keeps no digit of
+    the index, nor any number below 1e-308), are formed again exactly from the ``raw``
+    cells (the index is not scale-free: the 1 of ``t (t - 1)`` is a sample)."""
+    n, counts, rows, cols, one = scaled
+    u = one[..., None]
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+        a_parts, b_parts = rows * (rows - u), cols * (cols - u)
+        a, b = a_parts.sum(-1), b_parts.sum(-1)
+        c_parts = counts * (counts - u[..., None])
+        cells = c_parts.sum(axis=(-2, -1))
+        pos, neg = 2.0 * cells * (n * (n - one)), 2.0 * a * b
+        x, y = a * (cols * outside[1]).sum(-1), b * (rows * outside[0]).sum(-1)
+        num, den = pos - neg, x + y
+        # the sums N, t_k, p_k are rounded: where one lies within CANCEL of 1, its t (t - 1)
+        # keeps fewer than three digits
+        near_one = (_cancelled(n - one, n) | _cancelled(rows - u, rows).any(-1)
+                    | _cancelled(cols - u, cols).any(-1))
+        shaky = (_cancelled(num, pos, neg) | _cancelled(den, x, y) | (np.asarray(n) < one)
+                 | _cancelled(a, np.abs(a_parts).sum(-1)) | _cancelled(b, np.abs(b_parts).sum(-1))
+                 | _cancelled(cells, np.abs(c_parts).sum(axis=(-2, -1))) | near_one)
+    return _redo_exactly(raw, num, den, shaky, exact)
 
 
 def _check_aickin(max_iter=200, epsilon=1e-4) -> None:

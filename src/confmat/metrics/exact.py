@@ -19,6 +19,7 @@ so:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -230,3 +231,60 @@ def exact_difference(
         for r, e in zip(results, again, strict=True):
             r.reshape(-1)[idx] = np.asarray(e, dtype=object).astype(np.float64)
     return tuple(results)
+
+
+def exact_ratios(tables: Any, terms: Callable[[np.ndarray, int], tuple[Any, Any, Any]]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``(pos - neg) / den`` of float tables in exact arithmetic, each rounded once to float64.
+
+    Every float64 weight is a binary fraction, so a table is ``cells / one`` exactly, with
+    ``cells`` Python integers and ``one`` a power of two common to the table; a coefficient
+    that is a ratio of polynomials in the weights is then formed exactly in integers (a
+    Python loop over the tables, for the few whose float64 evaluation cancelled).
+
+    Parameters
+    ----------
+    tables : array_like of float
+        Shape ``(B, K, K)``: finite weights.
+    terms : callable
+        Maps one table's ``cells`` (a ``K x K`` object array of Python ints) and ``one`` (the
+        int that stands for a weight of 1) to ``(pos, neg, den)``, built with ``+``, ``-``,
+        ``*`` and sums; a constant term of the polynomials is written with ``one``.
+
+    Returns
+    -------
+    ratio, defined : numpy.ndarray
+        Shape ``(B,)``: the ratios (0.0 where ``den == 0``) and where ``den != 0``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confmat.metrics.exact import exact_ratios
+    >>> t = np.array([[[2.0**53, 1.0], [1.0, 3.0]], [[0.0, 0.0], [0.0, 0.0]]])
+    >>> def terms(c, one):  # (N c - sum t p) / N: both sides of degree 2, over one of degree 1
+    ...     return c.sum() * (c[0, 0] + c[1, 1]), c.sum(axis=1) @ c.sum(axis=0), c.sum() * one
+    >>> ratio, defined = exact_ratios(t, terms)  # 6 - 32 / (2**53 + 5); 0 / 0
+    >>> ratio.tolist(), defined.tolist()
+    ([5.9999999999999964, 0.0], [True, False])
+    """
+    flat = np.asarray(tables, dtype=np.float64)
+    ratio = np.zeros(len(flat))
+    defined = np.zeros(len(flat), dtype=bool)
+    for b, table in enumerate(flat):
+        mant, expo = np.frexp(table)
+        mant = (mant * 2.0**53).astype(np.int64)  # exact: table = mant * 2**(expo - 53)
+        expo = expo - 53
+        low = int(expo[mant != 0].min()) if mant.any() else 0
+        shift = (expo - low).tolist()
+        cells = np.empty(table.shape, dtype=object)
+        cells[...] = [[int(m) << s_ if m else 0 for m, s_ in zip(mr, sr, strict=True)]
+                      for mr, sr in zip(mant.tolist(), shift, strict=True)]
+        # a weight of 1 is 2**-low cells units (a fraction 2**low when low > 0: scale up)
+        one, up = (1 << -low, 1) if low <= 0 else (1, 1 << low)
+        if up != 1:
+            cells = cells * up
+        pos, neg, den = (np.asarray(x, dtype=object).item() for x in terms(cells, one))
+        if den != 0:
+            ratio[b] = float(Fraction(pos - neg) / den)
+            defined[b] = True
+    return ratio, defined
