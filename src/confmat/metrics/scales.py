@@ -289,7 +289,7 @@ _scale("nlr", "negative likelihood ratio usefulness (PyCM)", ("lr_minus",),
        [(-INF, 0.1, "Good"), (0.1, 0.2, "Fair"), (0.2, 0.5, "Poor"),
         (0.5, INF, "Negligible", True)],
        R.PYCM, pycm="NLRI")
-_scale("dp", "discriminant power (Sokolova et al.)", ("dp",),
+_scale("dp", "discriminant power (Sokolova et al. 2006)", ("dp",),
        [(-INF, 1.0, "Poor"), (1.0, 2.0, "Limited"), (2.0, 3.0, "Fair"), (3.0, INF, "Good", True)],
        R.SOKOLOVA_2006, pycm="DPI")
 _scale("auc", "AUC quality (PyCM)", ("class_auc",),
