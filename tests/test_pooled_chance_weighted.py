@@ -111,3 +111,24 @@ def test_wide_weighted_tables_against_exact_rationals(table: np.ndarray) -> None
 @given(near_chance_tables())
 def test_near_chance_weighted_tables_against_exact_rationals(table: np.ndarray) -> None:
     assert not _disagreements(table)
+
+
+@pytest.mark.parametrize("table", [
+    [[3e-310, 1e-310], [2e-310, 5e-310]],    # subnormal cells: float64 keeps few digits
+    [[5e-309, 1e-309], [0.0, 1e-309]],
+    [[1e-320, 0.0], [0.0, 3e-320]],
+])
+def test_totals_below_the_normal_range(table: list[list[float]]) -> None:
+    """Totals below 2**-1022: the exact value where it is a float64; Krippendorff's alpha of
+    [[3e-310, 1e-310], [2e-310, 5e-310]] is about 1e309 (its pa holds 1 / (2N)), beyond
+    float64, and rounds to +inf as IEEE 754 rounds an overflow."""
+    t = np.array(table)
+    exact = _fractions(t)
+    cm = ConfusionMatrix(t)
+    for name in NAMES:
+        want = value(OVERALL[name], exact)
+        got = cm.metric(name, zero_division=np.nan)
+        if want is not None and abs(want) > Fraction(np.finfo(np.float64).max):
+            assert got == (np.inf if want > 0 else -np.inf), name
+        else:
+            assert agrees(got, want), (name, float(got), want)

@@ -18,6 +18,7 @@ so:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -254,7 +255,8 @@ def exact_ratios(tables: Any, terms: Callable[[np.ndarray, int], tuple[Any, Any,
     Returns
     -------
     ratio, defined : numpy.ndarray
-        Shape ``(B,)``: the ratios (0.0 where ``den == 0``) and where ``den != 0``.
+        Shape ``(B,)``: the ratios (0.0 where ``den == 0``; +-inf beyond float64's range)
+        and where ``den != 0``.
 
     Examples
     --------
@@ -285,6 +287,10 @@ def exact_ratios(tables: Any, terms: Callable[[np.ndarray, int], tuple[Any, Any,
             cells = cells * up
         pos, neg, den = (np.asarray(x, dtype=object).item() for x in terms(cells, one))
         if den != 0:
-            ratio[b] = float(Fraction(pos - neg) / den)
+            value = Fraction(pos - neg) / den
+            try:
+                ratio[b] = float(value)
+            except OverflowError:  # beyond float64: rounds to infinity, as IEEE 754 does
+                ratio[b] = math.inf if value > 0 else -math.inf
             defined[b] = True
     return ratio, defined
