@@ -928,6 +928,36 @@ def test_roc_nrd0_bandwidth_by_hand() -> None:
         bandwidth(np.ones(5), "ucv")
 
 
+def test_roc_table_calls_name_real_parameters() -> None:
+    # roc.md, the table of pROC's tools: every call in the confmat column (`name(kw=, ...)`) is
+    # a public function whose signature has each keyword shown, and the names the page says
+    # the package root exports are exported there
+    text = (ROOT / "docs" / "roc.md").read_text(encoding="utf-8")
+    table = text.split("\n## ", 1)[0]
+    rows = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| pROC")]
+    checked = 0
+    for row in rows:
+        ours = re.split(r"(?<!\\)\|", row)[2]
+        for m in re.finditer(r"`((?:confmat\.)?[\w.]+)\(([^`()]*)\)`", ours):
+            name, args = m.groups()
+            if name.startswith("confmat."):  # the package's attribute, not a submodule
+                package, _, attr = name.rpartition(".")
+                obj = getattr(importlib.import_module(package), attr)
+            else:
+                obj = next(getattr(mod, name) for mod in (confmat, confmat.curves,
+                                                          confmat.inference, confmat.report)
+                           if name in getattr(mod, "__all__", ()))
+            params = inspect.signature(obj).parameters  # type: ignore[arg-type]
+            for kw in re.findall(r"(\w+)=", args):
+                assert kw in params, f"roc.md: {name} has no parameter {kw}"
+            checked += 1
+    assert checked >= 25
+    listed = text.split("The package root exports every function of this table:", 1)[1]
+    listed = listed.split("`confmat.curves` exports", 1)[0]
+    for name in re.findall(r"`(?:confmat\.)?(\w+)`", listed):
+        assert name in confmat.__all__, name
+
+
 def test_roc_best_thresholds_youden_by_hand() -> None:
     # roc.md, Best thresholds: "every point of the empirical curve that maximises `Se + r Sp`
     # ..., ties included, with confmat's threshold (positive when `score >= threshold`)";
@@ -1509,7 +1539,7 @@ def test_api_pages_render_functions_named_like_their_module() -> None:
                 continue
             subs = {info.name for info in pkgutil.iter_modules(mod.__path__)}
             for name in getattr(mod, "__all__", ()):
-                if name not in subs or modname == "confmat" and name == "explain":
+                if name not in subs or (modname == "confmat" and name == "explain"):
                     continue
                 obj = getattr(mod, name)
                 if f"{obj.__module__}.{name}" not in blocks:
@@ -1739,3 +1769,20 @@ def test_scaling_score_bins_counted_by_duckdb_are_exact_at_edges(tmp_path: Path)
     for k in (0, 1):
         np.testing.assert_array_equal(report.curves.counts[k, 0],
                                       np.bincount(b[y == k], minlength=bins))
+
+
+def test_scaling_accumulator_auc_is_sklearns_on_the_page_data() -> None:
+    # scaling.md, Accumulator: "`h.roc_auc()  # -> 0.9086 (scikit-learn's roc_auc_score of the
+    # 410)`": the page's chunks and `other_acc` (tests/test_docs_examples.py builds them), scores
+    # of three decimals, each in a bin of its own among the default 10,000
+    from test_docs_examples import _scaling
+
+    ns = _scaling()
+    acc = confmat.Accumulator()
+    for t, p, s in ns["chunks"]:
+        acc.update(t, p, scores=s)
+    acc.merge(ns["other_acc"])
+    y = np.concatenate([t for t, _, _ in ns["chunks"]] + [ns["y"][:10]])
+    s = np.concatenate([s for _, _, s in ns["chunks"]] + [ns["score"][:10]])
+    assert acc.curves().roc_auc() == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert round(skm.roc_auc_score(y, s), 4) == 0.9086
