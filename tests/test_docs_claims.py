@@ -1057,6 +1057,54 @@ def test_groups_missing_key_and_reference_kind() -> None:
         ev.difference("recall", method="to_group", reference=True)
 
 
+def test_groups_feature_rules_and_zero_weight_group() -> None:
+    # groups.md, by_group: "two names that read the same (`1` and `"1"`) are refused"; "A
+    # list of lists is read as **one list per feature**; rows of several features go in a 2-D
+    # array or a DataFrame (a list of rows is refused by its length)"; "A group whose weights
+    # are all zero holds no evidence: it is left out of every difference and ratio ..., its
+    # interval per group is NaN"; "with two classes seen, a `pos_label` among neither is an
+    # error"
+    from confmat.groups import by_group
+
+    y, p, g, _ = _groups_data(36)
+    with pytest.raises(ValueError, match="twice"):
+        by_group(y, p, {1: g, "1": g})
+    h = g[::-1]
+    ev = by_group(y, p, [list(g), list(h)])
+    pairs = sorted({(a, b) for a, b in zip(g, h, strict=True)})
+    assert list(ev.groups) == pairs
+    with pytest.raises(ValueError, match="groups"):
+        by_group(y, p, [[a, b] for a, b in zip(g, h, strict=True)])
+    with pytest.raises(ValueError, match="pos_label"):
+        by_group(y, p, g, pos_label=5)
+    w = np.where(g == "a", 0.0, 1.0)
+    evw = by_group(y, p, g, sample_weight=w, pos_label=1)
+    recall = {k: skm.recall_score(y[g == k], p[g == k]) for k in ["b", "c"]}
+    assert evw.difference("recall") == pytest.approx(abs(recall["b"] - recall["c"]),
+                                                     rel=1e-12)
+    low = np.asarray(evw.ci("recall").low)
+    assert np.isnan(low[0]) and np.isfinite(low[1:]).all()
+
+
+def test_groups_fairlearn_signatures() -> None:
+    # groups.md: "All fairlearn functions are also given with fairlearn's signatures:
+    # `confmat.groups.demographic_parity_difference(y_true, y_pred, sensitive_features=...,
+    # method=..., sample_weight=...)`, and likewise for the ratio, `equalized_odds_*` (with
+    # `agg`) and `equal_opportunity_*`" (confmat adds `pos_label` at the end)
+    import fairlearn.metrics as fm
+
+    import confmat.groups as groups
+
+    names = [f"{a}_{b}" for a in ("demographic_parity", "equalized_odds", "equal_opportunity")
+             for b in ("difference", "ratio")]
+    for name in names:
+        theirs = inspect.signature(getattr(fm, name)).parameters
+        ours = inspect.signature(getattr(groups, name)).parameters
+        assert [k for k in ours if k != "pos_label"] == list(theirs), name
+        for k, par in theirs.items():
+            assert ours[k].kind == par.kind and ours[k].default == par.default, (name, k)
+
+
 def test_groups_small_flag_never_drops_and_selection_rate() -> None:
     # groups.md: "Groups with fewer than `min_support` rows are flagged (`ev.small` ...),
     # **never dropped**"; "`selection_rate` is accepted as a name of the registry's
