@@ -916,8 +916,8 @@ def test_roc_multiclass_roc_is_hand_till() -> None:
 def test_roc_nrd0_bandwidth_by_hand() -> None:
     # roc.md, Bandwidth rules: "`"nrd0"`: Silverman's (1986) rule of thumb `0.9 min(sd,
     # IQR/1.34) n^(-1/5)`"; "Scores all equal ... are an error naming `bw` for every rule but
-    # `"nrd0"`"
-    from confmat.curves.bandwidth import bandwidth
+    # `"nrd0"`" (through the export `confmat.curves.bandwidth` that roc.md names)
+    from confmat.curves import bandwidth
 
     x = np.random.default_rng(17).normal(size=200)
     iqr = np.subtract(*np.percentile(x, [75, 25]))
@@ -926,6 +926,36 @@ def test_roc_nrd0_bandwidth_by_hand() -> None:
     assert bandwidth(x, "nrd") == pytest.approx(hand / 0.9 * 1.06, rel=1e-12)
     with pytest.raises(ValueError, match="bw"):
         bandwidth(np.ones(5), "ucv")
+
+
+def test_roc_table_calls_name_real_parameters() -> None:
+    # roc.md, the table of pROC's tools: every call in the confmat column (`name(kw=, ...)`) is
+    # a public function whose signature has each keyword shown, and the names the page says
+    # the package root exports are exported there
+    text = (ROOT / "docs" / "roc.md").read_text(encoding="utf-8")
+    table = text.split("\n## ", 1)[0]
+    rows = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| pROC")]
+    checked = 0
+    for row in rows:
+        ours = re.split(r"(?<!\\)\|", row)[2]
+        for m in re.finditer(r"`((?:confmat\.)?[\w.]+)\(([^`()]*)\)`", ours):
+            name, args = m.groups()
+            if name.startswith("confmat."):  # the package's attribute, not a submodule
+                package, _, attr = name.rpartition(".")
+                obj = getattr(importlib.import_module(package), attr)
+            else:
+                obj = next(getattr(mod, name) for mod in (confmat, confmat.curves,
+                                                          confmat.inference, confmat.report)
+                           if name in getattr(mod, "__all__", ()))
+            params = inspect.signature(obj).parameters  # type: ignore[arg-type]
+            for kw in re.findall(r"(\w+)=", args):
+                assert kw in params, f"roc.md: {name} has no parameter {kw}"
+            checked += 1
+    assert checked >= 25
+    listed = text.split("The package root exports every function of this table:", 1)[1]
+    listed = listed.split("`confmat.curves` exports", 1)[0]
+    for name in re.findall(r"`(?:confmat\.)?(\w+)`", listed):
+        assert name in confmat.__all__, name
 
 
 def test_roc_best_thresholds_youden_by_hand() -> None:
@@ -1025,6 +1055,54 @@ def test_groups_missing_key_and_reference_kind() -> None:
     ev = by_group([0, 1, 1, 0], [0, 1, 1, 1], [1, 1, 2, 2])
     with pytest.raises((ValueError, TypeError)):
         ev.difference("recall", method="to_group", reference=True)
+
+
+def test_groups_feature_rules_and_zero_weight_group() -> None:
+    # groups.md, by_group: "two names that read the same (`1` and `"1"`) are refused"; "A
+    # list of lists is read as **one list per feature**; rows of several features go in a 2-D
+    # array or a DataFrame (a list of rows is refused by its length)"; "A group whose weights
+    # are all zero holds no evidence: it is left out of every difference and ratio ..., its
+    # interval per group is NaN"; "with two classes seen, a `pos_label` among neither is an
+    # error"
+    from confmat.groups import by_group
+
+    y, p, g, _ = _groups_data(36)
+    with pytest.raises(ValueError, match="twice"):
+        by_group(y, p, {1: g, "1": g})
+    h = g[::-1]
+    ev = by_group(y, p, [list(g), list(h)])
+    pairs = sorted({(a, b) for a, b in zip(g, h, strict=True)})
+    assert list(ev.groups) == pairs
+    with pytest.raises(ValueError, match="groups"):
+        by_group(y, p, [[a, b] for a, b in zip(g, h, strict=True)])
+    with pytest.raises(ValueError, match="pos_label"):
+        by_group(y, p, g, pos_label=5)
+    w = np.where(g == "a", 0.0, 1.0)
+    evw = by_group(y, p, g, sample_weight=w, pos_label=1)
+    recall = {k: skm.recall_score(y[g == k], p[g == k]) for k in ["b", "c"]}
+    assert evw.difference("recall") == pytest.approx(abs(recall["b"] - recall["c"]),
+                                                     rel=1e-12)
+    low = np.asarray(evw.ci("recall").low)
+    assert np.isnan(low[0]) and np.isfinite(low[1:]).all()
+
+
+def test_groups_fairlearn_signatures() -> None:
+    # groups.md: "All fairlearn functions are also given with fairlearn's signatures:
+    # `confmat.groups.demographic_parity_difference(y_true, y_pred, sensitive_features=...,
+    # method=..., sample_weight=...)`, and likewise for the ratio, `equalized_odds_*` (with
+    # `agg`) and `equal_opportunity_*`" (confmat adds `pos_label` at the end)
+    import fairlearn.metrics as fm
+
+    import confmat.groups as groups
+
+    names = [f"{a}_{b}" for a in ("demographic_parity", "equalized_odds", "equal_opportunity")
+             for b in ("difference", "ratio")]
+    for name in names:
+        theirs = inspect.signature(getattr(fm, name)).parameters
+        ours = inspect.signature(getattr(groups, name)).parameters
+        assert [k for k in ours if k != "pos_label"] == list(theirs), name
+        for k, par in theirs.items():
+            assert ours[k].kind == par.kind and ours[k].default == par.default, (name, k)
 
 
 def test_groups_small_flag_never_drops_and_selection_rate() -> None:
@@ -1487,22 +1565,43 @@ def _api_modules() -> set[str]:
     return mods
 
 
+def test_api_pages_render_functions_named_like_their_module() -> None:
+    # docs/architecture.md, "Public within the package": users' API is what the packages
+    # export. mkdocstrings (griffe) takes a name that is both an exported function and a
+    # submodule of the package (``confmat.curves.bandwidth``, ``confmat.inference.roc_ci``)
+    # for the submodule, which ``::: package`` does not show; each such function therefore has
+    # its own ``::: defining_module.name`` block on the package's page (``confmat.explain`` has
+    # a page of its own)
+    import pkgutil
+
+    missing = []
+    for page in sorted((ROOT / "docs" / "api").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        blocks = set(re.findall(r"^::: (confmat[\w.]*)", text, re.MULTILINE))
+        for modname in sorted(blocks):
+            try:
+                mod = importlib.import_module(modname)
+            except ModuleNotFoundError:  # a function's own block (``module.name``)
+                continue
+            if not hasattr(mod, "__path__"):
+                continue
+            subs = {info.name for info in pkgutil.iter_modules(mod.__path__)}
+            for name in getattr(mod, "__all__", ()):
+                if name not in subs or (modname == "confmat" and name == "explain"):
+                    continue
+                obj = getattr(mod, name)
+                if f"{obj.__module__}.{name}" not in blocks:
+                    missing.append(f"{page.name}: {modname}.{name}")
+    assert (ROOT / "docs" / "api" / "explain.md").read_text().count("::: confmat.explain") == 1
+    assert not missing, missing
+
+
 #: names the docs mention that are neither in the API reference nor exported by a package
-#: there, each with the reason: tools that live only in their module (roc.md says so),
-#: constants and helpers named so that a reader finds them, and what docs/scaling.md (not
-#: edited by the docs pass) names
+#: there, each with the reason: constants and helpers named so that a reader finds them
 NOT_IN_API_REFERENCE = {
-    "confmat.curves.bandwidth": "roc.md: bandwidth rules, not exported",
-    "confmat.curves.logconcave": "roc.md: the log-concave estimate, not exported",
-    "confmat.inference.roc_delong": "roc.md: partial_delong_covariance, not exported",
-    "confmat.curves.cost": "roc.md: probability_cost beside the exported cost_curve",
-    "confmat.plots.groups": "groups.md: plot_group_forest, not exported by confmat.plots",
-    "confmat.plots.roc_shading": "roc.md: draw_partial_range, not exported by confmat.plots",
     "confmat.report.findings": "calibration.md: the POOR_ECE threshold",
     "confmat.report.html_env": "report.md: where the HTML escaping is set up",
     "confmat.metrics.scales": "metrics.md (generated from the registry)",
-    "confmat.inputs.sql_counts": "scaling.md",
-    "confmat.inputs.csv_dialect": "scaling.md",
 }
 
 
@@ -1544,3 +1643,194 @@ def test_docs_et_al_has_a_year(page: str) -> None:
                if not re.search(re.escape(m.group(1)) + r" et al\.(?:'s)?,? \(?(?:19|20)\d\d",
                                 text)}
     assert {(page, name) for name in missing} <= ET_AL_WITHOUT_YEAR, missing
+
+
+# =============================================================================================
+# Tools the docs tell users to call are exported (roc.md, groups.md)
+
+
+@pytest.mark.parametrize("package, name, module", [
+    ("confmat.curves", "bandwidth", "confmat.curves.bandwidth"),
+    ("confmat.curves", "BANDWIDTHS", "confmat.curves.bandwidth"),
+    ("confmat.curves", "fit_log_concave", "confmat.curves.logconcave"),
+    ("confmat.curves", "LogConcaveDensity", "confmat.curves.logconcave"),
+    ("confmat.curves", "probability_cost", "confmat.curves.cost"),
+    ("confmat.plots", "plot_group_forest", "confmat.plots.groups"),
+    ("confmat.plots", "draw_group_forest", "confmat.plots.groups"),
+])
+def test_docs_tools_are_exported(package: str, name: str, module: str) -> None:
+    # roc.md: "`confmat.curves` exports three tools behind them: the bandwidth rules
+    # (`confmat.curves.bandwidth`), the log-concave density estimate
+    # (`confmat.curves.fit_log_concave`, a `LogConcaveDensity`) and the probability cost ...
+    # (`confmat.curves.probability_cost`)"; groups.md: `confmat.plots.plot_group_forest`,
+    # `confmat.plots.draw_group_forest`. The export is the module's object, listed in __all__
+    # (so the API reference page of the package shows it)
+    pkg = importlib.import_module(package)
+    assert name in pkg.__all__
+    assert getattr(pkg, name) is vars(sys.modules[module])[name]
+    page = (ROOT / "docs" / "api" / f"{package.split('.')[1]}.md").read_text(encoding="utf-8")
+    assert f"::: {package}" in page
+
+
+def test_docs_bandwidth_export_wins_over_its_module() -> None:
+    # roc.md: "`confmat.curves.bandwidth(x, rule)` computes them on their own": the function
+    # shares its name with its module; as for `confmat.inference.roc_ci` (docs/architecture.md,
+    # "lazy"), the package attribute stays the function even when a program imports the
+    # submodule first, and the submodule's other names stay importable
+    code = ("import confmat.curves.bandwidth\n"
+            "from confmat.curves.bandwidth import BANDWIDTHS, canonical_rule\n"
+            "import confmat.curves as c\n"
+            "print(c.bandwidth.__name__, type(c.bandwidth).__name__, BANDWIDTHS[0],"
+            " canonical_rule('SJ'))\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert res.stdout.split() == ["bandwidth", "function", "nrd0", "SJ"], res.stderr
+
+
+def test_docs_plots_exports_keep_matplotlib_optional() -> None:
+    # plots/__init__: "Matplotlib is imported only when a plot is drawn (`pip install
+    # confmat[plot]`)": exporting the forest plot must not import it
+    code = ("import sys, confmat.plots as p\n"
+            "p.plot_group_forest, p.draw_group_forest\n"
+            "print('matplotlib' in sys.modules)\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert res.stdout.strip() == "False", res.stderr
+
+
+def _forest_rows(ax: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(low, high) per drawn row from the top down, and the x of the overall line."""
+    segs = ax.collections[0].get_segments()  # type: ignore[attr-defined]
+    rows = sorted(((s[0][1], s[0][0], s[1][0]) for s in segs), reverse=True)
+    low = np.array([r[1] for r in rows])
+    high = np.array([r[2] for r in rows])
+    vlines = [ln.get_xdata()[0] for ln in ax.lines  # type: ignore[attr-defined]
+              if ln.get_label() == "overall"]
+    return low, high, np.array(vlines)
+
+
+def test_groups_forest_plot_draws_wilson_intervals_and_overall_recall() -> None:
+    # groups.md, Report data: "`confmat.plots.plot_group_forest(ev, "recall", pos_label=1)` (a
+    # metric with its interval per group, small groups drawn hollow, the overall value as a
+    # dashed line; `confmat.plots.draw_group_forest(section.forest)` draws the same figure from
+    # a section's data)"; intervals per group are Wilson's for proportions (groups.md,
+    # Intervals per group), here against statsmodels
+    from matplotlib.figure import Figure
+    from statsmodels.stats.proportion import proportion_confint
+
+    from confmat.groups import by_group
+    from confmat.plots import draw_group_forest, plot_group_forest
+    from confmat.report import build_groups_section
+
+    y, p, g, _ = _groups_data(34)
+    small = "c"
+    keep = (g != small) | (np.arange(g.size) % 10 == 0)  # group "c" below min_support
+    y, p, g = y[keep], p[keep], g[keep]
+    ev = by_group(y, p, g, pos_label=1, min_support=30)
+    ax = plot_group_forest(ev, "recall", pos_label=1, ax=Figure().add_subplot())
+    low, high, overall = _forest_rows(ax)
+    for i, k in enumerate(["a", "b", "c"]):
+        m = g == k
+        lo, hi = proportion_confint(np.sum((y == 1) & (p == 1) & m), np.sum((y == 1) & m),
+                                    method="wilson")
+        assert (low[i], high[i]) == pytest.approx((lo, hi), rel=1e-9)
+    assert overall == pytest.approx([skm.recall_score(y, p)], rel=1e-12)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [f"{k} (n={np.sum(g == k)})" for k in ["a", "b", "c"]]
+    hollow = [ln for ln in ax.lines if ln.get_markerfacecolor() == "white"]
+    assert len(hollow) == 1 and list(hollow[0].get_ydata()) == [0]  # "c", the bottom row
+    section = build_groups_section(ev, ["recall"], forest_metric="recall", pos_label=1)
+    ax2 = draw_group_forest(section.forest, ax=Figure().add_subplot(), min_support=30)
+    low2, high2, overall2 = _forest_rows(ax2)
+    np.testing.assert_allclose(low2, low, rtol=1e-12)
+    np.testing.assert_allclose(high2, high, rtol=1e-12)
+    np.testing.assert_allclose(overall2, overall, rtol=1e-12)
+
+
+# =============================================================================================
+# docs/scaling.md
+
+
+@pytest.fixture(scope="module")
+def scaling_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    import pyarrow.feather
+
+    d = tmp_path_factory.mktemp("scaling")
+    rng = np.random.default_rng(35)
+    y = rng.integers(0, 2, 500)
+    p = np.round(np.clip(0.3 * y + rng.random(500) * 0.7, 0, 1), 2)
+    df = pd.DataFrame({"y": y, "yhat": (p >= 0.5).astype(int), "p": p, "q": 1 - p,
+                       "split": np.where(np.arange(500) % 4 == 0, "test", "train")})
+    df.to_parquet(d / "f.parquet")
+    df.to_csv(d / "f.csv", index=False)
+    pyarrow.feather.write_feather(df, d / "f.arrow")
+    np.savez(d / "f.npz", y=df["y"].to_numpy(), yhat=df["yhat"].to_numpy())
+    return d, df
+
+
+@pytest.mark.parametrize("name, kwargs, engine", [
+    ("f.parquet", {}, "duckdb GROUP BY"),
+    ("f.parquet", {"score_cols": "p"}, "duckdb GROUP BY"),
+    ("f.csv", {"score_cols": "p"}, "duckdb GROUP BY"),
+    ("f.parquet", {"score_cols": ["q", "p"]}, "pyarrow dataset"),
+    ("f.csv", {"score_cols": ["q", "p"]}, "duckdb stream"),
+    ("f.arrow", {}, "pyarrow dataset"),
+    ("f.arrow", {"where": "split = 'test'"}, "duckdb GROUP BY"),
+    ("f.npz", {}, "numpy"),
+])
+def test_scaling_report_engine_names_the_reader(scaling_files: tuple[Path, pd.DataFrame],
+                                                name: str, kwargs: dict, engine: str) -> None:
+    # scaling.md, Pushed into the engine: a confusion matrix is a `GROUP BY` ("`report.engine`
+    # reads `'duckdb GROUP BY'`"); "Several score columns (one per class) are streamed
+    # instead, as are Arrow IPC and NumPy files without `where=`: ... `'pyarrow dataset'`
+    # (... Parquet, Arrow IPC), `'duckdb stream'` (... CSV, TSV, JSON lines) or `'numpy'`";
+    # whichever engine, the matrix is scikit-learn's
+    from confmat import io
+
+    d, df = scaling_files
+    cm, report = io.evaluate_file(str(d / name), "y", "yhat", **kwargs)
+    assert report.engine == engine
+    rows = df[df["split"] == "test"] if "where" in kwargs else df
+    np.testing.assert_array_equal(cm.counts, skm.confusion_matrix(rows["y"], rows["yhat"]))
+    assert report.rows_read + report.rows_skipped == len(df)
+
+
+def test_scaling_score_bins_counted_by_duckdb_are_exact_at_edges(tmp_path: Path) -> None:
+    # scaling.md, Pushed into the engine: "confmat gives those two the exact bin of
+    # `ScoreHistogram`"; curves.md: "Bin `j` holds `e_j <= s < e_{j+1}` (the last bin also
+    # holds `s = hi`), with edges `e_j = lo + (hi - lo) · j / B`": scores on every edge and on
+    # both float neighbours, binned by that formula here
+    from confmat import io
+
+    bins = 50
+    edges = np.arange(bins + 1) / bins
+    s = np.concatenate([edges, np.nextafter(edges, 2.0), np.nextafter(edges, -1.0)])
+    s = np.clip(s, 0.0, 1.0)
+    y = np.arange(s.size) % 2
+    pd.DataFrame({"y": y, "yhat": y, "p": s}).to_parquet(tmp_path / "edges.parquet")
+    _, report = io.evaluate_file(str(tmp_path / "edges.parquet"), "y", "yhat", score_cols="p",
+                                 bins=bins)
+    assert report.engine == "duckdb GROUP BY"
+    b = np.minimum(np.searchsorted(edges, s, side="right") - 1, bins - 1)
+    for k in (0, 1):
+        np.testing.assert_array_equal(report.curves.counts[k, 0],
+                                      np.bincount(b[y == k], minlength=bins))
+
+
+def test_scaling_accumulator_auc_is_sklearns_on_the_page_data() -> None:
+    # scaling.md, Accumulator: "`h.roc_auc()  # -> 0.9086 (scikit-learn's roc_auc_score of the
+    # 410)`": the page's chunks and `other_acc` (tests/test_docs_examples.py builds them), scores
+    # of three decimals, each in a bin of its own among the default 10,000
+    from test_docs_examples import _scaling
+
+    ns = _scaling()
+    acc = confmat.Accumulator()
+    for t, p, s in ns["chunks"]:
+        acc.update(t, p, scores=s)
+    acc.merge(ns["other_acc"])
+    y = np.concatenate([t for t, _, _ in ns["chunks"]] + [ns["y"][:10]])
+    s = np.concatenate([s for _, _, s in ns["chunks"]] + [ns["score"][:10]])
+    assert acc.curves().roc_auc() == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert round(skm.roc_auc_score(y, s), 4) == 0.9086

@@ -22,11 +22,20 @@ Modules: ``rank`` (the one sort and its compiled kernels), ``roc``, ``precision_
 ``multiclass`` (one-vs-rest / one-vs-one averaging), ``areas`` (:func:`roc_auc`,
 :func:`average_precision`, :func:`roc_pr_curves`), ``sweep`` (threshold sweeps and choice) and
 ``common`` (checks shared with :mod:`confmat.binned`).
+
+Tools of ROC smoothing and cost analysis exported here beside the curves: :func:`bandwidth`
+(the kernel bandwidth rules of Silverman 1986, Scott 1992 and Sheather & Jones 1991, as R's
+``bw.*``), :func:`fit_log_concave` (the log-concave density estimate of Dümbgen & Rufibach
+2009) and :func:`probability_cost` (the operating condition of Drummond & Holte 2006's cost
+curves).
 """
 
 from .areas import average_precision, roc_auc, roc_pr_curves
+from .bandwidth import BANDWIDTHS, bandwidth
 from .calibration import Calibration, ReliabilityCurve, calibration
 from .choice import ThresholdChoice, best_threshold
+from .cost import probability_cost
+from .logconcave import LogConcaveDensity, fit_log_concave
 from .multiclass import OneVsRestROC, roc_curve_ovr
 from .partial import partial_auc
 from .precision_recall import PRCurve, precision_recall_curve
@@ -34,7 +43,9 @@ from .roc import ROCCurve, roc_curve
 from .sweep import ThresholdSweep, threshold_sweep
 
 __all__ = [
+    "BANDWIDTHS",
     "Calibration",
+    "LogConcaveDensity",
     "OneVsRestROC",
     "PRCurve",
     "ROCCurve",
@@ -42,10 +53,13 @@ __all__ = [
     "ThresholdChoice",
     "ThresholdSweep",
     "average_precision",
+    "bandwidth",
     "best_threshold",
     "calibration",
+    "fit_log_concave",
     "partial_auc",
     "precision_recall_curve",
+    "probability_cost",
     "roc_auc",
     "roc_curve",
     "roc_curve_ovr",

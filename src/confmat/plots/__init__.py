@@ -26,6 +26,13 @@ Displays:
 - :class:`OneVsRestRocDisplay` - one-vs-rest ROC curves with their micro and macro averages;
 - :class:`RocComparisonDisplay` - several models' ROC curves with a zoomed inset of the
   top-left corner (Kneusel 2021, Figure 11-3).
+
+Functions:
+
+- :func:`plot_group_forest` - the forest plot of an evaluation by group
+  (:func:`confmat.by_group`): one metric with its confidence interval per group;
+- :func:`draw_group_forest` - the same figure from the forest data of a report's by-group
+  section (``build_groups_section(ev).forest``).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from __future__ import annotations
 from .calibration import CalibrationDisplay
 from .comparison import RocComparisonDisplay
 from .curves import PrecisionRecallDisplay, RocCurveDisplay, ThresholdDisplay
+from .groups import draw_group_forest, plot_group_forest
 from .matrix import ConfusionMatrixDisplay
 from .multiclass import OneVsRestRocDisplay
 from .sweeps import (
@@ -52,7 +60,9 @@ __all__ = [
     "RocComparisonDisplay",
     "RocCurveDisplay",
     "ThresholdDisplay",
+    "draw_group_forest",
     "marked_points",
+    "plot_group_forest",
     "sweep_from_predictions",
     "sweep_metric",
     "thin_index",
