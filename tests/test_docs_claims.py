@@ -915,8 +915,10 @@ def test_roc_multiclass_roc_is_hand_till() -> None:
 
 def test_roc_nrd0_bandwidth_by_hand() -> None:
     # roc.md, Bandwidth rules: "`"nrd0"`: Silverman's (1986) rule of thumb `0.9 min(sd,
-    # IQR/1.34) n^(-1/5)`"; "Scores all equal ... are an error naming `bw` for every rule but
-    # `"nrd0"`" (through the export `confmat.curves.bandwidth` that roc.md names)
+    # IQR/1.34) n^(-1/5)`"; "Scores all equal ... are an error for every rule but `"nrd0"`,
+    # naming `bw` in `smooth_roc` and `rule` and `x` in `bandwidth(x, rule)`" (through the
+    # export `confmat.curves.bandwidth` that roc.md names)
+    from confmat import smooth_roc
     from confmat.curves import bandwidth
 
     x = np.random.default_rng(17).normal(size=200)
@@ -924,8 +926,11 @@ def test_roc_nrd0_bandwidth_by_hand() -> None:
     hand = 0.9 * min(np.std(x, ddof=1), iqr / 1.34) * x.size ** -0.2
     assert bandwidth(x, "nrd0") == pytest.approx(hand, rel=1e-12)
     assert bandwidth(x, "nrd") == pytest.approx(hand / 0.9 * 1.06, rel=1e-12)
-    with pytest.raises(ValueError, match="bw"):
+    with pytest.raises(ValueError, match="rule='ucv' needs values of x that are not all equal"):
         bandwidth(np.ones(5), "ucv")
+    assert bandwidth(np.ones(5), "nrd0") > 0  # R's fallback
+    with pytest.raises(ValueError, match="bw='ucv' needs scores that are not all equal"):
+        smooth_roc([0, 1, 0, 1, 0], np.ones(5), method="density", bw="ucv")
 
 
 def test_roc_table_calls_name_real_parameters() -> None:

@@ -55,11 +55,11 @@ def _run(x: np.ndarray, rule: str) -> tuple[float, bool]:
         try:
             h = bandwidth(x, rule)
         except ValueError as exc:
-            assert "bw=" in str(exc)
+            assert "rule=" in str(exc)
             h = float("nan")
-    ours = [w for w in caught if issubclass(w.category, UserWarning) and "bw=" in str(w.message)]
+    ours = [w for w in caught if issubclass(w.category, UserWarning) and "rule=" in str(w.message)]
     if ours:
-        assert f"bw={rule!r}" in str(ours[0].message)
+        assert f"rule={rule!r}" in str(ours[0].message)
         assert "one end of the search range" in str(ours[0].message)
     return h, bool(ours)
 
@@ -100,7 +100,7 @@ def test_end_of_range_warning(proc, rule):  # noqa: F811
     r = proc(R_RULES, xv=x, lens=[2])
     k = RULES.index(rule)
     assert r["warned"][k] == 1  # R warns too
-    with pytest.warns(UserWarning, match=f"bw='{rule}'.*one end of the search range"):
+    with pytest.warns(UserWarning, match=f"rule='{rule}'.*one end of the search range"):
         h = bandwidth(x, rule)
     assert h == pytest.approx(r["bw"][k], rel=1e-9)
 
@@ -222,23 +222,28 @@ def test_brent_searches_match_r(proc):  # noqa: F811
     assert np.isfinite(r["root"]).sum() > 30
 
 
-@pytest.mark.parametrize("x, rule, match", [
-    ([1.0, 2.0, 3.0], "scott", "bw must be one of"),
-    ([1.0, 2.0, 3.0], "sj_ste", "bw must be one of"),
-    ([1.0, 2.0, 3.0], 3, "bw must be one of"),
-    ([1.0], "ucv", "bw='ucv' needs at least two"),
-    ([], "SJ", "needs at least two"),
-    ([1.0, np.nan, 3.0], "bcv", "bw='bcv' needs finite scores"),
-    ([1.0, np.inf, 3.0], "nrd0", "bw='nrd0' needs finite scores"),
-    ([2.0, 2.0, 2.0], "ucv", "bw='ucv' needs scores that are not all equal"),
-    ([2.0, 2.0, 2.0], "bcv", "bw='bcv' needs scores that are not all equal"),
-    ([2.0, 2.0, 2.0], "SJ", "bw='SJ' needs scores that are not all equal"),
-    ([0.0] * 10 + [1.0], "SJ", "bw='SJ'.*too sparse"),  # IQR 0: R stops too
-    ([0.0] * 10 + [1.0], "sj-dpi", "bw='sj-dpi'.*too sparse"),
+@pytest.mark.parametrize("x, rule, error, match", [
+    # the exported bandwidth(x, rule) checks x through the input door and names its own
+    # arguments (smooth_roc's messages name bw=: test_smooth_errors_name_bw)
+    ([1.0, 2.0, 3.0], "scott", ValueError, "rule must be one of 'nrd0'"),
+    ([1.0, 2.0, 3.0], "sj_ste", ValueError, "rule must be one of"),
+    ([1.0, 2.0, 3.0], 3, TypeError, "rule must be a string"),
+    ([1.0], "ucv", ValueError, "rule='ucv' needs at least two values, got 1"),
+    ([], "SJ", ValueError, "needs at least two"),
+    ([1.0, np.nan, 3.0], "bcv", ValueError, "x contains NaN at position 1"),
+    ([1.0, np.inf, 3.0], "nrd0", ValueError, "x contains an infinite value at position 1"),
+    ([2.0, 2.0, 2.0], "ucv", ValueError, "rule='ucv' needs values of x that are not all equal"),
+    ([2.0, 2.0, 2.0], "bcv", ValueError, "rule='bcv' needs values of x that are not all equal"),
+    ([2.0, 2.0, 2.0], "SJ", ValueError, "rule='SJ' needs values of x that are not all equal"),
+    ([0.0] * 10 + [1.0], "SJ", ValueError, "rule='SJ'.*too sparse"),  # IQR 0: R stops too
+    ([0.0] * 10 + [1.0], "sj-dpi", ValueError, "rule='sj-dpi'.*too sparse"),
+    (["a", "b"], "nrd0", TypeError, "x must contain numbers"),
+    ([1.0, "a"], "nrd0", TypeError, "x must contain numbers"),
+    ([[1.0, 2.0], [3.0, 4.0]], "nrd0", ValueError, "x must be 1-D"),
 ])
-def test_bandwidth_errors(x, rule, match):
-    with pytest.raises(ValueError, match=match):
-        bandwidth(np.array(x, dtype=float), rule)
+def test_bandwidth_errors(x, rule, error, match):
+    with pytest.raises(error, match=match):
+        bandwidth(x, rule)
 
 
 def test_smooth_errors_name_bw():
@@ -260,3 +265,4 @@ def test_rule_names_are_case_insensitive():
         assert smooth_roc(y, s, method="density", bw=spelling).auc == a.auc
     assert a.params["bandwidth"] == bandwidth(np.concatenate([s[y == 0], s[y == 1]]), "SJ")
     assert any("Sheather" in ref for ref in a.references)
+

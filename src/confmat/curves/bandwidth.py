@@ -53,11 +53,14 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from ..inputs.scores import finite_float, numeric_1d
+
 __all__ = ["BANDWIDTHS", "bandwidth", "binned_pair_counts", "brent_minimum", "brent_root",
-           "canonical_rule", "rule_references"]
+           "canonical_rule", "rule_bandwidth", "rule_references"]
 
 REF_SILVERMAN = (
     "Silverman, B. W. (1986), Density Estimation for Statistics and Data Analysis, Chapman & "
@@ -339,7 +342,7 @@ def _iqr(x: np.ndarray) -> float:
     return out[1] - out[0]
 
 
-def _cross_validation(x: np.ndarray, ucv: bool, rule: str) -> float:
+def _cross_validation(x: np.ndarray, ucv: bool, chosen: str) -> float:
     n = x.size
     hmax = 1.144 * math.sqrt(_var(x)) * n ** (-1.0 / 5.0)
     lower, upper = 0.1 * hmax, hmax
@@ -349,7 +352,7 @@ def _cross_validation(x: np.ndarray, ucv: bool, rule: str) -> float:
     name = "ucv" if ucv else "bcv"
     h = brent_minimum(lambda b: crit(n, d, counts, b), lower, upper, tol)
     if h < lower + tol or h > upper - tol:
-        warnings.warn(f"bw={rule!r}: the minimum of the {name.upper()} criterion occurred at "
+        warnings.warn(f"{chosen}: the minimum of the {name.upper()} criterion occurred at "
                       f"one end of the search range [{lower:.6g}, {upper:.6g}] (as R's "
                       f"bw.{name} warns); the bandwidth {h:.6g} may not be a true minimum",
                       UserWarning, stacklevel=3)
@@ -361,7 +364,7 @@ def _root(value: float, k: float) -> float:
     return value ** (1.0 / k) if value >= 0 else math.nan
 
 
-def _sheather_jones(x: np.ndarray, dpi: bool, rule: str) -> float:
+def _sheather_jones(x: np.ndarray, dpi: bool, chosen: str) -> float:
     n = x.size
     d, counts = binned_pair_counts(x)
     scale = min(math.sqrt(_var(x)), _iqr(x) / 1.349)
@@ -371,19 +374,19 @@ def _sheather_jones(x: np.ndarray, dpi: bool, rule: str) -> float:
     with np.errstate(all="ignore"):
         td = -_phi6(n, d, counts, b)
         if not (math.isfinite(td) and td > 0):
-            raise ValueError(f"bw={rule!r}: the sample is too sparse to estimate the sixth-"
+            raise ValueError(f"{chosen}: the sample is too sparse to estimate the sixth-"
                              "derivative functional (R: 'sample is too sparse to find TD'); "
                              "too many tied scores? use another rule or a number")
         if dpi:
             h = _root(float(np.float64(c1) / _phi4(n, d, counts, _root(2.394 / (n * td), 7.0))),
                       5.0)
             if not (math.isfinite(h) and h > 0):
-                raise ValueError(f"bw={rule!r}: the plug-in bandwidth is not a positive "
+                raise ValueError(f"{chosen}: the plug-in bandwidth is not a positive "
                                  f"number ({h}); the sample is too sparse")
             return h
         alpha2 = 1.357 * _root(float(np.float64(_phi4(n, d, counts, a)) / td), 7.0)
         if not math.isfinite(alpha2):
-            raise ValueError(f"bw={rule!r}: the sample is too sparse to estimate the pilot "
+            raise ValueError(f"{chosen}: the sample is too sparse to estimate the pilot "
                              "bandwidth (R: 'sample is too sparse to find alph2')")
 
         def gap(h: float) -> float:
@@ -396,7 +399,7 @@ def _sheather_jones(x: np.ndarray, dpi: bool, rule: str) -> float:
         tries = 1
         while not f_lower * f_upper <= 0:  # nan too: R stops there
             if tries > 99 or math.isnan(f_lower * f_upper):
-                raise ValueError(f"bw={rule!r}: the Sheather-Jones equation has no solution "
+                raise ValueError(f"{chosen}: the Sheather-Jones equation has no solution "
                                  f"in the searched range of bandwidths (up to [{lower:.6g}, "
                                  f"{upper:.6g}])")
             if tries % 2:
@@ -466,14 +469,14 @@ def rule_references(rule: str) -> tuple[str, ...]:
     return (REF_SILVERMAN, *extra)
 
 
-def bandwidth(x: np.ndarray, rule: str) -> float:
+def bandwidth(x: Any, rule: str) -> float:
     """The bandwidth of a rule, as R's ``bw.nrd0``, ``bw.nrd``, ``bw.ucv``, ``bw.bcv`` and
     ``bw.SJ`` (see the module notes).
 
     Parameters
     ----------
-    x : ndarray
-        The values (finite).
+    x : array-like of shape (n,)
+        The values: finite numbers, at least two.
     rule : str
         One of ``BANDWIDTHS``, in any case.
 
@@ -483,9 +486,12 @@ def bandwidth(x: np.ndarray, rule: str) -> float:
 
     Raises
     ------
+    TypeError
+        ``rule`` is not a string; ``x`` holds values that are not numbers.
     ValueError
-        An unknown rule; fewer than two values; a non-finite value; all values equal (except ``'nrd0'``, which
-        falls back as R's does); a Sheather-Jones selector without a solution.
+        An unknown rule; ``x`` not 1-D, with fewer than two values or a non-finite one; all
+        values equal (except ``'nrd0'``, which falls back as R's does); a Sheather-Jones
+        selector without a solution.
 
     Warns
     -----
@@ -501,22 +507,63 @@ def bandwidth(x: np.ndarray, rule: str) -> float:
     0.350359938
     >>> round(bandwidth(x, "SJ"), 9), round(bandwidth(x, "sj-dpi"), 9)  # R: bw.SJ(x), dpi
     (0.29228538, 0.355133753)
+    >>> bandwidth(["a", "b"], "nrd0")
+    Traceback (most recent call last):
+    ...
+    TypeError: x must contain numbers, got dtype <U1
     """
-    name = canonical_rule(rule) if isinstance(rule, str) else None
-    if name is None:
-        raise ValueError(f"bw must be one of {', '.join(map(repr, BANDWIDTHS))} (any case) or "
-                         f"a positive number, got {rule!r}")
-    x = np.asarray(x, dtype=np.float64).ravel()
+    if not isinstance(rule, str):
+        raise TypeError(f"rule must be a string, one of {', '.join(map(repr, BANDWIDTHS))}, "
+                        f"got {type(rule).__name__} {rule!r}")
+    if canonical_rule(rule) is None:
+        raise ValueError(f"rule must be one of {', '.join(map(repr, BANDWIDTHS))} (any case), "
+                         f"got {rule!r}")
+    values = numeric_1d(x, "x")
+    return rule_bandwidth(finite_float(values, len(values), "x"), rule, option="rule")
+
+
+def rule_bandwidth(x: np.ndarray, rule: str, option: str = "bw") -> float:
+    """:func:`bandwidth` of checked values: ``x`` finite float64, 1-D; ``rule`` a known rule.
+
+    ``option`` names the caller's argument in the messages (``smooth_roc``'s ``bw=``).
+
+    Parameters
+    ----------
+    x : ndarray of float64
+        Finite values.
+    rule : str
+        One of ``BANDWIDTHS``, in any case.
+    option : str, default "bw"
+        The argument that chose the rule, for the messages.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Fewer than two values; all values equal (except ``'nrd0'``); a Sheather-Jones
+        selector without a solution.
+
+    Examples
+    --------
+    >>> rule_bandwidth(np.array([1.0, 1.0]), "ucv")
+    Traceback (most recent call last):
+    ...
+    ValueError: bw='ucv' needs scores that are not all equal (no spread to select a bandwidth from); give bw= a positive number
+    """
+    name = canonical_rule(rule)
     if x.size < 2:
-        raise ValueError(f"bw={rule!r} needs at least two scores, got {x.size}")
-    if not np.isfinite(x).all():
-        raise ValueError(f"bw={rule!r} needs finite scores; x has "
-                         f"{int((~np.isfinite(x)).sum())} nan or infinite value(s)")
+        raise ValueError(f"{option}={rule!r} needs at least two values, got {x.size}")
     if name in ("nrd0", "nrd"):
         return _rule_of_thumb(x, name)
     if float(x.min()) == float(x.max()):
-        raise ValueError(f"bw={rule!r} needs scores that are not all equal (no spread to "
-                         "select a bandwidth from); give bw= a positive number")
+        if option == "bw":
+            raise ValueError(f"bw={rule!r} needs scores that are not all equal (no spread to "
+                             "select a bandwidth from); give bw= a positive number")
+        raise ValueError(f"{option}={rule!r} needs values of x that are not all equal (no "
+                         "spread to select a bandwidth from)")
     if name in ("ucv", "bcv"):
-        return _cross_validation(x, name == "ucv", rule)
-    return _sheather_jones(x, name == "SJ-dpi", rule)
+        return _cross_validation(x, name == "ucv", f"{option}={rule!r}")
+    return _sheather_jones(x, name == "SJ-dpi", f"{option}={rule!r}")

@@ -56,8 +56,8 @@ from ..inputs.targets import binary_target
 from .bandwidth import (
     BANDWIDTHS,
     REF_SILVERMAN,
-    bandwidth,
     canonical_rule,
+    rule_bandwidth,
     rule_references,
 )
 from .logconcave import REF_RUFIBACH_2012, LogConcaveDensity, fit_log_concave
@@ -478,7 +478,7 @@ default='binormal'
             if canonical_rule(bw) is None:
                 raise ValueError(f"bw must be one of {', '.join(map(repr, BANDWIDTHS))} (any "
                                  f"case) or a positive number, got {bw!r}")
-            h = bandwidth(np.concatenate([neg, pos]), bw)  # pROC: controls, then cases
+            h = rule_bandwidth(np.concatenate([neg, pos]), bw)  # pROC: controls, then cases
             refs = rule_references(bw)
         elif isinstance(bw, bool) or not isinstance(bw, int | float | np.number):
             raise TypeError(f"bw must be a rule ({', '.join(map(repr, BANDWIDTHS))}) or a "
