@@ -10,6 +10,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import re
+
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
@@ -24,6 +26,8 @@ from confmat.plots import (
     RocComparisonDisplay,
     RocCurveDisplay,
     ThresholdDisplay,
+    draw_group_forest,
+    plot_group_forest,
 )
 
 
@@ -222,3 +226,22 @@ def test_comparison_legend_covers_no_tick_label_of_the_inset(n_models) -> None:
     ticks = _tick_label_boxes(fig, [d.ax_, d.inset_ax_])
     assert len(ticks) >= 16
     assert [t for t, b in ticks if _boxes_overlap(box, b)] == []
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: plot_group_forest([1, 2, 3], "recall"), TypeError,
+     "ev must be a GroupedEvaluation (made by confmat.by_group), got list"),
+    (lambda: draw_group_forest([1]), TypeError, "forest must be a mapping"),
+    (lambda: draw_group_forest({"metric": "recall"}), ValueError,
+     "forest lacks the key(s) 'method', 'level'"),
+    (lambda: draw_group_forest({"metric": "r", "method": "wilson", "level": 0.95,
+                                "names": ["site"], "groups": ["a"], "sizes": [1, 2],
+                                "small": [False], "estimate": [1.0], "low": [0.5],
+                                "high": [1.0]}), ValueError,
+     "forest's per-group lists must have one entry per group, got lengths groups=1, sizes=2"),
+])
+def test_group_forest_refuses_what_it_cannot_draw(call, error, message) -> None:
+    # an AttributeError from inside matplotlib code ('list' object has no attribute 'ci')
+    # was all a wrong argument gave
+    with pytest.raises(error, match=re.escape(message)):
+        call()

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..groups import GroupedEvaluation
 from .common import literal_text, new_ax
 
 __all__ = ["draw_group_forest", "plot_group_forest"]
@@ -45,6 +46,8 @@ def plot_group_forest(ev: Any, metric: str = "balanced_accuracy", *, level: floa
     ------
     ImportError
         Without matplotlib.
+    TypeError
+        ``ev`` is not a ``GroupedEvaluation``.
     ValueError
         As ``GroupedEvaluation.ci``.
 
@@ -57,6 +60,9 @@ def plot_group_forest(ev: Any, metric: str = "balanced_accuracy", *, level: floa
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a (n=3)', 'b (n=3)']
     """
+    if not isinstance(ev, GroupedEvaluation):
+        raise TypeError("ev must be a GroupedEvaluation (made by confmat.by_group), got "
+                        f"{type(ev).__name__}")
     ci = ev.ci(metric, level=level, pos_label=pos_label, random_state=random_state,
                **ci_params)
     forest = {"metric": metric, "method": ci.method, "level": level, "names": list(ev.names),
@@ -97,6 +103,10 @@ def draw_group_forest(forest: Mapping[str, Any], *, ax: Any = None,
     ------
     ImportError
         Without matplotlib.
+    TypeError
+        ``forest`` is not a mapping.
+    ValueError
+        ``forest`` lacks a key, or its per-group lists differ in length.
 
     Examples
     --------
@@ -108,7 +118,7 @@ def draw_group_forest(forest: Mapping[str, Any], *, ax: Any = None,
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a (n=40)', 'b (n=5)']
     """
-    groups = list(forest["groups"])
+    groups = _check_forest(forest)
     _, ax = new_ax(ax, (5.5, 0.9 + 0.35 * len(groups)))
     y = np.arange(len(groups))[::-1]
     est, low, high = (_floats(forest[k]) for k in ("estimate", "low", "high"))
@@ -129,3 +139,21 @@ def draw_group_forest(forest: Mapping[str, Any], *, ax: Any = None,
     ax.set_title(f"{metric} by {literal_text(' x '.join(map(str, forest['names'])))}")
     ax.legend(loc="best", fontsize="small")
     return ax
+
+
+_PER_GROUP = ("groups", "sizes", "small", "estimate", "low", "high")
+
+
+def _check_forest(forest: Any) -> list[Any]:
+    """The groups of a forest plot's data, after checking its keys and lengths."""
+    if not isinstance(forest, Mapping):
+        raise TypeError(f"forest must be a mapping (a report's by-group 'forest'), got "
+                        f"{type(forest).__name__}")
+    missing = [k for k in ("metric", "method", "level", "names", *_PER_GROUP) if k not in forest]
+    if missing:
+        raise ValueError(f"forest lacks the key(s) {', '.join(map(repr, missing))}")
+    lengths = {k: len(forest[k]) for k in _PER_GROUP}
+    if len(set(lengths.values())) > 1:
+        raise ValueError("forest's per-group lists must have one entry per group, got lengths "
+                         + ", ".join(f"{k}={n}" for k, n in lengths.items()))
+    return list(forest["groups"])
