@@ -291,7 +291,9 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     nothing (JavaScript's ``toFixed`` rounds the halfway
     0.03125 up, Python down). The FPR and TPR place the ROC dot only, rounded to 4 decimals
     (0.01 of the drawing's 100 units). The thresholds stay exact: a typed θ is compared with
-    them.
+    them. The first stop's threshold, ``inf`` (above every score: no sample predicted
+    positive), is written ``null``, JSON having no infinity; its ``theta_text`` says
+    "above every score".
 
     Parameters
     ----------
@@ -314,8 +316,11 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     ('1', '0.5000')
     >>> v["metrics"]["npv"][-1]  # θ = 0.1: every sample predicted positive, NPV = 0 / 0
     '0.0000†'
+    >>> v["thresholds"][0], v["theta_text"][0], v["metrics"]["precision"][0]  # TP + FP = 0
+    (None, 'above every score', '0.0000†')
     """
     out = {k: curve[k] for k in SLIDER_KEYS if k in curve}
+    out["thresholds"] = [v if math.isfinite(v) else None for v in curve["thresholds"]]
     for k in ("tp", "fn", "fp", "tn"):
         out[k] = [fmt_count(v) for v in curve[k]]
     undefined = curve.get("undefined", {})
