@@ -28,7 +28,7 @@ from .score_summaries import (
     roc_averages,
     score_column,
 )
-from .scores import ScoreCurve, score_curves
+from .scores import ScoreCurve, score_curves, subset_note
 
 #: bootstrap resamples per interval in reports (intervals of metrics without an analytic form
 #: come from the multinomial bootstrap on the counts)
@@ -405,6 +405,9 @@ def build_report(
                 notes.append(f"no one-vs-rest curve of {', '.join(map(repr, absent))}: y_true "
                              "holds no sample of " + ("that class" if len(absent) == 1
                                                       else "those classes"))
+        if cm.n_outside and curves:  # the curves count every sample, the matrix fewer
+            notes.append(subset_note(curves[0].positives + curves[0].negatives, cm.n,
+                                     curves[0].pos_label if len(curves) == 1 else None))
         cal, why = report_calibration(y_true, y_score, list(cm.labels), curves, sample_weight,
                                       calibration_bins)
         if why:

@@ -40,7 +40,7 @@ from .findings import (
 )
 from .jsonable import label_json, num
 from .score_summaries import Calibration, CostChoice, RocAverages
-from .scores import ScoreCurve, slider_points
+from .scores import ScoreCurve, slider_points, subset_note
 
 if TYPE_CHECKING:  # data only; the model imports no renderer
     from .groups_section import GroupsSection
@@ -528,6 +528,12 @@ class Report(Displayable):
         :func:`~confmat.report.scores.slider_points` thresholds per class), opening on the
         printed matrix.
 
+        When the printed matrix leaves samples out (``labels`` naming a subset of the
+        classes, :attr:`ConfusionMatrix.n_outside`), the slider, like the curves and their
+        areas, still counts every sample (the positive class against all others, as
+        scikit-learn's ``roc_auc_score``): no stop is then the printed matrix, and the
+        opening note (``start_note``) says so with both sample counts first.
+
         Returns
         -------
         list of dict
@@ -543,14 +549,19 @@ class Report(Displayable):
         """
         out = []
         points = slider_points(len(self.curves))
+        subset = self.matrix is not None and bool(self.matrix.n_outside)
         for c in self.curves:
             cost = self.cost if self.cost is not None and self.cost.pos_label == c.pos_label \
                 else None
-            out.append(c.slider(self.one_vs_rest(c.pos_label) if self.matrix is None
-                                or not self.matrix.n_outside else None,
-                                max_points=points,
-                                cost_matrix=None if cost is None else cost.cost_matrix,
-                                cost_threshold=None if cost is None else cost.threshold))
+            d = c.slider(None if subset else self.one_vs_rest(c.pos_label),
+                         max_points=points,
+                         cost_matrix=None if cost is None else cost.cost_matrix,
+                         cost_threshold=None if cost is None else cost.threshold)
+            if subset:
+                note = subset_note(c.positives + c.negatives, self.n, c.pos_label)
+                d["start_note"] = f"{note[0].upper()}{note[1:]}. {d['start_note']}"
+                d["start_is_printed_matrix"] = False
+            out.append(d)
         return out
 
     def to_dict(self) -> dict[str, Any]:

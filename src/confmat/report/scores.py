@@ -163,6 +163,45 @@ def stack_metric(tables: Any, name: str, zero_division: Any = 0) -> np.ndarray:
     return out[:, 1] if spec.kind == "per_class" else out
 
 
+def subset_note(total: float, counted: float, pos_label: Any = None) -> str:
+    """What a report says when its matrix counts fewer samples than its score curves.
+
+    With ``labels`` naming a subset of the classes, the confusion matrix counts only the
+    samples whose true and predicted labels are both in it
+    (:attr:`confmat.ConfusionMatrix.n_outside` are left out), while the score curves, their
+    areas and the threshold slider count every sample, the positive class against all the
+    others, as scikit-learn's ``roc_auc_score`` does. No stop of the slider is then the
+    printed matrix.
+
+    Parameters
+    ----------
+    total : float
+        Samples (or total weight) behind the curves.
+    counted : float
+        Samples (or total weight) counted by the matrix.
+    pos_label : label, optional
+        The positive class of the one curve; None for one curve per class.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> subset_note(30, 17, "b")  # doctest: +NORMALIZE_WHITESPACE
+    'the score curves, their areas and the threshold slider count all 30 samples (b against
+    every other class, as scikit-learn's roc_auc_score does); the confusion matrix counts the
+    17 whose true and predicted labels are both among the selected classes, so no stop of
+    the slider is that matrix'
+    """
+    who = ("each class against every other class" if pos_label is None
+           else f"{pos_label} against every other class")
+    return (f"the score curves, their areas and the threshold slider count all {total:g} "
+            f"samples ({who}, as scikit-learn's roc_auc_score does); the confusion matrix "
+            f"counts the {counted:g} whose true and predicted labels are both among the "
+            "selected classes, so no stop of the slider is that matrix")
+
+
 class Opening(NamedTuple):
     """Where the threshold slider opens (see :meth:`ScoreCurve.opening`).
 
