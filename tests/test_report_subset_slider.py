@@ -61,7 +61,7 @@ def test_page_says_the_slider_counts_all_samples_and_the_matrix_fewer(subset_fil
     shown = re.search(r'data-out="start-note">(.*?)</p>', page, re.S).group(1)
     assert f"count all {total} samples" in shown.replace("&#39;", "'")
     # and the slider indeed counts every sample: scikit-learn's ROC on all of them
-    fpr, tpr, thr = roc_curve(y == "b", s, drop_intermediate=False)
+    _, _, thr = roc_curve(y == "b", s, drop_intermediate=False)
     assert [np.inf if t is None else t for t in w["thresholds"]] == thr.tolist()
     for i, t in enumerate(thr):
         hit = s >= t

@@ -188,11 +188,11 @@ def subset_note(total: float, counted: float, pos_label: Any = None) -> str:
 
     Examples
     --------
-    >>> subset_note(30, 17, "b")  # doctest: +NORMALIZE_WHITESPACE
-    'the score curves, their areas and the threshold slider count all 30 samples (b against
+    >>> print(subset_note(30, 17, "b"))  # doctest: +NORMALIZE_WHITESPACE
+    the score curves, their areas and the threshold slider count all 30 samples (b against
     every other class, as scikit-learn's roc_auc_score does); the confusion matrix counts the
     17 whose true and predicted labels are both among the selected classes, so no stop of
-    the slider is that matrix'
+    the slider is that matrix
     """
     who = ("each class against every other class" if pos_label is None
            else f"{pos_label} against every other class")
