@@ -18,7 +18,7 @@ from ..curves.partial import PartialRange
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
-from .marks import ZERO_DIVISION_NOTE
+from .marks import ZERO_DIVISION_NOTE, empty_rows_note, row_percentages
 from .model import MetricValue, PerClassRow, Report, shown_metrics
 from .score_summaries import (
     CostChoice,
@@ -390,6 +390,9 @@ def build_report(
         notes.append(f"{', '.join(ratios)} read inf for a class whose ratio divides a positive "
                      "number by zero (no false positives, or no false negatives) and nan where "
                      "both parts are zero; their macro and weighted averages are then nan")
+    empty_note = empty_rows_note(cm.labels, row_percentages(cm.counts)[1])
+    if empty_note:  # the accuracy matrix's rows of classes absent from the truth
+        notes.append(empty_note)
     if cm.n_outside:
         notes.append(f"{cm.n_outside:g} samples had labels outside the selected classes")
     curves: list[ScoreCurve] = []

@@ -39,6 +39,7 @@ from .findings import (
     weakest_class,
 )
 from .jsonable import label_json, num
+from .marks import row_percentages
 from .score_summaries import Calibration, CostChoice, RocAverages
 from .scores import ScoreCurve, slider_points, subset_note
 
@@ -333,9 +334,7 @@ class Report(Displayable):
         >>> Report("", [0, 1], np.array([[3, 1], [0, 4]]), [], []).row_percentages.tolist()
         [[75.0, 25.0], [0.0, 100.0]]
         """
-        c = self.counts.astype(np.float64)
-        tot = c.sum(axis=1, keepdims=True)
-        return np.where(tot > 0, 100.0 * c / np.where(tot > 0, tot, 1.0), 0.0)
+        return row_percentages(self.counts)[0]
 
     @property
     def empty_rows(self) -> np.ndarray:
@@ -343,14 +342,15 @@ class Report(Displayable):
 
         Their percentages in :attr:`row_percentages` divide by zero: they are the
         zero-division rule's 0.0, and every format marks them as it marks that class's recall
-        (:data:`confmat.report.marks.ZERO_DIVISION_MARK`).
+        (:data:`confmat.report.marks.ZERO_DIVISION_MARK`; the one rule:
+        :func:`confmat.report.marks.row_percentages`, shared with ``str(cm)``).
 
         Examples
         --------
         >>> Report("", [0, 1], np.array([[3, 1], [0, 0]]), [], []).empty_rows.tolist()
         [False, True]
         """
-        return np.asarray(self.counts.sum(axis=1) == 0)
+        return row_percentages(self.counts)[1]
 
     @property
     def support(self) -> np.ndarray:
