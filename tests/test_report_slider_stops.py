@@ -139,8 +139,10 @@ def test_cost_optimal_threshold_above_every_score_is_a_stop() -> None:
     s = np.linspace(0.1, 0.9, 10)
     costs = np.array([[0.0, 10.0], [1.0, 0.0]])
     pred = (s >= 0.5).astype(int)
-    (d,) = report(y, s, pred, cost_matrix=costs).slider_data()
+    rep = report(y, s, pred, cost_matrix=costs)
+    (d,) = rep.slider_data()
     assert d["cost_optimal"] == 0 and d["thresholds"][0] == math.inf
+    assert rep.cost.threshold == math.inf and rep.cost.text == d["theta_text"][0]
     assert d["expected_cost"][0] == pytest.approx(1.0 / 10)
     for i, t in enumerate(d["thresholds"]):  # and it is the least of every stop's cost
         tab = confusion_matrix(y, (s >= t).astype(int), labels=[0, 1])
