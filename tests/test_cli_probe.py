@@ -402,12 +402,12 @@ def test_html_matrix_tables_and_slider_open_on_one_matrix(tmp_path_factory, seed
     want = binary_oracle(y, p, pos, w)
     widget = page_data(page)["widgets"]["r0"][0]
     i = widget["start"]
-    if not (p == pos).any():
-        # no sample predicted positive: the slider has no stop above the largest score, so it
-        # opens at the conventional point and says why (report/scores.py, Curve.opening)
-        assert f"predicts no sample as {pos}" in widget["start_note"]
-        return
     assert "model's own predictions" in widget["start_note"]
+    if not (p == pos).any():
+        # no sample predicted positive: the slider's stop above every score (threshold
+        # inf, null in the page's JSON), where it opens (report/scores.py, ScoreCurve.opening)
+        assert i == 0 and widget["thresholds"][0] is None
+        assert f"no sample is predicted {pos}" in widget["start_note"]
     assert [widget[k][i] for k in ("tp", "fn", "fp", "tn")] == [count_text(v)
                                                                 for v in want["counts"]]
     for name, v in want["metrics"].items():

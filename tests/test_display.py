@@ -29,7 +29,10 @@ def test_matrix_str_with_weights_and_empty_rows() -> None:
     text = str(cm)
     assert "1.25" in text and "0.5" in text
     row2 = text.splitlines()[3].split()
-    assert row2 == ["2", "0", "0", "0", "0", "-"]
+    # no true sample of 2: recall 0 / 0, written as the report's accuracy matrix writes it
+    # (the zero-division rule's 0.0 and the mark, explained by the note under the table)
+    assert row2 == ["2", "0", "0", "0", "0", "0.0%\u2020"]
+    assert text.splitlines()[-1].startswith("\u2020 no true sample of 2:")
 
 
 def test_matrix_html_is_an_escaped_heatmap() -> None:

@@ -40,14 +40,15 @@ def test_opens_on_predictions_that_are_a_threshold(seed: int, n: int, proba: boo
     (d,) = _opening(y, s, pred)
     i = d["start"]
     shown = [[d["tn"][i], d["fp"][i]], [d["fn"][i], d["tp"][i]]]
+    assert d["start_mode"] == "predictions" and d["start_is_printed_matrix"]
+    assert shown == confusion_matrix(y, pred, labels=[0, 1]).tolist()
     if pred.any():
-        assert d["start_mode"] == "predictions"
-        assert shown == confusion_matrix(y, pred, labels=[0, 1]).tolist()
         theta = float(d["theta_text"][i])  # the written θ reproduces the predictions
         assert np.array_equal(s >= theta, pred == 1)
-    else:  # no sample predicted positive: no stop of the slider shows that
-        assert d["start_mode"] == "conventional"
-        assert "predicts no sample" in d["start_note"]
+    else:  # no sample predicted positive: the stop above every score
+        assert i == 0 and d["thresholds"][0] == math.inf
+        assert d["theta_text"][0] == "above every score"
+        assert "no sample is predicted 1" in d["start_note"]
 
 
 @settings(max_examples=40, deadline=None)
@@ -67,10 +68,10 @@ def test_other_predictions_open_at_the_conventional_point(seed: int, proba: bool
     assert ("probabilities" in d["start_note"]) == proba
     i = d["start"]
     hit = s >= point
+    assert [d["tp"][i], d["fp"][i]] == [np.sum(hit & (y == 1)), np.sum(hit & (y == 0))]
     if hit.any():
-        assert [d["tp"][i], d["fp"][i]] == [np.sum(hit & (y == 1)), np.sum(hit & (y == 0))]
         assert np.array_equal(s >= float(d["theta_text"][i]), hit)
-    else:
+    else:  # score >= point for no sample: the stop above every score is that table
         assert i == 0 and "no score reaches" in d["start_note"]
 
 

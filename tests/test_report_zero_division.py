@@ -13,6 +13,7 @@ back with the standard library's ``html.parser`` and ``json``.
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from html.parser import HTMLParser
 
@@ -155,7 +156,9 @@ def check_report(y, s, pred, w=None) -> None:
     (c,) = json.loads(page.data)["widgets"]["r0"]
     i0 = c["start"]
     assert rep.slider_data()[0]["start_mode"] == "predictions"  # opens on the printed matrix
+    assert c["thresholds"][0] is None and c["theta_text"][0] == "above every score"
     for i, t in enumerate(c["thresholds"]):
+        t = math.inf if t is None else t  # the stop above every score: JSON null
         expected = oracle(y, (s >= t).astype(int), w)
         for name, exp in expected.items():
             check_stop(c["metrics"][name][i], exp, f"{name} at θ={t}")
@@ -215,7 +218,7 @@ def test_markers_vanish_where_the_ratio_is_defined() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(3, 40), st.booleans(), st.booleans(),
-       st.sampled_from(["all", "none_below", "cut"]))
+       st.sampled_from(["all", "none_below", "cut", "none"]))
 def test_slider_and_tables_tell_one_story(seed, n, one_class, weighted, kind) -> None:
     rng = np.random.default_rng(seed)
     y = np.zeros(n, int) if one_class else rng.integers(0, 2, n)
@@ -225,6 +228,8 @@ def test_slider_and_tables_tell_one_story(seed, n, one_class, weighted, kind) ->
         pred = np.ones(n, int)
     elif kind == "none_below":  # only the top score predicted positive: the highest stop
         pred = (s >= s.max()).astype(int)
+    elif kind == "none":  # nothing predicted positive: the stop above every score
+        pred = np.zeros(n, int)
     else:
         pred = (s >= rng.choice(s)).astype(int)
     check_report(y, s, pred, w)

@@ -213,8 +213,11 @@ def test_typed_threshold_moves_the_slider(browser, demo_dir: Path) -> None:
     assert "not a number" in widget.locator("[data-out='typed']").text_content()
     box.fill("2")
     box.press("Enter")
-    assert "no score reaches" in widget.locator("[data-out='typed']").text_content()
-    assert _slider_2x2(widget)["tp"] + _slider_2x2(widget)["fp"] == 1  # the highest stop
+    assert widget.locator("[data-out='typed']").text_content() == (
+        "no score reaches 2: no sample predicted positive")
+    # the stop above every score: score >= 2 predicts nothing positive
+    assert _slider_2x2(widget) == _oracle_2x2(y, np.where(score >= 2, pos, "other"), pos)
+    assert box.input_value() == "above every score"
     page.close()
 
 

@@ -7,6 +7,7 @@ One browser session for the module. Oracles: counts at a threshold are computed 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -22,6 +23,7 @@ from sklearn.metrics import (
     matthews_corrcoef,
     precision_score,
     recall_score,
+    roc_curve,
 )
 
 import confmat
@@ -94,8 +96,17 @@ class Page:
         assert external == [], external
 
 
+#: the θ box at the slider's stop above every score (threshold +inf, null in the page's JSON)
+ABOVE = "above every score"
+
+
+def theta_of(text: str) -> float:
+    """The θ the box shows: its number, or inf at the stop above every score."""
+    return math.inf if text == ABOVE else float(text)
+
+
 def read_2x2(widget) -> tuple[float, float, float, float, float]:
-    t = float(widget.locator("[data-out='threshold']").input_value())
+    t = theta_of(widget.locator("[data-out='threshold']").input_value())
     cells = [float(widget.locator(f"[data-out='{k}']").text_content())
              for k in ("tp", "fn", "fp", "tn")]
     return (t, *cells)
@@ -129,7 +140,8 @@ def test_slider_updates_the_2x2_table_and_metrics(browser, binary_case) -> None:
     widget = pg.page.locator(".cm-slider").first
     slider = widget.locator("input[type=range]")
     n_thresholds = len(np.unique(score))
-    assert int(slider.get_attribute("max")) == n_thresholds - 1
+    # a stop at each distinct score and one above every score
+    assert int(slider.get_attribute("max")) == n_thresholds
     seen = set()
 
     def check() -> None:
@@ -322,8 +334,10 @@ def test_keyboard_moves_theta_and_2x2_as_the_embedded_registry_data(browser,
     (curve,) = data["widgets"]["r0"]
     thresholds = curve["thresholds"]
     n_stops = len(thresholds)
-    # the embedded thresholds are the distinct scores, highest first (oracle: numpy)
-    assert thresholds == sorted(np.unique(score).tolist(), reverse=True)
+    # the embedded thresholds are scikit-learn's roc_curve thresholds: +inf (JSON null, above
+    # every score), then the distinct scores, highest first
+    _, _, sk_thresholds = roc_curve(y, score, drop_intermediate=False)
+    assert [math.inf if t is None else t for t in thresholds] == sk_thresholds.tolist()
     widget = page.locator(".cm-slider").first
     slider = widget.locator("input[type=range]")
 
@@ -334,12 +348,12 @@ def test_keyboard_moves_theta_and_2x2_as_the_embedded_registry_data(browser,
     def check(i: int, values: tuple[float, ...]) -> None:
         theta_box = widget.locator("[data-out='threshold']").input_value()
         assert theta_box == curve["theta_text"][i]
-        t = thresholds[i]
+        t = math.inf if thresholds[i] is None else thresholds[i]
         assert values[1:] == tuple(float(curve[k][i]) for k in ("tp", "fn", "fp", "tn"))
         pred = score >= t  # the counts the registry embedded, against numpy
         assert values[1:] == (np.sum(pred & (y == 1)), np.sum(~pred & (y == 1)),
                               np.sum(pred & (y == 0)), np.sum(~pred & (y == 0)))
-        assert np.array_equal(score >= float(theta_box), pred)  # θ as shown reproduces them
+        assert np.array_equal(score >= theta_of(theta_box), pred)  # θ as shown gives them
         mcc = widget.locator("[data-metric='mcc']").text_content()
         assert float(mcc) == pytest.approx(matthews_corrcoef(y, pred.astype(int)), abs=6e-5)
 
@@ -354,8 +368,15 @@ def test_keyboard_moves_theta_and_2x2_as_the_embedded_registry_data(browser,
     check(i1, v1)
     slider.press("End")
     i_end, v_end = shown()
-    assert i_end == 0 and v_end[0] == pytest.approx(max(score))
+    assert i_end == 0 and v_end[0] == math.inf  # above every score: nothing positive
+    assert v_end[1] == v_end[3] == 0
     check(i_end, v_end)
+    slider.press("ArrowRight")  # the end: the slider stays there
+    assert shown() == (i_end, v_end)
+    slider.press("ArrowLeft")  # one stop down: the highest score
+    i_top, v_top = shown()
+    assert i_top == 1 and v_top[0] == pytest.approx(max(score))
+    check(i_top, v_top)
     slider.press("Home")
     i_home, v_home = shown()
     assert i_home == n_stops - 1
@@ -587,7 +608,7 @@ def test_slider_shows_the_tables_zero_division_values_and_mark(browser, tmp_path
     for key, times in (("ArrowLeft", 0), ("End", 1), ("Home", 1), ("ArrowRight", 3)):
         for _ in range(times):
             slider.press(key)
-        t = float(widget.locator("[data-out='threshold']").input_value())
+        t = theta_of(widget.locator("[data-out='threshold']").input_value())
         at = (score >= t).astype(int)
         texts = shown()
         for name, (value, undefined) in _sklearn_at(y, at).items():
@@ -628,5 +649,75 @@ def test_heatmap_tooltip_of_a_large_matrix_is_written_on_hover(browser, tmp_path
     total = table.locator("tbody tr").nth(k).locator("td").first  # the totals row: no tooltip
     total.hover()
     assert total.get_attribute("title") is None
+    pg.assert_clean()
+    pg.page.close()
+
+
+def test_no_positive_model_opens_above_every_score(browser, tmp_path) -> None:
+    """A model that predicts no sample positive: the slider opens on the printed matrix, at its
+    stop above every score (labelled so, precision 0 / 0 shown with the tables' mark); its two
+    ends are scikit-learn's matrices of the first and last ``roc_curve`` thresholds (nothing
+    positive, everything positive), and the keys stop there."""
+    rng = np.random.default_rng(31)
+    n = 200
+    y = rng.integers(0, 2, n)
+    score = np.clip(0.3 * y + 0.6 * rng.random(n), 0, 1).round(3)
+    pred = (score >= 0.95).astype(int)  # no score reaches 0.95
+    assert not pred.any()
+    cm = confmat.ConfusionMatrix.from_predictions(y, pred, labels=[0, 1])
+    rep = build_report(cm, y_true=y, y_score=score, y_pred=pred, intervals=False)
+    path = tmp_path / "no_positive.html"
+    path.write_text(render_html(rep), encoding="utf-8")
+    _, _, thr = roc_curve(y, score, drop_intermediate=False)
+    pg = Page(browser, path)
+    widget = pg.page.locator(".cm-slider").first
+    slider = widget.locator("input[type=range]")
+    box = widget.locator("[data-out='threshold']")
+
+    def matrix() -> list[list[float]]:
+        _, tp, fn, fp, tn = read_2x2(widget)
+        return [[tn, fp], [fn, tp]]
+
+    def sklearn_at(t: float) -> list[list[int]]:
+        return confusion_matrix(y, (score >= t).astype(int), labels=[0, 1]).tolist()
+
+    # opening: the printed matrix, at the right end of the slider, labelled in words
+    assert matrix() == confusion_matrix(y, pred, labels=[0, 1]).tolist() == sklearn_at(thr[0])
+    assert box.input_value() == ABOVE and thr[0] == math.inf
+    assert int(slider.get_attribute("max")) == len(thr) - 1
+    assert slider.input_value() == slider.get_attribute("max")
+    assert slider.get_attribute("aria-valuetext") == (
+        "θ above every score: no sample predicted positive")
+    note = widget.locator("[data-out='start-note']").text_content()
+    assert "model's own predictions" in note and "no sample is predicted 1" in note
+    # precision = 0 / 0 there: 0.0000 with the mark, as the printed per-class table
+    assert widget.locator("[data-metric='precision']").text_content() == "0.0000\u2020"
+    assert "precision" in widget.locator("[data-out='zd-names']").text_content()
+    assert widget.locator("[data-out='zd-note']").is_visible()
+    slider.focus()
+    for key in ("End", "ArrowRight", "ArrowUp", "PageUp"):  # already at the end: stays
+        slider.press(key)
+        assert matrix() == sklearn_at(thr[0]) and box.input_value() == ABOVE, key
+    slider.press("ArrowLeft")  # one stop down: the highest score
+    assert float(box.input_value()) == pytest.approx(thr[1])
+    assert matrix() == sklearn_at(thr[1])
+    assert slider.get_attribute("aria-valuetext") == f"θ = {box.input_value()}"
+    slider.press("Home")  # the other end: the lowest score, every sample positive
+    assert float(box.input_value()) == thr[-1] == score.min()
+    assert matrix() == sklearn_at(thr[-1]) == confusion_matrix(y, np.ones(n, int)).tolist()
+    for key in ("Home", "ArrowLeft", "ArrowDown", "PageDown"):  # stays at that end
+        slider.press(key)
+        assert matrix() == sklearn_at(thr[-1]), key
+    # typed: a θ above every score goes to that stop, and so does its label typed back
+    box.fill("0.97")
+    box.press("Enter")
+    assert matrix() == sklearn_at(0.97) == sklearn_at(thr[0]) and box.input_value() == ABOVE
+    assert widget.locator("[data-out='typed']").text_content() == (
+        "no score reaches 0.97: no sample predicted positive")
+    slider.press("Home")
+    box.fill(ABOVE)
+    box.press("Enter")
+    assert matrix() == sklearn_at(thr[0])
+    assert widget.locator("[data-out='typed']").text_content() == ""
     pg.assert_clean()
     pg.page.close()

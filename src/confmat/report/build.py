@@ -18,7 +18,7 @@ from ..curves.partial import PartialRange
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
-from .marks import ZERO_DIVISION_NOTE
+from .marks import ZERO_DIVISION_NOTE, empty_rows_note, row_percentages
 from .model import MetricValue, PerClassRow, Report, shown_metrics
 from .score_summaries import (
     CostChoice,
@@ -28,7 +28,7 @@ from .score_summaries import (
     roc_averages,
     score_column,
 )
-from .scores import ScoreCurve, score_curves
+from .scores import ScoreCurve, score_curves, subset_note
 
 #: bootstrap resamples per interval in reports (intervals of metrics without an analytic form
 #: come from the multinomial bootstrap on the counts)
@@ -390,6 +390,9 @@ def build_report(
         notes.append(f"{', '.join(ratios)} read inf for a class whose ratio divides a positive "
                      "number by zero (no false positives, or no false negatives) and nan where "
                      "both parts are zero; their macro and weighted averages are then nan")
+    empty_note = empty_rows_note(cm.labels, row_percentages(cm.counts)[1])
+    if empty_note:  # the accuracy matrix's rows of classes absent from the truth
+        notes.append(empty_note)
     if cm.n_outside:
         notes.append(f"{cm.n_outside:g} samples had labels outside the selected classes")
     curves: list[ScoreCurve] = []
@@ -405,6 +408,9 @@ def build_report(
                 notes.append(f"no one-vs-rest curve of {', '.join(map(repr, absent))}: y_true "
                              "holds no sample of " + ("that class" if len(absent) == 1
                                                       else "those classes"))
+        if cm.n_outside and curves:  # the curves count every sample, the matrix fewer
+            notes.append(subset_note(curves[0].positives + curves[0].negatives, cm.n,
+                                     curves[0].pos_label if len(curves) == 1 else None))
         cal, why = report_calibration(y_true, y_score, list(cm.labels), curves, sample_weight,
                                       calibration_bins)
         if why:

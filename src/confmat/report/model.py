@@ -39,8 +39,9 @@ from .findings import (
     weakest_class,
 )
 from .jsonable import label_json, num
+from .marks import row_percentages
 from .score_summaries import Calibration, CostChoice, RocAverages
-from .scores import ScoreCurve, slider_points
+from .scores import ScoreCurve, slider_points, subset_note
 
 if TYPE_CHECKING:  # data only; the model imports no renderer
     from .groups_section import GroupsSection
@@ -333,9 +334,7 @@ class Report(Displayable):
         >>> Report("", [0, 1], np.array([[3, 1], [0, 4]]), [], []).row_percentages.tolist()
         [[75.0, 25.0], [0.0, 100.0]]
         """
-        c = self.counts.astype(np.float64)
-        tot = c.sum(axis=1, keepdims=True)
-        return np.where(tot > 0, 100.0 * c / np.where(tot > 0, tot, 1.0), 0.0)
+        return row_percentages(self.counts)[0]
 
     @property
     def empty_rows(self) -> np.ndarray:
@@ -343,14 +342,15 @@ class Report(Displayable):
 
         Their percentages in :attr:`row_percentages` divide by zero: they are the
         zero-division rule's 0.0, and every format marks them as it marks that class's recall
-        (:data:`confmat.report.marks.ZERO_DIVISION_MARK`).
+        (:data:`confmat.report.marks.ZERO_DIVISION_MARK`; the one rule:
+        :func:`confmat.report.marks.row_percentages`, shared with ``str(cm)``).
 
         Examples
         --------
         >>> Report("", [0, 1], np.array([[3, 1], [0, 0]]), [], []).empty_rows.tolist()
         [False, True]
         """
-        return np.asarray(self.counts.sum(axis=1) == 0)
+        return row_percentages(self.counts)[1]
 
     @property
     def support(self) -> np.ndarray:
@@ -528,6 +528,12 @@ class Report(Displayable):
         :func:`~confmat.report.scores.slider_points` thresholds per class), opening on the
         printed matrix.
 
+        When the printed matrix leaves samples out (``labels`` naming a subset of the
+        classes, :attr:`ConfusionMatrix.n_outside`), the slider, like the curves and their
+        areas, still counts every sample (the positive class against all others, as
+        scikit-learn's ``roc_auc_score``): no stop is then the printed matrix, and the
+        opening note (``start_note``) says so with both sample counts first.
+
         Returns
         -------
         list of dict
@@ -543,14 +549,19 @@ class Report(Displayable):
         """
         out = []
         points = slider_points(len(self.curves))
+        subset = self.matrix is not None and bool(self.matrix.n_outside)
         for c in self.curves:
             cost = self.cost if self.cost is not None and self.cost.pos_label == c.pos_label \
                 else None
-            out.append(c.slider(self.one_vs_rest(c.pos_label) if self.matrix is None
-                                or not self.matrix.n_outside else None,
-                                max_points=points,
-                                cost_matrix=None if cost is None else cost.cost_matrix,
-                                cost_threshold=None if cost is None else cost.threshold))
+            d = c.slider(None if subset else self.one_vs_rest(c.pos_label),
+                         max_points=points,
+                         cost_matrix=None if cost is None else cost.cost_matrix,
+                         cost_threshold=None if cost is None else cost.threshold)
+            if subset:
+                note = subset_note(c.positives + c.negatives, self.n, c.pos_label)
+                d["start_note"] = f"{note[0].upper()}{note[1:]}. {d['start_note']}"
+                d["start_is_printed_matrix"] = False
+            out.append(d)
         return out
 
     def to_dict(self) -> dict[str, Any]:

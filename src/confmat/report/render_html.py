@@ -44,7 +44,7 @@ from .html_env import (
     trusted_asset,
     trusted_json,
 )
-from .marks import ZERO_DIVISION_MARK, marked
+from .marks import ZERO_DIVISION_MARK, empty_rows_note, marked, row_percentages
 from .model import Report
 from .render_text import fmt, fmt_count
 from .scores import SLIDER_METRICS
@@ -256,21 +256,24 @@ def _roc_overlay(cmp: Comparison, bands: bool | None) -> dict[str, str] | None:
 
 
 # ------------------------------------------------------------------------------ contexts
-def _heatmap(labels: list[Any], counts: np.ndarray, pct: np.ndarray,
-             levels: set[int], titles: bool = False) -> dict[str, Any]:
-    """What the heatmap macro reads; ``titles``: static tooltips (pages without a script)."""
+def _heatmap(labels: list[Any], counts: np.ndarray, levels: set[int],
+             titles: bool = False) -> dict[str, Any]:
+    """What the heatmap macro reads; ``titles``: static tooltips (pages without a script).
+    Row percentages and the rows that divide by zero (marked, with their note) by the one
+    rule of :func:`confmat.report.marks.row_percentages`."""
+    pct, empty = row_percentages(counts)
     rows = []
     for i, t in enumerate(labels):
         cells = []
-        empty = not counts[i].sum()  # no true sample: its percentages are 0 / 0, marked
         for j, p in enumerate(labels):
             level = heat_level(float(pct[i, j]))
             levels.add(level)
             cells.append({"count": counts[i, j], "pct": float(pct[i, j]), "level": level,
-                          "pred": p, "undefined": empty})
+                          "pred": p, "undefined": bool(empty[i])})
         rows.append({"label": t, "cells": cells, "support": counts[i].sum()})
     return {"labels": labels, "rows": rows, "colsum": list(counts.sum(axis=0)),
-            "n": counts.sum(), "titles": titles and len(labels) <= HEAT_TITLES_MAX}
+            "n": counts.sum(), "titles": titles and len(labels) <= HEAT_TITLES_MAX,
+            "empty_note": empty_rows_note(labels, empty)}
 
 
 #: keys of :meth:`Report.slider_data` the page keeps as they are (the class it is about, and
@@ -291,7 +294,9 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     nothing (JavaScript's ``toFixed`` rounds the halfway
     0.03125 up, Python down). The FPR and TPR place the ROC dot only, rounded to 4 decimals
     (0.01 of the drawing's 100 units). The thresholds stay exact: a typed θ is compared with
-    them.
+    them. The first stop's threshold, ``inf`` (above every score: no sample predicted
+    positive), is written ``null``, JSON having no infinity; its ``theta_text`` says
+    "above every score".
 
     Parameters
     ----------
@@ -314,8 +319,11 @@ def slider_view(curve: dict[str, Any]) -> dict[str, Any]:
     ('1', '0.5000')
     >>> v["metrics"]["npv"][-1]  # θ = 0.1: every sample predicted positive, NPV = 0 / 0
     '0.0000†'
+    >>> v["thresholds"][0], v["theta_text"][0], v["metrics"]["precision"][0]  # TP + FP = 0
+    (None, 'above every score', '0.0000†')
     """
     out = {k: curve[k] for k in SLIDER_KEYS if k in curve}
+    out["thresholds"] = [v if math.isfinite(v) else None for v in curve["thresholds"]]
     for k in ("tp", "fn", "fp", "tn"):
         out[k] = [fmt_count(v) for v in curve[k]]
     undefined = curve.get("undefined", {})
@@ -337,7 +345,7 @@ def _body(rep: Report, key: str, widgets: dict[str, Any], levels: set[int],
     """Everything the report body template reads about one report."""
     body: dict[str, Any] = {
         "rep": rep, "key": key, "slider": None, "figures": [],
-        "heatmap": _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels,
+        "heatmap": _heatmap(list(rep.labels), rep.counts, levels,
                             titles=True),
         "per_class": {"rows": rep.per_class, "labels": list(rep.labels),
                       "support": list(rep.support), "n": rep.n,
@@ -513,8 +521,8 @@ def render_fragment(obj: Report | Comparison) -> str:
             style=scoped_style(".confmat-report", set()), title=obj.title, table=_table(obj),
             partial_auc=obj.partial_auc)
     levels: set[int] = set()
-    body = {"rep": obj, "heatmap": _heatmap(list(obj.labels), obj.counts, obj.row_percentages,
-                                            levels, titles=True),
+    body = {"rep": obj, "heatmap": _heatmap(list(obj.labels), obj.counts, levels,
+                                            titles=True),
             "groups": None if obj.groups is None else _groups(obj.groups, figure=False)}
     return env.get_template("fragment.html.j2").render(
         style=scoped_style(".confmat-report", levels), body=body, meta=_meta(obj))
@@ -549,6 +557,6 @@ def matrix_html(cm: Any) -> str:
         shown.insert(3, ("f1_macro", "macro-averaged F1", cm.metric("f1", average="macro"),
                          False))
     levels: set[int] = set()
-    heat = _heatmap(list(rep.labels), rep.counts, rep.row_percentages, levels, titles=True)
+    heat = _heatmap(list(rep.labels), rep.counts, levels, titles=True)
     return environment().get_template("matrix.html.j2").render(
         style=scoped_style(".confmat-matrix", levels), k=cm.n_classes, n=cm.n, heatmap=heat, shown=shown)

@@ -10,7 +10,7 @@ from ..plots import marked_points
 from .comparison import Comparison
 from .escapes import md_escape, visible
 from .findings import count_text
-from .marks import ZERO_DIVISION_MARK, marked
+from .marks import ZERO_DIVISION_MARK, empty_rows_note, marked, row_percentages
 from .model import Report
 
 #: one table of a rendered report: (title, header, rows, column alignment or None)
@@ -516,6 +516,12 @@ def matrix_text(labels: Sequence[Any], counts: Any) -> str:
     """A confusion matrix as a terminal table: counts, row and column totals, and each true
     class's recall (the diagonal of the accuracy matrix).
 
+    A class without a true sample has a recall of 0 / 0: it is written as the report writes
+    that row of its accuracy matrix, the zero-division rule's ``0.0%`` with the mark ``†``,
+    and the note under the table says why (the one rule:
+    :func:`confmat.report.marks.row_percentages` and
+    :func:`~confmat.report.marks.empty_rows_note`). So is the accuracy of an empty table.
+
     Parameters
     ----------
     labels : sequence
@@ -529,19 +535,28 @@ def matrix_text(labels: Sequence[Any], counts: Any) -> str:
     --------
     >>> matrix_text(["a", "b"], [[3, 1], [0, 4]]).splitlines()[1].split()
     ['a', '3', '1', '4', '75.0%']
+    >>> print(matrix_text(["a", "b"], [[3, 1], [0, 0]]))
+    true \\ pred  a  b  total      recall
+    a            3  1      4      75.0%
+    b            0  0      0       0.0%†
+    -----------  -  -  -----  ----------
+    total        3  1      4  acc 75.0%
+    † no true sample of b: its row's percentages (and its recall) are 0 / 0, counted as 0.0 by the zero-division rule
     """
     import numpy as np
 
     c = np.asarray(counts)
     names = [str(v) for v in labels]
+    pct, empty = row_percentages(c)
     tot_r, tot_c, n = c.sum(axis=1), c.sum(axis=0), c.sum()
     header = ["true \\ pred", *names, "total", "recall"]
     rows = []
-    for name, row, t, d in zip(names, c.tolist(), tot_r, np.diagonal(c), strict=True):
+    for i, (name, row, t) in enumerate(zip(names, c.tolist(), tot_r, strict=True)):
         rows.append([name, *(fmt_count(v) for v in row), fmt_count(t),
-                     f"{100 * d / t:.1f}%" if t else "-"])
+                     marked(f"{pct[i, i]:.1f}%", bool(empty[i]))])
     rows.append(["total", *(fmt_count(v) for v in tot_c), fmt_count(n),
-                 f"acc {100 * np.trace(c) / n:.1f}%" if n else "-"])
+                 marked(f"acc {100 * np.trace(c) / n if n else 0.0:.1f}%", not n)])
     body = table(header, rows)
     lines = body.splitlines()
-    return "\n".join([lines[0], *lines[2:-1], lines[1], lines[-1]])
+    note = empty_rows_note(labels, empty)
+    return "\n".join([lines[0], *lines[2:-1], lines[1], lines[-1], *([note] if note else [])])

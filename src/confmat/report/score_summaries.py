@@ -18,7 +18,7 @@ from ..curves import OneVsRestROC, best_threshold, roc_curve_ovr
 from ..curves.calibration import Calibration, calibration
 from ..inputs.targets import encode_truth
 from .jsonable import label_json, num
-from .scores import ScoreCurve, theta_text
+from .scores import ABOVE_EVERY_SCORE, ScoreCurve, theta_text
 
 
 @dataclass
@@ -42,7 +42,8 @@ class CostChoice:
         Expected cost per sample of the model's own predictions (the printed matrix as the
         positive class against the rest).
     text : str
-        ``threshold`` as typed on the slider (see :func:`confmat.report.scores.theta_text`).
+        ``threshold`` as typed on the slider (see :func:`confmat.report.scores.theta_text`;
+        :data:`~confmat.report.scores.ABOVE_EVERY_SCORE` for ``inf``).
 
     Examples
     --------
@@ -126,7 +127,7 @@ def cost_choice(y_true: Any, score: Any, pos_label: Any, sample_weight: Any, cos
     t = choice.threshold
     below = s[s < t]
     text = theta_text(t, float(below[-1]) if below.size else -math.inf) \
-        if math.isfinite(t) else "inf"
+        if math.isfinite(t) else ABOVE_EVERY_SCORE
     return CostChoice(choice.confusion_matrix.labels[1] if pos_label is None else pos_label,
                       c, t, choice.value, counts, model, text)
 

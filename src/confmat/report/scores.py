@@ -3,8 +3,9 @@
 The sweep holds the per-threshold 2 x 2 tables (``[[TN, FP], [FN, TP]]``, rule
 ``score >= threshold``); every value the report shows of them - ROC and PR points, marked
 thresholds, and each value of the HTML threshold slider - is read through the sweep's public
-API and the metric registry (:func:`confmat.plots.sweep_metric`). The page's script only looks
-values up. The positive class is resolved by the input door
+API and the metric registry (:func:`stack_metric` on its tables). The slider has one stop more
+than the sweep: above every score (threshold ``inf``, no sample predicted positive), the
+first threshold of scikit-learn's ``roc_curve``. The page's script only looks values up. The positive class is resolved by the input door
 (:func:`confmat.inputs.targets.resolve_pos_label`), never here.
 """
 
@@ -22,7 +23,7 @@ from ..curves import ThresholdSweep
 from ..inputs.encode import encode_pair
 from ..inputs.targets import check_scores_1d, encode_truth, resolve_pos_label
 from ..metrics import Stats, evaluate, get_metric
-from ..plots import sweep_from_predictions, sweep_metric, thin_index
+from ..plots import sweep_from_predictions, thin_index
 from .jsonable import label_json, num
 
 #: thresholds kept for the interactive slider; longer sweeps are thinned to this many (exact
@@ -55,6 +56,11 @@ def slider_points(n_curves: int) -> int:
     """
     share = MAX_SLIDER_STOPS // max(int(n_curves), 1)
     return max(MIN_SLIDER_THRESHOLDS, min(MAX_SLIDER_THRESHOLDS, share))
+
+#: how the page writes the slider's stop above every score (threshold ``+inf``: no sample
+#: predicted positive, scikit-learn's first ``roc_curve`` threshold); the page's JSON holds
+#: that threshold as ``null``, JSON having no infinity
+ABOVE_EVERY_SCORE = "above every score"
 
 #: registry metrics the slider shows at each threshold (values computed here, not in the page)
 SLIDER_METRICS = ("recall", "specificity", "precision", "npv", "f1", "accuracy",
@@ -123,11 +129,77 @@ def table_metric(table: Any, name: str, zero_division: Any = 0) -> float:
     >>> table_metric([[3, 1], [2, 4]], "precision"), round(table_metric([[3, 1], [2, 4]], "mcc"), 6)
     (0.8, 0.408248)
     """
+    return float(stack_metric(np.asarray(table, np.float64)[None], name, zero_division)[0])
+
+
+def stack_metric(tables: Any, name: str, zero_division: Any = 0) -> np.ndarray:
+    """A registry metric of the positive class of each table of a stack of 2 x 2 tables
+    (layout ``[[TN, FP], [FN, TP]]``), as :func:`confmat.plots.sweeps.sweep_metric` computes
+    it on a sweep's tables.
+
+    Parameters
+    ----------
+    tables : array-like of shape (T, 2, 2)
+    name : str
+        Registry name or alias.
+    zero_division : 0, 1 or nan
+        Value of undefined ratios.
+
+    Returns
+    -------
+    ndarray of float64, shape (T,)
+
+    Examples
+    --------
+    >>> stack_metric([[[3, 1], [2, 4]], [[4, 0], [6, 0]]], "precision").tolist()
+    [0.8, 0.0]
+    >>> stack_metric([[[4, 0], [6, 0]]], "precision", np.nan).tolist()  # 0 / 0
+    [nan]
+    """
     spec = get_metric(name)
-    stack = np.asarray(table, np.float64)[None]
-    out = evaluate(spec.name, Stats(stack, zero_division=zero_division), None, warn=False)
-    return float(np.asarray(out, np.float64)[0, 1] if spec.kind == "per_class"
-                 else np.asarray(out, np.float64)[0])
+    out = evaluate(spec.name, Stats(np.asarray(tables, np.float64), zero_division=zero_division),
+                   None, warn=False)
+    out = np.asarray(out, np.float64)
+    return out[:, 1] if spec.kind == "per_class" else out
+
+
+def subset_note(total: float, counted: float, pos_label: Any = None) -> str:
+    """What a report says when its matrix counts fewer samples than its score curves.
+
+    With ``labels`` naming a subset of the classes, the confusion matrix counts only the
+    samples whose true and predicted labels are both in it
+    (:attr:`confmat.ConfusionMatrix.n_outside` are left out), while the score curves, their
+    areas and the threshold slider count every sample, the positive class against all the
+    others, as scikit-learn's ``roc_auc_score`` does. No stop of the slider is then the
+    printed matrix.
+
+    Parameters
+    ----------
+    total : float
+        Samples (or total weight) behind the curves.
+    counted : float
+        Samples (or total weight) counted by the matrix.
+    pos_label : label, optional
+        The positive class of the one curve; None for one curve per class.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(subset_note(30, 17, "b"))  # doctest: +NORMALIZE_WHITESPACE
+    the score curves, their areas and the threshold slider count all 30 samples (b against
+    every other class, as scikit-learn's roc_auc_score does); the confusion matrix counts the
+    17 whose true and predicted labels are both among the selected classes, so no stop of
+    the slider is that matrix
+    """
+    who = ("each class against every other class" if pos_label is None
+           else f"{pos_label} against every other class")
+    return (f"the score curves, their areas and the threshold slider count all {total:g} "
+            f"samples ({who}, as scikit-learn's roc_auc_score does); the confusion matrix "
+            f"counts the {counted:g} whose true and predicted labels are both among the "
+            "selected classes, so no stop of the slider is that matrix")
 
 
 class Opening(NamedTuple):
@@ -136,7 +208,7 @@ class Opening(NamedTuple):
     Parameters
     ----------
     start : int
-        Position in :attr:`ScoreCurve.thresholds`.
+        Position in :attr:`ScoreCurve.stops` (0: the stop above every score).
     mode : {'predictions', 'counts', 'conventional'}
         The model's own predictions; the threshold whose table equals the printed matrix;
         the conventional point (0.5 for probabilities, 0 for decision functions).
@@ -203,6 +275,20 @@ class ScoreCurve:
         """Total (weighted) count of the other classes."""
         return float(self.sweep.fp[0] + self.sweep.tn[0]) if len(self.sweep) else 0.0
 
+    @property
+    def stops(self) -> np.ndarray:
+        """The slider's thresholds, decreasing: ``inf`` (above every score: no sample
+        predicted positive, as the first threshold of scikit-learn's ``roc_curve``), then
+        :attr:`thresholds` (the lowest predicts every sample positive)."""
+        return np.r_[math.inf, self.thresholds]
+
+    @property
+    def stop_tables(self) -> np.ndarray:
+        """The ``(len(stops), 2, 2)`` tables ``[[TN, FP], [FN, TP]]`` at :attr:`stops`: the
+        all-negative table (TP = FP = 0) above every score, then the sweep's tables."""
+        none = np.array([[[self.negatives, 0.0], [self.positives, 0.0]]])
+        return np.concatenate([none, np.asarray(self.sweep.tables, np.float64)])
+
     def start_index(self, table: np.ndarray | None) -> tuple[int, bool]:
         """Where the slider opens, and whether that is the printed matrix (see :meth:`opening`).
 
@@ -214,7 +300,7 @@ class ScoreCurve:
         Returns
         -------
         index : int
-            Position in :attr:`thresholds`.
+            Position in :attr:`stops`.
         matched : bool
             Whether the slider opens on the model's predictions or on a table equal to
             ``table``.
@@ -223,7 +309,9 @@ class ScoreCurve:
         --------
         >>> c = score_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0, 1])[0]
         >>> c.start_index(np.array([[1, 1], [1, 1]]))
-        (1, True)
+        (2, True)
+        >>> c.start_index(np.array([[2, 0], [2, 0]]))  # nothing predicted positive
+        (0, True)
         """
         op = self.opening(table)
         return op.start, op.mode != "conventional"
@@ -233,10 +321,11 @@ class ScoreCurve:
 
         In order: the model's own predictions when they are ``score >= θ`` for some θ
         (:attr:`predicted_interval`, known when ``y_pred`` was given to
-        :func:`score_curves`); else, without ``y_pred``, the threshold whose 2 x 2 table
-        equals ``table``; else the conventional point: θ = 0.5 when every score lies in
-        [0, 1] (probabilities), θ = 0 otherwise (decision functions), that is the lowest
-        threshold at or above it.
+        :func:`score_curves`; a model that predicts no sample positive is the stop above
+        every score); else, without ``y_pred``, the stop whose 2 x 2 table equals ``table``;
+        else the conventional point: θ = 0.5 when every score lies in [0, 1]
+        (probabilities), θ = 0 otherwise (decision functions), that is the lowest stop at or
+        above it.
 
         Parameters
         ----------
@@ -252,8 +341,12 @@ class ScoreCurve:
         >>> c = score_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0, 1],
         ...                  y_pred=[0, 1, 0, 1])[0]
         >>> op = c.opening()
-        >>> op.mode, float(c.thresholds[op.start])
+        >>> op.mode, float(c.stops[op.start])
         ('predictions', 0.4)
+        >>> op = score_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0, 1],
+        ...                   y_pred=[0, 0, 0, 0])[0].opening()
+        >>> op.start, op.mode
+        (0, 'predictions')
         >>> score_curves([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0, 1],
         ...              y_pred=[0, 0, 1, 1])[0].opening().mode
         'conventional'
@@ -263,27 +356,31 @@ class ScoreCurve:
             return Opening(0, "conventional", "There are no scores to threshold.")
         iv = self.predicted_interval
         reason = ""
-        if iv is not None and math.isfinite(iv[1]):
+        if iv is not None and iv[1] == math.inf:
+            return Opening(0, "predictions",
+                           "It opens on the model's own predictions: no sample is predicted "
+                           f"{self.pos_label}, that is score ≥ θ for every θ above every "
+                           f"score (the largest is {theta_text(iv[0], -math.inf)}).")
+        if iv is not None:
             k = np.flatnonzero(t == iv[1])
             if k.size:
                 where = (f"every θ ≤ {theta_text(iv[1], -math.inf)}" if iv[0] == -math.inf
                          else f"every θ in ({theta_text(iv[0], -math.inf)}, "
                               f"{theta_text(iv[1], iv[0])}]")
-                return Opening(int(k[0]), "predictions",
+                return Opening(int(k[0]) + 1, "predictions",
                                "It opens on the model's own predictions: they are exactly "
                                f"score ≥ θ for {where}.")
-        if iv is not None:
-            reason = (f"The model predicts no sample as {self.pos_label}, which no stop of "
-                      "the slider shows; ")
+            reason = "The model's predictions are not a threshold of these scores; "
         elif self.predictions_given:
             reason = ("The model's predictions are not score ≥ θ for any single θ (for "
                       "example the largest of several classes' scores); ")
         elif table is not None:
             tb = np.asarray(table, np.float64)
-            hit = np.flatnonzero(np.isclose(self.sweep.tp, tb[1, 1])
-                                 & np.isclose(self.sweep.fp, tb[0, 1])
-                                 & np.isclose(self.sweep.fn, tb[1, 0])
-                                 & np.isclose(self.sweep.tn, tb[0, 0]))
+            st = self.stop_tables
+            hit = np.flatnonzero(np.isclose(st[:, 1, 1], tb[1, 1])
+                                 & np.isclose(st[:, 0, 1], tb[0, 1])
+                                 & np.isclose(st[:, 1, 0], tb[1, 0])
+                                 & np.isclose(st[:, 0, 0], tb[0, 0]))
             if hit.size:
                 return Opening(int(hit[0]), "counts",
                                "It opens on the threshold whose counts equal the printed "
@@ -297,50 +394,53 @@ class ScoreCurve:
                 else "decision-function scores")
         at_least = np.flatnonzero(t >= point)  # rule score >= point: lowest threshold >= point
         if at_least.size:
-            return Opening(int(at_least[-1]), "conventional",
+            return Opening(int(at_least[-1]) + 1, "conventional",
                            f"{reason}it opens at the conventional θ = {point:g} for {kind}.")
         return Opening(0, "conventional",
                        f"{reason}no score reaches the conventional θ = {point:g} for {kind}, "
-                       "so it opens at the highest score.")
+                       "so it opens above every score (no sample predicted positive).")
 
     def slider(self, table: np.ndarray | None = None,
                max_points: int = MAX_SLIDER_THRESHOLDS, cost_matrix: Any = None,
                cost_threshold: float | None = None) -> dict[str, Any]:
         """Every value the HTML slider shows, at every threshold it can stop at.
 
-        The thresholds are thinned to ``max_points`` (the opening one and the cost-optimal
-        one always kept); counts come from ``sweep.tables`` and each metric of
-        :data:`SLIDER_METRICS`, the FPR and TPR of the ROC dot from the registry on those
-        tables. A metric whose ratio divides by zero at a threshold follows the rule of the
-        report's tables (:func:`confmat.report.build.zero_division_fills`): the undefined
-        ratio counts as 0.0 (scikit-learn's ``zero_division=0``), and ``undefined`` lists
-        where, so that the page marks those values as the tables do.
+        The stops are :attr:`stops`: one above every score (threshold ``inf``, no sample
+        predicted positive, so TP = FP = 0 and the precision is 0 / 0) and each distinct
+        score down to the lowest (every sample predicted positive). They are thinned to
+        ``max_points`` (both ends, the opening one and the cost-optimal one always kept);
+        counts come from :attr:`stop_tables` and each metric of :data:`SLIDER_METRICS`, the
+        FPR and TPR of the ROC dot from the registry on those tables. A metric whose ratio
+        divides by zero at a threshold follows the rule of the report's tables
+        (:func:`confmat.report.build.zero_division_fills`): the undefined ratio counts as
+        0.0 (scikit-learn's ``zero_division=0``), and ``undefined`` lists where, so that
+        the page marks those values as the tables do.
 
         Parameters
         ----------
         table : ndarray of shape (2, 2), optional
             The printed matrix (positive against the rest); the slider opens on it when it is
-            one of the sweep's tables.
+            one of the stops' tables.
         max_points : int
         cost_matrix : array-like of shape (2, 2), optional
             Costs ``[[C_TN, C_FP], [C_FN, C_TP]]``: adds ``expected_cost`` (per sample, at
             each kept threshold).
         cost_threshold : float, optional
             The cost-optimal threshold (:class:`confmat.report.score_summaries.CostChoice`):
-            adds ``cost_optimal``, its position among the kept thresholds (None when it is
-            ``inf``, predicting nothing positive, which no stop of the slider shows).
+            adds ``cost_optimal``, its position among the kept stops (``inf``, predicting
+            nothing positive, is the stop above every score).
 
         Returns
         -------
         dict
-            ``thresholds`` (decreasing), ``tp``, ``fn``, ``fp``, ``tn``, ``fpr``, ``tpr``,
-            ``metrics`` (name -> values), ``undefined`` (name -> positions of the values
-            that come from the zero-division rule; metrics without any left out),
-            ``full_names``, ``start`` (opening index),
+            ``thresholds`` (decreasing, the first ``inf``), ``tp``, ``fn``, ``fp``, ``tn``,
+            ``fpr``, ``tpr``, ``metrics`` (name -> values), ``undefined`` (name -> positions
+            of the values that come from the zero-division rule; metrics without any left
+            out), ``full_names``, ``start`` (opening index),
             ``start_is_printed_matrix``, ``start_mode`` and ``start_note`` (see
             :meth:`opening`), ``theta_text`` (each threshold as typed, see
-            :func:`theta_text`), ``pos_label``, ``thinned``; with costs ``expected_cost``
-            and ``cost_optimal``.
+            :func:`theta_text`; :data:`ABOVE_EVERY_SCORE` for ``inf``), ``pos_label``,
+            ``thinned``; with costs ``expected_cost`` and ``cost_optimal``.
 
         Examples
         --------
@@ -348,21 +448,24 @@ class ScoreCurve:
         >>> d = c.slider(np.array([[1, 1], [1, 1]]))
         >>> d["thresholds"][d["start"]], d["metrics"]["precision"][d["start"]]
         (0.4, 0.5)
+        >>> d["thresholds"][0], d["theta_text"][0], d["tp"][0], d["fp"][0]
+        (inf, 'above every score', 0.0, 0.0)
         >>> d["undefined"]  # θ = 0.1 predicts every sample positive: NPV = 0 / 0
-        {'npv': [3], 'markedness': [3]}
-        >>> d["metrics"]["npv"][3], d["metrics"]["markedness"][3]  # PPV 0.5 + 0 - 1
+        {'precision': [0], 'npv': [4], 'markedness': [0, 4]}
+        >>> d["metrics"]["npv"][4], d["metrics"]["markedness"][4]  # PPV 0.5 + 0 - 1
         (0.0, -0.5)
         """
         op = self.opening(table)
         start = op.start
-        idx = thin_index(len(self.thresholds), max_points)
+        stops = self.stops
+        idx = thin_index(len(stops), max_points)
         if start not in idx:
             idx = np.sort(np.r_[idx, start])
-        at_cost = np.flatnonzero(self.thresholds == cost_threshold) \
+        at_cost = np.flatnonzero(stops == cost_threshold) \
             if cost_threshold is not None else np.array([], np.int64)
         if at_cost.size and at_cost[0] not in idx:
             idx = np.sort(np.r_[idx, at_cost[0]])
-        tables = np.asarray(self.sweep.tables, np.float64)[idx]
+        tables = self.stop_tables[idx]
         at = int(np.searchsorted(idx, start))
         printed = table is not None and op.mode != "conventional"
         if printed:
@@ -373,10 +476,8 @@ class ScoreCurve:
         values: dict[str, list[float | None]] = {}
         undefined: dict[str, list[int]] = {}
         for m in SLIDER_METRICS:  # the tables' rule: an undefined ratio counts as 0.0
-            v = sweep_metric(self.sweep, m, idx, zero_division=0)
-            left_open = sweep_metric(self.sweep, m, idx, zero_division=np.nan)
-            if printed:
-                v[at], left_open[at] = (table_metric(tables[at], m, zd) for zd in (0, np.nan))
+            v = stack_metric(tables, m, zero_division=0)
+            left_open = stack_metric(tables, m, zero_division=np.nan)
             values[m] = [num(x) for x in v]
             fills = np.flatnonzero(np.isnan(left_open) & ~np.isnan(v))
             if fills.size:
@@ -392,16 +493,16 @@ class ScoreCurve:
         return extra | {
             "pos_label": label_json(self.pos_label),
             "rule": "score >= threshold",
-            "thresholds": [float(v) for v in self.thresholds[idx]],
-            "theta_text": [theta_text(float(self.thresholds[i]), float(
-                self.thresholds[i + 1]) if i + 1 < len(self.thresholds) else -math.inf)
+            "thresholds": [float(v) for v in stops[idx]],
+            "theta_text": [ABOVE_EVERY_SCORE if i == 0 else theta_text(
+                float(stops[i]), float(stops[i + 1]) if i + 1 < len(stops) else -math.inf)
                 for i in idx],
             "tp": tables[:, 1, 1].tolist(),
             "fn": tables[:, 1, 0].tolist(),
             "fp": tables[:, 0, 1].tolist(),
             "tn": tables[:, 0, 0].tolist(),
-            "fpr": [num(v) for v in sweep_metric(self.sweep, "fpr", idx)],
-            "tpr": [num(v) for v in sweep_metric(self.sweep, "recall", idx)],
+            "fpr": [num(v) for v in stack_metric(tables, "fpr")],
+            "tpr": [num(v) for v in stack_metric(tables, "recall")],
             "metrics": values,
             "undefined": undefined,
             "full_names": {m: get_metric(m).full_name for m in SLIDER_METRICS},
@@ -409,7 +510,7 @@ class ScoreCurve:
             "start_is_printed_matrix": op.mode != "conventional",
             "start_mode": op.mode,
             "start_note": op.note,
-            "thinned": len(idx) < len(self.thresholds),
+            "thinned": len(idx) < len(stops),
         }
 
     def to_dict(self) -> dict[str, Any]:

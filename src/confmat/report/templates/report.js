@@ -1,7 +1,9 @@
 // Threshold slider. It computes no metric: confmat's metric registry computed every count
 // and value at every threshold the slider can stop at (rule: score >= threshold) and
 // embedded them as JSON, written as the printed tables write them (render_html.slider_view);
-// this script only looks them up by index and displays them.
+// this script only looks them up by index and displays them. The first stop, at the right
+// end of the slider, lies above every score (no sample predicted positive): its threshold is
+// +infinity, written null in the JSON (which has no infinity) and shown as its theta_text.
 (function () {
   "use strict";
   var node = document.getElementById("confmat-data");
@@ -9,6 +11,7 @@
   var data = JSON.parse(node.textContent);
   function fmt(v) { return v === null ? "nan" : v; }
   function xy(v) { return v === null ? 0 : v; }
+  function threshold(v) { return v === null ? Infinity : v; }
   var SVGNS = "http://www.w3.org/2000/svg";
   function el(name, attrs) {
     var e = document.createElementNS(SVGNS, name);
@@ -25,6 +28,9 @@
     function update() {
       var i = c.thresholds.length - 1 - Number(rng.value);
       out("threshold").value = c.theta_text[i];
+      rng.setAttribute("aria-valuetext", c.thresholds[i] === null
+        ? "θ " + c.theta_text[i] + ": no sample predicted positive"
+        : "θ = " + c.theta_text[i]);
       ["tp", "fn", "fp", "tn"].forEach(function (n) { out(n).textContent = c[n][i]; });
       // a value from the zero-division rule carries the tables' mark (written by confmat);
       // the note under the table names those metrics at this θ
@@ -68,26 +74,27 @@
       update();
     }
     // a typed θ: the stop whose table is that of score >= θ, the lowest threshold at or
-    // above θ (exact unless the thresholds were thinned)
+    // above θ (exact unless the thresholds were thinned); above every score, the first stop
+    // (its label typed back goes there too)
     function typed() {
       var box = out("threshold");
       var say = out("typed");
-      var v = Number(box.value.trim().replace("\u2212", "-"));
+      var text = box.value.trim();
+      var T = c.thresholds.length;
+      var v = text === c.theta_text[0] ? Infinity : Number(text.replace("\u2212", "-"));
       say.textContent = "";
-      if (box.value.trim() === "" || !isFinite(v)) {
+      if (text === "" || isNaN(v) || (!isFinite(v) && text !== c.theta_text[0])) {
         say.textContent = "not a number: " + box.value;
         update();
         return;
       }
-      var T = c.thresholds.length;
-      var i = -1;
+      var i = 0;
       for (var q = T - 1; q >= 0; q--) {
-        if (c.thresholds[q] >= v) { i = q; break; }
+        if (threshold(c.thresholds[q]) >= v) { i = q; break; }
       }
-      if (i < 0) {
-        i = 0;
-        say.textContent = "no score reaches " + box.value + "; showing the highest score";
-      } else if (c.thinned && String(c.theta_text[i]) !== box.value.trim()) {
+      if (c.thresholds[i] === null && text !== c.theta_text[0]) {
+        say.textContent = "no score reaches " + box.value + ": no sample predicted positive";
+      } else if (c.thinned && String(c.theta_text[i]) !== text) {
         say.textContent = "nearest kept threshold at or above " + box.value;
       }
       rng.value = String(T - 1 - i);
