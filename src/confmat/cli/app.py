@@ -43,6 +43,7 @@ CLI_WORDS = (
     ("must be one of metrics", "must be one of the compared metrics (--metrics)"),
     ("not in the fixed labels", "not in --labels"),
     ("outside the fixed labels", "outside --labels"),
+    ("name its real format", "give its real format with --input-format"),
 )
 
 for _command in (compare, demo, explain, matrix, metrics, report):

@@ -277,6 +277,121 @@ def check_file(path: str, datasets: bool = False) -> None:
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+class Command(click.Command):
+    """A command whose options that take a value say so when the value is missing.
+
+    click reads the word after such an option as its value whatever it is, so that
+    ``--title --no-intervals`` would silently be a title and ``--title`` at the end names
+    ``confmat --help``; here both are a usage error naming the option, with the command's
+    help (a value that starts like an option is still given as ``--title=--draft``).
+
+    Examples
+    --------
+    >>> from click.testing import CliRunner
+    >>> from confmat.cli import cli
+    >>> run = CliRunner().invoke
+    >>> print(run(cli, ["matrix", "[[1, 2], [3, 4]]", "--title"], standalone_mode=False).exception)
+    --title needs a value
+    >>> print(run(cli, ["matrix", "[[1, 2], [3, 4]]", "--title", "--all"],
+    ...           standalone_mode=False).exception)
+    --title needs a value; the next word is the option --all
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Check the words for an option without its value, then parse them as click does.
+
+        Parameters
+        ----------
+        ctx : click.Context
+            The command's context.
+        args : list of str
+            The words after the command's name.
+
+        Returns
+        -------
+        list of str
+            The words left over (click's own result).
+
+        Raises
+        ------
+        click.UsageError
+            An option that takes a value is last, or followed by one of the command's
+            options.
+        """
+        takes_value = {o for p in self.params if isinstance(p, click.Option)
+                       and not p.is_flag and not p.count for o in p.opts}
+        names = {o for p in self.params if isinstance(p, click.Option)
+                 for o in (*p.opts, *p.secondary_opts)} | set(ctx.help_option_names)
+        for word, following in zip(args, [*args[1:], None], strict=False):
+            if word == "--":
+                break
+            if word in takes_value and following in names:
+                raise click.UsageError(
+                    f"{word} needs a value; the next word is the option {following}", ctx=ctx)
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadOptionUsage as exc:
+            if exc.option_name in takes_value and exc.ctx is None:  # the value is missing
+                raise click.UsageError(f"{exc.option_name} needs a value", ctx=ctx) from None
+            raise
+
+
+def output_path(kind: str) -> Any:
+    """The callback of an option naming where to write (``-o`` a file, ``--plots`` a
+    directory): a path that cannot be used is an error naming the option before any work is
+    done; nothing is created here.
+
+    Parameters
+    ----------
+    kind : {'file', 'directory'}
+        What the option names.
+
+    Returns
+    -------
+    callable
+        A click callback ``(ctx, param, value) -> value``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> open(os.path.join(d, "f"), "w").close()
+    >>> opt = click.Option(["--plots"])
+    >>> output_path("directory")(None, opt, os.path.join(d, "f"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --plots .../f: must be a directory (an existing one, or a path where one can be created), but '.../f' is a file
+    """
+
+    def check(ctx: click.Context | None, param: click.Parameter, value: Any) -> Any:
+        if value is None or (kind == "file" and value == "-"):
+            return value
+        opt = param.opts[0] if param.opts else str(param.name)
+        where = f"{opt} {value}"
+        path = Path(value)
+        if kind == "file" and path.is_dir():
+            raise InputError(f"{where}: is a directory; {opt} names the file to write")
+        if kind == "directory" and path.exists() and not path.is_dir():
+            raise InputError(f"{where}: must be a directory (an existing one, or a path where "
+                             f"one can be created), but {str(path)!r} is a file")
+        existing = path if kind == "directory" else path.parent
+        for parent in (existing, *existing.parents):
+            if parent.exists():
+                if not parent.is_dir():
+                    raise InputError(f"{where}: cannot write there: {str(parent)!r} is a "
+                                     "file, not a directory")
+                if not os.access(parent, os.W_OK | os.X_OK):
+                    raise InputError(f"{where}: cannot write there: the directory "
+                                     f"{str(parent)!r} is not writable (permission denied)")
+                break
+        if kind == "file" and path.exists() and not os.access(path, os.W_OK):
+            raise InputError(f"{where}: cannot write there: the file is not writable "
+                             "(permission denied)")
+        return value
+
+    return check
+
+
 
 def output_options(f: Any) -> Any:
     """Add the output options (``--format``, ``-o``, ``--title``, ``--no-intervals``,
@@ -300,8 +415,9 @@ def output_options(f: Any) -> Any:
                           "are never changed. Without it the CSV holds the data exactly.")(f)
     f = click.option("--plot-format", type=click.Choice(["png", "svg", "pdf"]), default="png",
                      show_default=True, help="Image format for --plots.")(f)
-    f = click.option("--plots", "plots_dir", type=click.Path(file_okay=False),
-                     help="Also save the plots (matrix, ROC, PR, metric vs threshold) here.")(f)
+    f = click.option("--plots", "plots_dir", callback=output_path("directory"),
+                     help="Also save the plots (matrix, ROC, PR, metric vs threshold) in this "
+                          "directory (created if needed).")(f)
     f = click.option("--all", "all_metrics", is_flag=True,
                      help="Terminal text: every metric of the registry (per-class and overall, "
                           "with intervals). By default the terminal shows a summary: the "
@@ -310,7 +426,7 @@ def output_options(f: Any) -> Any:
                           "every metric.")(f)
     f = click.option("--no-intervals", is_flag=True, help="Skip confidence intervals.")(f)
     f = click.option("--title", help="Heading of the report.")(f)
-    f = click.option("-o", "--output", type=click.Path(dir_okay=False),
+    f = click.option("-o", "--output", callback=output_path("file"),
                      help="Write to this file (format from its extension unless --format).")(f)
     f = click.option("-f", "--format", "fmt", type=click.Choice(FORMATS),
                      help="Output format [default: text, or from -o's extension].")(f)
@@ -450,7 +566,7 @@ def file_options(f: Any) -> Any:
                           "\"split = 'test'\" (evaluated by DuckDB); the rows left out are "
                           "counted in the report.")(f)
     f = click.option("--input-format", "fmt_in",
-                     type=click.Choice(["csv", "tsv", "parquet", "jsonl", "npy"]),
+                     type=click.Choice(["csv", "tsv", "parquet", "jsonl", "arrow", "npy"]),
                      help="File format [default: from the extension].")(f)
     f = click.option("--skip-invalid", is_flag=True,
                      help="Skip rows with missing values (counted in the report) instead of "
