@@ -1,17 +1,15 @@
 """What a data file's own first bytes say about its format.
 
-Parquet, Arrow IPC and NumPy files carry a mark (a "magic number") at their start, Parquet
-also at its end. A file read in a format its bytes contradict is named here, before an
-engine reads it and answers in its own words ("No magic bytes found at end of file", "Invalid
-unicode (byte sequence mismatch)"): a CSV file read as Parquet, a Parquet file read as CSV.
+Parquet, Arrow IPC and NumPy files carry a mark (a "magic number") at their start. A file
+read in a format its bytes contradict is named here, before an engine reads it and answers in
+its own words ("No magic bytes found at end of file", "Invalid unicode (byte sequence
+mismatch)"): a CSV file read as Parquet, a Parquet file read as CSV.
 Text formats carry no mark; a JSON lines file is recognised by its first character, which
 opens a JSON object. Compressed text files (``.gz``, ``.zst``, ``.bz2``) are left to the
 engine, which decompresses them.
 """
 
 from __future__ import annotations
-
-import os
 
 __all__ = ["FORMAT_NAMES", "MARKS", "check_signature", "marked_format"]
 
@@ -57,8 +55,8 @@ def marked_format(head: bytes) -> str | None:
 def check_signature(name: str, path: str, fmt: str) -> None:
     """Check that the bytes of the file ``path`` do not contradict the format ``fmt``.
 
-    A Parquet file must start and end with its mark ``PAR1``; an Arrow IPC or NumPy file, or
-    a text file (CSV, TSV, JSON lines), must not start with the mark of another format; a
+    A Parquet file must start with its mark ``PAR1`` (one cut short, without the mark at its
+    end, is named by its reader); an Arrow IPC or NumPy file, or a text file (CSV, TSV, JSON lines), must not start with the mark of another format; a
     JSON lines file must open a JSON object (``{``) on its first line that is not blank.
     An empty file is refused for a binary format; an empty text file, or one named as
     compressed, is left to its reader.
@@ -94,11 +92,8 @@ def check_signature(name: str, path: str, fmt: str) -> None:
     from .source import ReadError
 
     try:
-        size = os.path.getsize(path)
         with open(path, "rb") as fh:
             head = fh.read(_FIRST)
-            fh.seek(max(size - 4, 0))
-            tail = fh.read(4)
     except OSError as exc:
         raise ReadError(f"{name} cannot be read: {exc.strerror or exc}") from exc
     expected = FORMAT_NAMES.get(fmt, fmt)
@@ -114,6 +109,7 @@ def check_signature(name: str, path: str, fmt: str) -> None:
             return  # a Parquet file cut short or damaged is named by its reader
         raise ValueError(f"{name} is not a Parquet file ({seen}; a Parquet file starts and "
                          "ends with b'PAR1'); name its real format")
+    ok: tuple[bytes, ...]
     if fmt == "npy":
         ok = (b"\x93NUMPY", b"PK\x03\x04")
     elif fmt == "arrow":
