@@ -283,7 +283,13 @@ class Command(click.Command):
     click reads the word after such an option as its value whatever it is, so that
     ``--title --no-intervals`` would silently be a title and ``--title`` at the end names
     ``confmat --help``; here both are a usage error naming the option, with the command's
-    help (a value that starts like an option is still given as ``--title=--draft``).
+    help (a value that is the name of an option is still given as ``--title=--all``).
+
+    Parameters
+    ----------
+    name, context_settings, callback, params, help, epilog, short_help, options_metavar, \
+add_help_option, no_args_is_help, hidden, deprecated
+        As :class:`click.Command`; ``@click.command(cls=Command)`` passes them.
 
     Examples
     --------
