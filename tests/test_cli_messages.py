@@ -231,3 +231,24 @@ def test_output_folder_without_write_permission(place, capsys, monkeypatch):
                                   target])
         assert line == (f"confmat: error: {opt} {target}: cannot write there: the directory "
                         f"{locked!r} is not writable (permission denied)")
+
+
+# ---------------------------------------------------------------- --pos-label of no class
+POS = [
+    ["report", "{d}/f.csv", "--true", "y", "--pred", "yhat"],
+    ["report", "{d}/f.csv", "--true", "y", "--pred", "yhat", "--score", "p"],
+    ["report", "{d}/f.csv", "--true", "y", "--pred", "yhat", "--score", "p", "--bins", "10"],
+    ["report", "{d}/f.csv", "--true", "y", "--pred", "yhat", "--by", "yhat"],
+    ["compare", "{d}/f.csv", "--true", "y", "--pred", "yhat,y"],
+    ["compare", "{d}/f.csv", "--true", "y", "--pred", "yhat,y", "--score", "p,p"],
+]
+
+
+@pytest.mark.parametrize("args", POS, ids=[" ".join(a[5:]) for a in POS])
+def test_pos_label_of_no_class_is_named_on_every_path(place, capsys, args):
+    """The library's check (the labels of the file are 0 and 1), in the option's name; the
+    hint "(give --pos-label)" is for a missing one only."""
+    args = [a.replace("{d}", str(place)) for a in args] + ["--pos-label", "7", "--no-intervals"]
+    line = main_line(capsys, args)
+    assert line.startswith("confmat: error: --pos-label 7 is not one of the labels"), line
+    assert "[0, 1]" in line and "(give --pos-label)" not in line, line

@@ -46,6 +46,10 @@ CLI_WORDS = (
     ("name its real format", "give its real format with --input-format"),
 )
 
+#: The same for a library message that starts with the argument's name ("pos_label 7 is not
+#: one of the labels"); elsewhere "pos_label" may name the Python argument in a longer hint.
+CLI_LEADS = (("pos_label ", "--pos-label "),)
+
 for _command in (compare, demo, explain, matrix, metrics, report):
     cli.add_command(_command)
 
@@ -101,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         for python_words, cli_words in CLI_WORDS:
             msg = msg.replace(python_words, cli_words)
+        for python_words, cli_words in CLI_LEADS:
+            if msg.startswith(python_words):
+                msg = cli_words + msg[len(python_words):]
         click.echo(f"confmat: error: {msg}", err=True)
         return 2
     return rv if isinstance(rv, int) else 0

@@ -655,4 +655,5 @@ def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
     try:
         return resolve_pos_label(list(classes), pos_label)
     except ValueError as exc:
-        raise InputError(f"{exc} (give --pos-label)") from None
+        raise InputError(f"{exc} (give --pos-label)" if pos_label is None else str(exc)
+                         ) from None
