@@ -252,3 +252,28 @@ def test_pos_label_of_no_class_is_named_on_every_path(place, capsys, args):
     line = main_line(capsys, args)
     assert line.startswith("confmat: error: --pos-label 7 is not one of the labels"), line
     assert "[0, 1]" in line and "(give --pos-label)" not in line, line
+
+
+# ---------------------------------------------------------------- empty values
+EMPTY = [(c, o) for c, opts in (
+    ("report", ["--score", "--scores", "--labels", "--by", "--group-metrics",
+                "--disparity-metric", "--title", "-o", "--plots", "--where", "--cost",
+                "--partial-auc"]),
+    ("compare", ["--score", "--scores", "--metrics", "--name", "--title"]),
+    ("matrix", ["--labels", "--title", "-o", "--plots"]),
+    ("demo", ["-o"]),
+) for o in opts]
+
+
+@pytest.mark.parametrize(("command", "option"), EMPTY, ids=[" ".join(e) for e in EMPTY])
+def test_empty_value_is_named_not_taken_for_the_default(place, capsys, command, option):
+    """An empty value was the default for some options (no scores, the default title, no
+    plots): each is an error naming the option."""
+    head = {"report": ["report", f"{place}/f.csv", "--true", "y", "--pred", "yhat"],
+            "compare": ["compare", f"{place}/f.csv", "--true", "y", "--pred", "yhat,y"],
+            "matrix": ["matrix", "[[1,2],[3,4]]"], "demo": ["demo"]}[command]
+    if command != "demo":
+        head.append("--no-intervals")
+    line = main_line(capsys, [*head, option, ""])
+    assert option in line, line
+    assert sorted(p.name for p in place.iterdir()) == ["afile", "f.csv"]

@@ -48,7 +48,7 @@ CLI_WORDS = (
 
 #: The same for a library message that starts with the argument's name ("pos_label 7 is not
 #: one of the labels"); elsewhere "pos_label" may name the Python argument in a longer hint.
-CLI_LEADS = (("pos_label ", "--pos-label "),)
+CLI_LEADS = (("pos_label ", "--pos-label "), ("where must be", "--where must be"))
 
 for _command in (compare, demo, explain, matrix, metrics, report):
     cli.add_command(_command)

@@ -106,6 +106,46 @@ def check_listed(ctx: click.Context | None, param: click.Parameter,
     return values
 
 
+def nonempty(ctx: click.Context | None, param: click.Parameter,
+             value: str | None) -> str | None:
+    """The callback of an option whose empty value would silently be the default
+    (``--title ""``, ``--disparity-metric ""``): an error naming the option.
+
+    Parameters
+    ----------
+    ctx : click.Context or None
+    param : click.Parameter
+        The option.
+    value : str or None
+        Its value as given (None: not given).
+
+    Returns
+    -------
+    str or None
+        ``value`` unchanged.
+
+    Raises
+    ------
+    InputError
+        If the value is empty or blank.
+
+    Examples
+    --------
+    >>> opt = click.Option(["--title"])
+    >>> nonempty(None, opt, "Model A"), nonempty(None, opt, None)
+    ('Model A', None)
+    >>> nonempty(None, opt, " ")
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --title is empty; give a value, or leave the option out for its default
+    """
+    if value is not None and not value.strip():
+        opt = param.opts[0] if param.opts else str(param.name)
+        raise InputError(f"{opt} is empty; give a value, or leave the option out for its "
+                         "default")
+    return value
+
+
 def coerce(values: list[str], like: np.ndarray, what: str) -> list[Any]:
     """Typed-in labels as the type of the file's label column (1 -> int 1 for an int column).
 
@@ -373,6 +413,9 @@ def output_path(kind: str) -> Any:
         if value is None or (kind == "file" and value == "-"):
             return value
         opt = param.opts[0] if param.opts else str(param.name)
+        if not str(value).strip():
+            raise InputError(f"{opt} is empty; give a {kind}" + (
+                " path, or - for standard output" if kind == "file" else ""))
         where = f"{opt} {value}"
         path = Path(value)
         if kind == "file" and path.is_dir():
@@ -431,7 +474,7 @@ def output_options(f: Any) -> Any:
                           "of recall, specificity, precision and F1; files (-o) always hold "
                           "every metric.")(f)
     f = click.option("--no-intervals", is_flag=True, help="Skip confidence intervals.")(f)
-    f = click.option("--title", help="Heading of the report.")(f)
+    f = click.option("--title", callback=nonempty, help="Heading of the report.")(f)
     f = click.option("-o", "--output", callback=output_path("file"),
                      help="Write to this file (format from its extension unless --format).")(f)
     f = click.option("-f", "--format", "fmt", type=click.Choice(FORMATS),
@@ -585,9 +628,9 @@ def file_options(f: Any) -> Any:
                           "true labels are {0, 1}, {-1, 1} or {False, True} (then 1 / True).")(f)
     f = click.option("--labels", multiple=True, callback=check_listed,
                      help="Classes and their order, comma-separated (default: sorted union).")(f)
-    f = click.option("--scores", "scores", multiple=True,
+    f = click.option("--scores", "scores", multiple=True, callback=check_listed,
                      help="One score column per class, in label order (comma-separated).")(f)
-    f = click.option("--score", "score", multiple=True,
+    f = click.option("--score", "score", multiple=True, callback=check_listed,
                      help="Column of positive-class scores (binary problems).")(f)
     return f
 

@@ -19,6 +19,7 @@ from .common import (
     coerce,
     format_for,
     input_options,
+    nonempty,
     output_options,
     partial_auc_options,
     partial_auc_range,
@@ -101,7 +102,7 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
                    "comma-separated (registry names or aliases, selection_rate; roc_auc and "
                    "average_precision with --score) [default: accuracy, balanced_accuracy, "
                    "and with a positive class recall, precision, f1, fpr, selection_rate].")
-@click.option("--disparity-metric", "disparity_metric",
+@click.option("--disparity-metric", "disparity_metric", callback=nonempty,
               help="With --by: the metric of the forest plot (its interval in every group); "
                    "it joins the table and the disparities if missing "
                    "[default: balanced_accuracy].")
