@@ -102,6 +102,9 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     InputError
         A missing or unreadable file, a file without rows, ``--labels`` / ``--pos-label``
         values not of the label column's type, or a non-numeric weight column.
+    ValueError
+        The library's refusals (:func:`confmat.io.evaluate_file`), a ``--pos-label`` that is
+        not one of the classes counted among them.
     """
     from .. import io as cio
 
