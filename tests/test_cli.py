@@ -640,7 +640,7 @@ def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
          ["'--bins'", "0 is not in the range", "confmat report --help"]),
         (["explain"], ["missing argument 'metric'"]),
         (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "-o", "{d}"],
-         ["'--output'", "is a directory"]),
+         ["-o ", "is a directory", "names the file to write"]),
         # --bins past what a histogram can hold: named, not "cannot be read whole:
         # Maximum allowed size exceeded" (10**20) or minutes of allocation (10**8)
         (["report", "{d}/ok.csv", "--true", "y", "--pred", "yhat", "--score", "score",

@@ -772,11 +772,13 @@ BAD_INPUT = [
     ([*OK, "--where", "zz = 1"], ["--where: DuckDB cannot evaluate", "zz"]),
     # output
     ([*OK, "-o", "{d}/out.xlsx"], ["out.xlsx", "unknown extension", "--format"]),
-    ([*OK, "-o", "{d}/afile/out.json"], ["cannot write output file", "afile' is a file"]),
-    ([*OK, "-o", "{d}"], ["'--output'", "is a directory"]),
-    ([*OK, "--plots", "{d}/afile"], ["'--plots'", "is a file"]),
+    ([*OK, "-o", "{d}/afile/out.json"], ["-o ", "cannot write there", "afile' is a file"]),
+    ([*OK, "-o", "{d}"], ["-o ", "is a directory", "names the file to write"]),
+    ([*OK, "--plots", "{d}/afile"], ["--plots ", "must be a directory", "afile' is a file"]),
+    ([*OK, "--plots", "{d}/afile/sub"], ["--plots ", "cannot write there", "afile' is a file"]),
     ([*OK, "-f", "xml"], ["'--format'", "'xml'"]),
-    (["matrix", "[[1,2],[3,4]]", "-o", "{d}/afile/x.json"], ["afile' is a file"]),
+    (["matrix", "[[1,2],[3,4]]", "-o", "{d}/afile/x.json"], ["-o ", "afile' is a file"]),
+    (["demo", "-o", "{d}/afile"], ["-o ", "must be a directory", "afile' is a file"]),
     # matrices
     (["matrix", "[[1,2],[3]]"], ["bad matrix", "square"]),
     (["matrix", "[[1,-2],[3,4]]"], ["non-negative", "-2"]),

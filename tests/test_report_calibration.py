@@ -184,7 +184,8 @@ def test_cli_cost(tmp_path: Path, capsys):
     code = main(["report", str(f), "--true", "y", "--pred", "yhat", "--score", "p",
                  "--cost", "[[0, 1], [10]]", "--no-intervals"])
     err = capsys.readouterr().err
-    assert code == 2 and "--cost must be a 2 x 2 matrix" in err and "Traceback" not in err
+    assert code == 2 and "--cost must be a finite 2 x 2 array" in err and "Traceback" not in err
+    assert "rows of lengths [2, 1]" in err and "'[[0, 1], [10]]'" in err
     code = main(["report", str(f), "--true", "y", "--pred", "yhat", "--cost", "[[0,1],[1,0]]"])
     assert code == 2 and "--cost needs exact scores" in capsys.readouterr().err
 

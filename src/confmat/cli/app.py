@@ -43,7 +43,12 @@ CLI_WORDS = (
     ("must be one of metrics", "must be one of the compared metrics (--metrics)"),
     ("not in the fixed labels", "not in --labels"),
     ("outside the fixed labels", "outside --labels"),
+    ("name its real format", "give its real format with --input-format"),
 )
+
+#: The same for a library message that starts with the argument's name ("pos_label 7 is not
+#: one of the labels"); elsewhere "pos_label" may name the Python argument in a longer hint.
+CLI_LEADS = (("pos_label ", "--pos-label "), ("where must be", "--where must be"))
 
 for _command in (compare, demo, explain, matrix, metrics, report):
     cli.add_command(_command)
@@ -100,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         for python_words, cli_words in CLI_WORDS:
             msg = msg.replace(python_words, cli_words)
+        for python_words, cli_words in CLI_LEADS:
+            if msg.startswith(python_words):
+                msg = cli_words + msg[len(python_words):]
         click.echo(f"confmat: error: {msg}", err=True)
         return 2
     return rv if isinstance(rv, int) else 0

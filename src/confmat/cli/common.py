@@ -106,6 +106,46 @@ def check_listed(ctx: click.Context | None, param: click.Parameter,
     return values
 
 
+def nonempty(ctx: click.Context | None, param: click.Parameter,
+             value: str | None) -> str | None:
+    """The callback of an option whose empty value would silently be the default
+    (``--title ""``, ``--disparity-metric ""``): an error naming the option.
+
+    Parameters
+    ----------
+    ctx : click.Context or None
+    param : click.Parameter
+        The option.
+    value : str or None
+        Its value as given (None: not given).
+
+    Returns
+    -------
+    str or None
+        ``value`` unchanged.
+
+    Raises
+    ------
+    InputError
+        If the value is empty or blank.
+
+    Examples
+    --------
+    >>> opt = click.Option(["--title"])
+    >>> nonempty(None, opt, "Model A"), nonempty(None, opt, None)
+    ('Model A', None)
+    >>> nonempty(None, opt, " ")
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --title is empty; give a value, or leave the option out for its default
+    """
+    if value is not None and not value.strip():
+        opt = param.opts[0] if param.opts else str(param.name)
+        raise InputError(f"{opt} is empty; give a value, or leave the option out for its "
+                         "default")
+    return value
+
+
 def coerce(values: list[str], like: np.ndarray, what: str) -> list[Any]:
     """Typed-in labels as the type of the file's label column (1 -> int 1 for an int column).
 
@@ -277,6 +317,130 @@ def check_file(path: str, datasets: bool = False) -> None:
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+class Command(click.Command):
+    """A command whose options that take a value say so when the value is missing.
+
+    click reads the word after such an option as its value whatever it is, so that
+    ``--title --no-intervals`` would silently be a title and ``--title`` at the end names
+    ``confmat --help``; here both are a usage error naming the option, with the command's
+    help (a value that is the name of an option is still given as ``--title=--all``).
+
+    Parameters
+    ----------
+    name, context_settings, callback, params, help, epilog, short_help, options_metavar, \
+add_help_option, no_args_is_help, hidden, deprecated
+        As :class:`click.Command`; ``@click.command(cls=Command)`` passes them.
+
+    Examples
+    --------
+    >>> from click.testing import CliRunner
+    >>> from confmat.cli import cli
+    >>> run = CliRunner().invoke
+    >>> print(run(cli, ["matrix", "[[1, 2], [3, 4]]", "--title"], standalone_mode=False).exception)
+    --title needs a value
+    >>> print(run(cli, ["matrix", "[[1, 2], [3, 4]]", "--title", "--all"],
+    ...           standalone_mode=False).exception)
+    --title needs a value; the next word is the option --all
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Check the words for an option without its value, then parse them as click does.
+
+        Parameters
+        ----------
+        ctx : click.Context
+            The command's context.
+        args : list of str
+            The words after the command's name.
+
+        Returns
+        -------
+        list of str
+            The words left over (click's own result).
+
+        Raises
+        ------
+        click.UsageError
+            An option that takes a value is last, or followed by one of the command's
+            options.
+        """
+        takes_value = {o for p in self.params if isinstance(p, click.Option)
+                       and not p.is_flag and not p.count for o in p.opts}
+        names = {o for p in self.params if isinstance(p, click.Option)
+                 for o in (*p.opts, *p.secondary_opts)} | set(ctx.help_option_names)
+        for word, following in zip(args, [*args[1:], None], strict=False):
+            if word == "--":
+                break
+            if word in takes_value and following in names:
+                raise click.UsageError(
+                    f"{word} needs a value; the next word is the option {following}", ctx=ctx)
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadOptionUsage as exc:
+            if exc.option_name in takes_value and exc.ctx is None:  # the value is missing
+                raise click.UsageError(f"{exc.option_name} needs a value", ctx=ctx) from None
+            raise
+
+
+def output_path(kind: str) -> Any:
+    """The callback of an option naming where to write (``-o`` a file, ``--plots`` a
+    directory): a path that cannot be used is an error naming the option before any work is
+    done; nothing is created here.
+
+    Parameters
+    ----------
+    kind : {'file', 'directory'}
+        What the option names.
+
+    Returns
+    -------
+    callable
+        A click callback ``(ctx, param, value) -> value``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> open(os.path.join(d, "f"), "w").close()
+    >>> opt = click.Option(["--plots"])
+    >>> output_path("directory")(None, opt, os.path.join(d, "f"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    confmat.cli.common.InputError: --plots .../f: must be a directory (an existing one, or a path where one can be created), but '.../f' is a file
+    """
+
+    def check(ctx: click.Context | None, param: click.Parameter, value: Any) -> Any:
+        if value is None or (kind == "file" and value == "-"):
+            return value
+        opt = param.opts[0] if param.opts else str(param.name)
+        if not str(value).strip():
+            raise InputError(f"{opt} is empty; give a {kind}" + (
+                " path, or - for standard output" if kind == "file" else ""))
+        where = f"{opt} {value}"
+        path = Path(value)
+        if kind == "file" and path.is_dir():
+            raise InputError(f"{where}: is a directory; {opt} names the file to write")
+        if kind == "directory" and path.exists() and not path.is_dir():
+            raise InputError(f"{where}: must be a directory (an existing one, or a path where "
+                             f"one can be created), but {str(path)!r} is a file")
+        existing = path if kind == "directory" else path.parent
+        for parent in (existing, *existing.parents):
+            if parent.exists():
+                if not parent.is_dir():
+                    raise InputError(f"{where}: cannot write there: {str(parent)!r} is a "
+                                     "file, not a directory")
+                if not os.access(parent, os.W_OK | os.X_OK):
+                    raise InputError(f"{where}: cannot write there: the directory "
+                                     f"{str(parent)!r} is not writable (permission denied)")
+                break
+        if kind == "file" and path.exists() and not os.access(path, os.W_OK):
+            raise InputError(f"{where}: cannot write there: the file is not writable "
+                             "(permission denied)")
+        return value
+
+    return check
+
+
 
 def output_options(f: Any) -> Any:
     """Add the output options (``--format``, ``-o``, ``--title``, ``--no-intervals``,
@@ -300,8 +464,9 @@ def output_options(f: Any) -> Any:
                           "are never changed. Without it the CSV holds the data exactly.")(f)
     f = click.option("--plot-format", type=click.Choice(["png", "svg", "pdf"]), default="png",
                      show_default=True, help="Image format for --plots.")(f)
-    f = click.option("--plots", "plots_dir", type=click.Path(file_okay=False),
-                     help="Also save the plots (matrix, ROC, PR, metric vs threshold) here.")(f)
+    f = click.option("--plots", "plots_dir", callback=output_path("directory"),
+                     help="Also save the plots (matrix, ROC, PR, metric vs threshold) in this "
+                          "directory (created if needed).")(f)
     f = click.option("--all", "all_metrics", is_flag=True,
                      help="Terminal text: every metric of the registry (per-class and overall, "
                           "with intervals). By default the terminal shows a summary: the "
@@ -309,8 +474,8 @@ def output_options(f: Any) -> Any:
                           "of recall, specificity, precision and F1; files (-o) always hold "
                           "every metric.")(f)
     f = click.option("--no-intervals", is_flag=True, help="Skip confidence intervals.")(f)
-    f = click.option("--title", help="Heading of the report.")(f)
-    f = click.option("-o", "--output", type=click.Path(dir_okay=False),
+    f = click.option("--title", callback=nonempty, help="Heading of the report.")(f)
+    f = click.option("-o", "--output", callback=output_path("file"),
                      help="Write to this file (format from its extension unless --format).")(f)
     f = click.option("-f", "--format", "fmt", type=click.Choice(FORMATS),
                      help="Output format [default: text, or from -o's extension].")(f)
@@ -450,7 +615,7 @@ def file_options(f: Any) -> Any:
                           "\"split = 'test'\" (evaluated by DuckDB); the rows left out are "
                           "counted in the report.")(f)
     f = click.option("--input-format", "fmt_in",
-                     type=click.Choice(["csv", "tsv", "parquet", "jsonl", "npy"]),
+                     type=click.Choice(["csv", "tsv", "parquet", "jsonl", "arrow", "npy"]),
                      help="File format [default: from the extension].")(f)
     f = click.option("--skip-invalid", is_flag=True,
                      help="Skip rows with missing values (counted in the report) instead of "
@@ -463,9 +628,9 @@ def file_options(f: Any) -> Any:
                           "true labels are {0, 1}, {-1, 1} or {False, True} (then 1 / True).")(f)
     f = click.option("--labels", multiple=True, callback=check_listed,
                      help="Classes and their order, comma-separated (default: sorted union).")(f)
-    f = click.option("--scores", "scores", multiple=True,
+    f = click.option("--scores", "scores", multiple=True, callback=check_listed,
                      help="One score column per class, in label order (comma-separated).")(f)
-    f = click.option("--score", "score", multiple=True,
+    f = click.option("--score", "score", multiple=True, callback=check_listed,
                      help="Column of positive-class scores (binary problems).")(f)
     return f
 
@@ -533,4 +698,5 @@ def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
     try:
         return resolve_pos_label(list(classes), pos_label)
     except ValueError as exc:
-        raise InputError(f"{exc} (give --pos-label)") from None
+        raise InputError(f"{exc} (give --pos-label)" if pos_label is None else str(exc)
+                         ) from None

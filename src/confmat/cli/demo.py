@@ -19,7 +19,7 @@ from typing import Any
 import click
 import numpy as np
 
-from .common import CONTEXT
+from .common import CONTEXT, Command, output_path
 
 
 def _positive_scores(model: Any, X: Any, pos_index: int) -> np.ndarray | None:
@@ -211,9 +211,10 @@ def _experiments(out: Path, quick: bool, log: Callable[[str], None], written: li
         written.append(_write(out / "digits_10class_comparison.html", render_html(cmp), log))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(cls=Command, context_settings=CONTEXT)
 @click.option("-o", "--output-dir", "out_dir", default=".", show_default=True,
-              type=click.Path(file_okay=False), help="Directory for the reports.")
+              callback=output_path("directory"),
+              help="Directory for the reports (created if needed).")
 @click.option("--quick", is_flag=True, help="Fewer, smaller models (for a fast look).")
 def demo(out_dir: str, quick: bool) -> None:
     """Train classic models on scikit-learn's built-in data and write HTML reports.

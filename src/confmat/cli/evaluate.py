@@ -10,14 +10,16 @@ from typing import Any
 import click
 import numpy as np
 
-from ..inputs.targets import MAX_BINS
+from ..inputs.targets import MAX_BINS, check_cost_matrix, check_scored_predictions
 from .common import (
     CONTEXT,
+    Command,
     InputError,
     check_listed,
     coerce,
     format_for,
     input_options,
+    nonempty,
     output_options,
     partial_auc_options,
     partial_auc_range,
@@ -31,7 +33,7 @@ from .render import check_excel_safe, emit, save_plots, write_output
 from .summary import build_for_view, summary_intervals, summary_view
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(cls=Command, context_settings=CONTEXT)
 @click.argument("matrix")
 @click.option("--labels", multiple=True, callback=check_listed,
               help="Class names in row order, comma-separated.")
@@ -77,7 +79,7 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(cls=Command, context_settings=CONTEXT)
 @click.argument("file", type=click.Path(dir_okay=True))
 @input_options(click.option("--pred", "pred_col", required=True,
                              help="Column of predicted labels."))
@@ -100,7 +102,7 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
                    "comma-separated (registry names or aliases, selection_rate; roc_auc and "
                    "average_precision with --score) [default: accuracy, balanced_accuracy, "
                    "and with a positive class recall, precision, f1, fpr, selection_rate].")
-@click.option("--disparity-metric", "disparity_metric",
+@click.option("--disparity-metric", "disparity_metric", callback=nonempty,
               help="With --by: the metric of the forest plot (its interval in every group); "
                    "it joins the table and the disparities if missing "
                    "[default: balanced_accuracy].")
@@ -160,7 +162,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          "per class), not both")
     if len(score_cols) > 1:
         raise InputError("--score takes one column; use --scores for one column per class")
-    cost_matrix = _cost_matrix(cost) if cost is not None else None
+    cost_matrix = _cost_option(cost) if cost is not None else None
     if cost_matrix is not None and (bins is not None or not (score_cols or per_class_cols)):
         raise InputError("--cost needs exact scores: give --score (or --scores with "
                          "--pos-label), without --bins")
@@ -195,11 +197,12 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
         w = data[weight] if weight else None
         cm = ConfusionMatrix.from_predictions(y, p, labels=lab, sample_weight=w)
-    if pos is not None and pos not in cm.labels:
-        raise InputError(f"--pos-label {pos!r} is not one of the labels {cm.labels}")
     s = None
     if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
-        _no_stray_prediction(y, p, pred_col, score_cols + per_class_cols, data["__rows__"])
+        check_scored_predictions(truth_classes(y), p, name=f"--pred column {pred_col!r}",
+                                 classes_name="the --true column",
+                                 score_name=", ".join(score_cols + per_class_cols),
+                                 rows=data["__rows__"])
     if score_cols:
         s = data[score_cols[0]]
     elif per_class_cols:
@@ -249,18 +252,21 @@ def _where_source(where: str | None, filtered: int) -> dict[str, Any]:
     return {"where": where, "rows left out by --where": filtered}
 
 
-def _cost_matrix(text: str) -> np.ndarray:
-    """``--cost`` as a finite 2 x 2 array, or an InputError naming the value."""
+def _cost_option(text: str) -> np.ndarray:
+    """``--cost`` read as JSON and checked by the library's rule
+    (:func:`confmat.inputs.targets.check_cost_matrix`, the one of
+    :func:`confmat.curves.best_threshold`)."""
     import json
 
     try:
-        c = np.asarray(json.loads(text), dtype=np.float64)
-    except (ValueError, TypeError):
-        c = None
-    if c is None or c.shape != (2, 2) or not np.isfinite(c).all():
-        raise InputError(f"--cost must be a 2 x 2 matrix of finite numbers like "
-                         f"\"[[0, 1], [20, 0]]\" ([[C_TN, C_FP], [C_FN, C_TP]]), got {text!r}")
-    return c
+        value = json.loads(text)
+    except ValueError:
+        raise InputError(f"--cost must be a 2 x 2 matrix written like \"[[0, 1], [20, 0]]\" "
+                         f"([[C_TN, C_FP], [C_FN, C_TP]]), got {text!r}") from None
+    try:
+        return check_cost_matrix(value, name="--cost")
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"{exc} (--cost {text!r})") from None
 
 
 def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
@@ -364,22 +370,6 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
             data["__skipped_by__"])
 
 
-def _no_stray_prediction(y: Any, p: Any, pred_col: str, score_cols: list[str],
-                         rows: np.ndarray) -> None:
-    """Scores are of the true classes: a predicted label outside them is bad input, named with
-    its first data row (``rows``: the data row of each value read)."""
-    classes = truth_classes(y)
-    stray = [v for v in truth_classes(p) if v not in classes]
-    if stray:
-        at = int(np.flatnonzero(np.asarray(p) == np.asarray([stray[0]], dtype=p.dtype))[0])
-        row = int(rows[at])
-        raise InputError(
-            f"--pred column {pred_col!r} holds label {stray[0]!r} (first in data row {row}), "
-            f"which is not one of the true classes {classes}; the scores "
-            f"({', '.join(score_cols)}) are scores of the true classes"
-        )
-
-
 def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str],
                    weight: str | None, labels: list[str], pos_label: str | None,
                    show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
@@ -413,7 +403,7 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
     save_plots(rep, plots_dir, plot_format)
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(cls=Command, context_settings=CONTEXT)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True))
 @input_options(click.option("--pred", "pred_cols", multiple=True, required=True,
                              help="Column(s) of predicted labels; several with one file = "

@@ -102,6 +102,9 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     InputError
         A missing or unreadable file, a file without rows, ``--labels`` / ``--pos-label``
         values not of the label column's type, or a non-numeric weight column.
+    ValueError
+        The library's refusals (:func:`confmat.io.evaluate_file`), a ``--pos-label`` that is
+        not one of the classes counted among them.
     """
     from .. import io as cio
 
@@ -115,8 +118,9 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         raise InputError(_no_rows(path, probe))
     y0 = first[true]
     lab = coerce(labels, y0, "--labels value") if labels else None
-    if pos_label is not None:  # read early: a text of the wrong type stops before the pass
-        coerce([pos_label], y0, "--pos-label")
+    # read early: a text of the wrong type stops before the pass; the library checks that the
+    # class is one of the matrix's
+    pos0 = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
     if weight is not None:
         w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
                                         skip_invalid=True, where=where)),
@@ -135,7 +139,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     try:
         cm, frep = cio.evaluate_file(path, true, pred, score_cols=score_cols, weight_col=weight,
                                      labels=lab, skip_invalid=skip_invalid, progress=tick,
-                                     format=fmt_in, bins=bins, where=where)
+                                     format=fmt_in, bins=bins, where=where, pos_label=pos0)
     finally:
         if bar is not None:
             bar[0].stop()
@@ -237,10 +241,15 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         if data[c].dtype.kind not in "iuf":
             raise InputError(f"column {c!r} of {path!r} must be numeric: "
                              f"{first_non_numeric(data[c], rows)}")
-    for c in scores:
-        _check_scores(path, c, data[c], rows)
-    if weight:
-        _check_weights(path, weight, data[weight], rows)
+    from ..io.errors import check_score_column, check_weight_column
+
+    try:  # the library's checks, a refused value named by its data row
+        for c in scores:
+            check_score_column(f"file {path!r}", c, data[c], rows)
+        if weight:
+            check_weight_column(f"file {path!r}", weight, data[weight], rows)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     data["__skipped__"] = skipped
     data["__filtered__"] = filtered
     return data
@@ -268,40 +277,6 @@ def skipped_note(n: int, reasons: dict[str, int]) -> str:
     """
     why = ", ".join(f"{v} {k}" for k, v in reasons.items() if v)
     return f"{n} invalid rows were skipped (--skip-invalid)" + (f": {why}" if why else "")
-
-
-def _check_scores(path: str, col: str, s: np.ndarray, rows: np.ndarray) -> None:
-    """A score column through the library's check; an infinite score it refuses is named by
-    its data row in the file (NaN never gets here: it is a missing value)."""
-    from ..inputs.scores import check_scores_1d
-
-    try:
-        check_scores_1d(s, s.shape[0], name=f"column {col!r}")
-    except (ValueError, TypeError) as exc:
-        bad = np.flatnonzero(~np.isfinite(s.astype(np.float64)))
-        if not bad.size:
-            raise InputError(f"{exc} (file {path!r})") from None
-        i = int(bad[0])
-        raise InputError(f"file {path!r}, row {int(rows[i])}: column {col!r} holds the score "
-                         f"{float(s[i])!r}; scores must be finite") from None
-
-
-def _check_weights(path: str, weight: str, w: np.ndarray, rows: np.ndarray) -> None:
-    """The weights through the library's check; a weight it refuses is named by its data row
-    in the file (not by its position among the rows kept), as the streamed paths name it."""
-    from ..inputs.encode import check_sample_weight
-    from ..io.errors import first_bad_weight, weight_error
-
-    try:
-        check_sample_weight(w, w.shape[0])
-    except (ValueError, TypeError) as exc:
-        bad = first_bad_weight(w)
-        if bad is None:
-            raise InputError(f"column {weight!r} of {path!r}: {exc}") from None
-        raise InputError(str(weight_error(f"file {path!r}, row {int(rows[bad])}", weight,
-                                          w[bad]))) from None
-
-
 
 
 def first_non_numeric(values: np.ndarray, rows: np.ndarray | None = None) -> str:

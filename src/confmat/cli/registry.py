@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 import click
 
-from .common import CONTEXT, InputError, split_values
+from .common import CONTEXT, Command, InputError, split_values
 from .render import esc
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(cls=Command, context_settings=CONTEXT)
 @click.argument("query", required=False)
 @click.option("--kind", type=click.Choice(["per_class", "overall"]), help="Only this kind.")
 @click.option("--family", help="Only this family (e.g. rates, summary, agreement).")
@@ -59,7 +59,7 @@ def metrics(query: str | None, kind: str | None, family: str | None, as_json: bo
     Console(highlight=False, width=None if sys.stdout.isatty() else 200).print(t)
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(cls=Command, context_settings=CONTEXT)
 @click.argument("metric")
 @click.option("--json", "as_json", is_flag=True, help="Print the spec as JSON.")
 def explain(metric: str, as_json: bool) -> None:

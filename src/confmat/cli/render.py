@@ -89,7 +89,7 @@ def write_output(output: str, text: str) -> None:
     >>> write_output(os.path.join(d, "f", "out.json"), "{}")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    confmat.cli.common.InputError: cannot write output file '...out.json': '...f' is a file, not a folder
+    confmat.cli.common.InputError: -o ...out.json: cannot write output file '...out.json': '...f' is a file, not a folder
     """
     path = Path(output)
     try:
@@ -99,7 +99,7 @@ def write_output(output: str, text: str) -> None:
         blocking = next((p for p in reversed(path.parents) if p.is_file()), None)
         why = (f"{str(blocking)!r} is a file, not a folder" if blocking is not None
                else exc.strerror or str(exc))
-        raise InputError(f"cannot write output file {output!r}: {why}") from exc
+        raise InputError(f"-o {output}: cannot write output file {output!r}: {why}") from exc
 
 
 def check_excel_safe(excel_safe: bool, fmt: str) -> None:
@@ -427,7 +427,8 @@ def save_plots(report: Any, plots_dir: str | None, plot_format: str) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise InputError(f"cannot create plots directory {plots_dir!r}: {exc.strerror}") from exc
+        raise InputError(f"--plots {plots_dir}: cannot create the directory: "
+                         f"{exc.strerror}") from exc
     written = []
 
     def save(draw: Any, name: str, size: tuple[float, float] = (6.0, 5.0)) -> None:

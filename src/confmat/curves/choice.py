@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.targets import binary_target
+from ..inputs.targets import binary_target, check_cost_matrix
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from .best import roc_criterion
@@ -226,15 +226,7 @@ def best_threshold(
     elif crit == "cost":
         if cost_matrix is None:
             raise ValueError("criterion='cost' needs cost_matrix=[[C_TN, C_FP], [C_FN, C_TP]]")
-        c = np.asarray(cost_matrix)
-        if c.dtype.kind not in "iuf":
-            raise TypeError(f"cost_matrix must hold numbers, got dtype {c.dtype}")
-        c = c.astype(np.float64)
-        if c.shape != (2, 2) or not np.isfinite(c).all():
-            raise ValueError(
-                f"cost_matrix must be a finite 2 x 2 array (rows true, columns predicted, "
-                f"order [negative, positive]), got shape {c.shape}"
-            )
+        c = check_cost_matrix(cost_matrix)
         details["cost_matrix"] = c.tolist()
         values = (sweep.tables * c).sum(axis=(-2, -1)) / (tps[-1] + fps[-1])
         i = int(np.argmin(values))

@@ -40,6 +40,7 @@ from .readers import (
     parquet_source,
     strip_compression,
 )
+from .signatures import check_signature
 from .source import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
 from .sql_counts import quote
 
@@ -200,6 +201,8 @@ def open_source(
     name = f"file {os.fspath(path)!r}"
     types = _check_types(column_types)
     errors = engine_exceptions()
+    for f in files:  # bytes that contradict the format are named before an engine reads them
+        check_signature(name, f, fmt)
     try:
         if fmt in ("parquet", "arrow"):
             if types:

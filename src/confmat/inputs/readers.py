@@ -15,6 +15,7 @@ import numpy as np
 
 from ..deps import require
 from .csv_dialect import check_header, csv_relation, raw_header, renamed
+from .signatures import check_signature
 from .source import ReadError, Source, engine_exceptions, mixed_column_types
 from .sql_counts import literal, quote
 
@@ -383,15 +384,8 @@ def numpy_source(name: str, files: list[str]) -> Source:
     if len(files) > 1:
         raise ValueError(f"{name}: read .npy / .npz files one at a time")
     path = files[0]
-    try:
-        with open(path, "rb") as fh:
-            magic = fh.read(6)
-    except OSError as exc:
-        raise ReadError(f"{name} cannot be read whole: {exc}") from exc
-    if not (magic.startswith(b"\x93NUMPY") or magic.startswith(b"PK\x03\x04")):
-        # numpy would take any other bytes for a pickle and blame "Python objects"
-        raise ValueError(f"{name} is not a .npy or .npz file (it starts with {magic!r}); "
-                         "name its real format")
+    # numpy would take bytes without its mark for a pickle and blame "Python objects"
+    check_signature(name, path, "npy")
     try:
         obj = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as exc:

@@ -32,6 +32,7 @@ __all__ = [
     "check_scores_2d",
     "check_threshold",
     "finite_float",
+    "first_non_finite",
     "float_scores",
     "histogram_edges",
     "numeric_1d",
@@ -291,13 +292,40 @@ def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     s = float_scores(s, n, name)
     if all_finite(s):
         return s
-    bad = ~np.isfinite(s)
-    if not bad.any():  # finite scores whose sum overflows (two of 1e308)
+    where = first_non_finite(s)
+    if where is None:  # finite scores whose sum overflows (two of 1e308)
         return s
-    pos = np.argwhere(bad)[0]
-    where = int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
-    what = "NaN" if np.isnan(s[tuple(pos)]) else "an infinite value"
+    what = "NaN" if np.isnan(s[where]) else "an infinite value"
     raise ValueError(f"{name} contains {what} at position {where}; scores must be finite")
+
+
+def first_non_finite(s: np.ndarray) -> Any:
+    """Where the first NaN or infinite score is: the rule of :func:`finite_float`, for a
+    caller that names the place in its own terms (the data row of a file).
+
+    Parameters
+    ----------
+    s : ndarray of float64
+        Scores whose first axis runs over the samples (as :func:`float_scores` returns).
+
+    Returns
+    -------
+    int, tuple of int or None
+        The 0-based position (an index tuple for 2-D scores), or None when every score is
+        finite.
+
+    Examples
+    --------
+    >>> first_non_finite(np.array([0.5, np.inf, np.nan])), first_non_finite(np.ones(2))
+    (1, None)
+    >>> first_non_finite(np.array([[0.5, 0.5], [np.nan, 1.0]]))
+    (1, 0)
+    """
+    bad = ~np.isfinite(s)
+    if not bad.any():
+        return None
+    pos = np.argwhere(bad)[0]
+    return int(pos[0]) if s.ndim == 1 else tuple(int(i) for i in pos)
 
 
 def check_bins(bins: Any, name: str = "bins") -> int:

@@ -324,9 +324,14 @@ class Source:
         missing = [c for c in wanted if c not in self.columns]
         if missing:
             what = "column" if len(missing) == 1 else "columns"
+            hint = ""
+            if self.format in ("csv", "tsv") and any(  # a header split on the wrong mark
+                    c.lstrip().startswith("{") or "," in c or "\t" in c for c in self.columns):
+                hint = (f" (the file was read as {self.format.upper()}; if it is in another "
+                        "format, name its real format)")
             raise ValueError(
                 f"{self.name} has no {what} {', '.join(map(repr, missing))}; "
-                f"available columns: {self.columns}"
+                f"available columns: {self.columns}{hint}"
             )
         check_column_kinds(self.name, self.mixed_types, wanted,
                            typed=self.format not in ("csv", "tsv", "jsonl"))

@@ -13,6 +13,7 @@ import numpy as np
 from ..accumulator import Accumulator
 from ..deps import require
 from ..inputs.files import Source, open_source, relation_source, where_source
+from ..inputs.targets import resolve_pos_label
 from .batches import BatchReader
 from .errors import content_error, first_bad_weight, weight_error
 from .grouped import evaluate_by_group, evaluate_grouped
@@ -84,7 +85,8 @@ def evaluate_file(
         skipped and counted under the reason naming the column, ``"null in group column
         'sex'"`` (:func:`confmat.io.rows.null_group_reason`); it is never a group of its own.
     pos_label : label, optional
-        With ``group_cols``: the positive class of the result.
+        With ``group_cols``: the positive class of the result. Without them it must be one
+        of the classes of the matrix (a typo is an error, not ignored).
     min_support : int, default 30
         With ``group_cols``: groups with fewer rows are flagged small.
     where : str, optional
@@ -106,8 +108,9 @@ def evaluate_file(
     ValueError
         A missing or duplicated column, a missing value without ``skip_invalid``, a label
         outside ``labels``, ``group_cols`` with scores or a format DuckDB does not count, a
-        ``where`` DuckDB cannot evaluate as a condition, or a file the engine cannot read
-        whole (:class:`ReadError`).
+        ``where`` DuckDB cannot evaluate as a condition, a file the engine cannot read
+        whole (:class:`ReadError`), or without ``group_cols`` a ``pos_label`` that is not
+        one of the classes of the matrix.
 
     Examples
     --------
@@ -134,9 +137,12 @@ def evaluate_file(
                                   score_cols=score_cols, weight_col=weight_col, labels=labels,
                                   skip_invalid=skip_invalid, progress=progress,
                                   pos_label=pos_label, min_support=min_support)
-    return _evaluate(source, os.fspath(path), true_col, pred_col, score_cols=score_cols,
-                     weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
-                     na_values=na, progress=progress, batch_rows=batch_rows, bins=bins)
+    cm, report = _evaluate(source, os.fspath(path), true_col, pred_col, score_cols=score_cols,
+                           weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
+                           na_values=na, progress=progress, batch_rows=batch_rows, bins=bins)
+    if pos_label is not None:  # one of the classes counted, never ignored silently
+        resolve_pos_label(list(cm.labels), pos_label, name="the matrix")
+    return cm, report
 
 
 def evaluate_sql(
@@ -211,9 +217,12 @@ def evaluate_sql(
                                   score_cols=score_cols, weight_col=weight_col, labels=labels,
                                   skip_invalid=skip_invalid, progress=progress,
                                   pos_label=pos_label, min_support=min_support)
-    return _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
-                     weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
-                     na_values=None, progress=progress, batch_rows=batch_rows, bins=bins)
+    cm, report = _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
+                           weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
+                           na_values=None, progress=progress, batch_rows=batch_rows, bins=bins)
+    if pos_label is not None:  # as in evaluate_file
+        resolve_pos_label(list(cm.labels), pos_label, name="the matrix")
+    return cm, report
 
 
 def _relation(source: Any, query: str | None) -> tuple[Any, str]:
