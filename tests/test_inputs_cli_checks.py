@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -91,8 +92,6 @@ def test_stray_prediction_is_the_first_label_outside_y_true(y, p):
         check_scored_predictions(classes, np.array(p), rows=rows)
 
 
-@pytest.mark.xfail(strict=True, reason="build_report / build_comparison (src/confmat/report/, "
-                   "another helper's files) do not call check_scored_predictions yet")
 def test_build_report_refuses_a_stray_prediction_beside_scores():
     from confmat.report import build_report
 
@@ -208,3 +207,20 @@ def test_empty_binary_file_is_named(tmp_path: Path):
     with pytest.raises(ValueError, match=r"is empty \(0 bytes\), not a Parquet file"):
         open_source(path)
 
+
+
+def test_build_comparison_refuses_a_stray_prediction_beside_scores():
+    from confmat.report import build_comparison
+
+    y = np.array(["ham", "spam", "ham", "spam"])
+    good = np.array(["ham", "spam", "ham", "spam"])
+    stray = np.array(["ham", "spam", "eggs", "spam"])
+    with pytest.raises(ValueError, match=r"holds label 'eggs' \(first at position 2"):
+        build_comparison(y, {"a": good, "b": stray},
+                         scores={"a": [0.1, 0.9, 0.4, 0.8], "b": [0.2, 0.7, 0.3, 0.9]},
+                         pos_label="spam", intervals=False)
+    # without scores an extra predicted label is a class of the matrix like any other
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # f1 of the class 'eggs' has a zero denominator
+        rep = build_comparison(y, {"a": good, "b": stray}, pos_label="spam", intervals=False)
+    assert [str(v) for v in rep.reports[1].labels] == ["eggs", "ham", "spam"]
