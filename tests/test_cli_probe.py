@@ -173,7 +173,11 @@ def oracle(data: dict[str, Any], labels: list[Any]) -> dict[str, Any]:
         "error_rate": 1 - accuracy_score(y, p, sample_weight=w),
         "zero_one_loss": zero_one_loss(y, p, sample_weight=w),
         "mcc": matthews_corrcoef(y, p, sample_weight=w),
-        "kappa": cohen_kappa_score(y, p, labels=labels, sample_weight=w),
+        # the report's one rule for undefined values (0, marked): scikit-learn's
+        # zero_division=0 above, and its replace_undefined_by=0.0 for kappa (one class only:
+        # p_e = 1, kappa is 0 / 0)
+        "kappa": cohen_kappa_score(y, p, labels=labels, sample_weight=w,
+                                   replace_undefined_by=0.0),
     }
     if set(p.tolist()) <= set(y.tolist()):
         # scikit-learn averages the recalls of the classes in y_true only; with a class only
@@ -690,6 +694,8 @@ def test_matrix_command_equals_sklearn_on_expanded_labels(seed, k, pred_rows, em
     exp = oracle({"y": y, "yhat": p}, list(range(k)))
     exp["labels"] = names
     check_json(rep, exp)
+    kappa = next(r for r in rep["overall"] if r["name"] == "kappa")
+    assert kappa["undefined"] == np.isnan(cohen_kappa_score(y, p))  # 0 / 0: marked
     check_csv(run_cli(*args, "-f", "csv"), rep, {**exp, "labels": names}, "str")
 
 
