@@ -224,3 +224,14 @@ def test_build_comparison_refuses_a_stray_prediction_beside_scores():
         warnings.simplefilter("ignore")  # f1 of the class 'eggs' has a zero denominator
         rep = build_comparison(y, {"a": good, "b": stray}, pos_label="spam", intervals=False)
     assert [str(v) for v in rep.reports[1].labels] == ["eggs", "ham", "spam"]
+
+
+def test_build_report_refuses_a_pos_label_of_no_class_without_scores():
+    """pos_label has no effect without scores, but a label the matrix does not hold is a
+    typo to report, not to ignore (it was ignored)."""
+    from confmat.report import build_report
+
+    cm = ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0])
+    with pytest.raises(ValueError, match=r"pos_label=7 is not one of the labels"):
+        build_report(cm, pos_label=7, intervals=False)
+    assert build_report(cm, pos_label=1, intervals=False).n == 4

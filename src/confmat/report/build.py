@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import PartialRange
-from ..inputs.targets import check_scored_predictions, encode_truth
+from ..inputs.targets import check_scored_predictions, encode_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
@@ -241,7 +241,8 @@ def build_report(
     pos_label : label, optional
         The positive class of a score vector (and of a two-column ``y_score``). Required
         unless the labels are {0, 1}, {-1, 1} or {False, True}: confmat's one rule,
-        :func:`confmat.inputs.targets.resolve_pos_label`.
+        :func:`confmat.inputs.targets.resolve_pos_label`. Without ``y_score`` it has no
+        effect, but must still be one of ``cm``'s labels (a typo is an error, not ignored).
     sample_weight : array-like, optional
         Weights of the samples behind ``y_score``.
     intervals : bool
@@ -398,6 +399,8 @@ def build_report(
         notes.append(f"{cm.n_outside:g} samples had labels outside the selected classes")
     curves: list[ScoreCurve] = []
     cal = averages = None
+    if y_score is None and pos_label is not None:
+        resolve_pos_label(list(cm.labels), pos_label)
     if y_score is not None:
         if y_true is None:
             raise ValueError("y_score was given without y_true; curves need both")
