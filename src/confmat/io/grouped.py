@@ -13,7 +13,7 @@ from ..accumulator import Accumulator
 from ..binned import ScoreHistogram
 from ..counting.grouped import GroupedCounts
 from ..hooks import GROUPED_EVALUATION
-from ..inputs.encode import encode_pair, normalize_labels
+from ..inputs.encode import check_sample_weight, encode_pair, normalize_labels
 from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
@@ -236,6 +236,11 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
                          f"the fixed labels {out_labels}")
     k = len(out_labels)
     values = rows[ok] if weight_col is None else g["weight"][ok]
+    if weight_col is not None:  # all weights 0: refused, as by by_group in memory
+        try:
+            check_sample_weight(values, values.shape[0])
+        except ValueError as exc:
+            raise content_error(source, None, exc) from exc
     stack = np.zeros((codes.n_groups, k, k), dtype=values.dtype)
     np.add.at(stack, (codes.codes.astype(np.int64), tc, pc), values)
     sizes = np.zeros(codes.n_groups, dtype=np.int64)
