@@ -212,7 +212,7 @@ def frames(draw: Any, kind: str | None = None, binary: bool = False) -> dict[str
     # scores: the range's ends, edges of small bin counts, NaN and null
     scores = [0.0, 1.0, 0.5, 0.25, 1 / 3, 0.7, 0.999, 0.1, 0.3]
     cols["s"] = col(scores)
-    return {"kind": kind, "cols": cols}
+    return {"kind": kind, "cols": cols, "pool": sorted(pool)}
 
 
 def column_types(kind: str) -> dict[str, Any]:
@@ -266,10 +266,11 @@ def test_random_frames_in_every_format_equal_sklearn(tmp_path_factory, frame, we
         assert report.rows_read + report.rows_skipped == len(cols["y"]), name
         labels, want = sk_matrix(y, yhat, w)
         if by_group:
-            if len(labels) == 1 and labels[0] in (0, 1) and kind in ("int", "bool"):
-                # by_group's documented rule: a one-class {0, 1} (or boolean) table gains the
-                # positive class, empty (tests/test_groups_io.py, test_file_of_one_class_...)
-                labels = [False, True] if kind == "bool" else [0, 1]
+            if len(labels) == 1 and labels[0] == 0 and kind != "str":
+                # by_group's documented rule: a table of the negative class 0 (False) alone
+                # gains the positive class 1 (True), empty (as in memory; see
+                # tests/test_groups_io.py, test_file_of_one_class_gets_the_positive_class)
+                labels = [labels[0], type(labels[0])(1)]
             assert_same_labels(got.labels, labels)
             groups = sorted({cols["g"][i] for i in kept})
             assert got.groups == groups, name
@@ -301,3 +302,67 @@ def test_all_zero_weights_by_group_are_refused_as_in_memory(tmp_path, name):
     for kw in ({}, {"group_cols": "g"}):
         with pytest.raises(ValueError, match="sample_weight must contain at least one non-zero"):
             evaluate(src, name, "y", "yhat", weight_col="w", **kw)
+
+
+# ------------------------------------------------------------------------------ scores
+def hist_oracle(cols: dict[str, list[Any]], kept: list[int], labels: list[Any], bins: int,
+                weighted: bool) -> np.ndarray:
+    """numpy.histogram of each class's scores over the documented edges ``j / bins``."""
+    edges = np.arange(bins + 1) / bins
+    out = np.zeros((len(labels), 1, bins))
+    for c, lab in enumerate(labels):
+        rows = [i for i in kept if cols["y"][i] == lab]
+        out[c, 0] = np.histogram([cols["s"][i] for i in rows], bins=edges,
+                                 weights=[cols["w"][i] for i in rows] if weighted else None)[0]
+    return out
+
+
+@PROBE
+@given(frame=frames(binary=True), weighted=st.booleans(), bins=st.sampled_from([1, 3, 10, 1000]),
+       fixed=st.booleans())
+def test_random_scores_in_every_format_equal_numpy_histogram(tmp_path_factory, frame, weighted,
+                                                             bins, fixed):
+    kind, cols = frame["kind"], frame["cols"]
+    weight = "w" if weighted else None
+    kept, reasons = oracle(cols, score="s", weight=weight)
+    y = [cols["y"][i] for i in kept]
+    yhat = [cols["yhat"][i] for i in kept]
+    w = [cols["w"][i] for i in kept] if weighted else None
+    # labels= fixes both classes; without it they are the sorted classes of the kept rows
+    labels = frame["pool"] if fixed else sorted(set(y) | set(yhat))
+    root = tmp_path_factory.mktemp("scores")
+    for name in [*FILE_FORMATS, "sql"]:
+        if not fits(name, kind, cols):
+            continue
+        sub = root / name
+        sub.mkdir()
+        src = write_source(sub, name, cols, column_types(kind))
+        kw: dict[str, Any] = {"skip_invalid": True, "weight_col": weight, "score_cols": "s",
+                              "bins": bins, "labels": labels if fixed else None}
+        try:
+            if not kept:
+                with pytest.raises(ValueError, match="no valid rows"):
+                    evaluate(src, name, "y", "yhat", **kw)
+                continue
+            if weighted and not any(w):
+                with pytest.raises(ValueError, match="sample_weight must contain at least one"):
+                    evaluate(src, name, "y", "yhat", **kw)
+                continue
+            if len(labels) < 2:  # one class and no labels=: the histogram has no classes
+                with pytest.raises(ValueError):
+                    evaluate(src, name, "y", "yhat", **kw)
+                continue
+            got, report = evaluate(src, name, "y", "yhat", **kw)
+            code = {v: j for j, v in enumerate(labels)}
+            want = sk_metrics.confusion_matrix([code[v] for v in y], [code[v] for v in yhat],
+                                               labels=[0, 1], sample_weight=w)
+        finally:
+            if name == "sql":
+                src.close()
+        assert (report.rows_read, report.skipped_by_reason) == (len(kept), reasons), name
+        assert_same_labels(got.labels, labels)
+        np.testing.assert_allclose(got.counts, want, rtol=1e-12, err_msg=name)
+        assert report.curves.labels == labels, name
+        np.testing.assert_allclose(report.curves.counts,
+                                   hist_oracle(cols, kept, labels, bins, weighted),
+                                   rtol=1e-12, err_msg=name)
