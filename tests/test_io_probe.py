@@ -427,3 +427,76 @@ pytestmark_where = pytest.mark.xfail(
            "function (json_serialize_sql of 'SELECT * FROM t WHERE <where>'), see the report")
 test_where_cannot_read_other_files_through_a_subquery = pytestmark_where(
     test_where_cannot_read_other_files_through_a_subquery)
+
+
+@PROBE
+@given(frame=frames(kind="int"), weighted=st.booleans())
+def test_hive_partition_columns_as_labels_and_groups(tmp_path_factory, frame, weighted):
+    """A hive-partitioned Parquet directory (pyarrow's writer; a null partition value is its
+    ``__HIVE_DEFAULT_PARTITION__`` directory): the partition column read as a group column
+    and as the true label, against the values written, counted by hand and by scikit-learn."""
+    cols = frame["cols"]
+    weight = "w" if weighted else None
+    root = tmp_path_factory.mktemp("hive")
+    table = arrow_table(cols, column_types("int"))
+    pq.write_to_dataset(table, root / "by_g", partition_cols=["g"])
+    pq.write_to_dataset(table.drop(["g"]), root / "by_y", partition_cols=["y"])
+    kept, reasons = oracle(cols, weight=weight, group="g")
+    w_kept = [cols["w"][i] for i in kept] if weighted else []
+    if kept and (not weighted or any(w_kept)):
+        ev, report = cio.evaluate_file(root / "by_g", "y", "yhat", group_cols="g",
+                                       weight_col=weight, skip_invalid=True)
+        assert (report.rows_read, report.skipped_by_reason) == (len(kept), reasons)
+        groups = sorted({cols["g"][i] for i in kept})
+        assert ev.groups == groups
+        labels = ev.labels
+        code = {v: j for j, v in enumerate(labels)}
+        stack = np.zeros((len(groups), len(labels), len(labels)))
+        for i in kept:
+            stack[groups.index(cols["g"][i]), code[cols["y"][i]], code[cols["yhat"][i]]] += (
+                cols["w"][i] if weighted else 1)
+        assert set(labels) >= {cols[c][i] for i in kept for c in ("y", "yhat")}
+        np.testing.assert_allclose(ev.stack, stack, rtol=1e-12)
+    kept, reasons = oracle(cols, weight=weight)
+    y = [cols["y"][i] for i in kept]
+    yhat = [cols["yhat"][i] for i in kept]
+    w = [cols["w"][i] for i in kept] if weighted else None
+    if not kept or (weighted and not any(w)):
+        with pytest.raises(ValueError):
+            cio.evaluate_file(root / "by_y", "y", "yhat", weight_col=weight, skip_invalid=True)
+        return
+    cm, report = cio.evaluate_file(root / "by_y", "y", "yhat", weight_col=weight,
+                                   skip_invalid=True)
+    labels, want = sk_matrix(y, yhat, w)
+    assert (report.rows_read, report.skipped_by_reason) == (len(kept), reasons)
+    assert_same_labels(cm.labels, labels)
+    np.testing.assert_allclose(cm.counts, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "p.arrow", "p.npz", "sql"])
+@pytest.mark.parametrize("bad", [math.inf, -math.inf, 1.5, -0.25])
+def test_scores_outside_the_range_are_errors_not_skips(tmp_path, name, bad):
+    """The documented range of a score is [0, 1]; an infinite or outside score is an error
+    naming the column and its 1-based data row on every path, with skip_invalid too (it is not
+    a missing value), and NaN is a skip. The streamed path (Arrow IPC, NumPy) named the
+    argument ``y_score`` and a 0-based position in the batch ("at row 1") instead."""
+    cols = {"y": [0, 1, 1, 0], "yhat": [0, 1, 0, 0], "s": [0.2, bad, math.nan, 0.0]}
+    types = {"y": pa.int64(), "yhat": pa.int64(), "s": pa.float64()}
+    for sub, score in (("bad", bad), ("ok", 1.0)):
+        cols["s"][1] = score
+        (tmp_path / sub).mkdir()
+        src = write_source(tmp_path / sub, name, cols, types)
+        try:
+            if sub == "bad":
+                with pytest.raises(ValueError, match=r"row 2: column 's' holds a score"):
+                    evaluate(src, name, "y", "yhat", score_cols="s", skip_invalid=True)
+                continue
+            _, report = evaluate(src, name, "y", "yhat", score_cols="s", skip_invalid=True,
+                                 bins=2)
+        finally:
+            if name == "sql":
+                src.close()
+    assert report.skipped_by_reason == {"null or NaN score": 1}
+    np.testing.assert_array_equal(report.curves.counts[:, 0],
+                                  [np.histogram([0.2, 0.0], bins=[0, .5, 1])[0],
+                                   np.histogram([1.0], bins=[0, .5, 1])[0]])

@@ -95,3 +95,63 @@ def content_error(source: Source, rows: str | None, exc: Exception) -> ValueErro
         hint = " (the engine inferred the column types; column_types= can set them)"
     text = str(exc)
     return ValueError(f"{'' if text.startswith(source.name) else where + ': '}{text}{hint}")
+
+
+def score_error(where: str, score_col: str, value: float | None) -> ValueError:
+    """The error naming a score outside the probabilities ``[0, 1]`` (an infinite one too),
+    and where it is: one message for the counted and the streamed paths.
+
+    Parameters
+    ----------
+    where : str
+        The source and its 1-based data row (``"file 'p.csv', row 4"``), or the source alone
+        when the row is not known.
+    score_col : str
+        The score column.
+    value : float or None
+        The score, when known.
+
+    Returns
+    -------
+    ValueError
+
+    Examples
+    --------
+    >>> print(score_error("file 'p.csv', row 4", "p", 1.5))
+    file 'p.csv', row 4: column 'p' holds a score 1.5 outside score_range=(0.0, 1.0); scores must be probabilities
+    """
+    shown = "" if value is None else f" {float(value)!r}"
+    return ValueError(f"{where}: column {score_col!r} holds a score{shown} outside "
+                      "score_range=(0.0, 1.0); scores must be probabilities")
+
+
+def first_bad_score(scores: Any) -> tuple[int, int] | None:
+    """Where the first score outside ``[0, 1]`` is, infinite ones included (to name its row
+    and column once the histogram's check refused a batch); NaN is a missing value, not a
+    bad score.
+
+    Parameters
+    ----------
+    scores : array-like of numbers, shape (n,) or (n, k)
+        The scores of a batch, in row order (one column per score column).
+
+    Returns
+    -------
+    (int, int) or None
+        The 0-based row and score column, or None when every score lies in ``[0, 1]`` or the
+        scores are not numbers (the check refused something else).
+
+    Examples
+    --------
+    >>> first_bad_score([0.5, 1.0, np.inf]), first_bad_score([[0.2, 0.8], [1.5, -0.5]])
+    ((2, 0), (1, 0))
+    >>> first_bad_score([0.0, np.nan, 1.0]) is None
+    True
+    """
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (ValueError, TypeError):
+        return None
+    s = s.reshape(s.shape[0], -1)
+    bad = np.argwhere((s < 0.0) | (s > 1.0))
+    return (int(bad[0][0]), int(bad[0][1])) if bad.size else None

@@ -14,7 +14,7 @@ from ..accumulator import Accumulator
 from ..deps import require
 from ..inputs.files import Source, open_source, relation_source, where_source
 from .batches import BatchReader
-from .errors import content_error, first_bad_weight, weight_error
+from .errors import content_error, first_bad_score, first_bad_weight, score_error, weight_error
 from .grouped import evaluate_by_group, evaluate_grouped
 from .rows import (
     FileReport,
@@ -370,6 +370,13 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                 row = int(reader.last_row_numbers()[bad])
                 raise weight_error(f"{source.name}, row {row}", weight_col or "",
                                    w[bad]) from exc
+            # a score outside [0, 1] is named by its column and data row, as on the counted
+            # path (the histogram's own message names the argument and a batch position)
+            hit = None if s is None else first_bad_score(s)
+            if hit is not None:
+                row = int(reader.last_row_numbers()[hit[0]])
+                raise score_error(f"{source.name}, row {row}", scores[hit[1]],
+                                  s.reshape(len(s), -1)[hit]) from exc
             raise content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
         report.batches += 1

@@ -19,7 +19,7 @@ from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
 from ..inputs.targets import check_bins, one_class_book
-from .errors import content_error, weight_error
+from .errors import content_error, score_error, weight_error
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -307,9 +307,8 @@ def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.nda
     if outside.any():
         hit = scan.first(lambda v: (_floats(v[score_col]) < 0.0) | (_floats(v[score_col]) > 1.0))
         where = source.name if hit is None else f"{source.name}, row {hit[0]}"
-        value = "" if hit is None else f" {float(_floats([hit[1][score_col]])[0])!r}"
-        raise ValueError(f"{where}: column {score_col!r} holds a score{value} outside "
-                         "score_range=(0.0, 1.0); scores must be probabilities")
+        value = None if hit is None else float(_floats([hit[1][score_col]])[0])
+        raise score_error(where, score_col, value)
     hist = ScoreHistogram(labels, bins=bins)
     hist.update_grouped(codes, b.astype(np.int64), counts)
     return hist
