@@ -373,7 +373,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
             # a score outside [0, 1] is named by its column and data row, as on the counted
             # path (the histogram's own message names the argument and a batch position)
             hit = None if s is None else first_bad_score(s)
-            if hit is not None:
+            if s is not None and hit is not None:
                 row = int(reader.last_row_numbers()[hit[0]])
                 raise score_error(f"{source.name}, row {row}", scores[hit[1]],
                                   s.reshape(len(s), -1)[hit]) from exc
