@@ -523,3 +523,51 @@ def test_an_empty_string_is_missing_in_csv_only(tmp_path, name):
         {"null true label": 1, "null prediction": 1} if text else {})
     assert_same_labels(cm.labels, labels)
     np.testing.assert_array_equal(cm.counts, want)
+
+
+# ------------------------------------------------------------------------------ JSON types
+INPUTS_JSON_TYPES = pytest.mark.xfail(
+    strict=True,
+    reason="inputs/ (owned by helper 'cli'): DuckDB's read_json types a column of mixed JSON "
+           "kinds (a number and a text, an object) as JSON, whose values come back as JSON "
+           "text ('\"a\"' for the text a); the reader should refuse a label column of type "
+           "JSON / STRUCT / LIST / MAP naming the column and pointing at column_types=")
+
+
+@INPUTS_JSON_TYPES
+@pytest.mark.parametrize("rows", [
+    [{"y": 1.5, "yhat": "a"}, {"y": "a", "yhat": "a"}],     # a number and a text
+    [{"y": {"k": 1}, "yhat": "a"}, {"y": "a", "yhat": "a"}],  # an object and a text
+])
+def test_a_json_column_of_mixed_kinds_is_refused_not_read_as_json_text(tmp_path, rows):
+    """Oracle: Python's json reads y as [1.5, 'a'] (or an object and 'a'): a label column
+    mixing numbers (objects) and text, which docs/scaling.md ("Labels keep their type"; "Any
+    other mix ... is a ValueError naming the column") refuses. The io path returned a matrix
+    whose classes '"a"' (y, as JSON text) and 'a' (yhat) differ: the second row, a correct
+    prediction of 'a', was counted as an error."""
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    back = [json.loads(line) for line in path.read_text().splitlines()]
+    assert {type(r["y"]) for r in back} != {str}  # the file holds a label that is not text
+    with pytest.raises(ValueError, match="'y'"):
+        cio.evaluate_file(path, "y", "yhat")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="inputs/ (owned by helper 'cli'): the sniffer gives every column of a header-only "
+           "CSV the type VARCHAR, and the per-file type check then refuses the source; a file "
+           "with no data row holds no value of any kind, so its sniffed types should not take "
+           "part in the unification (csv_dialect / files)")
+@pytest.mark.parametrize("pattern", ["*.csv", ""])
+def test_a_header_only_csv_among_others_adds_no_row(tmp_path, pattern):
+    """A glob or directory of CSV files one of which is its header alone. Oracle: Python's
+    csv reading every file, the rows concatenated, counted by scikit-learn."""
+    (tmp_path / "a.csv").write_text("y,yhat\n1,1\n0,1\n1,0\n")
+    (tmp_path / "b.csv").write_text("y,yhat\n")
+    rows = [r for f in sorted(tmp_path.glob("*.csv")) for r in csv.DictReader(f.open())]
+    y, yhat = [int(r["y"]) for r in rows], [int(r["yhat"]) for r in rows]
+    cm, report = cio.evaluate_file(str(tmp_path / pattern) if pattern else tmp_path,
+                                   "y", "yhat")
+    assert report.rows_read == len(rows) == 3
+    np.testing.assert_array_equal(cm.counts, sk_metrics.confusion_matrix(y, yhat))
