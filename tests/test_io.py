@@ -316,7 +316,8 @@ def test_formats_and_arguments_are_checked(tmp_path):
         cio.evaluate_file(header, "y", "yhat")
     onlynull = tmp_path / "n.csv"
     onlynull.write_text("y,yhat\n,1\n2,\n")
-    with pytest.raises(ValueError, match=r"n\.csv' has no valid rows to evaluate \(2 skipped\)"):
+    with pytest.raises(ValueError, match=r"n\.csv' has no valid rows to evaluate "
+                       r"\(2 skipped: null true label 1, null prediction 1\)"):
         cio.evaluate_file(onlynull, "y", "yhat", skip_invalid=True)
 
 

@@ -571,3 +571,25 @@ def test_a_header_only_csv_among_others_adds_no_row(tmp_path, pattern):
                                    "y", "yhat")
     assert report.rows_read == len(rows) == 3
     np.testing.assert_array_equal(cm.counts, sk_metrics.confusion_matrix(y, yhat))
+
+
+# ------------------------------------------------------------------------------ no rows
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "p.arrow", "p.npz", "sql"])
+@pytest.mark.parametrize("by_group", [False, True])
+def test_a_where_that_keeps_no_row_is_an_error_naming_the_reasons(tmp_path, name, by_group):
+    """A ``where=`` that holds for no row, or rows all skipped: no matrix (as in memory, where
+    an empty input is an error, and unlike scikit-learn, whose confusion_matrix of nothing is
+    zeros), and the error names why each row went: the reasons counted by hand."""
+    if by_group and name not in GROUP_FORMATS:
+        pytest.skip("group_cols is counted by DuckDB formats only (documented)")
+    cols = {"y": [1.0, 0.0, math.nan], "yhat": [1.0, 1.0, 0.0], "g": [1.0, 2.0, 1.0]}
+    types = {k: pa.float64() for k in cols}
+    src = write_source(tmp_path, name, cols, types)
+    kw: dict[str, Any] = {"group_cols": "g"} if by_group else {}
+    try:
+        with pytest.raises(ValueError, match=r"no valid rows to evaluate \(3 skipped: "
+                                             r"user filter 2, null true label 1\)"):
+            evaluate(src, name, "y", "yhat", where="yhat = 0", skip_invalid=True, **kw)
+    finally:
+        if name == "sql":
+            src.close()

@@ -22,6 +22,7 @@ from .rows import (
     check_batch_rows,
     check_columns,
     check_na_values,
+    no_rows_error,
     to_numpy,
 )
 
@@ -389,8 +390,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     report.skipped_by_reason = reader.skipped_by_reason
     report.skipped_row_numbers = reader.skipped_row_numbers
     if reader.rows_read == 0:
-        raise ValueError(
-            f"{source.name} has no valid rows to evaluate ({reader.rows_skipped} skipped)")
+        raise no_rows_error(source.name, reader.skipped_by_reason)
     if scores:
         report.curves = acc.curves()
     return acc.result(), report

@@ -27,6 +27,7 @@ from .rows import (
     Cleaner,
     FileReport,
     Roles,
+    no_rows_error,
     null_group_reason,
     to_numpy,
 )
@@ -110,7 +111,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     report.skipped_by_reason = {k: v for k, v in by_reason.items() if v}
     report.batches = 1
     if report.rows_read == 0:
-        raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
+        raise no_rows_error(source.name, report.skipped_by_reason)
     tv, pv = t[ok], p[ok]
     book = None if labels is None else normalize_labels(labels)
     try:
@@ -216,7 +217,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     report.skipped_by_reason = {k: v for k, v in by_reason.items() if v}
     report.batches = 1
     if report.rows_read == 0:
-        raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
+        raise no_rows_error(source.name, report.skipped_by_reason)
     book = None if labels is None else normalize_labels(labels)
     try:
         tc, pc, out_labels, has_other = encode_pair(t[ok], p[ok], book)
