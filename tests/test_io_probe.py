@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 pa = pytest.importorskip("pyarrow")
@@ -593,3 +593,158 @@ def test_a_where_that_keeps_no_row_is_an_error_naming_the_reasons(tmp_path, name
     finally:
         if name == "sql":
             src.close()
+
+
+# ------------------------------------------------------------------------------ labels=
+@PROBE
+@given(frame=frames(), how=st.sampled_from(["superset", "permuted", "subset"]), data=st.data())
+def test_fixed_labels_superset_order_and_subset_equal_sklearn(tmp_path_factory, frame, how,
+                                                              data):
+    """``labels=`` adds absent classes, fixes their order, or leaves out a class the file holds
+    (an error naming that label). Oracle: scikit-learn's confusion_matrix with the same
+    ``labels`` order (as codes)."""
+    kind, cols = frame["kind"], frame["cols"]
+    kept, reasons = oracle(cols)
+    y = [cols["y"][i] for i in kept]
+    yhat = [cols["yhat"][i] for i in kept]
+    seen = sorted(set(y) | set(yhat))
+    assume(seen and (how != "subset" or len(seen) >= 2))
+    if how == "superset":
+        extra = [v for v in POOLS[kind] if v not in seen]
+        labels = data.draw(st.permutations(seen + extra))
+    elif how == "permuted":
+        labels = data.draw(st.permutations(seen))
+    else:
+        labels = data.draw(st.permutations(seen))[1:]
+    root = tmp_path_factory.mktemp("labels")
+    for name in ["p.csv", "p.jsonl", "p.parquet", "p.arrow", "p.npz", "sql"]:
+        if not fits(name, kind, cols):
+            continue
+        (root / name).mkdir()
+        src = write_source(root / name, name, cols, column_types(kind))
+        try:
+            if how == "subset":
+                with pytest.raises(ValueError, match=r"row \d+: label .* \(column 'y(hat)?'\) "
+                                                     r"is not in the fixed labels"):
+                    evaluate(src, name, "y", "yhat", labels=labels, skip_invalid=True)
+                continue
+            cm, report = evaluate(src, name, "y", "yhat", labels=labels, skip_invalid=True)
+        finally:
+            if name == "sql":
+                src.close()
+        code = {v: j for j, v in enumerate(labels)}
+        want = sk_metrics.confusion_matrix([code[v] for v in y], [code[v] for v in yhat],
+                                           labels=list(range(len(labels))))
+        assert (report.rows_read, report.skipped_by_reason) == (len(kept), reasons), name
+        assert cm.labels == labels, name
+        np.testing.assert_array_equal(cm.counts, want, err_msg=name)
+
+
+# ------------------------------------------------------------------------------ multiclass
+@PROBE
+@given(frame=frames(kind="str"), batch_rows=st.integers(1, 9), bins=st.sampled_from([1, 4, 10]),
+       weighted=st.booleans(), fixed=st.booleans())
+def test_one_score_column_per_class_streamed_equal_numpy_histogram(tmp_path_factory, frame,
+                                                                    batch_rows, bins,
+                                                                    weighted, fixed):
+    """Several score columns (one per class, in label order) are streamed in batches of
+    ``batch_rows``: the histograms must not depend on where the batches are cut. Oracle:
+    numpy.histogram of each class's scores in each column over the edges ``j / bins``."""
+    cols = frame["cols"]
+    kept0, _ = oracle(cols)
+    classes = sorted({cols[c][i] for i in kept0 for c in ("y", "yhat")})
+    assume(len(classes) >= 3)
+    n = len(cols["y"])
+    rng = np.random.default_rng(len(classes) * 1000 + n)
+    score_cols = [f"s{k}" for k in range(len(classes))]
+    for c in score_cols:
+        cols[c] = [0.0] * n
+    for i in range(n):  # rows of probabilities that sum to 1 exactly, or a NaN
+        kind = rng.integers(4)
+        ks = rng.permutation(len(classes))
+        for k, v in zip(ks, [(1.0,), (0.5, 0.5), (0.25, 0.25, 0.5), (math.nan,)][kind],
+                        strict=False):
+            cols[score_cols[k]][i] = v
+    types = {**column_types("str"), **{c: pa.float64() for c in score_cols}}
+    kept, _ = oracle(cols, weight="w" if weighted else None)
+    kept = [i for i in kept if not any(math.isnan(cols[c][i]) for c in score_cols)]
+    n_nan = len([i for i in range(n) if i not in kept])
+    root = tmp_path_factory.mktemp("multi")
+    for name in ["p.csv", "p.parquet", "p.arrow", "sql"]:
+        (root / name).mkdir()
+        src = write_source(root / name, name, cols, types)
+        kw: dict[str, Any] = {"score_cols": score_cols, "bins": bins, "skip_invalid": True,
+                              "batch_rows": batch_rows, "weight_col": "w" if weighted else None,
+                              "labels": classes if fixed else None}
+        try:
+            if not kept or (weighted and not any(cols["w"][i] for i in kept)):
+                with pytest.raises(ValueError):
+                    evaluate(src, name, "y", "yhat", **kw)
+                continue
+            seen = sorted({cols[c][i] for i in kept for c in ("y", "yhat")})
+            if not fixed and seen != classes:  # the score columns serve the classes seen
+                continue
+            cm, report = evaluate(src, name, "y", "yhat", **kw)
+            event("histograms compared")
+        finally:
+            if name == "sql":
+                src.close()
+        assert report.rows_read == len(kept) and report.rows_skipped == n_nan, name
+        assert report.curves.labels == classes, name
+        edges = np.arange(bins + 1) / bins
+        want = np.zeros((len(classes), len(classes), bins))
+        for ci, lab in enumerate(classes):
+            rows = [i for i in kept if cols["y"][i] == lab]
+            for k, c in enumerate(score_cols):
+                want[ci, k] = np.histogram(
+                    [cols[c][i] for i in rows], bins=edges,
+                    weights=[cols["w"][i] for i in rows] if weighted else None)[0]
+        np.testing.assert_allclose(report.curves.counts, want, rtol=1e-12, err_msg=name)
+        code = {v: j for j, v in enumerate(classes)}
+        np.testing.assert_allclose(cm.counts, sk_metrics.confusion_matrix(
+            [code[cols["y"][i]] for i in kept], [code[cols["yhat"][i]] for i in kept],
+            labels=list(range(len(classes))),
+            sample_weight=[cols["w"][i] for i in kept] if weighted else None),
+            rtol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("name", ["p.csv", "p.jsonl", "p.parquet", "p.arrow", "p.npz", "sql"])
+@pytest.mark.parametrize("by_group", [False, True])
+def test_a_label_outside_labels_is_named_by_row_and_column_on_every_path(tmp_path, name,
+                                                                         by_group):
+    """The counted path named ``row 4: label 2 (column 'yhat')``; the streamed one (Arrow IPC,
+    NumPy) said ``rows 1..5 has label 2 not in the fixed labels`` and the grouped one named no
+    row. The row is the 1-based data row of the first label outside ``labels=`` (by hand:
+    rows 1-3 hold 0 and 1, row 2 has a null that ``skip_invalid`` drops)."""
+    if by_group and name not in GROUP_FORMATS:
+        pytest.skip("group_cols is counted by DuckDB formats only (documented)")
+    cols = {"y": [0.0, math.nan, 1.0, 1.0, 2.0], "yhat": [1.0, 0.0, 0.0, 2.0, 2.0],
+            "g": ["A", "B", "A", "B", "A"]}
+    types = {"y": pa.float64(), "yhat": pa.float64(), "g": pa.string()}
+    src = write_source(tmp_path, name, cols, types)
+    kw: dict[str, Any] = {"group_cols": "g"} if by_group else {}
+    try:
+        with pytest.raises(ValueError, match=r"row 4: label 2\.0 \(column 'yhat'\) is not in "
+                                             r"the fixed labels \[0\.0, 1\.0\]"):
+            evaluate(src, name, "y", "yhat", labels=[0.0, 1.0], skip_invalid=True, **kw)
+    finally:
+        if name == "sql":
+            src.close()
+
+
+
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "p.arrow", "p.npz"])
+def test_score_rows_that_do_not_sum_to_one_are_named_by_data_row(tmp_path, name):
+    """One score column per class: a row whose probabilities do not sum to 1 is named by its
+    1-based data row (row 4 by hand: rows 1-3 sum to 1, row 2 is skipped for its null label)
+    and the columns, not by a 0-based position in a batch ("rows 1..5: ... row 0")."""
+    cols = {"y": [0.0, math.nan, 2.0, 1.0, 0.0], "yhat": [0.0, 1.0, 2.0, 1.0, 1.0],
+            "s0": [1.0, 0.2, 0.0, 0.5, 0.1], "s1": [0.0, 0.2, 0.5, 0.5, 0.1],
+            "s2": [0.0, 0.2, 0.5, 0.25, 0.8]}
+    types = {k: pa.float64() for k in cols}
+    src = write_source(tmp_path, name, cols, types)
+    for batch_rows in (1, 2, 100):
+        with pytest.raises(ValueError, match=r"row 4: the score columns \['s0', 's1', 's2'\] "
+                                             r"sum to 1\.25"):
+            cio.evaluate_file(src, "y", "yhat", score_cols=["s0", "s1", "s2"],
+                              skip_invalid=True, batch_rows=batch_rows, labels=[0.0, 1.0, 2.0])

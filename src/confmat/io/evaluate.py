@@ -14,7 +14,16 @@ from ..accumulator import Accumulator
 from ..deps import require
 from ..inputs.files import Source, open_source, relation_source, where_source
 from .batches import BatchReader
-from .errors import content_error, first_bad_score, first_bad_weight, score_error, weight_error
+from .errors import (
+    content_error,
+    first_bad_probability_row,
+    first_bad_score,
+    first_bad_weight,
+    first_outside_label,
+    label_error,
+    score_error,
+    weight_error,
+)
 from .grouped import evaluate_by_group, evaluate_grouped
 from .rows import (
     FileReport,
@@ -378,6 +387,22 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                 row = int(reader.last_row_numbers()[hit[0]])
                 raise score_error(f"{source.name}, row {row}", scores[hit[1]],
                                   s.reshape(len(s), -1)[hit]) from exc
+            bad_row = None if s is None or s.ndim != 2 else first_bad_probability_row(s)
+            if s is not None and bad_row is not None:
+                row = int(reader.last_row_numbers()[bad_row])
+                raise ValueError(
+                    f"{source.name}, row {row}: the score columns {scores} sum to "
+                    f"{float(s[bad_row].sum())!r}; one score column per class must hold "
+                    "probabilities summing to 1") from exc
+            # a label outside labels= is named by its column and data row, as on the counted
+            # path (the accumulator's message names the batch)
+            if labels is not None:
+                lab = first_outside_label(to_numpy(col(true_col, batch)),
+                                          to_numpy(col(pred_col, batch)), acc.labels)
+                if lab is not None:
+                    row = int(reader.last_row_numbers()[lab[0]])
+                    raise label_error(f"{source.name}, row {row}", lab[1],
+                                      (true_col, pred_col)[lab[2]], acc.labels) from exc
             raise content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
         report.batches += 1

@@ -19,7 +19,7 @@ from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
 from ..inputs.targets import check_bins, one_class_book
-from .errors import content_error, score_error, weight_error
+from .errors import content_error, label_error, score_error, weight_error
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -127,8 +127,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         if found_label is not None:
             row, bad, col = found_label
             where = f"{source.name}, row {row}"
-        raise ValueError(f"{where}: label {py_scalar(bad)!r} (column {col!r}) is not in the fixed "
-                         f"labels {out_labels}")
+        raise label_error(where, py_scalar(bad), col, out_labels)
     if score_col is not None:
         report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
                                            out_labels, int(bins), labels is None)
@@ -233,8 +232,13 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         k = len(out_labels)
         bad_t = t[ok][tc == k]
         bad, col = (bad_t[0], true_col) if bad_t.size else (p[ok][pc == k][0], pred_col)
-        raise ValueError(f"{source.name}: label {py_scalar(bad)!r} (column {col!r}) is not in "
-                         f"the fixed labels {out_labels}")
+        where = source.name
+        found_label = _RowScan(source, true_col, pred_col, None, weight_col,
+                               group_cols).first_label(lambda a, b: _outside(a, b, out_labels))
+        if found_label is not None:
+            row, bad, col = found_label
+            where = f"{source.name}, row {row}"
+        raise label_error(where, py_scalar(bad), col, out_labels)
     k = len(out_labels)
     values = rows[ok] if weight_col is None else g["weight"][ok]
     if weight_col is not None:  # all weights 0: refused, as by by_group in memory
