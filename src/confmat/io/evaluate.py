@@ -320,8 +320,10 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     Raises
     ------
     ValueError
-        A missing value without ``skip_invalid``, a value the accumulator refuses (the
-        message names the rows of its batch), or no valid row.
+        A missing value without ``skip_invalid``, a value the accumulator refuses (a bad
+        weight, a score outside ``[0, 1]``, a label outside ``labels``, score rows that do
+        not sum to 1: named by column and 1-based data row; anything else by the rows of its
+        batch), or no valid row.
     ReadError
         If the engine fails while reading.
     """
