@@ -402,22 +402,32 @@ def test_column_names_that_are_sql_are_only_names(tmp_path, name):
             src.close()
 
 
-def test_where_cannot_read_other_files_through_a_subquery(tmp_path):
+@pytest.mark.parametrize("read", ["evaluate_file", "read_columns"])
+def test_where_cannot_read_other_files_through_a_subquery(tmp_path, read):
     """``where=`` is a SQL condition over the source's columns (docs/scaling.md). A subquery
     in it reached any file DuckDB can read: the count below depended on another file, and an
     error message carried that file's text out (the cast of its content). Both must be
-    refused as not a condition over the source's columns."""
+    refused as not a condition over the source's columns, and so must text that closes the
+    parentheses the condition is put in."""
     secret = tmp_path / "secret.txt"
     secret.write_text("TOPSECRET\n")
     path = tmp_path / "p.csv"
     path.write_text("y,yhat\n1,1\n0,1\n")
+
+    def run(where: str) -> Any:
+        if read == "read_columns":
+            return cio.read_columns(path, ["y", "yhat"], where=where)
+        return cio.evaluate_file(path, "y", "yhat", where=where)
+
     with pytest.raises(ValueError, match="where") as info:
-        cio.evaluate_file(path, "y", "yhat",
-                          where=f"cast((SELECT content FROM read_text('{secret}')) AS INT) = 1")
+        run(f"cast((SELECT content FROM read_text('{secret}')) AS INT) = 1")
     assert "TOPSECRET" not in str(info.value)
     with pytest.raises(ValueError, match="where"):
-        cio.evaluate_file(path, "y", "yhat",
-                          where=f"(SELECT count(*) FROM read_csv('{path}')) = 2")
+        run(f"(SELECT count(*) FROM read_csv('{path}')) = 2")
+    # text that closes the filter's parentheses: the filter became `coalesce((true), false)`,
+    # its `y = 1` a column of its own, and every row was kept, silently
+    with pytest.raises(ValueError, match="where"):
+        run("y = 1), false) AS a, coalesce((true")
 
 
 pytestmark_where = pytest.mark.xfail(
@@ -748,3 +758,30 @@ def test_score_rows_that_do_not_sum_to_one_are_named_by_data_row(tmp_path, name)
                                              r"sum to 1\.25"):
             cio.evaluate_file(src, "y", "yhat", score_cols=["s0", "s1", "s2"],
                               skip_invalid=True, batch_rows=batch_rows, labels=[0.0, 1.0, 2.0])
+
+
+# ------------------------------------------------------------------------------ SQL
+@pytest.mark.parametrize("query", [
+    "SELECT * FROM t; DROP TABLE t",
+    "DROP TABLE t",
+    "CREATE TABLE z AS SELECT * FROM t",
+    "INSERT INTO t VALUES (5, 5) RETURNING *",
+    "UPDATE t SET y = 9 RETURNING *",
+    "SELECT * FROM query('CREATE TABLE z AS SELECT 1 AS y, 2 AS yhat')",
+    "ATTACH ':memory:' AS other",
+])
+def test_evaluate_sql_runs_one_select_and_changes_no_table(tmp_path, query):
+    """evaluate_sql documents a SELECT over the connection: any other statement, a second
+    statement, or a statement smuggled through a table function is refused before it runs.
+    Oracle: DuckDB's own catalogue and count of the database file afterwards."""
+    con = duckdb.connect(str(tmp_path / "w.duckdb"))
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 1), (0, 1), (0, 0)) v(y, yhat)")
+    with pytest.raises(ValueError, match="query"):
+        cio.evaluate_sql(con, query)
+    tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    assert tables == [("t",)]
+    assert con.execute("SELECT y, yhat FROM t ORDER BY ALL").fetchall() == [(0, 0), (0, 1),
+                                                                              (1, 1)]
+    assert con.execute("SELECT database_name FROM duckdb_databases() WHERE NOT internal"
+                       ).fetchall() == [("w",)]
+    con.close()
