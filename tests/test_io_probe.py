@@ -56,7 +56,7 @@ GROUPS = ["A", "B", "c d"]
 #: every format of the table in docs/scaling.md, as the name of the written source
 FILE_FORMATS = ["p.csv", "p.tsv", "p.csv.gz", "p.csv.zst", "p.csv.bz2", "p.tsv.gz", "p.jsonl",
                 "p.jsonl.gz", "p.jsonl.zst", "p.parquet", "dir", "glob", "p.arrow", "p.feather",
-                "p.npz"]
+                "p.npz", "p.npy"]
 #: formats DuckDB counts with ``group_cols`` (evaluate_file's documented restriction)
 GROUP_FORMATS = {"p.csv", "p.tsv", "p.csv.gz", "p.csv.zst", "p.csv.bz2", "p.tsv.gz", "p.jsonl",
                  "p.jsonl.gz", "p.jsonl.zst", "p.parquet", "dir", "glob", "sql"}
@@ -139,6 +139,12 @@ def write_source(root: Path, name: str, cols: dict[str, list[Any]],
     elif name == "p.npz":
         np.savez(path, **{k: np.array([np.nan if v is None else v for v in c])
                           for k, c in cols.items()})
+    elif name == "p.npy":  # one structured array, a field per column
+        arrays = {k: np.array([np.nan if v is None else v for v in c]) for k, c in cols.items()}
+        rec = np.zeros(len(cols["y"]), dtype=[(k, a.dtype) for k, a in arrays.items()])
+        for k, a in arrays.items():
+            rec[k] = a
+        np.save(path, rec)
     elif name == "sql":
         con = duckdb.connect(str(root / "warehouse.duckdb"))
         con.register("incoming", table)
@@ -223,7 +229,7 @@ def column_types(kind: str) -> dict[str, Any]:
 
 def fits(name: str, kind: str, cols: dict[str, list[Any]]) -> bool:
     """Whether the format can hold the frame: NumPy has no null beside float NaN."""
-    if name != "p.npz":
+    if name not in ("p.npz", "p.npy"):
         return True
     return kind == "float" or not any(v is None for c in ("y", "yhat", "g") for v in cols[c])
 
