@@ -8,7 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from ..curves.common import check_probabilities
+from ..inputs.encode import encode_pair
 from ..inputs.files import Source
+from ..inputs.kinds import py_scalar
 
 
 def weight_error(where: str, weight_col: str, value: float) -> ValueError:
@@ -179,3 +182,175 @@ def content_error(source: Source, rows: str | None, exc: Exception) -> ValueErro
         hint = " (the engine inferred the column types; column_types= can set them)"
     text = str(exc)
     return ValueError(f"{'' if text.startswith(source.name) else where + ': '}{text}{hint}")
+
+
+def score_error(where: str, score_col: str, value: float | None) -> ValueError:
+    """The error naming a score outside the probabilities ``[0, 1]`` (an infinite one too),
+    and where it is: one message for the counted and the streamed paths.
+
+    Parameters
+    ----------
+    where : str
+        The source and its 1-based data row (``"file 'p.csv', row 4"``), or the source alone
+        when the row is not known.
+    score_col : str
+        The score column.
+    value : float or None
+        The score, when known.
+
+    Returns
+    -------
+    ValueError
+
+    Examples
+    --------
+    >>> print(score_error("file 'p.csv', row 4", "p", 1.5))
+    file 'p.csv', row 4: column 'p' holds a score 1.5 outside score_range=(0.0, 1.0); scores must be probabilities
+    """
+    shown = "" if value is None else f" {float(value)!r}"
+    return ValueError(f"{where}: column {score_col!r} holds a score{shown} outside "
+                      "score_range=(0.0, 1.0); scores must be probabilities")
+
+
+def first_bad_score(scores: Any) -> tuple[int, int] | None:
+    """Where the first score outside ``[0, 1]`` is, infinite ones included (to name its row
+    and column once the histogram's check refused a batch); NaN is a missing value, not a
+    bad score.
+
+    Parameters
+    ----------
+    scores : array-like of numbers, shape (n,) or (n, k)
+        The scores of a batch, in row order (one column per score column).
+
+    Returns
+    -------
+    (int, int) or None
+        The 0-based row and score column, or None when every score lies in ``[0, 1]`` or the
+        scores are not numbers (the check refused something else).
+
+    Examples
+    --------
+    >>> first_bad_score([0.5, 1.0, np.inf]), first_bad_score([[0.2, 0.8], [1.5, -0.5]])
+    ((2, 0), (1, 0))
+    >>> first_bad_score([0.0, np.nan, 1.0]) is None
+    True
+    """
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (ValueError, TypeError):
+        return None
+    s = s.reshape(s.shape[0], -1)
+    bad = np.argwhere((s < 0.0) | (s > 1.0))
+    return (int(bad[0][0]), int(bad[0][1])) if bad.size else None
+
+
+def label_error(where: str, value: Any, column: str, labels: list[Any]) -> ValueError:
+    """The error naming a label outside the fixed ``labels=``, its column and where it is:
+    one message for the counted and the streamed paths.
+
+    Parameters
+    ----------
+    where : str
+        The source and its 1-based data row (``"file 'p.csv', row 3"``), or the source alone.
+    value : label
+        The label (a Python scalar).
+    column : str
+        Its column.
+    labels : list
+        The fixed labels.
+
+    Returns
+    -------
+    ValueError
+
+    Examples
+    --------
+    >>> print(label_error("file 'p.csv', row 3", 2, "y", [0, 1]))
+    file 'p.csv', row 3: label 2 (column 'y') is not in the fixed labels [0, 1]
+    """
+    return ValueError(f"{where}: label {value!r} (column {column!r}) is not in the fixed "
+                      f"labels {labels}")
+
+
+def first_outside_label(y_true: Any, y_pred: Any,
+                        labels: list[Any]) -> tuple[int, Any, int] | None:
+    """Where the first label outside the fixed ``labels`` is (to name its row and column once
+    the accumulator refused a batch), found by the door's encoding
+    (:func:`confmat.inputs.encode.encode_pair`).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        The labels of a batch, in row order, without missing values.
+    labels : list
+        The fixed labels.
+
+    Returns
+    -------
+    (int, label, int) or None
+        The 0-based position, the label (a Python scalar) and 0 for ``y_true`` or 1 for
+        ``y_pred``; None when every label is in ``labels`` or the labels cannot be encoded
+        (the refusal was about something else).
+
+    Examples
+    --------
+    >>> first_outside_label(np.array([0, 1, 1]), np.array([1, 2, 3]), [0, 1])
+    (1, 2, 1)
+    >>> first_outside_label(np.array([0, 1]), np.array([1, 0]), [0, 1]) is None
+    True
+    """
+    try:
+        tc, pc, book, other = encode_pair(y_true, y_pred, labels)
+    except (ValueError, TypeError):
+        return None
+    if not other:
+        return None
+    k = len(book)
+    i = int(np.flatnonzero((tc == k) | (pc == k))[0])
+    which = 0 if tc[i] == k else 1
+    return i, py_scalar(np.asarray((y_true, y_pred)[which])[i]), which
+
+
+def first_bad_probability_row(scores: Any) -> int | None:
+    """Where the first row of several score columns that does not sum to 1 is (to name its
+    data row once the histogram refused a batch), by the one rule of
+    :func:`confmat.curves.common.check_probabilities`: the shortest prefix it refuses, found
+    by bisection (about 20 checks for a batch of a million rows).
+
+    Parameters
+    ----------
+    scores : array-like of numbers, shape (n, k)
+        The scores of a batch, one column per class.
+
+    Returns
+    -------
+    int or None
+        The 0-based row, or None when every row sums to 1 (or the scores are not a 2-D array
+        of numbers).
+
+    Examples
+    --------
+    >>> first_bad_probability_row([[0.5, 0.5], [1.0, 0.0], [0.75, 0.5], [0.9, 0.9]])
+    2
+    >>> first_bad_probability_row([[0.5, 0.5]]) is None
+    True
+    """
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (ValueError, TypeError):
+        return None
+
+    def refused(m: int) -> bool:
+        try:
+            check_probabilities(s[:m])
+        except ValueError:
+            return True
+        return False
+
+    if s.ndim != 2 or not refused(len(s)):
+        return None
+    lo, hi = 0, len(s)  # refused(hi) holds, refused(lo) does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if refused(mid) else (mid, hi)
+    return hi - 1

@@ -15,7 +15,16 @@ from ..deps import require
 from ..inputs.files import Source, open_source, relation_source, where_source
 from ..inputs.targets import resolve_pos_label
 from .batches import BatchReader
-from .errors import content_error, first_bad_weight, weight_error
+from .errors import (
+    content_error,
+    first_bad_probability_row,
+    first_bad_score,
+    first_bad_weight,
+    first_outside_label,
+    label_error,
+    score_error,
+    weight_error,
+)
 from .grouped import evaluate_by_group, evaluate_grouped
 from .rows import (
     FileReport,
@@ -23,6 +32,7 @@ from .rows import (
     check_batch_rows,
     check_columns,
     check_na_values,
+    no_rows_error,
     to_numpy,
 )
 
@@ -319,8 +329,10 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     Raises
     ------
     ValueError
-        A missing value without ``skip_invalid``, a value the accumulator refuses (the
-        message names the rows of its batch), or no valid row.
+        A missing value without ``skip_invalid``, a value the accumulator refuses (a bad
+        weight, a score outside ``[0, 1]``, a label outside ``labels``, score rows that do
+        not sum to 1: named by column and 1-based data row; anything else by the rows of its
+        batch), or no valid row.
     ReadError
         If the engine fails while reading.
     """
@@ -379,6 +391,29 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                 row = int(reader.last_row_numbers()[bad])
                 raise weight_error(f"{source.name}, row {row}", weight_col or "",
                                    w[bad]) from exc
+            # a score outside [0, 1] is named by its column and data row, as on the counted
+            # path (the histogram's own message names the argument and a batch position)
+            hit = None if s is None else first_bad_score(s)
+            if s is not None and hit is not None:
+                row = int(reader.last_row_numbers()[hit[0]])
+                raise score_error(f"{source.name}, row {row}", scores[hit[1]],
+                                  s.reshape(len(s), -1)[hit]) from exc
+            bad_row = None if s is None or s.ndim != 2 else first_bad_probability_row(s)
+            if s is not None and bad_row is not None:
+                row = int(reader.last_row_numbers()[bad_row])
+                raise ValueError(
+                    f"{source.name}, row {row}: the score columns {scores} sum to "
+                    f"{float(s[bad_row].sum())!r}; one score column per class must hold "
+                    "probabilities summing to 1") from exc
+            # a label outside labels= is named by its column and data row, as on the counted
+            # path (the accumulator's message names the batch)
+            if labels is not None:
+                lab = first_outside_label(to_numpy(col(true_col, batch)),
+                                          to_numpy(col(pred_col, batch)), acc.labels)
+                if lab is not None:
+                    row = int(reader.last_row_numbers()[lab[0]])
+                    raise label_error(f"{source.name}, row {row}", lab[1],
+                                      (true_col, pred_col)[lab[2]], acc.labels) from exc
             raise content_error(source, f"rows {first}..{last}", exc) from exc
         done = reader.rows_total
         report.batches += 1
@@ -391,8 +426,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     report.skipped_by_reason = reader.skipped_by_reason
     report.skipped_row_numbers = reader.skipped_row_numbers
     if reader.rows_read == 0:
-        raise ValueError(
-            f"{source.name} has no valid rows to evaluate ({reader.rows_skipped} skipped)")
+        raise no_rows_error(source.name, reader.skipped_by_reason)
     if scores:
         report.curves = acc.curves()
     return acc.result(), report

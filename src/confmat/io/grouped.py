@@ -13,13 +13,13 @@ from ..accumulator import Accumulator
 from ..binned import ScoreHistogram
 from ..counting.grouped import GroupedCounts
 from ..hooks import GROUPED_EVALUATION
-from ..inputs.encode import encode_pair, normalize_labels
+from ..inputs.encode import check_sample_weight, encode_pair, normalize_labels
 from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
 from ..inputs.targets import check_bins, one_class_book
-from .errors import content_error, weight_error
+from .errors import content_error, label_error, score_error, weight_error
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -27,6 +27,7 @@ from .rows import (
     Cleaner,
     FileReport,
     Roles,
+    no_rows_error,
     null_group_reason,
     to_numpy,
 )
@@ -110,7 +111,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     report.skipped_by_reason = {k: v for k, v in by_reason.items() if v}
     report.batches = 1
     if report.rows_read == 0:
-        raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
+        raise no_rows_error(source.name, report.skipped_by_reason)
     tv, pv = t[ok], p[ok]
     book = None if labels is None else normalize_labels(labels)
     try:
@@ -126,8 +127,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         if found_label is not None:
             row, bad, col = found_label
             where = f"{source.name}, row {row}"
-        raise ValueError(f"{where}: label {py_scalar(bad)!r} (column {col!r}) is not in the fixed "
-                         f"labels {out_labels}")
+        raise label_error(where, py_scalar(bad), col, out_labels)
     if score_col is not None:
         report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
                                            out_labels, int(bins), labels is None)
@@ -216,7 +216,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     report.skipped_by_reason = {k: v for k, v in by_reason.items() if v}
     report.batches = 1
     if report.rows_read == 0:
-        raise ValueError(f"{source.name} has no valid rows to evaluate ({skipped} skipped)")
+        raise no_rows_error(source.name, report.skipped_by_reason)
     book = None if labels is None else normalize_labels(labels)
     try:
         tc, pc, out_labels, has_other = encode_pair(t[ok], p[ok], book)
@@ -232,10 +232,20 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         k = len(out_labels)
         bad_t = t[ok][tc == k]
         bad, col = (bad_t[0], true_col) if bad_t.size else (p[ok][pc == k][0], pred_col)
-        raise ValueError(f"{source.name}: label {py_scalar(bad)!r} (column {col!r}) is not in "
-                         f"the fixed labels {out_labels}")
+        where = source.name
+        found_label = _RowScan(source, true_col, pred_col, None, weight_col,
+                               group_cols).first_label(lambda a, b: _outside(a, b, out_labels))
+        if found_label is not None:
+            row, bad, col = found_label
+            where = f"{source.name}, row {row}"
+        raise label_error(where, py_scalar(bad), col, out_labels)
     k = len(out_labels)
     values = rows[ok] if weight_col is None else g["weight"][ok]
+    if weight_col is not None:  # all weights 0: refused, as by by_group in memory
+        try:
+            check_sample_weight(values, values.shape[0])
+        except ValueError as exc:
+            raise content_error(source, None, exc) from exc
     stack = np.zeros((codes.n_groups, k, k), dtype=values.dtype)
     np.add.at(stack, (codes.codes.astype(np.int64), tc, pc), values)
     sizes = np.zeros(codes.n_groups, dtype=np.int64)
@@ -302,9 +312,8 @@ def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.nda
     if outside.any():
         hit = scan.first(lambda v: (_floats(v[score_col]) < 0.0) | (_floats(v[score_col]) > 1.0))
         where = source.name if hit is None else f"{source.name}, row {hit[0]}"
-        value = "" if hit is None else f" {float(_floats([hit[1][score_col]])[0])!r}"
-        raise ValueError(f"{where}: column {score_col!r} holds a score{value} outside "
-                         "score_range=(0.0, 1.0); scores must be probabilities")
+        value = None if hit is None else float(_floats([hit[1][score_col]])[0])
+        raise score_error(where, score_col, value)
     hist = ScoreHistogram(labels, bins=bins)
     hist.update_grouped(codes, b.astype(np.int64), counts)
     return hist

@@ -157,6 +157,37 @@ def null_group_reason(column: str) -> str:
     return f"null in group column {column!r}"
 
 
+def no_rows_error(name: str, skipped_by_reason: dict[str, int]) -> ValueError:
+    """The error of a read that kept no row: how many were skipped and why, reason by reason
+    in order of precedence (a ``where=`` that holds for no row says so).
+
+    Parameters
+    ----------
+    name : str
+        The source (``"file 'p.csv'"``).
+    skipped_by_reason : dict of str to int
+        Skipped rows per reason (:data:`FILTERED`, :data:`REASONS`, :func:`null_group_reason`).
+
+    Returns
+    -------
+    ValueError
+
+    Examples
+    --------
+    >>> print(no_rows_error("file 'p.csv'", {"null true label": 1, "user filter": 2}))
+    file 'p.csv' has no valid rows to evaluate (3 skipped: user filter 2, null true label 1)
+    >>> print(no_rows_error("file 'p.csv'", {}))
+    file 'p.csv' has no valid rows to evaluate (0 skipped)
+    """
+    order = [FILTERED, *REASONS]
+    reasons = sorted((k for k, v in skipped_by_reason.items() if v),
+                     key=lambda k: order.index(k) if k in order else len(order))
+    why = "".join(f"{', ' if i else ': '}{k} {skipped_by_reason[k]}"
+                  for i, k in enumerate(reasons))
+    total = sum(skipped_by_reason.values())
+    return ValueError(f"{name} has no valid rows to evaluate ({total} skipped{why})")
+
+
 @dataclass
 class Roles:
     """Which requested column plays which part: its skip reason (index into :attr:`names`).
