@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import PartialRange
-from ..inputs.targets import check_scored_predictions, encode_truth, resolve_pos_label
+from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES, MetricSpec
@@ -404,8 +404,6 @@ def build_report(
     if y_score is not None:
         if y_true is None:
             raise ValueError("y_score was given without y_true; curves need both")
-        if y_pred is not None:
-            check_scored_predictions(list(encode_truth(y_true)[0]), y_pred)
         curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
                               sample_weight=sample_weight, y_pred=y_pred)
         if cm.n_classes > 2 and np.ndim(y_score) == 2 and pos_label is None:
