@@ -436,14 +436,6 @@ def test_where_cannot_read_other_files_through_a_subquery(tmp_path, read):
         run("y = 1), false) AS a, coalesce((true")
 
 
-pytestmark_where = pytest.mark.xfail(
-    strict=True,
-    reason="inputs/files.py where_source interpolates where= into a SELECT list that DuckDB "
-           "binds with subqueries and table functions; the fix belongs in inputs/ (helper "
-           "'cli' owns it): refuse a where= whose parse tree holds a subquery or a table "
-           "function (json_serialize_sql of 'SELECT * FROM t WHERE <where>'), see the report")
-test_where_cannot_read_other_files_through_a_subquery = pytestmark_where(
-    test_where_cannot_read_other_files_through_a_subquery)
 
 
 @PROBE

@@ -43,6 +43,7 @@ from .readers import (
 from .signatures import check_signature
 from .source import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
 from .sql_counts import quote
+from .where import check_where
 
 __all__ = [
     "COLUMN_TYPES",
@@ -292,8 +293,10 @@ def where_source(source: Source, where: Any) -> Source:
     TypeError
         If ``where`` is not a string.
     ValueError
-        If ``where`` is empty, DuckDB cannot bind it (an unknown column, a syntax error), or
-        it is not a boolean expression; the message names ``where``.
+        If ``where`` is empty, is not one condition over the columns (a subquery, a function
+        that reads outside the rows, text that closes its parentheses:
+        :func:`~confmat.inputs.where.check_where`), DuckDB cannot bind it (an unknown column,
+        a syntax error), or it is not a boolean expression; the message names ``where``.
 
     Examples
     --------
@@ -304,10 +307,7 @@ def where_source(source: Source, where: Any) -> Source:
     >>> [b.column(1).to_pylist() for b in f.batches(["y"], batch_rows=8)]
     [[True, False, True]]
     """
-    if not isinstance(where, str):
-        raise TypeError(f"where must be a SQL expression (str), got {type(where).__name__}")
-    if not where.strip():
-        raise ValueError("where must be a SQL expression, got an empty string")
+    where = check_where(where)
     if FILTER_COLUMN in source.columns:
         raise ValueError(f"{source.name} has a column named {FILTER_COLUMN!r}, which where= "
                          "needs for itself")

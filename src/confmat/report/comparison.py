@@ -17,7 +17,7 @@ import numpy as np
 
 from ..curves.partial import PartialRange
 from ..inputs.encode import encode_pair
-from ..inputs.targets import default_pos_label
+from ..inputs.targets import default_pos_label, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from .build import REPORT_RESAMPLES, build_report
@@ -329,6 +329,10 @@ def build_comparison(
                 "out of that model's table), so they would not be compared on the same "
                 "samples; add the classes they predict to labels")
         kept_first = kept if kept_first is None else kept_first
+        if pos_label is not None and scores.get(name) is None:
+            # about the labels, not this model: the door's message as it is (build_report
+            # makes the same check, under the model's name)
+            resolve_pos_label(list(cm.labels), pos_label)
         with _naming(name):
             reports.append(build_report(
                 cm, y_true=y, y_score=scores.get(name), y_pred=pred, pos_label=pos_label,
