@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from confmat import ConfusionMatrix
 from confmat import io as cio
 from confmat.curves import best_threshold
+from confmat.inputs.decisions import check_cost_matrix, check_scored_predictions
 from confmat.inputs.files import open_source
 from confmat.inputs.scores import first_non_finite
 from confmat.inputs.signatures import check_signature
-from confmat.inputs.targets import check_cost_matrix, check_scored_predictions
 from confmat.io.errors import check_score_column, check_weight_column
 
 # ------------------------------------------------------------------------------ cost matrix

@@ -38,8 +38,8 @@ from confmat.report import (
     render_markdown,
     render_text,
 )
-from confmat.report.model import shown_metrics
 from confmat.report.scores import score_curves
+from confmat.report.shown import shown_metrics
 from conftest import count_tables
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import confmat
 from confmat.metrics import get_metric
 from confmat.report import build_comparison, build_report, render_html, render_text
-from confmat.report.build import interval_applies
+from confmat.report.shown import interval_applies
 
 tables = st.integers(2, 4).flatmap(
     lambda k: st.lists(st.lists(st.integers(0, 40), min_size=k, max_size=k), min_size=k,

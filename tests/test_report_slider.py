@@ -16,7 +16,7 @@ from sklearn.metrics import confusion_matrix
 
 import confmat
 from confmat.report import build_report
-from confmat.report.scores import theta_text
+from confmat.report.slider import theta_text
 
 
 def _opening(y, s, pred, **kw):

@@ -23,7 +23,7 @@ from sklearn.metrics import confusion_matrix, precision_score, roc_curve
 
 import confmat
 from confmat.report import build_report, render_html
-from confmat.report.scores import ABOVE_EVERY_SCORE
+from confmat.report.slider import ABOVE_EVERY_SCORE
 
 MARK = "\u2020"
 

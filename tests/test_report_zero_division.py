@@ -32,7 +32,7 @@ from sklearn.metrics import (
 
 import confmat
 from confmat.report import build_report, render_html, render_json, render_markdown, render_text
-from confmat.report.scores import SLIDER_METRICS
+from confmat.report.slider import SLIDER_METRICS
 
 MARK = "\u2020"
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from .common import CONTEXT
+from .command import CONTEXT
 from .demo import demo
 from .evaluate import compare, matrix, report
 from .registry import explain, metrics

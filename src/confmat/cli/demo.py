@@ -19,7 +19,8 @@ from typing import Any
 import click
 import numpy as np
 
-from .common import CONTEXT, Command, output_path
+from .command import CONTEXT, Command
+from .common import output_path
 
 
 def _positive_scores(model: Any, X: Any, pos_index: int) -> np.ndarray | None:

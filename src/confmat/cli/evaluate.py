@@ -10,10 +10,10 @@ from typing import Any
 import click
 import numpy as np
 
-from ..inputs.targets import MAX_BINS, check_cost_matrix, check_scored_predictions
+from ..inputs.decisions import check_cost_matrix, check_scored_predictions
+from ..inputs.targets import MAX_BINS
+from .command import CONTEXT, Command
 from .common import (
-    CONTEXT,
-    Command,
     InputError,
     check_listed,
     coerce,
@@ -21,12 +21,11 @@ from .common import (
     input_options,
     nonempty,
     output_options,
-    partial_auc_options,
-    partial_auc_range,
     positive_class,
     split_values,
     truth_classes,
 )
+from .partial import partial_auc_options, partial_auc_range
 from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
 from .registry import compared_metric_names, metric_names
 from .render import check_excel_safe, emit, save_plots, write_output
@@ -254,7 +253,7 @@ def _where_source(where: str | None, filtered: int) -> dict[str, Any]:
 
 def _cost_option(text: str) -> np.ndarray:
     """``--cost`` read as JSON and checked by the library's rule
-    (:func:`confmat.inputs.targets.check_cost_matrix`, the one of
+    (:func:`confmat.inputs.decisions.check_cost_matrix`, the one of
     :func:`confmat.curves.best_threshold`)."""
     import json
 

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import click
 
-from .common import CONTEXT, Command, InputError, split_values
+from .command import CONTEXT, Command
+from .common import InputError, split_values
 from .render import esc
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.targets import binary_target, check_cost_matrix
+from ..inputs.decisions import check_cost_matrix
+from ..inputs.targets import binary_target
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from .best import roc_criterion

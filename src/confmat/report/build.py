@@ -18,9 +18,9 @@ from ..curves.partial import PartialRange
 from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
-from ..metrics.registry import AVERAGES, MetricSpec
+from ..metrics.registry import AVERAGES
 from .marks import ZERO_DIVISION_NOTE, empty_rows_note, row_percentages
-from .model import MetricValue, PerClassRow, Report, shown_metrics
+from .model import MetricValue, PerClassRow, Report
 from .score_summaries import (
     CostChoice,
     RocAverages,
@@ -29,7 +29,9 @@ from .score_summaries import (
     roc_averages,
     score_column,
 )
-from .scores import ScoreCurve, score_curves, subset_note
+from .scores import ScoreCurve, score_curves
+from .shown import honest_interval, interval_applies, shown_metrics
+from .slider import subset_note
 
 #: bootstrap resamples per interval in reports (intervals of metrics without an analytic form
 #: come from the multinomial bootstrap on the counts)
@@ -102,66 +104,6 @@ def zero_division_fills(cm: ConfusionMatrix, name: str, values: Any) -> np.ndarr
         warnings.simplefilter("ignore")
         left_open = np.asarray(cm.metric(name, zero_division=np.nan), np.float64)
     return np.isnan(left_open) & ~np.isnan(np.asarray(values, np.float64))
-
-
-def interval_applies(spec: MetricSpec) -> bool:
-    """Whether a metric's value is an estimate that a confidence interval qualifies.
-
-    Not for values that are themselves parts of an inference (standard errors, interval
-    bounds, p-values): an interval around a bound or a p-value misleads.
-
-    Parameters
-    ----------
-    spec : MetricSpec
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> interval_applies(get_metric("kappa")), interval_applies(get_metric("kappa_ci_upper"))
-    (True, False)
-    >>> interval_applies(get_metric("p_value")), interval_applies(get_metric("accuracy_se"))
-    (False, False)
-    """
-    name, full = spec.name, spec.full_name.lower()
-    return not (name.endswith(("_ci_lower", "_ci_upper", "_se")) or "p-value" in full
-                or "standard error" in full or " bound of " in f" {full}")
-
-
-def honest_interval(spec: MetricSpec, value: float, iv: tuple[float, float] | None
-                    ) -> tuple[float, float] | None:
-    """An interval as a report shows it: clipped to the metric's range, and none at all for
-    values that are not estimates (:func:`interval_applies`), infinite or undefined values,
-    and intervals of zero width (a fixed index such as N / K, which resampling the table
-    cannot move).
-
-    Parameters
-    ----------
-    spec : MetricSpec
-    value : float
-    iv : (low, high) or None
-
-    Returns
-    -------
-    (low, high) or None
-
-    Examples
-    --------
-    >>> honest_interval(get_metric("kappa"), 0.95, (0.90, 1.004))
-    (0.9, 1.0)
-    >>> honest_interval(get_metric("mcc"), 0.5, (0.5, 0.5)) is None
-    True
-    """
-    if iv is None or not interval_applies(spec) or not math.isfinite(value):
-        return None
-    lo, hi = float(iv[0]), float(iv[1])
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return None
-    if hi - lo <= 1e-12 * max(1.0, abs(value)):
-        return None
-    return max(lo, spec.range[0]), min(hi, spec.range[1])
 
 
 def _interpret(cm: ConfusionMatrix, name: str) -> str | None:

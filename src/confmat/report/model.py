@@ -20,15 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..inputs.targets import default_pos_label
 from ..matrix import ConfusionMatrix
-from ..metrics import get_metric, list_metrics
+from ..metrics import get_metric
 from ..metrics.one_vs_rest import one_vs_rest
-from ..metrics.registry import MetricSpec
 from .findings import (
     auc_warnings,
     calibration_finding,
@@ -41,7 +40,8 @@ from .findings import (
 from .jsonable import label_json, num
 from .marks import row_percentages
 from .score_summaries import Calibration, CostChoice, RocAverages
-from .scores import ScoreCurve, slider_points, subset_note
+from .scores import ScoreCurve
+from .slider import slider_points, subset_note
 
 if TYPE_CHECKING:  # data only; the model imports no renderer
     from .groups_section import GroupsSection
@@ -49,38 +49,6 @@ if TYPE_CHECKING:  # data only; the model imports no renderer
 
 #: renderers by name ('text', 'html_fragment'); filled by ``confmat.report.__init__``
 RENDERERS: dict[str, Callable[[Any], str]] = {}
-
-def shown_metrics(kind: Literal["per_class", "overall"]) -> list[MetricSpec]:
-    """Registry metrics that a report shows for ``kind`` ('per_class' or 'overall').
-
-    Raw counts are left out (the matrix shows them): per-class specs flagged ``is_count`` and
-    specs of the 'counts' family other than rates of the population (prevalence). Metrics are
-    grouped by family, families with more scikit-learn counterparts first (the familiar rates
-    and summaries before the specialised families), each in the registry's order.
-
-    Parameters
-    ----------
-    kind : {'per_class', 'overall'}
-
-    Returns
-    -------
-    list of MetricSpec
-
-    Examples
-    --------
-    >>> names = [s.name for s in shown_metrics("per_class")]
-    >>> "recall" in names, "tp" in names
-    (True, False)
-    """
-    out = []
-    for spec in list_metrics(kind=kind):
-        if spec.is_count or (spec.family == "counts" and spec.range[1] != 1.0):
-            continue
-        out.append(spec)
-    families = list(dict.fromkeys(s.family for s in out))
-    familiar = {f: sum(s.family == f and bool(s.sklearn) for s in out) for f in families}
-    return sorted(out, key=lambda s: (-familiar[s.family], families.index(s.family)))
-
 
 class Displayable:
     """``str()`` and the notebook view through the renderers in :data:`RENDERERS`.
@@ -525,7 +493,7 @@ class Report(Displayable):
     def slider_data(self) -> list[dict[str, Any]]:
         """Per positive class, every value the HTML threshold slider shows, at every threshold
         it can stop at (see :meth:`ScoreCurve.slider`; at most
-        :func:`~confmat.report.scores.slider_points` thresholds per class), opening on the
+        :func:`~confmat.report.slider.slider_points` thresholds per class), opening on the
         printed matrix.
 
         When the printed matrix leaves samples out (``labels`` naming a subset of the

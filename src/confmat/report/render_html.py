@@ -47,7 +47,7 @@ from .html_env import (
 from .marks import ZERO_DIVISION_MARK, empty_rows_note, marked, row_percentages
 from .model import Report
 from .render_text import fmt, fmt_count
-from .scores import SLIDER_METRICS
+from .slider import SLIDER_METRICS
 
 __all__ = ["matrix_html", "render_fragment", "render_html", "roc_figure", "slider_view"]
 

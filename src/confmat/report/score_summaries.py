@@ -18,7 +18,8 @@ from ..curves import OneVsRestROC, best_threshold, roc_curve_ovr
 from ..curves.calibration import Calibration, calibration
 from ..inputs.targets import encode_truth
 from .jsonable import label_json, num
-from .scores import ABOVE_EVERY_SCORE, ScoreCurve, theta_text
+from .scores import ScoreCurve
+from .slider import ABOVE_EVERY_SCORE, theta_text
 
 
 @dataclass
@@ -42,8 +43,8 @@ class CostChoice:
         Expected cost per sample of the model's own predictions (the printed matrix as the
         positive class against the rest).
     text : str
-        ``threshold`` as typed on the slider (see :func:`confmat.report.scores.theta_text`;
-        :data:`~confmat.report.scores.ABOVE_EVERY_SCORE` for ``inf``).
+        ``threshold`` as typed on the slider (see :func:`confmat.report.slider.theta_text`;
+        :data:`~confmat.report.slider.ABOVE_EVERY_SCORE` for ``inf``).
 
     Examples
     --------

@@ -1,0 +1,125 @@
+"""The door for the decisions made on scores: the costs of a binary decision, and the
+predicted labels evaluated beside scores (which must be classes the scores are of)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .targets import encode_truth
+
+__all__ = ["check_cost_matrix", "check_scored_predictions"]
+
+
+def check_cost_matrix(cost_matrix: Any, name: str = "cost_matrix") -> np.ndarray:
+    """The costs of a binary decision as a finite float64 2 x 2 array.
+
+    ``[[C_TN, C_FP], [C_FN, C_TP]]``: rows are the true class, columns the predicted class,
+    in the order [negative, positive], as in the cost-sensitive threshold of Elkan (2001).
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (2, 2)
+        The costs (any real numbers; a negative cost is a gain).
+    name : str, default='cost_matrix'
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    ndarray of float64, shape (2, 2)
+
+    Raises
+    ------
+    TypeError
+        The entries are not numbers (booleans and strings included).
+    ValueError
+        Not a 2 x 2 array (ragged rows included), or an entry is NaN or infinite; the
+        message names what was found.
+
+    Examples
+    --------
+    >>> check_cost_matrix([[0, 1], [20, 0]]).tolist()
+    [[0.0, 1.0], [20.0, 0.0]]
+    >>> check_cost_matrix([[0, 1], [20]])
+    Traceback (most recent call last):
+    ...
+    ValueError: cost_matrix must be a finite 2 x 2 array [[C_TN, C_FP], [C_FN, C_TP]] (rows true, columns predicted, order [negative, positive]) such as [[0, 1], [20, 0]]; got rows of lengths [2, 1]
+    """
+    rule = (f"{name} must be a finite 2 x 2 array [[C_TN, C_FP], [C_FN, C_TP]] (rows true, "
+            "columns predicted, order [negative, positive]) such as [[0, 1], [20, 0]]")
+    if isinstance(cost_matrix, list | tuple) and all(
+            isinstance(r, list | tuple) for r in cost_matrix):
+        lengths = [len(r) for r in cost_matrix]
+        if len(set(lengths)) > 1:
+            raise ValueError(f"{rule}; got rows of lengths {lengths}")
+    try:
+        c = np.asarray(cost_matrix)
+    except ValueError:  # ragged nesting numpy refuses
+        raise ValueError(f"{rule}; got {cost_matrix!r}") from None
+    if c.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold numbers, got {c.dtype.name} values "
+                        f"{c.ravel()[:4].tolist()}")
+    if c.shape != (2, 2):
+        raise ValueError(f"{rule}; got shape {c.shape}")
+    c = c.astype(np.float64)
+    bad = np.argwhere(~np.isfinite(c))
+    if bad.size:
+        i, j = (int(v) for v in bad[0])
+        raise ValueError(f"{rule}; got {float(c[i, j])!r} in row {i + 1}, column {j + 1}")
+    return c
+
+
+def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_pred",
+                             classes_name: str = "y_true", score_name: str = "y_score",
+                             rows: Any = None) -> None:
+    """Check that predictions evaluated beside scores are classes of ``y_true``.
+
+    Scores are scores of the classes of ``y_true`` (one column of the positive class, whose
+    rest are the other true classes): a predicted label that is no class of ``y_true`` has no
+    score and no place on the curves, and is most often a label written differently in the
+    two columns (``"1"`` and ``"yes"``). Without scores such a label is a class of the
+    matrix like any other.
+
+    Parameters
+    ----------
+    classes : list
+        The sorted classes of ``y_true`` (:func:`encode_truth`).
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels.
+    name : str, default='y_pred'
+        The predictions' name, used in the message.
+    classes_name : str, default='y_true'
+        What ``classes`` were read from, used in the message.
+    score_name : str, default='y_score'
+        The scores' name, used in the message.
+    rows : array-like of int, optional
+        The 1-based data row of each prediction in a file: the first stray label is then
+        named by its data row instead of its position.
+
+    Raises
+    ------
+    ValueError
+        A predicted label is not one of ``classes``; the message names the first one and
+        where it is.
+
+    Examples
+    --------
+    >>> check_scored_predictions(["ham", "spam"], ["ham", "spam", "ham"])
+    >>> check_scored_predictions(["ham", "spam"], ["ham", "eggs", "eggs"])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred holds label 'eggs' (first at position 1, counted from 0), which is not one of the classes of y_true ['ham', 'spam']; the scores (y_score) are scores of the classes of y_true
+    """
+    pred_classes, codes = encode_truth(y_pred)
+    stray = [i for i, c in enumerate(pred_classes) if c not in classes]
+    if not stray:
+        return
+    at = int(np.flatnonzero(np.isin(codes, stray))[0])
+    where = (f"first in data row {int(np.asarray(rows)[at])}" if rows is not None
+             else f"first at position {at}, counted from 0")
+    raise ValueError(
+        f"{name} holds label {pred_classes[int(codes[at])]!r} ({where}), which is not one "
+        f"of the classes of {classes_name} {classes}; the scores ({score_name}) are scores of "
+        f"the classes of {classes_name}"
+    )
