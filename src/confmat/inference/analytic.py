@@ -134,6 +134,10 @@ def proportion_interval(
             center = (x + z2 / 2.0) / (n_safe + z2)
             half = z / (n_safe + z2) * np.sqrt(np.maximum(x * (n_safe - x) / n_safe, 0.0) + z2 / 4.0)
             low, high = center - half, center + half
+            # at x = 0 (x = n) the bound is 0 (1) exactly: center and half are equal there,
+            # but rounded apart (2.8e-17 at n = 10), which a report printed as a bound
+            low = np.where(x <= 0, 0.0, low)
+            high = np.where(x >= n_safe, 1.0, high)
         elif method == "agresti_coull":
             nt = n_safe + z * z
             pt = (x + z * z / 2.0) / nt
