@@ -582,14 +582,13 @@ def test_a_header_only_csv_among_others_adds_no_row(tmp_path, pattern):
 
 
 # ------------------------------------------------------------------------------ no rows
-@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "p.arrow", "p.npz", "sql"])
-@pytest.mark.parametrize("by_group", [False, True])
+@pytest.mark.parametrize(("name", "by_group"),
+                         [(n, g) for g in (False, True) for n in ["p.csv", "p.parquet", "p.arrow", "p.npz", "sql"]
+                          if not g or n in GROUP_FORMATS])  # group_cols: DuckDB formats only
 def test_a_where_that_keeps_no_row_is_an_error_naming_the_reasons(tmp_path, name, by_group):
     """A ``where=`` that holds for no row, or rows all skipped: no matrix (as in memory, where
     an empty input is an error, and unlike scikit-learn, whose confusion_matrix of nothing is
     zeros), and the error names why each row went: the reasons counted by hand."""
-    if by_group and name not in GROUP_FORMATS:
-        pytest.skip("group_cols is counted by DuckDB formats only (documented)")
     cols = {"y": [1.0, 0.0, math.nan], "yhat": [1.0, 1.0, 0.0], "g": [1.0, 2.0, 1.0]}
     types = {k: pa.float64() for k in cols}
     src = write_source(tmp_path, name, cols, types)
@@ -716,16 +715,15 @@ def test_one_score_column_per_class_streamed_equal_numpy_histogram(tmp_path_fact
             rtol=1e-12, err_msg=name)
 
 
-@pytest.mark.parametrize("name", ["p.csv", "p.jsonl", "p.parquet", "p.arrow", "p.npz", "sql"])
-@pytest.mark.parametrize("by_group", [False, True])
+@pytest.mark.parametrize(("name", "by_group"),
+                         [(n, g) for g in (False, True) for n in ["p.csv", "p.jsonl", "p.parquet", "p.arrow", "p.npz", "sql"]
+                          if not g or n in GROUP_FORMATS])  # group_cols: DuckDB formats only
 def test_a_label_outside_labels_is_named_by_row_and_column_on_every_path(tmp_path, name,
                                                                          by_group):
     """The counted path named ``row 4: label 2 (column 'yhat')``; the streamed one (Arrow IPC,
     NumPy) said ``rows 1..5 has label 2 not in the fixed labels`` and the grouped one named no
     row. The row is the 1-based data row of the first label outside ``labels=`` (by hand:
     rows 1-3 hold 0 and 1, row 2 has a null that ``skip_invalid`` drops)."""
-    if by_group and name not in GROUP_FORMATS:
-        pytest.skip("group_cols is counted by DuckDB formats only (documented)")
     cols = {"y": [0.0, math.nan, 1.0, 1.0, 2.0], "yhat": [1.0, 0.0, 0.0, 2.0, 2.0],
             "g": ["A", "B", "A", "B", "A"]}
     types = {"y": pa.float64(), "yhat": pa.float64(), "g": pa.string()}
