@@ -314,8 +314,9 @@ class Source:
         ------
         ValueError
             If a wanted column is missing (the message lists the available columns), occurs
-            more than once, or holds different kinds of value in the files of the source
-            (see :func:`check_column_kinds`).
+            more than once, holds different kinds of value in the files of the source
+            (see :func:`check_column_kinds`), or is not of a scalar type (JSON, a struct, a
+            map or a list: JSON lines that mix kinds in a column).
         """
         for c in wanted:
             n = self.columns.count(c)
@@ -335,6 +336,18 @@ class Source:
             )
         check_column_kinds(self.name, self.mixed_types, wanted,
                            typed=self.format not in ("csv", "tsv", "jsonl"))
+        if self.relation is not None:
+            types = dict(zip(self.relation.columns, map(str, self.relation.types), strict=False))
+            for c in wanted:
+                kind = types.get(c, "")
+                if kind == "JSON" or kind.startswith(("STRUCT", "MAP", "UNION")) or \
+                        kind.endswith("]"):
+                    hint = ("a column mixing numbers, text or objects is read as JSON text "
+                            "('\"a\"' for a); give its type with column_types=, e.g. "
+                            f"column_types={{{c!r}: 'string'}}" if self.format == "jsonl"
+                            else "labels, scores and weights are scalars")
+                    raise ValueError(f"{self.name}: column {c!r} holds values of type {kind}, "
+                                     f"not one kind of scalar: {hint}")
 
     def batches(self, columns: Sequence[str], batch_rows: int, *,
                 counted: bool = False) -> Iterator[Any]:
