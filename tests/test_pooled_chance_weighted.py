@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from confmat import ConfusionMatrix
 from exact_oracles import OVERALL, agrees, value
 
-NAMES = ("scott_pi", "krippendorff_alpha", "ari")
+NAMES = ("scott_pi", "krippendorff_alpha", "ari", "kappa")  # kappa: the same exact pass
 
 
 def _fractions(table: np.ndarray) -> list[list[Fraction]]:
@@ -52,6 +52,16 @@ def test_weights_spanning_more_than_2_53(table: list[list[float]]) -> None:
     assert not _disagreements(np.array(table))
 
 
+@pytest.mark.parametrize("table", [
+    [[2.0**-20, 2.0**-47], [0.0, 0.0]],       # found by hypothesis: alpha about 2**19
+    [[0.25, 2.0**-40], [2.0**-45, 0.125]],
+    [[1e-300, 0.0], [1e-310, 0.0]],
+])
+def test_totals_below_one(table: list[list[float]]) -> None:
+    # Krippendorff's 1 - 1/(2N) is negative below N = 1/2 and its two terms in 1/N cancel
+    assert not _disagreements(np.array(table))
+
+
 def test_scott_pi_by_hand_with_weights_spanning_2_53() -> None:
     """[[2**53, 1], [1, 3]]: rows and columns sum to 2**53 + 1 and 4, N = 2**53 + 5, so
     1 - p_o = 2 / N and 1 - p_e = sum_k m_k (1 - m_k) with m = (2**53 + 1, 4) / N; pi is
@@ -62,14 +72,14 @@ def test_scott_pi_by_hand_with_weights_spanning_2_53() -> None:
     assert got == pytest.approx(float(expected), rel=1e-15)
 
 
-def test_exactly_at_chance_is_zero() -> None:
-    """Cells equal to the product of their margins over N (independence): pi and kappa are 0
-    when the pooled margins are the ones of truth and prediction; here rows = columns."""
+def test_at_chance_level_against_exact_rationals() -> None:
+    """Cells equal to the product of their margins (truth and prediction independent, rows =
+    columns): the coefficients are 0 up to the rounding of the decimal weights (0.1 * 0.7 is
+    no binary fraction), so the float64 numerator cancels completely; the oracle is exact on
+    the float cells as stored."""
     margins = np.array([0.1, 0.7, 0.2])
-    table = np.outer(margins, margins) * 3.0  # exact in binary? not needed: the oracle is
-    got = ConfusionMatrix(table).metric("scott_pi")
-    want = value(OVERALL["scott_pi"], _fractions(table))
-    assert agrees(got, want)
+    table = np.outer(margins, margins) * 3.0
+    assert not _disagreements(table)
 
 
 _exponent = st.integers(-70, 70)

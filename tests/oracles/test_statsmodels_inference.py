@@ -18,6 +18,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 import confmat
 from confmat import ConfusionMatrix
+from confmat.metrics import get_metric
 
 SM_METHOD = {"wilson": "wilson", "agresti_coull": "agresti_coull", "clopper_pearson": "beta"}
 
@@ -104,9 +105,12 @@ def test_kappa_standard_error_matches_statsmodels(c, weights):
     kw = {} if weights is None else {"wt": weights}
     ref = cohens_kappa(c, return_results=True, **kw)
     z = norm.ppf(0.95)
+    # confmat's documented convention: an interval is clipped to the metric's range, so
+    # kappa + z SE above 1 (hypothesis: [[2, 1], [1, 5]] at 90 %) is reported as 1
+    lo_r, hi_r = get_metric("kappa").range
     assert ci.estimate == pytest.approx(ref.kappa, abs=1e-10)
-    assert ci.low == pytest.approx(ref.kappa - z * ref.std_kappa, abs=1e-10)
-    assert ci.high == pytest.approx(ref.kappa + z * ref.std_kappa, abs=1e-10)
+    assert ci.low == pytest.approx(np.clip(ref.kappa - z * ref.std_kappa, lo_r, hi_r), abs=1e-10)
+    assert ci.high == pytest.approx(np.clip(ref.kappa + z * ref.std_kappa, lo_r, hi_r), abs=1e-10)
 
 
 def _mcnemar_data(rng, n, p_disagree):

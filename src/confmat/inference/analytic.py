@@ -18,6 +18,7 @@ from .common import (
     check_level,
     check_numbers,
     check_proportion_counts,
+    scipy_special,
     scipy_stats,
     z_quantile,
 )
@@ -149,13 +150,31 @@ def proportion_interval(
             low, high = p - half, p + half
         else:  # clopper_pearson
             beta = scipy_stats().beta
-            low = np.where(x <= 0, 0.0, beta.ppf(alpha / 2.0, np.maximum(x, 1e-300),
-                                                  n_safe - x + 1.0))
+            low = np.where(x <= 0, 0.0, _beta_low_quantile(alpha / 2.0, x, n_safe - x + 1.0))
             high = np.where(x >= n_safe, 1.0, beta.ppf(1.0 - alpha / 2.0, x + 1.0,
                                                         np.maximum(n_safe - x, 1e-300)))
     low = np.clip(low, 0.0, 1.0)
     high = np.clip(high, 0.0, 1.0)
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+
+
+def _beta_low_quantile(p: float, a: Any, b: Any) -> Any:
+    """The ``p`` quantile of Beta(a, b) for ``p <= 1/2``, also where it is below the floats.
+
+    SciPy's ``beta.ppf`` stops at the smallest normal float (2.2e-308) where the quantile is
+    smaller, and gives 1.8e-12 for a subnormal ``a`` (an exact Clopper-Pearson bound at a
+    subnormal weighted count is 0). There the quantile is the root of the leading term
+    ``I_q(a, b) = q^a / (a B(a, b)) (1 + O(q))`` (DLMF 8.17.7), whose relative error is
+    ``O(q / a)``, far below rounding once ``q < 1e-300``.
+    """
+    a = np.asarray(a, dtype=float)
+    special = scipy_special()
+    floor = np.maximum(a, 1e-300)  # boost overflows at a subnormal shape
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        log_q = (np.log(p) + np.log(floor) + special.betaln(floor, b)) / a
+        tiny = (log_q < np.log(1e-300)) | (a < 1e-300)
+        return np.where(tiny, np.exp(np.where(tiny, log_q, 0.0)),
+                        scipy_stats().beta.ppf(p, floor, b))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .exact import CANCEL, exact_difference, largest
+from .exact import CANCEL, exact_difference, exact_ratios, largest
 from .one_vs_rest import one_vs_rest
 from .registry import Kind, MetricSpec, get_metric, metric
 from .stats import Division
@@ -332,16 +331,14 @@ def _weighted_chance_terms(counts: np.ndarray, n: np.ndarray, c: Any, t: Any, p:
     with np.errstate(invalid="ignore"):
         shaky = np.abs(cov) < CANCEL * (np.abs(pos) + np.abs(neg))
     if shaky.any():
-        flat = counts.reshape(-1, k, k)
-        out = cov.reshape(-1)
-        for b in np.flatnonzero(shaky):
-            cells = [[Fraction(float(v)) for v in row] for row in flat[b]]
-            rows = [sum(r, Fraction(0)) for r in cells]
-            cols = [sum((r[j] for r in cells), Fraction(0)) for j in range(k)]
-            trace = sum((cells[i][i] for i in range(k)), Fraction(0))
-            out[b] = float(sum(rows, Fraction(0)) * trace
-                           - sum((a * b_ for a, b_ in zip(rows, cols, strict=True)),
-                                 Fraction(0)))
+        def terms(cells: np.ndarray, one: int) -> tuple[Any, Any, Any]:
+            # N c - sum t p, of degree 2 in the cells: over one**2 it is in weight units
+            trace = sum((cells[i, i] for i in range(k)), 0)
+            return (cells.sum() * trace, (cells.sum(axis=1) * cells.sum(axis=0)).sum(),
+                    one * one)
+
+        idx = np.flatnonzero(shaky)
+        cov.reshape(-1)[idx] = exact_ratios(counts.reshape(-1, k, k)[idx], terms)[0]
     return (cov, (t * not_p).sum(-1), (p * not_p).sum(-1), (t * not_t).sum(-1))
 
 

@@ -195,17 +195,9 @@ def kappa(s: Stats, weights: str | None = None) -> np.ndarray:
     """
     if weights is None:  # (N c - sum t p) / (N^2 - sum t p): the marginals suffice
         cov, chance, _, _ = chance_terms(s)
-        if s.counts.dtype.kind == "f":
-            # weighted counts: 1 - N D / X with D the off-diagonal sum and X = sum_{i != j}
-            # t_i p_j formed from products of the marginals, as scikit-learn forms it;
-            # N c - sum t p and N - p lose a class whose weight is below the rounding of N
-            # (0 instead of 1 for a perfect table with weights 2 and 2e-16)
-            k = s.counts.shape[-1]
-            off_diag = 1.0 - np.eye(k)
-            off = (s.counts * off_diag).sum(axis=(-2, -1))
-            t, p = np.asarray(s.rows, np.float64), np.asarray(s.cols, np.float64)
-            chance = ((t[..., :, None] * p[..., None, :]) * off_diag).sum(axis=(-2, -1))
-            cov = chance - np.asarray(s.n, np.float64) * off
+        # weighted counts too: chance_terms sums N - p_k from the cells and forms the
+        # covariance again exactly where it cancels (near chance level, or a class lighter
+        # than the rounding of N: a perfect table with weights 2 and 2e-16 is 1)
         return s.div(cov, chance, "kappa")
     k = s.counts.shape[-1]
     w = np.rint(kappa_weights(k, weights)).astype(np.int64)
