@@ -320,12 +320,18 @@ def test_smooth_cdf_is_the_integral_of_the_smooth_density():
 @pytest.mark.parametrize("x, exc, match", [
     ([1.0, 1.0, 1.0], ValueError, "two distinct"),
     ([1.0], ValueError, "two distinct"),
-    ([[1.0, 2.0]], ValueError, "one-dimensional"),
-    ([1.0, np.nan], ValueError, "finite"),
+    ([[1.0, 2.0]], ValueError, "1-D"),
+    ([1.0, np.nan], ValueError, "NaN at position 1"),
+    ([1.0, -np.inf], ValueError, "infinite value at position 1"),
     (["a", "b"], TypeError, "numbers"),
+    ([1.0, "a"], TypeError, "numbers"),
+    (None, TypeError, "array-like of numbers, got None"),
+    ("ab", TypeError, "single string"),
+    ([2**60, 2**60 + 1], ValueError, "beyond 2\\*\\*53"),
 ])
 def test_fit_errors(x, exc, match):
-    with pytest.raises(exc, match=match):
+    # the argument checks are the input door's (numeric_1d, finite_float), named as given
+    with pytest.raises(exc, match=f"^scores.*{match}"):
         fit_log_concave(x, "scores")
 
 

@@ -73,8 +73,10 @@ REF_SHEATHER_JONES = (
 )
 REF_BRENT = "Brent, R. P. (1973), Algorithms for Minimization without Derivatives, Prentice-Hall."
 
-#: The rules, in R's ``density`` spelling (``density`` matches them case-insensitively).
 BANDWIDTHS = ("nrd0", "nrd", "ucv", "bcv", "SJ", "SJ-ste", "SJ-dpi")
+"""The bandwidth rules :func:`bandwidth` and ``smooth_roc(bw=...)`` take, in R's spelling
+(``bw.nrd0``, ``bw.nrd``, ``bw.ucv``, ``bw.bcv``, ``bw.SJ`` with ``method="ste"`` or
+``"dpi"``; ``"SJ"`` is ``"SJ-ste"``, as in R's ``density``). Matched case-insensitively."""
 
 _NBINS = 1000
 _DELMAX = 1000.0

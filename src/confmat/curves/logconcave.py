@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs.scores import finite_float, numeric_1d
+
 __all__ = ["LogConcaveDensity", "fit_log_concave"]
 
 REF_RUFIBACH_2007 = (
@@ -553,9 +555,10 @@ def fit_log_concave(x: Any, name: str = "x") -> LogConcaveDensity:
     Raises
     ------
     TypeError
-        Not numbers.
+        Not numbers (checked by the input door, :func:`confmat.inputs.scores.numeric_1d`).
     ValueError
-        Not one-dimensional, non-finite values, or fewer than two distinct values (the estimate
+        Not one-dimensional, a NaN or infinite value (named by its position), integers beyond
+        2**53 that float64 cannot tell apart, or fewer than two distinct values (the estimate
         would be a point mass).
 
     Examples
@@ -566,14 +569,8 @@ def fit_log_concave(x: Any, name: str = "x") -> LogConcaveDensity:
     >>> round(float(est.cdf(1.0)), 6), round(est.smoothing_sd, 6)  # 0.58920095, 0.7138224429
     (0.589201, 0.713822)
     """
-    try:
-        v = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be numbers: {exc}") from None
-    if v.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {v.shape}")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} must be finite (no NaN or infinity)")
+    values = numeric_1d(x, name)
+    v = finite_float(values, len(values), name)
     xs, counts = np.unique(v, return_counts=True)
     if xs.size < 2:
         raise ValueError(f"{name} needs at least two distinct values for a log-concave density "

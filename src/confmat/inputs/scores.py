@@ -71,7 +71,7 @@ def numeric_1d(x: Any, name: str) -> np.ndarray:
         if arr.dtype == object:
             raise TypeError(f"{name} must contain numbers, got mixed or non-numeric values")
         x = arr
-    return as_1d(x, name)
+    return as_1d(x, name, "number")
 
 
 def check_threshold(threshold: Any, name: str = "threshold") -> float:

@@ -13,8 +13,10 @@ from ..curves import ThresholdSweep, average_precision, roc_auc, threshold_sweep
 from ..inputs.targets import binary_target
 from ..metrics import Stats, evaluate, get_metric
 
-#: the thresholds marked on ROC and PR curves (as in Kneusel 2021, Figure 11-1)
 MARKED_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""The score thresholds marked on the ROC and precision-recall plots (``mark_thresholds=True``,
+the default) when every score lies in [0, 1], as Kneusel (2021, Figure 11-1) marks them; other
+scores are marked at five quantiles (:func:`marked_points`)."""
 
 
 def thin_index(m: int, max_points: int | None) -> np.ndarray:
