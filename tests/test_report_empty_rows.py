@@ -92,3 +92,18 @@ def test_no_note_without_an_empty_row() -> None:
     cm = confmat.ConfusionMatrix([[3, 1], [0, 4]], labels=["a", "b"])
     assert MARK not in str(cm) and MARK not in cm._repr_html_()
     assert not any("no true sample" in n for n in build_report(cm, intervals=False).notes)
+
+
+def test_an_empty_table_says_the_accuracy_is_undefined_too() -> None:
+    """No sample at all: each recall is 0 / 0 and so is the accuracy trace / N (scikit-learn's
+    ``recall_score`` leaves every class undefined), so the note speaks of the accuracy too,
+    not only of rows."""
+    labels = ["a", "b", "c"]
+    cm = confmat.ConfusionMatrix(np.zeros((3, 3)), labels=labels)
+    lines = str(cm).splitlines()
+    assert [ln.split()[-1] for ln in lines[1:4]] == [f"0.0%{MARK}"] * 3
+    assert lines[-2].split()[-2:] == ["acc", f"0.0%{MARK}"]
+    assert lines[-1] == (f"{MARK} no sample at all: every row's percentages, every recall and "
+                         "the accuracy are 0 / 0, counted as 0.0 by the zero-division rule")
+    one = confmat.ConfusionMatrix([[0, 0], [0, 2]], labels=["a", "b"])
+    assert str(one).splitlines()[-1] == note_of(["a"])

@@ -99,10 +99,16 @@ def empty_rows_note(labels: Sequence[Any], empty: Any) -> str | None:
     † no true sample of b: its row's percentages (and its recall) are 0 / 0, counted as 0.0 by the zero-division rule
     >>> empty_rows_note(["a", "b"], [False, False]) is None
     True
+    >>> print(empty_rows_note(["a", "b"], [True, True]))
+    † no sample at all: every row's percentages, every recall and the accuracy are 0 / 0, counted as 0.0 by the zero-division rule
     """
-    names = [str(v) for v, e in zip(labels, np.asarray(empty, bool), strict=True) if e]
+    flags = np.asarray(empty, bool)
+    names = [str(v) for v, e in zip(labels, flags, strict=True) if e]
     if not names:
         return None
+    if flags.all():  # an empty table: the accuracy (trace / N) is 0 / 0 as well
+        return (f"{ZERO_DIVISION_MARK} no sample at all: every row's percentages, every recall "
+                "and the accuracy are 0 / 0, counted as 0.0 by the zero-division rule")
     rows, recall = ("its row's", "its recall") if len(names) == 1 \
         else ("their rows'", "their recalls")
     return (f"{ZERO_DIVISION_MARK} no true sample of {', '.join(names)}: {rows} "
