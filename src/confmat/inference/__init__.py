@@ -3,7 +3,8 @@ evaluated on the same samples, model comparison tables, and prior shift.
 
 Modules: ``intervals`` (analytic intervals and the multinomial bootstrap on the counts),
 ``scores`` (ROC AUC / average precision: DeLong and the sample-level bootstrap), ``paired``
-(McNemar, Stuart--Maxwell, Bowker, paired bootstrap, Holm), ``compare`` (model tables) and
+(McNemar, Stuart--Maxwell, Bowker, paired bootstrap, Holm), ``kappa_test`` (kappa = 0),
+``compare`` (model tables) and
 ``prior`` (re-weighting to another class prevalence).
 """
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         kappa_standard_error,
         proportion_interval,
     )
+    from .kappa_test import kappa_test
     from .paired import (
         PairedResult,
         TestResult,
@@ -54,6 +56,7 @@ _EXPORTS = {
     "interval_methods": ".intervals",
     "kappa_standard_error": ".intervals",
     "proportion_interval": ".intervals",
+    "kappa_test": ".kappa_test",
     "PairedResult": ".paired",
     "TestResult": ".paired",
     "bowker": ".paired",
@@ -100,6 +103,7 @@ __all__ = [
     "holm",
     "interval_methods",
     "kappa_standard_error",
+    "kappa_test",
     "mcnemar",
     "paired_bootstrap",
     "partial_auc_ci",

@@ -28,6 +28,7 @@ __all__ = [
     "PROPORTION_METHODS",
     "fisher_z_interval",
     "kappa_standard_error",
+    "kappa_terms",
     "proportion_interval",
 ]
 
@@ -223,13 +224,47 @@ def kappa_standard_error(counts: Any, weights: str | None = None) -> tuple[float
     >>> round(kap, 3), round(se, 4)
     (0.4, 0.127)
     """
+    terms = kappa_terms(counts, weights)
+    if terms is None:
+        return float("nan"), float("nan")
+    n, w, p, wr, wc, pe, kap = terms
+    core = (p * (w - (wr[:, None] + wc[None, :]) * (1.0 - kap)) ** 2).sum()
+    var = (core - (kap - pe * (1.0 - kap)) ** 2) / (n * (1.0 - pe) ** 2)
+    return float(kap), float(np.sqrt(max(var, 0.0)))
+
+
+def kappa_terms(counts: Any, weights: str | None) -> tuple[Any, ...] | None:
+    r"""The parts of kappa's large-sample variances (Fleiss, Cohen and Everitt 1969), after the
+    checks of :func:`kappa_standard_error`.
+
+    Parameters
+    ----------
+    counts : array-like of shape (K, K)
+        The confusion matrix (rows = true class).
+    weights : {None, 'linear', 'quadratic'}
+        The disagreement weights of weighted kappa.
+
+    Returns
+    -------
+    tuple or None
+        ``(N, w, p, wbar_row, wbar_col, p_e, kappa)``: the total, the agreement weights, the
+        cell proportions, :math:`\bar w_{i\cdot}`, :math:`\bar w_{\cdot j}`, the chance
+        agreement and kappa; None where kappa is undefined (an empty table, a single class,
+        chance agreement 1).
+
+    Examples
+    --------
+    >>> n, w, p, wr, wc, pe, kap = kappa_terms([[20, 5], [10, 15]], None)
+    >>> float(n), round(float(pe), 4), round(float(kap), 4)
+    (50.0, 0.5, 0.4)
+    """
     bind_params(get_metric("kappa"), {"weights": weights})
     c = check_table(counts, "counts").astype(np.float64)
     n = c.sum()
     k = c.shape[0]
     v = kappa_weights(k, weights)
     if n <= 0 or k < 2 or v.max() == 0:
-        return float("nan"), float("nan")
+        return None
     w = 1.0 - v / v.max()
     p = c / n
     r = p.sum(axis=1)
@@ -237,13 +272,8 @@ def kappa_standard_error(counts: Any, weights: str | None = None) -> tuple[float
     po = (w * p).sum()
     pe = (w * np.outer(r, q)).sum()
     if pe >= 1.0:
-        return float("nan"), float("nan")
-    kap = (po - pe) / (1.0 - pe)
-    wr = w @ q
-    wc = r @ w
-    core = (p * (w - (wr[:, None] + wc[None, :]) * (1.0 - kap)) ** 2).sum()
-    var = (core - (kap - pe * (1.0 - kap)) ** 2) / (n * (1.0 - pe) ** 2)
-    return float(kap), float(np.sqrt(max(var, 0.0)))
+        return None
+    return n, w, p, w @ q, r @ w, pe, (po - pe) / (1.0 - pe)
 
 
 def fisher_z_interval(r: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndarray]:
