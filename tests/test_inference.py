@@ -487,7 +487,8 @@ def test_describe_methods_names_the_auto_choice_with_references():
     from confmat.inference import describe_methods
 
     rows = describe_methods("recall")
-    assert [r["name"] for r in rows][:4] == ["wilson", "agresti_coull", "clopper_pearson", "wald"]
+    assert [r["name"] for r in rows][:5] == ["wilson", "agresti_coull", "clopper_pearson", "jeffreys",
+                                             "wald"]
     assert [r["name"] for r in rows if r["auto"]] == ["wilson"]
     assert all(r["references"] for r in rows)
     assert [r["name"] for r in describe_methods("mcc", n_classes=3)] == [

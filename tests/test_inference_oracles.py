@@ -92,6 +92,32 @@ def test_proportion_interval_of_weighted_counts_is_statsmodels(share, n, level, 
     assert float(high) == pytest.approx(ref[1], rel=1e-9, abs=1e-12)
 
 
+@settings(max_examples=300)
+@given(count_nobs(), LEVELS)
+def test_jeffreys_interval_is_statsmodels_with_brown_cai_dasgupta_ends(xn, level):
+    # statsmodels' method="jeffreys" is the equal-tailed Beta(x + 1/2, n - x + 1/2) interval;
+    # Brown, Cai & DasGupta (2001, 4.1.2) set the lower bound to 0 at x = 0 and the upper
+    # bound to 1 at x = n, which confmat follows
+    x, n = xn
+    low, high = proportion_interval(x, n, level, "jeffreys")
+    ref = proportion_confint(x, n, alpha=1.0 - level, method="jeffreys")
+    assert float(low) == (0.0 if x == 0 else pytest.approx(ref[0], rel=1e-9, abs=1e-12))
+    assert float(high) == (1.0 if x == n else pytest.approx(ref[1], rel=1e-9, abs=1e-12))
+
+
+@settings(max_examples=100)
+@given(st.floats(0.0, 1.0), st.floats(0.5, 1e6), LEVELS)
+def test_jeffreys_interval_of_weighted_counts_is_scipy_beta(share, n, level):
+    # the posterior quantiles written out with SciPy's beta distribution
+    x = share * n
+    low, high = proportion_interval(x, n, level, "jeffreys")
+    a, b, tail = x + 0.5, n - x + 0.5, (1.0 - level) / 2.0
+    assert float(low) == (0.0 if x == 0 else pytest.approx(sps.beta.ppf(tail, a, b),
+                                                          rel=1e-9, abs=1e-12))
+    assert float(high) == (1.0 if x == n else pytest.approx(sps.beta.isf(tail, a, b),
+                                                           rel=1e-9, abs=1e-12))
+
+
 def _clopper_pearson_low_mpmath(x: float, n: float, level: float) -> float:
     """The root q of I_q(x, n - x + 1) = (1 - level) / 2 (Clopper & Pearson 1934), at 40 digits.
 
@@ -687,7 +713,7 @@ BAD = [
     (lambda: proportion_interval(5, -3), ValueError, "nobs must be non-negative"),
     (lambda: proportion_interval(True, 3), TypeError, "count"),
     (lambda: proportion_interval([1, 2], [3, 4, 5]), ValueError, "broadcast"),
-    (lambda: proportion_interval(5, 10, method="jeffreys"), ValueError, "method"),
+    (lambda: proportion_interval(5, 10, method="blaker"), ValueError, "method"),
     (lambda: proportion_interval(5, 10, method=None), TypeError, "method"),
     (lambda: kappa_standard_error([[1, 2, 3], [4, 5, 6]]), ValueError, "counts must be a square"),
     (lambda: kappa_standard_error([[1, -2], [4, 5]]), ValueError, "counts must be non-negative"),
@@ -714,7 +740,7 @@ BAD = [
     (lambda: power_roc_test(auc=0.8, n_cases=float("inf"), n_controls=30), ValueError,
      "n_cases must be a finite number"),
     (lambda: power_roc_test(auc=0.8, n_cases=20, kappa=float("inf")), ValueError, "kappa"),
-    (lambda: ConfusionMatrix([[3, 1], [2, 4]]).ci("accuracy", method="jeffreys"), ValueError,
+    (lambda: ConfusionMatrix([[3, 1], [2, 4]]).ci("accuracy", method="blaker"), ValueError,
      "method"),
     (lambda: at_prevalence(ConfusionMatrix([[3, 1], [2, 4]]), [0.9, 0.1], n=True), TypeError,
      "n must be"),

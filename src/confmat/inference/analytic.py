@@ -60,7 +60,7 @@ REF_FISHER = (
 #: other names users give interval methods
 METHOD_ALIASES = {"beta": "clopper_pearson", "exact": "clopper_pearson", "fleiss": "kappa_asymptotic",
             "normal": "wald", "fisher": "fisher_z", "bca_bootstrap": "bca"}
-PROPORTION_METHODS = ("wilson", "agresti_coull", "clopper_pearson", "wald")
+PROPORTION_METHODS = ("wilson", "agresti_coull", "clopper_pearson", "jeffreys", "wald")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -93,8 +93,12 @@ def proportion_interval(
         Successes and trials (broadcast against each other).
     level : float, default 0.95
         Confidence level.
-    method : {'wilson', 'agresti_coull', 'clopper_pearson', 'wald'}
+    method : {'wilson', 'agresti_coull', 'clopper_pearson', 'jeffreys', 'wald'}
         Aliases 'beta' and 'exact' (Clopper--Pearson) and 'normal' (Wald) are accepted.
+        ``'jeffreys'`` is the equal-tailed interval of the posterior Beta(x + 1/2, n - x + 1/2)
+        under Jeffreys' prior, with the lower bound 0 at x = 0 and the upper bound 1 at
+        x = n, as Brown, Cai and DasGupta (2001, section 4.1.2) define it (statsmodels'
+        ``method='jeffreys'`` leaves the beta quantile there).
 
     Returns
     -------
@@ -149,6 +153,11 @@ def proportion_interval(
             p = x / n_safe
             half = z * np.sqrt(p * (1.0 - p) / n_safe)
             low, high = p - half, p + half
+        elif method == "jeffreys":
+            beta = scipy_stats().beta
+            a, b = x + 0.5, n_safe - x + 0.5
+            low = np.where(x <= 0, 0.0, beta.ppf(alpha / 2.0, a, b))
+            high = np.where(x >= n_safe, 1.0, beta.ppf(1.0 - alpha / 2.0, a, b))
         else:  # clopper_pearson
             beta = scipy_stats().beta
             low = np.where(x <= 0, 0.0, _beta_low_quantile(alpha / 2.0, x, n_safe - x + 1.0))

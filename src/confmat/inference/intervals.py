@@ -96,6 +96,9 @@ METHODS: dict[str, Method] = {
         Method("clopper_pearson", "analytic",
                "'Exact' interval from beta quantiles; conservative (coverage >= nominal).",
                (REF_CLOPPER, REF_BROWN)),
+        Method("jeffreys", "analytic",
+               "Equal-tailed Beta(x + 1/2, n - x + 1/2) posterior interval (Jeffreys' prior); "
+               "0 at x = 0 and 1 at x = n.", (REF_BROWN,)),
         Method("wald", "analytic",
                "p +- z sqrt(p (1 - p) / n); shown for comparison, poor when p is near 0 or 1.",
                (REF_BROWN,)),
@@ -260,7 +263,7 @@ def interval_methods(metric: str, average: str | None = None, n_classes: int = 2
     Examples
     --------
     >>> interval_methods("accuracy")
-    ['wilson', 'agresti_coull', 'clopper_pearson', 'wald', 'percentile', 'basic', 'bca']
+    ['wilson', 'agresti_coull', 'clopper_pearson', 'jeffreys', 'wald', 'percentile', 'basic', 'bca']
     """
     spec = get_metric(metric)
     out: list[str] = []

@@ -52,9 +52,9 @@ class Conveniences:
         level : float, default 0.95
             Confidence level.
         method : str, default 'auto'
-            'wilson', 'agresti_coull', 'clopper_pearson', 'wald' (binomial proportions),
-            'kappa_asymptotic' (kappa), 'fisher_z' (2 x 2 MCC, per-class MCC), or the multinomial
-            bootstrap on the counts: 'percentile', 'basic', 'bca'. 'auto' picks Wilson for
+            'wilson', 'agresti_coull', 'clopper_pearson', 'jeffreys', 'wald' (binomial
+            proportions), 'kappa_asymptotic' (kappa), 'fisher_z' (2 x 2 MCC, per-class MCC), or
+            the multinomial bootstrap on the counts: 'percentile', 'basic', 'bca'. 'auto' picks Wilson for
             proportions, the asymptotic SE for kappa and BCa otherwise.
         average : {None, 'micro', 'macro', 'weighted'}, optional
             Averaging of a per-class metric.
