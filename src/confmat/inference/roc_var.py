@@ -132,8 +132,8 @@ class _Options:
             self.rng = check_random_state(random_state)
 
     def references(self) -> tuple[str, ...]:
-        refs = {"delong": (REF_DELONG,), "bootstrap": (REF_EFRON,),
-                "obuchowski": (REF_OBUCHOWSKI_1997,)}[self.method]
+        refs: tuple[str, ...] = {"delong": (REF_DELONG,), "bootstrap": (REF_EFRON,),
+                                 "obuchowski": (REF_OBUCHOWSKI_1997,)}[self.method]
         if self.partial is not None and self.partial[3]:
             refs = (*refs, REF_MCCLISH)
         return (*refs, REF_ROBIN)
