@@ -198,6 +198,7 @@ def test_matches_proc(proc, sets):  # noqa: F811
         # DeLong, full area
         assert roc_var(y, a).value == pytest.approx(w[0], rel=RTOL, abs=1e-15)
         assert roc_cov(y, a, b).value == pytest.approx(w[1], rel=RTOL, abs=1e-15)
+        assert roc_cov(y, a, a).value == pytest.approx(w[0], rel=RTOL, abs=1e-15)
         # Obuchowski: full area and the specificity range (pROC's NA: its binormal fit fails)
         spec = {"partial_specificity": (o["lo"], o["hi"])}
         for want_v, want_c, kw in ((w[2], w[3], {}), (w[5], w[6], spec)):
@@ -248,7 +249,7 @@ def test_matches_proc(proc, sets):  # noqa: F811
     assert fitted > 0  # some binormal fit succeeded (measured: all of them, 48 of 48)
 
 
-def test_delong_var_and_cov_of_a_class_of_one_where_proc_gives_na(proc):  # noqa: F811
+def test_delong_var_of_a_class_of_one_where_proc_gives_na(proc):  # noqa: F811
     # R's var() of a single component is NA, so pROC's DeLong variance is NA with one case;
     # confmat's class of one contributes zero (the hand computation in test_one_positive_by_hand)
     r = proc("r <- roc(y, s, levels = c(0, 1), direction = '<', quiet = TRUE)\n"
