@@ -2,7 +2,8 @@
 evaluated on the same samples, model comparison tables, and prior shift.
 
 Modules: ``intervals`` (analytic intervals and the multinomial bootstrap on the counts),
-``scores`` (ROC AUC / average precision: DeLong and the sample-level bootstrap), ``paired``
+``scores`` (ROC AUC / average precision: DeLong and the sample-level bootstrap), ``roc_var``
+(variance and covariance of ROC areas, full or partial: pROC's ``var`` and ``cov``), ``paired``
 (McNemar, Stuart--Maxwell, Bowker, paired bootstrap, Holm), ``kappa_test`` (kappa = 0),
 ``compare`` (model tables) and
 ``prior`` (re-weighting to another class prevalence).
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
     from .prior import at_prevalence, prevalence_ci
     from .roc_ci import RocBand, RocCI, partial_auc_ci, roc_ci
     from .roc_test import RocTestResult, roc_test
+    from .roc_var import RocVariance, roc_cov, roc_var
     from .scores import DeLongResult, delong, score_ci, score_metric
 
 #: public name -> the module that defines it, imported on first use (PEP 562): ``cm.ci`` loads
@@ -72,6 +74,9 @@ _EXPORTS = {
     "roc_ci": ".roc_ci",
     "RocTestResult": ".roc_test",
     "roc_test": ".roc_test",
+    "RocVariance": ".roc_var",
+    "roc_cov": ".roc_var",
+    "roc_var": ".roc_var",
     "DeLongResult": ".scores",
     "delong": ".scores",
     "score_ci": ".scores",
@@ -90,6 +95,7 @@ __all__ = [
     "RocBand",
     "RocCI",
     "RocTestResult",
+    "RocVariance",
     "TestResult",
     "at_prevalence",
     "auto_method",
@@ -110,7 +116,9 @@ __all__ = [
     "prevalence_ci",
     "proportion_interval",
     "roc_ci",
+    "roc_cov",
     "roc_test",
+    "roc_var",
     "score_ci",
     "score_metric",
     "stuart_maxwell",

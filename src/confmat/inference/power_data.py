@@ -13,9 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import REF_ROBIN
-from ..curves.smooth import binormal_fit
 from ..inputs.targets import binary_target, check_scores_1d
-from .common import check_n_resamples, check_random_state
+from .common import check_flag, check_n_resamples, check_random_state
 from .intervals import REF_EFRON
 from .power import (
     METHODS,
@@ -27,7 +26,7 @@ from .power import (
 )
 from .roc_boot import Curves, ScoreGroups
 from .roc_delong import delong_covariance_sorted as delong_covariance
-from .roc_obuchowski import binormal_cov, binormal_var
+from .roc_obuchowski import obuchowski_covariance
 from .roc_test import resample_two_curves
 
 __all__ = ["bootstrap_variances", "power_roc_test_data"]
@@ -194,8 +193,7 @@ def power_roc_test_data(
                              "curve uses Obuchowski's variance of its AUC, not a variance "
                              "from data (pROC's one-curve power.roc.test ignores method)")
         n_used = check_n_resamples(n_resamples, 0.95)
-        if not isinstance(stratified, bool | np.bool_):
-            raise TypeError(f"stratified must be True or False, got {stratified!r}")
+        check_flag(stratified, "stratified")
         rng = check_random_state(random_state)
     bt = binary_target(y_true, score_a, pos_label, None, "score_a")
     m, n = int(bt.pos.sum()), int((~bt.pos).sum())
@@ -278,27 +276,8 @@ def _partial_range(fpr: Any, tpr: Any, two: bool, method: str
 
 def _obuchowski(pos: np.ndarray, scores: np.ndarray, partial: tuple[str, float, float] | None
                 ) -> tuple[np.ndarray, tuple[float, float, float]]:
-    from ..curves.partial import focus_area, se_sp_points
-
-    auc = np.empty(2)
-    ab = []
-    rng = None
-    if partial is not None:  # Obuchowski's FPR range
-        rng = (1.0 - partial[1], 1.0 - partial[2])
-    for i, s in enumerate(scores):
-        _, se, sp = se_sp_points(pos, s, None)
-        ab.append(binormal_fit(se, sp))
-        if partial is None:
-            auc[i] = float(delong_covariance(pos, s[None, :])[0][0])
-        else:
-            auc[i] = float(focus_area(se, sp, partial[1], partial[2], "specificity"))
-    ra = float(np.corrcoef(scores[:, pos])[0, 1])
-    rn = float(np.corrcoef(scores[:, ~pos])[0, 1])
-    kk = int((~pos).sum()) / int(pos.sum())
-    v1 = binormal_var(*ab[0], kk, rng)
-    v2 = binormal_var(*ab[1], kk, rng)
-    c12 = binormal_cov(*ab[0], *ab[1], rn, ra, kk, rng, rng)
-    return auc, (v1, v2, c12)
+    auc, cov = obuchowski_covariance(pos, scores, None if partial is None else partial[1:])
+    return auc, (float(cov[0, 0]), float(cov[1, 1]), float(cov[0, 1]))
 
 
 def _bootstrap(pos: np.ndarray, scores: np.ndarray, partial: tuple[str, float, float] | None,

@@ -25,7 +25,14 @@ import numpy as np
 
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, mcclish, resolve_focus
 from ..inputs.targets import BinaryTarget, binary_target
-from .common import check_level, check_n_resamples, check_random_state, chunk_rows, z_quantile
+from .common import (
+    check_flag,
+    check_level,
+    check_n_resamples,
+    check_random_state,
+    chunk_rows,
+    z_quantile,
+)
 from .intervals import REF_EFRON, ConfidenceInterval
 from .roc_boot import Curves, ScoreGroups, draw, percentile_rows
 from .roc_delong import delong_covariance_sorted, partial_delong_covariance
@@ -138,12 +145,6 @@ def _check_values(values: Any, name: str, unit: bool) -> np.ndarray:
     if not unit and np.isnan(arr).any():
         raise ValueError(f"{name} must not contain nan")
     return arr
-
-
-def _check_flags(stratified: Any) -> bool:
-    if not isinstance(stratified, bool | np.bool_):
-        raise TypeError(f"stratified must be True or False, got {stratified!r}")
-    return bool(stratified)
 
 
 def _no_weights(sample_weight: Any, func: str) -> None:
@@ -279,7 +280,7 @@ def roc_ci(
     at = _check_values(raw, arg, kind != "threshold")
     level = check_level(level)
     n_used = check_n_resamples(n_resamples, level)
-    strat = _check_flags(stratified)
+    strat = check_flag(stratified, "stratified")
     rng = check_random_state(random_state)
     _no_weights(sample_weight, "roc_ci")
     src = _Source(y_true, y_score, pos_label, "roc_ci")
@@ -405,7 +406,7 @@ def partial_auc_ci(
         return _delong_interval(_both_classes(y_true, y_score, pos_label, "partial_auc_ci"),
                                 partial, level, metric)
     n_used = check_n_resamples(n_resamples, level)
-    strat = _check_flags(stratified)
+    strat = check_flag(stratified, "stratified")
     rng = check_random_state(random_state)
     _no_weights(sample_weight, "partial_auc_ci")
     src = _Source(y_true, y_score, pos_label, "partial_auc_ci")

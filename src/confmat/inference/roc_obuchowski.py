@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["binormal_cov", "binormal_var", "f_g"]
+from ..curves.partial import focus_area, se_sp_points
+from ..curves.smooth import binormal_fit
+from .roc_delong import delong_covariance_sorted
+
+__all__ = ["binormal_cov", "binormal_var", "f_g", "obuchowski_covariance"]
 
 
 def f_g(a: float, b: float, fpr: tuple[float, float] | None) -> tuple[float, float]:
@@ -114,3 +118,75 @@ def binormal_cov(a1: float, b1: float, a2: float, b2: float, rn: float, ra: floa
     return (f1 * f2 * (ra + rn * b1 * b2 / kappa + ra * ra * a1 * a2 / 2.0)
             + g1 * g2 * (b1 * b2 * (rn * rn + kappa * ra * ra) / (2.0 * kappa))
             + f1 * g2 * (ra * ra * a1 * b2 / 2.0) + f2 * g1 * (ra * ra * a2 * b1 / 2.0))
+
+
+def obuchowski_covariance(pos: np.ndarray, scores: np.ndarray,
+                          specificity: tuple[float, float] | None = None
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """Areas of ``scores`` (shape (M, N)) and Obuchowski and McClish's (1997) covariance
+    matrix of them per case, from the data, as pROC's ``var`` / ``cov`` / ``power.roc.test``
+    with ``method="obuchowski"`` (Robin et al. 2011).
+
+    Each curve gets pROC's least-squares binormal fit
+    (:func:`confmat.curves.smooth.binormal_fit`); ``kappa`` is the observed number of
+    controls per case, ``ra`` / ``rn`` the Pearson correlations of two scores among the cases
+    / the controls. The diagonal is :func:`binormal_var`, the rest :func:`binormal_cov`, so
+    (as in pROC) the diagonal lacks the term ``f g a b`` that :func:`binormal_cov` of a curve
+    with itself holds.
+
+    Parameters
+    ----------
+    pos : ndarray of bool, shape (N,)
+        Which samples are positive; both classes present.
+    scores : ndarray of float64, shape (M, N)
+        The scores of M models on the same samples.
+    specificity : pair of float, optional
+        The specificity range ``(low, high)`` of uncorrected partial areas (the
+        false-positive-rate range ``[1 - high, 1 - low]`` of the formulas); None for the full
+        area.
+
+    Returns
+    -------
+    area : ndarray, shape (M,)
+        The empirical areas (full: the Mann-Whitney AUC).
+    covariance : ndarray, shape (M, M)
+        Per case: divide by the number of cases for the variance of the area.
+
+    Raises
+    ------
+    ValueError
+        A curve the binormal fit cannot smooth.
+
+    Examples
+    --------
+    >>> pos = np.array([0, 0, 1, 1, 0, 1, 0, 1, 0, 1], dtype=bool)
+    >>> s = np.array([[.1, .4, .35, .8, .2, .9, .5, .3, .6, .7],
+    ...               [.2, .1, .35, .5, .4, .9, .6, .3, .8, .7]])
+    >>> area, cov = obuchowski_covariance(pos, s)
+    >>> area.tolist(), round(float(cov[0, 0]), 9), round(float(cov[0, 1]), 9)
+    ([0.76, 0.64], 0.151841625, 0.116769945)
+
+    (pROC: ``var(r1, method="obuchowski") * 5`` = 0.151841624566, ``cov(r1, r2,
+    method="obuchowski") * 5`` = 0.116769945119.)
+    """
+    k = scores.shape[0]
+    area = np.empty(k)
+    ab = []
+    # pROC's order: FPR1 = 1 - low, FPR2 = 1 - high (f and g change sign together otherwise)
+    fpr = None if specificity is None else (1.0 - specificity[0], 1.0 - specificity[1])
+    for i, s in enumerate(scores):
+        _, se, sp = se_sp_points(pos, s, None)
+        ab.append(binormal_fit(se, sp))
+        if specificity is None:
+            area[i] = float(delong_covariance_sorted(pos, s[None, :])[0][0])
+        else:
+            area[i] = float(focus_area(se, sp, specificity[0], specificity[1], "specificity"))
+    kappa = int((~pos).sum()) / int(pos.sum())
+    cov = np.empty((k, k))
+    for i in range(k):
+        cov[i, i] = binormal_var(*ab[i], kappa, fpr)
+        for j in range(i):
+            ra = float(np.corrcoef(scores[i, pos], scores[j, pos])[0, 1])
+            rn = float(np.corrcoef(scores[i, ~pos], scores[j, ~pos])[0, 1])
+            cov[i, j] = cov[j, i] = binormal_cov(*ab[i], *ab[j], rn, ra, kappa, fpr, fpr)
+    return area, cov

@@ -36,6 +36,8 @@ import numpy as np
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, resolve_focus
 from ..inputs.targets import binary_target
 from .common import (
+    check_choice,
+    check_flag,
     check_level,
     check_n_resamples,
     check_random_state,
@@ -134,7 +136,33 @@ def _p_t(t: float, df: float, alternative: str) -> float:
     return float(dist.cdf(-t, df) if alternative == "greater" else dist.cdf(t, df))
 
 
-class _Curve:
+class RocCurveInput:
+    """One ROC curve's labels and scores through the input door, both classes required: the
+    curves of :func:`roc_test` and of :func:`confmat.inference.roc_var.roc_cov`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels.
+    score : array-like of shape (n,)
+        Scores (higher = more positive).
+    pos_label : label or None
+        The positive class (see :func:`confmat.inputs.targets.binary_target`).
+    name : str
+        The scores' argument name, for error messages.
+
+    Raises
+    ------
+    ValueError
+        A class missing, or what the input door refuses.
+
+    Examples
+    --------
+    >>> c = RocCurveInput([0, 1, 1], [0.2, 0.9, 0.4], None, "score_a")
+    >>> c.n_pos, c.n_neg, c.pos_label
+    (2, 1, 1)
+    """
+
     def __init__(self, y_true: Any, score: Any, pos_label: Any, name: str) -> None:
         b = binary_target(y_true, score, pos_label, None, name)
         self.pos, self.score, self.pos_label = b.pos, b.score, b.pos_label
@@ -145,14 +173,45 @@ class _Curve:
 
     @cached_property
     def groups(self) -> ScoreGroups:
-        # built on first use: the bootstrap needs it, DeLong's test does not
+        """The scores grouped for the bootstrap (built on first use: DeLong's variance does
+        not need them)."""
         return ScoreGroups.build(self.pos, self.score)
 
 
-def _check_choice(value: Any, allowed: tuple[str, ...], name: str) -> str:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
-    return str(value)
+def resolve_partial(partial_specificity: Any, partial_sensitivity: Any, correct: Any
+                    ) -> tuple[str, float, float, bool] | None:
+    """The partial area of ``partial_specificity=`` / ``partial_sensitivity=`` and
+    ``correct=``: ``(focus, low, high, correct)``, or None for the full area.
+
+    Parameters
+    ----------
+    partial_specificity, partial_sensitivity : pair of float or None
+        At most one range.
+    correct : bool
+        McClish's (1989) standardisation; needs a range.
+
+    Returns
+    -------
+    tuple or None
+
+    Raises
+    ------
+    ValueError
+        Both ranges, a bad range, or ``correct=True`` without a range.
+
+    Examples
+    --------
+    >>> resolve_partial((0.8, 1), None, True)
+    ('specificity', 0.8, 1.0, True)
+    >>> resolve_partial(None, None, False) is None
+    True
+    """
+    if partial_specificity is not None or partial_sensitivity is not None:
+        return (*resolve_focus(partial_specificity, partial_sensitivity), bool(correct))
+    if correct:
+        raise ValueError("correct=True (McClish's standardisation) needs a partial range: "
+                         "partial_specificity=(low, high) or partial_sensitivity=(low, high)")
+    return None
 
 
 def _unit(value: Any, name: str) -> float:
@@ -233,18 +292,14 @@ def roc_test(
     >>> r.method, r.paired, round(r.estimate_a, 4), round(r.estimate_b, 4)
     ('delong', True, 0.8889, 0.7778)
     """
-    method = _check_choice(method, METHODS, "method")
-    alternative = _check_choice(alternative, ALTERNATIVES, "alternative")
+    method = check_choice(method, METHODS, "method")
+    alternative = check_choice(alternative, ALTERNATIVES, "alternative")
     level = check_level(level)
-    partial = None
-    if partial_specificity is not None or partial_sensitivity is not None:
-        if method not in ("bootstrap", "delong"):
-            raise ValueError("partial AUCs are compared with method='bootstrap' or 'delong' "
-                             f"(method={method!r} is for whole curves or fixed rates)")
-        partial = (*resolve_focus(partial_specificity, partial_sensitivity), bool(correct))
-    elif correct:
-        raise ValueError("correct=True (McClish's standardisation) needs a partial range: "
-                         "partial_specificity=(low, high) or partial_sensitivity=(low, high)")
+    if (partial_specificity is not None or partial_sensitivity is not None) and method not in (
+            "bootstrap", "delong"):
+        raise ValueError("partial AUCs are compared with method='bootstrap' or 'delong' "
+                         f"(method={method!r} is for whole curves or fixed rates)")
+    partial = resolve_partial(partial_specificity, partial_sensitivity, correct)
     at = None
     if method == "specificity":
         at = _unit(specificity, "specificity")
@@ -254,9 +309,9 @@ def roc_test(
         at = _unit(sensitivity, "sensitivity")
     elif sensitivity is not None:
         raise ValueError("sensitivity= is the fixed rate of method='sensitivity'")
-    a = _Curve(y_true, score_a, pos_label, "score_a")
+    a = RocCurveInput(y_true, score_a, pos_label, "score_a")
     paired = y_true_b is None
-    b = _Curve(y_true if paired else y_true_b, score_b, a.pos_label, "score_b")
+    b = RocCurveInput(y_true if paired else y_true_b, score_b, a.pos_label, "score_b")
     if paired and b.pos.shape[0] != a.pos.shape[0]:  # pragma: no cover - the door checks
         raise ValueError("score_a and score_b must score the same samples when paired")
     if method == "delong":
@@ -269,13 +324,11 @@ def roc_test(
         return _venkatraman(a, b, paired, n_used, rng)
     n_used = check_n_resamples(n_resamples, 0.95)
     rng = check_random_state(random_state)
-    if not isinstance(stratified, bool | np.bool_):
-        raise TypeError(f"stratified must be True or False, got {stratified!r}")
-    return _bootstrap(a, b, paired, method, at, partial, bool(stratified), n_used, rng,
-                      alternative)
+    return _bootstrap(a, b, paired, method, at, partial, check_flag(stratified, "stratified"),
+                      n_used, rng, alternative)
 
 
-def _delong(a: _Curve, b: _Curve, paired: bool, alternative: str, level: float,
+def _delong(a: RocCurveInput, b: RocCurveInput, paired: bool, alternative: str, level: float,
             partial: tuple[str, float, float, bool] | None) -> RocTestResult:
     refs: tuple[str, ...] = (REF_DELONG, REF_ROBIN)
     if partial is not None and partial[3]:
@@ -335,7 +388,9 @@ def resample_two_curves(
     (Robin et al. 2011).
 
     Paired curves (the same samples scored twice) share every resample; unpaired curves are
-    resampled independently. Stratified resamples draw the negatives and the positives
+    resampled independently. The same ``ScoreGroups`` object given twice with ``paired=True``
+    (one curve, as for a variance) is evaluated once per resample and its values returned
+    twice. Stratified resamples draw the negatives and the positives
     separately (their counts stay fixed); pooled ones draw all samples together, and a
     resample that lacks a class gives nan. Resamples are drawn in chunks (negatives then
     positives of curve a, then those of curve b when unpaired), so a seed gives the same
@@ -374,11 +429,15 @@ def resample_two_curves(
     """
     width = max(groups_a.codes.shape[0] + groups_b.codes.shape[0],
                 2 * (groups_a.size + groups_b.size))
+    same = paired and groups_b is groups_a  # one curve (a variance): computed once
     out: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
     for start, stop in chunk_rows(n_resamples, width, 4_000_000):
         rows = stop - start
         shared: tuple[np.ndarray, ...] | None = None
         for g, vals in zip((groups_a, groups_b), out, strict=True):
+            if same and vals is out[1]:
+                vals.append(out[0][-1])
+                continue
             if stratified:
                 if shared is None or not paired:
                     shared = (draw(rng, rows, g.neg_codes.shape[0]),
@@ -396,7 +455,7 @@ def resample_two_curves(
     return np.concatenate(out[0]), np.concatenate(out[1])
 
 
-def _bootstrap(a: _Curve, b: _Curve, paired: bool, method: str, at: float | None,
+def _bootstrap(a: RocCurveInput, b: RocCurveInput, paired: bool, method: str, at: float | None,
                partial: tuple[str, float, float, bool] | None, stratified: bool, n_used: int,
                rng: np.random.Generator, alternative: str) -> RocTestResult:
     curves = [Curves.from_counts(*c.groups.base_counts()) for c in (a, b)]
@@ -508,7 +567,7 @@ def venkatraman_unpaired_statistic(r: np.ndarray, pos_r: np.ndarray, s: np.ndarr
     return float(np.nansum(seg))
 
 
-def _venkatraman(a: _Curve, b: _Curve, paired: bool, n_used: int,
+def _venkatraman(a: RocCurveInput, b: RocCurveInput, paired: bool, n_used: int,
                  rng: np.random.Generator) -> RocTestResult:
     refs = (REF_VENKATRAMAN if paired else REF_VENKATRAMAN_2000, REF_ROBIN)
     r = _first_ranks(a.score)
