@@ -34,8 +34,9 @@ from .power import REF_OBUCHOWSKI_1997
 from .power_data import bootstrap_variances
 from .roc_boot import Curves
 from .roc_delong import delong_covariance_sorted, partial_delong_covariance
+from .roc_inputs import RocCurveInput, resolve_partial
 from .roc_obuchowski import obuchowski_covariance
-from .roc_test import RocCurveInput, resample_two_curves, resolve_partial
+from .roc_test import resample_two_curves
 from .scores import REF_DELONG
 
 __all__ = ["VAR_METHODS", "RocVariance", "roc_cov", "roc_var"]
