@@ -94,9 +94,9 @@ _MATH = ("abs", "add", "subtract", "multiply", "divide", "mod", "round", "round_
          "bit_count", "xor", "nextafter", "isnan", "isinf", "isfinite")
 _TEXT = ("lower", "upper", "lcase", "ucase", "length", "len", "char_length",
          "character_length", "strlen", "octet_length", "bit_length", "substring", "substr",
-         "left", "right", "trim", "ltrim", "rtrim", "lpad", "rpad", "starts_with", "ends_with",
+         "left", "right", "trim", "ltrim", "rtrim", "starts_with", "ends_with",
          "prefix", "suffix", "contains", "strpos", "instr", "position", "replace", "translate",
-         "reverse", "repeat", "concat", "concat_ws", "ascii", "chr", "unicode", "ord",
+         "reverse", "concat", "concat_ws", "ascii", "chr", "unicode", "ord",
          "strip_accents", "nfc_normalize", "regexp_matches", "regexp_full_match",
          "regexp_extract", "regexp_replace", "levenshtein", "damerau_levenshtein", "hamming",
          "jaccard", "jaro_similarity", "jaro_winkler_similarity", "format", "printf",
@@ -121,8 +121,10 @@ _TIME = ("date_part", "datepart", "date_trunc", "datetrunc", "date_diff", "dated
 #: [1, 2]`` is ``contains`` of ``list_value``, ``INTERVAL 1 DAY`` is ``to_days``). Not here,
 #: among others: ``now``, ``today``, ``random``, ``uuid`` (they change between runs),
 #: ``age`` (of one argument it counts from today), ``getenv``, ``current_setting``,
-#: ``version``, ``read_*``, ``glob`` (they read outside the rows), every aggregate, window and
-#: table function, and every function an extension or a macro adds.
+#: ``version``, ``read_*``, ``glob`` (they read outside the rows), ``repeat``, ``lpad``,
+#: ``rpad`` (a count written in the filter would make a string of any size in every row),
+#: every aggregate, window and table function, and every function an extension or a macro
+#: adds.
 ALLOWED_FUNCTIONS: frozenset[str] = frozenset(_OPERATORS + _MATH + _TEXT + _NULLS_LISTS + _TIME)
 
 #: Names that DuckDB's parser gives as a column reference and its binder, when the source has
