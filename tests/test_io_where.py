@@ -4,14 +4,20 @@ by reason, including a user filter).
 
 Oracle: the filter evaluated in Python with SQL's three-valued logic on the generated rows
 (NULL is not kept), pandas for the missing labels, counts by ``collections.Counter`` over the
-kept valid rows.
+kept valid rows. The allow-list of ``confmat.inputs.where``: the filters the docs and the
+other tests show are accepted; what is not on it is refused, by name; each allowed function is
+checked against DuckDB's own catalogue (``duckdb_functions()``: a scalar function of stable
+result, no aggregate); random conditions built from allowed parts are checked against pandas'
+nullable arrays (SQL's three-valued logic) and scikit-learn's ``confusion_matrix``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +30,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 duckdb = pytest.importorskip("duckdb")
 
 import confmat.io as cio  # noqa: E402
+from confmat.inputs.where import ALLOWED_FUNCTIONS, check_where  # noqa: E402
 
 FORMATS = ["parquet", "csv", "jsonl", "arrow"]
 
@@ -357,3 +364,286 @@ def test_ordinary_conditions_still_filter(tmp_path, where, kept):
     _, rep = cio.evaluate_file(path, "y", "p", where=where)
     assert rep.rows_read == kept
     assert rep.skipped_by_reason == ({"user filter": 2 - kept} if kept < 2 else {})
+
+
+# --- the allow-list (confmat.inputs.where.ALLOWED_EXPRESSIONS / ALLOWED_FUNCTIONS) ---------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The filters the tests of other files and the prose of docs/scaling.md use (the scrape in
+#: ``_documented_filters`` finds those written as ``where="..."`` and ``--where "..."``).
+FILTERS_ELSEWHERE = ["split = 'test'", "split = 'train'", "site IN ('A', 'B') AND age >= 18",
+                     "site = 'A'", "site = 'a'", "k < 5", "k > 1", "k + 1", "g = 1", "g = 2",
+                     "y = 1", "y = 5", "yhat = 0", "nope = 1", "zz = 1", "splt = 'test'",
+                     "coalesce(sex, 'unknown') = 'f'"]
+
+
+def _documented_filters() -> set[str]:
+    found: set[str] = set()
+    pages = [*ROOT.joinpath("docs").rglob("*.md"), ROOT / "README.md",
+             *ROOT.joinpath("src", "confmat", "cli").rglob("*.py"),
+             *ROOT.joinpath("src", "confmat", "io").rglob("*.py")]
+    for page in pages:
+        if page.exists():
+            text = page.read_text(encoding="utf-8")
+            found.update(re.findall(r"\bwhere=\"([^\"]+)\"", text))
+            found.update(re.findall(r"--where \"([^\"]+)\"", text))
+    return found
+
+
+def test_documented_filters_are_allowed():
+    """Every filter the documentation, the CLI help, the docstrings and the other tests show
+    passes the allow-list unchanged (an unknown column such as ``nope`` is DuckDB's to refuse
+    when it binds, not the allow-list's)."""
+    documented = _documented_filters()
+    assert {"split = 'test'", "site = 'A'"} <= documented  # the scrape finds them
+    for where in sorted(documented | set(FILTERS_ELSEWHERE) | set(WHERES)):
+        assert check_where(where) == where
+
+
+@pytest.mark.parametrize("where", [
+    # one per operator and construct: what DuckDB's parser writes for each must be allowed
+    "k + 1 > 2", "k - 1 < 2", "k * 2 = 4", "k / 2 > 1", "k // 2 = 1", "k % 2 = 0",
+    "k ** 2 > 4", "k ^ 2 > 4", "-k < 0", "@k > 1", "~k < 0", "(k & 1) = 1", "(k | 1) = 1",
+    "(k << 1) = 2", "(k >> 1) = 0", "s || 'x' = 'ax'", "s LIKE 'a%'", "s NOT LIKE 'a%'",
+    "s ILIKE 'A%'", "s NOT ILIKE 'A%'", "s GLOB 'a*'", "s NOT GLOB 'a*'", "s SIMILAR TO 'a.*'",
+    "s NOT SIMILAR TO 'a.*'", "s ~ '^a'", "s !~ '^a'", "s LIKE 'a!%' ESCAPE '!'",
+    "s NOT ILIKE 'a!%' ESCAPE '!'", "s ^@ 'a'", "s COLLATE nocase = 'A'", "k IS NULL",
+    "k IS NOT NULL", "k IS DISTINCT FROM 1", "k IS NOT DISTINCT FROM 1", "k IN (1, 2)",
+    "k NOT IN (1, 2)", "k IN [1, 2]", "k BETWEEN 1 AND 2", "k NOT BETWEEN 1 AND 2",
+    "CASE k WHEN 1 THEN true ELSE false END", "CAST(k AS DOUBLE) > 1", "k::VARCHAR = '1'",
+    "TRY_CAST(s AS INT) IS NULL", "CAST(k AS DECIMAL(10, 2)) > 1", "k IS TRUE",
+    "coalesce(k, 0) = 0", "ifnull(k, 0) = 0", "nullif(k, 0) IS NULL", "k != 1", "k == 1",
+    "EXTRACT(year FROM d) = 2020", "d + INTERVAL 1 DAY > DATE '2020-01-02'",
+    "date_trunc('month', d) = DATE '2020-01-01'", "year(d) = 2020", "j ->> 'a' = 'x'",
+    "[1, 2][1] = k", "s[1:1] = 'a'", "greatest(k, 1) = least(k, 1)", "round(x, 1) = 0.5",
+    "isnan(x) OR isinf(x) OR NOT isfinite(x)", "ln(x) < 0 AND exp(x) > 1",
+    "starts_with(s, 'a') AND contains(s, 'b') AND length(trim(s)) = 2",
+    "regexp_full_match(s, 'a.') AND replace(s, 'a', 'b') = 'bb'",
+    "POSITION('a' IN s) = 1 AND SUBSTRING(s FROM 1 FOR 1) = 'a'", "TRIM(BOTH 'x' FROM s) = 'a'",
+])
+def test_operators_and_constructs_are_allowed(where):
+    assert check_where(where) == where
+
+
+ATTACKS = [
+    # the clock, the session, settings, the environment (run to run, or outside the rows)
+    ("current_date > d", r"names current_date, which DuckDB reads as its function"),
+    ("CURRENT_TIMESTAMP > d", r"names CURRENT_TIMESTAMP, which DuckDB reads as its function"),
+    ("user = 'duckdb'", r"names user, which DuckDB reads as its function"),
+    ("current_catalog = 'memory'", r"names current_catalog"),
+    ("d < now()", r"calls now\(\), which reads the session"),
+    ("d = today()", r"calls today\(\), which reads the session"),
+    ("getvariable('x') = 1", r"calls getvariable\(\), which reads the session"),
+    ("version() = 'v'", r"calls version\(\), which is not known to compute on its arguments"),
+    ("uuid() IS NULL", r"calls uuid\(\), which gives another value in each run"),
+    ("age(d) > INTERVAL 1 DAY", r"calls age\(\)"),
+    ("nextval('seq') > 0", r"calls nextval\(\)"),
+    # a count in the filter would make a string of any size in every row
+    ("length(repeat(s, 1000000000)) > 0", r"calls repeat\(\)"),
+    # files, the catalogue, table functions
+    ("glob('*') IS NULL", r"calls glob\(\), a table function, which reads outside the rows"),
+    ("length(read_blob('x')) > 0", r"calls read_blob\(\), a table function"),
+    ("query_table('t') IS NULL", r"calls query_table\(\), a table function"),
+    ("json_serialize_sql('SELECT 1') = ''", r"calls json_serialize_sql\(\)"),
+    ("y IN (SELECT y FROM duckdb_tables())", r"holds a subquery"),
+    ("y = ANY (SELECT 1)", r"holds a subquery"),
+    # a filter holds for one row: no aggregate, no window
+    ("sum(y) > 1", r"calls sum\(\), an aggregate \(a filter holds for one row at a time\)"),
+    ("count(*) > 0", r"calls count_star\(\), an aggregate"),
+    ("lower(s) FILTER (WHERE true) = 'a'", r"uses DISTINCT, FILTER, ORDER BY"),
+    ("row_number() OVER () < 5", r"holds a window function"),
+    ("avg(y) OVER (PARTITION BY s) > 0", r"holds a window function"),
+    # star expressions, lambdas (which may hide calls: refused whole), parameters
+    ("COLUMNS(*) > 0", r"holds a star expression"),
+    ("COLUMNS('y') = 1", r"holds a star expression"),
+    ("*COLUMNS(*) = 1", r"holds an expression of kind OPERATOR OPERATOR_UNPACK"),
+    ("list_transform([y], x -> x + 1) = [2]", r"calls list_transform\(\)"),
+    ("list_filter([y], lambda x: x > 0) = [1]", r"calls list_filter\(\)"),
+    ("y -> 'a' = 'x'", r"holds a lambda"),
+    ("y = $1", r"holds a parameter"),
+    ("#1 = 1", r"holds a positional reference"),
+    # macros, and names that may resolve to a schema's macro
+    ("my_macro(y) = 1", r"calls my_macro\(\), which this DuckDB does not know"),
+    ("main.lower(s) = 'a'", r"calls main.lower\(\): call a function by its name alone"),
+    ("s.lower() = 'a'", r"calls s.lower\(\): call a function by its name alone"),
+    ("system.main.lower(s) = 'a'", r"calls system.main.lower\(\)"),
+]
+
+
+@pytest.mark.parametrize("where, match", ATTACKS)
+def test_allow_list_refuses(tmp_path, where, match):
+    """What is not on the allow-list is refused before DuckDB binds it: the message names
+    ``where``, quotes the filter, says what is not allowed, and where the list is."""
+    path = str(tmp_path / "p.csv")
+    with open(path, "w") as f:
+        f.write("y,p,s\n1,1,a\n0,1,b\n")
+    with pytest.raises(ValueError, match=r"^where must be .*" + match) as info:
+        cio.evaluate_file(path, "y", "p", where=where)
+    message = str(info.value)
+    assert repr(where) in message
+    assert ("ALLOWED_FUNCTIONS" in message or "ALLOWED_EXPRESSIONS" in message
+            or "VALUE_FUNCTION_NAMES" in message or "by its name alone" in message
+            or "only aggregates take" in message)
+
+
+def test_a_macro_of_the_callers_connection_is_refused():
+    """``evaluate_sql`` on a connection that holds a macro reading another table: the filter
+    may not call it (it is on no allow-list), though DuckDB would."""
+    con = duckdb.connect()
+    con.execute("CREATE TABLE secret AS SELECT 42 AS v")
+    con.execute("CREATE MACRO leak() AS (SELECT v FROM secret)")
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (0, 0), (1, 1)) v(y, p)")
+    assert con.execute("SELECT count(*) FROM t WHERE leak() = 42").fetchone() == (2,)
+    with pytest.raises(ValueError, match=r"^where must be .*calls leak\(\)"):
+        cio.evaluate_sql(con, "SELECT y, p FROM t", where="leak() = 42")
+
+
+def test_allowed_functions_compute_on_their_arguments():
+    """Each allowed function is one DuckDB knows as a scalar function (or a macro of its own)
+    of stable result — DuckDB's catalogue (``duckdb_functions()``) says ``CONSISTENT`` for
+    every scalar overload — and none is an aggregate."""
+    con = duckdb.connect()
+    rows = con.execute("SELECT function_name, function_type, stability, internal "
+                       "FROM duckdb_functions()").fetchall()
+    kinds: dict[str, set] = {}
+    for name, kind, stability, internal in rows:
+        kinds.setdefault(name, set()).add((kind, stability, internal))
+    for name in sorted(ALLOWED_FUNCTIONS):
+        assert name in kinds, name
+        scalar = {(k, s) for k, s, _ in kinds[name] if k == "scalar"}
+        macro = {i for k, _, i in kinds[name] if k == "macro"}
+        assert scalar or macro == {True}, (name, kinds[name])
+        assert all(s == "CONSISTENT" for _, s in scalar), (name, scalar)
+        assert not any(k in ("aggregate", "window") for k, _, _ in kinds[name]), name
+    assert not {"now", "today", "random", "current_setting", "getvariable", "version",
+                "read_text", "glob", "age"} & ALLOWED_FUNCTIONS
+
+
+# --- random filters built from allowed parts, against pandas + scikit-learn -------------
+
+def _num_leaf() -> st.SearchStrategy:
+    cols = st.sampled_from([("k", lambda d: d["k"]), ("y", lambda d: d["y"]),
+                            ("(k % 3)", lambda d: d["k"] % 3),
+                            ("floor(s * 10)", lambda d: np.floor(d["s"] * 10)),
+                            ("length(split)", lambda d: d["split"].str.len())])
+    consts = st.integers(0, 9).map(
+        lambda c: (str(c), lambda d, c=c: pd.Series(c, index=d.index, dtype="Float64")))
+    return st.one_of(cols, consts)
+
+
+def _greatest(a, b):
+    """DuckDB's greatest: NULL arguments are left out (NULL when all are)."""
+    frame = pd.concat([pd.Series(a, dtype="Float64"), pd.Series(b, dtype="Float64")], axis=1)
+    return frame.max(axis=1, skipna=True).astype("Float64")
+
+
+def _num_tree(leaf: st.SearchStrategy) -> st.SearchStrategy:
+    def grow(children: st.SearchStrategy) -> st.SearchStrategy:
+        two = st.tuples(children, children)
+        return st.one_of(
+            two.map(lambda t: (f"({t[0][0]} + {t[1][0]})",
+                               lambda d, t=t: t[0][1](d) + t[1][1](d))),
+            two.map(lambda t: (f"({t[0][0]} - {t[1][0]})",
+                               lambda d, t=t: t[0][1](d) - t[1][1](d))),
+            children.map(lambda a: (f"abs({a[0]})", lambda d, a=a: abs(a[1](d)))),
+            st.tuples(children, st.integers(0, 9)).map(
+                lambda t: (f"coalesce({t[0][0]}, {t[1]})",
+                           lambda d, t=t: pd.Series(t[0][1](d), dtype="Float64")
+                           .fillna(t[1]))),
+            two.map(lambda t: (f"greatest({t[0][0]}, {t[1][0]})",
+                               lambda d, t=t: _greatest(t[0][1](d), t[1][1](d)))),
+            two.map(lambda t: (f"CASE WHEN s < 0.5 THEN {t[0][0]} ELSE {t[1][0]} END",
+                               lambda d, t=t: pd.Series(t[0][1](d), dtype="Float64").where(
+                                   d["s"] < 0.5, pd.Series(t[1][1](d), dtype="Float64")))),
+        )
+    return st.recursive(leaf, grow, max_leaves=3)
+
+
+def _isin(values, options):
+    out = pd.Series(values).isin(options).astype("boolean")
+    out[pd.Series(values).isna().to_numpy()] = pd.NA
+    return out
+
+
+def _bool_leaf() -> st.SearchStrategy:
+    num = _num_tree(_num_leaf())
+    ops = {"=": lambda a, b: a == b, "<>": lambda a, b: a != b, "<": lambda a, b: a < b,
+           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+    text = st.sampled_from([
+        ("split = 'test'", lambda d: d["split"] == "test"),
+        ("upper(split) = 'TRAIN'", lambda d: d["split"].str.upper() == "TRAIN"),
+        ("starts_with(split, 'te')", lambda d: d["split"].str.startswith("te")),
+        ("lower(split) LIKE 'tr%'", lambda d: d["split"].str.lower().str.startswith("tr")),
+        ("split IN ('test', 'x')", lambda d: _isin(d["split"], ["test", "x"])),
+        ("split IS NULL", lambda d: d["split"].isna()),
+    ])
+    return st.one_of(
+        text,
+        st.tuples(num, st.sampled_from(sorted(ops)), num).map(
+            lambda t: (f"{t[0][0]} {t[1]} {t[2][0]}",
+                       lambda d, t=t: ops[t[1]](pd.Series(t[0][1](d), dtype="Float64"),
+                                                pd.Series(t[2][1](d), dtype="Float64")))),
+        num.map(lambda a: (f"{a[0]} IS NOT NULL",
+                           lambda d, a=a: ~pd.Series(a[1](d), dtype="Float64").isna())),
+        st.tuples(num, st.integers(0, 5), st.integers(0, 5)).map(
+            lambda t: (f"{t[0][0]} BETWEEN {t[1]} AND {t[1] + t[2]}",
+                       lambda d, t=t: (pd.Series(t[0][1](d), dtype="Float64") >= t[1])
+                       & (pd.Series(t[0][1](d), dtype="Float64") <= t[1] + t[2]))),
+        st.tuples(num, st.lists(st.integers(0, 9), min_size=1, max_size=3)).map(
+            lambda t: (f"{t[0][0]} IN ({', '.join(map(str, t[1]))})",
+                       lambda d, t=t: _isin(pd.Series(t[0][1](d), dtype="Float64"), t[1]))),
+    )
+
+
+def _bool_tree() -> st.SearchStrategy:
+    def grow(children: st.SearchStrategy) -> st.SearchStrategy:
+        two = st.tuples(children, children)
+        return st.one_of(
+            two.map(lambda t: (f"({t[0][0]} AND {t[1][0]})",
+                               lambda d, t=t: t[0][1](d).astype("boolean")
+                               & t[1][1](d).astype("boolean"))),
+            two.map(lambda t: (f"({t[0][0]} OR {t[1][0]})",
+                               lambda d, t=t: t[0][1](d).astype("boolean")
+                               | t[1][1](d).astype("boolean"))),
+            children.map(lambda a: (f"NOT ({a[0]})",
+                                    lambda d, a=a: ~a[1](d).astype("boolean"))),
+        )
+    return st.recursive(_bool_leaf(), grow, max_leaves=4)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(30, 60), tree=_bool_tree(),
+       fmt=st.sampled_from(["parquet", "csv"]))
+def test_random_allowed_filters_against_pandas_and_sklearn(tmp_path_factory, seed, n, tree,
+                                                           fmt):
+    """Random conditions built from allowed parts (arithmetic, abs, coalesce, greatest, CASE,
+    floor, length, upper / lower / starts_with / LIKE, IN lists, BETWEEN, IS [NOT] NULL, AND /
+    OR / NOT) over nullable columns are accepted, and give the matrix of the rows they hold
+    for. Oracle: the condition evaluated by pandas' nullable arrays (SQL's three-valued logic:
+    Kleene AND / OR / NOT, NULL propagated by arithmetic and comparisons; a row is kept only
+    where the condition is true), counted by scikit-learn's ``confusion_matrix``."""
+    from sklearn.metrics import confusion_matrix
+
+    where, evaluate = tree
+    rows = _random_rows(seed, n, 3, 0.15)
+    df = _frame(rows)
+    df["y"] = df["y"].fillna(0)  # labels complete here: the filter is what is tested
+    df["p"] = df["p"].fillna(1)
+    df["split"] = df["split"].astype("string")
+    keep = pd.Series(evaluate(df)).astype("boolean").fillna(False).to_numpy(dtype=bool)
+    path = os.path.join(tmp_path_factory.mktemp("tree"), f"p.{fmt}")
+    _write(df, path, fmt)
+    assert check_where(where) == where
+    if not keep.any():
+        with pytest.raises(ValueError, match=r"no valid rows to evaluate \(\d+ skipped: user filter"):
+            cio.evaluate_file(path, "y", "p", where=where)
+        return
+    cm, rep = cio.evaluate_file(path, "y", "p", where=where)
+    y, p = df["y"].to_numpy(int)[keep], df["p"].to_numpy(int)[keep]
+    book = sorted(set(y.tolist()) | set(p.tolist()))
+    assert [int(v) for v in cm.labels] == book, where
+    np.testing.assert_array_equal(cm.counts, confusion_matrix(y, p, labels=book), err_msg=where)
+    assert rep.skipped_by_reason == ({"user filter": int((~keep).sum())} if (~keep).any()
+                                     else {})
