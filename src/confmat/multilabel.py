@@ -11,6 +11,7 @@ import numpy as np
 
 from .inputs.encode import check_sample_weight
 from .inputs.indicators import check_indicators, is_indicator
+from .inputs.options import check_flag
 from .matrix import ConfusionMatrix
 
 __all__ = ["check_indicators", "hamming_loss", "indicator_counts", "is_indicator",
@@ -108,8 +109,7 @@ def multilabel_confusion_matrix(
     ...                             samplewise=True).tolist()
     [[[1, 0], [0, 1]], [[0, 1], [0, 1]], [[0, 0], [1, 1]]]
     """
-    if not isinstance(samplewise, bool | np.bool_):
-        raise TypeError(f"samplewise must be True or False, got {samplewise!r}")
+    check_flag(samplewise, "samplewise")
     if is_indicator(y_true) or is_indicator(y_pred):
         t, p = check_indicators(y_true, y_pred)
         if labels is not None:

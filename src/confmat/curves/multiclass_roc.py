@@ -34,6 +34,7 @@ import numpy as np
 
 from ..inputs.encode import as_1d
 from ..inputs.kinds import py_scalar
+from ..inputs.options import check_flag
 from ..inputs.targets import check_scores_1d, check_scores_2d, check_weights, encode_truth
 from ..metrics import UndefinedMetricWarning
 from .common import class_columns
@@ -197,8 +198,7 @@ def multiclass_roc(
 
 def _check_partial(specificity: Any, sensitivity: Any, correct: Any
                    ) -> tuple[str, float, float, bool] | None:
-    if not isinstance(correct, bool | np.bool_):
-        raise TypeError(f"correct must be True or False, got {correct!r}")
+    check_flag(correct, "correct")
     if specificity is None and sensitivity is None:
         if correct:
             raise ValueError("correct=True (McClish's correction) needs a partial range: "

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs.options import check_flag
 from ..inputs.targets import binary_target
 from ..metrics import UndefinedMetricWarning
 from .rank import cumulative_counts
@@ -176,8 +177,7 @@ class PartialRange:
         PartialRange(focus='specificity', low=0.8, high=0.9, correct=True)
         """
         axis = check_focus(focus, f"{name}_focus")
-        if not isinstance(correct, bool | np.bool_):
-            raise TypeError(f"{name}_correct must be True or False, got {correct!r}")
+        check_flag(correct, f"{name}_correct")
         lo, hi = check_range(bounds, name)
         return cls(axis, lo, hi, bool(correct))
 

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs.options import check_choice
 from ..inputs.targets import binary_target
 from .bandwidth import (
     BANDWIDTHS,
@@ -337,12 +338,6 @@ def _logcondens(neg: np.ndarray, pos: np.ndarray, n: int, method: str) -> Smooth
                      (REF_ROBIN, REF_RUFIBACH_2012, *LOGCONCAVE_REFERENCES))
 
 
-def _check_choice(value: Any, allowed: tuple[str, ...], name: str) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
-
-
 def _check_n(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
         raise ValueError(f"n must be an integer >= 2 (points of the smoothed curve), got {n!r}")
@@ -437,7 +432,7 @@ default='binormal'
     >>> round(smooth_roc(y, s, method="logcondens.smooth").auc, 6)  # pROC: 0.8294676433
     0.829468
     """
-    method = _check_choice(method, METHODS, "method")
+    method = check_choice(method, METHODS, "method")
     n = _check_n(n)
     if method.startswith("logcondens") and sample_weight is not None:
         raise ValueError(f"sample_weight is not supported with method={method!r}: pROC's "
@@ -470,7 +465,7 @@ default='binormal'
     wn = None if w is None else w[~b.pos]
     wp = None if w is None else w[b.pos]
     if method == "density":
-        kernel = _check_choice(kernel, KERNELS, "kernel")
+        kernel = check_choice(kernel, KERNELS, "kernel")
         if isinstance(adjust, bool) or not isinstance(adjust, int | float | np.number) or \
                 not np.isfinite(adjust) or adjust <= 0:
             raise ValueError(f"adjust must be a positive number, got {adjust!r}")
@@ -499,9 +494,9 @@ default='binormal'
         sp, se = curve_from_densities(f0, f1)
         return SmoothROC("density", sp, se, _trapezoid(sp, se),
                          {"bandwidth": h, "kernel": kernel}, (REF_ROBIN, *refs))
-    d0 = _check_choice(distribution_negative or distribution, DISTRIBUTIONS,
+    d0 = check_choice(distribution_negative or distribution, DISTRIBUTIONS,
                        "distribution_negative" if distribution_negative else "distribution")
-    d1 = _check_choice(distribution_positive or distribution, DISTRIBUTIONS,
+    d1 = check_choice(distribution_positive or distribution, DISTRIBUTIONS,
                        "distribution_positive" if distribution_positive else "distribution")
     for d, v in ((d0, neg), (d1, pos)):
         if d in ("lognormal", "exponential", "gamma", "weibull") and (v <= 0).any():

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs.options import check_flag
 from ..metrics import Stats, evaluate, get_metric
 from .common import (
     DEFAULT_RESAMPLES,
@@ -176,8 +177,7 @@ def mcnemar(
     """
     if exact is not None and not isinstance(exact, bool | np.bool_):
         raise TypeError(f"exact must be True, False or None, got {exact!r}")
-    if not isinstance(correction, bool | np.bool_):
-        raise TypeError(f"correction must be True or False, got {correction!r}")
+    check_flag(correction, "correction")
     t, (a, b_), _, _ = encode_many(y_true, [pred_a, pred_b], ["pred_a", "pred_b"])
     if t.size == 0:
         raise ValueError("y_true is empty; at least one sample is needed")

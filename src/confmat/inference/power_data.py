@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import REF_ROBIN
+from ..inputs.options import check_flag
 from ..inputs.targets import binary_target, check_scores_1d
-from .common import check_flag, check_n_resamples, check_random_state
+from .common import check_n_resamples, check_random_state
 from .intervals import REF_EFRON
 from .power import (
     METHODS,

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, mcclish, resolve_focus
+from ..inputs.options import check_flag
 from ..inputs.targets import BinaryTarget, binary_target
 from .common import (
-    check_flag,
     check_level,
     check_n_resamples,
     check_random_state,

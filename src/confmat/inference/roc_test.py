@@ -33,9 +33,8 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import REF_MCCLISH, REF_ROBIN
+from ..inputs.options import check_choice, check_flag
 from .common import (
-    check_choice,
-    check_flag,
     check_level,
     check_n_resamples,
     check_random_state,

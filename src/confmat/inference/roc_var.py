@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, mcclish
-from .common import check_choice, check_flag, check_n_resamples, check_random_state
+from ..inputs.options import check_choice, check_flag
+from .common import check_n_resamples, check_random_state
 from .intervals import REF_EFRON
 from .power import REF_OBUCHOWSKI_1997
 from .power_data import bootstrap_variances

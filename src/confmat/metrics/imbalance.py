@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from ..inputs.options import check_flag
 from . import references as R
 from .common import declare, undefined, where_defined
 from .exact import exact_difference, largest
@@ -112,8 +113,7 @@ def optimized_precision(c: ClassCounts) -> np.ndarray:
 def _check_iba(alpha=1.0, squared=True) -> None:
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not np.isfinite(alpha):
         raise ValueError(f"alpha must be a finite number, got {alpha!r}")
-    if not isinstance(squared, bool | np.bool_):
-        raise TypeError(f"squared must be True or False, got {squared!r}")
+    check_flag(squared, "squared")
 
 
 @_pc("iba", "index of balanced accuracy",

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..inputs.options import check_flag
 from .common import chance_terms, declare
 from .exact import exact_difference, largest
 from .per_class import (
@@ -81,8 +82,7 @@ def error_rate(s: Stats) -> np.ndarray:
 
 
 def _check_adjusted(adjusted: bool) -> None:
-    if not isinstance(adjusted, bool | np.bool_):
-        raise TypeError(f"adjusted must be True or False, got {adjusted!r}")
+    check_flag(adjusted, "adjusted")
 
 
 @_overall("balanced_accuracy", "balanced accuracy", "BA = mean of TPR_i over classes with support",
@@ -388,8 +388,7 @@ def gmean(s: Stats, correction: float = 0.0) -> np.ndarray:
 
 
 def _check_normalize(normalize: bool = True) -> None:
-    if not isinstance(normalize, bool | np.bool_):
-        raise TypeError(f"normalize must be True or False, got {normalize!r}")
+    check_flag(normalize, "normalize")
 
 
 @_overall("zero_one_loss", "zero-one loss", "L01 = (N - sum_i C[i, i]) / N (or the count)",
