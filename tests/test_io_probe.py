@@ -15,9 +15,7 @@ histograms are ``numpy.histogram`` with the documented edges ``j / bins``
 
 from __future__ import annotations
 
-import bz2
 import csv
-import gzip
 import io as pyio
 import json
 import math
@@ -37,6 +35,7 @@ duckdb = pytest.importorskip("duckdb")
 sk_metrics = pytest.importorskip("sklearn.metrics")
 
 from confmat import io as cio  # noqa: E402
+from io_files import write_compressed  # noqa: E402
 
 # ------------------------------------------------------------------------------ values
 #: label pools per kind; text holds the characters CSV and JSON must quote or escape, a long
@@ -67,18 +66,6 @@ def is_missing(v: Any) -> bool:
 
 
 # ------------------------------------------------------------------------------ writers
-def compress(path: Path, data: bytes) -> None:
-    if path.name.endswith(".zst"):
-        with pa.CompressedOutputStream(str(path), "zstd") as fh:
-            fh.write(data)
-        return
-    if path.name.endswith(".gz"):
-        data = gzip.compress(data)
-    elif path.name.endswith(".bz2"):
-        data = bz2.compress(data)
-    path.write_bytes(data)
-
-
 def text_field(v: Any) -> Any:
     if v is None:
         return ""
@@ -95,7 +82,7 @@ def write_csv(path: Path, cols: dict[str, list[Any]], sep: str) -> None:
     w.writerow(list(cols))
     for row in zip(*cols.values(), strict=True):
         w.writerow([text_field(v) for v in row])
-    compress(path, buf.getvalue().encode())
+    write_compressed(path, buf.getvalue().encode())
 
 
 def write_jsonl(path: Path, cols: dict[str, list[Any]]) -> None:
@@ -103,7 +90,7 @@ def write_jsonl(path: Path, cols: dict[str, list[Any]]) -> None:
     for row in zip(*cols.values(), strict=True):
         rec = {k: (None if is_missing(v) else v) for k, v in zip(cols, row, strict=True)}
         lines.append(json.dumps(rec, allow_nan=False))
-    compress(path, ("\n".join(lines) + "\n").encode())
+    write_compressed(path, ("\n".join(lines) + "\n").encode())
 
 
 def arrow_table(cols: dict[str, list[Any]], types: dict[str, Any]) -> Any:
