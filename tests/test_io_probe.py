@@ -284,18 +284,38 @@ def test_random_frames_in_every_format_equal_sklearn(tmp_path_factory, frame, we
 
 
 # ------------------------------------------------------------------------------ weights
-@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "sql"])
-def test_all_zero_weights_by_group_are_refused_as_in_memory(tmp_path, name):
-    """Every weight 0: scikit-learn's confusion_matrix, ``by_group`` in memory and the
-    ungrouped file path refuse it; the file path by group returned a stack of zeros."""
-    cols = {"y": [0, 1, 1], "yhat": [0, 1, 0], "w": [0.0, 0.0, 0.0], "g": ["A", "B", "A"]}
-    types = {"y": pa.int64(), "yhat": pa.int64(), "w": pa.float64(), "g": pa.string()}
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "p.arrow", "sql"])
+def test_all_zero_weights_are_refused_naming_the_weight_column(tmp_path, name):
+    """Every weight 0: scikit-learn's confusion_matrix and ``by_group`` in memory refuse it,
+    and so does every file path, with one message naming the source and the weight column
+    (the ungrouped counted path said ``chunk 1:``, the accumulator's name for its first
+    update, and named no column; the streamed path did not name the file)."""
+    cols = {"y": [0, 1, 1], "yhat": [0, 1, 0], "w": [0.0, 0.0, 0.0], "g": ["A", "B", "A"],
+            "s0": [0.5, 0.25, 1.0], "s1": [0.5, 0.75, 0.0]}
+    types = {"y": pa.int64(), "yhat": pa.int64(), "w": pa.float64(), "g": pa.string(),
+             "s0": pa.float64(), "s1": pa.float64()}
     src = write_source(tmp_path, name, cols, types)
     with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero"):
         sk_metrics.confusion_matrix(cols["y"], cols["yhat"], sample_weight=cols["w"])
-    for kw in ({}, {"group_cols": "g"}):
-        with pytest.raises(ValueError, match="sample_weight must contain at least one non-zero"):
-            evaluate(src, name, "y", "yhat", weight_col="w", **kw)
+    ways: list[dict[str, Any]] = [{}, {"score_cols": "s1"}, {"score_cols": ["s0", "s1"]},
+                                  {"where": "y >= 0"}]
+    if name in GROUP_FORMATS:
+        ways.append({"group_cols": "g"})
+    messages = set()
+    try:
+        for kw in ways:
+            with pytest.raises(ValueError) as info:
+                evaluate(src, name, "y", "yhat", weight_col="w", **kw)
+            messages.add(str(info.value))
+    finally:
+        if name == "sql":
+            src.close()
+    assert len(messages) == 1, messages
+    message = messages.pop()
+    assert message.endswith(": column 'w': sample_weight must contain at least one non-zero "
+                            "weight"), message
+    assert message.startswith("the query" if name == "sql" else "file "), message
+    assert "chunk" not in message
 
 
 # ------------------------------------------------------------------------------ scores
