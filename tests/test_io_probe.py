@@ -587,6 +587,59 @@ def test_a_header_only_csv_among_others_adds_no_row(tmp_path, pattern):
     np.testing.assert_array_equal(cm.counts, sk_metrics.confusion_matrix(y, yhat))
 
 
+# ------------------------------------------------------------------------------ where= at run time
+@pytest.mark.parametrize("name", ["p.csv", "p.jsonl", "p.parquet", "p.arrow", "sql"])
+@pytest.mark.parametrize("where", ["CAST(s AS INTEGER) > 0", "y // (yhat - yhat) = 0",
+                                   "strptime(s, '%Y') IS NULL"])
+def test_a_where_that_fails_while_it_runs_is_named_as_the_filter(tmp_path, name, where):
+    """A ``where=`` that binds but fails on the values (a cast of text labels, an integer
+    division by zero, a date that does not parse) was reported as "cannot be read whole", as
+    if the file were damaged. It is a ValueError (not a ReadError) quoting the filter and
+    DuckDB's reason, on every path that runs it. Oracle: DuckDB's own ``WHERE`` over the same
+    values held in memory, which fails with that reason."""
+    cols = {"y": [0, 1, 1], "yhat": [0, 1, 0], "s": ["x", "1", "y"], "p": [0.5, 0.25, 1.0],
+            "g": ["A", "B", "A"]}
+    types = {"y": pa.int64(), "yhat": pa.int64(), "s": pa.string(), "p": pa.float64(),
+             "g": pa.string()}
+    table = arrow_table(cols, types)
+    with pytest.raises(duckdb.Error) as oracle_error:
+        duckdb.connect().from_arrow(table).filter(where).fetchall()
+    reason = str(oracle_error.value).splitlines()[0].split(" when ")[0].split(" in expression")[0]
+    src = write_source(tmp_path, name, cols, types)
+    runs: list[Any] = [lambda: evaluate(src, name, "y", "yhat", where=where),
+                       lambda: evaluate(src, name, "y", "yhat", where=where, score_cols="p"),
+                       lambda: evaluate(src, name, "y", "yhat", where=where,
+                                        score_cols=["p", "p"])]
+    if name in GROUP_FORMATS:
+        runs.append(lambda: evaluate(src, name, "y", "yhat", where=where, group_cols="g"))
+    if name != "sql":
+        runs += [lambda: cio.read_columns(src, ["y", "yhat"], where=where),
+                 lambda: list(cio.iter_batches(src, ["y"], where=where))]
+    try:
+        for run in runs:
+            with pytest.raises(ValueError) as info:
+                run()
+            message = str(info.value)
+            assert not isinstance(info.value, cio.ReadError), message
+            assert "cannot be read whole" not in message
+            assert message.startswith(f"where: the filter {where!r} failed"), message
+            assert reason in message, (reason, message)
+    finally:
+        if name == "sql":
+            src.close()
+
+
+def test_a_damaged_file_with_a_where_is_still_a_read_error(tmp_path):
+    """The other side: a ragged CSV row read under a filter that cannot fail is damage, named
+    as before. Oracle: DuckDB's own read of the file refuses it."""
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat\n" + "1,0\n" * 5000 + "1,0,7,8\n")
+    with pytest.raises(duckdb.Error):
+        duckdb.connect().sql(f"SELECT * FROM read_csv('{path}')").fetchall()
+    with pytest.raises(cio.ReadError, match="cannot be read whole"):
+        cio.evaluate_file(path, "y", "yhat", where="y >= 0")
+
+
 # ------------------------------------------------------------------------------ no rows
 @pytest.mark.parametrize(("name", "by_group"),
                          [(n, g) for g in (False, True) for n in ["p.csv", "p.parquet", "p.arrow", "p.npz", "sql"]

@@ -324,6 +324,7 @@ def where_source(source: Source, where: Any) -> Source:
             data = pa.table({c: np.asarray(arrays[c]) for c in source.columns})
         keep += [con, data]
         rel = con.from_arrow(data)
+    base = rel
     try:
         rel = rel.select(f"*, coalesce(({where}), false) AS {quote(FILTER_COLUMN)}")
         kind = str(rel.types[-1])
@@ -336,4 +337,5 @@ def where_source(source: Source, where: Any) -> Source:
                          f"is {kind}")
     return Source(source.name, source.format, list(source.columns), rows=source.rows,
                   relation=rel, keep=keep, key_ranges=source.key_ranges, connection=con,
-                  mixed_types=source.mixed_types, filtered=True)
+                  mixed_types=source.mixed_types, filtered=True, where=where,
+                  unfiltered=base)

@@ -14,7 +14,7 @@ from ..binned import ScoreHistogram
 from ..counting.grouped import GroupedCounts
 from ..hooks import GROUPED_EVALUATION
 from ..inputs.encode import encode_pair, normalize_labels
-from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
+from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
@@ -82,7 +82,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
                          connection=source.connection,
                          keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
-        raise engine_error(source.name, exc) from exc
+        raise source.read_error(exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
     ok, by_reason = _label_reasons(g)
     if score_col is not None:
@@ -193,7 +193,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
                          group_cols=group_cols, connection=source.connection,
                          keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
-        raise engine_error(source.name, exc) from exc
+        raise source.read_error(exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
     ok, by_reason = _label_reasons(g)
     rows = n.copy()
