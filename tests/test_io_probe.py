@@ -567,24 +567,80 @@ def test_a_json_column_of_mixed_kinds_is_refused_not_read_as_json_text(tmp_path,
                                       sk_metrics.confusion_matrix(y, yhat, labels=labels))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="inputs/ (owned by helper 'cli'): the sniffer gives every column of a header-only "
-           "CSV the type VARCHAR, and the per-file type check then refuses the source; a file "
-           "with no data row holds no value of any kind, so its sniffed types should not take "
-           "part in the unification (csv_dialect / files)")
-@pytest.mark.parametrize("pattern", ["*.csv", ""])
-def test_a_header_only_csv_among_others_adds_no_row(tmp_path, pattern):
-    """A glob or directory of CSV files one of which is its header alone. Oracle: Python's
-    csv reading every file, the rows concatenated, counted by scikit-learn."""
-    (tmp_path / "a.csv").write_text("y,yhat\n1,1\n0,1\n1,0\n")
-    (tmp_path / "b.csv").write_text("y,yhat\n")
-    rows = [r for f in sorted(tmp_path.glob("*.csv")) for r in csv.DictReader(f.open())]
-    y, yhat = [int(r["y"]) for r in rows], [int(r["yhat"]) for r in rows]
-    cm, report = cio.evaluate_file(str(tmp_path / pattern) if pattern else tmp_path,
-                                   "y", "yhat")
-    assert report.rows_read == len(rows) == 3
+def read_rows(files: list[Path]) -> list[dict[str, Any]]:
+    """Every row of CSV or JSON lines files, concatenated, by Python's csv / json modules."""
+    rows: list[dict[str, Any]] = []
+    for f in files:
+        if f.suffix == ".csv":
+            with f.open(newline="") as fh:
+                rows += [{k: (None if v == "" else int(v)) for k, v in r.items()}
+                         for r in csv.DictReader(fh)]
+        else:
+            rows += [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+    return rows
+
+
+@pytest.mark.parametrize("ext", [".csv", ".jsonl", ".ndjson"])
+@pytest.mark.parametrize("empty_first", [True, False])
+@pytest.mark.parametrize("pattern", ["glob", "dir"])
+def test_a_file_with_no_data_row_among_others_adds_no_row(tmp_path, ext, empty_first, pattern):
+    """A glob or directory of CSV files one of which is its header alone (or of JSON lines
+    files one of which is empty, 0 bytes): such a file holds no value of any kind, so its
+    sniffed types (all VARCHAR for a CSV header) take no part in the unification of the
+    files' types, which refused the source; it adds no row, and the row accounting still
+    covers every row. Oracle: Python's csv / json modules reading every file, the rows
+    concatenated, counted by scikit-learn."""
+    empty, full = ("a", "b") if empty_first else ("b", "a")
+    if ext == ".csv":
+        (tmp_path / f"{empty}.csv").write_text("y,yhat\n")
+        (tmp_path / f"{full}.csv").write_text("y,yhat\n1,1\n0,1\n1,0\n,1\n")
+        (tmp_path / "c.csv").write_text("y,yhat\n0,0\n1,1\n")
+    else:
+        (tmp_path / f"{empty}{ext}").write_text("")
+        (tmp_path / f"{full}{ext}").write_text(
+            '{"y": 1, "yhat": 1}\n{"y": 0, "yhat": 1}\n{"y": 1, "yhat": 0}\n'
+            '{"y": null, "yhat": 1}\n')
+        (tmp_path / f"c{ext}").write_text('{"y": 0, "yhat": 0}\n{"y": 1, "yhat": 1}\n')
+    files = sorted(tmp_path.glob(f"*{ext}"))
+    rows = read_rows(files)
+    kept = [r for r in rows if r["y"] is not None and r["yhat"] is not None]
+    y, yhat = [r["y"] for r in kept], [r["yhat"] for r in kept]
+    cm, report = cio.evaluate_file(str(tmp_path / f"*{ext}") if pattern == "glob" else tmp_path,
+                                   "y", "yhat", skip_invalid=True)
+    assert report.rows_read == len(kept) == 5
+    assert report.rows_read + report.rows_skipped == len(rows)
+    assert report.skipped_by_reason == {"null true label": 1}
+    assert cm.labels == sorted(set(y) | set(yhat))
     np.testing.assert_array_equal(cm.counts, sk_metrics.confusion_matrix(y, yhat))
+
+
+@pytest.mark.parametrize("ext", [".csv", ".jsonl"])
+def test_a_source_of_files_with_no_data_row_has_no_rows_and_says_why(tmp_path, ext):
+    """Every file a header alone (CSV) or empty (JSON lines): no matrix, the "no valid rows"
+    error, saying that the source holds no data row (nothing was skipped). Oracle: Python's
+    csv / json modules find no row."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}{ext}").write_text("y,yhat\n" if ext == ".csv" else "")
+    assert read_rows(sorted(tmp_path.glob(f"*{ext}"))) == []
+    # JSON lines without a record name no column either: the reader says so
+    why = (r"has no valid rows to evaluate \(0 skipped: it holds no data rows\)" if ext == ".csv"
+           else r"holds no rows: each of its files is empty \(0 bytes\)")
+    with pytest.raises(ValueError, match=why):
+        cio.evaluate_file(tmp_path, "y", "yhat")
+
+
+def test_a_zero_byte_csv_among_others_is_refused_naming_it(tmp_path):
+    """A CSV file of 0 bytes lacks the header line every CSV file of a source starts with
+    (unlike an empty JSON lines file, which is a whole file of no records): it may be a file
+    whose writing failed, so it is an error naming it, never read as no rows. Oracle: Python's
+    csv module finds no header in it."""
+    (tmp_path / "a.csv").write_text("y,yhat\n1,1\n")
+    (tmp_path / "b.csv").write_text("")
+    with (tmp_path / "b.csv").open(newline="") as fh:
+        assert csv.DictReader(fh).fieldnames is None
+    with pytest.raises(ValueError, match=r"b\.csv' is empty \(0 bytes\): it has no header "
+                                         r"line; every CSV file of a source starts with"):
+        cio.evaluate_file(tmp_path, "y", "yhat")
 
 
 # ------------------------------------------------------------------------------ where= at run time

@@ -21,8 +21,8 @@ from typing import Any
 from .source import mixed_column_types
 from .sql_counts import literal
 
-__all__ = ["CsvSniff", "check_header", "csv_relation", "raw_header", "read_sniffed", "renamed",
-           "sniff"]
+__all__ = ["CsvSniff", "check_header", "csv_relation", "has_data_row", "raw_header",
+           "read_sniffed", "renamed", "sniff"]
 
 #: How ``sniff_csv`` shows an option that is not set (no quote, escape or comment character).
 _EMPTY = "(empty)"
@@ -153,7 +153,9 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
     by one ``read_csv`` call pinned to what it found; files that differ are read by DuckDB's
     ``read_csv`` with ``union_by_name`` (their columns bound by name, each file's dialect
     its own), and the types each file gives a column are returned to be checked
-    (:func:`confmat.inputs.source.mixed_column_types`).
+    (:func:`confmat.inputs.source.mixed_column_types`). A file that is its header alone
+    (no data row: :func:`has_data_row`) holds no value of any kind and is left out of that
+    read, so that its sniffed types (VARCHAR) do not take part; its header is still checked.
 
     Parameters
     ----------
@@ -223,10 +225,46 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
             check_header(name, raw_header(con, f, delimiter, max_line_size))
     if all(s == found[0] for s in found):
         return read_sniffed(con, files, found[0]), {}
-    rel = con.sql(f"SELECT * FROM read_csv([{', '.join(literal(f) for f in files)}], "
+    # A file that is its header alone holds no value of any kind: the sniffer gives its
+    # columns the type VARCHAR, which would refuse the source (or make text of numbers).
+    # Such files are left out of the read; they add no row.
+    held = [(f, s) for f, s in zip(files, found, strict=True) if has_data_row(con, f, s)]
+    if not held:
+        return read_sniffed(con, files[:1], found[0]), {}
+    if all(s == held[0][1] for _, s in held):
+        return read_sniffed(con, [f for f, _ in held], held[0][1]), {}
+    rel = con.sql(f"SELECT * FROM read_csv([{', '.join(literal(f) for f, _ in held)}], "
                   f"{', '.join(_options(max_line_size, delimiter, types, nullstr))}, "
                   "union_by_name = true)")
-    return rel, mixed_column_types({f: dict(s.columns) for f, s in zip(files, found, strict=True)})
+    return rel, mixed_column_types({f: dict(s.columns) for f, s in held})
+
+
+def has_data_row(con: Any, path: str, found: CsvSniff) -> bool:
+    """Whether a CSV file holds a line after its header (one that is not skipped or blank).
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        The connection.
+    path : str
+        The file.
+    found : CsvSniff
+        What :func:`sniff` found in it.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import duckdb, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,p\\n")
+    >>> con = duckdb.connect()
+    >>> has_data_row(con, path, sniff(con, path, max_line_size=1 << 20))
+    False
+    """
+    return bool(read_sniffed(con, [path], found).limit(1).fetchall())
 
 
 def check_header(name: str, header: Sequence[str]) -> None:

@@ -458,8 +458,10 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     Raises
     ------
     ValueError
-        An empty file, a CSV file without a header, files with different columns, several
-        ``.bz2`` files, or a repeated column name (ignoring case).
+        An empty CSV or TSV file (0 bytes: no header line), JSON lines files that are all
+        empty (one among others holds no rows and is left out), a CSV file without a header,
+        files with different columns, several ``.bz2`` files, or a repeated column name
+        (ignoring case).
 
     Examples
     --------
@@ -472,9 +474,19 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     """
     empty = [f for f in files
              if strip_compression(f.lower())[1] is None and os.path.getsize(f) == 0]
-    if empty:
-        raise ValueError(f"{name} is empty" if len(files) == 1 else
-                         f"{name}: file {empty[0]!r} is empty")
+    if empty and fmt == "jsonl":
+        # JSON lines have no header: a file of 0 bytes is a whole file of no records, and
+        # adds no row (and no column types) to the others
+        if len(empty) == len(files):
+            raise ValueError(f"{name} is empty (0 bytes): it holds no rows" if len(files) == 1
+                             else f"{name} holds no rows: each of its files is empty (0 bytes)")
+        files = [f for f in files if f not in empty]
+    elif empty:
+        # a CSV or TSV file starts with its header line: one of 0 bytes lacks it (a file
+        # whose writing failed?), and is refused rather than read as no rows
+        what = name if len(files) == 1 else f"{name}: file {empty[0]!r}"
+        raise ValueError(f"{what} is empty (0 bytes): it has no header line; every "
+                         f"{fmt.upper()} file of a source starts with its header")
     codecs = {strip_compression(f.lower())[1] for f in files}
     con = duckdb_connection(shared="bz2" not in codecs)
     keep: list[Any] = [con]
