@@ -16,6 +16,7 @@ for CSV, Python's ``csv`` module and the ``key=value`` directory names split by 
 from __future__ import annotations
 
 import csv
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -144,22 +145,28 @@ def test_column_types_naming_a_parquet_data_column_is_refused(tmp_path):
                           column_types={"g": "string"})
 
 
-def test_csv_partition_values_typed_by_column_types(tmp_path):
-    """A hive-partitioned CSV directory: ``column_types={'g': 'string'}`` keeps '1' and '01'
-    apart. Oracle: Python's csv module and the directory names split by hand."""
+@pytest.mark.parametrize("ext", [".csv", ".jsonl"])
+def test_text_partition_values_typed_by_column_types(tmp_path, ext):
+    """A hive-partitioned CSV or JSON lines directory: ``column_types={'g': 'string'}`` keeps
+    '1' and '01' apart. Oracle: Python's csv / json modules and the directory names split by
+    hand."""
     rows = []
     for i, g in enumerate(VALUES):
         part = tmp_path / "d" / f"g={g}"
         part.mkdir(parents=True)
         data = [(i % 2, (i // 2) % 2), (1, 1), (0, i % 2)]
-        with (part / "a.csv").open("w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["y", "yhat"])
-            w.writerows(data)
-    for f in sorted((tmp_path / "d").rglob("*.csv")):
+        with (part / f"a{ext}").open("w", newline="") as fh:
+            if ext == ".csv":
+                w = csv.writer(fh)
+                w.writerow(["y", "yhat"])
+                w.writerows(data)
+            else:
+                fh.writelines(json.dumps({"y": t, "yhat": p}) + "\n" for t, p in data)
+    for f in sorted((tmp_path / "d").rglob(f"*{ext}")):
         g = f.parent.name.split("=", 1)[1]
         with f.open(newline="") as fh:
-            rows += [(g, int(r["y"]), int(r["yhat"])) for r in csv.DictReader(fh)]
+            read = csv.DictReader(fh) if ext == ".csv" else map(json.loads, fh)
+            rows += [(g, int(r["y"]), int(r["yhat"])) for r in read]
     ev, report = cio.evaluate_file(tmp_path / "d", "y", "yhat", group_cols="g",
                                    column_types={"g": "string"})
     groups = sorted({g for g, _, _ in rows})
@@ -169,3 +176,21 @@ def test_csv_partition_values_typed_by_column_types(tmp_path):
         mine = [(t, p) for gg, t, p in rows if gg == g]
         np.testing.assert_array_equal(ev.stack[i], sk([t for t, _ in mine],
                                                       [p for _, p in mine], ev.labels))
+
+
+@pytest.mark.parametrize("ext", [".csv", ".jsonl", ".parquet"])
+def test_a_glob_reads_no_partition_columns(tmp_path, ext):
+    """Partition columns come from a directory source only: a glob over ``g=1/`` directories
+    reads the files' own columns (DuckDB guessed partitions from any path of a CSV or JSON
+    lines glob). Oracle: the columns written."""
+    for g in ("1", "2"):
+        part = tmp_path / f"g={g}"
+        part.mkdir()
+        if ext == ".csv":
+            (part / "a.csv").write_text("y,yhat\n1,0\n")
+        elif ext == ".jsonl":
+            (part / "a.jsonl").write_text('{"y": 1, "yhat": 0}\n')
+        else:
+            pq.write_table(pa.table({"y": [1], "yhat": [0]}), part / "a.parquet")
+    assert cio.list_columns(str(tmp_path / "*" / f"a{ext}")) == ["y", "yhat"]
+    assert cio.list_columns(tmp_path) == ["y", "yhat", "g"]
