@@ -313,7 +313,8 @@ def test_formats_and_arguments_are_checked(tmp_path):
         cio.list_columns(empty)
     header = tmp_path / "h.csv"
     header.write_text("y,yhat\n")
-    with pytest.raises(ValueError, match=r"h\.csv' has no valid rows to evaluate \(0 skipped\)"):
+    with pytest.raises(ValueError, match=r"h\.csv' has no valid rows to evaluate "
+                                         r"\(0 skipped: it holds no data rows\)"):
         cio.evaluate_file(header, "y", "yhat")
     onlynull = tmp_path / "n.csv"
     onlynull.write_text("y,yhat\n,1\n2,\n")

@@ -14,7 +14,6 @@ histograms against a one-shot :class:`confmat.binned.ScoreHistogram` of the same
 
 from __future__ import annotations
 
-import bz2
 import csv
 import gzip
 import io
@@ -40,6 +39,7 @@ from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 from confmat import io as cio
 from confmat.binned import ScoreHistogram
 from confmat.inputs.sql_counts import score_bins
+from io_files import write_compressed
 
 U64 = 2**64 - 1
 #: text labels that are class names by default: DuckDB's and pandas' usual null spellings
@@ -74,16 +74,7 @@ def assert_matrix(cm: Any, y: list[Any], yhat: list[Any]) -> None:
 
 def write_text(path: Path, text: str) -> None:
     """Write text, compressed by the file's extension (by Python's and pyarrow's codecs)."""
-    data = text.encode()
-    if path.name.endswith(".zst"):
-        with pa.CompressedOutputStream(str(path), "zstd") as fh:
-            fh.write(data)
-        return
-    if path.name.endswith(".gz"):
-        data = gzip.compress(data)
-    elif path.name.endswith(".bz2"):
-        data = bz2.compress(data)
-    path.write_bytes(data)
+    write_compressed(path, text.encode())
 
 
 def csv_text(columns: dict[str, list[Any]], sep: str = ",") -> str:

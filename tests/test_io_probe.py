@@ -15,9 +15,7 @@ histograms are ``numpy.histogram`` with the documented edges ``j / bins``
 
 from __future__ import annotations
 
-import bz2
 import csv
-import gzip
 import io as pyio
 import json
 import math
@@ -37,6 +35,7 @@ duckdb = pytest.importorskip("duckdb")
 sk_metrics = pytest.importorskip("sklearn.metrics")
 
 from confmat import io as cio  # noqa: E402
+from io_files import write_compressed  # noqa: E402
 
 # ------------------------------------------------------------------------------ values
 #: label pools per kind; text holds the characters CSV and JSON must quote or escape, a long
@@ -67,18 +66,6 @@ def is_missing(v: Any) -> bool:
 
 
 # ------------------------------------------------------------------------------ writers
-def compress(path: Path, data: bytes) -> None:
-    if path.name.endswith(".zst"):
-        with pa.CompressedOutputStream(str(path), "zstd") as fh:
-            fh.write(data)
-        return
-    if path.name.endswith(".gz"):
-        data = gzip.compress(data)
-    elif path.name.endswith(".bz2"):
-        data = bz2.compress(data)
-    path.write_bytes(data)
-
-
 def text_field(v: Any) -> Any:
     if v is None:
         return ""
@@ -95,7 +82,7 @@ def write_csv(path: Path, cols: dict[str, list[Any]], sep: str) -> None:
     w.writerow(list(cols))
     for row in zip(*cols.values(), strict=True):
         w.writerow([text_field(v) for v in row])
-    compress(path, buf.getvalue().encode())
+    write_compressed(path, buf.getvalue().encode())
 
 
 def write_jsonl(path: Path, cols: dict[str, list[Any]]) -> None:
@@ -103,7 +90,7 @@ def write_jsonl(path: Path, cols: dict[str, list[Any]]) -> None:
     for row in zip(*cols.values(), strict=True):
         rec = {k: (None if is_missing(v) else v) for k, v in zip(cols, row, strict=True)}
         lines.append(json.dumps(rec, allow_nan=False))
-    compress(path, ("\n".join(lines) + "\n").encode())
+    write_compressed(path, ("\n".join(lines) + "\n").encode())
 
 
 def arrow_table(cols: dict[str, list[Any]], types: dict[str, Any]) -> Any:
@@ -297,18 +284,38 @@ def test_random_frames_in_every_format_equal_sklearn(tmp_path_factory, frame, we
 
 
 # ------------------------------------------------------------------------------ weights
-@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "sql"])
-def test_all_zero_weights_by_group_are_refused_as_in_memory(tmp_path, name):
-    """Every weight 0: scikit-learn's confusion_matrix, ``by_group`` in memory and the
-    ungrouped file path refuse it; the file path by group returned a stack of zeros."""
-    cols = {"y": [0, 1, 1], "yhat": [0, 1, 0], "w": [0.0, 0.0, 0.0], "g": ["A", "B", "A"]}
-    types = {"y": pa.int64(), "yhat": pa.int64(), "w": pa.float64(), "g": pa.string()}
+@pytest.mark.parametrize("name", ["p.csv", "p.parquet", "p.arrow", "sql"])
+def test_all_zero_weights_are_refused_naming_the_weight_column(tmp_path, name):
+    """Every weight 0: scikit-learn's confusion_matrix and ``by_group`` in memory refuse it,
+    and so does every file path, with one message naming the source and the weight column
+    (the ungrouped counted path said ``chunk 1:``, the accumulator's name for its first
+    update, and named no column; the streamed path did not name the file)."""
+    cols = {"y": [0, 1, 1], "yhat": [0, 1, 0], "w": [0.0, 0.0, 0.0], "g": ["A", "B", "A"],
+            "s0": [0.5, 0.25, 1.0], "s1": [0.5, 0.75, 0.0]}
+    types = {"y": pa.int64(), "yhat": pa.int64(), "w": pa.float64(), "g": pa.string(),
+             "s0": pa.float64(), "s1": pa.float64()}
     src = write_source(tmp_path, name, cols, types)
     with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero"):
         sk_metrics.confusion_matrix(cols["y"], cols["yhat"], sample_weight=cols["w"])
-    for kw in ({}, {"group_cols": "g"}):
-        with pytest.raises(ValueError, match="sample_weight must contain at least one non-zero"):
-            evaluate(src, name, "y", "yhat", weight_col="w", **kw)
+    ways: list[dict[str, Any]] = [{}, {"score_cols": "s1"}, {"score_cols": ["s0", "s1"]},
+                                  {"where": "y >= 0"}]
+    if name in GROUP_FORMATS:
+        ways.append({"group_cols": "g"})
+    messages = set()
+    try:
+        for kw in ways:
+            with pytest.raises(ValueError) as info:
+                evaluate(src, name, "y", "yhat", weight_col="w", **kw)
+            messages.add(str(info.value))
+    finally:
+        if name == "sql":
+            src.close()
+    assert len(messages) == 1, messages
+    message = messages.pop()
+    assert message.endswith(": column 'w': sample_weight must contain at least one non-zero "
+                            "weight"), message
+    assert message.startswith("the query" if name == "sql" else "file "), message
+    assert "chunk" not in message
 
 
 # ------------------------------------------------------------------------------ scores
@@ -560,24 +567,133 @@ def test_a_json_column_of_mixed_kinds_is_refused_not_read_as_json_text(tmp_path,
                                       sk_metrics.confusion_matrix(y, yhat, labels=labels))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="inputs/ (owned by helper 'cli'): the sniffer gives every column of a header-only "
-           "CSV the type VARCHAR, and the per-file type check then refuses the source; a file "
-           "with no data row holds no value of any kind, so its sniffed types should not take "
-           "part in the unification (csv_dialect / files)")
-@pytest.mark.parametrize("pattern", ["*.csv", ""])
-def test_a_header_only_csv_among_others_adds_no_row(tmp_path, pattern):
-    """A glob or directory of CSV files one of which is its header alone. Oracle: Python's
-    csv reading every file, the rows concatenated, counted by scikit-learn."""
-    (tmp_path / "a.csv").write_text("y,yhat\n1,1\n0,1\n1,0\n")
-    (tmp_path / "b.csv").write_text("y,yhat\n")
-    rows = [r for f in sorted(tmp_path.glob("*.csv")) for r in csv.DictReader(f.open())]
-    y, yhat = [int(r["y"]) for r in rows], [int(r["yhat"]) for r in rows]
-    cm, report = cio.evaluate_file(str(tmp_path / pattern) if pattern else tmp_path,
-                                   "y", "yhat")
-    assert report.rows_read == len(rows) == 3
+def read_rows(files: list[Path]) -> list[dict[str, Any]]:
+    """Every row of CSV or JSON lines files, concatenated, by Python's csv / json modules."""
+    rows: list[dict[str, Any]] = []
+    for f in files:
+        if f.suffix == ".csv":
+            with f.open(newline="") as fh:
+                rows += [{k: (None if v == "" else int(v)) for k, v in r.items()}
+                         for r in csv.DictReader(fh)]
+        else:
+            rows += [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+    return rows
+
+
+@pytest.mark.parametrize("ext", [".csv", ".jsonl", ".ndjson"])
+@pytest.mark.parametrize("empty_first", [True, False])
+@pytest.mark.parametrize("pattern", ["glob", "dir"])
+def test_a_file_with_no_data_row_among_others_adds_no_row(tmp_path, ext, empty_first, pattern):
+    """A glob or directory of CSV files one of which is its header alone (or of JSON lines
+    files one of which is empty, 0 bytes): such a file holds no value of any kind, so its
+    sniffed types (all VARCHAR for a CSV header) take no part in the unification of the
+    files' types, which refused the source; it adds no row, and the row accounting still
+    covers every row. Oracle: Python's csv / json modules reading every file, the rows
+    concatenated, counted by scikit-learn."""
+    empty, full = ("a", "b") if empty_first else ("b", "a")
+    if ext == ".csv":
+        (tmp_path / f"{empty}.csv").write_text("y,yhat\n")
+        (tmp_path / f"{full}.csv").write_text("y,yhat\n1,1\n0,1\n1,0\n,1\n")
+        (tmp_path / "c.csv").write_text("y,yhat\n0,0\n1,1\n")
+    else:
+        (tmp_path / f"{empty}{ext}").write_text("")
+        (tmp_path / f"{full}{ext}").write_text(
+            '{"y": 1, "yhat": 1}\n{"y": 0, "yhat": 1}\n{"y": 1, "yhat": 0}\n'
+            '{"y": null, "yhat": 1}\n')
+        (tmp_path / f"c{ext}").write_text('{"y": 0, "yhat": 0}\n{"y": 1, "yhat": 1}\n')
+    files = sorted(tmp_path.glob(f"*{ext}"))
+    rows = read_rows(files)
+    kept = [r for r in rows if r["y"] is not None and r["yhat"] is not None]
+    y, yhat = [r["y"] for r in kept], [r["yhat"] for r in kept]
+    cm, report = cio.evaluate_file(str(tmp_path / f"*{ext}") if pattern == "glob" else tmp_path,
+                                   "y", "yhat", skip_invalid=True)
+    assert report.rows_read == len(kept) == 5
+    assert report.rows_read + report.rows_skipped == len(rows)
+    assert report.skipped_by_reason == {"null true label": 1}
+    assert cm.labels == sorted(set(y) | set(yhat))
     np.testing.assert_array_equal(cm.counts, sk_metrics.confusion_matrix(y, yhat))
+
+
+@pytest.mark.parametrize("ext", [".csv", ".jsonl"])
+def test_a_source_of_files_with_no_data_row_has_no_rows_and_says_why(tmp_path, ext):
+    """Every file a header alone (CSV) or empty (JSON lines): no matrix, the "no valid rows"
+    error, saying that the source holds no data row (nothing was skipped). Oracle: Python's
+    csv / json modules find no row."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}{ext}").write_text("y,yhat\n" if ext == ".csv" else "")
+    assert read_rows(sorted(tmp_path.glob(f"*{ext}"))) == []
+    # JSON lines without a record name no column either: the reader says so
+    why = (r"has no valid rows to evaluate \(0 skipped: it holds no data rows\)" if ext == ".csv"
+           else r"holds no rows: each of its files is empty \(0 bytes\)")
+    with pytest.raises(ValueError, match=why):
+        cio.evaluate_file(tmp_path, "y", "yhat")
+
+
+def test_a_zero_byte_csv_among_others_is_refused_naming_it(tmp_path):
+    """A CSV file of 0 bytes lacks the header line every CSV file of a source starts with
+    (unlike an empty JSON lines file, which is a whole file of no records): it may be a file
+    whose writing failed, so it is an error naming it, never read as no rows. Oracle: Python's
+    csv module finds no header in it."""
+    (tmp_path / "a.csv").write_text("y,yhat\n1,1\n")
+    (tmp_path / "b.csv").write_text("")
+    with (tmp_path / "b.csv").open(newline="") as fh:
+        assert csv.DictReader(fh).fieldnames is None
+    with pytest.raises(ValueError, match=r"b\.csv' is empty \(0 bytes\): it has no header "
+                                         r"line; every CSV file of a source starts with"):
+        cio.evaluate_file(tmp_path, "y", "yhat")
+
+
+# ------------------------------------------------------------------------------ where= at run time
+@pytest.mark.parametrize("name", ["p.csv", "p.jsonl", "p.parquet", "p.arrow", "sql"])
+@pytest.mark.parametrize("where", ["CAST(s AS INTEGER) > 0", "y // (yhat - yhat) = 0",
+                                   "strptime(s, '%Y') IS NULL"])
+def test_a_where_that_fails_while_it_runs_is_named_as_the_filter(tmp_path, name, where):
+    """A ``where=`` that binds but fails on the values (a cast of text labels, an integer
+    division by zero, a date that does not parse) was reported as "cannot be read whole", as
+    if the file were damaged. It is a ValueError (not a ReadError) quoting the filter and
+    DuckDB's reason, on every path that runs it. Oracle: DuckDB's own ``WHERE`` over the same
+    values held in memory, which fails with that reason."""
+    cols = {"y": [0, 1, 1], "yhat": [0, 1, 0], "s": ["x", "1", "y"], "p": [0.5, 0.25, 1.0],
+            "g": ["A", "B", "A"]}
+    types = {"y": pa.int64(), "yhat": pa.int64(), "s": pa.string(), "p": pa.float64(),
+             "g": pa.string()}
+    table = arrow_table(cols, types)
+    with pytest.raises(duckdb.Error) as oracle_error:
+        duckdb.connect().from_arrow(table).filter(where).fetchall()
+    reason = str(oracle_error.value).splitlines()[0].split(" when ")[0].split(" in expression")[0]
+    src = write_source(tmp_path, name, cols, types)
+    runs: list[Any] = [lambda: evaluate(src, name, "y", "yhat", where=where),
+                       lambda: evaluate(src, name, "y", "yhat", where=where, score_cols="p"),
+                       lambda: evaluate(src, name, "y", "yhat", where=where,
+                                        score_cols=["p", "p"])]
+    if name in GROUP_FORMATS:
+        runs.append(lambda: evaluate(src, name, "y", "yhat", where=where, group_cols="g"))
+    if name != "sql":
+        runs += [lambda: cio.read_columns(src, ["y", "yhat"], where=where),
+                 lambda: list(cio.iter_batches(src, ["y"], where=where))]
+    try:
+        for run in runs:
+            with pytest.raises(ValueError) as info:
+                run()
+            message = str(info.value)
+            assert not isinstance(info.value, cio.ReadError), message
+            assert "cannot be read whole" not in message
+            assert message.startswith(f"where: the filter {where!r} failed"), message
+            assert reason in message, (reason, message)
+    finally:
+        if name == "sql":
+            src.close()
+
+
+def test_a_damaged_file_with_a_where_is_still_a_read_error(tmp_path):
+    """The other side: a ragged CSV row read under a filter that cannot fail is damage, named
+    as before. Oracle: DuckDB's own read of the file refuses it."""
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat\n" + "1,0\n" * 5000 + "1,0,7,8\n")
+    with pytest.raises(duckdb.Error):
+        duckdb.connect().sql(f"SELECT * FROM read_csv('{path}')").fetchall()
+    with pytest.raises(cio.ReadError, match="cannot be read whole"):
+        cio.evaluate_file(path, "y", "yhat", where="y >= 0")
 
 
 # ------------------------------------------------------------------------------ no rows

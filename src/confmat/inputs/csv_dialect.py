@@ -18,11 +18,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .hive import check_partition_columns, hive_options
 from .source import mixed_column_types
 from .sql_counts import literal
 
-__all__ = ["CsvSniff", "check_header", "csv_relation", "raw_header", "read_sniffed", "renamed",
-           "sniff"]
+__all__ = ["CsvSniff", "check_header", "csv_relation", "has_data_row", "raw_header",
+           "read_sniffed", "renamed", "sniff"]
 
 #: How ``sniff_csv`` shows an option that is not set (no quote, escape or comment character).
 _EMPTY = "(empty)"
@@ -109,7 +110,8 @@ def sniff(con: Any, path: str, *, max_line_size: int, delimiter: str | None = No
     return CsvSniff(tuple(found), tuple((c["name"], c["type"]) for c in columns))
 
 
-def read_sniffed(con: Any, paths: Sequence[str], found: CsvSniff) -> Any:
+def read_sniffed(con: Any, paths: Sequence[str], found: CsvSniff,
+                 extra: Sequence[str] = ("hive_partitioning = false",)) -> Any:
     """A relation reading CSV files with what :func:`sniff` found (in one of them, when the
     sniffer found the same in each).
 
@@ -121,6 +123,9 @@ def read_sniffed(con: Any, paths: Sequence[str], found: CsvSniff) -> Any:
         The files, read in this order.
     found : CsvSniff
         Their dialect and columns.
+    extra : sequence of str, default ('hive_partitioning = false',)
+        More ``read_csv`` arguments (SQL): by default, no hive partition columns guessed
+        from the paths (see :func:`confmat.inputs.hive.hive_options`).
 
     Returns
     -------
@@ -140,12 +145,16 @@ def read_sniffed(con: Any, paths: Sequence[str], found: CsvSniff) -> Any:
     files = "[" + ", ".join(literal(p) for p in paths) + "]"
     columns = "columns = {" + ", ".join(f"{literal(c)}: {literal(t)}"
                                         for c, t in found.columns) + "}"
-    return con.sql(f"SELECT * FROM read_csv({files}, {', '.join(found.options)}, {columns})")
+    return con.sql(f"SELECT * FROM read_csv({files}, {', '.join([*found.options, *extra])}, "
+                   f"{columns})")
 
 
 def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: int,
                  delimiter: str | None, types: Mapping[str, str],
-                 nullstr: Sequence[str] | None) -> tuple[Any, dict[str, dict[str, str]]]:
+                 nullstr: Sequence[str] | None,
+                 partitions: Mapping[str, Sequence[str]] | None = None,
+                 hive_types: Mapping[str, str] | None = None
+                 ) -> tuple[Any, dict[str, dict[str, str]]]:
     """One or several CSV files (plain, ``.gz``, ``.zst``) as one relation, each file sniffed
     once, with the checks of their header lines.
 
@@ -153,7 +162,9 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
     by one ``read_csv`` call pinned to what it found; files that differ are read by DuckDB's
     ``read_csv`` with ``union_by_name`` (their columns bound by name, each file's dialect
     its own), and the types each file gives a column are returned to be checked
-    (:func:`confmat.inputs.source.mixed_column_types`).
+    (:func:`confmat.inputs.source.mixed_column_types`). A file that is its header alone
+    (no data row: :func:`has_data_row`) holds no value of any kind and is left out of that
+    read, so that its sniffed types (VARCHAR) do not take part; its header is still checked.
 
     Parameters
     ----------
@@ -171,6 +182,11 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
         DuckDB types forced on columns (may be empty).
     nullstr : sequence of str, optional
         Field texts read as NULL.
+    partitions : mapping of str to sequence of str, optional
+        Each file's hive partition keys (:func:`confmat.inputs.hive.partition_keys`; none
+        when None or empty: the reader is told not to guess them from the paths).
+    hive_types : mapping of str to str, optional
+        DuckDB types of partition keys (the others are inferred by DuckDB).
 
     Returns
     -------
@@ -181,8 +197,8 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
     Raises
     ------
     ValueError
-        A file without a header line, files with different columns, or a repeated column
-        name (ignoring case).
+        A file without a header line, files with different columns, a repeated column
+        name (ignoring case), or a partition key that is also a column of a file.
 
     Examples
     --------
@@ -211,6 +227,10 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
                     raise ValueError(f"column_types names {unknown}, which {where} does not "
                                      f"have (its columns: {names})") from None
             raise
+    partitions = partitions or {}
+    check_partition_columns(name, partitions, {f: [c for c, _ in s.columns]
+                                               for f, s in zip(files, found, strict=True)})
+    hive = tuple(hive_options(partitions, hive_types or {}))
     first = [c for c, _ in found[0].columns]
     if not first:
         raise ValueError(f"{name} has no header line (it holds no text)")
@@ -222,11 +242,47 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
         if renamed(names):  # the header as written: DuckDB may have renamed a repeated name
             check_header(name, raw_header(con, f, delimiter, max_line_size))
     if all(s == found[0] for s in found):
-        return read_sniffed(con, files, found[0]), {}
-    rel = con.sql(f"SELECT * FROM read_csv([{', '.join(literal(f) for f in files)}], "
-                  f"{', '.join(_options(max_line_size, delimiter, types, nullstr))}, "
+        return read_sniffed(con, files, found[0], hive), {}
+    # A file that is its header alone holds no value of any kind: the sniffer gives its
+    # columns the type VARCHAR, which would refuse the source (or make text of numbers).
+    # Such files are left out of the read; they add no row.
+    held = [(f, s) for f, s in zip(files, found, strict=True) if has_data_row(con, f, s)]
+    if not held:
+        return read_sniffed(con, files[:1], found[0], hive), {}
+    if all(s == held[0][1] for _, s in held):
+        return read_sniffed(con, [f for f, _ in held], held[0][1], hive), {}
+    rel = con.sql(f"SELECT * FROM read_csv([{', '.join(literal(f) for f, _ in held)}], "
+                  f"{', '.join([*_options(max_line_size, delimiter, types, nullstr), *hive])}, "
                   "union_by_name = true)")
-    return rel, mixed_column_types({f: dict(s.columns) for f, s in zip(files, found, strict=True)})
+    return rel, mixed_column_types({f: dict(s.columns) for f, s in held})
+
+
+def has_data_row(con: Any, path: str, found: CsvSniff) -> bool:
+    """Whether a CSV file holds a line after its header (one that is not skipped or blank).
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        The connection.
+    path : str
+        The file.
+    found : CsvSniff
+        What :func:`sniff` found in it.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import duckdb, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("y,p\\n")
+    >>> con = duckdb.connect()
+    >>> has_data_row(con, path, sniff(con, path, max_line_size=1 << 20))
+    False
+    """
+    return bool(read_sniffed(con, [path], found).limit(1).fetchall())
 
 
 def check_header(name: str, header: Sequence[str]) -> None:

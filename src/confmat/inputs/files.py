@@ -170,7 +170,8 @@ def open_source(
     format : str, optional
         The format (see :func:`detect_format`); by default from the extension.
     column_types : mapping of str to str, optional
-        Types forced on CSV / JSON lines columns, each one of :data:`COLUMN_TYPES`.
+        Types forced on CSV / JSON lines columns and on hive partition columns (of a
+        directory, any format DuckDB reads), each one of :data:`COLUMN_TYPES`.
     na_values : sequence of str, optional
         Text values read as missing.
 
@@ -205,18 +206,18 @@ def open_source(
     for f in files:  # bytes that contradict the format are named before an engine reads them
         check_signature(name, f, fmt)
     try:
-        if fmt in ("parquet", "arrow"):
+        if fmt == "parquet":  # column_types may type hive partition columns
+            return parquet_source(name, files, os.fspath(path), na_values, types)
+        if fmt == "arrow":
             if types:
                 raise ValueError(
                     f"column_types applies to CSV and JSON lines files; {fmt} files carry types")
-            if fmt == "parquet":
-                return parquet_source(name, files, os.fspath(path), na_values)
             return arrow_dataset(name, files, fmt, os.fspath(path))
         if fmt == "npy":
             if types:
                 raise ValueError("column_types applies to CSV and JSON lines files")
             return numpy_source(name, files)
-        return duckdb_text(name, files, fmt, types, na_values)
+        return duckdb_text(name, files, fmt, types, na_values, os.fspath(path))
     except ReadError:
         raise
     except (TypeError, ValueError) as exc:
@@ -324,6 +325,7 @@ def where_source(source: Source, where: Any) -> Source:
             data = pa.table({c: np.asarray(arrays[c]) for c in source.columns})
         keep += [con, data]
         rel = con.from_arrow(data)
+    base = rel
     try:
         rel = rel.select(f"*, coalesce(({where}), false) AS {quote(FILTER_COLUMN)}")
         kind = str(rel.types[-1])
@@ -336,4 +338,5 @@ def where_source(source: Source, where: Any) -> Source:
                          f"is {kind}")
     return Source(source.name, source.format, list(source.columns), rows=source.rows,
                   relation=rel, keep=keep, key_ranges=source.key_ranges, connection=con,
-                  mixed_types=source.mixed_types, filtered=True)
+                  mixed_types=source.mixed_types, filtered=True, where=where,
+                  unfiltered=base)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..deps import require
 from .csv_dialect import check_header, csv_relation, raw_header, renamed
+from .json_lines import json_relation
 from .signatures import check_signature
 from .source import ReadError, Source, engine_exceptions, mixed_column_types
 from .sql_counts import literal, quote
@@ -84,7 +85,8 @@ def dataset_files(directory: str) -> list[str]:
 
 
 
-def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
+def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
+                  partition_schema: Any = None) -> Source:
     """A Parquet or Arrow IPC source streamed by a :mod:`pyarrow.dataset` (hive-partitioned
     when ``root`` is a directory). Text columns of Parquet are read as dictionaries, and every
     Parquet footer's row count is checked against its row groups.
@@ -99,6 +101,9 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
         The format.
     root : str
         What the user passed: a file, a directory or a glob.
+    partition_schema : pyarrow.Schema, optional
+        The types of the hive partition columns (the DuckDB relation's: see
+        :mod:`confmat.inputs.hive`); pyarrow infers them when None.
 
     Returns
     -------
@@ -115,7 +120,9 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str) -> Source:
     pa = require("pyarrow", "reading Parquet and Arrow files")
     ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
 
-    partitioning = "hive" if os.path.isdir(root) else None
+    partitioning: Any = "hive" if os.path.isdir(root) else None
+    if partitioning is not None and partition_schema is not None:
+        partitioning = ds.partitioning(partition_schema, flavor="hive")
     kw: dict[str, Any] = {"partitioning": partitioning}
     if os.path.isdir(root):
         source: Any = root
@@ -267,7 +274,8 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
 
 
 def parquet_source(name: str, files: list[str], root: str,
-                    na_values: Sequence[str] | None) -> Source:
+                    na_values: Sequence[str] | None,
+                    types: Mapping[str, str] | None = None) -> Source:
     """Parquet counted by DuckDB (``GROUP BY`` pushed into the engine); streamed, when a
     caller needs batches, by pyarrow's dataset scanner.
 
@@ -281,6 +289,8 @@ def parquet_source(name: str, files: list[str], root: str,
         What the user passed: a file, a directory (then hive-partitioned) or a glob.
     na_values : sequence of str, optional
         Text values of text columns read as NULL.
+    types : mapping of str to str, optional
+        DuckDB types of hive partition columns (see :mod:`confmat.inputs.hive`).
 
     Returns
     -------
@@ -291,25 +301,37 @@ def parquet_source(name: str, files: list[str], root: str,
     ------
     ValueError
         If a footer disagrees with its row groups or a file repeats a column name (see
-        :func:`confmat.inputs.parquet_meta.parquet_footers`).
+        :func:`confmat.inputs.parquet_meta.parquet_footers`), ``types`` names a column that
+        is not a partition key, or a partition key is also a column of a file.
     """
+    from .hive import check_partition_columns, hive_options, partition_keys, split_types
     from .parquet_meta import file_column_types, parquet_footers
 
     con = duckdb_connection(trust_statistics=False)
     rows, ranges = parquet_footers(con, files, name)
+    keys = partition_keys(files) if os.path.isdir(root) else {}
+    _, hive_types = split_types(name, keys, types or {}, typed=True)
     # DuckDB reads every file with the first file's types: a later file's float labels would
     # be rounded into integers, its text cast to numbers. With types that differ, the files
     # are unified by name (integers to a type holding every width exactly) and the columns
     # that are read are checked to hold one kind of value (Source.check_columns).
-    mixed = mixed_column_types(file_column_types(con, files)) if len(files) > 1 else {}
-    rel = con.read_parquet(files, hive_partitioning=os.path.isdir(root),
-                           union_by_name=bool(mixed))
+    each = file_column_types(con, files) if len(files) > 1 or any(keys.values()) else {}
+    check_partition_columns(name, keys, each)
+    mixed = mixed_column_types(each) if len(files) > 1 else {}
+    listed = ", ".join(literal(f) for f in files)
+    options = [*hive_options(keys, hive_types), f"union_by_name = {str(bool(mixed)).lower()}"]
+    rel = con.sql(f"SELECT * FROM read_parquet([{listed}], {', '.join(options)})")
     columns = list(rel.columns)
+    # the streamed path reads the partition values with the relation's types
+    parts = [c for c in columns if any(c in ks for ks in keys.values())]
     if na_values:
         rel = _text_nulls(rel, na_values)
     # pyarrow's dataset would read the files with the first one's schema: stream the unified
     # relation instead
-    make = None if mixed else (lambda: arrow_dataset(name, files, "parquet", root))
+    make = None if mixed else (lambda: arrow_dataset(
+        name, files, "parquet", root,
+        partition_schema=rel.select(*(quote(c) for c in parts)).limit(0).arrow().schema
+        if parts else None))
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
                   make_dataset=make, key_ranges=ranges, connection=con, mixed_types=mixed)
 
@@ -433,7 +455,7 @@ def numpy_source(name: str, files: list[str]) -> Source:
 
 
 def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
-                 na_values: Sequence[str] | None) -> Source:
+                 na_values: Sequence[str] | None, root: str | None = None) -> Source:
     """A CSV, TSV or JSON lines source read by DuckDB (``.gz`` and ``.zst`` by DuckDB,
     ``.bz2`` through Python's decompressor).
 
@@ -449,6 +471,10 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         DuckDB types forced on columns (may be empty).
     na_values : sequence of str, optional
         Text values read as NULL (an empty CSV field always is).
+    root : str, optional
+        What the user passed; a directory reads its ``key=value`` subdirectories as hive
+        partition columns (see :mod:`confmat.inputs.hive`), typed by ``types`` when it
+        names them.
 
     Returns
     -------
@@ -458,8 +484,10 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     Raises
     ------
     ValueError
-        An empty file, a CSV file without a header, files with different columns, several
-        ``.bz2`` files, or a repeated column name (ignoring case).
+        An empty CSV or TSV file (0 bytes: no header line), JSON lines files that are all
+        empty (one among others holds no rows and is left out), a CSV file without a header,
+        files with different columns, several ``.bz2`` files, or a repeated column name
+        (ignoring case).
 
     Examples
     --------
@@ -472,9 +500,23 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     """
     empty = [f for f in files
              if strip_compression(f.lower())[1] is None and os.path.getsize(f) == 0]
-    if empty:
-        raise ValueError(f"{name} is empty" if len(files) == 1 else
-                         f"{name}: file {empty[0]!r} is empty")
+    if empty and fmt == "jsonl":
+        # JSON lines have no header: a file of 0 bytes is a whole file of no records, and
+        # adds no row (and no column types) to the others
+        if len(empty) == len(files):
+            raise ValueError(f"{name} is empty (0 bytes): it holds no rows" if len(files) == 1
+                             else f"{name} holds no rows: each of its files is empty (0 bytes)")
+        files = [f for f in files if f not in empty]
+    elif empty:
+        # a CSV or TSV file starts with its header line: one of 0 bytes lacks it (a file
+        # whose writing failed?), and is refused rather than read as no rows
+        what = name if len(files) == 1 else f"{name}: file {empty[0]!r}"
+        raise ValueError(f"{what} is empty (0 bytes): it has no header line; every "
+                         f"{fmt.upper()} file of a source starts with its header")
+    from .hive import partition_keys, split_types
+
+    keys = partition_keys(files) if root is not None and os.path.isdir(root) else {}
+    types, hive_types = split_types(name, keys, types, typed=False)
     codecs = {strip_compression(f.lower())[1] for f in files}
     con = duckdb_connection(shared="bz2" not in codecs)
     keep: list[Any] = [con]
@@ -496,7 +538,8 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         nullstr = ["", *nulls] if nulls is not None else None
         if "bz2" not in codecs:  # each file sniffed once (DuckDB's read_csv sniffs repeatedly)
             rel, mixed = csv_relation(con, name, files, max_line_size=MAX_LINE_BYTES,
-                                      delimiter=sep, types=types, nullstr=nullstr)
+                                      delimiter=sep, types=types, nullstr=nullstr,
+                                      partitions=keys, hive_types=hive_types)
         else:
             rel = con.read_csv(target, header=True, max_line_size=MAX_LINE_BYTES,
                                **({"sep": sep} if sep else {}), **({"dtype": types} if types else {}),
@@ -506,51 +549,12 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                     check_header(name, raw_header(con, again, sep, MAX_LINE_BYTES))
         columns = list(rel.columns)
     else:
-        rel, mixed = _json_relation(con, name, files, target, types)
+        rel, mixed = json_relation(con, name, files, target, types, keys, hive_types)
         columns = list(rel.columns)
         if nulls:
             rel = _text_nulls(rel, nulls)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
                   connection=con, mixed_types=mixed)
-
-
-def _json_relation(con: Any, name: str, files: list[str], target: Any, types: Mapping[str, str]
-                   ) -> tuple[Any, dict[str, dict[str, str]]]:
-    """JSON lines files as one relation, and the columns to which they give different types.
-
-    Several files are sampled one by one, because DuckDB reads later files with the types
-    sampled from the first ones (a float label rounded into an integer): files alike (the
-    same columns in the same order, the same types) are read by one ``read_json`` with those
-    types; others by name (``union_by_name``), each file's types unified and the columns read
-    checked to hold one kind. A forced type (``column_types``) stands for the sampled one;
-    ``read_json`` takes every column's type or none, so the sampled ones are passed with it.
-    """
-    fmt = "format = 'newline_delimited'"
-    if len(files) == 1:
-        rel = con.read_json(target, format="newline_delimited")
-        each = {files[0]: dict(zip(rel.columns, map(str, rel.types), strict=True))}
-    else:
-        each = {f: {c: str(t) for c, t, *_ in con.execute(
-            f"DESCRIBE SELECT * FROM read_json({literal(f)}, {fmt})").fetchall()} for f in files}
-    unknown = sorted(set(types) - {c for cols in each.values() for c in cols})
-    if unknown:
-        raise ValueError(f"column_types names {unknown}, which {name} does not have (its "
-                         f"columns: {list(each[files[0]])})")
-    if len(files) == 1 and not types:
-        return rel, {}
-    each = {f: {c: types.get(c, t) for c, t in cols.items()} for f, cols in each.items()}
-    first = each[files[0]]
-    if len(files) == 1 or all(list(t.items()) == list(first.items()) for t in each.values()):
-        if not isinstance(target, str) and len(files) == 1:  # a stream (.bz2)
-            return con.read_json(target, format="newline_delimited", columns=first), {}
-        columns = ", ".join(f"{literal(c)}: {literal(t)}" for c, t in first.items())
-        listed = ", ".join(literal(f) for f in files)
-        return con.sql(f"SELECT * FROM read_json([{listed}], {fmt}, columns = {{{columns}}})"), {}
-    rel = con.read_json(files, format="newline_delimited", union_by_name=True)
-    if types:
-        rel = con.read_json(files, format="newline_delimited", union_by_name=True, columns={
-            c: types.get(c, str(t)) for c, t in zip(rel.columns, rel.types, strict=True)})
-    return rel, mixed_column_types(each)
 
 
 def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:

@@ -234,6 +234,10 @@ class Source:
     filtered : bool, default False
         Whether ``relation`` carries the :data:`FILTER_COLUMN` of a ``where=`` filter
         (:func:`where_source`); :meth:`batches` then streams it with the wanted columns.
+    where : str, optional
+        That filter, as the user wrote it (for :meth:`read_error`).
+    unfiltered : duckdb.DuckDBPyRelation, optional
+        The relation before the filter was added (for :meth:`read_error`).
 
     Examples
     --------
@@ -259,6 +263,8 @@ class Source:
     connection: Any = None
     mixed_types: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     filtered: bool = False
+    where: str | None = None
+    unfiltered: Any = None
 
     @property
     def streams_raw(self) -> bool:
@@ -272,6 +278,54 @@ class Source:
             opened = self.make_dataset()
             self.dataset, self.footers = opened.dataset, opened.footers
             self.make_dataset = None
+
+    def read_error(self, exc: BaseException) -> ValueError:
+        """The error for an engine's failure while it ran a query over this source.
+
+        With a ``where=`` filter, a failure may be the filter's own, found only when DuckDB
+        evaluates it on the values (a cast of text to a number, an integer division by zero):
+        the source is then read once more, every column and no filter, and if that read
+        succeeds the filter is named (a ``ValueError`` quoting it and DuckDB's reason), not
+        the file. Otherwise the source cannot be read whole (:func:`engine_error`).
+
+        Parameters
+        ----------
+        exc : BaseException
+            The engine's exception.
+
+        Returns
+        -------
+        ValueError
+            A :class:`ReadError`, or a plain ``ValueError`` naming ``where``.
+
+        Examples
+        --------
+        >>> import duckdb
+        >>> rel = duckdb.connect().sql("SELECT 'a' AS y")
+        >>> src = Source("demo", "sql", ["y"], relation=rel, where="y::INT = 1",
+        ...              unfiltered=rel, filtered=True)
+        >>> try:
+        ...     rel.select("y::INT = 1").fetchall()
+        ... except duckdb.Error as exc:
+        ...     print(src.read_error(exc))
+        where: the filter 'y::INT = 1' failed while DuckDB ran it over demo: Conversion Error: Could not convert string 'a' to INT32 when casting from source column y
+        """
+        if self.where is not None and self.unfiltered is not None and \
+                self._reads_whole_unfiltered():
+            text = [line.strip() for line in str(exc).strip().splitlines()]
+            reason = text[0] if text and text[0] else type(exc).__name__
+            return ValueError(f"where: the filter {self.where!r} failed while DuckDB ran it "
+                              f"over {self.name}: {reason}")
+        return engine_error(self.name, exc)
+
+    def _reads_whole_unfiltered(self) -> bool:
+        """Whether DuckDB reads every value of every column of the source without the
+        filter (a hash of each column, so none is left unread)."""
+        try:
+            self.unfiltered.aggregate("min(hash(COLUMNS(*)))").fetchall()
+        except engine_exceptions():
+            return False
+        return True
 
     def check_footers(self, wanted: Sequence[str]) -> None:
         """Each Parquet row group's row count agrees with the value counts of its column chunks
@@ -427,7 +481,7 @@ class Source:
         except ReadError:
             raise
         except errors as exc:
-            raise engine_error(self.name, exc) from exc
+            raise self.read_error(exc) from exc
 
 
 def _exact_batch(batch: Any, full: bool = False) -> Any:

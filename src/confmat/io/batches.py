@@ -218,7 +218,9 @@ def iter_batches(
         ``rows_skipped`` and ``skipped_by_reason``.
     column_types : mapping, optional
         Force a type (``"string"``, ``"int64"``, ``"uint64"``, ``"float64"``, ``"bool"``) for
-        columns of a CSV or JSON lines file, whose types are otherwise inferred by the engine.
+        columns of a CSV or JSON lines file, whose types are otherwise inferred by the engine,
+        and for the hive partition columns of a directory (``g=1/``; Parquet too), whose text
+        values DuckDB otherwise reads as integers when they all are (docs/scaling.md).
     na_values : sequence of str, optional
         Text values that mean "missing". By default only an empty CSV field and a JSON
         ``null`` are missing: strings such as ``"NA"``, ``"null"`` or ``"NaN"`` are class names.

@@ -102,16 +102,47 @@ def check_weight_column(where: str, weight_col: str, weights: np.ndarray,
     ...
     ValueError: file 'p.csv', row 4: column 'w' (sample_weight) holds -2.0; weights must be finite and non-negative
     """
+    bad = first_bad_weight(weights)
+    if bad is not None:
+        raise weight_error(f"{where}, row {int(np.asarray(rows)[bad])}", weight_col,
+                           weights[bad])
+    check_weight_total(where, weight_col, weights)
+
+
+def check_weight_total(where: str, weight_col: str, weights: Any) -> None:
+    """The weights of a source (or their sums, per pair of labels) through the weights' check
+    (:func:`confmat.inputs.encode.check_sample_weight`): all zero, or a total beyond float64,
+    is refused naming the source and the weight column, with one message on every path (the
+    counted, the streamed and the grouped ones).
+
+    Parameters
+    ----------
+    where : str
+        The source (``"file 'p.csv'"``).
+    weight_col : str
+        The weight column.
+    weights : array-like of numbers
+        The weights of the rows kept, or their sums per group of rows.
+
+    Raises
+    ------
+    ValueError
+        The check's refusal, after the source and the column.
+
+    Examples
+    --------
+    >>> check_weight_total("file 'p.csv'", "w", np.array([0.0, 0.0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: file 'p.csv': column 'w': sample_weight must contain at least one non-zero weight
+    """
     from ..inputs.encode import check_sample_weight
 
+    values = np.asarray(weights)
     try:
-        check_sample_weight(weights, weights.shape[0])
+        check_sample_weight(values, values.shape[0])
     except (ValueError, TypeError) as exc:
-        bad = first_bad_weight(weights)
-        if bad is None:
-            raise ValueError(f"{where}: column {weight_col!r}: {exc}") from None
-        raise weight_error(f"{where}, row {int(np.asarray(rows)[bad])}", weight_col,
-                           weights[bad]) from None
+        raise ValueError(f"{where}: column {weight_col!r}: {exc}") from None
 
 
 def check_score_column(where: str, score_col: str, scores: np.ndarray, rows: Any) -> None:

@@ -16,6 +16,7 @@ from ..inputs.files import Source, open_source, relation_source, where_source
 from ..inputs.targets import resolve_pos_label
 from .batches import BatchReader
 from .errors import (
+    check_weight_total,
     content_error,
     first_bad_probability_row,
     first_bad_score,
@@ -427,6 +428,8 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     report.skipped_row_numbers = reader.skipped_row_numbers
     if reader.rows_read == 0:
         raise no_rows_error(source.name, reader.skipped_by_reason)
+    if weight_col is not None:  # all weights 0: the message of the counted paths
+        check_weight_total(source.name, weight_col, acc.counts.ravel())
     if scores:
         report.curves = acc.curves()
     return acc.result(), report

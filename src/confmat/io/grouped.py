@@ -13,13 +13,13 @@ from ..accumulator import Accumulator
 from ..binned import ScoreHistogram
 from ..counting.grouped import GroupedCounts
 from ..hooks import GROUPED_EVALUATION
-from ..inputs.encode import check_sample_weight, encode_pair, normalize_labels
-from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_error, engine_exceptions
+from ..inputs.encode import encode_pair, normalize_labels
+from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
 from ..inputs.targets import check_bins, one_class_book
-from .errors import content_error, label_error, score_error, weight_error
+from .errors import check_weight_total, content_error, label_error, score_error, weight_error
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -82,7 +82,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
                          connection=source.connection,
                          keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
-        raise engine_error(source.name, exc) from exc
+        raise source.read_error(exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
     ok, by_reason = _label_reasons(g)
     if score_col is not None:
@@ -128,6 +128,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
             row, bad, col = found_label
             where = f"{source.name}, row {row}"
         raise label_error(where, py_scalar(bad), col, out_labels)
+    if weight_col is not None:  # all weights 0: refused as in memory, naming the column
+        check_weight_total(source.name, weight_col, counts)
     if score_col is not None:
         report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
                                            out_labels, int(bins), labels is None)
@@ -191,7 +193,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
                          group_cols=group_cols, connection=source.connection,
                          keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
-        raise engine_error(source.name, exc) from exc
+        raise source.read_error(exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
     ok, by_reason = _label_reasons(g)
     rows = n.copy()
@@ -242,10 +244,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     k = len(out_labels)
     values = rows[ok] if weight_col is None else g["weight"][ok]
     if weight_col is not None:  # all weights 0: refused, as by by_group in memory
-        try:
-            check_sample_weight(values, values.shape[0])
-        except ValueError as exc:
-            raise content_error(source, None, exc) from exc
+        check_weight_total(source.name, weight_col, values)
     stack = np.zeros((codes.n_groups, k, k), dtype=values.dtype)
     np.add.at(stack, (codes.codes.astype(np.int64), tc, pc), values)
     sizes = np.zeros(codes.n_groups, dtype=np.int64)

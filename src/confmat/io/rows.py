@@ -177,7 +177,7 @@ def no_rows_error(name: str, skipped_by_reason: dict[str, int]) -> ValueError:
     >>> print(no_rows_error("file 'p.csv'", {"null true label": 1, "user filter": 2}))
     file 'p.csv' has no valid rows to evaluate (3 skipped: user filter 2, null true label 1)
     >>> print(no_rows_error("file 'p.csv'", {}))
-    file 'p.csv' has no valid rows to evaluate (0 skipped)
+    file 'p.csv' has no valid rows to evaluate (0 skipped: it holds no data rows)
     """
     order = [FILTERED, *REASONS]
     reasons = sorted((k for k, v in skipped_by_reason.items() if v),
@@ -185,6 +185,8 @@ def no_rows_error(name: str, skipped_by_reason: dict[str, int]) -> ValueError:
     why = "".join(f"{', ' if i else ': '}{k} {skipped_by_reason[k]}"
                   for i, k in enumerate(reasons))
     total = sum(skipped_by_reason.values())
+    if not total:  # nothing skipped: the source itself is empty (a CSV header alone, ...)
+        why = ": it holds no data rows"
     return ValueError(f"{name} has no valid rows to evaluate ({total} skipped{why})")
 
 
