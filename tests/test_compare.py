@@ -295,3 +295,35 @@ def test_matrices_with_a_predicted_only_class_share_the_truth() -> None:
     other = ConfusionMatrix.from_predictions([0, 1, 1, 1, 1, 0], b)
     with pytest.raises(ValueError, match=r"models 'a' and 'c' were evaluated on different y_true"):
         confmat.compare({"a": cms["a"], "c": other}, metrics=["accuracy"])
+
+
+# ------------------------------------------------------------ predictions beside scores
+STRAY_Y = ["ham", "spam", "ham", "spam", "ham", "spam", "ham", "spam"]
+STRAY_S = [0.1, 0.9, 0.4, 0.8, 0.2, 0.7, 0.3, 0.35]
+
+
+@pytest.mark.xfail(strict=True, reason="confmat.compare (inference/compare.py, owned by the "
+                   "inference helper) does not route a model's {'pred', 'score'} through "
+                   "confmat.inputs.decisions.check_scored_predictions; see the report of "
+                   "branch s30-stray")
+def test_a_stray_prediction_beside_a_models_scores_is_refused():
+    """The label 'eggs' is no class of y_true and has no score: by_group and the command
+    line refuse it beside scores. compare silently makes model b a three-class table beside
+    the binary scores of 'spam'."""
+    b = ["ham", "spam", "eggs", "spam", "ham", "spam", "ham", "spam"]
+    with pytest.raises(ValueError, match=r"'b'.*holds label 'eggs' \(first at position 2"):
+        confmat.compare({"a": {"pred": STRAY_Y, "score": STRAY_S},
+                         "b": {"pred": b, "score": STRAY_S}}, STRAY_Y, ["accuracy", "roc_auc"],
+                        pos_label="spam", n_resamples=200, random_state=0)
+
+
+def test_a_class_never_predicted_beside_scores_is_compared():
+    """The legitimate case of the same rule: 'spam' never predicted by model b (accuracy and
+    ROC AUC by scikit-learn)."""
+    b = ["ham"] * len(STRAY_Y)
+    cmp = confmat.compare({"a": {"pred": STRAY_Y, "score": STRAY_S},
+                           "b": {"pred": b, "score": STRAY_S}}, STRAY_Y, ["accuracy", "roc_auc"],
+                          pos_label="spam", n_resamples=200, random_state=0)
+    assert cmp.intervals["b"]["accuracy"].estimate == accuracy_score(STRAY_Y, b)
+    assert cmp.intervals["b"]["roc_auc"].estimate == pytest.approx(
+        roc_auc_score(np.array(STRAY_Y) == "spam", STRAY_S))

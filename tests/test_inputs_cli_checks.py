@@ -92,6 +92,28 @@ def test_stray_prediction_is_the_first_label_outside_y_true(y, p):
         check_scored_predictions(classes, np.array(p), rows=rows)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0, 1, 2]), min_size=1, max_size=30),
+       st.lists(st.sampled_from([0, 1, 2, 3]), min_size=1, max_size=30),
+       st.sampled_from([0, 1, 2, 3]))
+def test_the_positive_class_of_the_score_column_is_no_stray_label(y, p, pos):
+    """The positive class is a class of the scores even where y_true lacks it (a truth of 0
+    only beside the scores of the class 1); anything else outside y_true stays stray."""
+    n = min(len(y), len(p))
+    y, p = y[:n], p[:n]
+    classes = sorted(set(y))
+    scored = set(y) | {pos}
+    first = next((i for i, v in enumerate(p) if v not in scored), None)
+    if first is None:
+        check_scored_predictions(classes, np.array(p), pos_label=pos)
+        return
+    with pytest.raises(ValueError) as info:
+        check_scored_predictions(classes, np.array(p), pos_label=pos)
+    msg = str(info.value)
+    assert f"holds label {p[first]!r} (first at position {first}, counted from 0)" in msg
+    assert msg.count("nor the positive class") == (pos not in set(y))
+
+
 def test_build_report_keeps_predicted_classes_absent_from_y_true_beside_scores():
     """The refusal of a predicted label outside the true classes is the command line's rule
     for a file's two label columns (most often one label spelled two ways). The library's

@@ -197,11 +197,18 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         w = data[weight] if weight else None
         cm = ConfusionMatrix.from_predictions(y, p, labels=lab, sample_weight=w)
     s = None
+    true_classes = truth_classes(y) if y is not None else []
+    if score_cols:
+        # the class of the score column, a class of the scores even where the --true column
+        # lacks it (the class 1 beside a truth of 0 only: the library then infers it)
+        score_pos = positive_class(true_classes, pos)
+        pos = score_pos if score_pos in true_classes else None
     if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
-        check_scored_predictions(truth_classes(y), p, name=f"--pred column {pred_col!r}",
+        check_scored_predictions(true_classes, p, name=f"--pred column {pred_col!r}",
                                  classes_name="the --true column",
                                  score_name=", ".join(score_cols + per_class_cols),
-                                 rows=data["__rows__"])
+                                 rows=data["__rows__"],
+                                 pos_label=score_pos if score_cols else None)
     if score_cols:
         s = data[score_cols[0]]
     elif per_class_cols:
@@ -209,8 +216,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
             raise InputError(f"--scores names {len(per_class_cols)} columns but there are "
                              f"{cm.n_classes} classes {cm.labels}; give one per class in order")
         s = np.column_stack([data[c] for c in per_class_cols])
-    if score_cols or (per_class_cols and cm.n_classes == 2):
-        pos = positive_class(truth_classes(y), pos)
+    if per_class_cols and cm.n_classes == 2:
+        pos = positive_class(true_classes, pos)
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
@@ -363,6 +370,9 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     lab = coerce(labels, y, "--labels value") if labels else None
     pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
     pos = positive_class(truth_classes(y), pos)
+    check_scored_predictions(truth_classes(y), data[pred_col], name=f"--pred column {pred_col!r}",
+                             classes_name="the --true column", score_name=score_col,
+                             rows=data["__rows__"], pos_label=pos)
     ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],
                   labels=lab, sample_weight=data[weight] if weight else None, pos_label=pos)
     return (ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"]),
@@ -478,6 +488,9 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                          "model (the partial AUC is an area under each model's ROC curve)")
     models: dict[str, Any] = {}
     model_scores: dict[str, Any] = {}
+    # each model's --pred column as the messages name it, the data rows of its values and
+    # its --score column
+    model_rows: dict[str, tuple[str, Any, str]] = {}
     y_ref = None
     w_ref = None
     if len(files) == 1:
@@ -501,6 +514,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                              f"--pred names column {twice!r} twice; each model is one column")
         for i, (k, c) in enumerate(zip(keys, preds, strict=True)):
             models[k] = data[c]
+            model_rows[k] = (f"--pred column {c!r}", data["__rows__"],
+                             score_cols[i] if score_cols else "")
             if score_cols:
                 model_scores[k] = data[score_cols[i]]
             elif per_class:
@@ -533,6 +548,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                     "samples in the same order"
                 )
             models[k] = data[preds[0]]
+            model_rows[k] = (f"--pred column {preds[0]!r} of file {f!r}", data["__rows__"],
+                             score_cols[0] if score_cols else "")
             if score_cols:
                 model_scores[k] = data[score_cols[0]]
             elif per_class:
@@ -544,6 +561,11 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     pos = coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None
     if score_cols or (per_class and len(truth_classes(y_ref)) == 2):
         pos = positive_class(truth_classes(y_ref), pos)
+    if score_cols:  # each model's predictions beside its score column
+        for k, (col, rows, score_col) in model_rows.items():
+            check_scored_predictions(truth_classes(y_ref), models[k], name=col,
+                                     classes_name="the --true column", score_name=score_col,
+                                     rows=rows, pos_label=pos)
     out_fmt = format_for(fmt, output)
     summary = summary_view(out_fmt, output, all_metrics)
     # the summary view prints the table and each model's headline: the reports' other

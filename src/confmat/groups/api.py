@@ -10,8 +10,9 @@ import numpy as np
 
 from ..counting.grouped import GroupedCounts, grouped_counts
 from ..inputs.columns import check_label_pair
+from ..inputs.decisions import check_scored_predictions
 from ..inputs.grouping import GroupCodes, encode_groups
-from ..inputs.targets import binary_target, one_class_book, resolve_pos_label
+from ..inputs.targets import binary_target, encode_truth, one_class_book, resolve_pos_label
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
 from .scores import GroupedScores
 
@@ -41,8 +42,12 @@ def by_group(
         polars DataFrame, a dict of name to column, a list of columns, a 2-D array) whose
         intersections that occur are the groups.
     scores : array-like of shape (n_samples,), optional
-        Scores of the positive class (binary problems): ROC AUC and average precision per
-        group.
+        Scores of the positive class (binary problems, or one class against the rest of
+        three or more): ROC AUC and average precision per group. The predicted labels must
+        then be classes of ``y_true`` or the positive class
+        (:func:`confmat.inputs.decisions.check_scored_predictions`): a class may go
+        unpredicted, but a predicted label with no score, most often one label spelled two
+        ways, is refused.
     labels : sequence, optional
         Classes and their order (as in ``from_predictions``); by default the sorted labels
         seen in any group, so that every group's table has the same classes. Data of one
@@ -66,7 +71,8 @@ def by_group(
     ------
     ValueError
         ``groups``, ``scores`` or ``sample_weight`` of another length than ``y_true``, missing
-        labels or group keys, ``pos_label`` not among the labels, or as
+        labels or group keys, ``pos_label`` not among the labels, a predicted label beside
+        ``scores`` that is neither a class of ``y_true`` nor the positive class, or as
         ``from_predictions``.
     TypeError
         Labels or group keys of kinds that cannot be ordered together.
@@ -92,6 +98,8 @@ def by_group(
     grouped_scores = None
     if scores is not None:
         target = binary_target(y_true, scores, pos_label, sample_weight, score_name="scores")
+        check_scored_predictions(encode_truth(y_true)[0], y_pred, score_name="scores",
+                                 pos_label=target.pos_label)
         grouped_scores = GroupedScores.build(target, codes.codes, codes.sizes)
     return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label,
                              scores=grouped_scores)

@@ -72,14 +72,26 @@ def check_cost_matrix(cost_matrix: Any, name: str = "cost_matrix") -> np.ndarray
 
 def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_pred",
                              classes_name: str = "y_true", score_name: str = "y_score",
-                             rows: Any = None) -> None:
-    """Check that predictions evaluated beside scores are classes of ``y_true``.
+                             rows: Any = None, pos_label: Any = None) -> None:
+    """Check that predictions evaluated beside scores are classes of the scores.
 
     Scores are scores of the classes of ``y_true`` (one column of the positive class, whose
     rest are the other true classes): a predicted label that is no class of ``y_true`` has no
     score and no place on the curves, and is most often a label written differently in the
     two columns (``"1"`` and ``"yes"``). Without scores such a label is a class of the
     matrix like any other.
+
+    Two situations are legitimate and pass: a class of the scores that is never predicted
+    (any subset of the classes may be predicted), and a predicted class absent from
+    ``y_true`` that has its own score column. With one score column that class is the
+    positive one (``pos_label``: a truth of one class, 0, beside scores of the class 1 that
+    the default rule implies); with one column per class, a caller whose columns cover every
+    class of the matrix has nothing to check and does not call this function.
+
+    Every path that takes predicted labels and scores goes through this check: the command
+    line's ``report`` (``--score``, and ``--scores`` whose columns do not cover the
+    classes), ``report --by ... --score``, ``compare --score``, and :func:`confmat.by_group`
+    with ``scores``.
 
     Parameters
     ----------
@@ -96,6 +108,10 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
     rows : array-like of int, optional
         The 1-based data row of each prediction in a file: the first stray label is then
         named by its data row instead of its position.
+    pos_label : label, optional
+        The resolved positive class of one score column
+        (:func:`confmat.inputs.targets.resolve_pos_label`): a class of the scores, so a
+        prediction of it passes even where ``y_true`` lacks it.
 
     Raises
     ------
@@ -110,9 +126,16 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
     Traceback (most recent call last):
     ...
     ValueError: y_pred holds label 'eggs' (first at position 1, counted from 0), which is not one of the classes of y_true ['ham', 'spam']; the scores (y_score) are scores of the classes of y_true
+
+    A truth of one class beside the scores of the positive class, which is predicted:
+
+    >>> check_scored_predictions([0], [0, 1, 0], pos_label=1)
     """
     pred_classes, codes = encode_truth(y_pred)
-    stray = [i for i, c in enumerate(pred_classes) if c not in classes]
+    scored = list(classes)
+    if pos_label is not None and pos_label not in scored:
+        scored.append(pos_label)
+    stray = [i for i, c in enumerate(pred_classes) if c not in scored]
     if not stray:
         return
     at = int(np.flatnonzero(np.isin(codes, stray))[0])
@@ -120,6 +143,7 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
              else f"first at position {at}, counted from 0")
     raise ValueError(
         f"{name} holds label {pred_classes[int(codes[at])]!r} ({where}), which is not one "
-        f"of the classes of {classes_name} {classes}; the scores ({score_name}) are scores of "
-        f"the classes of {classes_name}"
+        f"of the classes of {classes_name} {classes}"
+        + ("" if len(scored) == len(classes) else f" nor the positive class {pos_label!r}")
+        + f"; the scores ({score_name}) are scores of the classes of {classes_name}"
     )
