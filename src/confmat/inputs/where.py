@@ -55,12 +55,6 @@ from ..deps import require
 
 __all__ = ["ALLOWED_EXPRESSIONS", "ALLOWED_FUNCTIONS", "VALUE_FUNCTION_NAMES", "check_where"]
 
-#: The expressions a filter may hold, as DuckDB's parser names them: ``class`` -> the
-#: ``type`` values allowed in that class (``FUNCTION`` nodes are then checked by name against
-#: :data:`ALLOWED_FUNCTIONS`, ``COLUMN_REF`` nodes against :data:`VALUE_FUNCTION_NAMES`).
-#: ``COALESCE`` and ``IFNULL`` are the parser's ``OPERATOR_COALESCE``, ``TRY_CAST`` and
-#: ``x::t`` its ``OPERATOR_CAST``, ``x NOT IN (...)`` a ``NOT`` of ``COMPARE_IN``, a list or
-#: struct index ``OPERATOR`` ``ARRAY_EXTRACT`` / ``ARRAY_SLICE`` / ``STRUCT_EXTRACT``.
 ALLOWED_EXPRESSIONS: dict[str, frozenset[str]] = {
     "COLUMN_REF": frozenset({"COLUMN_REF"}),
     "CONSTANT": frozenset({"VALUE_CONSTANT"}),
@@ -80,6 +74,12 @@ ALLOWED_EXPRESSIONS: dict[str, frozenset[str]] = {
     "COLLATE": frozenset({"COLLATE"}),
     "FUNCTION": frozenset({"FUNCTION"}),
 }
+"""The expressions a filter may hold, as DuckDB's parser names them: ``class`` -> the ``type``
+values allowed in that class (``FUNCTION`` nodes are then checked by name against
+:data:`ALLOWED_FUNCTIONS`, ``COLUMN_REF`` nodes against :data:`VALUE_FUNCTION_NAMES`).
+``COALESCE`` and ``IFNULL`` are the parser's ``OPERATOR_COALESCE``, ``TRY_CAST`` and ``x::t``
+its ``OPERATOR_CAST``, ``x NOT IN (...)`` a ``NOT`` of ``COMPARE_IN``, a list or struct index
+``OPERATOR`` ``ARRAY_EXTRACT`` / ``ARRAY_SLICE`` / ``STRUCT_EXTRACT``."""
 
 _OPERATORS = ("+", "-", "*", "/", "//", "%", "**", "^", "@", "~", "&", "|", "<<", ">>",
               "||", "^@", "->>", "@>", "<@", "&&",
@@ -114,26 +114,25 @@ _TIME = ("date_part", "datepart", "date_trunc", "datetrunc", "date_diff", "dated
          "to_seconds", "to_milliseconds", "to_microseconds", "to_decades", "to_centuries",
          "to_millennia")
 
-#: The functions a filter may call (lower case): scalar functions that compute on their
-#: arguments alone, the same value for the same arguments in every run, and the functions
-#: DuckDB's parser writes for operators (``a + b`` is ``+``, ``s LIKE p`` is ``~~``, ``s
-#: SIMILAR TO p`` is ``regexp_full_match``, ``EXTRACT(year FROM d)`` is ``date_part``, ``x IN
-#: [1, 2]`` is ``contains`` of ``list_value``, ``INTERVAL 1 DAY`` is ``to_days``). Not here,
-#: among others: ``now``, ``today``, ``random``, ``uuid`` (they change between runs),
-#: ``age`` (of one argument it counts from today), ``getenv``, ``current_setting``,
-#: ``version``, ``read_*``, ``glob`` (they read outside the rows), ``repeat``, ``lpad``,
-#: ``rpad`` (a count written in the filter would make a string of any size in every row),
-#: every aggregate, window and table function, and every function an extension or a macro
-#: adds.
 ALLOWED_FUNCTIONS: frozenset[str] = frozenset(_OPERATORS + _MATH + _TEXT + _NULLS_LISTS + _TIME)
+"""The functions a filter may call (lower case): scalar functions that compute on their arguments
+alone, the same value for the same arguments in every run, and the functions DuckDB's parser
+writes for operators (``a + b`` is ``+``, ``s LIKE p`` is ``~~``, ``s SIMILAR TO p`` is
+``regexp_full_match``, ``EXTRACT(year FROM d)`` is ``date_part``, ``x IN [1, 2]`` is
+``contains`` of ``list_value``, ``INTERVAL 1 DAY`` is ``to_days``). Not here, among others:
+``now``, ``today``, ``random``, ``uuid`` (they change between runs), ``age`` (of one argument it
+counts from today), ``getenv``, ``current_setting``, ``version``, ``read_*``, ``glob`` (they
+read outside the rows), ``repeat``, ``lpad``, ``rpad`` (a count written in the filter would make
+a string of any size in every row), every aggregate, window and table function, and every
+function an extension or a macro adds."""
 
-#: Names that DuckDB's parser gives as a column reference and its binder, when the source has
-#: no column of that name, reads as a function of the session (the clock, the user, the
-#: catalogue): refused as column names in a filter.
 VALUE_FUNCTION_NAMES = frozenset({"current_catalog", "current_date", "current_role",
                                   "current_schema", "current_time", "current_timestamp",
                                   "current_user", "localtime", "localtimestamp", "session_user",
                                   "user"})
+"""Names that DuckDB's parser gives as a column reference and its binder, when the source has no
+column of that name, reads as a function of the session (the clock, the user, the catalogue):
+refused as column names in a filter."""
 
 _CLAUSES_NONE = ("group_expressions", "having", "qualify", "sample")
 
