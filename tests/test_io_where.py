@@ -30,7 +30,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 duckdb = pytest.importorskip("duckdb")
 
 import confmat.io as cio  # noqa: E402
-from confmat.inputs.where import ALLOWED_FUNCTIONS, check_where  # noqa: E402
+from confmat.inputs.where import ALLOWED_FUNCTIONS, ALLOWED_TYPES, check_where  # noqa: E402
 
 FORMATS = ["parquet", "csv", "jsonl", "arrow"]
 
@@ -518,6 +518,36 @@ def test_allowed_functions_compute_on_their_arguments():
         assert not any(k in ("aggregate", "window") for k, _, _ in kinds[name]), name
     assert not {"now", "today", "random", "current_setting", "getvariable", "version",
                 "read_text", "glob", "age"} & ALLOWED_FUNCTIONS
+
+
+@pytest.mark.parametrize("cast", ["y::INET", "CAST(y AS GEOMETRY)", "y::MAP(INT, INET)",
+                                  "y::STRUCT(a INT, b GEOMETRY)", "y::main.INTEGER",
+                                  "y::mytype"])
+def test_casts_to_types_outside_duckdb_are_refused(cast):
+    """A type an extension defines makes DuckDB download and load that extension from the
+    network on first use (autoinstall_known_extensions is on by default); shown here without
+    the network: DuckDB itself fails to bind ``'1'::INET`` in a connection that may not
+    install or load extensions."""
+    with pytest.raises(ValueError, match=r"^where must .*casts to the type .*ALLOWED_TYPES"):
+        check_where(f"{cast} IS NULL")
+    off = duckdb.connect(config={"autoinstall_known_extensions": False,
+                                 "autoload_known_extensions": False})
+    with pytest.raises(duckdb.Error):
+        off.execute("SELECT CAST('1' AS INET)").fetchall()
+
+
+def test_allowed_types_are_duckdbs_own():
+    """Each allowed type binds in a connection that may neither install nor load an extension
+    (the nested ones with a built-in member type), so casting to it reaches nothing outside."""
+    off = duckdb.connect(config={"autoinstall_known_extensions": False,
+                                 "autoload_known_extensions": False})
+    nested = {"LIST": "INTEGER[]", "ARRAY": "INTEGER[2]", "STRUCT": "STRUCT(a INTEGER)",
+              "ROW": "ROW(a INTEGER)", "MAP": "MAP(INTEGER, VARCHAR)",
+              "UNION": "UNION(a INTEGER)", "ENUM": "ENUM('a')"}
+    for name in sorted(ALLOWED_TYPES):
+        spelled = nested.get(name, name)
+        off.execute(f"SELECT CAST(NULL AS {spelled})").fetchall()
+        assert check_where(f"CAST(y AS {spelled}) IS NULL")
 
 
 # --- random filters built from allowed parts, against pandas + scikit-learn -------------

@@ -15,7 +15,10 @@ unless the parse is that one statement and every node of its condition is on an 
 * :data:`ALLOWED_FUNCTIONS`, the scalar functions that compute on their arguments alone
   (arithmetic and mathematics, strings and patterns, ``nullif``, ``isnan``, parts of a date),
   with the functions DuckDB's parser writes for operators (``+``, ``||``, ``~~`` for ``LIKE``,
-  ``->>``, ...).
+  ``->>``, ...);
+* :data:`ALLOWED_TYPES`, the types a ``CAST`` may name: DuckDB's built-in ones (a type an
+  extension defines, ``INET`` or ``GEOMETRY``, makes DuckDB download and load that extension
+  from the network on first use).
 
 An allow-list rather than a list of what is refused: a function a later DuckDB or an
 extension adds (a new reader of files, of settings, of the network) is refused until someone
@@ -53,7 +56,8 @@ from typing import Any
 
 from ..deps import require
 
-__all__ = ["ALLOWED_EXPRESSIONS", "ALLOWED_FUNCTIONS", "VALUE_FUNCTION_NAMES", "check_where"]
+__all__ = ["ALLOWED_EXPRESSIONS", "ALLOWED_FUNCTIONS", "ALLOWED_TYPES", "VALUE_FUNCTION_NAMES",
+           "check_where"]
 
 ALLOWED_EXPRESSIONS: dict[str, frozenset[str]] = {
     "COLUMN_REF": frozenset({"COLUMN_REF"}),
@@ -134,6 +138,22 @@ VALUE_FUNCTION_NAMES = frozenset({"current_catalog", "current_date", "current_ro
 column of that name, reads as a function of the session (the clock, the user, the catalogue):
 refused as column names in a filter."""
 
+ALLOWED_TYPES = frozenset({
+    "BOOLEAN", "BOOL", "LOGICAL", "TINYINT", "INT1", "SMALLINT", "INT2", "SHORT", "INTEGER",
+    "INT4", "INT", "SIGNED", "BIGINT", "INT8", "LONG", "HUGEINT", "INT128", "UTINYINT",
+    "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "FLOAT4", "REAL", "DOUBLE",
+    "FLOAT8", "DECIMAL", "NUMERIC", "VARINT", "BIGNUM", "VARCHAR", "CHAR", "BPCHAR", "TEXT",
+    "STRING", "NVARCHAR", "BLOB", "BYTEA", "BINARY", "VARBINARY", "BIT", "BITSTRING", "DATE",
+    "TIME", "TIMETZ", "TIME WITH TIME ZONE", "TIMESTAMP", "DATETIME", "TIMESTAMP_S",
+    "TIMESTAMP_MS", "TIMESTAMP_US", "TIMESTAMP_NS", "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE",
+    "INTERVAL", "UUID", "JSON", "LIST", "ARRAY", "STRUCT", "ROW", "MAP", "UNION", "ENUM",
+})
+"""The types a filter may cast to (``CAST(x AS t)``, ``x::t``, upper case, as DuckDB's
+parser names them): DuckDB's built-in types and their aliases, and the nested types made of
+them. Not here: a type an extension defines (``INET``, ``GEOMETRY``, ...), which DuckDB would
+download and load from the network on first use (its ``autoinstall_known_extensions``), and a
+type named with its schema (``main.t``), which may be a type of the connection's own."""
+
 _CLAUSES_NONE = ("group_expressions", "having", "qualify", "sample")
 
 _WHY_NODE = {
@@ -191,6 +211,16 @@ def _check_function(con: Any, node: dict[str, Any], where: str) -> None:
                          f"in {name}(), which only aggregates take")
 
 
+def _check_type(node: dict[str, Any], where: str) -> None:
+    name = str(node.get("type_name", ""))
+    if node.get("schema") or node.get("catalog") or name.upper() not in ALLOWED_TYPES:
+        shown = ".".join(p for p in (node.get("catalog"), node.get("schema"), name) if p)
+        raise ValueError(f"{_LEAD}{where!r} casts to the type {shown}, which is not one of "
+                         "DuckDB's built-in types (an extension's type is downloaded from the "
+                         "network on first use); the types allowed are "
+                         "confmat.inputs.where.ALLOWED_TYPES")
+
+
 def _walk(con: Any, node: Any, where: str) -> None:
     if isinstance(node, list):
         for item in node:
@@ -205,6 +235,8 @@ def _walk(con: Any, node: Any, where: str) -> None:
             raise ValueError(f"{_LEAD}{where!r} holds {what}; {_SEE_EXPR}")
         if cls == "FUNCTION":
             _check_function(con, node, where)
+        if cls == "TYPE":
+            _check_type(node, where)
         names = node.get("column_names") or []
         if cls == "COLUMN_REF" and len(names) == 1 and str(names[0]).lower() in \
                 VALUE_FUNCTION_NAMES:
