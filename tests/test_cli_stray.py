@@ -16,6 +16,7 @@ computed in the tests.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -190,3 +191,51 @@ def test_binned_and_whole_paths_agree_without_a_positive_class(three_classes, ca
     code, _, binned = _run(capsys, "report", str(f), "--true", "y", "--pred", "yhat", "--score",
                            "p", "--bins", "100", "--no-intervals")
     assert code == 2 and "one score column" in binned
+
+
+def test_report_by_group_with_a_score_beside_a_truth_of_one_class(tmp_path, capsys):
+    """A truth of 0 only, predictions 0 / 1 and one score column, by group: the implied
+    positive class 1 is the class of the scores, as in ``report --score`` without --by.
+    Before: refused ("--pos-label 1 is not one of the labels of the --true column [0]",
+    although no --pos-label was given). Every group's table is scikit-learn's; a group whose
+    truth is one class has no ROC AUC (null, '-' in text), where scikit-learn's
+    roc_auc_score is undefined too; average precision without positives is 0, as
+    scikit-learn's."""
+    from sklearn.exceptions import UndefinedMetricWarning
+    from sklearn.metrics import average_precision_score
+
+    rows = [("0", "0", "0.1", "a"), ("0", "1", "0.8", "a"), ("0", "0", "0.3", "b"),
+            ("0", "1", "0.6", "b"), ("0", "0", "0.2", "b")]
+    f = _write(tmp_path / "one.csv", "y,yhat,p,g", rows)
+    y = np.array([int(r[0]) for r in rows])
+    p = np.array([int(r[1]) for r in rows])
+    s = np.array([float(r[2]) for r in rows])
+    g = np.array([r[3] for r in rows])
+    args = ["report", str(f), "--true", "y", "--pred", "yhat", "--score", "p", "--by", "g",
+            "--group-metrics", "accuracy,fpr,roc_auc,average_precision", "--no-intervals"]
+    code, out, err = _run(capsys, *args, "-f", "json")
+    assert code == 0, err
+    got = {r["group"]: r for r in json.loads(out)["rows"]}
+    assert sorted(got) == ["a", "b"]
+    for key, r in got.items():
+        m = g == key
+        cm = confusion_matrix(y[m], p[m], labels=[0, 1])
+        assert r["accuracy"] == pytest.approx(np.trace(cm) / cm.sum())
+        assert r["fpr"] == pytest.approx(cm[0, 1] / cm[0].sum())
+        with pytest.warns(UndefinedMetricWarning):
+            assert np.isnan(roc_auc_score(y[m], s[m]))
+        assert r["roc_auc"] is None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # no positive sample
+            assert r["average_precision"] == pytest.approx(average_precision_score(y[m], s[m]))
+    code, out, err = _run(capsys, *args)
+    assert code == 0, err
+    head = next(line.split() for line in out.splitlines() if line.startswith("g "))
+    assert [line.split()[head.index("roc_auc")] for line in out.splitlines()
+            if line.startswith(("a ", "b "))] == ["-", "-"]
+    # a 2 is still no class of the scores, named by its data row
+    g2 = _write(tmp_path / "two.csv", "y,yhat,p,g", [*rows[:3], ("0", "2", "0.6", "b")])
+    code, _, err = _run(capsys, "report", str(g2), "--true", "y", "--pred", "yhat", "--score",
+                        "p", "--by", "g", "--no-intervals")
+    assert code == 2 and "Traceback" not in err
+    assert "holds label 2 (first in data row 4)" in err and "nor the positive class 1" in err

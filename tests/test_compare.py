@@ -302,10 +302,6 @@ STRAY_Y = ["ham", "spam", "ham", "spam", "ham", "spam", "ham", "spam"]
 STRAY_S = [0.1, 0.9, 0.4, 0.8, 0.2, 0.7, 0.3, 0.35]
 
 
-@pytest.mark.xfail(strict=True, reason="confmat.compare (inference/compare.py, owned by the "
-                   "inference helper) does not route a model's {'pred', 'score'} through "
-                   "confmat.inputs.decisions.check_scored_predictions; see the report of "
-                   "branch s30-stray")
 def test_a_stray_prediction_beside_a_models_scores_is_refused():
     """The label 'eggs' is no class of y_true and has no score: by_group and the command
     line refuse it beside scores. compare silently makes model b a three-class table beside
@@ -327,3 +323,38 @@ def test_a_class_never_predicted_beside_scores_is_compared():
     assert cmp.intervals["b"]["accuracy"].estimate == accuracy_score(STRAY_Y, b)
     assert cmp.intervals["b"]["roc_auc"].estimate == pytest.approx(
         roc_auc_score(np.array(STRAY_Y) == "spam", STRAY_S))
+
+
+def test_the_positive_class_beside_a_truth_of_one_class_is_compared():
+    """A truth of 0 only beside the scores of the class 1 that the default rule implies: the
+    models' predicted 1s have their score column (accuracy by scikit-learn); a predicted 2
+    has none and is refused, naming the model."""
+    y = np.zeros(6, dtype=int)
+    a, b = np.array([0, 1, 0, 1, 0, 0]), np.array([0, 0, 0, 1, 1, 1])
+    sa, sb = np.array([.1, .8, .3, .6, .2, .4]), np.array([.2, .3, .1, .9, .7, .6])
+    cmp = confmat.compare({"a": {"pred": a, "score": sa}, "b": {"pred": b, "score": sb}}, y,
+                          ["accuracy"], n_resamples=200, random_state=0)
+    assert [cmp.intervals[m]["accuracy"].estimate for m in "ab"] == pytest.approx(
+        [accuracy_score(y, a), accuracy_score(y, b)])
+    with pytest.raises(ValueError, match=r"^models\['b'\]\['pred'\] holds label 2 \(first at "
+                                         r"position 3.*nor the positive class 1; the scores "
+                                         r"\(models\['b'\]\['score'\]\)"):
+        confmat.compare({"a": {"pred": a, "score": sa},
+                         "b": {"pred": np.where(b == 1, 2, 0), "score": sb}}, y, ["accuracy"],
+                        n_resamples=200, random_state=0)
+
+
+def test_a_stray_prediction_beside_a_score_matrix_is_refused():
+    """Columns of a score matrix that cover every predicted class leave nothing to check
+    (accuracy by scikit-learn); a predicted label with no column is refused."""
+    y = np.array([0, 1, 2, 0, 1, 2, 0, 1])
+    s = np.array([[.7, .2, .1], [.1, .6, .3], [.2, .2, .6], [.3, .5, .2],
+                  [.6, .3, .1], [.2, .3, .5], [.1, .8, .1], [.5, .4, .1]])
+    p = s.argmax(axis=1)
+    cmp = confmat.compare({"a": {"pred": p, "score": s}}, y, ["accuracy"], n_resamples=200,
+                          random_state=0)
+    assert cmp.intervals["a"]["accuracy"].estimate == pytest.approx(accuracy_score(y, p))
+    with pytest.raises(ValueError, match=r"models\['a'\]\['pred'\] holds label 5 \(first at "
+                                         r"position 0"):
+        confmat.compare({"a": {"pred": np.where(p == 0, 5, p), "score": s}}, y, ["accuracy"],
+                        n_resamples=200, random_state=0)

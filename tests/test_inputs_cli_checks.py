@@ -115,12 +115,13 @@ def test_the_positive_class_of_the_score_column_is_no_stray_label(y, p, pos):
 
 
 def test_build_report_keeps_predicted_classes_absent_from_y_true_beside_scores():
-    """The refusal of a predicted label outside the true classes is the command line's rule
-    for a file's two label columns (most often one label spelled two ways). The library's
-    reports accept such labels: a one-class truth beside binary scores, or a class absent
-    from y_true with its own score column, are reports with notes (test_report_roc,
-    test_report_zero_division); the matrix holds the predicted class and the curves are of
-    y_true's classes. Checked here against scikit-learn's confusion_matrix."""
+    """A legitimate case of the one rule (check_scored_predictions with the positive class
+    of the score column), which build_report follows as the command line does: a one-class
+    truth beside the binary scores of the class 1 that the default rule implies, predicted
+    1. The matrix holds the predicted class and the curve is of that class. A class absent
+    from y_true with its own score column is the other legitimate case (test_report_roc);
+    a label with no score is refused (test_report_stray). Checked here against
+    scikit-learn's confusion_matrix."""
     from sklearn.metrics import confusion_matrix
 
     from confmat.report import build_report

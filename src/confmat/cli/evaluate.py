@@ -369,12 +369,16 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     y = data[true_col]
     lab = coerce(labels, y, "--labels value") if labels else None
     pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
-    pos = positive_class(truth_classes(y), pos)
-    check_scored_predictions(truth_classes(y), data[pred_col], name=f"--pred column {pred_col!r}",
+    classes = truth_classes(y)
+    score_pos = positive_class(classes, pos)
+    check_scored_predictions(classes, data[pred_col], name=f"--pred column {pred_col!r}",
                              classes_name="the --true column", score_name=score_col,
-                             rows=data["__rows__"], pos_label=pos)
+                             rows=data["__rows__"], pos_label=score_pos)
+    # the positive class implied beside a truth of one class (1 beside 0) is no class of the
+    # truth: the library infers it, as for report --score without --by
     ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],
-                  labels=lab, sample_weight=data[weight] if weight else None, pos_label=pos)
+                  labels=lab, sample_weight=data[weight] if weight else None,
+                  pos_label=score_pos if score_pos in classes else None)
     return (ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"]),
             data["__skipped_by__"])
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..curves import PRCurve, ROCCurve, roc_pr_curves
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, PartialRange
+from ..inputs.decisions import check_scored_predictions
 from ..inputs.encode import as_1d
 from ..inputs.scores import check_scores_1d, check_scores_2d, check_threshold
 from ..inputs.targets import (
@@ -103,6 +104,10 @@ def compare(
         ``pos_label if score >= threshold``); a 2-D ``(n, K)`` array of class scores in
         label order (labels are the argmax); a mapping ``{"pred": ..., "score": ...}``; or a
         :class:`~confmat.ConfusionMatrix` (intervals only: without samples no paired test).
+        Predictions beside scores must be classes of the scores
+        (:func:`confmat.inputs.decisions.check_scored_predictions`): beside 1-D scores a
+        class of ``y_true`` or the positive class (a truth of 0 only may be predicted 1),
+        beside 2-D scores a class of their columns or of ``y_true``.
     y_true : array-like of shape (n,), optional
         The shared truth. Required unless every model is a ConfusionMatrix.
     metrics : sequence of str
@@ -172,7 +177,8 @@ def compare(
         A NaN ``threshold``; NaN or infinite scores (naming the model and the position); two
         model names written the same (``1`` and ``"1"``); no or duplicated metrics, a
         ``test_metric`` not among them, a model input of the wrong shape or length, score
-        metrics without binary scores, invalid labels, ``pos_label``, ``level`` or
+        metrics without binary scores, a model's predicted label that is no class of its
+        scores (naming ``models['name']['pred']``), invalid labels, ``pos_label``, ``level`` or
         ``n_resamples``; an overall metric of a ConfusionMatrix counted on a subset of
         the labels; ``partial_auc`` not a range within
         [0, 1], a ``partial_auc_focus`` other than the two axes, or 'partial_auc' in
@@ -260,6 +266,7 @@ def compare(
         hint = book if labels is None else [*labels, *(c for c in book or [] if c not in
                                                        list(labels))]
         pred, score = _split_model(name, value, hint, threshold)
+        given_pred = pred  # the model's own predictions (not labels made of its scores)
         if score is not None:
             sarr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
             if sarr.ndim and sarr.shape[0] != t_arr.shape[0]:
@@ -298,6 +305,8 @@ def compare(
                     f"model {name!r} has {parr.shape[0]} predictions but y_true has "
                     f"{t_arr.shape[0]} samples; every model must be evaluated on the same samples"
                 )
+            if given_pred is not None and score is not None:
+                _check_beside_scores(name, parr, scores[name], book or [], columns, pos_label)
             preds[name] = parr
     # one code book for all models; ``labels`` selects the classes of per-class metrics, and
     # overall metrics see every sample and every class (``every``; see the docstring)
@@ -468,6 +477,21 @@ def partial_auc_note(prange: PartialRange, n_resamples: int, tested: bool) -> st
         text += (f"; pairwise tests: {d['test_method']} (Robin et al. 2011) as pROC for partial "
                  "areas")
     return text
+
+
+def _check_beside_scores(name: str, pred: np.ndarray, score: np.ndarray, classes: list[Any],
+                         columns: list[Any] | None, pos_label: Any) -> None:
+    """A model's predictions beside its scores must be classes of the scores, by the door's
+    one rule (:func:`confmat.inputs.decisions.check_scored_predictions`): one score column
+    is of the classes of ``y_true`` and its positive class; columns that cover every
+    predicted class leave nothing to check."""
+    if score.ndim == 2 and set(encode_truth(pred)[0]) <= set(columns or []):
+        return
+    pos = None
+    if score.ndim == 1:
+        pos = default_pos_label(classes) if pos_label is None else pos_label
+    check_scored_predictions(classes, pred, name=f"models[{name!r}]['pred']",
+                             score_name=f"models[{name!r}]['score']", pos_label=pos)
 
 
 def _pos_col(columns: list[Any] | None, pos_label: Any) -> int:

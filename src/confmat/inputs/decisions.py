@@ -90,8 +90,10 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
 
     Every path that takes predicted labels and scores goes through this check: the command
     line's ``report`` (``--score``, and ``--scores`` whose columns do not cover the
-    classes), ``report --by ... --score``, ``compare --score``, and :func:`confmat.by_group`
-    with ``scores``.
+    classes), ``report --by ... --score``, ``compare --score``; :func:`confmat.by_group`
+    with ``scores``; :func:`confmat.compare` with a model's ``{"pred": ..., "score": ...}``;
+    :func:`confmat.report.build_report` with ``y_pred`` beside one score column, and so
+    :func:`confmat.report.build_comparison`.
 
     Parameters
     ----------

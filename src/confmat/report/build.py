@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..curves.partial import PartialRange
-from ..inputs.targets import resolve_pos_label
+from ..inputs.decisions import check_scored_predictions
+from ..inputs.targets import encode_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES
@@ -179,7 +180,12 @@ def build_report(
     y_pred : array-like, optional
         The predicted labels behind ``cm``, with ``y_score``: the threshold slider opens
         where ``score >= θ`` reproduces them, and otherwise says so and opens at the
-        conventional point (0.5 for probabilities, 0 for decision functions).
+        conventional point (0.5 for probabilities, 0 for decision functions). Beside a
+        score vector they must be classes of the scores, the one rule of
+        :func:`confmat.inputs.decisions.check_scored_predictions`: a class of ``y_true`` or
+        the positive class (a truth of 0 only may be predicted 1). A score matrix has a
+        column for every class of ``cm``, so any predicted class of ``cm`` is one of its
+        classes.
     pos_label : label, optional
         The positive class of a score vector (and of a two-column ``y_score``). Required
         unless the labels are {0, 1}, {-1, 1} or {False, True}: confmat's one rule,
@@ -241,7 +247,9 @@ def build_report(
     TypeError
         ``cm`` is not a ConfusionMatrix.
     ValueError
-        ``y_score`` without ``y_true``; scores of the wrong shape or not finite;
+        ``y_score`` without ``y_true``; scores of the wrong shape or not finite; ``y_pred``
+        holding a label that is no class of a score vector (neither of ``y_true`` nor its
+        positive class), named with its position;
         ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}, or not
         among the labels; ``cost_matrix`` or ``partial_auc`` without scores or with several
         score curves; ``cost_matrix`` not a finite 2 x 2 array; ``partial_auc`` not a range
@@ -348,6 +356,11 @@ def build_report(
             raise ValueError("y_score was given without y_true; curves need both")
         curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
                               sample_weight=sample_weight, y_pred=y_pred)
+        if y_pred is not None and (np.ndim(y_score) == 1 or np.shape(y_score)[1:] == (1,)):
+            # one score column: its positive class and the classes of y_true are the classes
+            # the scores are of (a score matrix has a column for every class of cm)
+            check_scored_predictions(encode_truth(y_true)[0], y_pred,
+                                     pos_label=curves[0].pos_label)
         if cm.n_classes > 2 and np.ndim(y_score) == 2 and pos_label is None:
             absent = [lab for lab in cm.labels if lab not in {c.pos_label for c in curves}]
             if absent:

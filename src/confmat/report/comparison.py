@@ -236,8 +236,11 @@ def build_comparison(
         No models; two model names with the same text (``1`` and ``"1"``); predictions or
         scores of another length than ``y_true``; scores of
         unknown models; models that leave different samples out of ``labels`` (a prediction
-        outside ``labels``, even where the class supports agree); a per-class metric; ``partial_auc`` without a binary score vector
-        for every model, not a range within [0, 1], or a bad ``partial_auc_focus``. An error
+        outside ``labels``, even where the class supports agree); a model's predicted label
+        that is no class of its score vector (neither of ``y_true`` nor the positive class:
+        :func:`confmat.report.build_report`'s rule); a per-class metric; ``partial_auc``
+        without a binary score vector for every model, not a range within [0, 1], or a bad
+        ``partial_auc_focus``. An error
         of the input door about one model's predictions or scores names that model.
     TypeError
         ``models`` is not a mapping; a model's labels of another kind than ``y_true``'s
