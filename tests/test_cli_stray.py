@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sklearn.metrics import confusion_matrix, roc_auc_score
+from sklearn.metrics import accuracy_score, confusion_matrix, roc_auc_score
 
 from confmat.cli.app import main
 
@@ -239,3 +239,32 @@ def test_report_by_group_with_a_score_beside_a_truth_of_one_class(tmp_path, caps
                         "p", "--by", "g", "--no-intervals")
     assert code == 2 and "Traceback" not in err
     assert "holds label 2 (first in data row 4)" in err and "nor the positive class 1" in err
+
+
+def test_compare_score_on_a_truth_of_one_class(tmp_path, capsys):
+    """Every model has a score column but the truth holds one class: the implied positive
+    class (1) checks the predictions, the areas are not compared (scikit-learn leaves the ROC
+    AUC undefined there), the accuracies are scikit-learn's. Before: 'while evaluating model
+    'a': --pos-label 1 is not one of the labels', though no --pos-label was given."""
+    rows = [("0", "0", "1", ".1", ".7"), ("0", "0", "0", ".2", ".1"),
+            ("0", "1", "0", ".6", ".3"), ("0", "0", "0", ".3", ".2")]
+    path = _write(tmp_path / "one.csv", "y,a,b,pa,pb", rows)
+    code, out, err = _run(capsys, "compare", str(path), "--true", "y", "--pred", "a,b",
+                          "--score", "pa,pb", "--no-intervals", "-f", "json")
+    assert code == 0, err
+    y = np.array([int(r[0]) for r in rows])
+    doc = json.loads(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(roc_auc_score(y, [float(r[3]) for r in rows]))
+    for row in doc["table"]:
+        pred = np.array([int(r[1 if row["model"] == "a" else 2]) for r in rows])
+        assert row["accuracy"] == pytest.approx(accuracy_score(y, pred))
+        assert "roc_auc" not in row
+    assert any(n.startswith("ROC AUC and average precision are not compared") for n in
+               doc["notes"])
+    # a predicted label that is neither 0 nor the implied positive class 1 is still refused
+    bad = _write(tmp_path / "bad.csv", "y,a,b,pa,pb", [*rows[:3], ("0", "2", "0", ".3", ".2")])
+    code, _, err = _run(capsys, "compare", str(bad), "--true", "y", "--pred", "a,b",
+                        "--score", "pa,pb", "--no-intervals", "-f", "json")
+    assert code == 2 and "holds label 2" in err and "Traceback" not in err

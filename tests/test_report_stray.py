@@ -118,3 +118,26 @@ def test_refused_exactly_when_a_prediction_is_outside_the_scored_classes(rows):
     assert rep.counts.tolist() == confusion_matrix(y, p, labels=rep.labels).tolist()
     if len(set(y.tolist())) == 2:
         assert rep.curves[0].auc == pytest.approx(roc_auc_score(y, s))
+
+
+def test_a_comparison_on_a_truth_of_one_class_leaves_the_areas_out():
+    """Every model has scores, but y_true holds one class: scikit-learn leaves the ROC AUC
+    undefined (no ROC curve without both classes), so the comparison does not compare areas and says
+    so; the other metrics are compared (accuracy against scikit-learn). Before, the
+    comparison stopped: 'pos_label=1 is not one of the labels in y_true [0]'."""
+    y = np.zeros(6, int)
+    preds = {"a": np.array([0, 1, 0, 0, 0, 0]), "b": np.array([0, 0, 0, 1, 1, 0])}
+    scores = {"a": [.1, .7, .2, .3, .4, .2], "b": [.2, .1, .3, .8, .9, .1]}
+    with warnings.catch_warnings():  # scikit-learn: undefined (NaN and a warning)
+        warnings.simplefilter("ignore")
+        assert np.isnan(roc_auc_score(y, scores["a"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        comp = build_comparison(y, preds, scores=scores, intervals=False)
+    table = comp.to_dict()["table"]
+    assert [row["model"] for row in table] == ["a", "b"]
+    for row in table:
+        assert "roc_auc" not in row and "average_precision" not in row
+        assert row["accuracy"] == pytest.approx(accuracy_score(y, preds[row["model"]]))
+    assert comp.notes[0].startswith("ROC AUC and average precision are not compared: y_true "
+                                    "holds one class (0)")

@@ -575,6 +575,10 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     # the summary view prints the table and each model's headline: the reports' other
     # intervals are not computed (the rows of a binary and of a multi-class summary)
     shown = summary_intervals(2) | summary_intervals(3) if summary else None
+    # the implied positive class (1 beside a truth of 0 only) checks the predictions above;
+    # the comparison infers it itself, as report --score does
+    if pos_label is None and pos not in truth_classes(y_ref):
+        pos = None
     cmp = build_comparison(y_ref, models, scores=model_scores, labels=lab, pos_label=pos,
                            sample_weight=w_ref, intervals=not no_intervals,
                            metrics=split_values(metric_names) or None,

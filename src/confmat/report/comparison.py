@@ -17,7 +17,7 @@ import numpy as np
 
 from ..curves.partial import PartialRange
 from ..inputs.encode import encode_pair
-from ..inputs.targets import default_pos_label, resolve_pos_label
+from ..inputs.targets import default_pos_label, encode_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from .build import REPORT_RESAMPLES, build_report
@@ -292,6 +292,12 @@ def build_comparison(
         labels = sorted(set().union(*books))
     with_scores = bool(scores) and set(scores) == set(models) \
         and all(np.ndim(v) == 1 for v in scores.values()) and len(labels) == 2
+    truth_classes = encode_truth(y)[0]
+    # a truth of one class has no ROC curve: the areas are not compared (each model's report
+    # still shows its scores), and the reports infer the positive class as a single one does
+    one_class = with_scores and partial is None and len(truth_classes) < 2
+    with_scores = with_scores and not one_class
+    given_pos_label = pos_label
     if partial is not None and not with_scores:
         raise ValueError("partial_auc needs a binary problem and a score vector (positive-"
                          "class scores) for every model: it is an area under each model's "
@@ -338,7 +344,9 @@ def build_comparison(
             resolve_pos_label(list(cm.labels), pos_label)
         with _naming(name):
             reports.append(build_report(
-                cm, y_true=y, y_score=scores.get(name), y_pred=pred, pos_label=pos_label,
+                cm, y_true=y, y_score=scores.get(name), y_pred=pred,
+                pos_label=pos_label if given_pos_label is not None or pos_label in
+                truth_classes else None,
                 sample_weight=sample_weight, intervals=intervals, level=level,
                 n_resamples=n_resamples, title=str(name), source=source,
                 interval_metrics=interval_metrics,
@@ -366,6 +374,10 @@ def build_comparison(
     notes = list(result.notes)
     if sample_weight is not None:
         notes.insert(0, UNWEIGHTED_NOTE)
+    if one_class:
+        notes.insert(0, f"ROC AUC and average precision are not compared: y_true holds one "
+                        f"class ({truth_classes[0]!r}), so no model has a ROC curve (each "
+                        "model's report shows its scores)")
     return Comparison(title, [str(n) for n in models], reports, result, intervals, notes,
                       dict(source or {}))
 
