@@ -160,3 +160,26 @@ def test_a_pos_label_that_is_no_true_class_is_refused(tmp_path, fmt):
     with pytest.raises(ValueError, match=r"pos_label='d' is not one of the labels in column 'y'"
                                          r" of file .*\['a', 'b', 'c'\]"):
         cio.evaluate_file(path, "y", "yhat", score_cols="s", bins=10, pos_label="d")
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_two_labels_the_column_scores_pos_label_even_the_first(tmp_path, fmt, fixed):
+    """Before: two labels gave the histogram of the second label whatever pos_label said
+    (``report --bins --pos-label ham`` drew the curve of 'spam', AUC 1 - the right one)."""
+    rng = np.random.default_rng(3)
+    n = 120
+    y = np.array(["ham", "spam"])[rng.integers(0, 2, n)]
+    p = np.array(["ham", "spam"])[rng.integers(0, 2, n)]
+    s = np.round(np.clip(0.3 * (y == "ham") + rng.random(n) * 0.7, 0, 1), 2)
+    path = _write(tmp_path / f"f.{fmt}", pd.DataFrame({"y": y, "yhat": p, "s": s}))
+    for pos in ("ham", "spam"):
+        cm, rep = cio.evaluate_file(path, "y", "yhat", score_cols="s", bins=20, pos_label=pos,
+                                    labels=["ham", "spam"] if fixed else None, batch_rows=16)
+        assert cm.counts.tolist() == confusion_matrix(y, p, labels=["ham", "spam"]).tolist()
+        hist = rep.curves
+        assert hist.labels[1] == pos
+        want, _ = np.histogram(s[y == pos], bins=np.arange(21) / 20)
+        assert hist.counts[1, 0].tolist() == want.tolist()
+        assert hist.roc_auc() == pytest.approx(roc_auc_score(y == pos, _quantize(s, 20)),
+                                               abs=1e-12)

@@ -348,7 +348,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         With one score column beside three or more labels: the class the column scores
         (:func:`confmat.inputs.targets.one_column_class`); the histogram is then
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
-        negative. Two labels: unused (the scores of the second label).
+        negative. Two labels: the class the column scores (by default the second label).
 
     Returns
     -------
@@ -420,6 +420,11 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         # fixed labels: the true classes are known at the end of the pass (checked there)
         ovr = one_column_class(book, book, pos_label, where=source.name, scores=scores,
                                name=f"labels={book}")
+    two = score_labels if score_labels is not None else book
+    if len(scores) == 1 and pos_label is not None and two is not None and len(two) == 2 and (
+            resolve_pos_label(list(two), pos_label, name="the matrix") == two[0]):
+        # the column scores the first label: the histogram's classes [other, pos_label]
+        score_labels = [two[1], two[0]]
     hist = None if ovr is None else ScoreHistogram(bins=bins, pos_label=ovr)
     acc = Accumulator(labels, scores=(bool(scores) and hist is None) or None, bins=bins,
                       score_labels=score_labels)

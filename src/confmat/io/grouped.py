@@ -18,7 +18,7 @@ from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
-from ..inputs.targets import check_bins, one_class_book, one_column_class
+from ..inputs.targets import check_bins, one_class_book, one_column_class, resolve_pos_label
 from .errors import (
     check_predictions_beside_score,
     check_weight_total,
@@ -72,8 +72,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         With ``score_col`` and three or more labels: the class the column scores
         (:func:`confmat.inputs.targets.one_column_class`); the histogram is then that of
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
-        negative, made of the same bin groups. Two labels: unused (the histogram of
-        ``labels[1]``).
+        negative, made of the same bin groups. Two labels: the class the column scores
+        (by default ``labels[1]``).
 
     Returns
     -------
@@ -312,8 +312,9 @@ def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.nda
                        codes: np.ndarray, pred_codes: np.ndarray, counts: np.ndarray,
                        labels: list[Any], bins: int, pos_label: Any) -> Any:
     """The score histogram of the engine's bin groups: one score column, of ``labels[1]``
-    for two labels, else of the positive class against the rest (every other true class
-    folded into the negative row, group by group: no work per row)."""
+    for two labels (of ``pos_label`` when given), else of the positive class against the
+    rest (every other true class folded into the negative row, group by group: no work per
+    row)."""
 
     if len(labels) < 2:
         raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
@@ -336,8 +337,16 @@ def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.nda
         value = None if hit is None else float(_floats([hit[1][score_col]])[0])
         raise score_error(where, score_col, value)
     if pos is None:
-        hist = ScoreHistogram(labels, bins=bins)
-        hist.update_grouped(codes, b.astype(np.int64), counts)
+        first = None if pos_label is None else resolve_pos_label(
+            [py_scalar(v) for v in labels], pos_label, name="the matrix")
+        if first is None or first != py_scalar(labels[0]):
+            hist = ScoreHistogram(labels, bins=bins)
+            hist.update_grouped(codes, b.astype(np.int64), counts)
+            return hist
+        # the column scores the first label: the labels reordered [other, pos_label] (as
+        # ScoreHistogram(labels, pos_label=...) orders them), the codes with them
+        hist = ScoreHistogram(labels, bins=bins, pos_label=first)
+        hist.update_grouped(1 - codes, b.astype(np.int64), counts)
         return hist
     hist = ScoreHistogram(bins=bins, pos_label=pos)
     hist.update_grouped((codes == book.index(pos)).astype(np.int64), b.astype(np.int64),
