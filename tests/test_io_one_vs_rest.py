@@ -183,3 +183,22 @@ def test_two_labels_the_column_scores_pos_label_even_the_first(tmp_path, fmt, fi
         assert hist.counts[1, 0].tolist() == want.tolist()
         assert hist.roc_auc() == pytest.approx(roc_auc_score(y == pos, _quantize(s, 20)),
                                                abs=1e-12)
+
+
+def test_evaluate_sql_reads_one_column_as_one_class_against_the_rest():
+    import duckdb
+
+    rng = np.random.default_rng(11)
+    n = 200
+    y = rng.integers(0, 4, n)
+    p = rng.integers(0, 4, n)
+    s = np.round(np.clip(0.3 * (y == 2) + rng.random(n) * 0.7, 0, 1), 3)
+    con = duckdb.connect()
+    con.register("frame", pd.DataFrame({"y": y, "yhat": p, "s": s}))
+    cm, rep = cio.evaluate_sql(con, "select y, yhat, s from frame", score_cols="s", bins=1000,
+                               pos_label=2)
+    assert rep.engine == "duckdb GROUP BY"
+    assert cm.counts.tolist() == confusion_matrix(y, p, labels=[0, 1, 2, 3]).tolist()
+    assert rep.curves.labels == [0, 2]  # ScoreHistogram(pos_label=2): every other class is 0
+    assert rep.curves.roc_auc() == pytest.approx(roc_auc_score(y == 2, _quantize(s, 1000)),
+                                                 abs=1e-12)
