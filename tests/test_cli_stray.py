@@ -164,10 +164,6 @@ def test_one_score_column_with_a_positive_class_among_three_is_one_vs_rest(three
     assert curve["auc"] == pytest.approx(roc_auc_score(y == "c", s))
 
 
-@pytest.mark.xfail(strict=True, reason="the --bins path (confmat.io.evaluate_file, "
-                   "io/evaluate.py and io/grouped.py, owned by the io helper) refuses one score "
-                   "column beside three classes although ScoreHistogram(pos_label=...) counts "
-                   "every other class as negative; see the report of branch s30-stray")
 def test_binned_one_score_column_with_a_positive_class_among_three_is_one_vs_rest(
         three_classes, capsys):
     f, y, s = three_classes

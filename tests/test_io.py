@@ -540,13 +540,21 @@ def test_row_group_errors_name_rows_and_labels(tmp_path):
         cio.evaluate_file(path, "y", "yhat", score_cols=["p0", "p1", "p2"], batch_rows=300,
                           labels=[0, 1, 2])
     assert "chunk" not in str(err.value)
-    # one score column serves two classes: the first row holding a third one is named
+    # one score column beside a third true class and no pos_label: the message of the
+    # streamed path (below), the labels of the whole file
     y3 = np.where(np.arange(n) < 12_000, t % 2, t)
     first = int(np.flatnonzero(y3 == 2)[0]) + 1
     pq.write_table(pa.table({"y": y3, "yhat": y3, "s": s, "s0": 1 - s}), path,
                    row_group_size=1000)
-    with pytest.raises(ValueError, match=rf"e\.parquet', row {first}: label 2 \(column 'y'\) is a third class"):
+    with pytest.raises(ValueError, match=r"e\.parquet': 1 score column \['s'\] but the labels are \[0, 1, 2\]; give one score column per class, in label order, or pos_label"):
         cio.evaluate_file(path, "y", "yhat", score_cols="s", batch_rows=1000)
+    # a third class predicted beside a truth of {0, 1} (whose scores are those of 1): the
+    # one rule for predictions beside scores, naming the first row that holds it
+    pq.write_table(pa.table({"y": t % 2, "yhat": y3, "s": s}), path, row_group_size=1000)
+    with pytest.raises(ValueError, match=rf"e\.parquet': column 'yhat' holds label 2 \(first in data row {first}\), which is not one of the classes of column 'y' \[0, 1\]"):
+        cio.evaluate_file(path, "y", "yhat", score_cols="s", batch_rows=1000)
+    pq.write_table(pa.table({"y": y3, "yhat": y3, "s": s, "s0": 1 - s}), path,
+                   row_group_size=1000)
     # streamed, the labels of the whole file are read first (the curves must not depend on
     # where batches are cut), so the mismatch is the file's
     with pytest.raises(ValueError, match=r"e\.parquet': 2 score columns \['s0', 's'\] but the labels are \[0, 1, 2\]; give one score column per class"):

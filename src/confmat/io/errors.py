@@ -4,11 +4,13 @@ value, whatever the type of the in-memory check that found it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..curves.common import check_probabilities
+from ..inputs.decisions import check_scored_predictions
 from ..inputs.encode import encode_pair
 from ..inputs.files import Source
 from ..inputs.kinds import py_scalar
@@ -385,3 +387,67 @@ def first_bad_probability_row(scores: Any) -> int | None:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if refused(mid) else (mid, hi)
     return hi - 1
+
+
+#: ``check(pred_values, rows)``: the one rule on the predictions of one batch, their data rows
+PredictionCheck = Callable[[Any, Any], None]
+
+
+def check_predictions_beside_score(where: str, true_col: str, pred_col: str, score_col: str,
+                                   true_classes: list[Any], predicted: list[Any], pos: Any,
+                                   scan: Callable[[PredictionCheck], ValueError | None]
+                                   ) -> None:
+    """Check the predicted labels beside one score column by the one rule
+    (:func:`confmat.inputs.decisions.check_scored_predictions`): first on the distinct
+    labels counted, and on a refusal again batch by batch in file order (``scan``, only
+    then), so that the message names the data row of the first stray label.
+
+    Parameters
+    ----------
+    where : str
+        Names the source (``"file 'p.csv'"``).
+    true_col, pred_col, score_col : str
+        The columns, for the message.
+    true_classes : list
+        The sorted classes of the true labels.
+    predicted : list
+        The distinct predicted labels.
+    pos : label
+        The class the score column scores.
+    scan : callable
+        ``scan(check)`` calls ``check(pred_values, data_rows)`` on the valid rows of the
+        source in order and returns the first ``ValueError`` it raised (None if none).
+
+    Raises
+    ------
+    ValueError
+        A predicted label is no class of ``true_col`` nor ``pos``: the message of
+        :func:`~confmat.inputs.decisions.check_scored_predictions`, with the data row when
+        ``scan`` finds it.
+
+    Examples
+    --------
+    >>> def scan(check):
+    ...     try:
+    ...         check(["a", "eggs"], [7, 9])
+    ...     except ValueError as exc:
+    ...         return exc
+    >>> check_predictions_beside_score("file 'p.csv'", "y", "yhat", "p", ["a", "b"],
+    ...                                ["a", "b"], "b", scan)
+    >>> check_predictions_beside_score("file 'p.csv'", "y", "yhat", "p", ["a", "b"],
+    ...                                ["a", "eggs"], "b", scan)
+    Traceback (most recent call last):
+    ...
+    ValueError: file 'p.csv': column 'yhat' holds label 'eggs' (first in data row 9), which is not one of the classes of column 'y' ['a', 'b']; the scores (column 'p') are scores of the classes of column 'y'
+    """
+
+    def check(values: Any, rows: Any = None) -> None:
+        check_scored_predictions(true_classes, values, rows=rows, pos_label=pos,
+                                 name=f"{where}: column {pred_col!r}",
+                                 classes_name=f"column {true_col!r}",
+                                 score_name=f"column {score_col!r}")
+
+    try:
+        check(predicted)
+    except ValueError as exc:
+        raise (scan(check) or exc) from None

@@ -11,11 +11,14 @@ from typing import Any
 import numpy as np
 
 from ..accumulator import Accumulator
+from ..binned import ScoreHistogram
 from ..deps import require
+from ..inputs.encode import normalize_labels
 from ..inputs.files import Source, open_source, relation_source, where_source
-from ..inputs.targets import resolve_pos_label
+from ..inputs.targets import one_column_class, resolve_pos_label, score_columns_error
 from .batches import BatchReader
 from .errors import (
+    check_predictions_beside_score,
     check_weight_total,
     content_error,
     first_bad_probability_row,
@@ -67,9 +70,10 @@ def evaluate_file(
     true_col, pred_col : str
         Columns of true and predicted labels.
     score_cols : str or sequence of str, optional
-        Score columns: one (the positive-class score of a binary problem) or one per class in
-        label order. Binned curves are then accumulated too and returned as ``report.curves``
-        (a :class:`confmat.binned.ScoreHistogram`).
+        Score columns: one (the positive-class score of a binary problem; beside three or
+        more labels, with ``pos_label``, the scores of that class against the rest) or one
+        per class in label order. Binned curves are then accumulated too and returned as
+        ``report.curves`` (a :class:`confmat.binned.ScoreHistogram`).
     weight_col : str, optional
         Column of sample weights.
     labels : sequence, optional
@@ -97,7 +101,10 @@ def evaluate_file(
         'sex'"`` (:func:`confmat.io.rows.null_group_reason`); it is never a group of its own.
     pos_label : label, optional
         With ``group_cols``: the positive class of the result. Without them it must be one
-        of the classes of the matrix (a typo is an error, not ignored).
+        of the classes of the matrix (a typo is an error, not ignored); with one score column
+        beside three or more labels it is the class the column scores, which must be a class
+        of ``true_col``: ``report.curves`` is then ``ScoreHistogram(pos_label=...)`` of the
+        same rows, every other true class negative, and the matrix stays K x K.
     min_support : int, default 30
         With ``group_cols``: groups with fewer rows are flagged small.
     where : str, optional
@@ -120,8 +127,12 @@ def evaluate_file(
         A missing or duplicated column, a missing value without ``skip_invalid``, a label
         outside ``labels``, ``group_cols`` with scores or a format DuckDB does not count, a
         ``where`` DuckDB cannot evaluate as a condition, a file the engine cannot read
-        whole (:class:`ReadError`), or without ``group_cols`` a ``pos_label`` that is not
-        one of the classes of the matrix.
+        whole (:class:`ReadError`), without ``group_cols`` a ``pos_label`` that is not
+        one of the classes of the matrix, score columns that do not fit the labels (one
+        column beside three or more labels without ``pos_label``), or beside one score
+        column a predicted label that is no class of ``true_col`` nor ``pos_label`` (the
+        rule of :func:`confmat.inputs.decisions.check_scored_predictions`, naming its data
+        row).
 
     Examples
     --------
@@ -138,6 +149,13 @@ def evaluate_file(
     >>> cm, report = evaluate_file(path, "y", "yhat", where="site = 'A'")
     >>> cm.counts.tolist(), report.rows_read, report.skipped_by_reason
     ([[0, 1], [0, 1]], 2, {'user filter': 1})
+
+    One score column beside three classes, read as the class ``"c"`` against the rest:
+
+    >>> _ = open(path, "w").write("y,yhat,p\\na,a,0.2\\nb,c,0.6\\nc,c,0.9\\nc,b,0.4\\n")
+    >>> cm, report = evaluate_file(path, "y", "yhat", score_cols="p", pos_label="c", bins=10)
+    >>> cm.labels, report.curves.labels, report.curves.roc_auc()
+    (['a', 'b', 'c'], ['not c', 'c'], 0.75)
     """
     na = check_na_values(na_values)
     source = open_source(path, format=format, column_types=column_types, na_values=na)
@@ -150,7 +168,8 @@ def evaluate_file(
                                   pos_label=pos_label, min_support=min_support)
     cm, report = _evaluate(source, os.fspath(path), true_col, pred_col, score_cols=score_cols,
                            weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
-                           na_values=na, progress=progress, batch_rows=batch_rows, bins=bins)
+                           na_values=na, progress=progress, batch_rows=batch_rows, bins=bins,
+                           pos_label=pos_label)
     if pos_label is not None:  # one of the classes counted, never ignored silently
         resolve_pos_label(list(cm.labels), pos_label, name="the matrix")
     return cm, report
@@ -230,7 +249,8 @@ def evaluate_sql(
                                   pos_label=pos_label, min_support=min_support)
     cm, report = _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
                            weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
-                           na_values=None, progress=progress, batch_rows=batch_rows, bins=bins)
+                           na_values=None, progress=progress, batch_rows=batch_rows, bins=bins,
+                           pos_label=pos_label)
     if pos_label is not None:  # as in evaluate_file
         resolve_pos_label(list(cm.labels), pos_label, name="the matrix")
     return cm, report
@@ -264,7 +284,7 @@ def _relation(source: Any, query: str | None) -> tuple[Any, str]:
 def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_cols: Any,
               weight_col: str | None, labels: Any, skip_invalid: bool,
               na_values: list[str] | None, progress: Any, batch_rows: int,
-              bins: int) -> tuple[Any, FileReport]:
+              bins: int, pos_label: Any = None) -> tuple[Any, FileReport]:
     scores = _score_list(score_cols)
     cols = check_columns([true_col, pred_col, *scores]
                           + ([weight_col] if weight_col is not None else []))
@@ -274,7 +294,7 @@ def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_
     if source.relation is not None and len(scores) <= 1:
         report.engine = "duckdb GROUP BY"
         cm = evaluate_grouped(source, true_col, pred_col, weight_col, labels, skip_invalid,
-                               report, scores[0] if scores else None, bins)
+                               report, scores[0] if scores else None, bins, pos_label)
         if progress is not None:
             progress(report.rows_total, report.rows_total)
         return cm, report
@@ -283,13 +303,15 @@ def _evaluate(source: Source, path: str, true_col: str, pred_col: str, *, score_
         source.dataset is not None or source.make_dataset is not None) else (
         "duckdb stream" if source.relation is not None else "numpy")
     return evaluate_stream(source, path, true_col, pred_col, scores, weight_col, labels,
-                            skip_invalid, na_values, progress, batch_rows, bins, report)
+                            skip_invalid, na_values, progress, batch_rows, bins, report,
+                            pos_label=pos_label)
 
 
 def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                      scores: list[str], weight_col: str | None, labels: Any,
                      skip_invalid: bool, na_values: list[str] | None, progress: Any,
-                     batch_rows: int, bins: int, report: FileReport) -> tuple[Any, FileReport]:
+                     batch_rows: int, bins: int, report: FileReport,
+                     pos_label: Any = None) -> tuple[Any, FileReport]:
     """Evaluate a source from its ordered Arrow batches: each batch is cleaned (see
     :class:`~confmat.io.rows.Cleaner`) and added to an
     :class:`~confmat.accumulator.Accumulator` (its scores to the score histogram). With
@@ -322,6 +344,11 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         Score bins of the curves.
     report : FileReport
         Filled in place and returned.
+    pos_label : label, optional
+        With one score column beside three or more labels: the class the column scores
+        (:func:`confmat.inputs.targets.one_column_class`); the histogram is then
+        :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
+        negative. Two labels: the class the column scores (by default the second label).
 
     Returns
     -------
@@ -333,7 +360,10 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         A missing value without ``skip_invalid``, a value the accumulator refuses (a bad
         weight, a score outside ``[0, 1]``, a label outside ``labels``, score rows that do
         not sum to 1: named by column and 1-based data row; anything else by the rows of its
-        batch), or no valid row.
+        batch), score columns that do not fit the labels
+        (:func:`confmat.inputs.targets.score_columns_error`), beside one score column a
+        predicted label that is no true class nor the positive one (named by its data row),
+        or no valid row.
     ReadError
         If the engine fails while reading.
     """
@@ -345,7 +375,27 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     def col(name: str, b: Any) -> Any:
         return b.column(b.schema.get_field_index(name))
 
+    def stray_row(check: Any) -> ValueError | None:
+        """The one rule on the predictions batch by batch, in file order (on a refusal)."""
+        for batch in reader.arrow_batches():
+            try:
+                check(to_numpy(col(pred_col, batch)), reader.last_row_numbers())
+            except ValueError as exc:
+                return exc
+        return None
+
+    def one_vs_rest(truth: list[Any], seen: list[Any], predicted: list[Any] | None) -> Any:
+        """The class of the one score column beside 3+ labels, its predictions checked."""
+        pos = one_column_class(truth, seen, pos_label, where=source.name, scores=scores,
+                               name=f"column {true_col!r} of {source.name}")
+        if predicted is not None:
+            check_predictions_beside_score(source.name, true_col, pred_col, scores[0], truth,
+                                           predicted, pos, stray_row)
+        return pos
+
     score_labels = None
+    ovr = None  # one score column beside 3+ labels: the class it scores against the rest
+    book = None if labels is None else normalize_labels(labels)
     if scores and labels is None:
         # The score columns belong to the sorted labels of the whole source (as on the
         # GROUP BY path and in confmat.dask), which a batch cut anywhere may not show: a
@@ -360,15 +410,24 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                                     exc) from exc
             done = reader.rows_total
         score_labels = seen.labels if len(seen.labels) >= 2 else None
-        if score_labels is not None and len(scores) != (
+        if score_labels is not None and len(scores) == 1 and len(score_labels) > 2:
+            ovr = one_vs_rest(*_true_and_predicted(seen))
+            score_labels = None
+        elif score_labels is not None and len(scores) != (
                 len(score_labels) if len(scores) > 1 or len(score_labels) > 2 else 1):
-            want = ("one score column per class" if len(score_labels) > 2
-                    else "one score column (of the second label) or two")
-            raise ValueError(
-                f"{source.name}: {len(scores)} score column{'s' if len(scores) > 1 else ''} "
-                f"{scores} but the labels are {score_labels[:10]}"
-                f"{'...' if len(score_labels) > 10 else ''}; give {want}, in label order")
-    acc = Accumulator(labels, scores=bool(scores) or None, bins=bins, score_labels=score_labels)
+            raise score_columns_error(source.name, scores, score_labels)
+    elif len(scores) == 1 and book is not None and len(book) > 2:
+        # fixed labels: the true classes are known at the end of the pass (checked there)
+        ovr = one_column_class(book, book, pos_label, where=source.name, scores=scores,
+                               name=f"labels={book}")
+    two = score_labels if score_labels is not None else book
+    if len(scores) == 1 and pos_label is not None and two is not None and len(two) == 2 and (
+            resolve_pos_label(list(two), pos_label, name="the matrix") == two[0]):
+        # the column scores the first label: the histogram's classes [other, pos_label]
+        score_labels = [two[1], two[0]]
+    hist = None if ovr is None else ScoreHistogram(bins=bins, pos_label=ovr)
+    acc = Accumulator(labels, scores=(bool(scores) and hist is None) or None, bins=bins,
+                      score_labels=score_labels)
     done = 0
     for batch in reader.arrow_batches():
 
@@ -381,8 +440,13 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         try:
             # errors name the batch by its rows (the accumulator's own chunk counter means
             # nothing to a reader of the file)
-            acc.update(col(true_col, batch), col(pred_col, batch), scores=s, sample_weight=w,
+            acc.update(col(true_col, batch), col(pred_col, batch),
+                       scores=s if hist is None else None, sample_weight=w,
                        chunk_name=f"{source.name}, rows {first}..{last}")
+            if hist is not None:  # every class but ovr into the negative row
+                y = to_numpy(col(true_col, batch))
+                hist.update(np.where(y == ovr, hist.labels[1], hist.labels[0]), s,
+                            sample_weight=w)
         except (ValueError, TypeError) as exc:
             # a refused batch that holds a negative or non-finite weight is named by that
             # weight's data row, whatever rows were skipped (the weight is an error whatever
@@ -430,9 +494,21 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         raise no_rows_error(source.name, reader.skipped_by_reason)
     if weight_col is not None:  # all weights 0: the message of the counted paths
         check_weight_total(source.name, weight_col, acc.counts.ravel())
+    if hist is not None and book is not None:  # fixed labels: the classes found, checked now
+        one_vs_rest(*_true_and_predicted(acc))
     if scores:
-        report.curves = acc.curves()
+        report.curves = acc.curves() if hist is None else hist
     return acc.result(), report
+
+
+def _true_and_predicted(acc: Accumulator) -> tuple[list[Any], list[Any], list[Any]]:
+    """The sorted true classes, all labels and the predicted classes of an accumulator's
+    table (rows and columns that hold something)."""
+    counts = np.asarray(acc.counts)
+    labels = list(acc.labels)
+    truth = [c for c, r in zip(labels, counts.sum(axis=1).tolist(), strict=True) if r]
+    predicted = [c for c, r in zip(labels, counts.sum(axis=0).tolist(), strict=True) if r]
+    return truth, labels, predicted
 
 
 def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,

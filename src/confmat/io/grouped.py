@@ -18,8 +18,15 @@ from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
 from ..inputs.sql_counts import count_groups
-from ..inputs.targets import check_bins, one_class_book
-from .errors import check_weight_total, content_error, label_error, score_error, weight_error
+from ..inputs.targets import check_bins, one_class_book, one_column_class, resolve_pos_label
+from .errors import (
+    check_predictions_beside_score,
+    check_weight_total,
+    content_error,
+    label_error,
+    score_error,
+    weight_error,
+)
 from .rows import (
     FILTERED,
     MAX_SKIPPED_NUMBERS,
@@ -35,7 +42,8 @@ from .rows import (
 
 def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: str | None,
                       labels: Any, skip_invalid: bool, report: FileReport,
-                      score_col: str | None = None, bins: int = 10_000) -> Any:
+                      score_col: str | None = None, bins: int = 10_000,
+                      pos_label: Any = None) -> Any:
     """The pairs (and score bins) counted by the engine in one ``GROUP BY``; the row
     accounting read off the groups. A row the errors must name is found by a second pass
     over the rows, streamed in order by the same engine (only on the error path).
@@ -56,9 +64,16 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         Filled in place: rows read and skipped, reasons, skipped row numbers, batches and,
         with ``score_col``, ``curves``.
     score_col : str, optional
-        The positive-class score column of a binary problem; its histogram is accumulated.
+        The positive-class score column of a binary problem, or with ``pos_label`` beside
+        three or more labels of one class against the rest; its histogram is accumulated.
     bins : int, default 10_000
         Score bins.
+    pos_label : label, optional
+        With ``score_col`` and three or more labels: the class the column scores
+        (:func:`confmat.inputs.targets.one_column_class`); the histogram is then that of
+        :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
+        negative, made of the same bin groups. Two labels: the class the column scores
+        (by default ``labels[1]``).
 
     Returns
     -------
@@ -69,8 +84,11 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     ------
     ValueError
         A non-positive ``bins``, a missing value without ``skip_invalid``, a negative or
-        infinite weight, a label outside ``labels``, no valid row, or a score column with
-        other than two classes (the message names the row where it can).
+        infinite weight, a label outside ``labels``, no valid row, a score column beside
+        fewer than two classes or beside three or more without a positive class
+        (:func:`confmat.inputs.targets.score_columns_error`), or a predicted label that is
+        no class of the true labels nor the positive class
+        (:func:`confmat.inputs.decisions.check_scored_predictions`, naming its data row).
     ReadError
         If the engine fails or its count and its rows disagree.
     """
@@ -131,8 +149,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     if weight_col is not None:  # all weights 0: refused as in memory, naming the column
         check_weight_total(source.name, weight_col, counts)
     if score_col is not None:
-        report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, counts,
-                                           out_labels, int(bins), labels is None)
+        report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, pc,
+                                           counts, out_labels, int(bins), pos_label)
     # the table itself is added up where every engine's GROUP BY is: Accumulator.update_grouped
     acc = Accumulator(book)
     rows = n[ok] if weight_col is None else n[ok] - g["bad_weight"][ok]
@@ -291,30 +309,48 @@ def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray,
 
 
 def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
-                       codes: np.ndarray, counts: np.ndarray, labels: list[Any], bins: int,
-                       seen: bool) -> Any:
-    """The score histogram of the engine's bin groups (binary problems: one score column)."""
+                       codes: np.ndarray, pred_codes: np.ndarray, counts: np.ndarray,
+                       labels: list[Any], bins: int, pos_label: Any) -> Any:
+    """The score histogram of the engine's bin groups: one score column, of ``labels[1]``
+    for two labels (of ``pos_label`` when given), else of the positive class against the
+    rest (every other true class folded into the negative row, group by group: no work per
+    row)."""
 
     if len(labels) < 2:
         raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
                          f"only {labels} were seen; pass labels=")
+    pos = None
     if len(labels) > 2:
-        third = scan.third_label() if seen else None
-        if third is None:
-            raise ValueError(f"{source.name}: one score column serves a binary problem, but "
-                             f"the labels are {labels}; give one score column per class")
-        row, label, col = third
-        raise ValueError(f"{source.name}, row {row}: label {py_scalar(label)!r} (column {col!r}) is "
-                         "a third class, but one score column serves a binary problem (the "
-                         f"labels are {labels}); give one score column per class")
+        book = [py_scalar(v) for v in labels]
+        true_classes = [book[i] for i in np.unique(codes).tolist()]
+        pos = one_column_class(true_classes, book, pos_label, where=source.name,
+                               scores=[score_col], name=f"column {scan.true_col!r} of "
+                               f"{source.name}")
+        check_predictions_beside_score(
+            source.name, scan.true_col, scan.pred_col, score_col, true_classes,
+            [book[i] for i in np.unique(pred_codes).tolist()], pos,
+            lambda check: scan.first_error(lambda v, rows: check(v[scan.pred_col], rows)))
     outside = (b < 0) | (b >= bins)
     if outside.any():
         hit = scan.first(lambda v: (_floats(v[score_col]) < 0.0) | (_floats(v[score_col]) > 1.0))
         where = source.name if hit is None else f"{source.name}, row {hit[0]}"
         value = None if hit is None else float(_floats([hit[1][score_col]])[0])
         raise score_error(where, score_col, value)
-    hist = ScoreHistogram(labels, bins=bins)
-    hist.update_grouped(codes, b.astype(np.int64), counts)
+    if pos is None:
+        first = None if pos_label is None else resolve_pos_label(
+            [py_scalar(v) for v in labels], pos_label, name="the matrix")
+        if first is None or first != py_scalar(labels[0]):
+            hist = ScoreHistogram(labels, bins=bins)
+            hist.update_grouped(codes, b.astype(np.int64), counts)
+            return hist
+        # the column scores the first label: the labels reordered [other, pos_label] (as
+        # ScoreHistogram(labels, pos_label=...) orders them), the codes with them
+        hist = ScoreHistogram(labels, bins=bins, pos_label=first)
+        hist.update_grouped(1 - codes, b.astype(np.int64), counts)
+        return hist
+    hist = ScoreHistogram(bins=bins, pos_label=pos)
+    hist.update_grouped((codes == book.index(pos)).astype(np.int64), b.astype(np.int64),
+                        counts)
     return hist
 
 
@@ -385,32 +421,23 @@ class _RowScan:
             return None
         return None
 
-    def third_label(self) -> tuple[int, Any, str] | None:
-        """(1-based row, label, column) of the first valid row holding a third class (labels
-        in order of appearance, the true label of a row before its prediction)."""
-        seen: dict[Any, None] = {}
-        try:
-            for done, idx, values in self.valid():
-                t, p = values[self.true_col], values[self.pred_col]
-                tc, pc, book, _ = encode_pair(t, p, None)
-                firsts: dict[int, tuple[int, int]] = {}
-                for order, codes in enumerate((tc, pc)):
-                    uniq, at = np.unique(codes, return_index=True)
-                    for c, i in zip(uniq.tolist(), at.tolist(), strict=True):
-                        firsts[c] = min(firsts.get(c, (i, order)), (i, order))
-                for c, (i, order) in sorted(firsts.items(), key=lambda kv: kv[1]):
-                    label = py_scalar(book[c])
-                    if label in seen:
-                        continue
-                    seen[label] = None
-                    if len(seen) > 2:
-                        col = self.true_col if order == 0 else self.pred_col
-                        return done + int(idx[i]) + 1, label, col
-        except (ValueError, TypeError):
-            return None
-        return None
-
-
+    def first_error(self, check: Callable[[dict[str, np.ndarray], np.ndarray], None]
+                    ) -> ValueError | None:
+        """The ``ValueError`` that ``check(values, rows)`` raises on the first batch of valid
+        rows it refuses (``rows``: their 1-based data rows), or None."""
+        batches = self.valid()
+        while True:
+            try:  # the row is a courtesy: a failing scan leaves the caller's error
+                item = next(batches, None)
+            except (ValueError, TypeError):
+                return None
+            if item is None:
+                return None
+            done, idx, values = item
+            try:
+                check(values, done + idx + 1)
+            except ValueError as exc:
+                return exc
 
 
 def _list_missing(source: Source, true_col: str, pred_col: str, weight_col: str | None,
