@@ -29,6 +29,7 @@ from confmat.inputs.files import open_source
 from confmat.inputs.scores import first_non_finite
 from confmat.inputs.signatures import check_signature
 from confmat.io.errors import check_score_column, check_weight_column
+from stray_rule import scored_classes
 
 # ------------------------------------------------------------------------------ cost matrix
 ENTRY = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
@@ -102,7 +103,7 @@ def test_the_positive_class_of_the_score_column_is_no_stray_label(y, p, pos):
     n = min(len(y), len(p))
     y, p = y[:n], p[:n]
     classes = sorted(set(y))
-    scored = set(y) | {pos}
+    scored = scored_classes(y, p, pos)
     first = next((i for i, v in enumerate(p) if v not in scored), None)
     if first is None:
         check_scored_predictions(classes, np.array(p), pos_label=pos)
@@ -111,7 +112,9 @@ def test_the_positive_class_of_the_score_column_is_no_stray_label(y, p, pos):
         check_scored_predictions(classes, np.array(p), pos_label=pos)
     msg = str(info.value)
     assert f"holds label {p[first]!r} (first at position {first}, counted from 0)" in msg
-    assert msg.count("nor the positive class") == (pos not in set(y))
+    all_positive = set(y) <= {pos}
+    assert msg.count("nor the positive class") == (pos not in set(y) and not all_positive)
+    assert msg.count("nor the negative class") == all_positive
 
 
 def test_build_report_keeps_predicted_classes_absent_from_y_true_beside_scores():

@@ -25,6 +25,7 @@ from sklearn.metrics import accuracy_score, confusion_matrix, roc_auc_score
 
 from confmat import ConfusionMatrix
 from confmat.report import build_comparison, build_report
+from stray_rule import scored_classes
 
 Y = np.array(["ham", "spam", "ham", "spam", "ham", "spam", "ham", "spam"])
 S = np.array([0.1, 0.9, 0.4, 0.8, 0.2, 0.7, 0.3, 0.35])
@@ -107,7 +108,7 @@ def test_refused_exactly_when_a_prediction_is_outside_the_scored_classes(rows):
     y = np.array([r[0] for r in rows])
     p = np.array([r[1] for r in rows])
     s = np.array([r[2] for r in rows])
-    scored = set(y.tolist()) | {1}  # the classes of y_true and the positive class 1
+    scored = scored_classes(y.tolist(), p.tolist(), 1)  # the positive class is 1
     first = next((i for i, v in enumerate(p.tolist()) if v not in scored), None)
     if first is not None:
         with pytest.raises(ValueError, match=rf"holds label {p[first]} \(first at position "

@@ -86,7 +86,10 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
     ``y_true`` that has its own score column. With one score column that class is the
     positive one (``pos_label``: a truth of one class, 0, beside scores of the class 1 that
     the default rule implies); with one column per class, a caller whose columns cover every
-    class of the matrix has nothing to check and does not call this function.
+    class of the matrix has nothing to check and does not call this function. A truth of the
+    positive class alone (every sample positive) does not name the negative class: one
+    other predicted label is taken as that class (the rest of one score column), a second
+    one is stray.
 
     Every path that takes predicted labels and scores goes through this check: the command
     line's ``report`` (``--score``, and ``--scores`` whose columns do not cover the
@@ -132,11 +135,28 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
     A truth of one class beside the scores of the positive class, which is predicted:
 
     >>> check_scored_predictions([0], [0, 1, 0], pos_label=1)
+
+    Every sample positive: one other predicted label is the negative class, a second is not.
+
+    >>> check_scored_predictions([1], [1, 0, 1], pos_label=1)
+    >>> check_scored_predictions([1], [1, 0, 2], pos_label=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred holds label 2 (first at position 2, counted from 0), which is not one of the classes of y_true [1] nor the negative class 0 that the other predictions name; the scores (y_score) are scores of the classes of y_true
     """
     pred_classes, codes = encode_truth(y_pred)
     scored = list(classes)
+    also = ""
     if pos_label is not None and pos_label not in scored:
         scored.append(pos_label)
+        also = f" nor the positive class {pos_label!r}"
+    if pos_label is not None and all(c == pos_label for c in classes):
+        # y_true holds the positive class alone: the rest of the one score column has no name
+        # there, and the first other predicted label names it
+        others = [c for c in pred_classes if c != pos_label]
+        if others:
+            scored.append(others[0])
+            also = f" nor the negative class {others[0]!r} that the other predictions name"
     stray = [i for i, c in enumerate(pred_classes) if c not in scored]
     if not stray:
         return
@@ -145,7 +165,6 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
              else f"first at position {at}, counted from 0")
     raise ValueError(
         f"{name} holds label {pred_classes[int(codes[at])]!r} ({where}), which is not one "
-        f"of the classes of {classes_name} {classes}"
-        + ("" if len(scored) == len(classes) else f" nor the positive class {pos_label!r}")
-        + f"; the scores ({score_name}) are scores of the classes of {classes_name}"
+        f"of the classes of {classes_name} {classes}{also}; the scores ({score_name}) are "
+        f"scores of the classes of {classes_name}"
     )
