@@ -223,3 +223,30 @@ def test_cli_score_outside_the_range_exits_2_naming_the_row(tmp_path, capsys):
                  "--bins", "10", "--by", "g"]) == 2
     err = capsys.readouterr().err
     assert "row 2" in err and "Traceback" not in err
+
+
+def test_evaluate_sql_by_group_with_a_score_column(binary_file):
+    duckdb = pytest.importorskip("duckdb")
+    path, frame = binary_file
+    con = duckdb.connect()
+    ev, rep = cio.evaluate_sql(con, f"select * from read_csv('{path}')", true_col="y",
+                               pred_col="yhat", score_cols="s", group_cols=["g"], bins=20,
+                               pos_label="spam")
+    q = _quantize(frame["s"].to_numpy(), 20)
+    for i, key in enumerate(ev.groups):
+        m = (frame["g"] == key).to_numpy()
+        assert ev.metric("roc_auc")[i] == pytest.approx(
+            roc_auc_score(frame["y"][m] == "spam", q[m]), abs=1e-12)
+    assert rep.curves.labels == ["ham", "spam"]
+
+
+def test_three_classes_without_pos_label_are_refused_as_ungrouped(tmp_path):
+    path = _write(tmp_path / "f.csv", pd.DataFrame(
+        {"y": ["a", "b", "c"], "yhat": ["a", "b", "c"], "s": [0.1, 0.5, 0.9],
+         "g": ["x", "x", "y"]}))
+    with pytest.raises(ValueError) as grouped:
+        cio.evaluate_file(path, "y", "yhat", score_cols="s", group_cols="g", bins=10)
+    with pytest.raises(ValueError) as plain:
+        cio.evaluate_file(path, "y", "yhat", score_cols="s", bins=10)
+    assert str(grouped.value) == str(plain.value)
+    assert "pos_label" in str(grouped.value)
