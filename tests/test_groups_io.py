@@ -89,8 +89,8 @@ def test_group_cols_errors(tmp_path):
     path.write_text("y,yhat,s,site\n1,1,0.9,A\n")
     with pytest.raises(ValueError, match="nope"):
         evaluate_file(path, "y", "yhat", group_cols=["nope"])
-    with pytest.raises(ValueError, match="score_cols"):
-        evaluate_file(path, "y", "yhat", group_cols=["site"], score_cols="s")
+    with pytest.raises(ValueError, match="group_cols takes one score column"):
+        evaluate_file(path, "y", "yhat", group_cols=["site"], score_cols=["s", "yhat"])
     with pytest.raises(ValueError, match="at least one column"):
         evaluate_file(path, "y", "yhat", group_cols=[])
     with pytest.raises(ValueError, match="group_cols names column 'site' twice"):

@@ -370,4 +370,4 @@ def test_report_partial_auc_sensitivity_focus(binary_file, capsys) -> None:
     assert main([*base, "--partial-auc-focus", "sensitivity"]) == 2
     assert "--partial-auc-focus sensitivity needs --partial-auc" in capsys.readouterr().err
     assert main([*base, "--by", "yhat", "--partial-auc-focus", "sensitivity"]) == 2
-    assert "not --scores, --bins, --cost or --partial-auc" in capsys.readouterr().err
+    assert "not --scores, --cost or --partial-auc" in capsys.readouterr().err

@@ -92,7 +92,8 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
 @click.option("--by", "by", multiple=True, callback=check_listed,
               help="Evaluate by group: column(s) of sensitive features, comma-separated "
                    "(their combinations are the groups). With --score, ROC AUC and average "
-                   "precision by group too.")
+                   "precision by group too (with --bins from one score histogram per group, "
+                   "counted in one pass; no intervals for them).")
 @partial_auc_options("add the McClish-corrected partial AUC on it (see "
                      "--partial-auc-uncorrected), with a bootstrap interval (needs --score, "
                      "or --scores with --pos-label).")
@@ -142,14 +143,16 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
 
     check_excel_safe(csv_excel_safe, format_for(fmt, output))
     if by:
-        if scores or bins or cost or partial_auc or partial_auc_focus:
-            raise InputError("--by takes --score (one column of positive-class scores); not "
-                             "--scores, --bins, --cost or --partial-auc")
+        if scores or cost or partial_auc or partial_auc_focus:
+            raise InputError("--by takes --score (one column of positive-class scores), with "
+                             "--bins or not; not --scores, --cost or --partial-auc")
+        if bins is not None and not score:
+            raise InputError("--bins applies to score columns; give --score")
         _by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
                          split_values(score), title, not no_intervals, progress,
                          group_metrics, disparity_metric, where=where,
-                         excel_safe=csv_excel_safe)
+                         excel_safe=csv_excel_safe, bins=bins)
         return
     if group_metrics or disparity_metric:
         raise InputError("--group-metrics and --disparity-metric apply to the report by group: "
@@ -282,10 +285,12 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                      intervals: bool = True, progress: bool | None = None,
                      group_metrics: tuple[str, ...] = (),
                      disparity_metric: str | None = None, where: str | None = None,
-                     excel_safe: bool = False) -> None:
+                     excel_safe: bool = False, bins: int | None = None) -> None:
     """``report --by``: the table by group and the disparities. Without scores the tables are
-    counted by DuckDB's ``GROUP BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``);
-    with ``--score`` the columns are read whole and given to :func:`confmat.by_group`. Text and
+    counted by DuckDB's ``GROUP BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``),
+    and so are they with ``--score --bins``, one score histogram per group beside them (ROC
+    AUC and average precision by group from the histograms, without intervals); with
+    ``--score`` alone the columns are read whole and given to :func:`confmat.by_group`. Text and
     JSON hold the by-group section; HTML and Markdown are the report of all samples with that
     section (``build_report(ev.overall, groups=...)``); CSV the section in long form
     (:func:`confmat.report.render_data.render_groups_csv`)."""
@@ -304,7 +309,14 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     metrics = metric_names(group_metrics, "--group-metrics", bool(score_cols)) or None
     forest = (metric_names([disparity_metric], "--disparity-metric", bool(score_cols))[0]
               if disparity_metric else None)
-    if score_cols:
+    if score_cols and bins is not None:
+        ev, _, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label,
+                                      progress, skip_invalid, fmt_in, score_cols=score_cols,
+                                      bins=bins, where=where, group_cols=by)
+        filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
+        reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != _filtered_reason()}
+        rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
+    elif score_cols:
         ev, rows_read, n_skipped, filtered, reasons = _by_group_with_scores(
             file, true_col, pred_col, by, score_cols[0], weight, labels, pos_label,
             skip_invalid, fmt_in, progress, where=where)
@@ -326,6 +338,10 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                                intervals=intervals)
     if skipped:
         sec.notes.append(skipped)
+    if score_cols and bins is not None:
+        sec.notes.append(f"ROC AUC and average precision by group from {bins} score bins: "
+                         "the exact values of the scores rounded down to their bin's lower "
+                         "edge (ties within a bin count one half)")
     if where is not None:
         sec.notes.append(f"{filtered} rows left out by --where {where!r}")
     if kind in ("html", "markdown"):
@@ -333,6 +349,7 @@ def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
 
         source = {"file": file, "true": true_col, "pred": pred_col, "by": ", ".join(by),
                   "scores": score_cols[0] if score_cols else None,
+                  **({"curves": f"binned, {bins} bins"} if score_cols and bins else {}),
                   "weight": weight, "rows skipped": n_skipped or None,
                   **_where_source(where, filtered)}
         rep = build_report(ev.overall, intervals=intervals, groups=sec,

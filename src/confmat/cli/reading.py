@@ -61,7 +61,8 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, roles: An
 def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels: list[str],
                      pos_label: str | None, show: bool | None, skip_invalid: bool,
                      fmt_in: str | None, score_cols: list[str] | None = None,
-                     bins: int = 10_000, where: str | None = None) -> tuple[Any, Any, Any]:
+                     bins: int = 10_000, where: str | None = None,
+                     group_cols: list[str] | None = None) -> tuple[Any, Any, Any]:
     """One bounded-memory pass through :func:`confmat.io.evaluate_file` (row groups of a Parquet
     file on every core), with ``--labels`` / ``--pos-label`` read in the type of the true labels.
 
@@ -90,12 +91,14 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         Score bins of the curves.
     where : str, optional
         ``--where``: the row filter (see :func:`confmat.io.evaluate_file`).
+    group_cols : list of str, optional
+        ``--by``: evaluate by group (one ``GROUP BY``, see :func:`confmat.io.evaluate_file`).
 
     Returns
     -------
-    (ConfusionMatrix, label or None, FileReport)
-        The matrix, ``--pos-label`` in the type of the true labels (None when not given) and
-        the read's report.
+    (ConfusionMatrix or GroupedEvaluation, label or None, FileReport)
+        The matrix (with ``group_cols`` the evaluation by group), ``--pos-label`` in the type
+        of the true labels (None when not given) and the read's report.
 
     Raises
     ------
@@ -139,7 +142,8 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     try:
         cm, frep = cio.evaluate_file(path, true, pred, score_cols=score_cols, weight_col=weight,
                                      labels=lab, skip_invalid=skip_invalid, progress=tick,
-                                     format=fmt_in, bins=bins, where=where, pos_label=pos0)
+                                     format=fmt_in, bins=bins, where=where, pos_label=pos0,
+                                     group_cols=group_cols)
     finally:
         if bar is not None:
             bar[0].stop()

@@ -14,7 +14,7 @@ from ..inputs.decisions import check_scored_predictions
 from ..inputs.grouping import GroupCodes, encode_groups
 from ..inputs.targets import binary_target, encode_truth, one_class_book, resolve_pos_label
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
-from .scores import GroupedScores
+from .scores import BinnedGroupedScores, GroupedScores
 
 __all__ = ["by_group", "evaluation_from_counts"]
 
@@ -112,6 +112,7 @@ def evaluation_from_counts(
     *,
     min_support: int = DEFAULT_MIN_SUPPORT,
     pos_label: Any = None,
+    histograms: list[Any] | None = None,
 ) -> GroupedEvaluation:
     """The evaluation by group of a stack of tables counted elsewhere: a
     :class:`~confmat.accumulator.GroupedAccumulator`, a file's ``GROUP BY``
@@ -130,6 +131,10 @@ def evaluation_from_counts(
         Groups with fewer samples are flagged small.
     pos_label : label, optional
         The positive class.
+    histograms : list of ScoreHistogram, optional
+        One binary score histogram per group, in the order of ``groups`` (a file's
+        ``GROUP BY group, true, pred, bin``): ROC AUC and average precision by group, by the
+        histogram's rule (:class:`~confmat.groups.scores.BinnedGroupedScores`).
 
     Returns
     -------
@@ -138,8 +143,8 @@ def evaluation_from_counts(
     Raises
     ------
     ValueError
-        ``groups`` not matching the stack or naming a group twice, or ``pos_label`` not
-        among the labels.
+        ``groups`` not matching the stack or naming a group twice, ``pos_label`` not
+        among the labels, or ``histograms`` not one per group or of different layouts.
 
     Examples
     --------
@@ -160,4 +165,11 @@ def evaluation_from_counts(
                              "table must come once")
     codes = GroupCodes(np.zeros(0, dtype=np.int16), keys, list(names),
                        np.asarray(counts.sizes, dtype=np.int64))
-    return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label)
+    scores = None
+    if histograms is not None:
+        if len(histograms) != len(keys):
+            raise ValueError(f"histograms holds {len(histograms)} histograms for "
+                             f"{len(keys)} groups; give one per group")
+        scores = BinnedGroupedScores(list(histograms))
+    return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label,
+                             scores=scores)

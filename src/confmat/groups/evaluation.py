@@ -28,7 +28,7 @@ from .intervals import GroupedIntervals
 from .measures import DisparityMixin
 from .names import METRIC_ALIASES, registry_spec
 from .pairs import PairMixin
-from .scores import GroupedScores
+from .scores import ScoreData
 
 __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
 
@@ -51,8 +51,9 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         Groups with fewer samples are flagged in :attr:`small` and in :meth:`to_frame`.
     pos_label : label, optional
         The positive class: the default class of per-class metrics and of the binary measures.
-    scores : GroupedScores, optional
-        Scores of the positive class in group order (ROC AUC, average precision).
+    scores : GroupedScores or BinnedGroupedScores, optional
+        Scores of the positive class in group order, or one score histogram per group
+        (:class:`~confmat.groups.scores.BinnedGroupedScores`): ROC AUC, average precision.
 
     Examples
     --------
@@ -67,7 +68,7 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
 
     def __init__(self, counts: GroupedCounts, groups: GroupCodes, *,
                  min_support: int = DEFAULT_MIN_SUPPORT, pos_label: Any = None,
-                 scores: GroupedScores | None = None) -> None:
+                 scores: ScoreData | None = None) -> None:
         if isinstance(min_support, bool) or not isinstance(min_support, int | np.integer):
             raise TypeError(f"min_support must be an integer, got {min_support!r}")
         if min_support < 0:
@@ -383,16 +384,17 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         return float(out) if out.ndim == 0 else out
 
     @property
-    def scores(self) -> GroupedScores | None:
-        """The scores in group order (ROC AUC, average precision), or None without scores.
+    def scores(self) -> ScoreData | None:
+        """The scores in group order, or the score histograms by group (ROC AUC, average
+        precision), or None without scores.
 
         Returns
         -------
-        GroupedScores or None
+        GroupedScores, BinnedGroupedScores or None
         """
         return self._scores
 
-    def _score_data(self, what: str) -> GroupedScores:
+    def _score_data(self, what: str) -> ScoreData:
         if self._scores is None:
             raise ValueError(f"{what}: ROC AUC and average precision need scores; pass "
                              "scores= to by_group")

@@ -39,7 +39,7 @@ from .names import registry_spec
 from .score_bootstrap import REF_CARPENTER
 
 if TYPE_CHECKING:
-    from .scores import GroupedScores
+    from .scores import ScoreData
 
 __all__ = ["AGGREGATIONS", "DEFAULT_DISPARITY_RESAMPLES", "DisparityMixin"]
 
@@ -80,7 +80,7 @@ class DisparityMixin:
                            **params: Any) -> Any: ...
 
         @property
-        def scores(self) -> GroupedScores | None: ...
+        def scores(self) -> ScoreData | None: ...
 
         def class_column(self, kind: str, average: str | None, pos_label: Any
                          ) -> int | None: ...

@@ -39,7 +39,7 @@ from ..inference.scores import score_metric_name
 from .disparity import REF_WEERTS, difference, ratio, resample_stack, weighed
 
 if TYPE_CHECKING:
-    from .scores import GroupedScores
+    from .scores import ScoreData
 
 __all__ = ["NAMED_TERMS", "PairMixin", "comparison", "parties"]
 
@@ -158,7 +158,7 @@ class PairMixin:
         def pos_label(self) -> Any: ...
 
         @property
-        def scores(self) -> GroupedScores | None: ...
+        def scores(self) -> ScoreData | None: ...
 
         def metric(self, name: str, average: str | None = None, *, pos_label: Any = None,
                    zero_division: Any = "warn", **params: Any) -> np.ndarray: ...

@@ -95,10 +95,16 @@ def evaluate_file(
     group_cols : str or sequence of str, optional
         Evaluate by group (as :func:`confmat.by_group`): columns of sensitive features whose
         combinations are the groups, counted by DuckDB in one ``GROUP BY group_cols, true,
-        pred`` (formats DuckDB reads: CSV, Parquet, JSON lines; no ``score_cols``). A row
-        with a null group value is an error naming the row, or with ``skip_invalid``
-        skipped and counted under the reason naming the column, ``"null in group column
-        'sex'"`` (:func:`confmat.io.rows.null_group_reason`); it is never a group of its own.
+        pred`` (formats DuckDB reads: CSV, Parquet, JSON lines). With one score column the
+        score's bin joins the ``GROUP BY``: ROC AUC and average precision by group come from
+        one :class:`~confmat.binned.ScoreHistogram` per group (the exact values of the scores
+        rounded down to their bin's lower edge, ties within a bin counting one half; no
+        intervals), ``report.curves`` is the histogram of all groups, and the column is read
+        as without ``group_cols`` (one-vs-rest with ``pos_label``, the stray-prediction
+        rule). A row with a null group value is an error naming the row, or with
+        ``skip_invalid`` skipped and counted under the reason naming the column, ``"null in
+        group column 'sex'"`` (:func:`confmat.io.rows.null_group_reason`); it is never a group
+        of its own.
     pos_label : label, optional
         With ``group_cols``: the positive class of the result. Without them it must be one
         of the classes of the matrix (a typo is an error, not ignored); with one score column
@@ -125,7 +131,8 @@ def evaluate_file(
     ------
     ValueError
         A missing or duplicated column, a missing value without ``skip_invalid``, a label
-        outside ``labels``, ``group_cols`` with scores or a format DuckDB does not count, a
+        outside ``labels``, ``group_cols`` with several score columns or a format DuckDB does
+        not count, a
         ``where`` DuckDB cannot evaluate as a condition, a file the engine cannot read
         whole (:class:`ReadError`), without ``group_cols`` a ``pos_label`` that is not
         one of the classes of the matrix, score columns that do not fit the labels (one
@@ -156,6 +163,15 @@ def evaluate_file(
     >>> cm, report = evaluate_file(path, "y", "yhat", score_cols="p", pos_label="c", bins=10)
     >>> cm.labels, report.curves.labels, report.curves.roc_auc()
     (['a', 'b', 'c'], ['not c', 'c'], 0.75)
+
+    ROC AUC by group from one score histogram per group (the scores rounded down to their
+    bin's lower edge; in site A the positive's 0.9 beats the negative's 0.2, in site B the
+    two share the bin [0.4, 0.5) and tie):
+
+    >>> _ = open(path, "w").write("y,yhat,p,site\\n0,0,0.2,A\\n1,1,0.9,A\\n0,1,0.41,B\\n1,1,0.45,B\\n")
+    >>> ev, report = evaluate_file(path, "y", "yhat", score_cols="p", group_cols="site", bins=10)
+    >>> ev.metric("roc_auc").tolist(), report.curves.roc_auc()
+    ([1.0, 0.5], 0.875)
     """
     na = check_na_values(na_values)
     source = open_source(path, format=format, column_types=column_types, na_values=na)
@@ -165,7 +181,7 @@ def evaluate_file(
         return _evaluate_by_group(source, os.fspath(path), true_col, pred_col, group_cols,
                                   score_cols=score_cols, weight_col=weight_col, labels=labels,
                                   skip_invalid=skip_invalid, progress=progress,
-                                  pos_label=pos_label, min_support=min_support)
+                                  pos_label=pos_label, min_support=min_support, bins=bins)
     cm, report = _evaluate(source, os.fspath(path), true_col, pred_col, score_cols=score_cols,
                            weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
                            na_values=na, progress=progress, batch_rows=batch_rows, bins=bins,
@@ -246,7 +262,7 @@ def evaluate_sql(
         return _evaluate_by_group(src, name, true_col, pred_col, group_cols,
                                   score_cols=score_cols, weight_col=weight_col, labels=labels,
                                   skip_invalid=skip_invalid, progress=progress,
-                                  pos_label=pos_label, min_support=min_support)
+                                  pos_label=pos_label, min_support=min_support, bins=bins)
     cm, report = _evaluate(src, name, true_col, pred_col, score_cols=score_cols,
                            weight_col=weight_col, labels=labels, skip_invalid=skip_invalid,
                            na_values=None, progress=progress, batch_rows=batch_rows, bins=bins,
@@ -514,7 +530,7 @@ def _true_and_predicted(acc: Accumulator) -> tuple[list[Any], list[Any], list[An
 def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,
                        group_cols: Any, *, score_cols: Any, weight_col: str | None,
                        labels: Any, skip_invalid: bool, progress: Any, pos_label: Any,
-                       min_support: int) -> tuple[Any, FileReport]:
+                       min_support: int, bins: int = 10_000) -> tuple[Any, FileReport]:
     if isinstance(group_cols, str):
         group_cols = [group_cols]
     if not isinstance(group_cols, Sequence) or not group_cols:
@@ -524,11 +540,12 @@ def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,
     if twice is not None:  # its groups would be the pairs (a, a): the feature counted twice
         raise ValueError(f"group_cols names column {twice!r} twice; each sensitive feature is "
                          "one column")
-    if score_cols is not None:
-        raise ValueError("group_cols cannot be combined with score_cols: the evaluation by "
-                         "group of a file counts labels only (use confmat.by_group in memory "
-                         "for ROC AUC per group)")
-    cols = check_columns([true_col, pred_col, *groups]
+    scores = _score_list(score_cols)
+    if len(scores) > 1:
+        raise ValueError(f"group_cols takes one score column (the positive class's), got "
+                         f"score_cols={scores!r}: ROC AUC by group of one score column per "
+                         "class is not counted")
+    cols = check_columns([true_col, pred_col, *groups, *scores]
                          + ([weight_col] if weight_col is not None else []))
     source.check_columns(cols)
     if source.relation is None:
@@ -536,7 +553,8 @@ def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,
                          f"{source.name} is read as {source.format!r}")
     report = FileReport(path=path, format=source.format, engine="duckdb GROUP BY")
     ev = evaluate_by_group(source, true_col, pred_col, groups, weight_col, labels,
-                           skip_invalid, report, min_support=min_support, pos_label=pos_label)
+                           skip_invalid, report, min_support=min_support, pos_label=pos_label,
+                           score_col=scores[0] if scores else None, bins=bins)
     if progress is not None:
         progress(report.rows_total, report.rows_total)
     return ev, report

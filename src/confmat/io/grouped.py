@@ -163,8 +163,10 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
 
 def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: list[str],
                       weight_col: str | None, labels: Any, skip_invalid: bool,
-                      report: FileReport, min_support: int = 30, pos_label: Any = None) -> Any:
-    """The evaluation by group counted by the engine: one ``GROUP BY group_cols, true, pred``.
+                      report: FileReport, min_support: int = 30, pos_label: Any = None,
+                      score_col: str | None = None, bins: int = 10_000) -> Any:
+    """The evaluation by group counted by the engine: one ``GROUP BY group_cols, true, pred``
+    (and, with ``score_col``, the score's bin: one score histogram per group).
 
     A row whose group value is null is skipped with the reason naming its column,
     ``"null in group column 'sex'"`` (:func:`~confmat.io.rows.null_group_reason`; after the
@@ -192,7 +194,16 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     min_support : int, default 30
         Groups with fewer rows are flagged small.
     pos_label : label, optional
-        The positive class of the result.
+        The positive class of the result; with ``score_col``, the class the column scores,
+        as :func:`evaluate_grouped` reads it (two labels: by default ``labels[1]``; three or
+        more: needed, that class against the rest).
+    score_col : str, optional
+        One score column: ``report.curves`` is the histogram of every valid row and the
+        result holds one histogram per group (ROC AUC and average precision by group, by the
+        histogram's rule: :class:`confmat.groups.scores.BinnedGroupedScores`). A row with a
+        null or NaN score is skipped (or an error) as on the ungrouped path.
+    bins : int, default 10_000
+        Score bins.
 
     Returns
     -------
@@ -202,18 +213,27 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     ------
     ValueError
         A missing value without ``skip_invalid``, a negative or infinite weight, a label
-        outside ``labels``, group keys of several kinds, or no valid row.
+        outside ``labels``, group keys of several kinds, or no valid row; with ``score_col``
+        as :func:`evaluate_grouped` (a score outside [0, 1], a stray predicted label, one
+        column beside three or more classes without ``pos_label``).
     ReadError
         If the engine fails.
     """
+    if score_col is not None:
+        bins = check_bins(bins)
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
-                         group_cols=group_cols, connection=source.connection,
+                         score_col=score_col, bins=int(bins), group_cols=group_cols,
+                         connection=source.connection,
                          keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
         raise source.read_error(exc) from exc
     t, p, n = g["true"], g["pred"], g["count"]
     ok, by_reason = _label_reasons(g)
+    if score_col is not None:
+        null_s = np.isnan(g["bin"]) & ok
+        by_reason[REASONS[2]] = int(n[null_s].sum())
+        ok &= ~null_s
     rows = n.copy()
     if weight_col is not None:
         by_reason[REASONS[3]] = int(g["bad_weight"][ok].sum())
@@ -225,11 +245,11 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         ok &= ~null_g
     invalid = sum(v for k, v in by_reason.items() if k != FILTERED)
     if invalid:
-        _list_missing(source, true_col, pred_col, weight_col, None, invalid, skip_invalid,
+        _list_missing(source, true_col, pred_col, weight_col, score_col, invalid, skip_invalid,
                       report, group_cols)
+    scan = _RowScan(source, true_col, pred_col, score_col, weight_col, group_cols)
     if weight_col is not None:
-        _check_weights(source, g, ok, weight_col,
-                       lambda: _RowScan(source, true_col, pred_col, None, weight_col, group_cols))
+        _check_weights(source, g, ok, weight_col, lambda: scan)
     skipped = sum(by_reason.values())
     report.rows_skipped = skipped
     report.rows_read = int(n.sum()) - skipped
@@ -253,8 +273,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         bad_t = t[ok][tc == k]
         bad, col = (bad_t[0], true_col) if bad_t.size else (p[ok][pc == k][0], pred_col)
         where = source.name
-        found_label = _RowScan(source, true_col, pred_col, None, weight_col,
-                               group_cols).first_label(lambda a, b: _outside(a, b, out_labels))
+        found_label = scan.first_label(lambda a, b: _outside(a, b, out_labels))
         if found_label is not None:
             row, bad, col = found_label
             where = f"{source.name}, row {row}"
@@ -268,8 +287,34 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     sizes = np.zeros(codes.n_groups, dtype=np.int64)
     np.add.at(sizes, codes.codes.astype(np.int64), rows[ok])
     counts = GroupedCounts(stack, [py_scalar(v) for v in out_labels], False, sizes)
+    hists = None
+    if score_col is not None:
+        hists = _histograms_by_group(source, scan, score_col, g["bin"][ok], tc, pc, values,
+                                     codes.codes, codes.n_groups, out_labels, int(bins),
+                                     pos_label)
+        report.curves = hists[0].merge(*hists[1:])
     return GROUPED_EVALUATION(counts, codes.keys, list(group_cols), min_support=min_support,
-                              pos_label=pos_label)
+                              pos_label=pos_label, histograms=hists)
+
+
+def _histograms_by_group(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
+                         tc: np.ndarray, pc: np.ndarray, values: np.ndarray,
+                         group_codes: np.ndarray, n_groups: int, labels: list[Any], bins: int,
+                         pos_label: Any) -> list[Any]:
+    """One score histogram per group from the engine's ``(group, true, pred, bin)`` rows,
+    the column read and checked as on the ungrouped path (:func:`_score_fold`, on every
+    group's rows at once); the rows put in group order once."""
+    make, y = _score_fold(source, scan, score_col, b, tc, pc, labels, bins, pos_label)
+    order = np.argsort(group_codes, kind="stable")
+    ends = np.cumsum(np.bincount(group_codes.astype(np.int64), minlength=n_groups))
+    bi = b.astype(np.int64)[order]
+    y, values = y[order], values[order]
+    out = []
+    start = 0
+    for end in ends.tolist():
+        out.append(make().update_grouped(y[start:end], bi[start:end], values[start:end]))
+        start = end
+    return out
 
 
 def _check_weights(source: Source, g: dict[str, Any], ok: np.ndarray, weight_col: str,
@@ -311,10 +356,21 @@ def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray,
 def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
                        codes: np.ndarray, pred_codes: np.ndarray, counts: np.ndarray,
                        labels: list[Any], bins: int, pos_label: Any) -> Any:
-    """The score histogram of the engine's bin groups: one score column, of ``labels[1]``
-    for two labels (of ``pos_label`` when given), else of the positive class against the
-    rest (every other true class folded into the negative row, group by group: no work per
-    row)."""
+    """The score histogram of the engine's bin groups (:func:`_score_fold`)."""
+
+    make, y = _score_fold(source, scan, score_col, b, codes, pred_codes, labels, bins,
+                          pos_label)
+    return make().update_grouped(y, b.astype(np.int64), counts)
+
+
+def _score_fold(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
+                codes: np.ndarray, pred_codes: np.ndarray, labels: list[Any], bins: int,
+                pos_label: Any) -> tuple[Callable[[], Any], np.ndarray]:
+    """The checks of one score column on the engine's bin groups, then an empty histogram of
+    the column's layout and each bin group's class code in it: one score column, of
+    ``labels[1]`` for two labels (of ``pos_label`` when given), else of the positive class
+    against the rest (every other true class folded into the negative row, group by group:
+    no work per row)."""
 
     if len(labels) < 2:
         raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
@@ -340,18 +396,13 @@ def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.nda
         first = None if pos_label is None else resolve_pos_label(
             [py_scalar(v) for v in labels], pos_label, name="the matrix")
         if first is None or first != py_scalar(labels[0]):
-            hist = ScoreHistogram(labels, bins=bins)
-            hist.update_grouped(codes, b.astype(np.int64), counts)
-            return hist
+            return lambda: ScoreHistogram(labels, bins=bins), codes
         # the column scores the first label: the labels reordered [other, pos_label] (as
         # ScoreHistogram(labels, pos_label=...) orders them), the codes with them
-        hist = ScoreHistogram(labels, bins=bins, pos_label=first)
-        hist.update_grouped(1 - codes, b.astype(np.int64), counts)
-        return hist
-    hist = ScoreHistogram(bins=bins, pos_label=pos)
-    hist.update_grouped((codes == book.index(pos)).astype(np.int64), b.astype(np.int64),
-                        counts)
-    return hist
+        return lambda: ScoreHistogram(labels, bins=bins, pos_label=first), 1 - codes
+    index = book.index(pos)
+    return (lambda: ScoreHistogram(bins=bins, pos_label=pos),
+            (codes == index).astype(np.int64))
 
 
 def _floats(values: Any) -> np.ndarray:
