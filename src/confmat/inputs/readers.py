@@ -194,6 +194,15 @@ def _arrow_type_name(typ: Any) -> str:
     return _ARROW_NUMERIC.get(str(typ), str(typ))
 
 
+#: DuckDB's settings that would let a query install an extension from the network and load it
+#: when it meets a type or function of one (``INSTALL`` / ``LOAD`` on demand): off in
+#: confmat's databases, so that reading a file never downloads code. Everything confmat reads
+#: is served by what the Python wheel links statically (parquet, json, icu; gzip and zstd).
+NO_EXTENSION_LOADING: dict[str, Any] = {
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+}
+
 #: The in-memory DuckDB databases behind confmat's own connections, by whether they plan with
 #: statistics (made on first use).
 _DATABASES: dict[bool, Any] = {}
@@ -204,7 +213,7 @@ def _new_database(trust_statistics: bool) -> Any:
     from .sql_counts import PERFECT_HASH_BITS
 
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
-    db = duckdb.connect()
+    db = duckdb.connect(config=NO_EXTENSION_LOADING)
     # GLOBAL: a plain SET of perfect_ht_threshold holds for the connection that ran it only
     db.execute(f"SET GLOBAL perfect_ht_threshold = {PERFECT_HASH_BITS}")
     if not trust_statistics:
@@ -227,7 +236,9 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
     and DuckDB's string aggregation is a few per cent faster with the statistics it derives
     itself, so those are read with them. Both settings are global in DuckDB (a ``SET`` on one
     connection changes them for all), hence databases of our own rather than the user's
-    default connection, one per kind.
+    default connection, one per kind. Extensions are neither installed nor loaded on demand
+    (:data:`NO_EXTENSION_LOADING`): a file whose column has the type of an extension that is
+    not loaded cannot make DuckDB fetch it from the network.
 
     Opening a database takes 15 to 40 ms; each call gets a new connection (a cursor) to the
     same one, and a database that an engine error left unusable is replaced. Without
@@ -252,6 +263,8 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
     >>> con = duckdb_connection()
     >>> con.execute("SELECT current_setting('perfect_ht_threshold')").fetchone()[0] >= 12
     True
+    >>> con.execute("SELECT current_setting('autoload_known_extensions')").fetchone()[0]
+    False
     """
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
     if not shared:
