@@ -497,8 +497,9 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     Raises
     ------
     ValueError
-        An empty CSV or TSV file (0 bytes: no header line), JSON lines files that are all
-        empty (one among others holds no rows and is left out), a CSV file without a header,
+        An empty CSV or TSV file (0 bytes: no header line), JSON lines files none of which
+        holds a JSON value (0 bytes, compressed and empty, or blank lines only; one such
+        among others holds no rows and is left out), a CSV file without a header,
         files with different columns, several ``.bz2`` files, or a repeated column name
         (ignoring case).
 
@@ -539,6 +540,12 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
             raise ValueError(f"{name}: read .bz2 files one at a time")
         import bz2
 
+        if fmt == "jsonl":
+            from .json_lines import no_rows_error, stream_holds_value
+
+            with bz2.open(files[0], "rb") as peek:
+                if not stream_holds_value(peek):
+                    raise no_rows_error(name, False)
         handle = bz2.open(files[0], "rb")
         keep.append(handle)
         target: Any = handle
