@@ -286,6 +286,61 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
         return con
 
 
+def arrow_source(name: str, files: list[str], root: str,
+                 types: Mapping[str, str] | None = None) -> Source:
+    """Arrow IPC files streamed by a :mod:`pyarrow.dataset`; the hive partition columns of a
+    directory typed as DuckDB types those of the other formats (``types`` where it names a
+    key, DuckDB's inference from the paths otherwise: :func:`confmat.inputs.hive.partition_types`),
+    rather than by pyarrow's own guess.
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    files : list of str
+        The Arrow IPC files.
+    root : str
+        What the user passed: a file, a directory (then hive-partitioned) or a glob.
+    types : mapping of str to str, optional
+        DuckDB types of hive partition columns.
+
+    Returns
+    -------
+    Source
+        With ``dataset`` and the declared row count.
+
+    Raises
+    ------
+    ValueError
+        ``types`` names a column that is not a partition key, a partition key is also a
+        column of a file, or a file repeats a column name.
+
+    Examples
+    --------
+    >>> import os, tempfile, pyarrow as pa, pyarrow.feather as feather
+    >>> d = tempfile.mkdtemp()
+    >>> for g in ("01", "1"):
+    ...     os.makedirs(os.path.join(d, f"g={g}"))
+    ...     feather.write_feather(pa.table({"y": [1]}), os.path.join(d, f"g={g}", "p.arrow"))
+    >>> files = sorted(os.path.join(d, f"g={g}", "p.arrow") for g in ("01", "1"))
+    >>> src = arrow_source("d", files, d)
+    >>> sorted(src.dataset.to_table().column("g").to_pylist())
+    ['01', '1']
+    """
+    from .hive import check_partition_columns, partition_keys, partition_types, split_types
+
+    keys = partition_keys(files) if os.path.isdir(root) else {}
+    _, hive_types = split_types(name, keys, types or {}, typed=True, kind="Arrow IPC")
+    if not any(keys.values()):
+        return arrow_dataset(name, files, "arrow", root)
+    check_partition_columns(name, keys, {f: _schema_names(f, "arrow") or [] for f in files})
+    con = duckdb_connection()
+    typed = partition_types(con, files, hive_types)
+    columns = ", ".join(f"CAST(NULL AS {t}) AS {quote(k)}" for k, t in typed.items())
+    schema = con.sql(f"SELECT {columns}").limit(0).arrow().schema
+    return arrow_dataset(name, files, "arrow", root, partition_schema=schema)
+
+
 def parquet_source(name: str, files: list[str], root: str,
                     na_values: Sequence[str] | None,
                     types: Mapping[str, str] | None = None) -> Source:
