@@ -303,3 +303,17 @@ def test_an_arrow_partition_column_that_is_also_a_file_column_is_an_error(tmp_pa
     with pytest.raises(ValueError, match=r"column 'g' is a hive partition .* and a column of "
                                          r"the file .*a\.arrow"):
         cio.evaluate_file(tmp_path / "d", "y", "yhat", group_cols="g")
+
+
+def test_arrow_files_under_different_partition_keys_are_refused(tmp_path):
+    """As DuckDB refuses a Parquet directory whose files lie under different keys, so an Arrow
+    IPC one: the error names the keys of two files (written here: ``g=1/`` and ``g=2/h=3/``)."""
+    import pyarrow.feather as feather
+
+    for sub in ("g=1", "g=2/h=3"):
+        (tmp_path / "d" / sub).mkdir(parents=True)
+        feather.write_feather(pa.table({"y": [1, 0], "yhat": [1, 1]}),
+                              tmp_path / "d" / sub / "a.arrow")
+    with pytest.raises(ValueError, match=r"different hive partition keys \(\['g'\] for .*, "
+                                         r"\['g', 'h'\] for "):
+        cio.evaluate_file(tmp_path / "d", "y", "yhat")

@@ -164,7 +164,8 @@ def hive_options(keys: Mapping[str, Sequence[str]], types: Mapping[str, str]) ->
     return out
 
 
-def partition_types(con: Any, files: Sequence[str], types: Mapping[str, str]) -> dict[str, str]:
+def partition_types(con: Any, name: str, files: Sequence[str], types: Mapping[str, str]
+                    ) -> dict[str, str]:
     """The DuckDB type of every hive partition key of ``files``, in the order the keys first
     occur: ``types`` where it names the key, DuckDB's inference otherwise.
 
@@ -177,6 +178,8 @@ def partition_types(con: Any, files: Sequence[str], types: Mapping[str, str]) ->
     ----------
     con : duckdb.DuckDBPyConnection
         The connection.
+    name : str
+        The source as error messages name it.
     files : sequence of str
         The files of a directory source.
     types : mapping of str to str
@@ -187,13 +190,22 @@ def partition_types(con: Any, files: Sequence[str], types: Mapping[str, str]) ->
     dict of str to str
         Each key's DuckDB type (empty when the paths have no key).
 
+    Raises
+    ------
+    ValueError
+        The files lie under different partition keys (DuckDB refuses such a directory).
+
     Examples
     --------
     >>> import duckdb
-    >>> partition_types(duckdb.connect(), ["d/g=1/h=01/p.arrow", "d/g=2/h=1/p.arrow"], {})
+    >>> partition_types(duckdb.connect(), "d", ["d/g=1/h=01/p.arrow", "d/g=2/h=1/p.arrow"], {})
     {'g': 'BIGINT', 'h': 'VARCHAR'}
-    >>> partition_types(duckdb.connect(), ["d/g=1/p.arrow"], {"g": "VARCHAR"})
+    >>> partition_types(duckdb.connect(), "d", ["d/g=1/p.arrow"], {"g": "VARCHAR"})
     {'g': 'VARCHAR'}
+    >>> partition_types(duckdb.connect(), "d", ["d/g=1/p.arrow", "d/g=2/h=3/p.arrow"], {})
+    Traceback (most recent call last):
+    ...
+    ValueError: d: its files lie under different hive partition keys (['g'] for 'd/g=1/p.arrow', ['g', 'h'] for 'd/g=2/h=3/p.arrow'); every file of a directory needs the same keys
     """
     import shutil
     import tempfile
@@ -202,6 +214,12 @@ def partition_types(con: Any, files: Sequence[str], types: Mapping[str, str]) ->
     order = list(dict.fromkeys(k for ks in keys.values() for k in ks))
     if not order:
         return {}
+    first = files[0]
+    other = next((f for f in files if keys[f] != keys[first]), None)
+    if other is not None:
+        raise ValueError(f"{name}: its files lie under different hive partition keys "
+                         f"({keys[first]} for {first!r}, {keys[other]} for {other!r}); every "
+                         "file of a directory needs the same keys")
     if all(k in types for k in order):
         return {k: types[k] for k in order}
     stand_in = tempfile.mkdtemp(prefix="confmat-hive-")

@@ -335,7 +335,7 @@ def arrow_source(name: str, files: list[str], root: str,
         return arrow_dataset(name, files, "arrow", root)
     check_partition_columns(name, keys, {f: _schema_names(f, "arrow") or [] for f in files})
     con = duckdb_connection()
-    typed = partition_types(con, files, hive_types)
+    typed = partition_types(con, name, files, hive_types)
     columns = ", ".join(f"CAST(NULL AS {t}) AS {quote(k)}" for k, t in typed.items())
     schema = con.sql(f"SELECT {columns}").limit(0).arrow().schema
     return arrow_dataset(name, files, "arrow", root, partition_schema=schema)
