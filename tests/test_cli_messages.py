@@ -254,6 +254,37 @@ def test_pos_label_of_no_class_is_named_on_every_path(place, capsys, args):
     assert "[0, 1]" in line and "(give --pos-label)" not in line, line
 
 
+# ---------------------------------------------------- the positive class nobody typed
+IMPLIED = [
+    ["report", "{d}/f.csv", "--true", "y", "--pred", "yhat", "--score", "p", "--by", "yhat"],
+    ["compare", "{d}/f.csv", "{d}/g.csv", "--true", "y", "--pred", "yhat", "--score", "p"],
+]
+
+
+@pytest.mark.parametrize("args", IMPLIED, ids=[" ".join(a[5:]) for a in IMPLIED])
+def test_implied_positive_class_is_not_named_as_an_option_typed(place, capsys, args):
+    """Labels {0, 1} imply the positive class 1; with ``--labels 0`` the library refuses it.
+    Without ``--pos-label`` on the command line the message must not read as if the user had
+    typed ``--pos-label 1``; with it, it names the option (the expected words follow from the
+    command line written here)."""
+    FRAME.to_csv(place / "g.csv", index=False)
+    args = [a.replace("{d}", str(place)) for a in args] + ["--labels", "0", "--no-intervals"]
+    line = main_line(capsys, args)
+    assert "--pos-label 1" not in line, line
+    assert "the positive class 1 (implied: no --pos-label given) is not one of" in line, line
+    assert line.endswith("[0]"), line
+    line = main_line(capsys, [*args, "--pos-label", "1"])
+    assert line.startswith("confmat: error: --pos-label 1 is not one of"), line
+    assert "implied" not in line, line
+
+
+def test_implied_positive_class_in_a_real_process(place):
+    FRAME.to_csv(place / "g.csv", index=False)
+    line = process_line([a.replace("{d}", str(place)) for a in IMPLIED[1]]
+                        + ["--labels", "0", "--no-intervals"], place)
+    assert "(implied: no --pos-label given)" in line and "--pos-label 1" not in line, line
+
+
 # ---------------------------------------------------------------- empty values
 EMPTY = [(c, o) for c, opts in (
     ("report", ["--score", "--scores", "--labels", "--by", "--group-metrics",

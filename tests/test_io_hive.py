@@ -194,3 +194,126 @@ def test_a_glob_reads_no_partition_columns(tmp_path, ext):
             pq.write_table(pa.table({"y": [1], "yhat": [0]}), part / "a.parquet")
     assert cio.list_columns(str(tmp_path / "*" / f"a{ext}")) == ["y", "yhat"]
     assert cio.list_columns(tmp_path) == ["y", "yhat", "g"]
+
+
+# ------------------------------------------------------------------ Arrow IPC directories
+def write_arrow_dataset(root: Path, table: Any, keys: list[str]) -> Path:
+    """A hive directory of Arrow IPC files (pyarrow's writer), the keys' values as text."""
+    ds.write_dataset(table, root, format="ipc", partitioning=keys, partitioning_flavor="hive",
+                     basename_template="part-{i}.arrow")
+    return root
+
+
+def arrow_oracle(root: Path, types: dict[str, Any]) -> dict[str, list[Any]]:
+    """pyarrow's read of an Arrow IPC directory with the partition columns of given types."""
+    part = ds.partitioning(pa.schema(list(types.items())), flavor="hive")
+    return ds.dataset(root, format="ipc", partitioning=part).to_table().to_pydict()
+
+
+def text_keyed(rows: int, seed: int) -> Any:
+    rng = np.random.default_rng(seed)
+    return pa.table({"y": pa.array(rng.integers(0, 2, rows), pa.int64()),
+                     "yhat": pa.array(rng.integers(0, 2, rows), pa.int64()),
+                     "g": pa.array([VALUES[i % len(VALUES)] for i in range(rows)], pa.string())})
+
+
+@pytest.mark.parametrize(("given", "arrow_type", "py"), [("string", pa.string(), str),
+                                                         ("int64", pa.int64(), int)])
+def test_arrow_partition_label_column_typed_by_column_types(tmp_path, given, arrow_type, py):
+    """Arrow IPC directories follow the rule of the other formats: ``column_types={'y': ...}``
+    types the partition values (text keeps '1' and '01' apart; int64 merges them). Before, it
+    was refused for Arrow, and pyarrow's guess made them one integer."""
+    rng = np.random.default_rng(0)
+    n = 40
+    pred = [VALUES[v] for v in rng.integers(0, len(VALUES), n)]
+    table = pa.table({"yhat": pa.array([py(v) for v in pred], arrow_type),
+                      "y": [VALUES[i % len(VALUES)] for i in range(n)]})
+    root = write_arrow_dataset(tmp_path / "d", table, ["y"])
+    want = arrow_oracle(root, {"y": arrow_type})
+    cm, report = cio.evaluate_file(root, "y", "yhat", column_types={"y": given})
+    labels = sorted(set(want["y"]) | set(want["yhat"]))
+    assert cm.labels == labels
+    assert all(type(v) is py for v in cm.labels)
+    assert len(labels) == (4 if py is str else 3)
+    assert report.rows_read == n
+    np.testing.assert_array_equal(cm.counts, sk(want["y"], want["yhat"], labels))
+
+
+def test_arrow_partition_label_column_as_text(tmp_path):
+    """The true label in the partition path of an Arrow IPC directory, typed as text: '1' and
+    '01' are two classes."""
+    rng = np.random.default_rng(2)
+    n = 40
+    table = pa.table({"yhat": [["1", "01"][v] for v in rng.integers(0, 2, n)],
+                      "y": [["1", "01"][i % 2] for i in range(n)]})
+    root = write_arrow_dataset(tmp_path / "d", table, ["y"])
+    want = arrow_oracle(root, {"y": pa.string()})
+    cm, _ = cio.evaluate_file(root, "y", "yhat", column_types={"y": "string"})
+    labels = sorted(set(want["y"]) | set(want["yhat"]))
+    assert cm.labels == labels == ["01", "1"]
+    np.testing.assert_array_equal(cm.counts, sk(want["y"], want["yhat"], labels))
+
+
+def test_arrow_partition_values_without_column_types_as_duckdb_infers(tmp_path):
+    """Without ``column_types`` an Arrow IPC directory's keys get the types DuckDB infers for
+    a Parquet directory of the same paths (integers for '1', '2', '10'; text beside '01';
+    dates). Oracles: DuckDB's own ``read_parquet`` of that Parquet directory for the rule,
+    pyarrow's dataset with those types given for the values, scikit-learn for the counts."""
+    import duckdb
+
+    rng = np.random.default_rng(1)
+    n = 30
+    table = pa.table({"y": rng.integers(0, 2, n), "yhat": rng.integers(0, 2, n),
+                      "g": [["1", "2", "10"][i % 3] for i in range(n)],
+                      "h": [["1", "01"][i % 2] for i in range(n)],
+                      "d": [["2024-01-02", "2024-02-03"][i % 2] for i in range(n)],
+                      "gp": rng.choice([1, 2, 10], n)})
+    keys = ["g", "h", "d"]
+    root = write_arrow_dataset(tmp_path / "a", table, keys)
+    twin = tmp_path / "p"
+    pq.write_to_dataset(table, twin, partition_cols=keys)
+    rule = duckdb.sql(f"SELECT g, h, d FROM read_parquet('{twin}/**/*.parquet', "
+                      "hive_partitioning = true)")
+    assert [str(t) for t in rule.types] == ["BIGINT", "VARCHAR", "DATE"]
+    want = arrow_oracle(root, {"g": pa.int64(), "h": pa.string(), "d": pa.date32()})
+    cols = cio.read_columns(root, keys)
+    assert sorted(set(cols["g"].tolist())) == sorted(set(want["g"])) == [1, 2, 10]
+    assert sorted(set(cols["h"].tolist())) == sorted(set(want["h"])) == ["01", "1"]
+    assert sorted(set(cols["d"].tolist())) == sorted(set(want["d"]))
+    cm, _ = cio.evaluate_file(root, "g", "gp")
+    labels = sorted(set(want["g"]) | set(want["gp"]))
+    assert cm.labels == labels == [1, 2, 10]
+    np.testing.assert_array_equal(cm.counts, sk(want["g"], want["gp"], labels))
+
+
+def test_arrow_column_types_naming_a_data_column_is_refused(tmp_path):
+    root = write_arrow_dataset(tmp_path / "d", text_keyed(8, 3), ["g"])
+    with pytest.raises(ValueError, match=r"column_types names \['y'\], .*Arrow IPC columns"):
+        cio.evaluate_file(root, "y", "yhat", column_types={"y": "string"})
+
+
+def test_an_arrow_partition_column_that_is_also_a_file_column_is_an_error(tmp_path):
+    part = tmp_path / "d" / "g=1"
+    part.mkdir(parents=True)
+    import pyarrow.feather as feather
+
+    feather.write_feather(pa.table({"y": [1, 0], "yhat": [1, 1], "g": ["x", "y"]}),
+                          part / "a.arrow")
+    assert feather.read_table(part / "a.arrow")["g"].to_pylist() == ["x", "y"]
+    with pytest.raises(ValueError, match=r"column 'g' is a hive partition .* and a column of "
+                                         r"the file .*a\.arrow"):
+        cio.evaluate_file(tmp_path / "d", "y", "yhat", group_cols="g")
+
+
+def test_arrow_files_under_different_partition_keys_are_refused(tmp_path):
+    """As DuckDB refuses a Parquet directory whose files lie under different keys, so an Arrow
+    IPC one: the error names the keys of two files (written here: ``g=1/`` and ``g=2/h=3/``)."""
+    import pyarrow.feather as feather
+
+    for sub in ("g=1", "g=2/h=3"):
+        (tmp_path / "d" / sub).mkdir(parents=True)
+        feather.write_feather(pa.table({"y": [1, 0], "yhat": [1, 1]}),
+                              tmp_path / "d" / sub / "a.arrow")
+    with pytest.raises(ValueError, match=r"different hive partition keys \(\['g'\] for .*, "
+                                         r"\['g', 'h'\] for "):
+        cio.evaluate_file(tmp_path / "d", "y", "yhat")

@@ -30,6 +30,9 @@ class RocCurveInput:
         The positive class (see :func:`confmat.inputs.targets.binary_target`).
     name : str
         The scores' argument name, for error messages.
+    true_name : str, default='y_true'
+        The labels' argument name, for error messages (``y_true_b`` for the second sample
+        of unpaired curves).
 
     Raises
     ------
@@ -43,8 +46,9 @@ class RocCurveInput:
     (2, 1, 1)
     """
 
-    def __init__(self, y_true: Any, score: Any, pos_label: Any, name: str) -> None:
-        b = binary_target(y_true, score, pos_label, None, name)
+    def __init__(self, y_true: Any, score: Any, pos_label: Any, name: str,
+                 true_name: str = "y_true") -> None:
+        b = binary_target(y_true, score, pos_label, None, name, true_name)
         self.pos, self.score, self.pos_label = b.pos, b.score, b.pos_label
         self.n_pos = int(np.count_nonzero(b.pos))
         self.n_neg = int(b.pos.shape[0] - self.n_pos)

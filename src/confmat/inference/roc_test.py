@@ -231,7 +231,8 @@ def roc_test(
         raise ValueError("sensitivity= is the fixed rate of method='sensitivity'")
     a = RocCurveInput(y_true, score_a, pos_label, "score_a")
     paired = y_true_b is None
-    b = RocCurveInput(y_true if paired else y_true_b, score_b, a.pos_label, "score_b")
+    b = RocCurveInput(y_true if paired else y_true_b, score_b, a.pos_label, "score_b",
+                      "y_true" if paired else "y_true_b")
     if paired and b.pos.shape[0] != a.pos.shape[0]:  # pragma: no cover - the door checks
         raise ValueError("score_a and score_b must score the same samples when paired")
     if method == "delong":

@@ -358,7 +358,7 @@ def roc_cov(
                     stratified, random_state)
     a = RocCurveInput(y_true, score_a, pos_label, "score_a")
     if y_true_b is not None:  # independent samples: 0 by definition
-        b = RocCurveInput(y_true_b, score_b, a.pos_label, "score_b")
+        b = RocCurveInput(y_true_b, score_b, a.pos_label, "score_b", "y_true_b")
         est = tuple(opts.shown(float(Curves.from_counts(*c.groups.base_counts()).area(
             opts.partial)[0])) for c in (a, b))
         return RocVariance("covariance", 0.0, opts.method, est, False, opts.partial,

@@ -32,7 +32,7 @@ import numpy as np
 from ..deps import require
 from .readers import (
     COMPRESSIONS,
-    arrow_dataset,
+    arrow_source,
     dataset_files,
     duckdb_connection,
     duckdb_text,
@@ -171,7 +171,7 @@ def open_source(
         The format (see :func:`detect_format`); by default from the extension.
     column_types : mapping of str to str, optional
         Types forced on CSV / JSON lines columns and on hive partition columns (of a
-        directory, any format DuckDB reads), each one of :data:`COLUMN_TYPES`.
+        directory of any format but ``.npy``), each one of :data:`COLUMN_TYPES`.
     na_values : sequence of str, optional
         Text values read as missing.
 
@@ -208,11 +208,8 @@ def open_source(
     try:
         if fmt == "parquet":  # column_types may type hive partition columns
             return parquet_source(name, files, os.fspath(path), na_values, types)
-        if fmt == "arrow":
-            if types:
-                raise ValueError(
-                    f"column_types applies to CSV and JSON lines files; {fmt} files carry types")
-            return arrow_dataset(name, files, fmt, os.fspath(path))
+        if fmt == "arrow":  # column_types may type hive partition columns
+            return arrow_source(name, files, os.fspath(path), types)
         if fmt == "npy":
             if types:
                 raise ValueError("column_types applies to CSV and JSON lines files")

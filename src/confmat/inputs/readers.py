@@ -194,6 +194,15 @@ def _arrow_type_name(typ: Any) -> str:
     return _ARROW_NUMERIC.get(str(typ), str(typ))
 
 
+#: DuckDB's settings that would let a query install an extension from the network and load it
+#: when it meets a type or function of one (``INSTALL`` / ``LOAD`` on demand): off in
+#: confmat's databases, so that reading a file never downloads code. Everything confmat reads
+#: is served by what the Python wheel links statically (parquet, json, icu; gzip and zstd).
+NO_EXTENSION_LOADING: dict[str, Any] = {
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+}
+
 #: The in-memory DuckDB databases behind confmat's own connections, by whether they plan with
 #: statistics (made on first use).
 _DATABASES: dict[bool, Any] = {}
@@ -204,7 +213,7 @@ def _new_database(trust_statistics: bool) -> Any:
     from .sql_counts import PERFECT_HASH_BITS
 
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
-    db = duckdb.connect()
+    db = duckdb.connect(config=NO_EXTENSION_LOADING)
     # GLOBAL: a plain SET of perfect_ht_threshold holds for the connection that ran it only
     db.execute(f"SET GLOBAL perfect_ht_threshold = {PERFECT_HASH_BITS}")
     if not trust_statistics:
@@ -227,7 +236,9 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
     and DuckDB's string aggregation is a few per cent faster with the statistics it derives
     itself, so those are read with them. Both settings are global in DuckDB (a ``SET`` on one
     connection changes them for all), hence databases of our own rather than the user's
-    default connection, one per kind.
+    default connection, one per kind. Extensions are neither installed nor loaded on demand
+    (:data:`NO_EXTENSION_LOADING`): a file whose column has the type of an extension that is
+    not loaded cannot make DuckDB fetch it from the network.
 
     Opening a database takes 15 to 40 ms; each call gets a new connection (a cursor) to the
     same one, and a database that an engine error left unusable is replaced. Without
@@ -252,6 +263,8 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
     >>> con = duckdb_connection()
     >>> con.execute("SELECT current_setting('perfect_ht_threshold')").fetchone()[0] >= 12
     True
+    >>> con.execute("SELECT current_setting('autoload_known_extensions')").fetchone()[0]
+    False
     """
     duckdb = require("duckdb", "reading CSV, TSV, JSON lines and Parquet files")
     if not shared:
@@ -271,6 +284,61 @@ def duckdb_connection(trust_statistics: bool = True, shared: bool = True) -> Any
         con = db.cursor()
         con.execute("SET enable_progress_bar = false")
         return con
+
+
+def arrow_source(name: str, files: list[str], root: str,
+                 types: Mapping[str, str] | None = None) -> Source:
+    """Arrow IPC files streamed by a :mod:`pyarrow.dataset`; the hive partition columns of a
+    directory typed as DuckDB types those of the other formats (``types`` where it names a
+    key, DuckDB's inference from the paths otherwise: :func:`confmat.inputs.hive.partition_types`),
+    rather than by pyarrow's own guess.
+
+    Parameters
+    ----------
+    name : str
+        The source as error messages name it.
+    files : list of str
+        The Arrow IPC files.
+    root : str
+        What the user passed: a file, a directory (then hive-partitioned) or a glob.
+    types : mapping of str to str, optional
+        DuckDB types of hive partition columns.
+
+    Returns
+    -------
+    Source
+        With ``dataset`` and the declared row count.
+
+    Raises
+    ------
+    ValueError
+        ``types`` names a column that is not a partition key, a partition key is also a
+        column of a file, or a file repeats a column name.
+
+    Examples
+    --------
+    >>> import os, tempfile, pyarrow as pa, pyarrow.feather as feather
+    >>> d = tempfile.mkdtemp()
+    >>> for g in ("01", "1"):
+    ...     os.makedirs(os.path.join(d, f"g={g}"))
+    ...     feather.write_feather(pa.table({"y": [1]}), os.path.join(d, f"g={g}", "p.arrow"))
+    >>> files = sorted(os.path.join(d, f"g={g}", "p.arrow") for g in ("01", "1"))
+    >>> src = arrow_source("d", files, d)
+    >>> sorted(src.dataset.to_table().column("g").to_pylist())
+    ['01', '1']
+    """
+    from .hive import check_partition_columns, partition_keys, partition_types, split_types
+
+    keys = partition_keys(files) if os.path.isdir(root) else {}
+    _, hive_types = split_types(name, keys, types or {}, typed=True, kind="Arrow IPC")
+    if not any(keys.values()):
+        return arrow_dataset(name, files, "arrow", root)
+    check_partition_columns(name, keys, {f: _schema_names(f, "arrow") or [] for f in files})
+    con = duckdb_connection()
+    typed = partition_types(con, name, files, hive_types)
+    columns = ", ".join(f"CAST(NULL AS {t}) AS {quote(k)}" for k, t in typed.items())
+    schema = con.sql(f"SELECT {columns}").limit(0).arrow().schema
+    return arrow_dataset(name, files, "arrow", root, partition_schema=schema)
 
 
 def parquet_source(name: str, files: list[str], root: str,
@@ -484,8 +552,9 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     Raises
     ------
     ValueError
-        An empty CSV or TSV file (0 bytes: no header line), JSON lines files that are all
-        empty (one among others holds no rows and is left out), a CSV file without a header,
+        An empty CSV or TSV file (0 bytes: no header line), JSON lines files none of which
+        holds a JSON value (0 bytes, compressed and empty, or blank lines only; one such
+        among others holds no rows and is left out), a CSV file without a header,
         files with different columns, several ``.bz2`` files, or a repeated column name
         (ignoring case).
 
@@ -526,6 +595,12 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
             raise ValueError(f"{name}: read .bz2 files one at a time")
         import bz2
 
+        if fmt == "jsonl":
+            from .json_lines import no_rows_error, stream_holds_value
+
+            with bz2.open(files[0], "rb") as peek:
+                if not stream_holds_value(peek):
+                    raise no_rows_error(name, False)
         handle = bz2.open(files[0], "rb")
         keep.append(handle)
         target: Any = handle

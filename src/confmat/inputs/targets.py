@@ -59,13 +59,15 @@ __all__ = [
 ]
 
 
-def encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
+def encode_truth(y_true: Any, name: str = "y_true") -> tuple[list[Any], np.ndarray]:
     """Sorted classes of ``y_true`` and int64 codes into them.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
         Labels of one kind (numbers, strings or booleans); no missing values.
+    name : str, default='y_true'
+        The labels' argument name, for error messages (``y_true_b`` for a second sample).
 
     Returns
     -------
@@ -87,9 +89,9 @@ def encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
     >>> classes, codes.tolist()
     (['healthy', 'sick'], [1, 0, 1])
     """
-    y = as_1d(y_true, "y_true")
+    y = as_1d(y_true, name)
     if y.shape[0] == 0:
-        raise ValueError("y_true is empty; at least one sample is needed")
+        raise ValueError(f"{name} is empty; at least one sample is needed")
     if y.dtype.kind in "iub":  # small integer range: count instead of sorting
         lo, hi = int(y.min()), int(y.max())
         if hi - lo < 1024:
@@ -104,7 +106,7 @@ def encode_truth(y_true: Any) -> tuple[list[Any], np.ndarray]:
             classes = [bool(v) for v in values] if y.dtype.kind == "b" else values
             codes = shifted if present.size == hi - lo + 1 else lut[shifted]
             return classes, codes
-    uniq, codes = factorize(y, "y_true")
+    uniq, codes = factorize(y, name)
     classes = [py_scalar(v) for v in uniq.tolist()]
     order = sorted(range(len(classes)), key=classes.__getitem__)
     rank = np.empty(len(order), dtype=np.int64)
@@ -491,7 +493,7 @@ class BinaryTruth:
     classes: list[Any]
 
 
-def binary_truth(y_true: Any, pos_label: Any = None) -> BinaryTruth:
+def binary_truth(y_true: Any, pos_label: Any = None, true_name: str = "y_true") -> BinaryTruth:
     """Validate ``y_true`` and resolve the positive class (:func:`resolve_pos_label`).
 
     Parameters
@@ -500,6 +502,8 @@ def binary_truth(y_true: Any, pos_label: Any = None) -> BinaryTruth:
         True labels; with ``pos_label`` any labels (other classes count as negative).
     pos_label : label, optional
         The positive class.
+    true_name : str, default='y_true'
+        The labels' argument name, for error messages.
 
     Returns
     -------
@@ -517,8 +521,8 @@ def binary_truth(y_true: Any, pos_label: Any = None) -> BinaryTruth:
     >>> t.pos.tolist(), t.neg_label
     ([False, True, True], 'a')
     """
-    classes, codes = encode_truth(y_true)
-    pos_label = resolve_pos_label(classes, pos_label)
+    classes, codes = encode_truth(y_true, true_name)
+    pos_label = resolve_pos_label(classes, pos_label, true_name)
     if pos_label in classes:
         pos = codes == classes.index(pos_label)
     else:  # the default positive 1 of labels such as [0] or [-1]
@@ -553,7 +557,7 @@ class BinaryTarget:
 
 def binary_target(
     y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
-    score_name: str = "y_score",
+    score_name: str = "y_score", true_name: str = "y_true",
 ) -> BinaryTarget:
     """The door of binary score functions: truth, positive class, scores and weights.
 
@@ -569,6 +573,8 @@ def binary_target(
         Non-negative weights.
     score_name : str, default='y_score'
         The scores' argument name, for error messages.
+    true_name : str, default='y_true'
+        The labels' argument name, for error messages (``y_true_b`` for a second sample).
 
     Returns
     -------
@@ -584,10 +590,14 @@ def binary_target(
     >>> b = binary_target([0, 1, 1], [0.2, 0.9, 0.4])
     >>> b.pos.tolist(), b.pos_label, b.neg_label, b.weight
     ([False, True, True], 1, 0, None)
+    >>> binary_target(["a", "a"], [0.2, 0.9], "b", true_name="y_true_b")
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label='b' is not one of the labels in y_true_b ['a']
     """
-    classes, codes = encode_truth(y_true)
+    classes, codes = encode_truth(y_true, true_name)
     score = check_scores_1d(y_score, codes.shape[0], score_name)
-    pos_label = resolve_pos_label(classes, pos_label)
+    pos_label = resolve_pos_label(classes, pos_label, true_name)
     w = check_weights(sample_weight, codes.shape[0])
     if pos_label in classes:
         pos = codes == classes.index(pos_label)
