@@ -766,7 +766,7 @@ BAD_INPUT = [
     # conflicting or incomplete options
     ([*OK, "--score", "p", "--scores", "p,p"], ["--score", "--scores", "not both"]),
     ([*OK, "--bins", "10"], ["--bins", "give --score or --scores"]),
-    ([*OK, "--by", "t", "--bins", "3"], ["--by", "--bins"]),
+    ([*OK, "--by", "t", "--bins", "3"], ["--bins", "give --score"]),
     ([*OK, "--by", ","], ["'--by'", "names nothing"]),
     ([*OK, "--group-metrics", "recall"], ["--group-metrics", "give --by"]),
     ([*OK, "--score", "p", "--partial-auc-focus", "sensitivity"], ["--partial-auc-focus",

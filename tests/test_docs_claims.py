@@ -1437,14 +1437,17 @@ def test_groups_wilson_interval_per_group_and_no_report_method() -> None:
     assert not hasattr(ev, "report")
 
 
-def test_cli_by_refuses_scores_bins_cost(preds_csv: Path) -> None:
-    # cli.md, By group: "`--scores`, `--bins` and `--cost` are refused with `--by`"
+def test_cli_by_refuses_scores_and_cost(preds_csv: Path) -> None:
+    # cli.md, By group: "`--scores` and `--cost` are refused with `--by`"; `--score --bins`
+    # is counted by group (one score histogram per group)
     base = ["report", str(preds_csv), "--true", "y", "--pred", "yhat", "--by", "sex",
             "--pos-label", "1"]
-    for extra in (["--bins", "10", "--score", "p"], ["--score", "p", "--cost", "[[0,1],[5,0]]"]):
+    for extra in (["--scores", "p,p"], ["--score", "p", "--cost", "[[0,1],[5,0]]"]):
         res = _cli(*base, *extra)
         assert res.returncode == 2, (extra, res.stderr)
         assert "confmat: error:" in res.stderr
+    res = _cli(*base, "--bins", "10", "--score", "p", "--group-metrics", "roc_auc")
+    assert res.returncode == 0, res.stderr
 
 
 def test_cli_where_unknown_column_and_format_from_extension(preds_csv: Path,

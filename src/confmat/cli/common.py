@@ -545,3 +545,37 @@ def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
     except ValueError as exc:
         raise InputError(f"{exc} (give --pos-label)" if pos_label is None else str(exc)
                          ) from None
+
+
+def filtered_reason() -> str:
+    """The skip reason of rows left out by ``--where`` (imported when needed: the CLI starts
+    without :mod:`confmat.io`).
+
+    Returns
+    -------
+    str
+        The key of ``skipped_by_reason`` that counts them.
+    """
+    from ..io.rows import FILTERED
+
+    return FILTERED
+
+
+def where_source(where: str | None, filtered: int) -> dict[str, Any]:
+    """The lines of a report's source that say which rows ``--where`` kept.
+
+    Parameters
+    ----------
+    where : str or None
+        ``--where`` as given.
+    filtered : int
+        The rows it left out.
+
+    Returns
+    -------
+    dict
+        Nothing without ``--where``.
+    """
+    if where is None:
+        return {}
+    return {"where": where, "rows left out by --where": filtered}

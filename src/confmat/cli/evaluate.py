@@ -12,11 +12,13 @@ import numpy as np
 
 from ..inputs.decisions import check_cost_matrix, check_scored_predictions
 from ..inputs.targets import MAX_BINS
+from .by_group import by_group_report
 from .command import CONTEXT, Command
 from .common import (
     InputError,
     check_listed,
     coerce,
+    filtered_reason,
     format_for,
     input_options,
     nonempty,
@@ -24,11 +26,12 @@ from .common import (
     positive_class,
     split_values,
     truth_classes,
+    where_source,
 )
 from .partial import partial_auc_options, partial_auc_range
 from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
-from .registry import compared_metric_names, metric_names
-from .render import check_excel_safe, emit, save_plots, write_output
+from .registry import compared_metric_names
+from .render import check_excel_safe, emit, save_plots
 from .summary import build_for_view, summary_intervals, summary_view
 
 
@@ -148,7 +151,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                              "--bins or not; not --scores, --cost or --partial-auc")
         if bins is not None and not score:
             raise InputError("--bins applies to score columns; give --score")
-        _by_group_report(file, true_col, pred_col, split_values(by), weight,
+        by_group_report(file, true_col, pred_col, split_values(by), weight,
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
                          split_values(score), title, not no_intervals, progress,
                          group_metrics, disparity_metric, where=where,
@@ -184,12 +187,12 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         # no scores: count batch by batch in bounded memory, whatever the file's size
         cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, split_values(labels),
                                          pos_label, progress, skip_invalid, fmt_in, where=where)
-        filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
+        filtered = frep.skipped_by_reason.get(filtered_reason(), 0)
         data: dict[str, Any] = {"__skipped__": frep.rows_skipped - filtered,
                                 "__filtered__": filtered,
                                 "__skipped_by__": {k: v for k, v in
                                                    frep.skipped_by_reason.items()
-                                                   if k != _filtered_reason()}}
+                                                   if k != filtered_reason()}}
         y = w = None
     else:
         data = read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
@@ -225,7 +228,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
         source["rows skipped"] = data["__skipped__"]
-    source |= _where_source(where, data["__filtered__"])
+    source |= where_source(where, data["__filtered__"])
     out_fmt = format_for(fmt, output)
     summary = summary_view(out_fmt, output, all_metrics)
     rep = build_for_view(cm, summary=summary, y_true=y if s is not None else None, y_score=s,
@@ -246,21 +249,6 @@ def _repeated(values: list[str]) -> str | None:
     return next((v for i, v in enumerate(values) if v in values[:i]), None)
 
 
-def _filtered_reason() -> str:
-    """The skip reason of rows left out by ``--where`` (imported when needed: the CLI starts
-    without :mod:`confmat.io`)."""
-    from ..io.rows import FILTERED
-
-    return FILTERED
-
-
-def _where_source(where: str | None, filtered: int) -> dict[str, Any]:
-    """The lines of a report's source that say which rows ``--where`` kept."""
-    if where is None:
-        return {}
-    return {"where": where, "rows left out by --where": filtered}
-
-
 def _cost_option(text: str) -> np.ndarray:
     """``--cost`` read as JSON and checked by the library's rule
     (:func:`confmat.inputs.decisions.check_cost_matrix`, the one of
@@ -276,128 +264,6 @@ def _cost_option(text: str) -> np.ndarray:
         return check_cost_matrix(value, name="--cost")
     except (ValueError, TypeError) as exc:
         raise InputError(f"{exc} (--cost {text!r})") from None
-
-
-def _by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
-                     weight: str | None, labels: list[str], pos_label: str | None,
-                     skip_invalid: bool, fmt_in: str | None, fmt: str | None,
-                     output: str | None, score_cols: list[str], title: str | None = None,
-                     intervals: bool = True, progress: bool | None = None,
-                     group_metrics: tuple[str, ...] = (),
-                     disparity_metric: str | None = None, where: str | None = None,
-                     excel_safe: bool = False, bins: int | None = None) -> None:
-    """``report --by``: the table by group and the disparities. Without scores the tables are
-    counted by DuckDB's ``GROUP BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``),
-    and so are they with ``--score --bins``, one score histogram per group beside them (ROC
-    AUC and average precision by group from the histograms, without intervals); with
-    ``--score`` alone the columns are read whole and given to :func:`confmat.by_group`. Text and
-    JSON hold the by-group section; HTML and Markdown are the report of all samples with that
-    section (``build_report(ev.overall, groups=...)``); CSV the section in long form
-    (:func:`confmat.report.render_data.render_groups_csv`)."""
-    import json
-
-    from ..report.groups_section import (
-        build_groups_section,
-        render_groups_text,
-    )
-
-    if len(score_cols) > 1:
-        raise InputError("--score takes one column (binary problems)")
-    kind = format_for(fmt, output)
-    if kind not in ("text", "json", "html", "markdown", "csv"):
-        raise InputError(f"--by writes text, json, markdown, csv or html, not {kind}")
-    metrics = metric_names(group_metrics, "--group-metrics", bool(score_cols)) or None
-    forest = (metric_names([disparity_metric], "--disparity-metric", bool(score_cols))[0]
-              if disparity_metric else None)
-    if score_cols and bins is not None:
-        ev, _, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label,
-                                      progress, skip_invalid, fmt_in, score_cols=score_cols,
-                                      bins=bins, where=where, group_cols=by)
-        filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
-        reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != _filtered_reason()}
-        rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
-    elif score_cols:
-        ev, rows_read, n_skipped, filtered, reasons = _by_group_with_scores(
-            file, true_col, pred_col, by, score_cols[0], weight, labels, pos_label,
-            skip_invalid, fmt_in, progress, where=where)
-    else:
-        from ..io import evaluate_file
-
-        ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
-                                 labels=labels or None, skip_invalid=skip_invalid,
-                                 format=fmt_in, where=where)
-        filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
-        reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != _filtered_reason()}
-        rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
-    skipped = skipped_note(n_skipped, reasons) if n_skipped else None
-    pos = coerce([pos_label], np.asarray(ev.labels), "--pos-label")[0] \
-        if pos_label is not None else None
-    if pos is not None and pos not in ev.labels:
-        raise InputError(f"--pos-label {pos!r} is not one of the labels {ev.labels}")
-    sec = build_groups_section(ev, metrics, forest_metric=forest, pos_label=pos,
-                               intervals=intervals)
-    if skipped:
-        sec.notes.append(skipped)
-    if score_cols and bins is not None:
-        sec.notes.append(f"ROC AUC and average precision by group from {bins} score bins: "
-                         "the exact values of the scores rounded down to their bin's lower "
-                         "edge (ties within a bin count one half)")
-    if where is not None:
-        sec.notes.append(f"{filtered} rows left out by --where {where!r}")
-    if kind in ("html", "markdown"):
-        from ..report import build_report
-
-        source = {"file": file, "true": true_col, "pred": pred_col, "by": ", ".join(by),
-                  "scores": score_cols[0] if score_cols else None,
-                  **({"curves": f"binned, {bins} bins"} if score_cols and bins else {}),
-                  "weight": weight, "rows skipped": n_skipped or None,
-                  **_where_source(where, filtered)}
-        rep = build_report(ev.overall, intervals=intervals, groups=sec,
-                           title=title or f"Report by group: {Path(file).name}", source=source)
-        emit(rep, kind, output)  # the renderers add the section by group
-        return
-    if kind == "csv":
-        from ..report.render_data import render_groups_csv
-
-        text = render_groups_csv(sec, excel_safe=excel_safe)
-    else:
-        text = (json.dumps({"file": file, "rows_read": rows_read,
-                            **({"where": where, "rows_filtered": filtered}
-                               if where is not None else {}), **sec.to_dict()},
-                           indent=2) if kind == "json" else render_groups_text(sec))
-    if output in (None, "-"):
-        click.echo(text.rstrip("\n"))
-    else:
-        write_output(output, text.rstrip("\n") + "\n")
-
-
-def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str],
-                          score_col: str, weight: str | None, labels: list[str],
-                          pos_label: str | None, skip_invalid: bool, fmt_in: str | None,
-                          progress: bool | None, where: str | None = None
-                          ) -> tuple[Any, int, int, int, dict[str, int]]:
-    """``report --by --score``: the columns read whole, then :func:`confmat.by_group` with
-    the scores; returns the evaluation, the rows read, the rows skipped for a missing value,
-    the rows left out by ``where`` and the skipped rows per reason."""
-    from ..groups import by_group
-
-    data = read_predictions(file, true_col, [pred_col], [score_col], weight, progress,
-                            skip_invalid, fmt_in, extra=by, where=where)
-    y = data[true_col]
-    lab = coerce(labels, y, "--labels value") if labels else None
-    pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
-    classes = truth_classes(y)
-    score_pos = positive_class(classes, pos)
-    check_scored_predictions(classes, data[pred_col], name=f"--pred column {pred_col!r}",
-                             classes_name="the --true column", score_name=score_col,
-                             rows=data["__rows__"], pos_label=score_pos)
-    # the positive class implied beside a truth of one class (1 beside 0) is no class of the
-    # truth: the library infers it, as for report --score without --by
-    ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],
-                  labels=lab, sample_weight=data[weight] if weight else None,
-                  pos_label=score_pos if score_pos in classes else None)
-    return (ev, int(y.shape[0]), int(data["__skipped__"]), int(data["__filtered__"]),
-            data["__skipped_by__"])
 
 
 def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str],
@@ -419,10 +285,10 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols), "weight": weight,
               "curves": f"binned, {bins} bins"}
-    filtered = frep.skipped_by_reason.get(_filtered_reason(), 0)
+    filtered = frep.skipped_by_reason.get(filtered_reason(), 0)
     if frep.rows_skipped - filtered:
         source["rows skipped"] = frep.rows_skipped - filtered
-    source |= _where_source(where, filtered)
+    source |= where_source(where, filtered)
     out_fmt = format_for(fmt, output)
     summary = summary_view(out_fmt, output, all_metrics)
     rep = build_for_view(cm, summary=summary, intervals=intervals,
@@ -576,7 +442,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             elif per_class:
                 model_scores[k] = np.column_stack([data[col] for col in per_class[0]])
         source = {"files": ", ".join(files), "true": true_col, "pred": preds[0]}
-    source |= _where_source(where, filtered)
+    source |= where_source(where, filtered)
     assert y_ref is not None
     lab = coerce(split_values(labels), y_ref, "--labels value") if labels else None
     pos = coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None

@@ -13,8 +13,9 @@ from ..inputs.columns import check_label_pair
 from ..inputs.decisions import check_scored_predictions
 from ..inputs.grouping import GroupCodes, encode_groups
 from ..inputs.targets import binary_target, encode_truth, one_class_book, resolve_pos_label
+from .binned_scores import BinnedGroupedScores
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
-from .scores import BinnedGroupedScores, GroupedScores
+from .scores import GroupedScores
 
 __all__ = ["by_group", "evaluation_from_counts"]
 
@@ -134,7 +135,7 @@ def evaluation_from_counts(
     histograms : list of ScoreHistogram, optional
         One binary score histogram per group, in the order of ``groups`` (a file's
         ``GROUP BY group, true, pred, bin``): ROC AUC and average precision by group, by the
-        histogram's rule (:class:`~confmat.groups.scores.BinnedGroupedScores`).
+        histogram's rule (:class:`~confmat.groups.binned_scores.BinnedGroupedScores`).
 
     Returns
     -------

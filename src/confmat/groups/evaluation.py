@@ -24,11 +24,11 @@ from ..inputs.kinds import py_scalar
 from ..inputs.targets import resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import Stats, evaluate
+from .binned_scores import ScoreData
 from .intervals import GroupedIntervals
 from .measures import DisparityMixin
 from .names import METRIC_ALIASES, registry_spec
 from .pairs import PairMixin
-from .scores import ScoreData
 
 __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
 
@@ -53,7 +53,7 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         The positive class: the default class of per-class metrics and of the binary measures.
     scores : GroupedScores or BinnedGroupedScores, optional
         Scores of the positive class in group order, or one score histogram per group
-        (:class:`~confmat.groups.scores.BinnedGroupedScores`): ROC AUC, average precision.
+        (:class:`~confmat.groups.binned_scores.BinnedGroupedScores`): ROC AUC, average precision.
 
     Examples
     --------

@@ -39,7 +39,7 @@ from .names import registry_spec
 from .score_bootstrap import REF_CARPENTER
 
 if TYPE_CHECKING:
-    from .scores import ScoreData
+    from .binned_scores import ScoreData
 
 __all__ = ["AGGREGATIONS", "DEFAULT_DISPARITY_RESAMPLES", "DisparityMixin"]
 

@@ -39,7 +39,7 @@ from ..inference.scores import score_metric_name
 from .disparity import REF_WEERTS, difference, ratio, resample_stack, weighed
 
 if TYPE_CHECKING:
-    from .scores import ScoreData
+    from .binned_scores import ScoreData
 
 __all__ = ["NAMED_TERMS", "PairMixin", "comparison", "parties"]
 

@@ -30,13 +30,13 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
+from .numpy_files import numpy_source
 from .readers import (
     COMPRESSIONS,
     arrow_source,
     dataset_files,
     duckdb_connection,
     duckdb_text,
-    numpy_source,
     parquet_source,
     strip_compression,
 )

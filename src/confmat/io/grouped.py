@@ -200,7 +200,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     score_col : str, optional
         One score column: ``report.curves`` is the histogram of every valid row and the
         result holds one histogram per group (ROC AUC and average precision by group, by the
-        histogram's rule: :class:`confmat.groups.scores.BinnedGroupedScores`). A row with a
+        histogram's rule: :class:`confmat.groups.binned_scores.BinnedGroupedScores`). A row with a
         null or NaN score is skipped (or an error) as on the ungrouped path.
     bins : int, default 10_000
         Score bins.
