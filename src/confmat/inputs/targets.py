@@ -53,9 +53,7 @@ __all__ = [
     "negative_label",
     "numeric_1d",
     "one_class_book",
-    "one_column_class",
     "resolve_pos_label",
-    "score_columns_error",
 ]
 
 
@@ -307,100 +305,6 @@ def one_class_book(classes: list[Any], pos_label: Any) -> list[Any] | None:
     if pos is None or label_kind(pos) != label_kind(seen) or pos == seen:
         return None
     return sorted([seen, pos])
-
-
-def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> ValueError:
-    """The one error for score columns that do not fit the labels of a file or a stream.
-
-    One column serves a binary problem (the scores of the second label), or with
-    ``pos_label`` one class against the rest (:func:`one_column_class`); several columns
-    are one per class, in label order.
-
-    Parameters
-    ----------
-    where : str
-        Names the source (``"file 'p.csv'"``).
-    scores : list of str
-        The score columns given.
-    labels : list
-        The sorted labels seen (true and predicted) or given.
-
-    Returns
-    -------
-    ValueError
-        To be raised by the caller.
-
-    Examples
-    --------
-    >>> print(score_columns_error("file 'p.csv'", ["p"], ["a", "b", "c"]))
-    file 'p.csv': 1 score column ['p'] but the labels are ['a', 'b', 'c']; give one score column per class, in label order, or pos_label, the class the one column scores (a binary problem: that class against every other)
-    >>> print(score_columns_error("file 'p.csv'", ["p", "q", "r"], [0, 1]))
-    file 'p.csv': 3 score columns ['p', 'q', 'r'] but the labels are [0, 1]; give one score column (of the second label) or two, in label order
-    """
-    if len(labels) > 2:
-        want = "one score column per class, in label order"
-        if len(scores) == 1:
-            want += (", or pos_label, the class the one column scores (a binary problem: that "
-                     "class against every other)")
-    else:
-        want = "one score column (of the second label) or two, in label order"
-    shown = f"{labels[:10]}{'...' if len(labels) > 10 else ''}"
-    return ValueError(f"{where}: {len(scores)} score column{'s' if len(scores) > 1 else ''} "
-                      f"{scores} but the labels are {shown}; give {want}")
-
-
-def one_column_class(true_classes: list[Any], labels: list[Any], pos_label: Any, *,
-                     where: str, scores: list[str], name: str = "y_true") -> Any:
-    """The class that one score column scores beside three or more labels: that class
-    against the rest, as :class:`confmat.binned.ScoreHistogram` with ``pos_label`` and
-    scikit-learn's ``roc_curve(y_true, y_score, pos_label=...)`` read one column.
-
-    The positive class is ``pos_label``, which must be a class of ``y_true``
-    (:func:`resolve_pos_label`), or without it the one the true classes imply
-    ({0, 1}, {-1, 1}, {False, True}: then a third label can only be a predicted one, which
-    :func:`confmat.inputs.decisions.check_scored_predictions` refuses).
-
-    Parameters
-    ----------
-    true_classes : list
-        The sorted classes of ``y_true``.
-    labels : list
-        The sorted labels seen, true and predicted (or given), for the message.
-    pos_label : label or None
-        The user's ``pos_label`` argument.
-    where : str
-        Names the source in the message (``"file 'p.csv'"``).
-    scores : list of str
-        The score column, for the message.
-    name : str, default='y_true'
-        What ``true_classes`` were read from, for the message.
-
-    Returns
-    -------
-    label
-        The positive class.
-
-    Raises
-    ------
-    ValueError
-        No ``pos_label`` and none implied (:func:`score_columns_error`), or a ``pos_label``
-        that is no class of ``y_true``.
-
-    Examples
-    --------
-    >>> one_column_class(["a", "b", "c"], ["a", "b", "c"], "c", where="f", scores=["p"])
-    'c'
-    >>> one_column_class(["a", "b", "c"], ["a", "b", "c"], None, where="f", scores=["p"])
-    Traceback (most recent call last):
-    ...
-    ValueError: f: 1 score column ['p'] but the labels are ['a', 'b', 'c']; give one score column per class, in label order, or pos_label, the class the one column scores (a binary problem: that class against every other)
-    """
-    if pos_label is None:
-        pos = default_pos_label(true_classes)
-        if pos is None:
-            raise score_columns_error(where, scores, labels)
-        return pos
-    return resolve_pos_label(true_classes, pos_label, name)
 
 
 def binary_pos_label(labels: list[Any], pos_label: Any, name: str = "labels") -> Any:

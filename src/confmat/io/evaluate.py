@@ -15,7 +15,8 @@ from ..binned import ScoreHistogram
 from ..deps import require
 from ..inputs.encode import normalize_labels
 from ..inputs.files import Source, open_source, relation_source, where_source
-from ..inputs.targets import one_column_class, resolve_pos_label, score_columns_error
+from ..inputs.score_columns import one_column_class, score_columns_error
+from ..inputs.targets import resolve_pos_label
 from .batches import BatchReader
 from .errors import (
     check_predictions_beside_score,
@@ -362,7 +363,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         Filled in place and returned.
     pos_label : label, optional
         With one score column beside three or more labels: the class the column scores
-        (:func:`confmat.inputs.targets.one_column_class`); the histogram is then
+        (:func:`confmat.inputs.score_columns.one_column_class`); the histogram is then
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
         negative. Two labels: the class the column scores (by default the second label).
 
@@ -377,7 +378,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         weight, a score outside ``[0, 1]``, a label outside ``labels``, score rows that do
         not sum to 1: named by column and 1-based data row; anything else by the rows of its
         batch), score columns that do not fit the labels
-        (:func:`confmat.inputs.targets.score_columns_error`), beside one score column a
+        (:func:`confmat.inputs.score_columns.score_columns_error`), beside one score column a
         predicted label that is no true class nor the positive one (named by its data row),
         or no valid row.
     ReadError

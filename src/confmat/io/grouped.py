@@ -17,8 +17,9 @@ from ..inputs.encode import encode_pair, normalize_labels
 from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
+from ..inputs.score_columns import one_column_class
 from ..inputs.sql_counts import count_groups
-from ..inputs.targets import check_bins, one_class_book, one_column_class, resolve_pos_label
+from ..inputs.targets import check_bins, one_class_book, resolve_pos_label
 from .errors import (
     check_predictions_beside_score,
     check_weight_total,
@@ -70,7 +71,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         Score bins.
     pos_label : label, optional
         With ``score_col`` and three or more labels: the class the column scores
-        (:func:`confmat.inputs.targets.one_column_class`); the histogram is then that of
+        (:func:`confmat.inputs.score_columns.one_column_class`); the histogram is then that of
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
         negative, made of the same bin groups. Two labels: the class the column scores
         (by default ``labels[1]``).
@@ -86,7 +87,7 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         A non-positive ``bins``, a missing value without ``skip_invalid``, a negative or
         infinite weight, a label outside ``labels``, no valid row, a score column beside
         fewer than two classes or beside three or more without a positive class
-        (:func:`confmat.inputs.targets.score_columns_error`), or a predicted label that is
+        (:func:`confmat.inputs.score_columns.score_columns_error`), or a predicted label that is
         no class of the true labels nor the positive class
         (:func:`confmat.inputs.decisions.check_scored_predictions`, naming its data row).
     ReadError
