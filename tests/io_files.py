@@ -1,11 +1,14 @@
-"""Files written for the io tests by codecs that are not confmat's: the compression a file's
-name asks for (``.gz`` and ``.bz2`` by Python's codecs, ``.zst`` by pyarrow's)."""
+"""Helpers of the io tests that are not confmat's: files written by other codecs (the
+compression a file's name asks for: ``.gz`` and ``.bz2`` by Python's codecs, ``.zst`` by
+pyarrow's), and the scores a histogram's exact metrics are computed on."""
 
 from __future__ import annotations
 
 import bz2
 import gzip
 from pathlib import Path
+
+import numpy as np
 
 
 def write_compressed(path: Path, data: bytes) -> None:
@@ -22,3 +25,11 @@ def write_compressed(path: Path, data: bytes) -> None:
     elif path.name.endswith(".bz2"):
         data = bz2.compress(data)
     path.write_bytes(data)
+
+
+def floor_to_bin(scores: np.ndarray, bins: int) -> np.ndarray:
+    """Each score rounded down to its bin's lower edge (edges j / bins, the last bin closed):
+    the scores a histogram's exact metrics are those of (docs/scaling.md)."""
+    edges = np.arange(bins + 1) / bins
+    j = np.searchsorted(edges, scores, side="right") - 1
+    return edges[np.clip(j, 0, bins - 1)]

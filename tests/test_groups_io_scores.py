@@ -29,6 +29,7 @@ pytest.importorskip("duckdb")
 
 from confmat import io as cio
 from confmat.cli import main
+from io_files import floor_to_bin
 
 
 def _write(path: Path, frame: pd.DataFrame) -> Path:
@@ -38,13 +39,6 @@ def _write(path: Path, frame: pd.DataFrame) -> Path:
         pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path,
                        row_group_size=37)
     return path
-
-
-def _quantize(s: np.ndarray, bins: int) -> np.ndarray:
-    """Each score rounded down to its bin's lower edge (edges j / bins, the last bin closed)."""
-    edges = np.arange(bins + 1) / bins
-    j = np.searchsorted(edges, s, side="right") - 1
-    return edges[np.clip(j, 0, bins - 1)]
 
 
 @st.composite
@@ -89,7 +83,7 @@ def test_each_group_has_the_histogram_auc_ap_and_table_of_its_rows(tmp_path_fact
     keys = sorted(set(g.tolist()))
     assert ev.groups == keys
     edges = np.arange(bins + 1) / bins
-    q = _quantize(s, bins)
+    q = floor_to_bin(s, bins)
     ww = np.ones(len(y)) if w is None else w
     for i, key in enumerate(keys):
         m = g == key
@@ -195,7 +189,7 @@ def test_cli_json_roc_auc_by_group_is_the_library_s(binary_file, capsys, pos):
     assert [r["roc_auc"] for r in out["rows"]] == ev.metric("roc_auc").tolist()
     assert [r["average_precision"] for r in out["rows"]] == \
         ev.metric("average_precision").tolist()
-    q = _quantize(frame["s"].to_numpy(), 50)
+    q = floor_to_bin(frame["s"].to_numpy(), 50)
     for r in out["rows"]:  # and scikit-learn's on the floored scores, the class --pos-label
         m = (frame["g"] == r["group"]).to_numpy()
         assert r["roc_auc"] == pytest.approx(roc_auc_score(frame["y"][m] == pos, q[m]),
@@ -232,7 +226,7 @@ def test_evaluate_sql_by_group_with_a_score_column(binary_file):
     ev, rep = cio.evaluate_sql(con, f"select * from read_csv('{path}')", true_col="y",
                                pred_col="yhat", score_cols="s", group_cols=["g"], bins=20,
                                pos_label="spam")
-    q = _quantize(frame["s"].to_numpy(), 20)
+    q = floor_to_bin(frame["s"].to_numpy(), 20)
     for i, key in enumerate(ev.groups):
         m = (frame["g"] == key).to_numpy()
         assert ev.metric("roc_auc")[i] == pytest.approx(

@@ -27,6 +27,7 @@ from sklearn.metrics import confusion_matrix, roc_auc_score
 
 from confmat import io as cio
 from confmat.binned import ScoreHistogram
+from io_files import floor_to_bin
 
 FORMATS = {"csv": "duckdb GROUP BY", "parquet": "duckdb GROUP BY", "arrow": "pyarrow dataset"}
 
@@ -40,13 +41,6 @@ def _write(path: Path, frame: pd.DataFrame) -> Path:
     else:
         feather.write_feather(pa.Table.from_pandas(frame, preserve_index=False), str(path))
     return path
-
-
-def _quantize(s: np.ndarray, bins: int) -> np.ndarray:
-    """Each score rounded down to its bin's lower edge (edges j / bins, the last bin closed)."""
-    edges = np.arange(bins + 1) / bins
-    j = np.searchsorted(edges, s, side="right") - 1
-    return edges[np.clip(j, 0, bins - 1)]
 
 
 @st.composite
@@ -100,7 +94,7 @@ def test_one_score_column_with_pos_label_is_one_vs_rest(tmp_path_factory, case):
         assert hist == ScoreHistogram(bins=bins, pos_label=pos).update(y, s)
     ww = np.ones(len(y)) if w is None else w
     if ww[is_pos].sum() > 0 and ww[~is_pos].sum() > 0:
-        q = _quantize(s, bins)
+        q = floor_to_bin(s, bins)
         assert hist.roc_auc() == pytest.approx(roc_auc_score(is_pos, q, sample_weight=w),
                                                abs=1e-12)
         exact = roc_auc_score(is_pos, s, sample_weight=w)
@@ -181,7 +175,7 @@ def test_two_labels_the_column_scores_pos_label_even_the_first(tmp_path, fmt, fi
         assert hist.labels[1] == pos
         want, _ = np.histogram(s[y == pos], bins=np.arange(21) / 20)
         assert hist.counts[1, 0].tolist() == want.tolist()
-        assert hist.roc_auc() == pytest.approx(roc_auc_score(y == pos, _quantize(s, 20)),
+        assert hist.roc_auc() == pytest.approx(roc_auc_score(y == pos, floor_to_bin(s, 20)),
                                                abs=1e-12)
 
 
@@ -200,5 +194,5 @@ def test_evaluate_sql_reads_one_column_as_one_class_against_the_rest():
     assert rep.engine == "duckdb GROUP BY"
     assert cm.counts.tolist() == confusion_matrix(y, p, labels=[0, 1, 2, 3]).tolist()
     assert rep.curves.labels == [0, 2]  # ScoreHistogram(pos_label=2): every other class is 0
-    assert rep.curves.roc_auc() == pytest.approx(roc_auc_score(y == 2, _quantize(s, 1000)),
+    assert rep.curves.roc_auc() == pytest.approx(roc_auc_score(y == 2, floor_to_bin(s, 1000)),
                                                  abs=1e-12)

@@ -4,13 +4,11 @@ column and ``bins``)."""
 
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..metrics import UndefinedMetricWarning
-from .scores import GroupedScores, quiet
+from .scores import GroupedScores, quiet, undefined_groups
 
 if TYPE_CHECKING:
     from ..inference import ConfidenceInterval
@@ -85,13 +83,7 @@ class BinnedGroupedScores:
         """
         with quiet():
             out = np.array([_binned_score(name, h) for h in self.histograms], dtype=np.float64)
-        out = np.where(self.weightless, np.nan, out)
-        if name == "roc_auc" and np.isnan(out).any():
-            warnings.warn(
-                f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
-                "only; their value is NaN",
-                UndefinedMetricWarning, stacklevel=3)
-        return out
+        return undefined_groups(name, out, self.weightless)
 
     def pooled(self, name: str) -> float:
         """ROC AUC or average precision of every group's histogram merged.

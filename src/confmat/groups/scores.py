@@ -41,7 +41,7 @@ SCORE_INTERVAL_METHODS = ("delong", "percentile", "basic")
 #: 10,000 per group and 10^7 samples.
 LOOP_FROM = 500
 
-__all__ = ["SCORE_INTERVAL_METHODS", "GroupedScores", "group_slices", "quiet"]
+__all__ = ["SCORE_INTERVAL_METHODS", "GroupedScores", "group_slices", "quiet", "undefined_groups"]
 
 
 def group_slices(codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, list[slice]]:
@@ -169,13 +169,7 @@ class GroupedScores:
         else:  # a few large groups: each slice's own sort is cheaper than one sort of all
             with quiet():
                 out = np.array([_score(name, pos, score, w) for pos, score, w in self.parts()])
-        out = np.where(self.weightless, np.nan, out)
-        if name == "roc_auc" and np.isnan(out).any():
-            warnings.warn(
-                f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
-                "only; their value is NaN",
-                UndefinedMetricWarning, stacklevel=3)
-        return out
+        return undefined_groups(name, out, self.weightless)
 
     def pooled(self, name: str) -> float:
         """ROC AUC or average precision of all samples together (every group pooled).
@@ -390,6 +384,43 @@ class GroupedScores:
             out.append(score_ci(pos.astype(np.int8), score, name, level=level, method=method,
                                 n_resamples=n_resamples, random_state=rng))
         return out
+
+
+def undefined_groups(name: str, values: np.ndarray, weightless: np.ndarray) -> np.ndarray:
+    """Per-group values with NaN where a group has no weight, and one warning naming how many
+    groups hold one class only (ROC AUC undefined): the rule of :class:`GroupedScores` and of
+    :class:`~confmat.groups.binned_scores.BinnedGroupedScores`.
+
+    Parameters
+    ----------
+    name : {'roc_auc', 'average_precision'}
+        The metric.
+    values : ndarray of float
+        One value per group (NaN where undefined).
+    weightless : ndarray of bool
+        The groups whose weights are all zero.
+
+    Returns
+    -------
+    ndarray of float
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        ROC AUC of a group holding one class.
+
+    Examples
+    --------
+    >>> undefined_groups("average_precision", np.array([0.5, 1.0]), np.array([False, True]))
+    array([0.5, nan])
+    """
+    out = np.where(weightless, np.nan, values)
+    if name == "roc_auc" and np.isnan(out).any():
+        warnings.warn(
+            f"ROC AUC is undefined in {int(np.isnan(out).sum())} group(s) holding one class "
+            "only; their value is NaN",
+            UndefinedMetricWarning, stacklevel=4)
+    return out
 
 
 @contextlib.contextmanager
