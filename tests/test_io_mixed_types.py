@@ -246,3 +246,30 @@ def test_arrow_ipc_files_of_mixed_types(tmp_path):
                           tmp_path / "c.arrow")
     with pytest.raises(ValueError, match=r"column 'y' is TINYINT in .* but string in .*c\.arrow"):
         cio.evaluate_file(str(tmp_path), "y", "p")
+
+
+def test_binary_label_columns_are_refused_by_name_and_decoded_ones_counted(tmp_path):
+    """A Parquet column of bytes (BLOB to DuckDB): DuckDB hands its values over as mutable
+    bytearrays, which gave "unhashable type: 'bytearray'". Refused naming the column and
+    the type; the same bytes decoded in the query of evaluate_sql are counted as the text
+    pyarrow reads back (scikit-learn's confusion_matrix on the decoded values)."""
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from sklearn.metrics import confusion_matrix
+
+    import confmat.io as cio
+
+    y, p = [b"ham", b"spam", b"ham", b"ham"], [b"ham", b"ham", b"spam", b"ham"]
+    path = tmp_path / "blob.parquet"
+    pq.write_table(pa.table({"y": pa.array(y, pa.binary()), "p": pa.array(p, pa.binary())}),
+                   path)
+    with pytest.raises(ValueError, match=r"column 'y' holds binary values \(type BLOB\)"):
+        cio.evaluate_file(path, "y", "p")
+    back = pq.read_table(path).to_pydict()
+    yt, pt = [v.decode() for v in back["y"]], [v.decode() for v in back["p"]]
+    con = duckdb.connect()
+    cm, _ = cio.evaluate_sql(con, f"SELECT decode(y) AS y, decode(p) AS p FROM "
+                                  f"read_parquet('{path}')", true_col="y", pred_col="p")
+    assert cm.labels == ["ham", "spam"]
+    assert cm.counts.tolist() == confusion_matrix(yt, pt, labels=["ham", "spam"]).tolist()

@@ -402,6 +402,12 @@ class Source:
                             else "labels, scores and weights are scalars")
                     raise ValueError(f"{self.name}: column {c!r} holds values of type {kind}, "
                                      f"not one kind of scalar: {hint}")
+                if kind in ("BLOB", "BIT") or kind.startswith("GEOMETRY"):
+                    # DuckDB gives such values as mutable bytearrays, which are no labels
+                    raise ValueError(f"{self.name}: column {c!r} holds binary values (type "
+                                     f"{kind}); labels are numbers, text or booleans and "
+                                     "scores and weights numbers: store the column as text, "
+                                     "or decode it in the query of evaluate_sql (decode(col))")
 
     def batches(self, columns: Sequence[str], batch_rows: int, *,
                 counted: bool = False) -> Iterator[Any]:
