@@ -140,6 +140,38 @@ def test_score_metrics_by_group_and_the_disparity_metric(scored):
         max(abs(a - skm.roc_auc_score(y, s)) for a in aucs), abs=1e-12)
 
 
+@pytest.mark.parametrize("bins", [None, 100])
+def test_default_metrics_with_scores_are_the_libraries(scored, tmp_path, bins):
+    # one list of default metrics by group: the command line's table (both counting paths)
+    # shows the columns of GroupedEvaluation.to_frame(); with a score column these include ROC
+    # AUC and average precision, checked against scikit-learn per group (on the --bins path on
+    # the scores floored to their bin, the values a histogram's metrics are exact for)
+    from click.testing import CliRunner
+
+    from confmat.cli import cli
+    from confmat.groups import by_group
+    from io_files import floor_to_bin
+
+    _, y, p, s, sex = scored
+    s = s / 2  # probabilities, as the --bins path requires
+    path = tmp_path / "half.csv"
+    path.write_text("y,yhat,p,sex\n" + "".join(f"{a},{b},{float(c)!r},{d}\n"
+                                               for a, b, c, d in zip(y, p, s, sex, strict=True)))
+    extra = ["--bins", str(bins), "--no-intervals"] if bins else ["--no-intervals"]
+    out = _json(CliRunner().invoke(cli, [
+        "report", str(path), "--true", "y", "--pred", "yhat", "--score", "p", "--by", "sex",
+        "--format", "json", *extra]))
+    library = by_group(y, p, sex, scores=s).to_frame().columns.tolist()
+    assert out["metrics"] == [c for c in library if c not in ("size", "small")]
+    assert {"roc_auc", "average_precision", "recall"} <= set(out["metrics"])
+    seen = floor_to_bin(s, bins) if bins else s
+    for r in out["rows"]:
+        m = sex == r["group"]
+        assert r["roc_auc"] == pytest.approx(skm.roc_auc_score(y[m], seen[m]), abs=1e-9)
+        assert r["average_precision"] == pytest.approx(
+            skm.average_precision_score(y[m], seen[m]), abs=1e-9)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--group-metrics", "recal"],
      "--group-metrics: unknown metric 'recal'; did you mean 'recall'?"),

@@ -104,7 +104,10 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
               help="With --by: the metrics of the table by group and of its disparities, "
                    "comma-separated (registry names or aliases, selection_rate; roc_auc and "
                    "average_precision with --score) [default: accuracy, balanced_accuracy, "
-                   "and with a positive class recall, precision, f1, fpr, selection_rate].")
+                   "with a positive class recall, precision, f1, fpr, selection_rate, with "
+                   "--score roc_auc, average_precision; their intervals are a stratified "
+                   "bootstrap of the samples, which --no-intervals or --bins skip on large "
+                   "files].")
 @click.option("--disparity-metric", "disparity_metric", callback=nonempty,
               help="With --by: the metric of the forest plot (its interval in every group); "
                    "it joins the table and the disparities if missing "

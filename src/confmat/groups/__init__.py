@@ -24,12 +24,14 @@ from .fairness import (
     equalized_odds_ratio,
 )
 from .intervals import GroupedIntervals
+from .names import default_group_metrics
 
 __all__ = [
     "DEFAULT_MIN_SUPPORT",
     "GroupedEvaluation",
     "GroupedIntervals",
     "by_group",
+    "default_group_metrics",
     "demographic_parity_difference",
     "demographic_parity_ratio",
     "equal_opportunity_difference",

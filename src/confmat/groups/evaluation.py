@@ -27,7 +27,7 @@ from ..metrics import Stats, evaluate
 from .binned_scores import ScoreData
 from .intervals import GroupedIntervals
 from .measures import DisparityMixin
-from .names import METRIC_ALIASES, registry_spec
+from .names import METRIC_ALIASES, default_group_metrics, registry_spec
 from .pairs import PairMixin
 
 __all__ = ["DEFAULT_MIN_SUPPORT", "METRIC_ALIASES", "GroupedEvaluation"]
@@ -486,17 +486,13 @@ class GroupedEvaluation(DisparityMixin, PairMixin):
         return pd.DataFrame(data, index=index)
 
     def _default_metrics(self, pos_label: Any, average: str | None) -> tuple[list[str], Any]:
-        out = ["accuracy", "balanced_accuracy"]
         if pos_label is None and average is None:
             try:
                 pos_label = self.pos_label
             except ValueError:
                 pos_label = None
-        if pos_label is not None or average is not None:
-            out += ["recall", "precision", "f1", "fpr", "selection_rate"]
-        if self._scores is not None:
-            out += ["roc_auc", "average_precision"]
-        return out, pos_label
+        return default_group_metrics(positive=pos_label is not None or average is not None,
+                                     scores=self._scores is not None), pos_label
 
     # ------------------------------------------------------------------ intervals
     def ci(self, metric: str, *, method: str = "auto", level: float = 0.95,

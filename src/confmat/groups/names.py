@@ -1,7 +1,8 @@
 """The names a metric by group goes by: the registry's names and aliases, fairlearn's
 ``selection_rate`` (the registry's ``predicted_rate``) and, with scores, ROC AUC and average
 precision. :func:`group_metric_name` is the one check of such a name (the evaluation by group,
-the report's section and the command line's ``--group-metrics`` use it)."""
+the report's section and the command line's ``--group-metrics`` use it), and
+:func:`default_group_metrics` the one list of the metrics shown when none are asked for."""
 
 from __future__ import annotations
 
@@ -11,10 +12,42 @@ from typing import Any
 from ..inference.scores import SCORE_METRICS, score_metric_name
 from ..metrics import get_metric, list_metrics
 
-__all__ = ["METRIC_ALIASES", "group_metric_name", "registry_spec"]
+__all__ = ["METRIC_ALIASES", "default_group_metrics", "group_metric_name", "registry_spec"]
 
 #: Names of fairlearn's base metrics that the registry spells otherwise.
 METRIC_ALIASES = {"selection_rate": "predicted_rate"}
+
+
+def default_group_metrics(*, positive: bool, scores: bool) -> list[str]:
+    """The metrics by group shown when none are asked for (``GroupedEvaluation.to_frame``,
+    the report's by-group section, ``confmat report --by``).
+
+    Accuracy and balanced accuracy always; with a positive class also the rates a fairness
+    review reads (recall, precision, F1, false positive rate, selection rate); with scores
+    also ROC AUC and average precision.
+
+    Parameters
+    ----------
+    positive : bool
+        Whether a positive class (or an average of the per-class metrics) is known.
+    scores : bool
+        Whether the evaluation holds scores.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> default_group_metrics(positive=False, scores=True)
+    ['accuracy', 'balanced_accuracy', 'roc_auc', 'average_precision']
+    """
+    out = ["accuracy", "balanced_accuracy"]
+    if positive:
+        out += ["recall", "precision", "f1", "fpr", "selection_rate"]
+    if scores:
+        out += ["roc_auc", "average_precision"]
+    return out
 
 
 def group_metric_name(name: Any, *, scores: bool = True) -> str:

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from ..groups.names import default_group_metrics
 from .escapes import md_escape, visible
 from .jsonable import label_json, num
 
@@ -245,9 +246,10 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
     ev : GroupedEvaluation
         The evaluation by group (:func:`confmat.by_group`).
     metrics : list of str, optional
-        Metric columns; by default those of ``GroupedEvaluation.to_frame``: accuracy and
-        balanced accuracy, with a positive class also recall, precision, F1, false positive
-        rate and selection rate.
+        Metric columns; by default those of ``GroupedEvaluation.to_frame``
+        (:func:`confmat.groups.default_group_metrics`): accuracy and balanced accuracy,
+        with a positive class also recall, precision, F1, false positive rate and selection
+        rate, with scores also ROC AUC and average precision.
     forest_metric : str, optional
         The metric of the forest plot (with its interval per group: Wilson for proportions,
         the bootstrap otherwise); by default balanced accuracy. A metric given here joins
@@ -295,10 +297,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
         except ValueError:
             pos = None
     if metrics is None:
-        metrics = ["accuracy", "balanced_accuracy"]
-        if pos is not None:
-            metrics += ["recall", "precision", "f1", "fpr", "selection_rate"]
-        else:
+        metrics = default_group_metrics(positive=pos is not None, scores=ev.scores is not None)
+        if pos is None:
             notes.append("no positive class: per-class metrics and fairness measures are "
                          "left out (give pos_label)")
     if forest_metric is not None and forest_metric not in metrics:
