@@ -416,7 +416,8 @@ def test_error_unreadable_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("matrix", "fragment"),
     [
-        ("[[61,2],[8]]", "square"),
+        ("[[61,2],[8]]", "square (K rows of K counts); got 2 rows of lengths [2, 1]"),
+        ("[[61,2,0],[8,58,1]]", "got 2 rows of lengths [3, 3]"),
         ("[[1,2],[3,'x']]", "not a number"),
         ("[[1,-2],[3,4]]", "non-negative"),
         ("[[1,2],[3,4]", "bad matrix"),

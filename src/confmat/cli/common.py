@@ -34,7 +34,7 @@ class InputError(ValueError):
     >>> isinstance(result.exception, InputError)
     True
     >>> print(result.exception)
-    bad matrix '[[1, 2], [3]]': it must be square (K rows of K counts); got 2 rows of lengths [1, 2]
+    bad matrix '[[1, 2], [3]]': it must be square (K rows of K counts); got 2 rows of lengths [2, 1]
     """
 
 

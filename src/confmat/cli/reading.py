@@ -366,7 +366,7 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
     if len(lengths) != 1 or lengths != {len(value)}:
         raise InputError(
             f"bad matrix {text!r}: it must be square (K rows of K counts); got {len(value)} rows "
-            f"of lengths {sorted(lengths)}"
+            f"of lengths {[len(r) for r in value]}"
         )
     for r in value:
         for v in r:
