@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,17 @@ class InputError(ValueError):
 
 
 # ------------------------------------------------------------------------------ helpers
+#: One part of a comma-separated option value: a double-quoted part (``""`` inside it is a
+#: quote), or anything up to the next comma.
+LISTED_PART = re.compile(r'\s*(?:"((?:[^"]|"")*)"\s*|(?!\s*")([^,]*))(,|$)')
+
+
 def split_values(values: Sequence[str] | None) -> list[str]:
     """Options given repeatedly and/or comma-separated, as one list.
+
+    A part in double quotes is taken as it is written, commas and spaces included (``""``
+    inside it stands for one quote), as in a CSV field: ``--labels '"Carcinoma, NOS",benign'``
+    names two classes. An unquoted part is stripped of surrounding spaces.
 
     Parameters
     ----------
@@ -52,16 +62,36 @@ def split_values(values: Sequence[str] | None) -> list[str]:
     Returns
     -------
     list of str
-        The parts, stripped; empty parts are left out.
+        The parts; empty unquoted parts are left out.
+
+    Raises
+    ------
+    InputError
+        A quoted part followed by something other than a comma, or a quote left open.
 
     Examples
     --------
     >>> split_values(["a, b", "c"]), split_values(None)
     (['a', 'b', 'c'], [])
+    >>> split_values(['"Carcinoma, NOS", benign', '" padded "'])
+    ['Carcinoma, NOS', 'benign', ' padded ']
     """
     out: list[str] = []
     for v in values or ():
-        out += [p.strip() for p in str(v).split(",") if p.strip()]
+        text, at = str(v), 0
+        while at <= len(text):
+            m = LISTED_PART.match(text, at)
+            if m is None:
+                raise InputError(f"{text!r}: a part that opens a double quote must close it "
+                                 "and be followed by a comma or the end (write a quote inside "
+                                 "it as \"\")")
+            if m[1] is not None:
+                out.append(m[1].replace('""', '"'))
+            elif m[2].strip():
+                out.append(m[2].strip())
+            if not m[3]:
+                break
+            at = m.end()
     return out
 
 
@@ -87,7 +117,8 @@ def check_listed(ctx: click.Context | None, param: click.Parameter,
     Raises
     ------
     click.BadParameter
-        If a value holds nothing but commas and spaces.
+        If a value holds nothing but commas and spaces, or a double quote left open
+        (:func:`split_values`).
 
     Examples
     --------
@@ -100,7 +131,11 @@ def check_listed(ctx: click.Context | None, param: click.Parameter,
     click.exceptions.BadParameter: ' , ' names nothing; give comma-separated names such as a,b
     """
     for v in values:
-        if not split_values([v]):
+        try:
+            parts = split_values([v])
+        except InputError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+        if not parts:
             raise click.BadParameter(f"{v!r} names nothing; give comma-separated names such "
                                      "as a,b", ctx=ctx, param=param)
     return values
@@ -472,7 +507,9 @@ def file_options(f: Any) -> Any:
                      help="Positive class of the scores of a binary problem; needed unless the "
                           "true labels are {0, 1}, {-1, 1} or {False, True} (then 1 / True).")(f)
     f = click.option("--labels", multiple=True, callback=check_listed,
-                     help="Classes and their order, comma-separated (default: sorted union).")(f)
+                     help="Classes and their order, comma-separated (default: sorted union); "
+                          "a name with a comma or surrounding spaces in double quotes, as in "
+                          "CSV: '\"Carcinoma, NOS\",benign'.")(f)
     f = click.option("--scores", "scores", multiple=True, callback=check_listed,
                      help="One score column per class, in label order (comma-separated).")(f)
     f = click.option("--score", "score", multiple=True, callback=check_listed,

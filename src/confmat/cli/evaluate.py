@@ -38,7 +38,8 @@ from .summary import build_for_view, summary_intervals, summary_view
 @click.command(cls=Command, context_settings=CONTEXT)
 @click.argument("matrix")
 @click.option("--labels", multiple=True, callback=check_listed,
-              help="Class names in row order, comma-separated.")
+              help="Class names in row order, comma-separated; a name with a comma or "
+                   "surrounding spaces in double quotes, as in CSV: '\"Carcinoma, NOS\",benign'.")
 @click.option("--pred-rows", is_flag=True, help="The typed table has predicted classes as rows.")
 @output_options
 def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | None,
@@ -305,6 +306,7 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
 @click.command(cls=Command, context_settings=CONTEXT)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True))
 @input_options(click.option("--pred", "pred_cols", multiple=True, required=True,
+                             callback=check_listed,
                              help="Column(s) of predicted labels; several with one file = "
                                   "several models."))
 @click.option("--name", "names", multiple=True, callback=check_listed,
