@@ -74,7 +74,10 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         (:func:`confmat.inputs.score_columns.one_column_class`); the histogram is then that of
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
         negative, made of the same bin groups. Two labels: the class the column scores
-        (by default ``labels[1]``).
+        (by default ``labels[1]``); beside a truth of one class, the positive class of that
+        truth (:func:`confmat.inputs.score_columns.score_column_class`: 1 beside 0, never a
+        label that is only predicted), and one class seen gives the histogram of its
+        positive class.
 
     Returns
     -------
@@ -86,9 +89,10 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     ValueError
         A non-positive ``bins``, a missing value without ``skip_invalid``, a negative or
         infinite weight, a label outside ``labels``, no valid row, a score column beside
-        fewer than two classes or beside three or more without a positive class
-        (:func:`confmat.inputs.score_columns.score_columns_error`), or a predicted label that is
-        no class of the true labels nor the positive class
+        three or more labels without a positive class
+        (:func:`confmat.inputs.score_columns.score_columns_error`) or beside a truth of one
+        class that implies none, or a predicted label that is no class of the true labels
+        nor the positive class
         (:func:`confmat.inputs.decisions.check_scored_predictions`, naming its data row).
     ReadError
         If the engine fails or its count and its rows disagree.
