@@ -284,7 +284,9 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                                      where=where)
     hist = frep.curves
     if hist.is_binary:
-        pos = positive_class(hist.labels, pos)
+        # the class the library read the column as (the positive class of a truth of one
+        # class beside a predicted-only label: the histogram's pos_label), else the rule
+        pos = hist.pos_label if hist.pos_label is not None else positive_class(hist.labels, pos)
     curves, notes = curves_from_histogram(hist, None if pos is None else [pos])
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols), "weight": weight,

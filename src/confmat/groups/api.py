@@ -12,7 +12,7 @@ from ..counting.grouped import GroupedCounts, grouped_counts
 from ..inputs.columns import check_label_pair
 from ..inputs.decisions import check_scored_predictions
 from ..inputs.grouping import GroupCodes, encode_groups
-from ..inputs.targets import binary_target, encode_truth, one_class_book, resolve_pos_label
+from ..inputs.targets import binary_target, one_class_book, resolve_pos_label
 from .binned_scores import BinnedGroupedScores
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
 from .scores import GroupedScores
@@ -99,7 +99,8 @@ def by_group(
     grouped_scores = None
     if scores is not None:
         target = binary_target(y_true, scores, pos_label, sample_weight, score_name="scores")
-        check_scored_predictions(encode_truth(y_true)[0], y_pred, score_name="scores",
+        # the classes of y_true from the door's one encoding of it (no second pass)
+        check_scored_predictions(target.classes, y_pred, score_name="scores",
                                  pos_label=target.pos_label)
         grouped_scores = GroupedScores.build(target, codes.codes, codes.sizes)
     return GroupedEvaluation(counts, codes, min_support=min_support, pos_label=pos_label,

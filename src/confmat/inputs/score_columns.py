@@ -1,5 +1,7 @@
 """Which class the score columns of a file or a stream score: one column of a binary problem
-or, with ``pos_label``, of one class against the rest; several columns, one per class."""
+or, with ``pos_label``, of one class against the rest; several columns, one per class.
+Beside two labels of which the truth holds one, the class of the one column is the truth's
+positive class (:func:`score_column_class`), never the other label by its sorted place."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from typing import Any
 
 from .targets import default_pos_label, resolve_pos_label
 
-__all__ = ["one_column_class", "score_columns_error"]
+__all__ = ["one_column_class", "score_column_class", "score_columns_error"]
 
 
 def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> ValueError:
@@ -102,3 +104,75 @@ def one_column_class(true_classes: list[Any], labels: list[Any], pos_label: Any,
             raise score_columns_error(where, scores, labels)
         return pos
     return resolve_pos_label(true_classes, pos_label, name)
+
+
+def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: Any, *,
+                       where: str, scores: list[str], name: str = "y_true",
+                       labels_given: bool = False) -> Any:
+    """The class that one score column scores, whatever the number of labels: the rule of
+    every path that reads one score column beside predicted labels (the engine's ``GROUP BY``,
+    the stream, and the read whole, :func:`confmat.inputs.targets.resolve_pos_label`).
+
+    * Three or more labels: that class against the rest (:func:`one_column_class`).
+    * Two labels of which ``y_true`` holds one, the other being predicted only: the positive
+      class of ``y_true`` (:func:`~confmat.inputs.targets.resolve_pos_label`: the implied 1
+      beside a truth of 0, or ``pos_label``, which must be the true class). The predicted-only
+      label is never the scored class by its place in the sorted labels: beside a truth of 0
+      a predicted 2 has no score (it is stray,
+      :func:`confmat.inputs.decisions.check_scored_predictions`).
+    * Two true classes, or two labels given (``labels_given``: the labels' own rule, as
+      :class:`confmat.binned.ScoreHistogram` with ``labels``): ``pos_label`` (one of them)
+      or, without it, the second label.
+
+    Parameters
+    ----------
+    true_classes : list
+        The sorted classes of ``y_true``.
+    labels : list
+        The sorted labels seen, true and predicted.
+    pos_label : label or None
+        The user's ``pos_label`` argument.
+    where : str
+        Names the source in the message (``"file 'p.csv'"``).
+    scores : list of str
+        The score column, for the message.
+    name : str, default='y_true'
+        What ``true_classes`` were read from, for the message.
+    labels_given : bool, default False
+        Whether ``labels`` are the user's fixed classes rather than the labels seen.
+
+    Returns
+    -------
+    label
+        The class the column scores.
+
+    Raises
+    ------
+    ValueError
+        As :func:`one_column_class` beside three or more labels; beside a truth of one class,
+        no positive class implied and no ``pos_label``, or a ``pos_label`` that is not that
+        class; beside two true classes a ``pos_label`` that is neither.
+
+    Examples
+    --------
+    >>> score_column_class([0], [0, 1], None, where="f", scores=["p"])
+    1
+    >>> score_column_class([1], [1, 2], None, where="f", scores=["p"])
+    1
+    >>> score_column_class(["a", "b"], ["a", "b"], None, where="f", scores=["p"])
+    'b'
+    >>> score_column_class(["a"], ["a", "b"], None, where="f", scores=["p"], labels_given=True)
+    'b'
+    >>> score_column_class(["a"], ["a", "b"], None, where="f", scores=["p"])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true takes values ['a'] and pos_label is not specified: ...
+    """
+    if len(labels) > 2:
+        return one_column_class(true_classes, labels, pos_label, where=where, scores=scores,
+                                name=name)
+    if len(true_classes) == 1 and not labels_given:
+        return resolve_pos_label(true_classes, pos_label, name)
+    if pos_label is None:
+        return labels[-1]
+    return resolve_pos_label(list(labels), pos_label, name)

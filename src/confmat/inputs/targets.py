@@ -15,7 +15,7 @@ integer scores float64 keeps apart, histogram bins); its functions stay importab
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -450,6 +450,9 @@ class BinaryTarget:
         Sample weights (None when absent or all 1).
     pos_label, neg_label : label
         The positive class and the name of the negative one.
+    classes : list
+        The sorted distinct labels of ``y_true`` (what a caller that checks predictions
+        beside the scores needs, without encoding ``y_true`` again).
     """
 
     pos: np.ndarray
@@ -457,6 +460,7 @@ class BinaryTarget:
     weight: np.ndarray | None
     pos_label: Any
     neg_label: Any
+    classes: list[Any] = field(default_factory=list)
 
 
 def binary_target(
@@ -492,8 +496,8 @@ def binary_target(
     Examples
     --------
     >>> b = binary_target([0, 1, 1], [0.2, 0.9, 0.4])
-    >>> b.pos.tolist(), b.pos_label, b.neg_label, b.weight
-    ([False, True, True], 1, 0, None)
+    >>> b.pos.tolist(), b.pos_label, b.neg_label, b.weight, b.classes
+    ([False, True, True], 1, 0, None, [0, 1])
     >>> binary_target(["a", "a"], [0.2, 0.9], "b", true_name="y_true_b")
     Traceback (most recent call last):
     ...
@@ -507,4 +511,5 @@ def binary_target(
         pos = codes == classes.index(pos_label)
     else:
         pos = np.zeros(codes.shape[0], dtype=bool)
-    return BinaryTarget(pos, score, w, pos_label, negative_label(classes, pos_label))
+    return BinaryTarget(pos, score, w, pos_label, negative_label(classes, pos_label),
+                        classes)

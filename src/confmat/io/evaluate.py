@@ -15,7 +15,7 @@ from ..binned import ScoreHistogram
 from ..deps import require
 from ..inputs.encode import normalize_labels
 from ..inputs.files import Source, open_source, relation_source, where_source
-from ..inputs.score_columns import one_column_class, score_columns_error
+from ..inputs.score_columns import one_column_class, score_column_class, score_columns_error
 from ..inputs.targets import resolve_pos_label
 from .batches import BatchReader
 from .errors import (
@@ -430,6 +430,16 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         if score_labels is not None and len(scores) == 1 and len(score_labels) > 2:
             ovr = one_vs_rest(*_true_and_predicted(seen))
             score_labels = None
+        elif score_labels is not None and len(scores) == 1:
+            # two labels: the class of the column by the one rule (beside a truth of one class
+            # its positive class, never a label only predicted), the predictions checked
+            truth, _, predicted = _true_and_predicted(seen)
+            pos = score_column_class(truth, score_labels, pos_label, where=source.name,
+                                     scores=scores, name=f"column {true_col!r} of {source.name}")
+            check_predictions_beside_score(source.name, true_col, pred_col, scores[0], truth,
+                                           predicted, pos, stray_row)
+            if pos == score_labels[0]:
+                score_labels = [score_labels[1], score_labels[0]]
         elif score_labels is not None and len(scores) != (
                 len(score_labels) if len(scores) > 1 or len(score_labels) > 2 else 1):
             raise score_columns_error(source.name, scores, score_labels)

@@ -17,9 +17,9 @@ from ..inputs.encode import encode_pair, normalize_labels
 from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
-from ..inputs.score_columns import one_column_class
+from ..inputs.score_columns import score_column_class
 from ..inputs.sql_counts import count_groups
-from ..inputs.targets import check_bins, one_class_book, resolve_pos_label
+from ..inputs.targets import check_bins, one_class_book
 from .errors import (
     check_predictions_beside_score,
     check_weight_total,
@@ -74,7 +74,10 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         (:func:`confmat.inputs.score_columns.one_column_class`); the histogram is then that of
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
         negative, made of the same bin groups. Two labels: the class the column scores
-        (by default ``labels[1]``).
+        (by default ``labels[1]``); beside a truth of one class, the positive class of that
+        truth (:func:`confmat.inputs.score_columns.score_column_class`: 1 beside 0, never a
+        label that is only predicted), and one class seen gives the histogram of its
+        positive class.
 
     Returns
     -------
@@ -86,9 +89,10 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     ValueError
         A non-positive ``bins``, a missing value without ``skip_invalid``, a negative or
         infinite weight, a label outside ``labels``, no valid row, a score column beside
-        fewer than two classes or beside three or more without a positive class
-        (:func:`confmat.inputs.score_columns.score_columns_error`), or a predicted label that is
-        no class of the true labels nor the positive class
+        three or more labels without a positive class
+        (:func:`confmat.inputs.score_columns.score_columns_error`) or beside a truth of one
+        class that implies none, or a predicted label that is no class of the true labels
+        nor the positive class
         (:func:`confmat.inputs.decisions.check_scored_predictions`, naming its data row).
     ReadError
         If the engine fails or its count and its rows disagree.
@@ -151,7 +155,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         check_weight_total(source.name, weight_col, counts)
     if score_col is not None:
         report.curves = _grouped_histogram(source, scan, score_col, g["bin"][ok], tc, pc,
-                                           counts, out_labels, int(bins), pos_label)
+                                           counts, out_labels, int(bins), pos_label,
+                                           fixed=book is not None)
     # the table itself is added up where every engine's GROUP BY is: Accumulator.update_grouped
     acc = Accumulator(book)
     rows = n[ok] if weight_col is None else n[ok] - g["bad_weight"][ok]
@@ -292,7 +297,7 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     if score_col is not None:
         hists = _histograms_by_group(source, scan, score_col, g["bin"][ok], tc, pc, values,
                                      codes.codes, codes.n_groups, out_labels, int(bins),
-                                     pos_label)
+                                     pos_label, fixed=book is not None)
         report.curves = hists[0].merge(*hists[1:])
     return GROUPED_EVALUATION(counts, codes.keys, list(group_cols), min_support=min_support,
                               pos_label=pos_label, histograms=hists)
@@ -301,11 +306,11 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
 def _histograms_by_group(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
                          tc: np.ndarray, pc: np.ndarray, values: np.ndarray,
                          group_codes: np.ndarray, n_groups: int, labels: list[Any], bins: int,
-                         pos_label: Any) -> list[Any]:
+                         pos_label: Any, fixed: bool = False) -> list[Any]:
     """One score histogram per group from the engine's ``(group, true, pred, bin)`` rows,
     the column read and checked as on the ungrouped path (:func:`_score_fold`, on every
     group's rows at once); the rows put in group order once."""
-    make, y = _score_fold(source, scan, score_col, b, tc, pc, labels, bins, pos_label)
+    make, y = _score_fold(source, scan, score_col, b, tc, pc, labels, bins, pos_label, fixed)
     order = np.argsort(group_codes, kind="stable")
     ends = np.cumsum(np.bincount(group_codes.astype(np.int64), minlength=n_groups))
     bi = b.astype(np.int64)[order]
@@ -356,52 +361,50 @@ def _outside(t: np.ndarray, p: np.ndarray, book: list[Any]) -> tuple[np.ndarray,
 
 def _grouped_histogram(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
                        codes: np.ndarray, pred_codes: np.ndarray, counts: np.ndarray,
-                       labels: list[Any], bins: int, pos_label: Any) -> Any:
+                       labels: list[Any], bins: int, pos_label: Any, fixed: bool = False) -> Any:
     """The score histogram of the engine's bin groups (:func:`_score_fold`)."""
 
     make, y = _score_fold(source, scan, score_col, b, codes, pred_codes, labels, bins,
-                          pos_label)
+                          pos_label, fixed)
     return make().update_grouped(y, b.astype(np.int64), counts)
 
 
 def _score_fold(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
                 codes: np.ndarray, pred_codes: np.ndarray, labels: list[Any], bins: int,
-                pos_label: Any) -> tuple[Callable[[], Any], np.ndarray]:
+                pos_label: Any, fixed: bool = False) -> tuple[Callable[[], Any], np.ndarray]:
     """The checks of one score column on the engine's bin groups, then an empty histogram of
-    the column's layout and each bin group's class code in it: one score column, of
-    ``labels[1]`` for two labels (of ``pos_label`` when given), else of the positive class
-    against the rest (every other true class folded into the negative row, group by group:
-    no work per row)."""
+    the column's layout and each bin group's class code in it: one score column, of the
+    class :func:`~confmat.inputs.score_columns.score_column_class` names (two labels: the
+    second, or ``pos_label``; beside a truth of one class, its positive class; ``fixed``:
+    ``labels`` were given), else of the positive class against the rest (every other true
+    class folded into the negative row, group by group: no work per row; one class seen:
+    the histogram of its positive class, which may hold no positive, as read whole)."""
 
-    if len(labels) < 2:
-        raise ValueError(f"{source.name}: the score histogram needs at least two classes but "
-                         f"only {labels} were seen; pass labels=")
-    pos = None
-    if len(labels) > 2:
-        book = [py_scalar(v) for v in labels]
-        true_classes = [book[i] for i in np.unique(codes).tolist()]
-        pos = one_column_class(true_classes, book, pos_label, where=source.name,
-                               scores=[score_col], name=f"column {scan.true_col!r} of "
-                               f"{source.name}")
-        check_predictions_beside_score(
-            source.name, scan.true_col, scan.pred_col, score_col, true_classes,
-            [book[i] for i in np.unique(pred_codes).tolist()], pos,
-            lambda check: scan.first_error(lambda v, rows: check(v[scan.pred_col], rows)))
+    book = [py_scalar(v) for v in labels]
+    true_classes = [book[i] for i in np.unique(codes).tolist()]
+    # one rule for the class of the column (a truth of one class beside a predicted-only
+    # label included) and for the predictions beside it, whatever the number of labels
+    pos = score_column_class(true_classes, book, pos_label, where=source.name,
+                             scores=[score_col], name=f"column {scan.true_col!r} of "
+                             f"{source.name}", labels_given=fixed)
+    check_predictions_beside_score(
+        source.name, scan.true_col, scan.pred_col, score_col, true_classes,
+        [book[i] for i in np.unique(pred_codes).tolist()], pos,
+        lambda check: scan.first_error(lambda v, rows: check(v[scan.pred_col], rows)))
     outside = (b < 0) | (b >= bins)
     if outside.any():
         hit = scan.first(lambda v: (_floats(v[score_col]) < 0.0) | (_floats(v[score_col]) > 1.0))
         where = source.name if hit is None else f"{source.name}, row {hit[0]}"
         value = None if hit is None else float(_floats([hit[1][score_col]])[0])
         raise score_error(where, score_col, value)
-    if pos is None:
-        first = None if pos_label is None else resolve_pos_label(
-            [py_scalar(v) for v in labels], pos_label, name="the matrix")
-        if first is None or first != py_scalar(labels[0]):
+    if len(book) == 2:
+        if pos != book[0]:
             return lambda: ScoreHistogram(labels, bins=bins), codes
         # the column scores the first label: the labels reordered [other, pos_label] (as
         # ScoreHistogram(labels, pos_label=...) orders them), the codes with them
-        return lambda: ScoreHistogram(labels, bins=bins, pos_label=first), 1 - codes
-    index = book.index(pos)
+        return lambda: ScoreHistogram(labels, bins=bins, pos_label=pos), 1 - codes
+    # one class seen (the column of its positive class, as read whole) or three or more
+    index = book.index(pos) if pos in book else -1
     return (lambda: ScoreHistogram(bins=bins, pos_label=pos),
             (codes == index).astype(np.int64))
 
