@@ -69,6 +69,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         power_roc_test_variances,
     )
     from .inference.power_data import power_roc_test_data
+    from .inference.power_prop import power_prop_test
     from .inference.roc_ci import roc_ci
     from .inference.roc_test import roc_test
     from .matrix import ConfusionMatrix
@@ -82,6 +83,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
 _EXPORTS = {
     "multiclass_roc": ".curves.multiclass_roc",
     "MulticlassROC": ".curves.multiclass_roc",
+    "power_prop_test": ".inference.power_prop",
     "power_roc_test": ".inference.power",
     "power_roc_test_binormal": ".inference.power",
     "power_roc_test_data": ".inference.power_data",
@@ -228,6 +230,7 @@ __all__ = [
     "paired_bootstrap",
     "partial_auc",
     "partial_auc_ci",
+    "power_prop_test",
     "power_roc_test",
     "power_roc_test_binormal",
     "power_roc_test_data",

@@ -5,6 +5,7 @@ Modules: ``intervals`` (analytic intervals and the multinomial bootstrap on the 
 ``scores`` (ROC AUC / average precision: DeLong and the sample-level bootstrap), ``roc_var``
 (variance and covariance of ROC areas, full or partial: pROC's ``var`` and ``cov``), ``paired``
 (McNemar, Stuart--Maxwell, Bowker, paired bootstrap, Holm), ``kappa_test`` (kappa = 0),
+``power_prop`` (power and sample size of two proportions: R's ``power.prop.test``),
 ``compare`` (model tables) and
 ``prior`` (re-weighting to another class prevalence).
 """
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers
         paired_bootstrap,
         stuart_maxwell,
     )
+    from .power_prop import PropPowerResult, power_prop_test
     from .prior import at_prevalence, prevalence_ci
     from .roc_ci import RocBand, RocCI, partial_auc_ci, roc_ci
     from .roc_test import RocTestResult, roc_test
@@ -66,6 +68,8 @@ _EXPORTS = {
     "mcnemar": ".paired",
     "paired_bootstrap": ".paired",
     "stuart_maxwell": ".paired",
+    "PropPowerResult": ".power_prop",
+    "power_prop_test": ".power_prop",
     "at_prevalence": ".prior",
     "prevalence_ci": ".prior",
     "RocBand": ".roc_ci",
@@ -92,6 +96,7 @@ __all__ = [
     "ConfidenceInterval",
     "DeLongResult",
     "PairedResult",
+    "PropPowerResult",
     "RocBand",
     "RocCI",
     "RocTestResult",
@@ -113,6 +118,7 @@ __all__ = [
     "mcnemar",
     "paired_bootstrap",
     "partial_auc_ci",
+    "power_prop_test",
     "prevalence_ci",
     "proportion_interval",
     "roc_ci",

@@ -125,14 +125,60 @@ class PowerResult:
                 "references": list(self.references), "n_resamples": self.n_resamples}
 
 
-def _norm() -> tuple[Any, Any]:
+def normal_functions() -> tuple[Any, Any]:
+    """SciPy's standard normal CDF and its inverse, ``(ndtr, ndtri)``, imported on first use
+    (the power functions of this module and of :mod:`confmat.inference.power_prop`).
+
+    Returns
+    -------
+    tuple of two ufuncs
+
+    Examples
+    --------
+    >>> ndtr, ndtri = normal_functions()
+    >>> float(ndtr(0.0)), float(ndtri(0.5))
+    (0.5, 0.0)
+    """
     from scipy.special import ndtr, ndtri
 
     return ndtr, ndtri
 
 
-def _opt_number(value: Any, name: str, low: float | None = None, high: float | None = None,
-                *, open_low: bool = False) -> float | None:
+def optional_number(value: Any, name: str, low: float | None = None,
+                    high: float | None = None, *, open_low: bool = False) -> float | None:
+    """A finite number argument within ``[low, high]`` (``(low, high]`` with ``open_low``),
+    or None when it is the quantity to solve.
+
+    Parameters
+    ----------
+    value : number or None
+    name : str
+        The argument's name, for the message.
+    low, high : float, optional
+        The bounds.
+    open_low : bool, default False
+        Whether ``low`` itself is refused.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    TypeError
+        Not a number (a bool included).
+    ValueError
+        Not finite, or out of the bounds.
+
+    Examples
+    --------
+    >>> optional_number(3, "n", 0.0, open_low=True), optional_number(None, "n")
+    (3.0, None)
+    >>> optional_number(0, "n", 0.0, open_low=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be > 0.0, got 0
+    """
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | np.number):
@@ -173,7 +219,7 @@ def var_theta_obuchowski(theta: float, kappa: float) -> float:
     >>> round(var_theta_obuchowski(0.5, 1.0), 4)  # 0.0099 * 16
     0.1584
     """
-    a = float(_norm()[1](theta)) * 1.414
+    a = float(normal_functions()[1](theta)) * 1.414
     return 0.0099 * float(np.exp(-a * a / 2.0)) * ((5.0 * a * a + 8.0) + (a * a + 8.0) / kappa)
 
 
@@ -184,7 +230,7 @@ def _reachable(za: float, zb: float, v0: float, va: float) -> float:
     whose power is another one."""
     s = float(za * np.sqrt(v0) + zb * np.sqrt(va))
     if s < 0:
-        low = float(_norm()[0](-za * np.sqrt(v0) / np.sqrt(va)))
+        low = float(normal_functions()[0](-za * np.sqrt(v0) / np.sqrt(va)))
         raise ValueError(
             f"power must exceed {low:.6g}, the power this test has as the sample size tends to "
             f"0 (with that significance level and those variances): no sample size or "
@@ -225,9 +271,9 @@ def _what_to_solve(n_cases: float | None, power: float | None, sig: float | None
 
 def _cases(n_cases: Any, n_controls: Any, kappa: Any) -> tuple[float | None, float | None,
                                                               float]:
-    nc = _opt_number(n_cases, "n_cases", 0.0, open_low=True)
-    nn = _opt_number(n_controls, "n_controls", 0.0, open_low=True)
-    k = _opt_number(kappa, "kappa", 0.0, open_low=True)
+    nc = optional_number(n_cases, "n_cases", 0.0, open_low=True)
+    nn = optional_number(n_controls, "n_controls", 0.0, open_low=True)
+    k = optional_number(kappa, "kappa", 0.0, open_low=True)
     if nc is not None and nn is not None:
         return nc, nn, nn / nc
     if k is None:
@@ -295,15 +341,15 @@ def power_roc_test(
     0.7564
     """
     alt = _alternative(alternative)
-    theta = _opt_number(auc, "auc")
+    theta = optional_number(auc, "auc")
     if theta is not None and not 0.0 < theta < 1.0:
         raise ValueError(f"auc must be in (0, 1) (Obuchowski's variance needs the normal "
                          f"quantile of the AUC), got {auc!r}")
-    pw = _opt_number(power, "power", 0.0, 1.0)
-    sig = _opt_number(sig_level, "sig_level", 0.0, 1.0)
+    pw = optional_number(power, "power", 0.0, 1.0)
+    sig = optional_number(sig_level, "sig_level", 0.0, 1.0)
     nc, nn, k = _cases(n_cases, n_controls, kappa)
     solved = _what_to_solve(nc, pw, sig, theta, "auc")
-    ndtr, ndtri = _norm()
+    ndtr, ndtri = normal_functions()
     half = sig / 2.0 if alt == "two-sided" and sig is not None else sig
     za = None if half is None else float(ndtri(1.0 - half))
     zb = None if pw is None else float(ndtri(pw))
@@ -342,7 +388,7 @@ def _two_curves(v1: float, v2: float, c12: float, nc: float | None, nn: float | 
                 delta: float | None, sig: float | None, pw: float | None, alt: str,
                 solved: str, aucs: tuple[float, ...], method: str, refs: tuple[str, ...],
                 n_resamples: int | None = None) -> PowerResult:
-    ndtr, ndtri = _norm()
+    ndtr, ndtri = normal_functions()
     v0 = 2.0 * v1 - 2.0 * c12
     va = v1 + v2 - 2.0 * c12
     if not (v0 > 0 and va > 0):
@@ -429,23 +475,23 @@ def power_roc_test_binormal(
     alt = _alternative(alternative)
     vals = {}
     for name, v in (("a1", a1), ("b1", b1), ("a2", a2), ("b2", b2)):
-        x = _opt_number(v, name)
+        x = optional_number(v, name)
         if x is None or not np.isfinite(x):
             raise ValueError(f"{name} must be a finite number, got {v!r}")
         vals[name] = x
-    r_n = _opt_number(rn, "rn", -1.0, 1.0)
-    r_a = _opt_number(ra, "ra", -1.0, 1.0)
+    r_n = optional_number(rn, "rn", -1.0, 1.0)
+    r_a = optional_number(ra, "ra", -1.0, 1.0)
     if r_n is None or r_a is None:
         raise ValueError("rn and ra (the correlations) must be given")
-    d = _opt_number(delta, "delta", -1.0, 1.0)
+    d = optional_number(delta, "delta", -1.0, 1.0)
     if (fpr1 is None) != (fpr2 is None):
         raise ValueError("give both fpr1 and fpr2 (partial areas) or neither")
     from ..curves.partial import check_range
 
     f1 = None if fpr1 is None else check_range(fpr1, "fpr1")
     f2 = None if fpr2 is None else check_range(fpr2, "fpr2")
-    pw = _opt_number(power, "power", 0.0, 1.0)
-    sig = _opt_number(sig_level, "sig_level", 0.0, 1.0)
+    pw = optional_number(power, "power", 0.0, 1.0)
+    sig = optional_number(sig_level, "sig_level", 0.0, 1.0)
     nc, nn, k = _cases(n_cases, n_controls, kappa)
     solved = _what_to_solve(nc, pw, sig, d, "delta")
     v1 = binormal_var(vals["a1"], vals["b1"], k, f1)
@@ -514,16 +560,16 @@ def power_roc_test_variances(
     ('n', 269.291731)
     """
     alt = _alternative(alternative)
-    v1 = _opt_number(var_a, "var_a", 0.0)
-    v2 = _opt_number(var_b, "var_b", 0.0)
-    c12 = _opt_number(cov_ab, "cov_ab")
+    v1 = optional_number(var_a, "var_a", 0.0)
+    v2 = optional_number(var_b, "var_b", 0.0)
+    c12 = optional_number(cov_ab, "cov_ab")
     for name, v in (("var_a", v1), ("var_b", v2), ("cov_ab", c12)):
         if v is None or not np.isfinite(v):
             raise ValueError(f"{name} must be a finite number, got {v!r}")
     assert v1 is not None and v2 is not None and c12 is not None
-    d = _opt_number(delta, "delta", -1.0, 1.0)
-    pw = _opt_number(power, "power", 0.0, 1.0)
-    sig = _opt_number(sig_level, "sig_level", 0.0, 1.0)
+    d = optional_number(delta, "delta", -1.0, 1.0)
+    pw = optional_number(power, "power", 0.0, 1.0)
+    sig = optional_number(sig_level, "sig_level", 0.0, 1.0)
     nc, nn, k = _cases(n_cases, n_controls, kappa)
     solved = _what_to_solve(nc, pw, sig, d, "delta")
     return _two_curves(v1, v2, c12, nc, nn, k, d, sig, pw, alt, solved, (),
