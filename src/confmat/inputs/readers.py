@@ -83,10 +83,16 @@ def dataset_files(directory: str) -> list[str]:
 
 
 def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
-                  partition_schema: Any = None) -> Source:
+                  partitions: Any = None) -> Source:
     """A Parquet or Arrow IPC source streamed by a :mod:`pyarrow.dataset` (hive-partitioned
     when ``root`` is a directory). Text columns of Parquet are read as dictionaries, and every
     Parquet footer's row count is checked against its row groups.
+
+    The hive partition values are not parsed by pyarrow: each file is a fragment whose
+    partition expression holds the values DuckDB reads from its path
+    (:func:`confmat.inputs.hive.partition_values`), so the stream hands out DuckDB's values
+    (``2024-1-2`` a date, ``' 1'`` the integer 1, ``__HIVE_DEFAULT_PARTITION__`` null), and
+    the files are read in the order DuckDB reads them.
 
     Parameters
     ----------
@@ -98,9 +104,10 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
         The format.
     root : str
         What the user passed: a file, a directory or a glob.
-    partition_schema : pyarrow.Schema, optional
-        The types of the hive partition columns (the DuckDB relation's: see
-        :mod:`confmat.inputs.hive`); pyarrow infers them when None.
+    partitions : pyarrow.Table, optional
+        The hive partition values, one row per file of ``files``
+        (:func:`confmat.inputs.hive.partition_values`); without them pyarrow reads no
+        partition column.
 
     Returns
     -------
@@ -117,16 +124,15 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
     pa = require("pyarrow", "reading Parquet and Arrow files")
     ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
 
-    partitioning: Any = "hive" if os.path.isdir(root) else None
-    if partitioning is not None and partition_schema is not None:
-        partitioning = ds.partitioning(partition_schema, flavor="hive")
-    kw: dict[str, Any] = {"partitioning": partitioning}
-    if os.path.isdir(root):
-        source: Any = root
-    else:
-        source = files if len(files) > 1 else files[0]
+    source: Any = files if len(files) > 1 else files[0]
+
+    def open_dataset(form: Any, schema: Any = None) -> Any:
+        if partitions is None:
+            return ds.dataset(source, format=form, schema=schema)
+        return _partitioned(files, form, partitions, schema)
+
     try:
-        base = ds.dataset(source, format="ipc" if fmt == "arrow" else "parquet", **kw)
+        base = open_dataset("ipc" if fmt == "arrow" else "parquet")
     except pa.ArrowInvalid as exc:
         if "duplicate" in str(exc):
             for f in files:
@@ -151,8 +157,7 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
                     unified = None  # kinds that do not mix: refused if those columns are read
                 if unified is not None:
                     extra = [f for f in base.schema if f.name not in unified.names]
-                    base = ds.dataset(source, format="ipc",
-                                      schema=pa.schema([*unified, *extra]), **kw)
+                    base = open_dataset("ipc", pa.schema([*unified, *extra]))
         return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base,
                       mixed_types=mixed)
     schema = base.schema
@@ -161,7 +166,7 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
     dataset = base
     if text:
         pformat = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=text))
-        dataset = ds.dataset(source, format=pformat, **kw)
+        dataset = open_dataset(pformat)
     rows = 0
     footers = []
     for frag in dataset.get_fragments():
@@ -178,6 +183,32 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
             )
         rows += declared
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
+
+
+def _partitioned(files: list[str], form: Any, partitions: Any, schema: Any = None) -> Any:
+    """A dataset of ``files`` whose partition columns hold the values of ``partitions`` (one
+    row per file): each file a fragment with the expression ``key == value`` (``is_null``
+    for a null), which the scanner turns into the column. ``schema`` is the files' columns
+    then the keys' (by default the first file's, as pyarrow's discovery reads it)."""
+    pa = require("pyarrow", "reading Parquet and Arrow files")
+    pc = require("pyarrow.compute", "reading Parquet and Arrow files")
+    ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
+
+    if isinstance(form, str):
+        form = ds.IpcFileFormat() if form == "ipc" else ds.ParquetFileFormat()
+    if schema is None:
+        physical = ds.dataset(files[0], format=form).schema
+        schema = pa.schema([*physical, *partitions.schema])
+    fs = pa.fs.LocalFileSystem()
+    fragments = []
+    for i, f in enumerate(files):
+        expr = None
+        for key in partitions.column_names:
+            value = partitions.column(key)[i]
+            term = pc.field(key) == value if value.is_valid else pc.field(key).is_null()
+            expr = term if expr is None else expr & term
+        fragments.append(form.make_fragment(os.path.abspath(f), fs, partition_expression=expr))
+    return ds.FileSystemDataset(fragments, schema, form, fs)
 
 
 #: Arrow's numeric types by the names DuckDB gives them (see ``mixed_column_types``).
@@ -324,18 +355,15 @@ def arrow_source(name: str, files: list[str], root: str,
     >>> sorted(src.dataset.to_table().column("g").to_pylist())
     ['01', '1']
     """
-    from .hive import check_partition_columns, partition_keys, partition_types, split_types
+    from .hive import check_partition_columns, partition_keys, partition_values, split_types
 
     keys = partition_keys(files) if os.path.isdir(root) else {}
     _, hive_types = split_types(name, keys, types or {}, typed=True, kind="Arrow IPC")
     if not any(keys.values()):
         return arrow_dataset(name, files, "arrow", root)
     check_partition_columns(name, keys, {f: _schema_names(f, "arrow") or [] for f in files})
-    con = duckdb_connection()
-    typed = partition_types(con, name, files, hive_types)
-    columns = ", ".join(f"CAST(NULL AS {t}) AS {quote(k)}" for k, t in typed.items())
-    schema = con.sql(f"SELECT {columns}").limit(0).arrow().schema
-    return arrow_dataset(name, files, "arrow", root, partition_schema=schema)
+    values = partition_values(duckdb_connection(), name, files, hive_types)
+    return arrow_dataset(name, files, "arrow", root, partitions=values)
 
 
 def parquet_source(name: str, files: list[str], root: str,
@@ -369,7 +397,13 @@ def parquet_source(name: str, files: list[str], root: str,
         :func:`confmat.inputs.parquet_meta.parquet_footers`), ``types`` names a column that
         is not a partition key, or a partition key is also a column of a file.
     """
-    from .hive import check_partition_columns, hive_options, partition_keys, split_types
+    from .hive import (
+        check_partition_columns,
+        hive_options,
+        partition_keys,
+        partition_values,
+        split_types,
+    )
     from .parquet_meta import file_column_types, parquet_footers
 
     con = duckdb_connection(trust_statistics=False)
@@ -387,16 +421,20 @@ def parquet_source(name: str, files: list[str], root: str,
     options = [*hive_options(keys, hive_types), f"union_by_name = {str(bool(mixed)).lower()}"]
     rel = con.sql(f"SELECT * FROM read_parquet([{listed}], {', '.join(options)})")
     columns = list(rel.columns)
-    # the streamed path reads the partition values with the relation's types
-    parts = [c for c in columns if any(c in ks for ks in keys.values())]
+    # the streamed path hands out the values DuckDB reads, of the relation's types; they are
+    # read now when DuckDB may refuse one (a type asked for, an infinite date), else lazily
+    typed = {c: str(t) for c, t in zip(columns, rel.types, strict=True)
+             if any(c in ks for ks in keys.values())}
+    values = partition_values(con, name, files, typed) if hive_types or any(
+        t.startswith(("DATE", "TIMESTAMP")) for t in typed.values()) else None
     if na_values:
         rel = _text_nulls(rel, na_values)
     # pyarrow's dataset would read the files with the first one's schema: stream the unified
     # relation instead
     make = None if mixed else (lambda: arrow_dataset(
         name, files, "parquet", root,
-        partition_schema=rel.select(*(quote(c) for c in parts)).limit(0).arrow().schema
-        if parts else None))
+        partitions=values if values is not None or not typed else partition_values(
+            con, name, files, typed)))
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
                   make_dataset=make, key_ranges=ranges, connection=con, mixed_types=mixed)
 
