@@ -22,8 +22,8 @@ from typing import Any
 from ..deps import require
 from .sql_counts import literal, quote
 
-__all__ = ["check_partition_columns", "hive_options", "partition_keys", "partition_types",
-           "partition_values", "split_types"]
+__all__ = ["check_partition_columns", "checked_partitions", "hive_options", "partition_keys",
+           "partition_types", "partition_values", "partitioned_dataset", "split_types"]
 
 #: The column of the stand-in files of :func:`partition_values` (the index of a directory).
 _STAND_IN = "confmat_stand_in"
@@ -372,3 +372,100 @@ def _cast_error(con: Any, name: str, dirs: Sequence[str], text: Any,
                     f"column_types asks for; its value {v!r} is not one")
     return ValueError(f"{name}: DuckDB cannot read its hive partition values: "
                       f"{' '.join(str(exc).split())}")
+
+
+def partitioned_dataset(files: Sequence[str], form: Any, partitions: Any, schema: Any = None
+                        ) -> Any:
+    """A :mod:`pyarrow.dataset` of ``files`` whose partition columns hold the values of
+    ``partitions``: each file a fragment with the expression ``key == value`` (``is_null``
+    for a null), which the scanner turns into the column; pyarrow parses no path.
+
+    Parameters
+    ----------
+    files : sequence of str
+        The files, in the order they are read.
+    form : str or pyarrow.dataset.FileFormat
+        ``'ipc'``, ``'parquet'`` or a file format object.
+    partitions : pyarrow.Table
+        One row per file, one column per key (:func:`partition_values`).
+    schema : pyarrow.Schema, optional
+        The files' columns then the keys'; by default the first file's columns (as pyarrow's
+        discovery reads them) then the keys'.
+
+    Returns
+    -------
+    pyarrow.dataset.FileSystemDataset
+
+    Examples
+    --------
+    >>> import os, tempfile, pyarrow as pa, pyarrow.parquet as pq
+    >>> d = tempfile.mkdtemp()
+    >>> files = [os.path.join(d, f"g= {i}", "p.parquet") for i in (1, 2)]
+    >>> for f in files:
+    ...     os.makedirs(os.path.dirname(f))
+    ...     pq.write_table(pa.table({"y": [0, 1]}), f)
+    >>> values = pa.table({"g": pa.array([1, None], pa.int64())})
+    >>> partitioned_dataset(files, "parquet", values).to_table().column("g").to_pylist()
+    [1, 1, None, None]
+    """
+    pa = require("pyarrow", "reading Parquet and Arrow files")
+    pc = require("pyarrow.compute", "reading Parquet and Arrow files")
+    ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
+    pafs = require("pyarrow.fs", "reading Parquet and Arrow files")
+
+    if isinstance(form, str):
+        form = ds.IpcFileFormat() if form == "ipc" else ds.ParquetFileFormat()
+    if schema is None:
+        physical = ds.dataset(files[0], format=form).schema
+        schema = pa.schema([*physical, *partitions.schema])
+    fs = pafs.LocalFileSystem()
+    fragments = []
+    for i, f in enumerate(files):
+        expr = None
+        for key in partitions.column_names:
+            value = partitions.column(key)[i]
+            term = pc.field(key) == value if value.is_valid else pc.field(key).is_null()
+            expr = term if expr is None else expr & term
+        fragments.append(form.make_fragment(os.path.abspath(f), fs, partition_expression=expr))
+    return ds.FileSystemDataset(fragments, schema, form, fs)
+
+
+def checked_partitions(con: Any, name: str, files: Sequence[str],
+                       keys: Mapping[str, Sequence[str]], relation: Any,
+                       asked: Mapping[str, str]) -> tuple[dict[str, str], Any]:
+    """The partition keys of a DuckDB relation over ``files`` with their types, and their
+    values (:func:`partition_values`) read now when DuckDB may refuse one: a type
+    ``column_types`` asks for, or a date or timestamp key (an infinite date). Otherwise the
+    values are left to be read when a stream needs them (None).
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        The connection.
+    name : str
+        The source as error messages name it.
+    files : sequence of str
+        The files of the relation.
+    keys : mapping of str to sequence of str
+        Each file's partition keys (:func:`partition_keys`).
+    relation : duckdb.DuckDBPyRelation
+        The relation over ``files`` (its columns include the keys).
+    asked : mapping of str to str
+        The DuckDB types ``column_types`` asks for, by partition key.
+
+    Returns
+    -------
+    (dict of str to str, pyarrow.Table or None)
+        The keys' DuckDB types, and their values or None.
+
+    Raises
+    ------
+    ValueError
+        As :func:`partition_values`.
+    """
+    every = {k for ks in keys.values() for k in ks}
+    typed = {c: str(t) for c, t in zip(relation.columns, relation.types, strict=True)
+             if c in every}
+    if typed and (asked or any(t.startswith(("DATE", "TIMESTAMP")) for t in typed.values())):
+        return typed, partition_values(con, name, files, typed)
+    return typed, None

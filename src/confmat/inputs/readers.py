@@ -13,6 +13,7 @@ from typing import Any
 
 from ..deps import require
 from .csv_dialect import check_header, csv_relation, raw_header, renamed
+from .hive import partitioned_dataset
 from .json_lines import json_relation
 from .source import ReadError, Source, engine_exceptions, mixed_column_types
 from .sql_counts import literal, quote
@@ -129,7 +130,7 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
     def open_dataset(form: Any, schema: Any = None) -> Any:
         if partitions is None:
             return ds.dataset(source, format=form, schema=schema)
-        return _partitioned(files, form, partitions, schema)
+        return partitioned_dataset(files, form, partitions, schema)
 
     try:
         base = open_dataset("ipc" if fmt == "arrow" else "parquet")
@@ -183,32 +184,6 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
             )
         rows += declared
     return Source(name, fmt, list(schema.names), rows=rows, dataset=dataset, footers=footers)
-
-
-def _partitioned(files: list[str], form: Any, partitions: Any, schema: Any = None) -> Any:
-    """A dataset of ``files`` whose partition columns hold the values of ``partitions`` (one
-    row per file): each file a fragment with the expression ``key == value`` (``is_null``
-    for a null), which the scanner turns into the column. ``schema`` is the files' columns
-    then the keys' (by default the first file's, as pyarrow's discovery reads it)."""
-    pa = require("pyarrow", "reading Parquet and Arrow files")
-    pc = require("pyarrow.compute", "reading Parquet and Arrow files")
-    ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
-
-    if isinstance(form, str):
-        form = ds.IpcFileFormat() if form == "ipc" else ds.ParquetFileFormat()
-    if schema is None:
-        physical = ds.dataset(files[0], format=form).schema
-        schema = pa.schema([*physical, *partitions.schema])
-    fs = pa.fs.LocalFileSystem()
-    fragments = []
-    for i, f in enumerate(files):
-        expr = None
-        for key in partitions.column_names:
-            value = partitions.column(key)[i]
-            term = pc.field(key) == value if value.is_valid else pc.field(key).is_null()
-            expr = term if expr is None else expr & term
-        fragments.append(form.make_fragment(os.path.abspath(f), fs, partition_expression=expr))
-    return ds.FileSystemDataset(fragments, schema, form, fs)
 
 
 #: Arrow's numeric types by the names DuckDB gives them (see ``mixed_column_types``).
@@ -399,6 +374,7 @@ def parquet_source(name: str, files: list[str], root: str,
     """
     from .hive import (
         check_partition_columns,
+        checked_partitions,
         hive_options,
         partition_keys,
         partition_values,
@@ -421,12 +397,8 @@ def parquet_source(name: str, files: list[str], root: str,
     options = [*hive_options(keys, hive_types), f"union_by_name = {str(bool(mixed)).lower()}"]
     rel = con.sql(f"SELECT * FROM read_parquet([{listed}], {', '.join(options)})")
     columns = list(rel.columns)
-    # the streamed path hands out the values DuckDB reads, of the relation's types; they are
-    # read now when DuckDB may refuse one (a type asked for, an infinite date), else lazily
-    typed = {c: str(t) for c, t in zip(columns, rel.types, strict=True)
-             if any(c in ks for ks in keys.values())}
-    values = partition_values(con, name, files, typed) if hive_types or any(
-        t.startswith(("DATE", "TIMESTAMP")) for t in typed.values()) else None
+    # the streamed path hands out the values DuckDB reads, of the relation's types
+    typed, values = checked_partitions(con, name, files, keys, rel, hive_types)
     if na_values:
         rel = _text_nulls(rel, na_values)
     # pyarrow's dataset would read the files with the first one's schema: stream the unified
@@ -530,7 +502,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         what = name if len(files) == 1 else f"{name}: file {empty[0]!r}"
         raise ValueError(f"{what} is empty (0 bytes): it has no header line; every "
                          f"{fmt.upper()} file of a source starts with its header")
-    from .hive import partition_keys, split_types
+    from .hive import checked_partitions, partition_keys, split_types
 
     keys = partition_keys(files) if root is not None and os.path.isdir(root) else {}
     types, hive_types = split_types(name, keys, types, typed=False)
@@ -576,6 +548,8 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         columns = list(rel.columns)
         if nulls:
             rel = _text_nulls(rel, nulls)
+    if any(keys.values()):
+        checked_partitions(con, name, files, keys, rel, hive_types)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
                   connection=con, mixed_types=mixed)
 

@@ -6,9 +6,7 @@ DuckDB's ``fetchnumpy`` hands out masked arrays, and its first call in a process
 Python rows and turned into arrays here; a large one (more than :data:`SMALL_RESULT` rows, or
 of a type numpy has no plain dtype for) goes through ``fetchnumpy``. Either way every column
 comes out as :func:`unmask` makes it: the engine's dtype, or object dtype with None where
-there are NULLs. A ``DATE`` column comes out as :class:`datetime.date` objects, as DuckDB's
-own rows give it (``fetchnumpy`` gives midnight timestamps, which are other values: a group
-``2024-01-02`` must not come back as ``datetime(2024, 1, 2, 0, 0)``).
+there are NULLs.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ _DTYPES: dict[str, Any] = {
     "BOOLEAN": np.bool_, "TINYINT": np.int8, "SMALLINT": np.int16, "INTEGER": np.int32,
     "BIGINT": np.int64, "UTINYINT": np.uint8, "USMALLINT": np.uint16, "UINTEGER": np.uint32,
     "UBIGINT": np.uint64, "FLOAT": np.float32, "DOUBLE": np.float64, "VARCHAR": object,
-    "DATE": object,
 }
 
 
@@ -98,9 +95,8 @@ def fetch_columns(result: Any) -> dict[str, np.ndarray]:
             return {n: _column(list(v), d) for n, v, d in zip(names, columns, dtypes, strict=True)}
     rest = result.fetchnumpy()
     out = {}
-    kinds = [str(d[1]) for d in result.description]
     for i, (name, dtype) in enumerate(zip(names, dtypes, strict=True)):
-        tail = _dates(rest[name]) if kinds[i] == "DATE" else unmask(rest[name])
+        tail = unmask(rest[name])
         out[name] = np.concatenate([_column([r[i] for r in head], dtype), tail]) if head else tail
     return out
 
@@ -123,19 +119,7 @@ def relation_columns(relation: Any) -> dict[str, np.ndarray]:
     >>> relation_columns(duckdb.sql("select 1 as n"))["n"].tolist()
     [1]
     """
-    dates = {c for c, t in zip(relation.columns, relation.types, strict=True)
-             if str(t) == "DATE"}
-    return {k: _dates(v) if k in dates else unmask(v) for k, v in relation.fetchnumpy().items()}
-
-
-def _dates(col: Any) -> np.ndarray:
-    """A ``DATE`` column of ``fetchnumpy`` (midnight timestamps) as date objects, None for
-    NULL."""
-    masked = getattr(col, "mask", None) is not None
-    days = np.asarray(col.data if masked else col).astype("datetime64[D]").astype(object)
-    if masked:
-        days[np.ma.getmaskarray(col)] = None
-    return days
+    return {k: unmask(v) for k, v in relation.fetchnumpy().items()}
 
 
 def floats(col: np.ndarray, missing: float) -> np.ndarray:
