@@ -1,16 +1,32 @@
 """Hive partitions: columns whose values are the names of ``key=value`` directories.
 
 A directory given as a source reads its ``key=value`` subdirectories as columns (Parquet,
-CSV, TSV, JSON lines; DuckDB's ``hive_partitioning``). A partition value is text in a path,
-so its type is a choice: ``column_types=`` makes it when it names the key (DuckDB's
-``hive_types``), otherwise DuckDB's inference stands (``hive_types_autocast``: an integer
-type when every value of the key reads as one and back unchanged, so ``'01'`` keeps a key
-text; a date or a timestamp likewise; text otherwise). The streamed path is given the same
-types (:func:`confmat.inputs.readers.arrow_dataset`), so that no reader merges ``'1'`` and
-``'01'`` where another keeps them apart. A key that is also a column inside a file of its
-directory is an error: DuckDB would read the directory's value in place of the file's.
-Arrow IPC directories, which pyarrow reads, follow the same rule: DuckDB infers their keys'
-types from the same paths (:func:`partition_types`).
+CSV, TSV, JSON lines by DuckDB's ``hive_partitioning``; Arrow IPC by pyarrow). One rule holds
+for every format and every path through confmat (counted by DuckDB, streamed by pyarrow,
+``evaluate_file``, evaluation by group, ``iter_batches``, ``read_columns``, the command
+line): **a partition value is the value DuckDB reads from the path.**
+
+* *Its type.* ``column_types=`` makes it when it names the key (DuckDB's ``hive_types``);
+  otherwise DuckDB's inference stands (``hive_types_autocast``): an integer when every value
+  of the key casts to one (``1``, ``-0``, ``' 1'``; not ``01``, ``+1`` or ``1e3``, which keep
+  the key text), a date (``2024-1-2``, ``2024-01-02``) or a timestamp likewise, text
+  otherwise (``true``, ``1.5``, ``nan``). Arrow IPC directories, which DuckDB does not
+  read, are typed by the same inference over the same paths (:func:`partition_types`).
+* *Its value.* DuckDB's read of the path: ``__HIVE_DEFAULT_PARTITION__`` is null, and so is
+  ``NULL`` under a key of another type than text; ``' 1'`` is the integer 1 (the same group
+  as ``1``); percent-encoded text is decoded (``a%2Fb`` is ``a/b``). The streamed path does
+  not let pyarrow parse the paths (it refused ``2024-1-2`` as a date and ``' 1'`` as an
+  integer): each file is given the values DuckDB reads (:func:`partition_values`,
+  :func:`partitioned_dataset`). A date is then a label or group as every date is, the
+  ``datetime`` of its midnight.
+* *What is refused*, with a ``ValueError`` naming the key and the directory: a value that
+  the type ``column_types`` asks for does not fit (``g=x`` as ``int64``), and a value that
+  DuckDB's inference reads as an infinite date (``g=inf`` beside dates), which neither Arrow
+  nor Python can hold (``column_types={"g": "string"}`` reads it as text). A null value is
+  no group and no label: as any missing value, an error naming the column, or skipped and
+  counted with ``skip_invalid``.
+* A key that is also a column inside a file of its directory is an error: DuckDB would read
+  the directory's value in place of the file's. A glob or a single file reads no partition.
 """
 
 from __future__ import annotations
