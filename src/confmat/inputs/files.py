@@ -305,7 +305,7 @@ def where_source(source: Source, where: Any) -> Source:
     >>> [b.column(1).to_pylist() for b in f.batches(["y"], batch_rows=8)]
     [[True, False, True]]
     """
-    where = check_where(where)
+    where = check_where(where, source.columns)
     if FILTER_COLUMN in source.columns:
         raise ValueError(f"{source.name} has a column named {FILTER_COLUMN!r}, which where= "
                          "needs for itself")

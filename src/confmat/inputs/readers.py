@@ -13,6 +13,7 @@ from typing import Any
 
 from ..deps import require
 from .csv_dialect import check_header, csv_relation, raw_header, renamed
+from .hive import partitioned_dataset
 from .json_lines import json_relation
 from .source import ReadError, Source, engine_exceptions, mixed_column_types
 from .sql_counts import literal, quote
@@ -83,10 +84,16 @@ def dataset_files(directory: str) -> list[str]:
 
 
 def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
-                  partition_schema: Any = None) -> Source:
+                  partitions: Any = None) -> Source:
     """A Parquet or Arrow IPC source streamed by a :mod:`pyarrow.dataset` (hive-partitioned
     when ``root`` is a directory). Text columns of Parquet are read as dictionaries, and every
     Parquet footer's row count is checked against its row groups.
+
+    The hive partition values are not parsed by pyarrow: each file is a fragment whose
+    partition expression holds the values DuckDB reads from its path
+    (:func:`confmat.inputs.hive.partition_values`), so the stream hands out DuckDB's values
+    (``2024-1-2`` a date, ``' 1'`` the integer 1, ``__HIVE_DEFAULT_PARTITION__`` null), and
+    the files are read in the order DuckDB reads them.
 
     Parameters
     ----------
@@ -98,9 +105,10 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
         The format.
     root : str
         What the user passed: a file, a directory or a glob.
-    partition_schema : pyarrow.Schema, optional
-        The types of the hive partition columns (the DuckDB relation's: see
-        :mod:`confmat.inputs.hive`); pyarrow infers them when None.
+    partitions : pyarrow.Table, optional
+        The hive partition values, one row per file of ``files``
+        (:func:`confmat.inputs.hive.partition_values`); without them pyarrow reads no
+        partition column.
 
     Returns
     -------
@@ -117,16 +125,15 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
     pa = require("pyarrow", "reading Parquet and Arrow files")
     ds = require("pyarrow.dataset", "reading Parquet and Arrow files")
 
-    partitioning: Any = "hive" if os.path.isdir(root) else None
-    if partitioning is not None and partition_schema is not None:
-        partitioning = ds.partitioning(partition_schema, flavor="hive")
-    kw: dict[str, Any] = {"partitioning": partitioning}
-    if os.path.isdir(root):
-        source: Any = root
-    else:
-        source = files if len(files) > 1 else files[0]
+    source: Any = files if len(files) > 1 else files[0]
+
+    def open_dataset(form: Any, schema: Any = None) -> Any:
+        if partitions is None:
+            return ds.dataset(source, format=form, schema=schema)
+        return partitioned_dataset(files, form, partitions, schema)
+
     try:
-        base = ds.dataset(source, format="ipc" if fmt == "arrow" else "parquet", **kw)
+        base = open_dataset("ipc" if fmt == "arrow" else "parquet")
     except pa.ArrowInvalid as exc:
         if "duplicate" in str(exc):
             for f in files:
@@ -151,8 +158,7 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
                     unified = None  # kinds that do not mix: refused if those columns are read
                 if unified is not None:
                     extra = [f for f in base.schema if f.name not in unified.names]
-                    base = ds.dataset(source, format="ipc",
-                                      schema=pa.schema([*unified, *extra]), **kw)
+                    base = open_dataset("ipc", pa.schema([*unified, *extra]))
         return Source(name, fmt, list(base.schema.names), rows=base.count_rows(), dataset=base,
                       mixed_types=mixed)
     schema = base.schema
@@ -161,7 +167,7 @@ def arrow_dataset(name: str, files: list[str], fmt: str, root: str,
     dataset = base
     if text:
         pformat = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=text))
-        dataset = ds.dataset(source, format=pformat, **kw)
+        dataset = open_dataset(pformat)
     rows = 0
     footers = []
     for frag in dataset.get_fragments():
@@ -324,18 +330,15 @@ def arrow_source(name: str, files: list[str], root: str,
     >>> sorted(src.dataset.to_table().column("g").to_pylist())
     ['01', '1']
     """
-    from .hive import check_partition_columns, partition_keys, partition_types, split_types
+    from .hive import check_partition_columns, partition_keys, partition_values, split_types
 
     keys = partition_keys(files) if os.path.isdir(root) else {}
     _, hive_types = split_types(name, keys, types or {}, typed=True, kind="Arrow IPC")
     if not any(keys.values()):
         return arrow_dataset(name, files, "arrow", root)
     check_partition_columns(name, keys, {f: _schema_names(f, "arrow") or [] for f in files})
-    con = duckdb_connection()
-    typed = partition_types(con, name, files, hive_types)
-    columns = ", ".join(f"CAST(NULL AS {t}) AS {quote(k)}" for k, t in typed.items())
-    schema = con.sql(f"SELECT {columns}").limit(0).arrow().schema
-    return arrow_dataset(name, files, "arrow", root, partition_schema=schema)
+    values = partition_values(duckdb_connection(), name, files, hive_types)
+    return arrow_dataset(name, files, "arrow", root, partitions=values)
 
 
 def parquet_source(name: str, files: list[str], root: str,
@@ -369,7 +372,14 @@ def parquet_source(name: str, files: list[str], root: str,
         :func:`confmat.inputs.parquet_meta.parquet_footers`), ``types`` names a column that
         is not a partition key, or a partition key is also a column of a file.
     """
-    from .hive import check_partition_columns, hive_options, partition_keys, split_types
+    from .hive import (
+        check_partition_columns,
+        checked_partitions,
+        hive_options,
+        partition_keys,
+        partition_values,
+        split_types,
+    )
     from .parquet_meta import file_column_types, parquet_footers
 
     con = duckdb_connection(trust_statistics=False)
@@ -387,16 +397,16 @@ def parquet_source(name: str, files: list[str], root: str,
     options = [*hive_options(keys, hive_types), f"union_by_name = {str(bool(mixed)).lower()}"]
     rel = con.sql(f"SELECT * FROM read_parquet([{listed}], {', '.join(options)})")
     columns = list(rel.columns)
-    # the streamed path reads the partition values with the relation's types
-    parts = [c for c in columns if any(c in ks for ks in keys.values())]
+    # the streamed path hands out the values DuckDB reads, of the relation's types
+    typed, values = checked_partitions(con, name, files, keys, rel, hive_types)
     if na_values:
         rel = _text_nulls(rel, na_values)
     # pyarrow's dataset would read the files with the first one's schema: stream the unified
     # relation instead
     make = None if mixed else (lambda: arrow_dataset(
         name, files, "parquet", root,
-        partition_schema=rel.select(*(quote(c) for c in parts)).limit(0).arrow().schema
-        if parts else None))
+        partitions=values if values is not None or not typed else partition_values(
+            con, name, files, typed)))
     return Source(name, "parquet", columns, rows=rows, relation=rel, keep=[con],
                   make_dataset=make, key_ranges=ranges, connection=con, mixed_types=mixed)
 
@@ -492,7 +502,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         what = name if len(files) == 1 else f"{name}: file {empty[0]!r}"
         raise ValueError(f"{what} is empty (0 bytes): it has no header line; every "
                          f"{fmt.upper()} file of a source starts with its header")
-    from .hive import partition_keys, split_types
+    from .hive import checked_partitions, partition_keys, split_types
 
     keys = partition_keys(files) if root is not None and os.path.isdir(root) else {}
     types, hive_types = split_types(name, keys, types, typed=False)
@@ -538,6 +548,8 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
         columns = list(rel.columns)
         if nulls:
             rel = _text_nulls(rel, nulls)
+    if any(keys.values()):
+        checked_partitions(con, name, files, keys, rel, hive_types)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
                   connection=con, mixed_types=mixed)
 

@@ -27,9 +27,10 @@ functions (a filter holds for a row, not for a set of them), star expressions
 (``COLUMNS(*)``), lambdas, parameters, qualified function names (``main.f(x)``, and the method
 form ``x.f()``, which may reach a schema's macro), functions that change between runs
 (``now()``, ``random()``), and the names DuckDB reads as such a function when the source has
-no column of that name (``current_date``, ``current_user``, ... :data:`VALUE_FUNCTION_NAMES`).
-A column of one of those names cannot be filtered on (rename it in the query of
-``evaluate_sql``).
+no column of that name (``current_date``, ``current_user``, ... :data:`VALUE_FUNCTION_NAMES`),
+quoted or not. A column of one of those names is filtered on by its quoted name
+(``"user" = 'ann'``), which is taken when the source has that column; the bare word is
+refused, so that a filter never reads the session where a column was meant.
 
 What the list does not cover: a connection given to ``evaluate_sql`` may hold macros of the
 same name as an allowed function (DuckDB resolves ``lower`` to a ``main.lower`` macro before
@@ -52,6 +53,7 @@ that only parses the filter here runs with external access off.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from ..deps import require
@@ -135,8 +137,8 @@ VALUE_FUNCTION_NAMES = frozenset({"current_catalog", "current_date", "current_ro
                                   "current_user", "localtime", "localtimestamp", "session_user",
                                   "user"})
 """Names that DuckDB's parser gives as a column reference and its binder, when the source has no
-column of that name, reads as a function of the session (the clock, the user, the catalogue):
-refused as column names in a filter."""
+column of that name, reads as a function of the session (the clock, the user, the catalogue),
+quoted or not: in a filter, taken only quoted and when the source has such a column."""
 
 ALLOWED_TYPES = frozenset({
     "BOOLEAN", "BOOL", "LOGICAL", "TINYINT", "INT1", "SMALLINT", "INT2", "SHORT", "INTEGER",
@@ -167,6 +169,8 @@ _WHY_NODE = {
 }
 
 _LEAD = "where must be a condition over the source's columns; "
+#: The statement a filter is parsed in (``query_location`` counts from its start).
+_PREFIX = "SELECT * FROM t WHERE "
 _SEE_EXPR = "the expressions allowed are confmat.inputs.where.ALLOWED_EXPRESSIONS"
 _SEE_FUNC = ("a filter may call only the functions of confmat.inputs.where.ALLOWED_FUNCTIONS, "
              "which compute on their arguments alone")
@@ -221,10 +225,32 @@ def _check_type(node: dict[str, Any], where: str) -> None:
                          "confmat.inputs.where.ALLOWED_TYPES")
 
 
-def _walk(con: Any, node: Any, where: str) -> None:
+def _check_session_name(node: dict[str, Any], where: str, columns: Sequence[str] | None
+                        ) -> None:
+    """Refuse a column reference that DuckDB may read as a session function, unless it is
+    quoted and the source has such a column."""
+    name = str(node["column_names"][0])
+    text = where.encode()  # DuckDB counts the location in bytes of UTF-8
+    start = int(node.get("query_location", -1)) - len(_PREFIX)
+    quoted = 0 <= start < len(text) and text[start:start + 1] == b'"'
+    known = columns is not None and name.lower() in {str(c).lower() for c in columns}
+    if quoted and known:
+        return
+    lead = (f"{_LEAD}{where!r} names {name}, which DuckDB reads as its function "
+            f"{name.lower()} (the clock, the user or the catalogue, not the rows)")
+    if quoted:
+        raise ValueError(f"{lead}: the source has no column {name!r}, and DuckDB reads a "
+                         f'quoted "{name}" as the function too when there is none (see '
+                         "confmat.inputs.where.VALUE_FUNCTION_NAMES)")
+    raise ValueError(f"{lead} unless the source has a column of that name; if {name} is a "
+                     f'column, write it as "{name}" (quoted, it is read as the column, '
+                     "which must exist; see confmat.inputs.where.VALUE_FUNCTION_NAMES)")
+
+
+def _walk(con: Any, node: Any, where: str, columns: Sequence[str] | None = None) -> None:
     if isinstance(node, list):
         for item in node:
-            _walk(con, item, where)
+            _walk(con, item, where, columns)
         return
     if not isinstance(node, dict):
         return
@@ -240,26 +266,27 @@ def _walk(con: Any, node: Any, where: str) -> None:
         names = node.get("column_names") or []
         if cls == "COLUMN_REF" and len(names) == 1 and str(names[0]).lower() in \
                 VALUE_FUNCTION_NAMES:
-            raise ValueError(f"{_LEAD}{where!r} names {names[0]}, which DuckDB reads as its "
-                             f"function {str(names[0]).lower()} (the clock, the user or the "
-                             "catalogue, not the rows) when the source has no column of that "
-                             "name; a column of that name cannot be used in where= (see "
-                             "confmat.inputs.where.VALUE_FUNCTION_NAMES)")
+            _check_session_name(node, where, columns)
     for value in node.values():
-        _walk(con, value, where)
+        _walk(con, value, where, columns)
 
 
-def check_where(where: Any) -> str:
+def check_where(where: Any, columns: Sequence[str] | None = None) -> str:
     """Check that ``where`` is one SQL condition over columns, and return it.
 
     The condition is parsed by DuckDB's parser and each node of the parse is checked against
     an allow-list: :data:`ALLOWED_EXPRESSIONS` for the kinds of expression and
     :data:`ALLOWED_FUNCTIONS` for the functions (both compute on their operands alone).
+    A name of :data:`VALUE_FUNCTION_NAMES` is taken only quoted (``"user" = 'ann'``) and
+    only when ``columns`` holds it (DuckDB matches names ignoring case): DuckDB reads it,
+    quoted or not, as the session's function when the source has no such column.
 
     Parameters
     ----------
     where : str
         The filter, e.g. ``"split = 'test' AND site <> 'B'"``.
+    columns : sequence of str, optional
+        The source's columns; without them no name of :data:`VALUE_FUNCTION_NAMES` is taken.
 
     Returns
     -------
@@ -276,8 +303,8 @@ def check_where(where: Any) -> str:
         :data:`ALLOWED_EXPRESSIONS` (a subquery, a window function, ``COLUMNS(*)``, a lambda),
         calls a function not in :data:`ALLOWED_FUNCTIONS` (an aggregate, ``now()``,
         ``read_text``, a macro) or by a qualified name, or names one of
-        :data:`VALUE_FUNCTION_NAMES`; the message names ``where``, quotes it and says what is
-        not allowed.
+        :data:`VALUE_FUNCTION_NAMES` unquoted or that is not one of ``columns``; the message
+        names ``where``, quotes it and says what is not allowed.
 
     Examples
     --------
@@ -291,6 +318,12 @@ def check_where(where: Any) -> str:
     Traceback (most recent call last):
     ...
     ValueError: where must be a condition over the source's columns; 'day < now()' calls now(), which reads the session (the clock, a setting, a variable): not the rows; a filter may call only the functions of confmat.inputs.where.ALLOWED_FUNCTIONS, which compute on their arguments alone
+    >>> check_where('"user" = \\'ann\\'', columns=["y", "yhat", "user"])
+    '"user" = \\'ann\\''
+    >>> check_where("user = 'ann'", columns=["y", "yhat", "user"])
+    Traceback (most recent call last):
+    ...
+    ValueError: where must be a condition over the source's columns; "user = 'ann'" names user, which DuckDB reads as its function user (the clock, the user or the catalogue, not the rows) unless the source has a column of that name; if user is a column, write it as "user" (quoted, it is read as the column, which must exist; see confmat.inputs.where.VALUE_FUNCTION_NAMES)
     >>> check_where("y = 1), false) AS a, coalesce((true")
     Traceback (most recent call last):
     ...
@@ -302,8 +335,7 @@ def check_where(where: Any) -> str:
         raise ValueError("where must be a SQL expression, got an empty string")
     duckdb = require("duckdb", "filtering rows (where=)")
     with duckdb.connect(config={"enable_external_access": False}) as con:
-        text = con.execute("SELECT json_serialize_sql(?)",
-                           [f"SELECT * FROM t WHERE {where}"]).fetchone()[0]
+        text = con.execute("SELECT json_serialize_sql(?)", [_PREFIX + where]).fetchone()[0]
         parsed = json.loads(text)
         statements = parsed.get("statements") or []
         if parsed.get("error") or len(statements) != 1:
@@ -322,5 +354,5 @@ def check_where(where: Any) -> str:
         if not well_formed:
             raise ValueError(f"where must be one SQL condition over the source's columns; "
                              f"{where!r} adds clauses of its own")
-        _walk(con, node["where_clause"], where)
+        _walk(con, node["where_clause"], where, columns)
     return where
