@@ -8,12 +8,16 @@ Targets of issue #16:
       it runs at ``--n-fair`` rows (1e6 by default) and confmat at that size and at ``--n``;
   [2] K = 10, 1000 groups, ``--n`` rows: the G x K x K count within 1.5x of counting the plain
       K x K matrix.
+  [3] ROC AUC and average precision by group from score histograms (a file counted with
+      ``group_cols`` and ``bins``): the stacked computation against the former loop over the
+      groups' histograms, G = 10, 1000, 10000.
 Values are checked against fairlearn (to 1e-12) and the stack's sum against the plain count
 before any figure is printed. The best of ``--rounds`` interleaved rounds counts for confmat;
 fairlearn runs once.
 
 Usage: python benchmarks/bench_groups.py [--n 1e7] [--n-fair 1e6] [--groups 1000]
-                                         [--rounds 3]
+                                         [--rounds 3] [--bins 256]
+                                         [--only metrics|count|binned]
 """
 
 from __future__ import annotations
@@ -127,15 +131,54 @@ def section_count(n: int, groups: int, n_rounds: int) -> None:
           f"{times['grouped+codes'] / times['plain']:.2f}x")
 
 
+def section_binned(bins: int, n_rounds: int) -> None:
+    from confmat.binned import ScoreHistogram
+    from confmat.groups.binned_scores import BinnedGroupedScores
+
+    print(f"[3] ROC AUC and average precision by group from score histograms, {bins} bins")
+    rng = np.random.default_rng(3)
+    for groups in (10, 1000, 10_000):
+        template = ScoreHistogram([0, 1], bins=bins)
+        hists = []
+        for _ in range(groups):
+            h = ScoreHistogram([0, 1], bins=bins)
+            h.counts = rng.integers(0, 50, template.counts.shape)  # counts of a file's GROUP BY
+            hists.append(h)
+        scores = BinnedGroupedScores(hists)
+
+        def loop(hists: list = hists) -> tuple[np.ndarray, np.ndarray]:  # one by one, as before
+            return (np.array([h.roc_auc() for h in hists]),
+                    np.array([h.average_precision() for h in hists]))
+
+        def stacked(scores: BinnedGroupedScores = scores) -> tuple[np.ndarray, np.ndarray]:
+            scores._stack = None  # the stack is built in each round, as on first use
+            return scores.values("roc_auc"), scores.values("average_precision")
+
+        a, b = loop(), stacked()
+        worst = max(float(np.max(np.abs(x - y))) for x, y in zip(a, b, strict=True))
+        assert worst <= 1e-12, f"stacked and per-histogram values differ by {worst}"
+        times = best_of({"loop": loop, "stacked": stacked}, n_rounds)
+        print(f"    G = {groups:6d}: loop {times['loop'] * 1e3:9.2f} ms, stacked "
+              f"{times['stacked'] * 1e3:8.2f} ms, ratio loop / stacked "
+              f"{times['loop'] / times['stacked']:6.1f}x (max |difference| {worst:.1e})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=float, default=1e7)
     ap.add_argument("--n-fair", type=float, default=1e6)
     ap.add_argument("--groups", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--bins", type=int, default=256)
+    ap.add_argument("--only", choices=["metrics", "count", "binned"], default=None,
+                    help="run one section only")
     args = ap.parse_args()
-    section_metrics(int(args.n), int(args.n_fair), args.groups, args.rounds)
-    section_count(int(args.n), args.groups, max(args.rounds, 5))
+    if args.only in (None, "metrics"):
+        section_metrics(int(args.n), int(args.n_fair), args.groups, args.rounds)
+    if args.only in (None, "count"):
+        section_count(int(args.n), args.groups, max(args.rounds, 5))
+    if args.only in (None, "binned"):
+        section_binned(args.bins, args.rounds)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,10 @@ sqrt(0.95 * 0.05 / R) (0.011 at R = 400); rows more than 3 of those from 0.95 ar
 as a miss and is reported in the 'undef' column.
 
 Run: python benchmarks/coverage_study.py [--reps 400] [--resamples 1000] [--seed 0]
+                                       [--proportion-only]
+(``--proportion-only``: the proportion intervals alone, no bootstrap or other method; the
+simulated tables are the same as in the whole study, the bootstrap draws come from their
+own generator.)
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ P_THREE = np.array([[0.30, 0.05, 0.02], [0.04, 0.25, 0.06], [0.02, 0.06, 0.20]])
 P_THREE = P_THREE / P_THREE.sum()
 
 BOOT = ("percentile", "bca")
-PROP = ("wilson", "agresti_coull", "clopper_pearson", "wald")
+PROP = ("wilson", "agresti_coull", "clopper_pearson", "jeffreys", "wald")
 PLAN = {
     "binary": [
         ("accuracy", None, (*PROP, *BOOT)),
@@ -43,13 +47,13 @@ PLAN = {
         ("lr_plus", 0, BOOT),
     ],
     "balanced": [
-        ("accuracy", None, ("wilson", "wald", *BOOT)),
+        ("accuracy", None, ("wilson", "jeffreys", "wald", *BOOT)),
         ("mcc", None, ("fisher_z", *BOOT)),
         ("kappa", None, ("kappa_asymptotic", *BOOT)),
     ],
     "three-class": [
-        ("accuracy", None, ("wilson", "clopper_pearson", "wald", *BOOT)),
-        ("recall", 2, ("wilson", *BOOT)),
+        ("accuracy", None, ("wilson", "clopper_pearson", "jeffreys", "wald", *BOOT)),
+        ("recall", 2, ("wilson", "jeffreys", *BOOT)),
         ("f1_macro", None, BOOT),
         ("mcc", None, BOOT),
         ("kappa", None, ("kappa_asymptotic", *BOOT)),
@@ -70,8 +74,12 @@ def main() -> None:
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 1000])
+    ap.add_argument("--proportion-only", action="store_true",
+                    help="only the proportion intervals (Wilson, Agresti-Coull, Clopper-Pearson, "
+                         "Jeffreys, Wald)")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
+    boot_rng = np.random.default_rng([args.seed, 1])  # resampling: the tables stay the same
     se = np.sqrt(0.95 * 0.05 / args.reps)
     start = time.perf_counter()
     print(f"95 % intervals, R = {args.reps} simulated test sets per row, "
@@ -87,6 +95,8 @@ def main() -> None:
                 truth = true_value(p, metric, pos)
                 name, avg = ("f1", "macro") if metric == "f1_macro" else (metric, None)
                 for method in methods:
+                    if args.proportion_only and method not in PROP:
+                        continue
                     hit = undef = 0
                     widths = []
                     for t in tables:
@@ -95,7 +105,7 @@ def main() -> None:
                             warnings.simplefilter("ignore")
                             lo, hi = cm.ci(name, method=method, average=avg,
                                            pos_label=pos, n_resamples=args.resamples,
-                                           random_state=rng)
+                                           random_state=boot_rng)
                         if not (np.isfinite(lo) and np.isfinite(hi)):
                             undef += 1
                             continue

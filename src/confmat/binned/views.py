@@ -184,17 +184,10 @@ class HistogramCurves:
 
     @staticmethod
     def _binned_auc(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None) -> float:
-        p = pos.sum()
-        q = neg.sum()
-        if p == 0 or q == 0:
+        if pos.sum() == 0 or neg.sum() == 0:
             return undefined_auc()
         if max_fpr in (None, 1):
-            # shares of each class per bin, not counts: a product of two counts (or sums of
-            # weights far from 1) would overflow or underflow float64, and P N passes int64
-            pos_f = pos / float(p)
-            neg_f = neg / float(q)
-            below = np.cumsum(neg_f) - neg_f
-            return float((pos_f * (below + 0.5 * neg_f)).sum())
+            return float(binned_auc(pos, neg))
         lower = np.arange(pos.shape[0], dtype=np.float64)
         keep = (pos + neg)[::-1] > 0
         thr = lower[::-1][keep]
@@ -475,3 +468,40 @@ def pair_bound(pos: np.ndarray, neg: np.ndarray) -> float:
         return float("nan")
     return float(0.5 * ((pos / p) * (neg / q)).sum())  # shares: no product of two counts
 
+
+def binned_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+    """Binned ROC AUC of one histogram or of a stack of them: the exact AUC of the scores
+    rounded down to their bin's lower edge, a positive-negative pair within one bin counting
+    one half.
+
+    Parameters
+    ----------
+    pos, neg : ndarray of shape (..., bins)
+        Counts (or sums of weights) of the positives and the negatives per bin, bins in
+        increasing score order along the last axis; one histogram per leading index.
+
+    Returns
+    -------
+    ndarray of float64, shape (...)
+        The AUC of each histogram; NaN (without a warning) where one class has no weight.
+
+    Examples
+    --------
+    >>> binned_auc(np.array([0, 1, 1]), np.array([1, 1, 0])).item()  # one tie in bin 1
+    0.875
+    >>> binned_auc(np.array([[0, 1], [1, 1]]), np.array([[1, 0], [0, 0]])).tolist()
+    [1.0, nan]
+    """
+    pos = np.asarray(pos)
+    neg = np.asarray(neg)
+    p = pos.sum(axis=-1, keepdims=True)
+    q = neg.sum(axis=-1, keepdims=True)
+    defined = (p[..., 0] > 0) & (q[..., 0] > 0)
+    # shares of each class per bin, not counts: a product of two counts (or sums of
+    # weights far from 1) would overflow or underflow float64, and P N passes int64
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pos_f = pos / np.where(p > 0, p, 1).astype(np.float64)
+        neg_f = neg / np.where(q > 0, q, 1).astype(np.float64)
+    below = np.cumsum(neg_f, axis=-1) - neg_f
+    area = (pos_f * (below + 0.5 * neg_f)).sum(axis=-1)
+    return np.where(defined, area, np.nan)

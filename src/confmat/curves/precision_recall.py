@@ -24,16 +24,19 @@ def pr_points(
     ----------
     thr : ndarray
         Distinct scores, decreasing (:func:`~confmat.curves.rank.cumulative_counts`).
-    tps, fps : ndarray
-        Positive and negative counts (or weights) at or above each score.
+    tps, fps : ndarray of shape (T,) or (..., T)
+        Positive and negative counts (or weights) at or above each score; a stack of
+        curves along the leading axes (then ``thr`` has the same shape and
+        ``drop_intermediate`` must be False).
     drop_intermediate : bool
         Drop the thresholds where recall does not change.
 
     Returns
     -------
     precision, recall : ndarray of float64
-        One more point than thresholds. Precision is 0 where nothing is predicted positive;
-        without positives recall is 1 everywhere (with a ``UserWarning``).
+        One more point than thresholds (along the last axis). Precision is 0 where nothing
+        is predicted positive; without positives recall is 1 everywhere (with a
+        ``UserWarning``).
     thresholds : ndarray of float64
         Increasing.
 
@@ -45,6 +48,8 @@ def pr_points(
     """
     tps = np.asarray(tps, dtype=np.float64)
     fps = np.asarray(fps, dtype=np.float64)
+    if drop_intermediate and tps.ndim > 1:
+        raise ValueError("drop_intermediate applies to one curve, not a stack of curves")
     if drop_intermediate and fps.shape[0] > 2:
         step = np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:]))
         keep = np.flatnonzero(np.concatenate([[True], step, [True]]))
@@ -52,19 +57,19 @@ def pr_points(
     ps = tps + fps
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(ps != 0, tps / np.where(ps != 0, ps, 1.0), 0.0)
-    if tps[-1] == 0:
+    total = tps[..., -1:]
+    if (total == 0).any():
         warnings.warn(
             "No positive class found in y_true, recall is set to one for all thresholds.",
             UserWarning,
             stacklevel=3,
         )
-        recall = np.ones_like(tps)
-    else:
-        recall = tps / tps[-1]
+    recall = np.where(total != 0, tps / np.where(total != 0, total, 1.0), 1.0)
+    end = np.ones((*tps.shape[:-1], 1))
     return (
-        np.concatenate([precision[::-1], [1.0]]),
-        np.concatenate([recall[::-1], [0.0]]),
-        thr[::-1].astype(np.float64),
+        np.concatenate([precision[..., ::-1], end], axis=-1),
+        np.concatenate([recall[..., ::-1], 0.0 * end], axis=-1),
+        np.asarray(thr)[..., ::-1].astype(np.float64),
     )
 
 
@@ -138,16 +143,50 @@ def ap_from_counts(tps: np.ndarray, fps: np.ndarray, method: str) -> float:
     >>> ap_from_counts(np.array([1, 1, 2]), np.array([0, 1, 1]), "step")
     0.8333333333333333
     """
-    thr = np.zeros(tps.shape[0])
-    precision, recall, _ = pr_points(thr, tps, fps, False)
-    if method == "step":
-        return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
-    if method == "interpolated":
-        # precision at recall r replaced by the best precision at any recall >= r
-        best = np.maximum.accumulate(precision)
-        return float(max(0.0, -np.sum(np.diff(recall) * best[:-1])))
-    return float(max(0.0, -np.trapezoid(precision, recall)))
+    return float(ap_from_count_stack(tps, fps, method))
 
+
+def ap_from_count_stack(tps: np.ndarray, fps: np.ndarray, method: str) -> np.ndarray:
+    """Average precision of one curve or of a stack of curves (the formula of
+    :func:`ap_from_counts`, along the last axis).
+
+    A stack may repeat a point (the cumulative counts of a histogram's empty bins): a
+    repeated point adds no rise in recall, so the ``'step'`` and ``'interpolated'`` areas do
+    not change; the ``'trapezoid'`` area does where the repeated point has no sample above it
+    (precision 0 instead of the curve's end), so stacks with empty leading bins should use
+    ``'step'`` or ``'interpolated'``.
+
+    Parameters
+    ----------
+    tps, fps : ndarray of shape (..., T)
+        Cumulative positive and negative counts (or weights), scores decreasing along the
+        last axis.
+    method : {'step', 'interpolated', 'trapezoid'}
+        As :func:`ap_from_counts`.
+
+    Returns
+    -------
+    ndarray of float64, shape (...)
+        In [0, 1].
+
+    Examples
+    --------
+    >>> tps = np.array([[1, 1, 2], [0, 1, 1]])
+    >>> fps = np.array([[0, 1, 1], [1, 1, 2]])
+    >>> ap_from_count_stack(tps, fps, "step").tolist()
+    [0.8333333333333333, 0.5]
+    """
+    tps = np.asarray(tps)
+    precision, recall, _ = pr_points(np.zeros(tps.shape), tps, fps, False)
+    if method == "step":
+        area = -np.sum(np.diff(recall, axis=-1) * precision[..., :-1], axis=-1)
+    elif method == "interpolated":
+        # precision at recall r replaced by the best precision at any recall >= r
+        best = np.maximum.accumulate(precision, axis=-1)
+        area = -np.sum(np.diff(recall, axis=-1) * best[..., :-1], axis=-1)
+    else:
+        area = -np.trapezoid(precision, recall, axis=-1)
+    return np.maximum(0.0, area)
 
 
 

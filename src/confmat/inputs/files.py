@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
+from .gzip_check import check_gzip_files
 from .numpy_files import numpy_source
 from .readers import (
     COMPRESSIONS,
@@ -218,10 +219,12 @@ def open_source(
     except ReadError:
         raise
     except (TypeError, ValueError) as exc:
+        check_gzip_files(name, files)  # a damaged .gz stream is the reason, whatever DuckDB says
         if type(exc) in (TypeError, ValueError):
             raise
         raise engine_error(name, exc) from exc
     except errors as exc:
+        check_gzip_files(name, files)
         raise engine_error(name, exc) from exc
 
 
@@ -327,6 +330,7 @@ def where_source(source: Source, where: Any) -> Source:
         rel = rel.select(f"*, coalesce(({where}), false) AS {quote(FILTER_COLUMN)}")
         kind = str(rel.types[-1])
     except duckdb.Error as exc:
+        source.finish_checks()  # a header garbled by a damaged stream is the damage
         reason = " ".join(str(exc).strip().splitlines()[:2])
         raise ValueError(f"where: DuckDB cannot evaluate {where!r} over {source.name}: "
                          f"{reason}") from exc
@@ -336,4 +340,4 @@ def where_source(source: Source, where: Any) -> Source:
     return Source(source.name, source.format, list(source.columns), rows=source.rows,
                   relation=rel, keep=keep, key_ranges=source.key_ranges, connection=con,
                   mixed_types=source.mixed_types, filtered=True, where=where,
-                  unfiltered=base)
+                  unfiltered=base, checks=source.checks)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..deps import require
 from .csv_dialect import check_header, csv_relation, raw_header, renamed
+from .gzip_check import gzip_checks
 from .hive import partitioned_dataset
 from .json_lines import json_relation
 from .source import ReadError, Source, engine_exceptions, mixed_column_types
@@ -445,7 +446,8 @@ def _duplicates(names: Sequence[str]) -> list[str]:
 def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
                  na_values: Sequence[str] | None, root: str | None = None) -> Source:
     """A CSV, TSV or JSON lines source read by DuckDB (``.gz`` and ``.zst`` by DuckDB,
-    ``.bz2`` through Python's decompressor).
+    ``.bz2`` through Python's decompressor; each ``.gz`` stream is also checked by zlib
+    beside DuckDB's read, see :mod:`confmat.inputs.gzip_check`).
 
     Parameters
     ----------
@@ -551,7 +553,7 @@ def duckdb_text(name: str, files: list[str], fmt: str, types: dict[str, str],
     if any(keys.values()):
         checked_partitions(con, name, files, keys, rel, hive_types)
     return Source(name, fmt, columns, rows=None, relation=rel, keep=keep, key_ranges={},
-                  connection=con, mixed_types=mixed)
+                  connection=con, mixed_types=mixed, checks=gzip_checks(name, files))
 
 
 def _text_nulls(rel: Any, nulls: Sequence[str]) -> Any:

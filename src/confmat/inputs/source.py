@@ -238,6 +238,10 @@ class Source:
         That filter, as the user wrote it (for :meth:`read_error`).
     unfiltered : duckdb.DuckDBPyRelation, optional
         The relation before the filter was added (for :meth:`read_error`).
+    checks : list, optional
+        Checks of the bytes the engine decodes, run beside its read
+        (:class:`confmat.inputs.gzip_check.GzipCheck` of ``.gz`` files): :meth:`start_checks`
+        and :meth:`finish_checks`.
 
     Examples
     --------
@@ -265,6 +269,26 @@ class Source:
     filtered: bool = False
     where: str | None = None
     unfiltered: Any = None
+    checks: list[Any] = field(default_factory=list)
+
+    def start_checks(self) -> None:
+        """Start the checks of the source's bytes (``checks``), to run while an engine reads
+        it; a read calls :meth:`finish_checks` before it hands out its result."""
+        for check in self.checks:
+            check.start()
+
+    def finish_checks(self) -> None:
+        """Wait for the checks of the source's bytes (run here if they were not started).
+
+        Raises
+        ------
+        ReadError
+            If one of them finds the bytes damaged (a gzip stream that does not inflate or
+            whose CRC-32 does not match): the engine's result, or its own error, would then
+            not be the file's.
+        """
+        for check in self.checks:
+            check.result()
 
     @property
     def streams_raw(self) -> bool:
@@ -378,6 +402,7 @@ class Source:
                 raise ValueError(f"{self.name} has {n} columns named {c!r}; column names must be unique")
         missing = [c for c in wanted if c not in self.columns]
         if missing:
+            self.finish_checks()  # a header garbled by a damaged stream is the damage
             what = "column" if len(missing) == 1 else "columns"
             hint = ""
             if self.format in ("csv", "tsv") and any(  # a header split on the wrong mark
@@ -445,6 +470,7 @@ class Source:
             cols.append(FILTER_COLUMN)
             counted = True  # the filter lives in the relation
         errors = engine_exceptions()
+        self.start_checks()
         via_relation = self.relation is not None and (counted or (
             self.dataset is None and self.make_dataset is None))
         if not via_relation:
@@ -482,11 +508,13 @@ class Source:
                 try:
                     batch = next(it)
                 except StopIteration:
+                    self.finish_checks()
                     return
                 yield _exact_batch(batch, full=self.format == "arrow")
         except ReadError:
             raise
         except errors as exc:
+            self.finish_checks()
             raise self.read_error(exc) from exc
 
 

@@ -99,13 +99,16 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
     """
 
     bins = check_bins(bins)
+    source.start_checks()
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
                          score_col=score_col, bins=int(bins), key_ranges=source.key_ranges,
                          connection=source.connection,
                          keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
+        source.finish_checks()
         raise source.read_error(exc) from exc
+    source.finish_checks()
     t, p, n = g["true"], g["pred"], g["count"]
     ok, by_reason = _label_reasons(g)
     if score_col is not None:
@@ -227,13 +230,16 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
     """
     if score_col is not None:
         bins = check_bins(bins)
+    source.start_checks()
     try:
         g = count_groups(source.relation, true_col, pred_col, weight_col=weight_col,
                          score_col=score_col, bins=int(bins), group_cols=group_cols,
                          connection=source.connection,
                          keep_col=FILTER_COLUMN if source.filtered else None)
     except engine_exceptions() as exc:
+        source.finish_checks()
         raise source.read_error(exc) from exc
+    source.finish_checks()
     t, p, n = g["true"], g["pred"], g["count"]
     ok, by_reason = _label_reasons(g)
     if score_col is not None:
