@@ -92,6 +92,10 @@ def gzip_damage(path: str) -> str | None:
 class GzipCheck:
     """The zlib check of one ``.gz`` file (:func:`gzip_damage`), run at most once.
 
+    The checks of one source (:func:`gzip_checks`) share one thread, which checks the files
+    one after the other while the engine reads: a glob of a thousand files starts one thread,
+    not a thousand competing with the engine for the cores.
+
     Parameters
     ----------
     name : str
@@ -116,23 +120,25 @@ class GzipCheck:
 
     def __init__(self, name: str, path: str, several: bool = False) -> None:
         self.name, self.path, self.several = name, path, several
-        self._thread: threading.Thread | None = None
+        self._turn: _InTurn = _InTurn([self])
+        self._lock = threading.Lock()
         self._done = False
         self._reason: str | None = None
 
-    def _run(self) -> None:
-        try:
-            self._reason = gzip_damage(self.path)
-        except OSError:  # the file cannot be read (gone?): the engine's read says so
-            self._reason = None
-        self._done = True
+    def run(self) -> None:
+        """Check the file now, in this thread, unless that was done already."""
+        with self._lock:
+            if self._done:
+                return
+            try:
+                self._reason = gzip_damage(self.path)
+            except OSError:  # the file cannot be read (gone?): the engine's read says so
+                self._reason = None
+            self._done = True
 
     def start(self) -> None:
-        """Start the check in a daemon thread (once; later calls do nothing)."""
-        if self._thread is None and not self._done:
-            self._thread = threading.Thread(target=self._run, name="confmat-gzip-check",
-                                            daemon=True)
-            self._thread.start()
+        """Start the thread of this check's source (once; later calls do nothing)."""
+        self._turn.start()
 
     def result(self) -> None:
         """Wait for the check (run here if it was not started).
@@ -142,18 +148,40 @@ class GzipCheck:
         ReadError
             If the stream is damaged.
         """
-        if self._thread is not None:
-            self._thread.join()
-        elif not self._done:
-            self._run()
+        self._turn.join()
+        self.run()
         if self._reason is not None:
             where = f"{self.name} (file {self.path!r})" if self.several else self.name
             raise ReadError(f"{where} cannot be read whole: its gzip stream is damaged "
                             f"({self._reason})")
 
 
+class _InTurn:
+    """One daemon thread that runs some checks one after the other."""
+
+    def __init__(self, checks: list[GzipCheck]) -> None:
+        self.checks = checks
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="confmat-gzip-check",
+                                               daemon=True)
+                self.thread.start()
+
+    def _run(self) -> None:
+        for check in self.checks:
+            check.run()
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+
+
 def gzip_checks(name: str, files: Sequence[str]) -> list[GzipCheck]:
-    """The checks of a source's ``.gz`` files (none for other files).
+    """The checks of a source's ``.gz`` files (none for other files), sharing one thread.
 
     Parameters
     ----------
@@ -172,8 +200,12 @@ def gzip_checks(name: str, files: Sequence[str]) -> list[GzipCheck]:
     >>> [c.path for c in gzip_checks("d", ["a.csv", "b.csv.gz", "c.CSV.GZ"])]
     ['b.csv.gz', 'c.CSV.GZ']
     """
-    return [GzipCheck(name, f, several=len(files) > 1) for f in files
-            if f.lower().endswith(".gz")]
+    checks = [GzipCheck(name, f, several=len(files) > 1) for f in files
+              if f.lower().endswith(".gz")]
+    turn = _InTurn(checks)
+    for check in checks:
+        check._turn = turn
+    return checks
 
 
 def check_gzip_files(name: str, files: Sequence[str]) -> None:
