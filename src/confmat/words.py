@@ -141,7 +141,7 @@ def arg(name: str) -> str:
     return current().names.get(name, name)
 
 
-def arg_value(name: str, value: Any) -> str:
+def arg_value(name: str, value: Any, sep: str = "=") -> str:
     """The argument ``name`` with its value, as the caller would have written it.
 
     Parameters
@@ -150,6 +150,9 @@ def arg_value(name: str, value: Any) -> str:
         The Python argument.
     value : object
         Its value (shown with ``repr``).
+    sep : str, default "="
+        What stands between the name and the value in Python (``" "``: ``pos_label 7 is
+        not one of the labels``).
 
     Returns
     -------
@@ -173,7 +176,7 @@ def arg_value(name: str, value: Any) -> str:
     """
     words = current()
     if name not in words.names:
-        return f"{name}={value!r}"
+        return f"{name}{sep}{value!r}"
     said = words.names[name]
     if words.given is not None and name not in words.given and name in words.implied:
         return f"{words.implied[name]} {value!r} (implied: no {said} given)"

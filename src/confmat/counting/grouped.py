@@ -22,6 +22,7 @@ from ..deps import njit, numba_kernels
 from ..inputs.columns import LabelColumn
 from ..inputs.encode import check_sample_weight, normalize_labels
 from ..inputs.kinds import check_label_kinds, check_seen_kinds, unify_numbers
+from ..words import arg
 from .codes import coded_pair, compact, onto_book, threads
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels
 
@@ -474,7 +475,8 @@ def _fold(
     lp = np.fromiter((index.get(v, k) for v in vp), np.int64, len(vp))
     if given and strict and not (lt < k).any():
         raise ValueError(
-            "labels names no class that occurs in y_true; at least one label must be in y_true"
+            f"{arg('labels')} names no class that occurs in {arg('y_true')}; at least one label "
+            f"must be in {arg('y_true')}"
         )
     g = table.shape[0]
     if (lt.size == lp.size == k == table.shape[1] == table.shape[2]

@@ -55,6 +55,7 @@ import json
 from typing import Any
 
 from ..deps import require
+from ..words import arg
 
 __all__ = ["ALLOWED_EXPRESSIONS", "ALLOWED_FUNCTIONS", "ALLOWED_TYPES", "VALUE_FUNCTION_NAMES",
            "check_where"]
@@ -166,7 +167,9 @@ _WHY_NODE = {
     "POSITIONAL_REFERENCE": "a positional reference (#1); name the column",
 }
 
-_LEAD = "where must be a condition over the source's columns; "
+def _lead() -> str:
+    """The start of a message refusing a filter, the argument in the caller's words."""
+    return f"{arg('where')} must be a condition over the source's columns; "
 _SEE_EXPR = "the expressions allowed are confmat.inputs.where.ALLOWED_EXPRESSIONS"
 _SEE_FUNC = ("a filter may call only the functions of confmat.inputs.where.ALLOWED_FUNCTIONS, "
              "which compute on their arguments alone")
@@ -199,15 +202,15 @@ def _check_function(con: Any, node: dict[str, Any], where: str) -> None:
     path = (node.get("qualified_name") or {}).get("path") or [name]
     if node.get("schema") or node.get("catalog") or len(path) > 1:
         shown = ".".join(p for p in (node.get("catalog"), node.get("schema"), name) if p)
-        raise ValueError(f"{_LEAD}{where!r} calls {shown}(): call a function by its name "
+        raise ValueError(f"{_lead()}{where!r} calls {shown}(): call a function by its name "
                          f"alone ({name}(x), not x.{name}() or main.{name}(x)), which may "
                          "reach a schema's macro")
     if name.lower() not in ALLOWED_FUNCTIONS:
-        raise ValueError(f"{_LEAD}{where!r} calls {name}(), {_why_function(con, name)}; "
+        raise ValueError(f"{_lead()}{where!r} calls {name}(), {_why_function(con, name)}; "
                          f"{_SEE_FUNC}")
     orders = (node.get("order_bys") or {}).get("orders")
     if node.get("distinct") or node.get("filter") or orders or node.get("export_state"):
-        raise ValueError(f"{_LEAD}{where!r} uses DISTINCT, FILTER, ORDER BY or EXPORT_STATE "
+        raise ValueError(f"{_lead()}{where!r} uses DISTINCT, FILTER, ORDER BY or EXPORT_STATE "
                          f"in {name}(), which only aggregates take")
 
 
@@ -215,7 +218,7 @@ def _check_type(node: dict[str, Any], where: str) -> None:
     name = str(node.get("type_name", ""))
     if node.get("schema") or node.get("catalog") or name.upper() not in ALLOWED_TYPES:
         shown = ".".join(p for p in (node.get("catalog"), node.get("schema"), name) if p)
-        raise ValueError(f"{_LEAD}{where!r} casts to the type {shown}, which is not one of "
+        raise ValueError(f"{_lead()}{where!r} casts to the type {shown}, which is not one of "
                          "DuckDB's built-in types (an extension's type is downloaded from the "
                          "network on first use); the types allowed are "
                          "confmat.inputs.where.ALLOWED_TYPES")
@@ -232,7 +235,7 @@ def _walk(con: Any, node: Any, where: str) -> None:
         cls, kind = str(node.get("class")), str(node.get("type"))
         if kind not in ALLOWED_EXPRESSIONS.get(cls, ()):
             what = _WHY_NODE.get(cls, f"an expression of kind {cls} {kind}")
-            raise ValueError(f"{_LEAD}{where!r} holds {what}; {_SEE_EXPR}")
+            raise ValueError(f"{_lead()}{where!r} holds {what}; {_SEE_EXPR}")
         if cls == "FUNCTION":
             _check_function(con, node, where)
         if cls == "TYPE":
@@ -240,7 +243,7 @@ def _walk(con: Any, node: Any, where: str) -> None:
         names = node.get("column_names") or []
         if cls == "COLUMN_REF" and len(names) == 1 and str(names[0]).lower() in \
                 VALUE_FUNCTION_NAMES:
-            raise ValueError(f"{_LEAD}{where!r} names {names[0]}, which DuckDB reads as its "
+            raise ValueError(f"{_lead()}{where!r} names {names[0]}, which DuckDB reads as its "
                              f"function {str(names[0]).lower()} (the clock, the user or the "
                              "catalogue, not the rows) when the source has no column of that "
                              "name; a column of that name cannot be used in where= (see "
@@ -297,9 +300,9 @@ def check_where(where: Any) -> str:
     ValueError: where must be one SQL condition over the source's columns; 'y = 1), false) AS a, coalesce((true' does not parse as one: syntax error at or near ")"
     """
     if not isinstance(where, str):
-        raise TypeError(f"where must be a SQL expression (str), got {type(where).__name__}")
+        raise TypeError(f"{arg('where')} must be a SQL expression (str), got {type(where).__name__}")
     if not where.strip():
-        raise ValueError("where must be a SQL expression, got an empty string")
+        raise ValueError(f"{arg('where')} must be a SQL expression, got an empty string")
     duckdb = require("duckdb", "filtering rows (where=)")
     with duckdb.connect(config={"enable_external_access": False}) as con:
         text = con.execute("SELECT json_serialize_sql(?)",
@@ -309,7 +312,7 @@ def check_where(where: Any) -> str:
         if parsed.get("error") or len(statements) != 1:
             reason = parsed.get("error_message") or f"{len(statements)} statements"
             reason = " ".join(str(reason).split("\n")[:1])
-            raise ValueError(f"where must be one SQL condition over the source's columns; "
+            raise ValueError(f"{arg('where')} must be one SQL condition over the source's columns; "
                              f"{where!r} does not parse as one: {reason}")
         node = statements[0].get("node", {})
         table = node.get("from_table") or {}
@@ -320,7 +323,7 @@ def check_where(where: Any) -> str:
                        and node.get("where_clause") is not None
                        and not any(node.get(c) for c in _CLAUSES_NONE))
         if not well_formed:
-            raise ValueError(f"where must be one SQL condition over the source's columns; "
+            raise ValueError(f"{arg('where')} must be one SQL condition over the source's columns; "
                              f"{where!r} adds clauses of its own")
         _walk(con, node["where_clause"], where)
     return where
