@@ -56,6 +56,7 @@ def d(tmp_path: Path) -> Path:
     pd.DataFrame({"y": [0, 1, 2, 0], "yhat": [0, 1, 2, 1]}).to_csv(tmp_path / "three.csv",
                                                                     index=False)
     (tmp_path / "gap.csv").write_text("y,yhat\n0,1\n,1\n1,1\n")
+    (tmp_path / "s.csv").write_text("y,yhat,p,w\na,a,0.1,1\nb,b,0.9,-1\nb,a,0.4,1\na,b,0.6,1\n")
     return tmp_path
 
 
@@ -165,6 +166,29 @@ CASES = [
      lambda d: evaluate_file(d / "b.csv", "y", "yhat", format="parquet"),
      lambda: [f"name its real {takes(evaluate_file, 'format')}"],
      [("report", "fmt_in")]),
+    ("labels that imply no positive class",
+     ["report", "{d}/s.csv", "--true", "y", "--pred", "yhat", "--score", "p", "--no-intervals"],
+     lambda d: confmat.roc_curve(["a", "b", "b", "a"], [0.1, 0.9, 0.4, 0.6]),
+     lambda: [takes(confmat.roc_curve, "y_true") + " takes values ['a', 'b'] and "
+              + takes(confmat.roc_curve, "pos_label") + " is not specified",
+              "pass pos_label explicitly"],
+     [("report", "pos_label"), ("report", "true_col")]),
+    ("a negative weight",
+     ["report", "{d}/s.csv", "--true", "y", "--pred", "yhat", "--weight", "w",
+      "--no-intervals"],
+     lambda d: evaluate_file(d / "s.csv", "y", "yhat", weight_col="w"),
+     lambda: [f"column 'w' ({takes(confmat.ConfusionMatrix.from_predictions, 'sample_weight')})"],
+     [("report", "weight")]),
+    ("a partial AUC without its range",
+     ["compare", "{d}/b.csv", "--true", "y", "--pred", "yhat,y", "--score", "p,p", "--metrics",
+      "partial_auc", "--no-intervals"],
+     lambda d: build_comparison(np.array([0, 1, 1, 0]), {"a": np.array([0, 1, 0, 1]),
+                                                        "b": np.array([0, 1, 1, 0])},
+                                scores={"a": np.array([0.1, 0.9, 0.4, 0.6]),
+                                        "b": np.array([0.1, 0.9, 0.4, 0.6])},
+                                metrics=["partial_auc"], intervals=False),
+     lambda: [f"give {takes(build_comparison, 'partial_auc')}=(low, high)"],
+     [("compare", "partial_auc")]),
     ("a positive class of no label",
      ["report", *B, "--score", "p", "--pos-label", "7"],
      lambda d: confmat.roc_curve([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.6], pos_label=7),

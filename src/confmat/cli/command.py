@@ -32,6 +32,7 @@ ARGUMENTS: dict[str, tuple[tuple[str, ...], str]] = {
     "format": (("fmt_in",), "{}"),
     "metrics": (("metric_names",), "{}"),
     "test_metric": (("test_metric",), "{}"),
+    "partial_auc": (("partial_auc",), "{}"),
 }
 
 #: What the value of an argument is when the user did not type its option (the command

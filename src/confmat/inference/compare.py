@@ -235,7 +235,8 @@ def compare(
     if len(set(canon)) != len(canon):
         raise ValueError(f"{arg('metrics')} contains duplicates: {canon}")
     if prange is None and PARTIAL_AUC in canon:
-        raise ValueError("metric 'partial_auc' needs its range: give partial_auc=(low, high)")
+        raise ValueError("metric 'partial_auc' needs its range: "
+                         + say("give partial_auc=(low, high)", "partial_auc", "give {} LOW,HIGH"))
     if prange is not None and PARTIAL_AUC not in canon:
         canon.append(PARTIAL_AUC)
     tmetric = canon[0] if test_metric is None else PARTIAL_AUC if test_metric == PARTIAL_AUC \

@@ -14,7 +14,7 @@ from ..inputs.decisions import check_scored_predictions
 from ..inputs.encode import encode_pair
 from ..inputs.files import Source
 from ..inputs.kinds import py_scalar
-from ..words import say
+from ..words import arg, say
 
 
 def weight_error(where: str, weight_col: str, value: float) -> ValueError:
@@ -39,7 +39,7 @@ def weight_error(where: str, weight_col: str, value: float) -> ValueError:
     >>> print(weight_error("file 'p.csv', row 4", "w", -1.0))
     file 'p.csv', row 4: column 'w' (sample_weight) holds -1.0; weights must be finite and non-negative
     """
-    return ValueError(f"{where}: column {weight_col!r} (sample_weight) holds {float(value)!r}; "
+    return ValueError(f"{where}: column {weight_col!r} ({arg('sample_weight')}) holds {float(value)!r}; "
                       "weights must be finite and non-negative")
 
 
