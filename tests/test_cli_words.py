@@ -189,6 +189,12 @@ CASES = [
                                 metrics=["partial_auc"], intervals=False),
      lambda: [f"give {takes(build_comparison, 'partial_auc')}=(low, high)"],
      [("compare", "partial_auc")]),
+    ("true and predicted labels of two kinds",
+     ["compare", "{d}/b.csv", "--true", "y", "--pred", "yhat,g", "--no-intervals"],
+     lambda d: confmat.ConfusionMatrix.from_predictions([0, 1, 1, 0], ["a", "b", "a", "b"]),
+     lambda: [takes(confmat.ConfusionMatrix.from_predictions, "y_true") + " and "
+              + takes(confmat.ConfusionMatrix.from_predictions, "y_pred") + " together mixes"],
+     [("compare", "true_col"), ("compare", "pred_cols")]),
     ("a positive class of no label",
      ["report", *B, "--score", "p", "--pos-label", "7"],
      lambda d: confmat.roc_curve([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.6], pos_label=7),

@@ -229,7 +229,7 @@ def _coded_triples(
 
 def _book(vt: list[Any], vp: list[Any], labels: Any) -> tuple[list[Any], bool]:
     if labels is None:
-        check_label_kinds(vt + vp, "y_true and y_pred together")
+        check_label_kinds(vt + vp, f"{arg('y_true')} and {arg('y_pred')} together")
         try:
             # each column's labels once (1 before 1.0 kept), as confusion_counts does
             also = [*dict.fromkeys(vt), *dict.fromkeys(vp)]

@@ -254,7 +254,7 @@ def _coded_counts(
 
 # ----------------------------------------------------------------------------- the label book
 def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
-    check_label_kinds(vt + vp, "y_true and y_pred together")
+    check_label_kinds(vt + vp, f"{arg('y_true')} and {arg('y_pred')} together")
     try:
         # each column's labels once, its first of equal values kept (1 before 1.0), as the
         # numpy path factorises them: a float column makes the codebook float
