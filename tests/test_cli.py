@@ -556,13 +556,13 @@ def test_text_labels_without_pos_label_exit_2_listing_the_labels(text_labels: di
                                                                   extra: list[str]) -> None:
     res = run("report", text_labels["csv"], "--true", "y", "--pred", "yhat", "--score", "score",
               "--no-intervals", *extra)
-    assert_bad_input(res, "pos_label", "'healthy'", "'sick'")
+    assert_bad_input(res, "--pos-label", "'healthy'", "'sick'")
 
 
 def test_compare_text_labels_without_pos_label_exit_2(text_labels: dict) -> None:
     res = run("compare", text_labels["csv"], "--true", "y", "--pred", "yhat,yhat2", "--score",
               "score,score2", "--no-intervals")
-    assert_bad_input(res, "pos_label", "'healthy'", "'sick'")
+    assert_bad_input(res, "--pos-label", "'healthy'", "'sick'")
 
 
 def test_text_labels_with_pos_label_auc_equals_sklearn(text_labels: dict) -> None:

@@ -99,7 +99,7 @@ def test_bad_weight_named_by_its_data_row_on_every_path(tmp_path_factory, capsys
                  "--skip-invalid", "--no-intervals", *PATHS[how]])
     err = capsys.readouterr().err
     assert code == 2
-    assert f"row {row}: column 'w' (sample_weight) holds -1.0" in err, (how, row, err)
+    assert f"row {row}: column 'w' (the --weight column) holds -1.0" in err, (how, row, err)
 
 
 def test_bad_weight_row_of_a_streamed_file_with_several_score_columns(tmp_path):

@@ -745,7 +745,7 @@ BAD_INPUT = [
     ([*OK, "--score", "p", "--pos-label", "1.5"], ["--pos-label", "1.5"]),
     # a class of the predictions only, asked for as the positive class of per-class scores
     (["report", "{d}/three.csv", "--true", "y", "--pred", "yhat", "--scores", "p,p,p",
-      "--pos-label", "2"], ["--pos-label 2", "labels of the --true column"]),
+      "--pos-label", "2"], ["--pos-label 2", "labels in the --true column"]),
     # numbers and ranges
     ([*OK, "--score", "p", "--bins", "0"], ["'--bins'", "0 is not in the range"]),
     ([*OK, "--score", "p", "--bins", "-1"], ["'--bins'", "-1 is not in the range"]),

@@ -14,6 +14,7 @@ from typing import Any
 from .metrics import find_pycm, get_metric
 from .metrics.registry import MetricSpec, pycm_keys_of
 from .metrics.scales import list_scales
+from .words import arg
 
 _DIRECTION = {True: "higher is better", False: "lower is better",
               None: "no better direction (descriptive)"}
@@ -205,8 +206,9 @@ def _unknown(name: str, error: ValueError) -> ValueError:
     if not close:
         return error
     hint = ", ".join(repr(shown[c]) for c in close)
-    return ValueError(f"unknown metric {name!r}; did you mean {hint}? (confmat.list_metrics() "
-                      "lists the metrics, confmat.metrics.pycm_keys() the PyCM keys)")
+    return ValueError(f"unknown metric {name!r}; did you mean {hint}? "
+                      f"({arg('confmat.list_metrics()')} lists the metrics, "
+                      "confmat.metrics.pycm_keys() the PyCM keys)")
 
 
 def explain(name: str) -> Explanation:

@@ -33,6 +33,7 @@ from ..inputs.kinds import (
 )
 from ..inputs.targets import one_class_book, resolve_pos_label
 from ..metrics.exact import check_sum, check_total, int_total
+from ..words import say
 from .by_group_state import GroupedAccumulatorState
 from .tables import chunk_label
 
@@ -271,7 +272,8 @@ class GroupedAccumulator(GroupedAccumulatorState):
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{where}: {exc}") from exc
         if gc is not None and gc.has_other:
-            raise ValueError(f"{where} has labels outside the fixed labels {self._labels}")
+            raise ValueError(f"{where} has labels outside {say('the fixed labels', 'labels')} "
+                             f"{self._labels}")
         self._check_names(codes.names, where)
         if gc is not None:
             self._add(gc, codes.keys, where)

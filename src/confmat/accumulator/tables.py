@@ -10,6 +10,7 @@ import numpy as np
 
 from ..inputs.kinds import check_label_kinds, unify_numbers
 from ..metrics.exact import check_sum, int_total
+from ..words import say
 
 __all__ = ["add_table", "check_known", "chunk_label", "grow_table"]
 
@@ -75,7 +76,7 @@ def check_known(known: list[Any], seen: list[Any], where: str) -> None:
     if unknown:
         raise ValueError(
             f"{where} has label{'s' if len(unknown) > 1 else ''} "
-            f"{', '.join(map(repr, unknown[:5]))} not in the fixed labels {known}"
+            f"{', '.join(map(repr, unknown[:5]))} not in {say('the fixed labels', 'labels')} {known}"
         )
 
 

@@ -24,6 +24,7 @@ from ..curves.precision_recall import ap_from_counts, pr_points
 from ..curves.roc import area_with_max_fpr, roc_points
 from ..curves.sweep import ThresholdSweep
 from ..inputs.kinds import py_scalar
+from ..words import arg, arg_value
 
 
 class HistogramCurves:
@@ -86,16 +87,17 @@ class HistogramCurves:
         if self.is_binary:
             if pos_label is not None and py_scalar(pos_label) != self.labels[1]:
                 raise ValueError(
-                    f"pos_label must be {self.labels[1]!r} (labels[1]: the scores are that "
+                    f"{arg('pos_label')} must be {self.labels[1]!r} (labels[1]: the scores are that "
                     f"class's), got {pos_label!r}"
                 )
             return self.counts[1, 0], self.counts[0, 0], self.labels[1], self.labels[0]
         if pos_label is None:
             raise ValueError(
-                f"pos_label is required for a multiclass histogram (one of {self.labels})"
+                f"{arg('pos_label')} is required for a multiclass histogram (one of {self.labels})"
             )
         if py_scalar(pos_label) not in self.labels:
-            raise ValueError(f"pos_label={pos_label!r} is not one of the labels {self.labels}")
+            raise ValueError(f"{arg_value('pos_label', pos_label)} is not one of the labels "
+                             f"{self.labels}")
         k = self.labels.index(py_scalar(pos_label))
         pos = self.counts[k, k]
         neg = self.counts[:, k].sum(axis=0) - pos

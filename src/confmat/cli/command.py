@@ -1,14 +1,86 @@
 """The base of every command: click's command whose options that take a value say so when
-the value is missing, and the context settings they share."""
+the value is missing, that runs in the command line's vocabulary (the library's messages
+name its options, see :mod:`confmat.words`), and the context settings they share."""
 
 from __future__ import annotations
 
-import click
+from typing import Any
 
-__all__ = ["CONTEXT", "Command"]
+import click
+from click.core import ParameterSource
+
+from .. import words
+
+__all__ = ["ARGUMENTS", "CONTEXT", "IMPLIED", "Command", "vocabulary"]
 
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+#: The library's arguments a command's option stands for: Python argument -> (the option's
+#: parameter names in click, the phrase naming it, ``{}`` standing for its first option
+#: string).
+ARGUMENTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "labels": (("labels",), "{}"),
+    "pos_label": (("pos_label",), "{}"),
+    "y_true": (("true_col",), "the {} column"),
+    "y_pred": (("pred_col", "pred_cols"), "the {} column"),
+    "sample_weight": (("weight",), "the {} column"),
+    "skip_invalid": (("skip_invalid",), "{}"),
+    "where": (("where",), "{}"),
+    "group_cols": (("by",), "{}"),
+    "format": (("fmt_in",), "{}"),
+    "metrics": (("metric_names",), "{}"),
+    "test_metric": (("test_metric",), "{}"),
+    "partial_auc": (("partial_auc",), "{}"),
+}
+
+#: What the value of an argument is when the user did not type its option (the command
+#: inferred it), for :func:`confmat.words.arg_value`.
+IMPLIED = {"pos_label": "the positive class"}
+
+#: Names of the library's functions the command line has a command for.
+FUNCTIONS = {"confmat.list_metrics()": "'confmat metrics'"}
+
+
+def vocabulary(ctx: click.Context) -> words.Vocabulary:
+    """The command line's words for the library's arguments, in the command of ``ctx``.
+
+    Parameters
+    ----------
+    ctx : click.Context
+        A command's context, its parameters parsed.
+
+    Returns
+    -------
+    confmat.words.Vocabulary
+        The options of the command for the arguments of :data:`ARGUMENTS` it has, the
+        ones typed on the command line (or set in the environment) as given.
+
+    Examples
+    --------
+    >>> from confmat.cli import cli
+    >>> cmd = cli.commands["report"]
+    >>> ctx = cmd.make_context("report", ["f.csv", "--true", "y", "--pred", "p", "--labels", "a"])
+    >>> v = vocabulary(ctx)
+    >>> v.names["y_true"], v.names["skip_invalid"], sorted(v.given)
+    ('the --true column', '--skip-invalid', ['labels', 'y_pred', 'y_true'])
+    """
+    params = {p.name: p for p in ctx.command.params if isinstance(p, click.Option)}
+    names: dict[str, str] = dict(FUNCTIONS)
+    flags, given = set(), set()
+    for arg, (pnames, phrase) in ARGUMENTS.items():
+        p = next((params[n] for n in pnames if n in params), None)
+        if p is None or p.name is None:
+            continue
+        pname = p.name
+        names[arg] = phrase.format(p.opts[0])
+        if p.is_flag:
+            flags.add(arg)
+        if ctx.get_parameter_source(pname) in (ParameterSource.COMMANDLINE,
+                                               ParameterSource.ENVIRONMENT):
+            given.add(arg)
+    return words.Vocabulary(names, frozenset(flags), frozenset(given), IMPLIED)
 
 
 class Command(click.Command):
@@ -36,6 +108,22 @@ add_help_option, no_args_is_help, hidden, deprecated
     ...           standalone_mode=False).exception)
     --title needs a value; the next word is the option --all
     """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command in the command line's vocabulary (:func:`vocabulary`).
+
+        Parameters
+        ----------
+        ctx : click.Context
+            The command's context.
+
+        Returns
+        -------
+        object
+            What the command's callback returns.
+        """
+        with words.speaking(vocabulary(ctx)):
+            return super().invoke(ctx)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Check the words for an option without its value, then parse them as click does.

@@ -573,15 +573,15 @@ def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
     >>> positive_class(["healthy", "sick"], None)
     Traceback (most recent call last):
     ...
-    confmat.cli.common.InputError: y_true takes values ['healthy', 'sick'] and pos_label is not specified: either make y_true take values in {0, 1}, {-1, 1} or {False, True}, or pass pos_label explicitly (give --pos-label)
+    confmat.cli.common.InputError: y_true takes values ['healthy', 'sick'] and pos_label is not specified: either make y_true take values in {0, 1}, {-1, 1} or {False, True}, or pass pos_label explicitly
     """
     from ..inputs.targets import resolve_pos_label
 
     try:
         return resolve_pos_label(list(classes), pos_label)
     except ValueError as exc:
-        raise InputError(f"{exc} (give --pos-label)" if pos_label is None else str(exc)
-                         ) from None
+        # a command's vocabulary already names --pos-label and the --true column in it
+        raise InputError(str(exc)) from None
 
 
 def filtered_reason() -> str:

@@ -19,6 +19,7 @@ from ..deps import imported
 from ..inputs.columns import CodedLabels, StringChunks, dictionary_codes
 from ..inputs.encode import factorize
 from ..inputs.kinds import check_label_kinds
+from ..words import arg
 
 __all__ = ["coded_pair", "compact", "onto_book", "threads"]
 
@@ -250,7 +251,7 @@ def onto_book(col: CodedLabels, book: list[Any]) -> CodedLabels:
     [1, 0, 2]
     """
     values = col.values(np.arange(col.size))
-    check_label_kinds(values[:1] + book[:1], "labels and the data")
+    check_label_kinds(values[:1] + book[:1], f"{arg('labels')} and the data")
     k = len(book)
     index = {v: i for i, v in enumerate(book)}
     lut = np.fromiter((index.get(v, k) for v in values), np.int64, len(values))

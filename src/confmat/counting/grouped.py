@@ -22,6 +22,7 @@ from ..deps import njit, numba_kernels
 from ..inputs.columns import LabelColumn
 from ..inputs.encode import check_sample_weight, normalize_labels
 from ..inputs.kinds import check_label_kinds, check_seen_kinds, unify_numbers
+from ..words import arg
 from .codes import coded_pair, compact, onto_book, threads
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels
 
@@ -228,7 +229,7 @@ def _coded_triples(
 
 def _book(vt: list[Any], vp: list[Any], labels: Any) -> tuple[list[Any], bool]:
     if labels is None:
-        check_label_kinds(vt + vp, "y_true and y_pred together")
+        check_label_kinds(vt + vp, f"{arg('y_true')} and {arg('y_pred')} together")
         try:
             # each column's labels once (1 before 1.0 kept), as confusion_counts does
             also = [*dict.fromkeys(vt), *dict.fromkeys(vp)]
@@ -474,7 +475,8 @@ def _fold(
     lp = np.fromiter((index.get(v, k) for v in vp), np.int64, len(vp))
     if given and strict and not (lt < k).any():
         raise ValueError(
-            "labels names no class that occurs in y_true; at least one label must be in y_true"
+            f"{arg('labels')} names no class that occurs in {arg('y_true')}; at least one label "
+            f"must be in {arg('y_true')}"
         )
     g = table.shape[0]
     if (lt.size == lp.size == k == table.shape[1] == table.shape[2]

@@ -38,6 +38,7 @@ from ..deps import numba_module
 from ..inputs.columns import CodedLabels, check_label_pair
 from ..inputs.encode import check_sample_weight, normalize_labels
 from ..inputs.kinds import check_label_kinds, check_seen_kinds, unify_numbers
+from ..words import arg
 from .codes import coded_pair, compact, onto_book, threads
 from .jit_count import count_kernels
 from .jit_factorize import factorize_kernels
@@ -253,7 +254,7 @@ def _coded_counts(
 
 # ----------------------------------------------------------------------------- the label book
 def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
-    check_label_kinds(vt + vp, "y_true and y_pred together")
+    check_label_kinds(vt + vp, f"{arg('y_true')} and {arg('y_pred')} together")
     try:
         # each column's labels once, its first of equal values kept (1 before 1.0), as the
         # numpy path factorises them: a float column makes the codebook float
@@ -296,8 +297,8 @@ def _fold(
     lp = np.fromiter((index.get(v, k) for v in vp), np.int64, len(vp))
     if given and strict and not (lt < k).any():
         raise ValueError(
-            f"labels names no class that occurs in y_true; at least one label must be in "
-            f"y_true, which holds {_preview(vt)}"
+            f"{arg('labels')} names no class that occurs in {arg('y_true')}; at least one label "
+            f"must be in {arg('y_true')}, which holds {_preview(vt)}"
         )
     r, c = table.shape
     if (

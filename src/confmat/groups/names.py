@@ -11,6 +11,7 @@ from typing import Any
 
 from ..inference.scores import SCORE_METRICS, score_metric_name
 from ..metrics import get_metric, list_metrics
+from ..words import arg
 
 __all__ = ["METRIC_ALIASES", "default_group_metrics", "group_metric_name", "registry_spec"]
 
@@ -99,7 +100,7 @@ def group_metric_name(name: Any, *, scores: bool = True) -> str:
     known += [n for spec in list_metrics() for n in (spec.name, *spec.aliases)]
     close = difflib.get_close_matches(str(name), list(dict.fromkeys(known)), n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(map(repr, close))}?" if close else \
-        " (confmat.list_metrics() lists the registry)"
+        f" ({arg('confmat.list_metrics()')} lists the registry)"
     raise ValueError(f"unknown metric {name!r}{hint}")
 
 

@@ -24,6 +24,7 @@ from ..inputs.targets import (
     resolve_pos_label,
 )
 from ..metrics import get_metric
+from ..words import arg, say
 from .common import DEFAULT_RESAMPLES, check_level, check_n_resamples, check_random_state
 from .comparison import (
     Comparison,
@@ -232,15 +233,17 @@ def compare(
         canon.append(PARTIAL_AUC if m == PARTIAL_AUC else
                      s if s is not None else get_metric(m).name)
     if len(set(canon)) != len(canon):
-        raise ValueError(f"metrics contains duplicates: {canon}")
+        raise ValueError(f"{arg('metrics')} contains duplicates: {canon}")
     if prange is None and PARTIAL_AUC in canon:
-        raise ValueError("metric 'partial_auc' needs its range: give partial_auc=(low, high)")
+        raise ValueError("metric 'partial_auc' needs its range: "
+                         + say("give partial_auc=(low, high)", "partial_auc", "give {} LOW,HIGH"))
     if prange is not None and PARTIAL_AUC not in canon:
         canon.append(PARTIAL_AUC)
     tmetric = canon[0] if test_metric is None else PARTIAL_AUC if test_metric == PARTIAL_AUC \
         else (score_metric_name(test_metric) or get_metric(test_metric).name)
     if tmetric not in canon:
-        raise ValueError(f"test_metric {tmetric!r} must be one of metrics {canon}")
+        compared = say("metrics", "metrics", "the compared metrics ({})")
+        raise ValueError(f"{arg('test_metric')} {tmetric!r} must be one of {compared} {canon}")
     notes: list[str] = []
 
     cms: dict[str, ConfusionMatrix] = {}

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..inputs.options import check_flag
 from ..metrics import Stats, evaluate, get_metric
+from ..words import arg_value
 from .common import (
     DEFAULT_RESAMPLES,
     check_level,
@@ -554,7 +555,8 @@ def paired_bootstrap(
         if spec.kind != "per_class" or average is not None:
             raise ValueError("pos_label applies to per-class metrics with average=None")
         if pos_label not in book:
-            raise ValueError(f"pos_label {pos_label!r} is not one of the labels {book}")
+            raise ValueError(f"{arg_value('pos_label', pos_label, ' ')} is not one of the labels "
+                             f"{book}")
         idx = book.index(pos_label)
 
     def both(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

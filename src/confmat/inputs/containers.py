@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import module_of
+from ..words import arg
 
 __all__ = ["as_datetimes", "check_arrow_nulls", "check_unmasked"]
 
@@ -47,7 +48,7 @@ def check_arrow_nulls(y: Any, name: str) -> None:
     if module_of(y) != "pyarrow" or not getattr(y, "null_count", None):
         return
     first = int(np.flatnonzero(y.is_null().to_numpy(zero_copy_only=False))[0])
-    raise ValueError(f"{name} contains a missing value (null) at position {first}")
+    raise ValueError(f"{arg(name)} contains a missing value (null) at position {first}")
 
 
 def check_unmasked(y: Any, name: str) -> Any:
@@ -89,7 +90,7 @@ def check_unmasked(y: Any, name: str) -> Any:
         where = np.argwhere(mask)[0]
         pos = int(where[0]) if where.size == 1 else tuple(int(i) for i in where)
         raise ValueError(
-            f"{name} is a masked array with a masked (missing) value at position {pos}; "
+            f"{arg(name)} is a masked array with a masked (missing) value at position {pos}; "
             "fill or drop the masked entries first"
         )
     return np.ma.getdata(y)
@@ -137,7 +138,7 @@ def as_datetimes(arr: np.ndarray, name: str) -> np.ndarray:
     lossy = defined & (us.astype(arr.dtype) != arr)
     if lossy.any():
         raise ValueError(
-            f"{name} holds {arr.dtype} values finer than a microsecond (first at position "
+            f"{arg(name)} holds {arr.dtype} values finer than a microsecond (first at position "
             f"{int(np.argmax(lossy))}), which Python's {what} cannot hold as labels; round "
             "them or pass them as integers (.astype('int64'))"
         )
@@ -145,7 +146,7 @@ def as_datetimes(arr: np.ndarray, name: str) -> np.ndarray:
         outside = defined & ((us < _DATETIME_RANGE[0]) | (us > _DATETIME_RANGE[1]))
         if outside.any():
             raise ValueError(
-                f"{name} holds a date outside years 1-9999 (position {int(np.argmax(outside))}), "
+                f"{arg(name)} holds a date outside years 1-9999 (position {int(np.argmax(outside))}), "
                 "which Python's datetime cannot hold as a label"
             )
     return us.astype(object)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import is_dask_collection, optional
+from ..words import arg
 from .containers import as_datetimes, check_arrow_nulls, check_unmasked
 from .kinds import (
     EXACT_INT_IN_FLOAT,
@@ -87,12 +88,12 @@ def as_1d(y: Any, name: str, what: str = "label") -> np.ndarray:
     ValueError: y_true must be 1-D; got a column vector of shape (2, 1) (use .ravel() if meant)
     """
     if y is None:
-        raise TypeError(f"{name} must be an array-like of {what}s, got None")
+        raise TypeError(f"{arg(name)} must be an array-like of {what}s, got None")
     if isinstance(y, str | bytes):
-        raise TypeError(f"{name} must be an array-like of {what}s, got a single string {y!r}")
+        raise TypeError(f"{arg(name)} must be an array-like of {what}s, got a single string {y!r}")
     if is_dask_collection(y):
         raise TypeError(
-            f"{name} is a Dask collection; use confmat.dask helpers to count it without collecting"
+            f"{arg(name)} is a Dask collection; use confmat.dask helpers to count it without collecting"
         )
     if isinstance(y, np.ndarray):
         arr = check_unmasked(y, name)
@@ -109,13 +110,13 @@ def as_1d(y: Any, name: str, what: str = "label") -> np.ndarray:
         try:
             arr = np.asarray(y)
         except Exception as exc:  # pragma: no cover - exotic containers
-            raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
+            raise TypeError(f"{arg(name)} could not be converted to an array: {exc}") from exc
     if arr.ndim == 2 and arr.shape[1] == 1:
         raise ValueError(
-            f"{name} must be 1-D; got a column vector of shape {arr.shape} (use .ravel() if meant)"
+            f"{arg(name)} must be 1-D; got a column vector of shape {arr.shape} (use .ravel() if meant)"
         )
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+        raise ValueError(f"{arg(name)} must be 1-D, got an array of shape {arr.shape}")
     if not arr.dtype.isnative:  # the compiled kernels read native byte order only
         arr = arr.astype(arr.dtype.newbyteorder("="))
     if arr.dtype.kind in "mM":
@@ -129,14 +130,14 @@ def _list_to_array(y: Sequence[Any], name: str, what: str = "label") -> np.ndarr
         try:  # rows, not labels: as_1d names the shape (a column vector, 2-D)
             return np.asarray(y)
         except ValueError:
-            raise ValueError(f"{name} must be 1-D; got a list of sequences of different "
+            raise ValueError(f"{arg(name)} must be 1-D; got a list of sequences of different "
                              "lengths") from None
     # np.asarray would silently turn [1, "a"] into strings; decide the kind first.
     try:
         kind = check_label_kinds(y, name, what) or "number"
     except ValueError:  # a missing value: name its position, as factorize does
         pos = next(i for i, v in enumerate(y) if label_kind(v) == "missing")
-        raise ValueError(f"{name} contains a missing {what} (None or NaN) at position {pos}; "
+        raise ValueError(f"{arg(name)} contains a missing {what} (None or NaN) at position {pos}; "
                          f"{what}s must be defined") from None
     if kind == "bool":
         return np.asarray(y, dtype=bool)
@@ -213,7 +214,7 @@ def factorize(arr: np.ndarray, name: str, what: str = "label"
     if arr.dtype.kind == "f":
         if np.isnan(arr).any():
             idx = int(np.flatnonzero(np.isnan(arr))[0])
-            raise ValueError(f"{name} contains NaN at position {idx}; {what}s must be defined")
+            raise ValueError(f"{arg(name)} contains NaN at position {idx}; {what}s must be defined")
     if arr.dtype.kind in "iub":
         uniq, codes = np.unique(arr, return_inverse=True)
         return uniq, codes.astype(np.int64, copy=False)
@@ -230,7 +231,7 @@ def factorize(arr: np.ndarray, name: str, what: str = "label"
         if (codes < 0).any():
             idx = int(np.flatnonzero(codes < 0)[0])
             raise ValueError(
-                f"{name} contains a missing {what} (None or NaN) at position {idx}"
+                f"{arg(name)} contains a missing {what} (None or NaN) at position {idx}"
             )
         check_label_kinds(uniq.tolist(), name, what)
         if arr.dtype == object and _may_hide_bools(uniq.tolist()):
@@ -242,7 +243,7 @@ def factorize(arr: np.ndarray, name: str, what: str = "label"
     uniq_list = list(table)
     if any(label_kind(v) == "missing" for v in uniq_list):
         pos = next(i for i, v in enumerate(values) if label_kind(v) == "missing")
-        raise ValueError(f"{name} contains a missing {what} (None or NaN) at position {pos}")
+        raise ValueError(f"{arg(name)} contains a missing {what} (None or NaN) at position {pos}")
     check_label_kinds(uniq_list, name, what)
     if arr.dtype == object and _may_hide_bools(uniq_list):
         _check_element_kinds(values, name, what)
@@ -300,7 +301,7 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
     va, vb = [py_scalar(v) for v in a.tolist()], [py_scalar(v) for v in b.tolist()]
     items = set(va) | set(vb)
-    check_label_kinds(list(items), "y_true and y_pred together")
+    check_label_kinds(list(items), f"{arg('y_true')} and {arg('y_pred')} together")
     try:  # a float column makes the codebook float even where its labels equal integers
         return unify_numbers(sorted(items), also=va + vb)
     except TypeError as exc:
@@ -342,7 +343,7 @@ def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
     """
     arr = as_1d(labels, name)
     if arr.size == 0:
-        raise ValueError(f"{name} must not be empty")
+        raise ValueError(f"{arg(name)} must not be empty")
     out = [py_scalar(v) for v in arr.tolist()]
     check_label_kinds(out, name)
     if len(set(out)) != len(out):
@@ -352,7 +353,7 @@ def normalize_labels(labels: Any, name: str = "labels") -> list[Any]:
             if v in seen:
                 dups.append(v)
             seen.add(v)
-        raise ValueError(f"{name} contains duplicates: {dups[:5]}")
+        raise ValueError(f"{arg(name)} contains duplicates: {dups[:5]}")
     return out
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
+from ..words import arg
 from .gzip_check import check_gzip_files
 from .numpy_files import numpy_source
 from .readers import (
@@ -332,11 +333,11 @@ def where_source(source: Source, where: Any) -> Source:
     except duckdb.Error as exc:
         source.finish_checks()  # a header garbled by a damaged stream is the damage
         reason = " ".join(str(exc).strip().splitlines()[:2])
-        raise ValueError(f"where: DuckDB cannot evaluate {where!r} over {source.name}: "
+        raise ValueError(f"{arg('where')}: DuckDB cannot evaluate {where!r} over {source.name}: "
                          f"{reason}") from exc
     if kind != "BOOLEAN":
-        raise ValueError(f"where must be a boolean SQL expression (a condition), but {where!r} "
-                         f"is {kind}")
+        raise ValueError(f"{arg('where')} must be a boolean SQL expression (a condition), "
+                         f"but {where!r} is {kind}")
     return Source(source.name, source.format, list(source.columns), rows=source.rows,
                   relation=rel, keep=keep, key_ranges=source.key_ranges, connection=con,
                   mixed_types=source.mixed_types, filtered=True, where=where,

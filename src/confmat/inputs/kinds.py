@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import loaded
+from ..words import arg
 
 __all__ = [
     "EXACT_INT_IN_FLOAT", "check_known_kinds", "check_label_kinds", "check_seen_kinds",
@@ -143,15 +144,15 @@ def check_label_kinds(uniques: Sequence[Any], name: str, what: str = "label") ->
         for i, v in enumerate(uniques):
             if label_kind(v) not in KNOWN_KINDS and getattr(v, "__hash__", None) is None:
                 raise TypeError(
-                    f"{name} holds a {type(v).__name__} at position {i} ({v!r}), which cannot "
+                    f"{arg(name)} holds a {type(v).__name__} at position {i} ({v!r}), which cannot "
                     f"be a {what}: {what}s are numbers, strings, booleans, dates or other "
                     "hashable values")
     if "missing" in kinds:
-        raise ValueError(f"{name} contains a missing {what} (None or NaN); {what}s must be "
+        raise ValueError(f"{arg(name)} contains a missing {what} (None or NaN); {what}s must be "
                          "defined")
     if len(kinds) > 1:
         raise TypeError(
-            f"{name} mixes {what} types that cannot be ordered together: {sorted(kinds)}"
+            f"{arg(name)} mixes {what} types that cannot be ordered together: {sorted(kinds)}"
         )
     return kinds.pop() if kinds else None
 
@@ -186,9 +187,9 @@ def check_seen_kinds(seen_t: Sequence[Any], seen_p: Sequence[Any],
     TypeError: y_true and y_pred together mixes label types that cannot be ordered together: ['number', 'string']
     """
     seen = [*seen_t, *seen_p]
-    check_label_kinds(seen, "y_true and y_pred together")
+    check_label_kinds(seen, f"{arg('y_true')} and {arg('y_pred')} together")
     if book is not None and seen:
-        check_label_kinds(seen[:1] + list(book[:1]), "labels and the data")
+        check_label_kinds(seen[:1] + list(book[:1]), f"{arg('labels')} and the data")
 
 
 def py_scalar(v: Any) -> Any:

@@ -11,6 +11,8 @@ engine, which decompresses them.
 
 from __future__ import annotations
 
+from .source import real_format_hint
+
 __all__ = ["FORMAT_NAMES", "MARKS", "check_signature", "marked_format"]
 
 #: The mark each binary format starts with, and the kind of file it names.
@@ -108,7 +110,7 @@ def check_signature(name: str, path: str, fmt: str) -> None:
         if head[:4] in (b"PAR1", b"PARE"):
             return  # a Parquet file cut short or damaged is named by its reader
         raise ValueError(f"{name} is not a Parquet file ({seen}; a Parquet file starts and "
-                         "ends with b'PAR1'); name its real format")
+                         f"ends with b'PAR1'); {real_format_hint()}")
     ok: tuple[bytes, ...]
     if fmt == "npy":
         ok = (b"\x93NUMPY", b"PK\x03\x04")
@@ -123,7 +125,7 @@ def check_signature(name: str, path: str, fmt: str) -> None:
         if fmt == "jsonl":
             _check_json_object(name, head)
         return
-    raise ValueError(f"{name} is not {article} {expected} file ({seen}); name its real format")
+    raise ValueError(f"{name} is not {article} {expected} file ({seen}); {real_format_hint()}")
 
 
 def _check_json_object(name: str, head: bytes) -> None:
@@ -132,4 +134,4 @@ def _check_json_object(name: str, head: bytes) -> None:
     if text and not text.startswith(b"{"):
         line = text.split(b"\n", 1)[0][:_SHOWN].decode("utf-8", "replace").rstrip("\r")
         raise ValueError(f"{name} is not a JSON lines file (its first line starts with "
-                         f"{line!r}, not with the {{ of a JSON object); name its real format")
+                         f"{line!r}, not with the {{ of a JSON object); {real_format_hint()}")

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import optional, require
+from ..words import say
 from .sql_counts import SMALL_KEY_TYPES, WIDE_INTEGERS, quote
 
 
@@ -187,6 +188,23 @@ FILTER_COLUMN = "__confmat_where__"
 
 
 # ------------------------------------------------------------------------------ sources
+
+def real_format_hint() -> str:
+    """The hint that ends a message about a file read in the wrong format, in the caller's
+    words (``name its real format`` in Python: the ``format`` argument).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> real_format_hint()
+    'name its real format'
+    """
+    return say("name its real format", "format", "give its real format with {}")
+
+
 @dataclass
 class Source:
     """Columns of a file or relation, readable as ordered Arrow record batches.
@@ -408,7 +426,7 @@ class Source:
             if self.format in ("csv", "tsv") and any(  # a header split on the wrong mark
                     c.lstrip().startswith("{") or "," in c or "\t" in c for c in self.columns):
                 hint = (f" (the file was read as {self.format.upper()}; if it is in another "
-                        "format, name its real format)")
+                        f"format, {real_format_hint()})")
             raise ValueError(
                 f"{self.name} has no {what} {', '.join(map(repr, missing))}; "
                 f"available columns: {self.columns}{hint}"

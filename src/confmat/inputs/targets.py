@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..words import arg, arg_value, give, say
 from .encode import as_1d, check_sample_weight, factorize
 from .kinds import label_kind, py_scalar
 from .scores import (
@@ -89,7 +90,7 @@ def encode_truth(y_true: Any, name: str = "y_true") -> tuple[list[Any], np.ndarr
     """
     y = as_1d(y_true, name)
     if y.shape[0] == 0:
-        raise ValueError(f"{name} is empty; at least one sample is needed")
+        raise ValueError(f"{arg(name)} is empty; at least one sample is needed")
     if y.dtype.kind in "iub":  # small integer range: count instead of sorting
         lo, hi = int(y.min()), int(y.max())
         if hi - lo < 1024:
@@ -215,14 +216,15 @@ def resolve_pos_label(classes: list[Any], pos_label: Any, name: str = "y_true") 
         found = default_pos_label(classes)
         if found is None:
             raise ValueError(
-                f"{name} takes values {classes} and pos_label is not specified: either make "
-                f"{name} take values in {{0, 1}}, {{-1, 1}} or {{False, True}}, or pass "
-                "pos_label explicitly"
+                f"{arg(name)} takes values {classes} and {arg('pos_label')} is not specified: "
+                f"either make {arg(name)} take values in {{0, 1}}, {{-1, 1}} or {{False, True}}, "
+                f"or {say('pass pos_label explicitly', 'pos_label', 'give {}')}"
             )
         return found
     pos_label = py_scalar(pos_label)
     if pos_label not in classes:
-        raise ValueError(f"pos_label={pos_label!r} is not one of the labels in {name} {classes}")
+        raise ValueError(f"{arg_value('pos_label', pos_label)} is not one of the labels in "
+                         f"{arg(name)} {classes}")
     found = classes[classes.index(pos_label)]
     check_pos_label_kind(classes, pos_label, name)
     return found
@@ -263,9 +265,10 @@ def check_pos_label_kind(classes: list[Any], pos_label: Any, name: str = "y_true
     pos_label = py_scalar(pos_label)
     found = classes[classes.index(pos_label)] if pos_label in classes else classes[0]
     if label_kind(found) != label_kind(pos_label):
-        hint = f"; pass pos_label={found!r}" if pos_label in classes else ""
-        raise ValueError(f"pos_label={pos_label!r} is a {label_kind(pos_label)}, but the labels "
-                         f"in {name} {classes} are of kind {label_kind(found)}{hint}")
+        hint = f"; {give('pos_label', found)}" if pos_label in classes else ""
+        raise ValueError(f"{arg_value('pos_label', pos_label)} is a {label_kind(pos_label)}, "
+                         "but the labels "
+                         f"in {arg(name)} {classes} are of kind {label_kind(found)}{hint}")
 
 
 def one_class_book(classes: list[Any], pos_label: Any) -> list[Any] | None:
@@ -341,9 +344,9 @@ def binary_pos_label(labels: list[Any], pos_label: Any, name: str = "labels") ->
     """
     if len(labels) != 2:
         raise ValueError(
-            f"pos_label={py_scalar(pos_label)!r} declares a binary positive class but {name} "
-            f"{labels} name {len(labels)} classes; give two labels, or no pos_label for one "
-            "score column per class"
+            f"{arg_value('pos_label', py_scalar(pos_label))} declares a binary positive class but "
+            f"{arg(name)} {labels} name {len(labels)} classes; give two labels, or no "
+            f"{arg('pos_label')} for one score column per class"
         )
     return resolve_pos_label(labels, pos_label, name)
 

@@ -57,6 +57,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..deps import require
+from ..words import arg
 
 __all__ = ["ALLOWED_EXPRESSIONS", "ALLOWED_FUNCTIONS", "ALLOWED_TYPES", "VALUE_FUNCTION_NAMES",
            "check_where"]
@@ -168,9 +169,15 @@ _WHY_NODE = {
     "POSITIONAL_REFERENCE": "a positional reference (#1); name the column",
 }
 
-_LEAD = "where must be a condition over the source's columns; "
 #: The statement a filter is parsed in (``query_location`` counts from its start).
 _PREFIX = "SELECT * FROM t WHERE "
+
+
+def _lead() -> str:
+    """The start of a message refusing a filter, the argument in the caller's words."""
+    return f"{arg('where')} must be a condition over the source's columns; "
+
+
 _SEE_EXPR = "the expressions allowed are confmat.inputs.where.ALLOWED_EXPRESSIONS"
 _SEE_FUNC = ("a filter may call only the functions of confmat.inputs.where.ALLOWED_FUNCTIONS, "
              "which compute on their arguments alone")
@@ -203,15 +210,15 @@ def _check_function(con: Any, node: dict[str, Any], where: str) -> None:
     path = (node.get("qualified_name") or {}).get("path") or [name]
     if node.get("schema") or node.get("catalog") or len(path) > 1:
         shown = ".".join(p for p in (node.get("catalog"), node.get("schema"), name) if p)
-        raise ValueError(f"{_LEAD}{where!r} calls {shown}(): call a function by its name "
+        raise ValueError(f"{_lead()}{where!r} calls {shown}(): call a function by its name "
                          f"alone ({name}(x), not x.{name}() or main.{name}(x)), which may "
                          "reach a schema's macro")
     if name.lower() not in ALLOWED_FUNCTIONS:
-        raise ValueError(f"{_LEAD}{where!r} calls {name}(), {_why_function(con, name)}; "
+        raise ValueError(f"{_lead()}{where!r} calls {name}(), {_why_function(con, name)}; "
                          f"{_SEE_FUNC}")
     orders = (node.get("order_bys") or {}).get("orders")
     if node.get("distinct") or node.get("filter") or orders or node.get("export_state"):
-        raise ValueError(f"{_LEAD}{where!r} uses DISTINCT, FILTER, ORDER BY or EXPORT_STATE "
+        raise ValueError(f"{_lead()}{where!r} uses DISTINCT, FILTER, ORDER BY or EXPORT_STATE "
                          f"in {name}(), which only aggregates take")
 
 
@@ -219,7 +226,7 @@ def _check_type(node: dict[str, Any], where: str) -> None:
     name = str(node.get("type_name", ""))
     if node.get("schema") or node.get("catalog") or name.upper() not in ALLOWED_TYPES:
         shown = ".".join(p for p in (node.get("catalog"), node.get("schema"), name) if p)
-        raise ValueError(f"{_LEAD}{where!r} casts to the type {shown}, which is not one of "
+        raise ValueError(f"{_lead()}{where!r} casts to the type {shown}, which is not one of "
                          "DuckDB's built-in types (an extension's type is downloaded from the "
                          "network on first use); the types allowed are "
                          "confmat.inputs.where.ALLOWED_TYPES")
@@ -236,7 +243,7 @@ def _check_session_name(node: dict[str, Any], where: str, columns: Sequence[str]
     known = columns is not None and name.lower() in {str(c).lower() for c in columns}
     if quoted and known:
         return
-    lead = (f"{_LEAD}{where!r} names {name}, which DuckDB reads as its function "
+    lead = (f"{_lead()}{where!r} names {name}, which DuckDB reads as its function "
             f"{name.lower()} (the clock, the user or the catalogue, not the rows)")
     if quoted:
         raise ValueError(f"{lead}: the source has no column {name!r}, and DuckDB reads a "
@@ -258,7 +265,7 @@ def _walk(con: Any, node: Any, where: str, columns: Sequence[str] | None = None)
         cls, kind = str(node.get("class")), str(node.get("type"))
         if kind not in ALLOWED_EXPRESSIONS.get(cls, ()):
             what = _WHY_NODE.get(cls, f"an expression of kind {cls} {kind}")
-            raise ValueError(f"{_LEAD}{where!r} holds {what}; {_SEE_EXPR}")
+            raise ValueError(f"{_lead()}{where!r} holds {what}; {_SEE_EXPR}")
         if cls == "FUNCTION":
             _check_function(con, node, where)
         if cls == "TYPE":
@@ -330,9 +337,9 @@ def check_where(where: Any, columns: Sequence[str] | None = None) -> str:
     ValueError: where must be one SQL condition over the source's columns; 'y = 1), false) AS a, coalesce((true' does not parse as one: syntax error at or near ")"
     """
     if not isinstance(where, str):
-        raise TypeError(f"where must be a SQL expression (str), got {type(where).__name__}")
+        raise TypeError(f"{arg('where')} must be a SQL expression (str), got {type(where).__name__}")
     if not where.strip():
-        raise ValueError("where must be a SQL expression, got an empty string")
+        raise ValueError(f"{arg('where')} must be a SQL expression, got an empty string")
     duckdb = require("duckdb", "filtering rows (where=)")
     with duckdb.connect(config={"enable_external_access": False}) as con:
         text = con.execute("SELECT json_serialize_sql(?)", [_PREFIX + where]).fetchone()[0]
@@ -341,7 +348,7 @@ def check_where(where: Any, columns: Sequence[str] | None = None) -> str:
         if parsed.get("error") or len(statements) != 1:
             reason = parsed.get("error_message") or f"{len(statements)} statements"
             reason = " ".join(str(reason).split("\n")[:1])
-            raise ValueError(f"where must be one SQL condition over the source's columns; "
+            raise ValueError(f"{arg('where')} must be one SQL condition over the source's columns; "
                              f"{where!r} does not parse as one: {reason}")
         node = statements[0].get("node", {})
         table = node.get("from_table") or {}
@@ -352,7 +359,7 @@ def check_where(where: Any, columns: Sequence[str] | None = None) -> str:
                        and node.get("where_clause") is not None
                        and not any(node.get(c) for c in _CLAUSES_NONE))
         if not well_formed:
-            raise ValueError(f"where must be one SQL condition over the source's columns; "
+            raise ValueError(f"{arg('where')} must be one SQL condition over the source's columns; "
                              f"{where!r} adds clauses of its own")
         _walk(con, node["where_clause"], where, columns)
     return where

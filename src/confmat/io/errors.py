@@ -14,6 +14,7 @@ from ..inputs.decisions import check_scored_predictions
 from ..inputs.encode import encode_pair
 from ..inputs.files import Source
 from ..inputs.kinds import py_scalar
+from ..words import arg, say
 
 
 def weight_error(where: str, weight_col: str, value: float) -> ValueError:
@@ -38,7 +39,7 @@ def weight_error(where: str, weight_col: str, value: float) -> ValueError:
     >>> print(weight_error("file 'p.csv', row 4", "w", -1.0))
     file 'p.csv', row 4: column 'w' (sample_weight) holds -1.0; weights must be finite and non-negative
     """
-    return ValueError(f"{where}: column {weight_col!r} (sample_weight) holds {float(value)!r}; "
+    return ValueError(f"{where}: column {weight_col!r} ({arg('sample_weight')}) holds {float(value)!r}; "
                       "weights must be finite and non-negative")
 
 
@@ -301,8 +302,8 @@ def label_error(where: str, value: Any, column: str, labels: list[Any]) -> Value
     >>> print(label_error("file 'p.csv', row 3", 2, "y", [0, 1]))
     file 'p.csv', row 3: label 2 (column 'y') is not in the fixed labels [0, 1]
     """
-    return ValueError(f"{where}: label {value!r} (column {column!r}) is not in the fixed "
-                      f"labels {labels}")
+    return ValueError(f"{where}: label {value!r} (column {column!r}) is not in "
+                      f"{say('the fixed labels', 'labels')} {labels}")
 
 
 def first_outside_label(y_true: Any, y_pred: Any,

@@ -17,6 +17,7 @@ from ..inputs.encode import normalize_labels
 from ..inputs.files import Source, open_source, relation_source, where_source
 from ..inputs.score_columns import one_column_class, score_column_class, score_columns_error
 from ..inputs.targets import resolve_pos_label
+from ..words import arg
 from .batches import BatchReader
 from .errors import (
     check_predictions_beside_score,
@@ -549,7 +550,7 @@ def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,
     groups = check_columns(group_cols)
     twice = next((c for i, c in enumerate(groups) if c in groups[:i]), None)
     if twice is not None:  # its groups would be the pairs (a, a): the feature counted twice
-        raise ValueError(f"group_cols names column {twice!r} twice; each sensitive feature is "
+        raise ValueError(f"{arg('group_cols')} names column {twice!r} twice; each sensitive feature is "
                          "one column")
     scores = _score_list(score_cols)
     if len(scores) > 1:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..deps import require
 from ..inputs.files import FILTER_COLUMN, ReadError, Source
+from ..words import give
 
 #: How many skipped row numbers a read remembers.
 MAX_SKIPPED_NUMBERS = 10
@@ -426,11 +427,11 @@ class Cleaner:
         if why >= len(REASONS):  # a group column: the reason names it
             return ValueError(
                 f"{self.name}, row {row}: {self.roles.names[why]}; every row needs a group; "
-                "pass skip_invalid=True to skip such rows and count them"
+                f"{give('skip_invalid', True)} to skip such rows and count them"
             )
         return ValueError(
             f"{self.name}, row {row}: {REASONS[why]} (column {col!r} is missing a value); "
-            "pass skip_invalid=True to skip such rows and count them"
+            f"{give('skip_invalid', True)} to skip such rows and count them"
         )
 
     def clean(self, batch: Any) -> Any:

@@ -19,6 +19,7 @@ from ..metrics import Stats, evaluate, get_metric, list_metrics
 from ..metrics.evaluation import check_average, evaluate_spec
 from ..metrics.exact import check_sum, int_total
 from ..metrics.stats import check_zero_division
+from ..words import arg_value
 from .conveniences import Conveniences
 from .state import MatrixState
 from .tables import check_table, check_table_labels, check_weighted_total
@@ -492,7 +493,8 @@ class ConfusionMatrix(TableViews, MatrixState, Conveniences):
         try:
             return self._labels.index(label)
         except ValueError:
-            raise ValueError(f"{name} {label!r} is not one of the labels {self._labels}") from None
+            raise ValueError(f"{arg_value(name, label, ' ')} is not one of the labels "
+                             f"{self._labels}") from None
 
     # ------------------------------------------------------------------ metrics
     def metric(

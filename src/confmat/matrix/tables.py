@@ -14,6 +14,7 @@ import numpy as np
 
 from ..inputs.encode import as_1d
 from ..metrics.exact import check_total
+from ..words import arg
 
 __all__ = ["check_table", "check_table_labels"]
 
@@ -162,10 +163,10 @@ def check_table_labels(labels: Any, k: int) -> list[Any]:
     vals = as_1d(labels, "labels").tolist() if not isinstance(labels, list) else list(labels)
     vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
     if len(vals) != k:
-        raise ValueError(f"labels has {len(vals)} entries but the table has {k} classes")
+        raise ValueError(f"{arg('labels')} has {len(vals)} entries but the table has {k} classes")
     try:
         if len(set(vals)) != k:
-            raise ValueError(f"labels contains duplicates: {vals}")
+            raise ValueError(f"{arg('labels')} contains duplicates: {vals}")
     except TypeError as exc:
-        raise TypeError(f"labels must be hashable: {exc}") from exc
+        raise TypeError(f"{arg('labels')} must be hashable: {exc}") from exc
     return vals

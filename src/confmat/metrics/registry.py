@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .. import words
+
 Kind = Literal["per_class", "overall"]
 AVERAGES = ("micro", "macro", "weighted")
 
@@ -310,7 +312,8 @@ def get_metric(name: str) -> MetricSpec:
 
     close = difflib.get_close_matches(k, list(_ALIASES), n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(_ALIASES[c]) for c in close)}?" if close else ""
-    raise ValueError(f"unknown metric {name!r}{hint} (confmat.list_metrics() lists them all)")
+    lister = words.arg("confmat.list_metrics()")
+    raise ValueError(f"unknown metric {name!r}{hint} ({lister} lists them all)")
 
 
 def list_metrics(kind: Kind | None = None, family: str | None = None) -> list[MetricSpec]:

@@ -20,6 +20,7 @@ from ..inputs.encode import encode_pair
 from ..inputs.targets import default_pos_label, encode_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
+from ..words import arg, arg_value
 from .build import REPORT_RESAMPLES, build_report
 from .findings import headline_names
 from .jsonable import clean
@@ -334,9 +335,9 @@ def build_comparison(
         if kept is not None and kept_first is not None and not np.array_equal(kept, kept_first):
             raise ValueError(
                 f"models {first[0]!r} and {name!r} leave different samples out of "
-                f"labels={list(labels)!r} (a sample whose prediction is outside labels is left "
-                "out of that model's table), so they would not be compared on the same "
-                "samples; add the classes they predict to labels")
+                f"{arg_value('labels', list(labels))} (a sample whose prediction is outside "
+                f"{arg('labels')} is left out of that model's table), so they would not be "
+                f"compared on the same samples; add the classes they predict to {arg('labels')}")
         kept_first = kept if kept_first is None else kept_first
         if pos_label is not None and scores.get(name) is None:
             # about the labels, not this model: the door's message as it is (build_report
@@ -404,10 +405,11 @@ def _check_same_samples(first: tuple[str, ConfusionMatrix], this: tuple[str, Con
             and np.allclose(cm_a.counts.sum(axis=1), cm_b.counts.sum(axis=1), rtol=1e-9,
                             atol=0.0)):
         raise ValueError(
-            f"models {a!r} and {b!r} leave different samples out of labels={list(labels)!r} "
-            f"({cm_a.n_outside:g} and {cm_b.n_outside:g} samples: a sample whose "
-            "prediction is outside labels is left out of that model's table), so they would "
-            "not be compared on the same samples; add the classes they predict to labels")
+            f"models {a!r} and {b!r} leave different samples out of "
+            f"{arg_value('labels', list(labels))} ({cm_a.n_outside:g} and {cm_b.n_outside:g} "
+            f"samples: a sample whose prediction is outside {arg('labels')} is left out of that "
+            "model's table), so they would not be compared on the same samples; add the "
+            f"classes they predict to {arg('labels')}")
 
 
 def _headline(labels: list[Any], pos_label: Any, with_scores: bool

@@ -23,6 +23,7 @@ from ..inputs.encode import encode_pair
 from ..inputs.targets import check_scores_1d, encode_truth, resolve_pos_label
 from ..metrics import get_metric
 from ..plots import sweep_from_predictions, thin_index
+from ..words import arg_value
 from .jsonable import label_json, num
 from .slider import (  # noqa: F401  (re-exported)
     ABOVE_EVERY_SCORE,
@@ -431,7 +432,8 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
                          f"and one row per sample ({n}), got shape {s.shape}")
     if pos_label is not None:
         if pos_label not in labels:
-            raise ValueError(f"pos_label={pos_label!r} is not one of the labels {labels}")
+            raise ValueError(f"{arg_value('pos_label', pos_label)} is not one of the labels "
+                             f"{labels}")
         chosen = [pos_label]
     elif len(labels) == 2:
         chosen = [resolve_pos_label(encode_truth(y_true)[0], None)]
