@@ -36,6 +36,7 @@ sk_metrics = pytest.importorskip("sklearn.metrics")
 
 from confmat import io as cio  # noqa: E402
 from io_files import write_compressed  # noqa: E402
+from stray_rule import scored_classes  # noqa: E402
 
 # ------------------------------------------------------------------------------ values
 #: label pools per kind; text holds the characters CSV and JSON must quote or escape, a long
@@ -344,6 +345,21 @@ def test_random_scores_in_every_format_equal_numpy_histogram(tmp_path_factory, f
     w = [cols["w"][i] for i in kept] if weighted else None
     # labels= fixes both classes; without it they are the sorted classes of the kept rows
     labels = frame["pool"] if fixed else sorted(set(y) | set(yhat))
+    # the documented rule of the class one score column scores (docs/cli.md, "Predicted
+    # labels beside scores"): beside a truth of one class, that truth's positive class, which
+    # {0, 1}, {-1, 1} and {False, True} imply (1 / True) and text labels do not
+    truth = set(y)
+    implied = truth <= {0, 1} or truth <= {-1, 1}
+    unscored = not fixed and len(truth) == 1 and not implied
+    positive = True if kind == "bool" else 1
+    one_truth = not fixed and len(truth) == 1 and implied
+    # a predicted label that is no class of that truth nor the positive class is stray
+    stray = one_truth and not set(yhat) <= scored_classes(y, yhat, positive)
+    if one_truth and len(labels) == 2 and not stray:
+        # the histogram's classes [other, positive] (the second scored)
+        labels_hist = [v for v in labels if v != positive] + [positive]
+    else:
+        labels_hist = labels
     root = tmp_path_factory.mktemp("scores")
     for name in [*FILE_FORMATS, "sql"]:
         if not fits(name, kind, cols):
@@ -359,26 +375,44 @@ def test_random_scores_in_every_format_equal_numpy_histogram(tmp_path_factory, f
                     evaluate(src, name, "y", "yhat", **kw)
                 continue
             if weighted and not any(w):
-                with pytest.raises(ValueError, match="sample_weight must contain at least one"):
+                # both refusals apply when the column scores no class: either comes first
+                why = "sample_weight must contain at least one" + (
+                    "|pos_label is not specified" if unscored else "")
+                with pytest.raises(ValueError, match=why):
                     evaluate(src, name, "y", "yhat", **kw)
                 continue
-            if len(labels) < 2:  # one class and no labels=: the histogram has no classes
-                with pytest.raises(ValueError):
+            if unscored:
+                with pytest.raises(ValueError, match="pos_label is not specified"):
+                    evaluate(src, name, "y", "yhat", **kw)
+                continue
+            if stray:
+                with pytest.raises(ValueError, match="which is not one of the classes"):
                     evaluate(src, name, "y", "yhat", **kw)
                 continue
             got, report = evaluate(src, name, "y", "yhat", **kw)
             code = {v: j for j, v in enumerate(labels)}
             want = sk_metrics.confusion_matrix([code[v] for v in y], [code[v] for v in yhat],
-                                               labels=[0, 1], sample_weight=w)
+                                               labels=list(range(len(labels))), sample_weight=w)
         finally:
             if name == "sql":
                 src.close()
         assert (report.rows_read, report.skipped_by_reason) == (len(kept), reasons), name
         assert_same_labels(got.labels, labels)
         np.testing.assert_allclose(got.counts, want, rtol=1e-12, err_msg=name)
-        assert report.curves.labels == labels, name
+        if len(labels) == 1:
+            # one class seen: the histogram of its implied positive class (1 / True), the
+            # samples in the row of that class or of the other one, named 0 / False
+            hist_labels = [False, True] if kind == "bool" else [0, 1]
+            assert report.curves.labels == hist_labels, name
+            only = hist_oracle(cols, kept, labels, bins, weighted)[0]
+            rows = [only, np.zeros_like(only)] if labels[0] != positive else [
+                np.zeros_like(only), only]
+            np.testing.assert_allclose(report.curves.counts, np.stack(rows), rtol=1e-12,
+                                       err_msg=name)
+            continue
+        assert report.curves.labels == labels_hist, name
         np.testing.assert_allclose(report.curves.counts,
-                                   hist_oracle(cols, kept, labels, bins, weighted),
+                                   hist_oracle(cols, kept, labels_hist, bins, weighted),
                                    rtol=1e-12, err_msg=name)
 
 

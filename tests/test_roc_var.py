@@ -335,3 +335,20 @@ def test_input_errors():
         roc_var(Y, ["a"] * 6)
     with pytest.raises(ValueError, match="cannot be smoothed"):
         roc_var([0, 0, 1, 1], [0.1, 0.2, 0.3, 0.4], method="obuchowski")
+
+
+def test_a_fit_at_one_specificity_is_refused_as_by_proc(proc):  # noqa: F811
+    """Two controls: the points strictly inside (0, 1) all have specificity 1/2, the binormal
+    fit's slope is 0 and the curve's own slope infinite; pROC's smoothing fails on it (NA
+    here) and confmat refuses it (found by hypothesis in test_matches_proc)."""
+    y = np.array([1, 1, 1, 1, 1, 1, 1, 0, 0])
+    a = np.array([1.304, 0.947, -0.704, -1.265, -0.623, 0.041, -2.325, -0.219, -1.246])
+    r = proc('''
+ok <- function(expr) tryCatch(suppressWarnings(expr), error = function(e) NA_real_)
+r1 <- roc(y, a, levels = c(0, 1), direction = "<", quiet = TRUE)
+out <- list(v = ok(var(r1, method = "obuchowski")), sp = r1$specificities)
+''', y=y, a=a)
+    inside = r["sp"][(r["sp"] > 0) & (r["sp"] < 1)]
+    assert np.all(inside == 0.5) and np.isnan(r["v"][0])
+    with pytest.raises(ValueError, match=r"cannot be smoothed: .* one specificity"):
+        roc_var(y, a, method="obuchowski")

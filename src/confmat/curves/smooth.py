@@ -148,7 +148,7 @@ def binormal_fit(se: np.ndarray, sp: np.ndarray) -> tuple[float, float]:
     Raises
     ------
     ValueError
-        Fewer than two usable points, or all at one sensitivity.
+        Fewer than two usable points, or all at one sensitivity or at one specificity.
 
     Examples
     --------
@@ -163,6 +163,10 @@ def binormal_fit(se: np.ndarray, sp: np.ndarray) -> tuple[float, float]:
     if x.size <= 1 or np.all(x == x[0]):
         raise ValueError("the ROC curve cannot be smoothed: fewer than two points with both "
                          "rates strictly between 0 and 1")
+    if np.all(y == y[0]):
+        # a slope of 0: the binormal curve's own slope (1 / b) is infinite (pROC fails too)
+        raise ValueError("the ROC curve cannot be smoothed: its points with both rates "
+                         "strictly between 0 and 1 all have one specificity")
     xm, ym = x.mean(), y.mean()
     dx = x - xm
     b = float(np.dot(dx, y - ym) / np.dot(dx, dx))

@@ -428,7 +428,13 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                                     exc) from exc
             done = reader.rows_total
         score_labels = seen.labels if len(seen.labels) >= 2 else None
-        if score_labels is not None and len(scores) == 1 and len(score_labels) > 2:
+        if len(seen.labels) == 1 and len(scores) == 1:
+            # one class seen: the histogram of its positive class (by the one rule: 1 beside
+            # 0, or pos_label), which may hold no positive, as on the counted path
+            ovr = score_column_class(_true_and_predicted(seen)[0], seen.labels, pos_label,
+                                     where=source.name, scores=scores,
+                                     name=f"column {true_col!r} of {source.name}")
+        elif score_labels is not None and len(scores) == 1 and len(score_labels) > 2:
             ovr = one_vs_rest(*_true_and_predicted(seen))
             score_labels = None
         elif score_labels is not None and len(scores) == 1:
