@@ -268,3 +268,49 @@ def test_csv_by_group_excel_safe_quotes_a_formula_group(tmp_path, capsys):
     safe = capsys.readouterr().out
     assert "\r\ngroup,=cmd,accuracy," in plain and "\r\ngroup,'=cmd,accuracy," in safe
     assert "\r\ngroup,-1,accuracy," in safe
+
+
+def test_labels_option_is_read_in_the_type_of_the_label_column(path, capsys):
+    # --labels 1,0 on integer labels, by group: the typed text is the integers 1 and 0 (as
+    # without --by), in that order
+    assert main(["report", str(path), "--true", "y", "--pred", "yhat", "--by", "sex",
+                 "--labels", "1,0", "--pos-label", "1", "--format", "json",
+                 "--no-intervals"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    y = np.array([r[0] for r in ROWS])
+    p = np.array([r[1] for r in ROWS])
+    sex = np.array([r[2] for r in ROWS])
+    for r in out["rows"]:
+        m = sex == r["group"]
+        assert r["recall"] == pytest.approx(skm.recall_score(y[m], p[m]), abs=1e-12)
+
+
+@pytest.fixture
+def text_path(tmp_path):
+    rng = np.random.default_rng(3)
+    y = rng.choice(["cat", "dog"], 80)
+    p = np.where(rng.random(80) < 0.7, y, rng.choice(["cat", "dog"], 80))
+    g = rng.choice(["a", "b", "c"], 80)
+    path = tmp_path / "t.csv"
+    path.write_text("y,yhat,g\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(y, p, g,
+                                                                               strict=True)))
+    return path, y, p, g
+
+
+def test_a_per_class_metric_on_text_labels_needs_the_positive_class(text_path, capsys):
+    path, y, p, g = text_path
+    base = ["report", str(path), "--true", "y", "--pred", "yhat", "--by", "g",
+            "--group-metrics", "recall", "--no-intervals"]
+    assert main(base) == 2
+    err = capsys.readouterr().err
+    assert "recall" in err and "--pos-label" in err and "Traceback" not in err
+    assert main([*base, "--pos-label", "cat", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for r in out["rows"]:
+        m = g == r["group"]
+        assert r["recall"] == pytest.approx(skm.recall_score(y[m], p[m], pos_label="cat"),
+                                            abs=1e-12)
+    disp = {d["name"]: d["value"] for d in out["disparities"]}
+    assert disp["demographic_parity_difference"] == pytest.approx(
+        fairlearn_metrics.demographic_parity_difference(y == "cat", p == "cat",
+                                                        sensitive_features=g), abs=1e-12)

@@ -19,7 +19,7 @@ from .common import (
     truth_classes,
     where_source,
 )
-from .reading import evaluate_stream, read_predictions, skipped_note
+from .reading import evaluate_stream, read_predictions, skipped_note, typed_options
 from .registry import metric_names
 from .render import emit, write_output
 
@@ -112,8 +112,13 @@ def by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     else:
         from ..io import evaluate_file
 
+        # --labels and --pos-label read in the type of the label column (as without --by);
+        # the evaluation's positive class is --pos-label (the fairness measures use it)
+        lab, pos0 = (typed_options(file, true_col, labels, pos_label, fmt_in, skip_invalid,
+                                   where, type_only=True)
+                     if labels or pos_label is not None else (None, None))
         ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
-                                 labels=labels or None, skip_invalid=skip_invalid,
+                                 labels=lab, pos_label=pos0, skip_invalid=skip_invalid,
                                  format=fmt_in, where=where)
         filtered = frep.skipped_by_reason.get(filtered_reason(), 0)
         reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != filtered_reason()}

@@ -112,18 +112,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     from .. import io as cio
 
     check_file(path, datasets=True)
-    # the first true labels, for the type of --labels / --pos-label; without --skip-invalid a
-    # null label there is the library's error naming its row
-    probe = cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
-                             skip_invalid=skip_invalid, where=where)
-    first = next(iter(probe), None)
-    if first is None:
-        raise InputError(_no_rows(path, probe))
-    y0 = first[true]
-    lab = coerce(labels, y0, "--labels value") if labels else None
-    # read early: a text of the wrong type stops before the pass; the library checks that the
-    # class is one of the matrix's
-    pos0 = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
+    lab, pos0 = typed_options(path, true, labels, pos_label, fmt_in, skip_invalid, where)
     if weight is not None:
         w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
                                         skip_invalid=True, where=where)),
@@ -151,6 +140,58 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     pos = (coerce([pos_label], np.asarray(cm.labels), "--pos-label")[0]
            if pos_label is not None else None)
     return cm, pos, frep
+
+
+def typed_options(path: str, true: str, labels: list[str], pos_label: str | None,
+                  fmt_in: str | None, skip_invalid: bool, where: str | None, *,
+                  type_only: bool = False) -> tuple[list[Any] | None, Any]:
+    """``--labels`` and ``--pos-label`` read in the type of the file's true labels (its first
+    rows): ``--labels 0,1`` are the integers of an integer column. A text of the wrong type
+    stops here, before the pass over the file; the library checks that the class is one of
+    the matrix's.
+
+    Parameters
+    ----------
+    path, true : str
+        The file and its column of true labels.
+    labels : list of str
+        ``--labels`` (may be empty).
+    pos_label : str or None
+        ``--pos-label``.
+    fmt_in, skip_invalid, where
+        As the command's ``--input-format``, ``--skip-invalid`` and ``--where``.
+    type_only : bool, default False
+        Only learn the type: the first rows are read skipping missing values, and a file
+        without a row gives ``(None, None)``; the read that follows names the first missing
+        value of the file in file order, whatever column it is in (a group column's before a
+        later null label).
+
+    Returns
+    -------
+    labels : list or None
+    pos_label : label or None
+
+    Raises
+    ------
+    InputError
+        A file without rows (the message says why each row was left out), or a text that
+        is not of the column's type (:func:`coerce`).
+    """
+    from .. import io as cio
+
+    # without --skip-invalid a null label in the first rows is the library's error naming
+    # its row
+    probe = cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
+                             skip_invalid=skip_invalid or type_only, where=where)
+    first = next(iter(probe), None)
+    if first is None and type_only:
+        return None, None
+    if first is None:
+        raise InputError(_no_rows(path, probe))
+    y0 = first[true]
+    lab = coerce(labels, y0, "--labels value") if labels else None
+    pos0 = coerce([pos_label], y0, "--pos-label")[0] if pos_label is not None else None
+    return lab, pos0
 
 
 def _no_rows(path: str, reader: Any) -> str:

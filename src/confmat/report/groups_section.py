@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from ..groups.names import default_group_metrics
+from ..words import arg
 from .escapes import md_escape, visible
 from .jsonable import label_json, num
 
@@ -277,8 +278,8 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
     Raises
     ------
     ValueError
-        An unknown metric, a per-class metric without a positive class, an unknown
-        ``reference``.
+        An unknown metric, a per-class metric (``recall``) when no positive class is given
+        or implied by the labels, an unknown ``reference``.
 
     Examples
     --------
@@ -303,6 +304,13 @@ def build_groups_section(ev: Any, metrics: list[str] | None = None, *,
                          "left out (give pos_label)")
     if forest_metric is not None and forest_metric not in metrics:
         metrics = [*metrics, forest_metric]
+    if pos is None:
+        per_class = [m for m in metrics if _per_class(ev, m)]
+        if per_class:
+            raise ValueError(
+                f"{', '.join(per_class)}: a per-class metric by group needs the class it is "
+                f"computed for, and the classes {list(ev.labels)} imply none; give "
+                f"{arg('pos_label')}")
     if reference is not None:
         ev.index(reference)  # an unknown group is an error here, named
     methods = ["between_groups", "to_overall"] + (["to_group"] if reference is not None else [])
