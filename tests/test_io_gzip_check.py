@@ -154,3 +154,25 @@ def test_any_flip_is_refused_or_read_as_the_true_text(tmp_path: Path,
         return
     assert plain is not None, "confmat read a stream that zlib refuses"
     assert _pairs(cm) == _pairs_of(plain)
+
+
+@pytest.mark.parametrize("inflater", ["zlib", "isal"])
+@pytest.mark.parametrize("kind", ["crc", "length", "truncated", "trailing", "far back", None])
+def test_both_inflaters_judge_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   inflater: str, kind: str | None) -> None:
+    """The check with Python's zlib (the fallback) and with ISA-L's inflater (when installed)
+    refuses exactly the streams Python's gzip refuses."""
+    from confmat.inputs import gzip_check
+
+    module = zlib if inflater == "zlib" else pytest.importorskip("isal.isal_zlib")
+    monkeypatch.setattr(gzip_check, "inflate_module", lambda: module)
+    data = _damaged(kind, _text()) if kind else gzip.compress(_text(), mtime=0)
+    path = tmp_path / "p.csv.gz"
+    path.write_bytes(data)
+    try:
+        gzip.decompress(data)
+        python_refuses = False
+    except (OSError, EOFError, zlib.error):
+        python_refuses = True
+    assert (gzip_check.gzip_damage(str(path)) is not None) == python_refuses
+    assert python_refuses == (kind is not None)
