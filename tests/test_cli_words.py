@@ -30,9 +30,10 @@ from click.testing import CliRunner
 
 import confmat
 from confmat import words
-from confmat.cli.app import cli, main
+from confmat.cli.app import cli
 from confmat.io import evaluate_file
 from confmat.report import build_comparison
+from test_cli_messages import main_line as cli_line  # status 2, one line, no traceback
 
 
 def option(command: str, param: str) -> str:
@@ -58,17 +59,6 @@ def d(tmp_path: Path) -> Path:
     (tmp_path / "gap.csv").write_text("y,yhat\n0,1\n,1\n1,1\n")
     (tmp_path / "s.csv").write_text("y,yhat,p,w\na,a,0.1,1\nb,b,0.9,-1\nb,a,0.4,1\na,b,0.6,1\n")
     return tmp_path
-
-
-def cli_line(capsys, args: list[str]) -> str:
-    """``main``'s one line on stderr: status 2, no traceback, nothing on stdout."""
-    code = main(args)
-    out = capsys.readouterr()
-    assert code == 2, out
-    lines = out.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("confmat: error: "), out.err
-    assert "Traceback" not in out.err and out.out == ""
-    return lines[0]
 
 
 def python_message(call) -> str:
