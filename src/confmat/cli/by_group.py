@@ -12,7 +12,6 @@ import numpy as np
 from ..inputs.decisions import check_scored_predictions
 from .common import (
     InputError,
-    coerce,
     filtered_reason,
     format_for,
     positive_class,
@@ -22,6 +21,7 @@ from .common import (
 from .reading import evaluate_stream, read_predictions, skipped_note, typed_options
 from .registry import metric_names
 from .render import emit, write_output
+from .typed import coerce
 
 __all__ = ["by_group_report"]
 

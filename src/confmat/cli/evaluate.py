@@ -17,7 +17,6 @@ from .command import CONTEXT, Command
 from .common import (
     InputError,
     check_listed,
-    coerce,
     filtered_reason,
     format_for,
     input_options,
@@ -33,6 +32,7 @@ from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_no
 from .registry import compared_metric_names
 from .render import check_excel_safe, emit, save_plots
 from .summary import build_for_view, summary_intervals, summary_view
+from .typed import coerce
 
 
 @click.command(cls=Command, context_settings=CONTEXT)

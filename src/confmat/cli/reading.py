@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .common import PROGRESS_BYTES, InputError, check_file, coerce
+from .common import PROGRESS_BYTES, InputError, check_file
+from .typed import coerce
 
 
 def _progress_reader(path: str, columns: list[str], show: bool | None, roles: Any,
