@@ -375,9 +375,11 @@ def test_random_scores_in_every_format_equal_numpy_histogram(tmp_path_factory, f
                     evaluate(src, name, "y", "yhat", **kw)
                 continue
             if weighted and not any(w):
-                # both refusals apply when the column scores no class: either comes first
+                # both refusals apply when the column scores no class or a prediction is
+                # stray: either comes first
                 why = "sample_weight must contain at least one" + (
-                    "|pos_label is not specified" if unscored else "")
+                    "|pos_label is not specified" if unscored else "") + (
+                    "|which is not one of the classes" if stray else "")
                 with pytest.raises(ValueError, match=why):
                     evaluate(src, name, "y", "yhat", **kw)
                 continue
