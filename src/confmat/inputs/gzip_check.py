@@ -12,8 +12,9 @@ decoded once more by zlib, its output thrown away, and a damaged stream is a
 :class:`~confmat.inputs.source.ReadError` naming the file, the same on every read.
 
 The check runs in one thread while DuckDB reads (the inflater releases the GIL): it costs
-CPU time, 1.17x DuckDB's read with ISA-L's inflater and 1.35x with zlib's on a 93 MB
-``.csv.gz``, and 1.06x / 1.08x wall time on two cores (docs/scaling.md). :class:`GzipCheck` is started by the reads of
+CPU time, 1.2x DuckDB's read with ISA-L's inflater and 1.35x with zlib's on a 93 MB
+``.csv.gz``, and 1.07x / 1.08x wall time on two cores (``benchmarks/bench_gzip_check.py``,
+docs/scaling.md). :class:`GzipCheck` is started by the reads of
 :class:`~confmat.inputs.source.Source` and waited for before their result is returned;
 :func:`check_gzip_files` runs it at once, on the error paths where DuckDB already refused
 the file (so that the reason given is zlib's, not one of DuckDB's varying ones).
