@@ -314,3 +314,29 @@ def test_a_per_class_metric_on_text_labels_needs_the_positive_class(text_path, c
     assert disp["demographic_parity_difference"] == pytest.approx(
         fairlearn_metrics.demographic_parity_difference(y == "cat", p == "cat",
                                                         sensitive_features=g), abs=1e-12)
+
+
+@pytest.mark.parametrize("suffix", [".arrow", ".npy"])
+def test_by_group_on_arrow_ipc_and_numpy_files(tmp_path, capsys, suffix):
+    # Arrow IPC and NumPy files are counted by group too (DuckDB scans them where they are)
+    rng = np.random.default_rng(5)
+    y, p = rng.integers(0, 2, 90), rng.integers(0, 2, 90)
+    g = rng.integers(0, 3, 90)
+    path = tmp_path / f"d{suffix}"
+    if suffix == ".npy":
+        np.save(path, np.column_stack([y, p, g]))
+        cols = ["0", "1", "2"]
+    else:
+        import pyarrow as pa
+        import pyarrow.feather as feather
+
+        feather.write_feather(pa.table({"y": y, "yhat": p, "g": g}), str(path))
+        cols = ["y", "yhat", "g"]
+    assert main(["report", str(path), "--true", cols[0], "--pred", cols[1], "--by", cols[2],
+                 "--format", "json", "--no-intervals"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["group"] for r in out["rows"]] == [0, 1, 2]
+    for r in out["rows"]:
+        m = g == r["group"]
+        assert r["size"] == int(m.sum())
+        assert r["recall"] == pytest.approx(skm.recall_score(y[m], p[m]), abs=1e-12)

@@ -57,9 +57,9 @@ GROUPS = ["A", "B", "c d"]
 FILE_FORMATS = ["p.csv", "p.tsv", "p.csv.gz", "p.csv.zst", "p.csv.bz2", "p.tsv.gz", "p.jsonl",
                 "p.jsonl.gz", "p.jsonl.zst", "p.parquet", "dir", "glob", "p.arrow", "p.feather",
                 "p.npz", "p.npy"]
-#: formats DuckDB counts with ``group_cols`` (evaluate_file's documented restriction)
-GROUP_FORMATS = {"p.csv", "p.tsv", "p.csv.gz", "p.csv.zst", "p.csv.bz2", "p.tsv.gz", "p.jsonl",
-                 "p.jsonl.gz", "p.jsonl.zst", "p.parquet", "dir", "glob", "sql"}
+#: formats counted with ``group_cols``: every one (Arrow IPC and NumPy scanned by DuckDB where
+#: they are)
+GROUP_FORMATS = {*FILE_FORMATS, "sql"}
 
 
 def is_missing(v: Any) -> bool:

@@ -54,6 +54,7 @@ __all__ = [
     "FORMATS",
     "ReadError",
     "Source",
+    "counted_source",
     "detect_format",
     "engine_error",
     "engine_exceptions",
@@ -270,6 +271,47 @@ def relation_source(relation: Any, name: str = "the SQL relation") -> Source:
     return Source(name, "sql", list(relation.columns), rows=None, relation=relation)
 
 
+def counted_source(source: Source, why: str = "counting by group") -> Source:
+    """The source with a DuckDB relation over it: itself when it has one (Parquet, CSV, TSV,
+    JSON lines, SQL); an Arrow IPC or NumPy source gets one that scans its data where it is
+    (``from_arrow`` over the pyarrow dataset or the arrays), so that DuckDB's ``GROUP BY``
+    counts every format (evaluation by group, ``where=``).
+
+    Parameters
+    ----------
+    source : Source
+        The source.
+    why : str
+        What needs DuckDB and pyarrow, for the message when they are missing.
+
+    Returns
+    -------
+    Source
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> src = Source("demo", "npy", ["y"], rows=2, arrays={"y": np.array([0, 1])})
+    >>> counted_source(src).relation.fetchall()
+    [(0,), (1,)]
+    """
+    if source.relation is not None:
+        return source
+    pa = require("pyarrow", why)
+    require("duckdb", why)
+    source.stream_source()
+    con = duckdb_connection()
+    if source.dataset is not None:
+        data: Any = source.dataset
+    else:
+        arrays = source.arrays or {}
+        data = pa.table({c: np.asarray(arrays[c]) for c in source.columns})
+    return Source(source.name, source.format, list(source.columns), rows=source.rows,
+                  relation=con.from_arrow(data), keep=[*source.keep, con, data],
+                  key_ranges=source.key_ranges, connection=con,
+                  mixed_types=source.mixed_types, checks=source.checks)
+
+
 def where_source(source: Source, where: Any) -> Source:
     """The source with a row filter: a SQL boolean expression over its columns, evaluated by
     DuckDB (``"split = 'test' AND site <> 'B'"``). Rows are not dropped here: the relation
@@ -314,18 +356,8 @@ def where_source(source: Source, where: Any) -> Source:
         raise ValueError(f"{source.name} has a column named {FILTER_COLUMN!r}, which where= "
                          "needs for itself")
     duckdb = require("duckdb", "filtering rows (where=)")
-    rel, con, keep = source.relation, source.connection, list(source.keep)
-    if rel is None:  # Arrow IPC or NumPy: scanned by DuckDB where the data is
-        pa = require("pyarrow", "filtering rows (where=)")
-        source.stream_source()
-        con = duckdb_connection()
-        if source.dataset is not None:
-            data: Any = source.dataset
-        else:
-            arrays = source.arrays or {}
-            data = pa.table({c: np.asarray(arrays[c]) for c in source.columns})
-        keep += [con, data]
-        rel = con.from_arrow(data)
+    scanned = counted_source(source, "filtering rows (where=)")
+    rel, con, keep = scanned.relation, scanned.connection, list(scanned.keep)
     base = rel
     try:
         rel = rel.select(f"*, coalesce(({where}), false) AS {quote(FILTER_COLUMN)}")

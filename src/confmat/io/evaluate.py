@@ -14,7 +14,7 @@ from ..accumulator import Accumulator
 from ..binned import ScoreHistogram
 from ..deps import require
 from ..inputs.encode import normalize_labels
-from ..inputs.files import Source, open_source, relation_source, where_source
+from ..inputs.files import Source, counted_source, open_source, relation_source, where_source
 from ..inputs.score_columns import one_column_class, score_column_class, score_columns_error
 from ..inputs.targets import resolve_pos_label
 from ..words import arg
@@ -97,7 +97,8 @@ def evaluate_file(
     group_cols : str or sequence of str, optional
         Evaluate by group (as :func:`confmat.by_group`): columns of sensitive features whose
         combinations are the groups, counted by DuckDB in one ``GROUP BY group_cols, true,
-        pred`` (formats DuckDB reads: CSV, Parquet, JSON lines). With one score column the
+        pred`` (every format: Arrow IPC and NumPy arrays are scanned by DuckDB where they
+        are, :func:`confmat.inputs.files.counted_source`). With one score column the
         score's bin joins the ``GROUP BY``: ROC AUC and average precision by group come from
         one :class:`~confmat.binned.ScoreHistogram` per group (the exact values of the scores
         rounded down to their bin's lower edge, ties within a bin counting one half; no
@@ -133,8 +134,7 @@ def evaluate_file(
     ------
     ValueError
         A missing or duplicated column, a missing value without ``skip_invalid``, a label
-        outside ``labels``, ``group_cols`` with several score columns or a format DuckDB does
-        not count, a
+        outside ``labels``, ``group_cols`` with several score columns, a
         ``where`` DuckDB cannot evaluate as a condition, a file the engine cannot read
         whole (:class:`ReadError`), without ``group_cols`` a ``pos_label`` that is not
         one of the classes of the matrix, score columns that do not fit the labels (one
@@ -566,9 +566,7 @@ def _evaluate_by_group(source: Source, path: str, true_col: str, pred_col: str,
     cols = check_columns([true_col, pred_col, *groups, *scores]
                          + ([weight_col] if weight_col is not None else []))
     source.check_columns(cols)
-    if source.relation is None:
-        raise ValueError(f"group_cols needs a format DuckDB counts (CSV, Parquet, JSON lines); "
-                         f"{source.name} is read as {source.format!r}")
+    source = counted_source(source)  # Arrow IPC and NumPy too, scanned where they are
     report = FileReport(path=path, format=source.format, engine="duckdb GROUP BY")
     ev = evaluate_by_group(source, true_col, pred_col, groups, weight_col, labels,
                            skip_invalid, report, min_support=min_support, pos_label=pos_label,
