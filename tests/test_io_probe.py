@@ -216,10 +216,13 @@ def column_types(kind: str) -> dict[str, Any]:
 
 
 def fits(name: str, kind: str, cols: dict[str, list[Any]]) -> bool:
-    """Whether the format can hold the frame: NumPy has no null beside float NaN."""
+    """Whether the format can hold the frame: NumPy has no null beside float NaN (a text
+    group column with a null would hold the text 'nan')."""
     if name not in ("p.npz", "p.npy"):
         return True
-    return kind == "float" or not any(v is None for c in ("y", "yhat", "g") for v in cols[c])
+    if any(v is None for v in cols["g"]):
+        return False
+    return kind == "float" or not any(v is None for c in ("y", "yhat") for v in cols[c])
 
 
 PROBE = settings(max_examples=int(os.environ.get("PROBE_N", "12")), deadline=None,

@@ -305,7 +305,10 @@ def counted_source(source: Source, why: str = "counting by group") -> Source:
         data: Any = source.dataset
     else:
         arrays = source.arrays or {}
-        data = pa.table({c: np.asarray(arrays[c]) for c in source.columns})
+        # NaN in a float column is a missing value (the door's rule for NumPy), which DuckDB
+        # must see as NULL: a NaN label or group is skipped or refused, never a class
+        data = pa.table({c: pa.array(np.asarray(arrays[c]), from_pandas=True)
+                         for c in source.columns})
     return Source(source.name, source.format, list(source.columns), rows=source.rows,
                   relation=con.from_arrow(data), keep=[*source.keep, con, data],
                   key_ranges=source.key_ranges, connection=con,
