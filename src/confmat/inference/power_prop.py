@@ -98,13 +98,18 @@ class PropPowerResult:
                 "references": list(self.references)}
 
 
+def _spreads(p1: float, p2: float) -> tuple[float, float, float]:
+    """The difference ``d`` and the standard deviations ``sigma0`` (null) and ``sigma1``
+    (alternative) of the module docstring, per sample of each group."""
+    return (abs(p1 - p2), math.sqrt((p1 + p2) * (1.0 - (p1 + p2) / 2.0)),
+            math.sqrt(p1 * (1.0 - p1) + p2 * (1.0 - p2)))
+
+
 def _power(n: float, p1: float, p2: float, sig: float, sides: int, strict: bool) -> float:
     """The power of the test (module docstring)."""
     ndtr, ndtri = normal_functions()
     z = -float(ndtri(sig / sides))  # the upper sig / sides quantile, exact in the far tail
-    d = abs(p1 - p2)
-    s0 = math.sqrt((p1 + p2) * (1.0 - (p1 + p2) / 2.0))
-    s1 = math.sqrt(p1 * (1.0 - p1) + p2 * (1.0 - p2))
+    d, s0, s1 = _spreads(p1, p2)
     out = float(ndtr((math.sqrt(n) * d - z * s0) / s1))
     if strict and sides == 2:
         out += float(ndtr(-(math.sqrt(n) * d + z * s0) / s1))
@@ -130,9 +135,7 @@ def _solve_level(n: float, p1: float, p2: float, power: float, sides: int,
     closed form, or numerically with ``strict``) and returned as ``sides * Phi(-z)``, so that a
     level far below 1e-10 keeps its digits."""
     ndtr, ndtri = normal_functions()
-    d = abs(p1 - p2)
-    s0 = math.sqrt((p1 + p2) * (1.0 - (p1 + p2) / 2.0))
-    s1 = math.sqrt(p1 * (1.0 - p1) + p2 * (1.0 - p2))
+    d, s0, s1 = _spreads(p1, p2)
     if strict and sides == 2:
         def f(z: float) -> float:
             return float(ndtr((math.sqrt(n) * d - z * s0) / s1)
@@ -236,14 +239,13 @@ def power_prop_test(*, n: float | None = None, p1: float | None = None,
             high = 1.0
             while at(n=high) < target:
                 high *= 2.0
-            out["n"] = _root(lambda x: at(n=x) - target, 0.0, high, "n", "")
+            out["n"] = _root(lambda x: at(n=x) - target, 0.0, high, "n",
+                             "the power does not grow with n there")
         else:
             ndtri = normal_functions()[1]
-            a, b = known["p1"], known["p2"]
+            d, s0, s1 = _spreads(known["p1"], known["p2"])
             z = -float(ndtri(known["sig_level"] / sides))
-            s0 = math.sqrt((a + b) * (1.0 - (a + b) / 2.0))
-            s1 = math.sqrt(a * (1.0 - a) + b * (1.0 - b))
-            out["n"] = ((z * s0 + float(ndtri(target)) * s1) / abs(a - b)) ** 2
+            out["n"] = ((z * s0 + float(ndtri(target)) * s1) / d) ** 2
     elif solved == "p1":
         if known["p2"] == 0.0:
             raise ValueError("p2 is 0: there is no p1 in [0, p2) to solve for")
