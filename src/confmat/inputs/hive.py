@@ -11,7 +11,7 @@ line): **a partition value is the value DuckDB reads from the path.**
   of the key casts to one (``1``, ``-0``, ``' 1'``; not ``01``, ``+1`` or ``1e3``, which keep
   the key text), a date (``2024-1-2``, ``2024-01-02``) or a timestamp likewise, text
   otherwise (``true``, ``1.5``, ``nan``). Arrow IPC directories, which DuckDB does not
-  read, are typed by the same inference over the same paths (:func:`partition_types`).
+  read, are typed by the same inference over the same paths (:func:`partition_values`).
 * *Its value.* DuckDB's read of the path: ``__HIVE_DEFAULT_PARTITION__`` is null, and so is
   ``NULL`` under a key of another type than text; ``' 1'`` is the integer 1 (the same group
   as ``1``); percent-encoded text is decoded (``a%2Fb`` is ``a/b``). The streamed path does
@@ -39,7 +39,7 @@ from ..deps import require
 from .sql_counts import literal, quote
 
 __all__ = ["check_partition_columns", "checked_partitions", "hive_options", "partition_keys",
-           "partition_types", "partition_values", "partitioned_dataset", "split_types"]
+           "partition_values", "partitioned_dataset", "split_types"]
 
 #: The column of the stand-in files of :func:`partition_values` (the index of a directory).
 _STAND_IN = "confmat_stand_in"
@@ -182,55 +182,6 @@ def hive_options(keys: Mapping[str, Sequence[str]], types: Mapping[str, str]) ->
         out.append("hive_types = {" + ", ".join(f"{literal(c)}: {literal(t)}"
                                                 for c, t in types.items()) + "}")
     return out
-
-
-def partition_types(con: Any, name: str, files: Sequence[str], types: Mapping[str, str]
-                    ) -> dict[str, str]:
-    """The DuckDB type of every hive partition key of ``files``, in the order the keys first
-    occur: ``types`` where it names the key, DuckDB's inference otherwise.
-
-    For formats DuckDB does not read (Arrow IPC, which pyarrow reads) the inference is still
-    DuckDB's, so that every format types a key alike: it depends on the paths alone, and is
-    asked of DuckDB's CSV reader over stand-in files at the same paths
-    (:func:`partition_values`).
-
-    Parameters
-    ----------
-    con : duckdb.DuckDBPyConnection
-        The connection.
-    name : str
-        The source as error messages name it.
-    files : sequence of str
-        The files of a directory source.
-    types : mapping of str to str
-        DuckDB types asked for, by partition key.
-
-    Returns
-    -------
-    dict of str to str
-        Each key's DuckDB type (empty when the paths have no key).
-
-    Raises
-    ------
-    ValueError
-        As :func:`partition_values`.
-
-    Examples
-    --------
-    >>> import duckdb
-    >>> partition_types(duckdb.connect(), "d", ["d/g=1/h=01/p.arrow", "d/g=2/h=1/p.arrow"], {})
-    {'g': 'BIGINT', 'h': 'VARCHAR'}
-    >>> partition_types(duckdb.connect(), "d", ["d/g=1/p.arrow"], {"g": "VARCHAR"})
-    {'g': 'VARCHAR'}
-    >>> partition_types(duckdb.connect(), "d", ["d/g=1/p.arrow", "d/g=2/h=3/p.arrow"], {})
-    Traceback (most recent call last):
-    ...
-    ValueError: d: its files lie under different hive partition keys (['g'] for 'd/g=1/p.arrow', ['g', 'h'] for 'd/g=2/h=3/p.arrow'); every file of a directory needs the same keys
-    """
-    order = _same_keys(name, files)
-    if all(k in types for k in order):
-        return {k: types[k] for k in order}
-    return _read_stand_ins(con, name, files, types)[0]
 
 
 def partition_values(con: Any, name: str, files: Sequence[str], types: Mapping[str, str]

@@ -294,7 +294,8 @@ def arrow_source(name: str, files: list[str], root: str,
                  types: Mapping[str, str] | None = None) -> Source:
     """Arrow IPC files streamed by a :mod:`pyarrow.dataset`; the hive partition columns of a
     directory typed as DuckDB types those of the other formats (``types`` where it names a
-    key, DuckDB's inference from the paths otherwise: :func:`confmat.inputs.hive.partition_types`),
+    key, DuckDB's inference from the paths otherwise:
+    :func:`confmat.inputs.hive.partition_values`),
     rather than by pyarrow's own guess.
 
     Parameters
