@@ -236,7 +236,7 @@ def partition_values(con: Any, name: str, files: Sequence[str], types: Mapping[s
     """
     if not _same_keys(name, files):
         return None
-    return _read_stand_ins(con, name, files, types)[1]
+    return _read_stand_ins(con, name, files, types)
 
 
 def _same_keys(name: str, files: Sequence[str]) -> list[str]:
@@ -266,9 +266,9 @@ def _raw_value(directory: str, key: str) -> str:
 
 
 def _read_stand_ins(con: Any, name: str, files: Sequence[str], types: Mapping[str, str]
-                    ) -> tuple[dict[str, str], Any]:
-    """DuckDB's types and values of the partition keys of ``files`` (see
-    :func:`partition_values`), read over one stand-in CSV file per directory."""
+                    ) -> Any:
+    """DuckDB's values of the partition keys of ``files`` (see :func:`partition_values`),
+    read over one stand-in CSV file per directory."""
     import shutil
     import tempfile
 
@@ -315,8 +315,7 @@ def _read_stand_ins(con: Any, name: str, files: Sequence[str], types: Mapping[st
     finally:
         shutil.rmtree(stand_in, ignore_errors=True)
     row = {d: i for i, d in enumerate(dirs)}
-    table = table.select(order).take([row[_directory(f)] for f in files])
-    return typed, table
+    return table.select(order).take([row[_directory(f)] for f in files])
 
 
 def _cast_error(con: Any, name: str, dirs: Sequence[str], text: Any,
