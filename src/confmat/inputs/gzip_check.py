@@ -126,6 +126,9 @@ class GzipCheck:
         The file.
     several : bool, default False
         Whether the source has several files (the message then names this one).
+    turn : object, optional
+        The thread this check shares with the other files of its source
+        (:func:`gzip_checks`); without it, the check has a thread of its own.
 
     Examples
     --------
@@ -140,9 +143,11 @@ class GzipCheck:
     confmat.inputs.source.ReadError: file 'p.csv.gz' cannot be read whole: its gzip stream is damaged (the stream ends inside a gzip member (the file is truncated))
     """
 
-    def __init__(self, name: str, path: str, several: bool = False) -> None:
+    def __init__(self, name: str, path: str, several: bool = False,
+                 turn: _InTurn | None = None) -> None:
         self.name, self.path, self.several = name, path, several
-        self._turn: _InTurn = _InTurn([self])
+        self._turn = _InTurn() if turn is None else turn
+        self._turn.checks.append(self)
         self._lock = threading.Lock()
         self._done = False
         self._reason: str | None = None
@@ -181,8 +186,8 @@ class GzipCheck:
 class _InTurn:
     """One daemon thread that runs some checks one after the other."""
 
-    def __init__(self, checks: list[GzipCheck]) -> None:
-        self.checks = checks
+    def __init__(self) -> None:
+        self.checks: list[GzipCheck] = []
         self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
 
@@ -222,12 +227,9 @@ def gzip_checks(name: str, files: Sequence[str]) -> list[GzipCheck]:
     >>> [c.path for c in gzip_checks("d", ["a.csv", "b.csv.gz", "c.CSV.GZ"])]
     ['b.csv.gz', 'c.CSV.GZ']
     """
-    checks = [GzipCheck(name, f, several=len(files) > 1) for f in files
-              if f.lower().endswith(".gz")]
-    turn = _InTurn(checks)
-    for check in checks:
-        check._turn = turn
-    return checks
+    turn = _InTurn()
+    return [GzipCheck(name, f, several=len(files) > 1, turn=turn) for f in files
+            if f.lower().endswith(".gz")]
 
 
 def check_gzip_files(name: str, files: Sequence[str]) -> None:
