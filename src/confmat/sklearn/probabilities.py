@@ -39,8 +39,9 @@ def _probabilities(y_proba: Any) -> tuple[np.ndarray, float]:
     converts to float64)."""
     if y_proba is None:
         raise TypeError("y_proba must be an array of probabilities, got None")
-    if hasattr(y_proba, "toarray"):
-        y_proba = y_proba.toarray()
+    if hasattr(y_proba, "toarray"):  # as scikit-learn: probabilities are dense
+        raise TypeError("y_proba must be a dense array of probabilities, got a sparse matrix; "
+                        "pass y_proba.toarray()")
     arr = as_array(y_proba, "y_proba")
     floats = (np.float16, np.float32, np.float64)
     eps = float(np.finfo(arr.dtype).eps) if arr.dtype in floats else EPS
@@ -196,7 +197,8 @@ def log_loss(
         y_proba = y_pred
     check_flag(normalize, "normalize", "log_loss")
     p, eps = _probabilities(y_proba)
-    check_consistent_length(p, y_true, sample_weight)
+    check_consistent_length(p, y_true, sample_weight,
+                            names=("y_proba", "y_true", "sample_weight"))
     w = weights(sample_weight, p.shape[0])
     if p.ndim == 1:
         p = np.column_stack((1.0 - p, p))
@@ -257,7 +259,8 @@ def brier_score_loss(
                          f"of 'bool' or a str among {{'auto'}}. Got {scale_by_half!r} instead.")
     check_pos_label(pos_label)
     p, _ = _probabilities(y_proba)
-    check_consistent_length(p, y_true, sample_weight)
+    check_consistent_length(p, y_true, sample_weight,
+                            names=("y_proba", "y_true", "sample_weight"))
     w = weights(sample_weight, p.shape[0])
     if p.ndim == 1:
         t = column_or_1d(y_true, "y_true")
