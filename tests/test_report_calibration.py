@@ -1,7 +1,7 @@
 """Calibration, the cost-optimal threshold, the multi-class ROC averages and the comparison's
 headline in reports.
 
-Oracles: scikit-learn (``calibration_curve``, ``brier_score_loss``, ``roc_auc_score``,
+Oracles: scikit-learn (``calibration_curve``, ``brier_score_loss``, ``log_loss``, ``roc_auc_score``,
 ``confusion_matrix``, ``f1_score``, ``cohen_kappa_score``), and the expected cost of every
 candidate threshold counted by brute force here.
 """
@@ -21,12 +21,13 @@ from sklearn.metrics import (
     cohen_kappa_score,
     confusion_matrix,
     f1_score,
+    log_loss,
     roc_auc_score,
 )
 
 from confmat import ConfusionMatrix
 from confmat.cli.app import main
-from confmat.report import build_comparison, build_report, render_json, render_text
+from confmat.report import build_comparison, build_report, render_html, render_json, render_text
 from confmat.report.findings import POOR_ECE
 
 
@@ -64,10 +65,19 @@ def test_binary_calibration_against_sklearn_and_in_every_format():
     d = json.loads(render_json(rep))
     assert d["calibration"]["curve"]["counts"] == n_b.tolist()
     assert d["calibration"]["brier"] == pytest.approx(brier_score_loss(y, s))
+    loss = log_loss(y, s)
+    assert cal.log_loss == pytest.approx(loss, abs=1e-12)
+    assert d["calibration"]["log_loss"] == pytest.approx(loss)
     text = render_text(rep)
     block = text[text.index("Calibration of class 1"):].split("\n\n")[0]
     assert len(block.splitlines()) == 13  # title, header, rule, 10 bins
     assert max(len(line) for line in block.splitlines()) <= 80
+    assert (f"Brier {brier_score_loss(y, s):.3f}, log loss {loss:.3f}, "
+            in block.splitlines()[0])
+    (finding,) = [f for f in rep.findings if "calibration of class 1" in f]
+    assert f"log loss {loss:.3f}" in finding and "Log loss: the mean -ln" in finding
+    page = render_html(rep)
+    assert f"Brier score {brier_score_loss(y, s):.3f}, log loss {loss:.3f}." in page
 
 
 def test_well_calibrated_scores_are_not_called_poor():
@@ -102,6 +112,8 @@ def test_multiclass_calibration_and_roc_averages_against_sklearn(k, seed):
     assert rep.calibration.kind == "multiclass"
     assert rep.calibration.brier == pytest.approx(
         brier_score_loss(y, p, sample_weight=w, labels=list(range(k))), abs=1e-12)
+    assert rep.calibration.log_loss == pytest.approx(
+        log_loss(y, p, sample_weight=w, labels=list(range(k))), abs=1e-12)
     ra = rep.roc_averages
     assert ra.micro_auc == pytest.approx(
         roc_auc_score(y, p, average="micro", multi_class="ovr", sample_weight=w), abs=1e-12)

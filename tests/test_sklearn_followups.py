@@ -77,6 +77,11 @@ CASES: dict[tuple[str, str], tuple[tuple[Any, ...], dict[str, Any]]] = {
     ("confusion_matrix_at_thresholds", ""): ((T, S), {}),
     ("top_k_accuracy_score", ""): ((T3, PROB), {"k": 1}),
     ("top_k_accuracy_score", "count"): ((T3, PROB), {"k": 1, "normalize": False}),
+    ("log_loss", ""): ((T, S), {}),
+    ("log_loss", "count"): ((T, S), {"normalize": False}),
+    ("log_loss", "multiclass"): ((T3, PROB), {}),
+    ("brier_score_loss", ""): ((T, S), {}),
+    ("brier_score_loss", "multiclass"): ((T3, PROB), {}),
 }
 
 #: where scikit-learn 1.9 does not raise its ValueError: what it does instead (documented)

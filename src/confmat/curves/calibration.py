@@ -1,4 +1,4 @@
-"""Calibration of predicted probabilities: reliability curves, Brier score, ECE and MCE.
+"""Calibration of predicted probabilities: reliability curves, Brier score, log loss, ECE, MCE.
 
 A classifier is calibrated when, among the samples it gives probability ``p``, a share ``p``
 belongs to the class (DeGroot and Fienberg 1983). The reliability curve bins the
@@ -6,7 +6,10 @@ probabilities and compares, bin by bin, the mean predicted probability with the 
 frequency of the class (Niculescu-Mizil and Caruana 2005). Three numbers summarise it:
 
 * the **Brier score** (Brier 1950), the mean squared difference between the probability and
-  the outcome (0 or 1), a proper scoring rule that needs no bins;
+  the outcome (0 or 1), a proper scoring rule that needs no bins; beside it the **log loss**
+  (the logarithmic score of Good 1952), the mean of ``-log`` of the probability given to the
+  class that occurred, also proper and binless, and harsher on confident mistakes (both in
+  :mod:`confmat.curves.scoring_rules`);
 * the **expected calibration error** (ECE, Naeini et al. 2015), the mean over bins of
   ``|observed - predicted|`` weighted by each bin's share of the samples;
 * the **maximum calibration error** (MCE, Naeini et al. 2015), the largest such gap over the
@@ -42,8 +45,10 @@ from typing import Any
 import numpy as np
 
 from ..inputs.kinds import py_scalar
+from ..inputs.scores import check_unit_interval
 from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
 from .common import check_probabilities, class_columns
+from .scoring_rules import brier_terms, log_loss_terms, mean_score
 
 __all__ = ["Calibration", "ReliabilityCurve", "calibration"]
 
@@ -165,12 +170,18 @@ class Calibration:
         How the bins were chosen.
     pos_label : label, optional
         The positive class of a binary calibration (None for multi-class).
+    log_loss : float
+        Log loss in nats: the (weighted) mean of ``-log`` of the probability given to the
+        true class, clipped to ``[eps, 1 - eps]`` as in scikit-learn's ``log_loss``
+        (:mod:`confmat.curves.scoring_rules`).
 
     Examples
     --------
     >>> cal = calibration(["a", "b", "b", "a"], [0.2, 0.9, 0.6, 0.4], pos_label="b", n_bins=2)
     >>> cal.kind, cal.pos_label, round(cal.brier, 4), round(cal.ece, 4), round(cal.mce, 4)
     ('binary', 'b', 0.0925, 0.275, 0.3)
+    >>> round(cal.log_loss, 4)
+    0.3375
     """
 
     kind: str
@@ -181,6 +192,7 @@ class Calibration:
     n_bins: int = 10
     strategy: str = "uniform"
     pos_label: Any = None
+    log_loss: float = math.nan
 
     @property
     def ece(self) -> float:
@@ -205,7 +217,7 @@ class Calibration:
         -------
         dict
             ``kind``, ``labels``, ``pos_label``, ``n_bins``, ``strategy``, ``brier``,
-            ``ece``, ``mce``, ``classwise_ece``, ``curve`` and ``curves`` (one per class,
+            ``log_loss``, ``ece``, ``mce``, ``classwise_ece``, ``curve`` and ``curves`` (one per class,
             with its ``label``).
 
         Examples
@@ -220,6 +232,7 @@ class Calibration:
             "n_bins": self.n_bins,
             "strategy": self.strategy,
             "brier": float(self.brier),
+            "log_loss": float(self.log_loss),
             "ece": self.ece,
             "mce": self.mce,
             "classwise_ece": self.classwise_ece,
@@ -288,15 +301,6 @@ def _check_strategy(strategy: Any) -> str:
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {list(STRATEGIES)}, got {strategy!r}")
     return str(strategy)
-
-
-def _check_unit(p: np.ndarray, name: str) -> None:
-    bad = (p < 0) | (p > 1)
-    if bad.any():
-        pos = np.argwhere(bad)[0]
-        where = int(pos[0]) if p.ndim == 1 else tuple(int(i) for i in pos)
-        raise ValueError(f"{name} must be probabilities in [0, 1]; found {float(p[tuple(pos)])!r} "
-                         f"at position {where}")
 
 
 def bin_edges(p: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
@@ -390,7 +394,8 @@ def calibration(
     sample_weight: Any = None,
     labels: Any = None,
 ) -> Calibration:
-    """Calibration of predicted probabilities: reliability curve, Brier score, ECE and MCE.
+    """Calibration of predicted probabilities: reliability curve, Brier score, log loss, ECE
+    and MCE.
 
     Parameters
     ----------
@@ -417,7 +422,7 @@ def calibration(
     -------
     Calibration
         ``curve`` (positive class, or top label for multi-class), ``curves`` (one-vs-rest),
-        ``brier``, ``ece``, ``mce``.
+        ``brier``, ``log_loss``, ``ece``, ``mce``.
 
     Raises
     ------
@@ -435,8 +440,8 @@ def calibration(
     >>> cal = calibration(y, p, n_bins=2)
     >>> cal.curve.mean_predicted.tolist(), cal.curve.observed.tolist()
     ([0.23333333333333336, 0.7666666666666666], [0.3333333333333333, 0.6666666666666666])
-    >>> round(cal.ece, 4), round(cal.mce, 4), round(cal.brier, 4)
-    (0.1, 0.1, 0.1367)
+    >>> round(cal.ece, 4), round(cal.mce, 4), round(cal.brier, 4), round(cal.log_loss, 4)
+    (0.1, 0.1, 0.1367, 0.4149)
     """
     n_bins = check_n_bins(n_bins)
     strategy = _check_strategy(strategy)
@@ -445,14 +450,15 @@ def calibration(
         s = s[:, 0]
     if s.ndim != 2:
         b = binary_target(y_true, s, pos_label, sample_weight, score_name="y_prob")
-        _check_unit(b.score, "y_prob")
+        check_unit_interval(b.score, "y_prob")
         curve = reliability(b.pos, b.score, b.weight, n_bins, strategy,
                             f"class {b.pos_label}")
+        loss = mean_score(log_loss_terms(np.where(b.pos, b.score, 1.0 - b.score)), b.weight)
         return Calibration("binary", [b.neg_label, b.pos_label], curve, {b.pos_label: curve},
-                           curve.brier, n_bins, strategy, b.pos_label)
+                           curve.brier, n_bins, strategy, b.pos_label, loss)
     classes, codes = encode_truth(y_true)
     p = check_scores_2d(s, codes.shape[0], "y_prob")
-    _check_unit(p, "y_prob")
+    check_unit_interval(p, "y_prob")
     check_probabilities(p, "y_prob")
     cols, index = class_columns(classes, labels, p.shape[1])
     w = check_weights(sample_weight, codes.shape[0])
@@ -464,8 +470,9 @@ def calibration(
     top = p.argmax(axis=1)
     curve = reliability(top == col_of, p[np.arange(p.shape[0]), top], w, n_bins, strategy,
                         "top label")
-    sq = ((p - onehot) ** 2).sum(axis=1)
-    brier = float(np.average(sq, weights=None if w is None else near_one(w)))
+    brier = mean_score(brier_terms(p, col_of), w)
     if p.shape[1] == 2:  # two columns: the binary Brier score, in [0, 1]
         brier /= 2.0
-    return Calibration("multiclass", list(cols), curve, curves, brier, n_bins, strategy)
+    loss = mean_score(log_loss_terms(p[np.arange(p.shape[0]), col_of]), w)
+    return Calibration("multiclass", list(cols), curve, curves, brier, n_bins, strategy,
+                       log_loss=loss)

@@ -1,5 +1,6 @@
 """Multilabel indicator matrices (one 0/1 column per label): recognised and checked here, so
-that ``confmat.multilabel``, the report and the scikit-learn drop-in receive boolean arrays."""
+that ``confmat.multilabel``, the report and the scikit-learn drop-in receive boolean arrays;
+and one-hot matrices (exactly one 1 per row), read as the column of each sample's class."""
 
 from __future__ import annotations
 
@@ -109,3 +110,55 @@ def check_indicators(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     if out[0].shape[0] == 0:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
     return out[0], out[1]
+
+
+def one_hot_codes(y: Any, name: str = "y_true") -> tuple[int, np.ndarray]:
+    """The class column of each row of a one-hot matrix (a 0/1 matrix with exactly one 1 per
+    row, as ``LabelBinarizer`` writes a class vector).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples, n_classes)
+        The one-hot matrix (dense or sparse).
+    name : str, default 'y_true'
+        The argument's name, used in messages.
+
+    Returns
+    -------
+    (int, ndarray of int64)
+        The number of columns, and the column of the 1 of each row.
+
+    Raises
+    ------
+    ValueError
+        Not 2-D, no rows, entries other than 0 and 1, or a row without exactly one 1 (a
+        multilabel row has no single class; the first such row is named).
+    TypeError
+        Entries that are not numbers.
+
+    Examples
+    --------
+    >>> one_hot_codes([[1, 0], [0, 1], [0, 1]])
+    (2, array([0, 1, 1]))
+    >>> one_hot_codes([[1, 1], [0, 1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must be one-hot (exactly one 1 per row) to name one class per sample; row 0 holds 2 ones
+    """
+    arr = _as_matrix(y, name)
+    if arr.ndim != 2 or arr.shape[0] == 0:
+        raise ValueError(f"{name} must be a 2-D one-hot matrix with at least one row, got "
+                         f"shape {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a 0/1 one-hot matrix, got dtype {arr.dtype}")
+    bad = ~np.isin(arr, (0, 1))
+    if bad.any():
+        raise ValueError(f"{name} must contain only 0 and 1 in a one-hot matrix, found "
+                         f"{arr[bad][0].item()!r}")
+    ones = arr.astype(bool).sum(axis=1)
+    wrong = np.flatnonzero(ones != 1)
+    if wrong.size:
+        i = int(wrong[0])
+        raise ValueError(f"{name} must be one-hot (exactly one 1 per row) to name one class per "
+                         f"sample; row {i} holds {int(ones[i])} ones")
+    return int(arr.shape[1]), np.argmax(arr.astype(bool), axis=1).astype(np.int64)

@@ -244,9 +244,14 @@ POOR_ECE = 0.05
 #: (a sample's share in a bin with few samples is noisy, and noise only adds to a gap)
 FEW_PER_BIN = 20
 
+#: the one line that says what the log loss is, ending every calibration sentence
+LOG_LOSS_MEANING = ("log loss: the mean -ln of the probability given to the true class, in nats "
+                    "(0 is perfect; one confident mistake can dominate it; Good 1952)")
+
 
 def calibration_finding(cal: Any) -> str:
-    """A sentence on the calibration of the probabilities (Brier score, ECE, MCE).
+    """A sentence on the calibration of the probabilities (Brier score, log loss, ECE, MCE),
+    ending with what the log loss is (:data:`LOG_LOSS_MEANING`).
 
     The rule: the calibration is called poor when the expected calibration error is at least
     :data:`POOR_ECE`; the sentence then names the bin that contributes most to the ECE (its
@@ -276,8 +281,8 @@ def calibration_finding(cal: Any) -> str:
     """
     c = cal.curve
     what = "the top label" if cal.kind == "multiclass" else str(c.event)
-    head = (f"ECE {cal.ece:.3f}, MCE {cal.mce:.3f}, Brier score {cal.brier:.3f} "
-            f"({cal.n_bins} {cal.strategy} bins)")
+    head = (f"ECE {cal.ece:.3f}, MCE {cal.mce:.3f}, Brier score {cal.brier:.3f}, "
+            f"log loss {cal.log_loss:.3f} ({cal.n_bins} {cal.strategy} bins)")
     few = ""
     n = int(c.counts.sum())
     if n < FEW_PER_BIN * cal.n_bins:
@@ -285,18 +290,19 @@ def calibration_finding(cal: Any) -> str:
                "read it with care")
     if cal.ece < POOR_ECE:
         return (f"calibration of {what}: {head}; the probabilities can be read as frequencies"
-                f"{few}")
+                f"{few}. {LOG_LOSS_MEANING[0].upper()}{LOG_LOSS_MEANING[1:]}")
     keep = c.nonempty
     contrib = np.where(keep, c.weights * np.nan_to_num(c.gaps), -1.0)
     k = int(np.argmax(contrib))
     lo, hi = float(c.edges[k]), float(c.edges[k + 1])
     verb = "overstates" if c.mean_predicted[k] > c.observed[k] else "understates"
     return (f"poor calibration of {what}: ECE {cal.ece:.3f} (>= {POOR_ECE:g}), "
-            f"MCE {cal.mce:.3f}, Brier score {cal.brier:.3f}; for probabilities in "
+            f"MCE {cal.mce:.3f}, Brier score {cal.brier:.3f}, log loss {cal.log_loss:.3f}; "
+            f"for probabilities in "
             f"[{lo:.2f}, {hi:.2f}] the model predicts {c.mean_predicted[k]:.3f} on average "
             f"but {c.observed[k]:.3f} is observed ({int(c.counts[k])} samples): it {verb} "
             f"there. Read the scores as a ranking, or recalibrate them (Platt 1999; Zadrozny "
-            f"and Elkan 2002){few}")
+            f"and Elkan 2002){few}. {LOG_LOSS_MEANING[0].upper()}{LOG_LOSS_MEANING[1:]}")
 
 
 def cost_finding(cost: Any) -> str:

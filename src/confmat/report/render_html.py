@@ -143,7 +143,8 @@ def _curve_figures(rep: Report) -> list[dict[str, str]]:
         figs.append(_figure(lambda ax: CalibrationDisplay(cal).plot(ax=ax), "reliability diagram",
                             "Reliability diagram: mean predicted probability against observed "
                             "frequency per bin; dashed: perfectly calibrated; grey bars: samples "
-                            "per bin."))
+                            f"per bin. Brier score {cal.brier:.3f}, log loss {cal.log_loss:.3f}."
+                            ))
     return [f for f in figs if f is not None]
 
 

@@ -302,7 +302,7 @@ def score_summary_sections(rep: Report) -> list[Section]:
     ...                    y_score=s, intervals=False, calibration_bins=2)
     >>> title, header, rows, _ = score_summary_sections(rep)[0]
     >>> title
-    'Calibration of class 1: Brier 0.158, ECE 0.087, MCE 0.200'
+    'Calibration of class 1: Brier 0.158, log loss 0.472, ECE 0.087, MCE 0.200'
     >>> header, rows[0]
     (['bin', 'mean predicted', 'observed', 'samples', 'gap'], ['[0, 0.5]', '0.283', '0.333', '3', '0.050'])
     """
@@ -330,8 +330,9 @@ def score_summary_sections(rep: Report) -> list[Section]:
                 row.append(fmt_count(c.weights[k]))
             row.append(fmt(c.gaps[k], 3) if c.weights[k] > 0 else "-")
             rows.append(row)
-        out.append((f"Calibration of {what}: Brier {cal.brier:.3f}, ECE {cal.ece:.3f}, "
-                    f"MCE {cal.mce:.3f}", header, rows, "lrrrr" + "r" * weighted))
+        out.append((f"Calibration of {what}: Brier {cal.brier:.3f}, log loss {cal.log_loss:.3f}, "
+                    f"ECE {cal.ece:.3f}, MCE {cal.mce:.3f}", header, rows,
+                    "lrrrr" + "r" * weighted))
     roc = rep.roc_summary
     if roc:
         methods = sorted({m.interval_method for m in roc if m.interval_method})

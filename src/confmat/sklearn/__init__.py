@@ -37,6 +37,7 @@ from .fscores import (
     precision_score,
     recall_score,
 )
+from .probabilities import brier_score_loss, log_loss
 from .ranking import auc, average_precision_score, roc_auc_score, top_k_accuracy_score
 from .report import classification_report
 
@@ -45,6 +46,7 @@ __all__ = [
     "auc",
     "average_precision_score",
     "balanced_accuracy_score",
+    "brier_score_loss",
     "class_likelihood_ratios",
     "classification_report",
     "cohen_kappa_score",
@@ -55,6 +57,7 @@ __all__ = [
     "fbeta_score",
     "hamming_loss",
     "jaccard_score",
+    "log_loss",
     "matthews_corrcoef",
     "multilabel_confusion_matrix",
     "precision_recall_curve",

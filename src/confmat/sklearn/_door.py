@@ -98,7 +98,8 @@ def truth_classes(y_true: Any) -> tuple[list[Any], np.ndarray]:
     return encode_truth(arr)
 
 
-def positive_mask(y_true: Any, pos_label: Any) -> tuple[np.ndarray, list[Any]]:
+def positive_mask(y_true: Any, pos_label: Any,
+                  greater: bool = False) -> tuple[np.ndarray, list[Any]]:
     """Which samples are positive, by scikit-learn's rule: without ``pos_label`` the classes
     must lie in {0, 1} or {-1, 1} (the positive class is 1); an explicit ``pos_label`` absent
     from ``y_true`` makes every sample negative.
@@ -109,6 +110,10 @@ def positive_mask(y_true: Any, pos_label: Any) -> tuple[np.ndarray, list[Any]]:
         array-like
     pos_label
         label or None
+    greater
+        bool, default=False: without ``pos_label``, other numeric classes make the greater
+        one positive instead of raising (scikit-learn's ``brier_score_loss``, documented
+        there); text classes still need ``pos_label``.
 
     Returns
     -------
@@ -120,6 +125,8 @@ def positive_mask(y_true: Any, pos_label: Any) -> tuple[np.ndarray, list[Any]]:
     if pos_label is None:
         strings = any(isinstance(c, str) for c in classes)
         pos_label = None if strings else default_pos_label(classes)
+        if pos_label is None and greater and not strings:
+            pos_label = classes[-1]
         if pos_label is None:
             shown = "{" + ", ".join(repr(c) for c in classes) + "}"
             raise ValueError(

@@ -168,18 +168,25 @@ def num_samples(y: Any) -> int:
     return len(y)
 
 
-def check_consistent_length(*arrays: Any) -> None:
+def check_consistent_length(*arrays: Any, names: Sequence[str] | None = None) -> None:
     """Refuse arrays (None skipped) whose numbers of samples differ.
 
     Parameters
     ----------
     *arrays
         array-like or None
+    names
+        sequence of str, optional: the arguments' names, one per array, added to the message
+        after scikit-learn's words.
     """
     lengths = [num_samples(a) for a in arrays if a is not None]
     if len(set(lengths)) > 1:
+        which = ""
+        if names is not None:
+            given = [n for n, a in zip(names, arrays, strict=True) if a is not None]
+            which = f" (the lengths of {', '.join(given)})"
         raise ValueError(
-            f"Found input variables with inconsistent numbers of samples: {lengths}"
+            f"Found input variables with inconsistent numbers of samples: {lengths}{which}"
         )
 
 
