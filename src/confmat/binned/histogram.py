@@ -522,7 +522,7 @@ def score_column_histogram(labels: Sequence[Any], pos: Any, bins: int) -> ScoreH
     (['not b', 'b'], 'b')
     """
     if len(labels) == 2:
-        first = py_scalar(list(labels)[0])
+        first = py_scalar(labels[0])
         return ScoreHistogram(labels, bins=bins, pos_label=pos if pos == first else None)
     return ScoreHistogram(bins=bins, pos_label=pos)
 
