@@ -4,8 +4,8 @@ or more classes read as one class against the rest on every path.
 
 A predicted label that is neither a class of the --true column nor the positive class of the
 score column is refused by ``report --score``, ``report --by ... --score`` and
-``compare --score`` alike: one line naming the --pred column, the label and its data row,
-exit status 2, no traceback. The legitimate cases pass.
+``compare --score`` alike: one line naming the file, the --pred column, the label and its data
+row (the wording of ``report --bins``), exit status 2, no traceback. The legitimate cases pass.
 
 Oracles: the files written here (the stray label and its data row placed by hand, a row
 skipped by --skip-invalid so that the data row differs from the position), scikit-learn's
@@ -45,10 +45,13 @@ def _run(capsys, *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-def _refused(code: int, err: str, column: str, row: int) -> None:
+def _refused(code: int, err: str, column: str, row: int, file: Path | None = None) -> None:
     assert code == 2
     assert "Traceback" not in err and err.count("\n") == 1
-    assert err.startswith(f"confmat: error: --pred column {column!r}")
+    # the wording of report --bins too: the file as its reader names it, then the column
+    assert err.startswith("confmat: error: file " if file is None
+                          else f"confmat: error: file {str(file)!r}: ")
+    assert f": column {column!r} holds label" in err
     assert f"holds label 'eggs' (first in data row {row})" in err
     assert "['ham', 'spam']" in err
 
@@ -107,8 +110,7 @@ def test_compare_score_several_files_names_the_file(tmp_path, capsys):
     two = _write(tmp_path / "two.csv", "y,yhat,p", [(r[0], r[2], r[4]) for r in ROWS])
     code, _, err = _run(capsys, "compare", str(one), str(two), "--true", "y", "--pred", "yhat",
                         "--score", "p", "--pos-label", "spam", "--no-intervals", "-f", "json")
-    _refused(code, err, "yhat", STRAY_ROW)
-    assert f"of file {str(two)!r}" in err
+    _refused(code, err, "yhat", STRAY_ROW, file=two)
     # the same models without scores: a three-class comparison, as scikit-learn counts it
     code, out, _ = _run(capsys, "compare", str(one), str(two), "--true", "y", "--pred", "yhat",
                         "--no-intervals", "--metrics", "accuracy", "-f", "json")

@@ -28,7 +28,8 @@ from .binning import bin_chunk, count_in_place
 from .state import MAX_CELLS, SCHEMA, SCHEMA_VERSION, HistogramState, read_state
 from .views import HistogramCurves
 
-__all__ = ["MAX_CELLS", "SCHEMA", "SCHEMA_VERSION", "ScoreHistogram", "read_histogram"]
+__all__ = ["MAX_CELLS", "SCHEMA", "SCHEMA_VERSION", "ScoreHistogram", "read_histogram",
+           "score_column_histogram"]
 
 
 class ScoreHistogram(HistogramCurves, HistogramState):
@@ -481,6 +482,49 @@ def _whole(values: Any, name: str) -> np.ndarray:
     if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{name} holds {a.max()}, beyond int64")
     return a.astype(np.int64)
+
+
+def score_column_histogram(labels: Sequence[Any], pos: Any, bins: int) -> ScoreHistogram:
+    """The empty histogram of one score column of the class ``pos`` of a file or a stream,
+    the same on every path that counts one (the engine's ``GROUP BY`` and the stream), so
+    that what reads it finds the class the column was counted for.
+
+    Two labels: their layout, the scores of ``pos``; where ``pos`` is the first label the
+    labels are reordered ``[other, pos]`` and ``pos`` is kept as :attr:`ScoreHistogram.pos_label`
+    (the one place a reader learns it: the labels' own rule would name the other one). One
+    label or three and more: ``pos`` against every other class (``pos_label=pos``, labels not
+    given), the caller folding each true class into the negative or the positive row.
+
+    Parameters
+    ----------
+    labels : sequence
+        The sorted labels seen (true and predicted) or given.
+    pos : label
+        The class the column scores
+        (:func:`confmat.inputs.score_columns.score_column_class`).
+    bins : int
+        Score bins.
+
+    Returns
+    -------
+    ScoreHistogram
+
+    Examples
+    --------
+    >>> h = score_column_histogram([1, 2], 1, 10)
+    >>> h.labels, h.pos_label
+    ([2, 1], 1)
+    >>> h = score_column_histogram([0, 1], 1, 10)
+    >>> h.labels, h.pos_label
+    ([0, 1], None)
+    >>> h = score_column_histogram(["a", "b", "c"], "b", 10)
+    >>> h.labels, h.pos_label
+    (['not b', 'b'], 'b')
+    """
+    if len(labels) == 2:
+        first = py_scalar(labels[0])
+        return ScoreHistogram(labels, bins=bins, pos_label=pos if pos == first else None)
+    return ScoreHistogram(bins=bins, pos_label=pos)
 
 
 def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHistogram:

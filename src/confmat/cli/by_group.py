@@ -9,7 +9,7 @@ from typing import Any
 import click
 import numpy as np
 
-from ..inputs.decisions import check_scored_predictions
+from ..inputs.decisions import check_scored_columns
 from .common import (
     InputError,
     filtered_reason,
@@ -182,9 +182,8 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
     classes = truth_classes(y)
     score_pos = positive_class(classes, pos)
-    check_scored_predictions(classes, data[pred_col], name=f"--pred column {pred_col!r}",
-                             classes_name="the --true column", score_name=score_col,
-                             rows=data["__rows__"], pos_label=score_pos)
+    check_scored_columns(data["__source__"], true_col, pred_col, [score_col], classes,
+                         data[pred_col], rows=data["__rows__"], pos_label=score_pos)
     # the positive class implied beside a truth of one class (1 beside 0) is no class of the
     # truth: the library infers it, as for report --score without --by
     ev = by_group(y, data[pred_col], {c: data[c] for c in by}, scores=data[score_col],

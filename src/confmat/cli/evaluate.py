@@ -10,7 +10,7 @@ from typing import Any
 import click
 import numpy as np
 
-from ..inputs.decisions import check_cost_matrix, check_scored_predictions
+from ..inputs.decisions import check_cost_matrix, check_scored_columns
 from ..inputs.targets import MAX_BINS
 from .by_group import by_group_report
 from .command import CONTEXT, Command
@@ -214,11 +214,10 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         score_pos = positive_class(true_classes, pos)
         pos = score_pos if score_pos in true_classes else None
     if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
-        check_scored_predictions(true_classes, p, name=f"--pred column {pred_col!r}",
-                                 classes_name="the --true column",
-                                 score_name=", ".join(score_cols + per_class_cols),
-                                 rows=data["__rows__"],
-                                 pos_label=score_pos if score_cols else None)
+        # the door's wording of the counted and streamed paths (report --bins)
+        check_scored_columns(data["__source__"], true_col, pred_col, score_cols + per_class_cols,
+                             true_classes, p, rows=data["__rows__"],
+                             pos_label=score_pos if score_cols else None)
     if score_cols:
         s = data[score_cols[0]]
     elif per_class_cols:
@@ -384,7 +383,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     model_scores: dict[str, Any] = {}
     # each model's --pred column as the messages name it, the data rows of its values and
     # its --score column
-    model_rows: dict[str, tuple[str, Any, str]] = {}
+    model_rows: dict[str, tuple[str, str, Any, str]] = {}
     y_ref = None
     w_ref = None
     if len(files) == 1:
@@ -408,7 +407,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                              f"--pred names column {twice!r} twice; each model is one column")
         for i, (k, c) in enumerate(zip(keys, preds, strict=True)):
             models[k] = data[c]
-            model_rows[k] = (f"--pred column {c!r}", data["__rows__"],
+            model_rows[k] = (data["__source__"], c, data["__rows__"],
                              score_cols[i] if score_cols else "")
             if score_cols:
                 model_scores[k] = data[score_cols[i]]
@@ -442,7 +441,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
                     "samples in the same order"
                 )
             models[k] = data[preds[0]]
-            model_rows[k] = (f"--pred column {preds[0]!r} of file {f!r}", data["__rows__"],
+            model_rows[k] = (data["__source__"], preds[0], data["__rows__"],
                              score_cols[0] if score_cols else "")
             if score_cols:
                 model_scores[k] = data[score_cols[0]]
@@ -456,10 +455,9 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     if score_cols or (per_class and len(truth_classes(y_ref)) == 2):
         pos = positive_class(truth_classes(y_ref), pos)
     if score_cols:  # each model's predictions beside its score column
-        for k, (col, rows, score_col) in model_rows.items():
-            check_scored_predictions(truth_classes(y_ref), models[k], name=col,
-                                     classes_name="the --true column", score_name=score_col,
-                                     rows=rows, pos_label=pos)
+        for k, (file_name, col, rows, score_col) in model_rows.items():
+            check_scored_columns(file_name, true_col, col, [score_col], truth_classes(y_ref),
+                                 models[k], rows=rows, pos_label=pos)
     out_fmt = format_for(fmt, output)
     summary = summary_view(out_fmt, output, all_metrics)
     # the summary view prints the table and each model's headline: the reports' other

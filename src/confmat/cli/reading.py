@@ -49,6 +49,7 @@ def _progress_reader(path: str, columns: list[str], show: bool | None, roles: An
         else:
             out[c] = np.concatenate([v.astype(object) for v in vs])
     out["__rows__"] = np.concatenate(rows)
+    out["__source__"] = reader.source.name  # type: ignore[assignment]
     filtered = reader.skipped_by_reason.get(FILTERED, 0)
     if reader.rows_skipped - filtered:
         out["__skipped__"] = np.array([reader.rows_skipped - filtered])
@@ -260,6 +261,7 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
     -------
     dict
         One numpy array per column, ``"__rows__"``: the 1-based data row of each value,
+        ``"__source__"``: the file as its reader names it in messages (``"file 'p.csv'"``),
         ``"__skipped__"``: the number of rows skipped for a missing value, ``"__skipped_by__"``:
         those rows per reason, and ``"__filtered__"``: the number left out by ``where``.
 
@@ -291,9 +293,9 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
 
     try:  # the library's checks, a refused value named by its data row
         for c in scores:
-            check_score_column(f"file {path!r}", c, data[c], rows)
+            check_score_column(data["__source__"], c, data[c], rows)
         if weight:
-            check_weight_column(f"file {path!r}", weight, data[weight], rows)
+            check_weight_column(data["__source__"], weight, data[weight], rows)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     data["__skipped__"] = skipped

@@ -3,13 +3,14 @@ predicted labels evaluated beside scores (which must be classes the scores are o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .targets import encode_truth
 
-__all__ = ["check_cost_matrix", "check_scored_predictions"]
+__all__ = ["check_cost_matrix", "check_scored_columns", "check_scored_predictions"]
 
 
 def check_cost_matrix(cost_matrix: Any, name: str = "cost_matrix") -> np.ndarray:
@@ -168,3 +169,50 @@ def check_scored_predictions(classes: list[Any], y_pred: Any, *, name: str = "y_
         f"of the classes of {classes_name} {classes}{also}; the scores ({score_name}) are "
         f"scores of the classes of {classes_name}"
     )
+
+
+def check_scored_columns(where: str, true_col: str, pred_col: str, score_cols: Sequence[str],
+                         classes: list[Any], y_pred: Any, *, rows: Any = None,
+                         pos_label: Any = None) -> None:
+    """:func:`check_scored_predictions` on the columns of a file or a database relation, in
+    the one wording of every path that reads them: counted by the engine, streamed in
+    batches (``--bins``) and read whole by the command line say the same thing about the
+    same stray label, the source named as its reader names it.
+
+    Parameters
+    ----------
+    where : str
+        The source as its reader names it (``"file 'p.csv'"``).
+    true_col, pred_col : str
+        The columns of true and predicted labels.
+    score_cols : sequence of str
+        The score column(s) beside the predictions.
+    classes : list
+        The sorted classes of ``true_col``.
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels (all of them, or the distinct ones, or one batch).
+    rows : array-like of int, optional
+        The 1-based data row of each prediction (the message then names the first stray
+        label's).
+    pos_label : label, optional
+        The class one score column scores (see :func:`check_scored_predictions`).
+
+    Raises
+    ------
+    ValueError
+        A predicted label is no class of ``true_col`` (nor ``pos_label``); the message names
+        the source, the columns, the label and its data row.
+
+    Examples
+    --------
+    >>> check_scored_columns("file 'p.csv'", "y", "yhat", ["p"], [0], [0, 2, 1],
+    ...                      rows=[2, 3, 4], pos_label=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: file 'p.csv': column 'yhat' holds label 2 (first in data row 3), which is not one of the classes of column 'y' [0] nor the positive class 1; the scores (column 'p') are scores of the classes of column 'y'
+    """
+    scores = (f"column {score_cols[0]!r}" if len(score_cols) == 1
+              else f"columns {list(score_cols)}")
+    check_scored_predictions(classes, y_pred, rows=rows, pos_label=pos_label,
+                             name=f"{where}: column {pred_col!r}",
+                             classes_name=f"column {true_col!r}", score_name=scores)

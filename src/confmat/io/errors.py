@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..curves.common import check_probabilities
-from ..inputs.decisions import check_scored_predictions
+from ..inputs.decisions import check_scored_columns
 from ..inputs.encode import encode_pair
 from ..inputs.files import Source
 from ..inputs.kinds import py_scalar
@@ -399,7 +399,7 @@ def check_predictions_beside_score(where: str, true_col: str, pred_col: str, sco
                                    scan: Callable[[PredictionCheck], ValueError | None]
                                    ) -> None:
     """Check the predicted labels beside one score column by the one rule
-    (:func:`confmat.inputs.decisions.check_scored_predictions`): first on the distinct
+    (:func:`confmat.inputs.decisions.check_scored_columns`): first on the distinct
     labels counted, and on a refusal again batch by batch in file order (``scan``, only
     then), so that the message names the data row of the first stray label.
 
@@ -423,7 +423,7 @@ def check_predictions_beside_score(where: str, true_col: str, pred_col: str, sco
     ------
     ValueError
         A predicted label is no class of ``true_col`` nor ``pos``: the message of
-        :func:`~confmat.inputs.decisions.check_scored_predictions`, with the data row when
+        :func:`~confmat.inputs.decisions.check_scored_columns`, with the data row when
         ``scan`` finds it.
 
     Examples
@@ -443,10 +443,8 @@ def check_predictions_beside_score(where: str, true_col: str, pred_col: str, sco
     """
 
     def check(values: Any, rows: Any = None) -> None:
-        check_scored_predictions(true_classes, values, rows=rows, pos_label=pos,
-                                 name=f"{where}: column {pred_col!r}",
-                                 classes_name=f"column {true_col!r}",
-                                 score_name=f"column {score_col!r}")
+        check_scored_columns(where, true_col, pred_col, [score_col], true_classes, values,
+                             rows=rows, pos_label=pos)
 
     try:
         check(predicted)

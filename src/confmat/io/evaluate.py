@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..accumulator import Accumulator
-from ..binned import ScoreHistogram
+from ..binned.histogram import score_column_histogram
 from ..deps import require
 from ..inputs.encode import normalize_labels
 from ..inputs.files import Source, counted_source, open_source, relation_source, where_source
@@ -413,6 +413,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
 
     score_labels = None
     ovr = None  # one score column beside 3+ labels: the class it scores against the rest
+    pos2 = None  # one score column beside two labels: the class it scores
     book = None if labels is None else normalize_labels(labels)
     if scores and labels is None:
         # The score columns belong to the sorted labels of the whole source (as on the
@@ -441,12 +442,10 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
             # two labels: the class of the column by the one rule (beside a truth of one class
             # its positive class, never a label only predicted), the predictions checked
             truth, _, predicted = _true_and_predicted(seen)
-            pos = score_column_class(truth, score_labels, pos_label, where=source.name,
-                                     scores=scores, name=f"column {true_col!r} of {source.name}")
+            pos2 = score_column_class(truth, score_labels, pos_label, where=source.name,
+                                      scores=scores, name=f"column {true_col!r} of {source.name}")
             check_predictions_beside_score(source.name, true_col, pred_col, scores[0], truth,
-                                           predicted, pos, stray_row)
-            if pos == score_labels[0]:
-                score_labels = [score_labels[1], score_labels[0]]
+                                           predicted, pos2, stray_row)
         elif score_labels is not None and len(scores) != (
                 len(score_labels) if len(scores) > 1 or len(score_labels) > 2 else 1):
             raise score_columns_error(source.name, scores, score_labels)
@@ -456,12 +455,14 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                                name=f"labels={book}")
     two = score_labels if score_labels is not None else book
     if len(scores) == 1 and pos_label is not None and two is not None and len(two) == 2 and (
-            resolve_pos_label(list(two), pos_label, name="the matrix") == two[0]):
-        # the column scores the first label: the histogram's classes [other, pos_label]
-        score_labels = [two[1], two[0]]
-    hist = None if ovr is None else ScoreHistogram(bins=bins, pos_label=ovr)
+            pos2 is None):
+        pos2 = resolve_pos_label(list(two), pos_label, name="the matrix")
+    # one score column of a known class: its histogram as the counted path makes it (the
+    # class kept where the labels' order would not tell it)
+    hist = (score_column_histogram(two, pos2, bins) if pos2 is not None and two is not None
+            else None if ovr is None else score_column_histogram([ovr], ovr, bins))
     acc = Accumulator(labels, scores=(bool(scores) and hist is None) or None, bins=bins,
-                      score_labels=score_labels)
+                      score_labels=score_labels if hist is None else None)
     done = 0
     for batch in reader.arrow_batches():
 
@@ -477,9 +478,10 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
             acc.update(col(true_col, batch), col(pred_col, batch),
                        scores=s if hist is None else None, sample_weight=w,
                        chunk_name=f"{source.name}, rows {first}..{last}")
-            if hist is not None:  # every class but ovr into the negative row
+            if hist is not None:  # one vs rest: every class but ovr into the negative row
                 y = to_numpy(col(true_col, batch))
-                hist.update(np.where(y == ovr, hist.labels[1], hist.labels[0]), s,
+                hist.update(y if ovr is None else
+                            np.where(y == ovr, hist.labels[1], hist.labels[0]), s,
                             sample_weight=w)
         except (ValueError, TypeError) as exc:
             # a refused batch that holds a negative or non-finite weight is named by that
@@ -528,7 +530,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         raise no_rows_error(source.name, reader.skipped_by_reason)
     if weight_col is not None:  # all weights 0: the message of the counted paths
         check_weight_total(source.name, weight_col, acc.counts.ravel())
-    if hist is not None and book is not None:  # fixed labels: the classes found, checked now
+    if ovr is not None and book is not None:  # fixed labels: the classes found, checked now
         one_vs_rest(*_true_and_predicted(acc))
     if scores:
         report.curves = acc.curves() if hist is None else hist

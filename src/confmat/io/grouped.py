@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..accumulator import Accumulator
-from ..binned import ScoreHistogram
+from ..binned.histogram import score_column_histogram
 from ..counting.grouped import GroupedCounts
 from ..hooks import GROUPED_EVALUATION
 from ..inputs.encode import encode_pair, normalize_labels
@@ -403,16 +403,16 @@ def _score_fold(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
         where = source.name if hit is None else f"{source.name}, row {hit[0]}"
         value = None if hit is None else float(_floats([hit[1][score_col]])[0])
         raise score_error(where, score_col, value)
+    def make() -> Any:
+        return score_column_histogram(labels, pos, bins)
+
     if len(book) == 2:
-        if pos != book[0]:
-            return lambda: ScoreHistogram(labels, bins=bins), codes
-        # the column scores the first label: the labels reordered [other, pos_label] (as
-        # ScoreHistogram(labels, pos_label=...) orders them), the codes with them
-        return lambda: ScoreHistogram(labels, bins=bins, pos_label=pos), 1 - codes
+        # the column scores the first label: the labels reordered [other, pos_label], the
+        # codes with them
+        return make, (1 - codes if pos == book[0] else codes)
     # one class seen (the column of its positive class, as read whole) or three or more
     index = book.index(pos) if pos in book else -1
-    return (lambda: ScoreHistogram(bins=bins, pos_label=pos),
-            (codes == index).astype(np.int64))
+    return make, (codes == index).astype(np.int64)
 
 
 def _floats(values: Any) -> np.ndarray:
