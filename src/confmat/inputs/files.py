@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
-from ..words import arg, entry
+from ..words import arg, entry, say
 from .gzip_check import check_gzip_files
 from .numpy_files import numpy_source
 from .readers import (
@@ -241,8 +241,12 @@ def _check_types(column_types: Mapping[str, str] | None) -> dict[str, str]:
     out = {}
     for col, typ in column_types.items():
         if typ not in COLUMN_TYPES:
-            raise ValueError(f"{entry('column_types', col, typ)}: the type must be one of "
-                             f"{sorted(COLUMN_TYPES)}, got {typ!r}")
+            # column_types['y'] in Python, the option with its value elsewhere (--column-type
+            # y=text); braces doubled: say() formats the caller's phrase
+            shown = entry("column_types", col, typ).replace("{", "{{").replace("}", "}}")
+            said = say(f"column_types[{col!r}] must be", "column_types",
+                       f"{shown}: the type must be")
+            raise ValueError(f"{said} one of {sorted(COLUMN_TYPES)}, got {typ!r}")
         out[str(col)] = COLUMN_TYPES[typ]
     return out
 
