@@ -26,7 +26,7 @@ from confmat.inputs.files import FORMATS
 
 #: Arguments that put each command's parser past its positional arguments.
 PREFIX = {"matrix": ["[[1,2],[3,4]]"], "report": ["preds.csv"], "compare": ["preds.csv"],
-          "explain": ["mcc"], "metrics": [], "demo": []}
+          "explain": ["mcc"], "metrics": [], "demo": [], "where": []}
 
 
 def value_options() -> list[tuple[str, str, str]]:

@@ -208,7 +208,7 @@ def _unknown(name: str, error: ValueError) -> ValueError:
     hint = ", ".join(repr(shown[c]) for c in close)
     return ValueError(f"unknown metric {name!r}; did you mean {hint}? "
                       f"({arg('confmat.list_metrics()')} lists the metrics, "
-                      "confmat.metrics.pycm_keys() the PyCM keys)")
+                      f"{arg('confmat.metrics.pycm_keys()')} the PyCM keys)")
 
 
 def explain(name: str) -> Explanation:

@@ -5,7 +5,9 @@ those words, a command-line user typed ``--labels`` and ``--pos-label 7`` (or ty
 and the command inferred the positive class). Messages are therefore phrased with
 :func:`arg`, :func:`arg_value`, :func:`give` and :func:`say`, which read the current
 :class:`Vocabulary`. The default vocabulary is the Python one: every name stands for itself,
-so Python callers see ``labels``, ``pos_label=7``, ``pass skip_invalid=True``. The command
+so Python callers see ``labels``, ``pos_label=7``, ``pass skip_invalid=True``, and one entry
+of a mapping argument as ``column_types={'y': 'string'}`` (:func:`entry`), which another
+vocabulary writes as its option with a ``KEY=VALUE`` value (``--column-type y=string``). The command
 line enters its own vocabulary with :func:`speaking` around each command, built from the
 options the command declares and the ones the user typed.
 
@@ -22,12 +24,14 @@ This module imports nothing from confmat, so every layer may use it.
 from __future__ import annotations
 
 import contextvars
+import shlex
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PYTHON", "Vocabulary", "arg", "arg_value", "current", "give", "say", "speaking"]
+__all__ = ["PYTHON", "Vocabulary", "arg", "arg_value", "current", "entry", "give", "give_entry",
+           "say", "speaking"]
 
 
 @dataclass(frozen=True)
@@ -243,3 +247,71 @@ def say(python: str, name: str, caller: str = "{}") -> str:
     if name not in words.names:
         return python
     return caller.format(words.names[name])
+
+
+def _option_value(text: str) -> str:
+    """``text`` as one value of a comma-separated option typed in a shell: in double quotes
+    when it holds a comma, a quote or surrounding spaces (a quote inside doubled, as in a CSV
+    field), then quoted for a POSIX shell when it needs it."""
+    if not text or text != text.strip() or "," in text or '"' in text:
+        text = '"' + text.replace('"', '""') + '"'
+    return shlex.quote(text)
+
+
+def entry(name: str, key: Any, value: Any) -> str:
+    """One entry of the mapping argument ``name``, as the caller would write it.
+
+    Parameters
+    ----------
+    name : str
+        The Python argument, a mapping (``column_types``).
+    key, value : object
+        The entry.
+
+    Returns
+    -------
+    str
+        ``name={key: value}`` in Python; in another vocabulary the caller's option with the
+        value ``key=value`` (the option is repeated for several entries), quoted as one
+        comma-separated value typed in a shell when it needs it.
+
+    Examples
+    --------
+    >>> entry("column_types", "y", "string")
+    "column_types={'y': 'string'}"
+    >>> with speaking(Vocabulary({"column_types": "--column-type"})):
+    ...     print(entry("column_types", "y", "string"))
+    ...     print(entry("column_types", "true, y", "string"))
+    --column-type y=string
+    --column-type '"true, y=string"'
+    """
+    words = current()
+    if name not in words.names:
+        return f"{name}={{{key!r}: {value!r}}}"
+    return f"{words.names[name]} {_option_value(f'{key}={value}')}"
+
+
+def give_entry(name: str, key: Any, value: Any) -> str:
+    """A hint telling what to pass: ``pass name={key: value}``, or the caller's option.
+
+    Parameters
+    ----------
+    name : str
+        The Python argument, a mapping.
+    key, value : object
+        The entry to pass.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> give_entry("column_types", "g", "string")
+    "pass column_types={'g': 'string'}"
+    >>> with speaking(Vocabulary({"column_types": "--column-type"})):
+    ...     give_entry("column_types", "g", "string")
+    'give --column-type g=string'
+    """
+    said = entry(name, key, value)
+    return f"{'pass' if name not in current().names else 'give'} {said}"

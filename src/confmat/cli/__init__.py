@@ -6,8 +6,9 @@ unreadable file, a malformed matrix, an unknown metric) is reported as one line 
 without a traceback, and the command exits with status 2.
 
 Modules: :mod:`.app` (the group and :func:`main`), :mod:`.evaluate` (``matrix``, ``report``,
-``compare``), :mod:`.registry` (``metrics``, ``explain``), :mod:`.demo` (``demo``),
-:mod:`.reading` (files in), :mod:`.render` (reports and plots out), :mod:`.common` (options,
+``compare``), :mod:`.registry` (``metrics``, ``explain``), :mod:`.where` (``where``: what
+``--where`` may use), :mod:`.demo` (``demo``), :mod:`.reading` (files in), :mod:`.render`
+(reports and plots out), :mod:`.outputs` (the output options), :mod:`.common` (options,
 errors, typed-in values).
 """
 

@@ -12,6 +12,7 @@ from .command import CONTEXT
 from .demo import demo
 from .evaluate import compare, matrix, report
 from .registry import explain, metrics
+from .where import where
 
 
 @click.group(context_settings=CONTEXT)
@@ -26,11 +27,13 @@ def cli() -> None:
       confmat report preds.csv --true y --pred yhat --score p -o report.html
       confmat compare a.csv b.csv --true y --pred yhat --score p
       confmat metrics recall                         # search the metric registry
+      confmat metrics --pycm                         # the PyCM statistics reproduced
       confmat explain mcc
+      confmat where                                  # what --where may use
     """
 
 
-for _command in (compare, demo, explain, matrix, metrics, report):
+for _command in (compare, demo, explain, matrix, metrics, report, where):
     cli.add_command(_command)
 
 

@@ -33,7 +33,8 @@ def by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
                      intervals: bool = True, progress: bool | None = None,
                      group_metrics: tuple[str, ...] = (),
                      disparity_metric: str | None = None, where: str | None = None,
-                     excel_safe: bool = False, bins: int | None = None) -> None:
+                     excel_safe: bool = False, bins: int | None = None,
+                     column_types: dict[str, str] | None = None) -> None:
     """``report --by``: the table by group and the disparities. Without scores the tables are
     counted by DuckDB's ``GROUP BY`` (:func:`confmat.io.evaluate_file` with ``group_cols``),
     and so are they with ``--score --bins``, one score histogram per group beside them (ROC
@@ -77,6 +78,8 @@ def by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
         ``--excel-safe`` (CSV).
     bins : int, optional
         ``--bins``: the scores counted in a histogram per group.
+    column_types : dict of str to str, optional
+        ``--column-type``: the types of CSV / JSON lines columns.
 
     Raises
     ------
@@ -101,25 +104,26 @@ def by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
     if score_cols and bins is not None:
         ev, _, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label,
                                       progress, skip_invalid, fmt_in, score_cols=score_cols,
-                                      bins=bins, where=where, group_cols=by)
+                                      bins=bins, where=where, group_cols=by,
+                                      column_types=column_types)
         filtered = frep.skipped_by_reason.get(filtered_reason(), 0)
         reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != filtered_reason()}
         rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
     elif score_cols:
         ev, rows_read, n_skipped, filtered, reasons = _by_group_with_scores(
             file, true_col, pred_col, by, score_cols[0], weight, labels, pos_label,
-            skip_invalid, fmt_in, progress, where=where)
+            skip_invalid, fmt_in, progress, where=where, column_types=column_types)
     else:
         from ..io import evaluate_file
 
         # --labels and --pos-label read in the type of the label column (as without --by);
         # the evaluation's positive class is --pos-label (the fairness measures use it)
         lab, pos0 = (typed_options(file, true_col, labels, pos_label, fmt_in, skip_invalid,
-                                   where, type_only=True)
+                                   where, type_only=True, column_types=column_types)
                      if labels or pos_label is not None else (None, None))
         ev, frep = evaluate_file(file, true_col, pred_col, group_cols=by, weight_col=weight,
                                  labels=lab, pos_label=pos0, skip_invalid=skip_invalid,
-                                 format=fmt_in, where=where)
+                                 format=fmt_in, where=where, column_types=column_types)
         filtered = frep.skipped_by_reason.get(filtered_reason(), 0)
         reasons = {k: v for k, v in frep.skipped_by_reason.items() if k != filtered_reason()}
         rows_read, n_skipped = frep.rows_read, frep.rows_skipped - filtered
@@ -168,7 +172,8 @@ def by_group_report(file: str, true_col: str, pred_col: str, by: list[str],
 def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str],
                           score_col: str, weight: str | None, labels: list[str],
                           pos_label: str | None, skip_invalid: bool, fmt_in: str | None,
-                          progress: bool | None, where: str | None = None
+                          progress: bool | None, where: str | None = None,
+                          column_types: dict[str, str] | None = None
                           ) -> tuple[Any, int, int, int, dict[str, int]]:
     """``report --by --score``: the columns read whole, then :func:`confmat.by_group` with
     the scores; returns the evaluation, the rows read, the rows skipped for a missing value,
@@ -176,7 +181,8 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     from ..groups import by_group
 
     data = read_predictions(file, true_col, [pred_col], [score_col], weight, progress,
-                            skip_invalid, fmt_in, extra=by, where=where)
+                            skip_invalid, fmt_in, extra=by, where=where,
+                            column_types=column_types)
     y = data[true_col]
     lab = coerce(labels, y, "--labels value") if labels else None
     pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None

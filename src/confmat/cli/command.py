@@ -33,14 +33,20 @@ ARGUMENTS: dict[str, tuple[tuple[str, ...], str]] = {
     "metrics": (("metric_names",), "{}"),
     "test_metric": (("test_metric",), "{}"),
     "partial_auc": (("partial_auc",), "{}"),
+    "column_types": (("column_types",), "{}"),
 }
 
 #: What the value of an argument is when the user did not type its option (the command
 #: inferred it), for :func:`confmat.words.arg_value`.
 IMPLIED = {"pos_label": "the positive class"}
 
-#: Names of the library's functions the command line has a command for.
-FUNCTIONS = {"confmat.list_metrics()": "'confmat metrics'"}
+#: Names of the library's functions (and lists) the command line has a command for, and
+#: that command.
+FUNCTIONS = {"confmat.list_metrics()": "'confmat metrics'",
+             "confmat.metrics.pycm_keys()": "'confmat metrics --pycm'",
+             **{f"confmat.inputs.where.{name}": "'confmat where'"
+                for name in ("ALLOWED_EXPRESSIONS", "ALLOWED_FUNCTIONS", "ALLOWED_TYPES",
+                             "VALUE_FUNCTION_NAMES")}}
 
 
 def vocabulary(ctx: click.Context) -> words.Vocabulary:

@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from ..inputs.files import COLUMN_TYPES
+
 FORMATS = ("text", "json", "markdown", "csv", "html")
 EXT_FORMAT = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown",
                ".markdown": "markdown", ".csv": "csv", ".txt": "text"}
@@ -140,6 +142,88 @@ def check_listed(ctx: click.Context | None, param: click.Parameter,
     return values
 
 
+def column_types(ctx: click.Context | None, param: click.Parameter,
+                 values: tuple[str, ...]) -> dict[str, str]:
+    """The callback of ``--column-type NAME=TYPE`` (repeatable, comma-separated as
+    :func:`split_values` reads them): the types CSV and JSON lines columns are read with,
+    ``column_types=`` of :func:`confmat.io.evaluate_file`, whose reader checks the names and
+    the types (in the command line's words).
+
+    A part is split at its last ``=``, so a column whose name holds ``=`` needs no quotes; a
+    name with a comma or surrounding spaces is written with its type in double quotes, as a
+    CSV field: ``'"Carcinoma, NOS=string"'``.
+
+    Parameters
+    ----------
+    ctx : click.Context or None
+    param : click.Parameter
+        The option.
+    values : tuple of str
+        Its values as given.
+
+    Returns
+    -------
+    dict of str to str
+        Column -> type, in the order given (empty when the option is not given).
+
+    Raises
+    ------
+    click.BadParameter
+        A part that is not ``NAME=TYPE`` (no ``=``, an empty name or type), a value naming
+        nothing, a double quote left open, or one column given two types.
+
+    Examples
+    --------
+    >>> opt = click.Option(["--column-type"], multiple=True)
+    >>> column_types(None, opt, ("y=string, yhat=string", "g=int64"))
+    {'y': 'string', 'yhat': 'string', 'g': 'int64'}
+    >>> column_types(None, opt, ("y",))
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: 'y' is not NAME=TYPE; give a column and its type, e.g. y=string
+    """
+    out: dict[str, str] = {}
+    for v in values:
+        try:
+            parts = split_values([v])
+        except InputError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+        if not parts:
+            raise click.BadParameter(f"{v!r} names nothing; give NAME=TYPE, e.g. y=string",
+                                     ctx=ctx, param=param)
+        for part in parts:
+            name, eq, typ = part.rpartition("=")
+            if not eq or not name or not typ:
+                raise click.BadParameter(f"{part!r} is not NAME=TYPE; give a column and its "
+                                         "type, e.g. y=string", ctx=ctx, param=param)
+            if out.setdefault(name, typ) != typ:
+                raise click.BadParameter(f"column {name!r} is given two types, {out[name]!r} "
+                                         f"and {typ!r}", ctx=ctx, param=param)
+    return out
+
+
+def column_type_option(f: Any) -> Any:
+    """Add ``--column-type NAME=TYPE`` (:func:`column_types`) to a click command.
+
+    Parameters
+    ----------
+    f : callable
+        The command function.
+
+    Returns
+    -------
+    callable
+        ``f`` with the option (parameter ``column_types``).
+    """
+    return click.option(
+        "--column-type", "column_types", multiple=True, callback=column_types,
+        metavar="NAME=TYPE",
+        help="Read this column of a CSV or JSON lines file (or hive partition column of a "
+             f"directory) with this type, one of {', '.join(COLUMN_TYPES)} (repeatable, "
+             "comma-separated), instead of the type the reader infers: --column-type y=string "
+             "keeps the labels 01 and 1 apart.")(f)
+
+
 def nonempty(ctx: click.Context | None, param: click.Parameter,
              value: str | None) -> str | None:
     """The callback of an option whose empty value would silently be the default
@@ -252,109 +336,6 @@ def check_file(path: str, datasets: bool = False) -> None:
 
 
 
-def output_path(kind: str) -> Any:
-    """The callback of an option naming where to write (``-o`` a file, ``--plots`` a
-    directory): a path that cannot be used is an error naming the option before any work is
-    done; nothing is created here.
-
-    Parameters
-    ----------
-    kind : {'file', 'directory'}
-        What the option names.
-
-    Returns
-    -------
-    callable
-        A click callback ``(ctx, param, value) -> value``.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> open(os.path.join(d, "f"), "w").close()
-    >>> opt = click.Option(["--plots"])
-    >>> output_path("directory")(None, opt, os.path.join(d, "f"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    confmat.cli.common.InputError: --plots .../f: must be a directory (an existing one, or a path where one can be created), but '.../f' is a file
-    """
-
-    def check(ctx: click.Context | None, param: click.Parameter, value: Any) -> Any:
-        if value is None or (kind == "file" and value == "-"):
-            return value
-        opt = param.opts[0] if param.opts else str(param.name)
-        if not str(value).strip():
-            raise InputError(f"{opt} is empty; give a {kind}" + (
-                " path, or - for standard output" if kind == "file" else ""))
-        where = f"{opt} {value}"
-        path = Path(value)
-        if kind == "file" and path.is_dir():
-            raise InputError(f"{where}: is a directory; {opt} names the file to write")
-        if kind == "directory" and path.exists() and not path.is_dir():
-            raise InputError(f"{where}: must be a directory (an existing one, or a path where "
-                             f"one can be created), but {str(path)!r} is a file")
-        existing = path if kind == "directory" else path.parent
-        for parent in (existing, *existing.parents):
-            if parent.exists():
-                if not parent.is_dir():
-                    raise InputError(f"{where}: cannot write there: {str(parent)!r} is a "
-                                     "file, not a directory")
-                if not os.access(parent, os.W_OK | os.X_OK):
-                    raise InputError(f"{where}: cannot write there: the directory "
-                                     f"{str(parent)!r} is not writable (permission denied)")
-                break
-        if kind == "file" and path.exists() and not os.access(path, os.W_OK):
-            raise InputError(f"{where}: cannot write there: the file is not writable "
-                             "(permission denied)")
-        return value
-
-    return check
-
-
-
-def output_options(f: Any) -> Any:
-    """Add the output options (``--format``, ``-o``, ``--title``, ``--no-intervals``,
-    ``--all``, ``--plots``, ``--plot-format``, ``--csv-excel-safe``) to a click command.
-
-    Parameters
-    ----------
-    f : callable
-        The command function.
-
-    Returns
-    -------
-    callable
-        ``f`` with the options.
-    """
-    f = click.option("--csv-excel-safe", "csv_excel_safe", is_flag=True,
-                     help="CSV output for a spreadsheet: a text cell (a label, a model or "
-                          "metric name) that starts with =, +, -, @, a tab or a carriage "
-                          "return gets a leading single quote, so that it is not run as a "
-                          "formula (OWASP's advice on CSV injection); cells that are numbers "
-                          "are never changed. Without it the CSV holds the data exactly.")(f)
-    f = click.option("--plot-format", type=click.Choice(["png", "svg", "pdf"]), default="png",
-                     show_default=True, help="Image format for --plots.")(f)
-    f = click.option("--plots", "plots_dir", callback=output_path("directory"),
-                     help="Also save the plots (matrix, ROC, PR, metric vs threshold) in this "
-                          "directory (created if needed).")(f)
-    f = click.option("--all", "all_metrics", is_flag=True,
-                     help="Terminal text: every metric of the registry (per-class and overall, "
-                          "with intervals). By default the terminal shows a summary: the "
-                          "matrix, the headline metrics with intervals and a per-class table "
-                          "of recall, specificity, precision and F1; files (-o) always hold "
-                          "every metric.")(f)
-    f = click.option("--no-intervals", is_flag=True, help="Skip confidence intervals.")(f)
-    f = click.option("--title", callback=nonempty, help="Heading of the report.")(f)
-    f = click.option("-o", "--output", callback=output_path("file"),
-                     help="Write to this file (format from its extension unless --format).")(f)
-    f = click.option("-f", "--format", "fmt", type=click.Choice(FORMATS),
-                     help="Output format [default: text, or from -o's extension].")(f)
-    return f
-
-
-
-
-
 def input_options(pred_option: Any) -> Any:
     """The file-reading options, in help order: --true, --pred (``pred_option``), scores...
 
@@ -380,7 +361,7 @@ def input_options(pred_option: Any) -> Any:
 def file_options(f: Any) -> Any:
     """Add the options of a prediction file (``--score``, ``--scores``, ``--labels``,
     ``--pos-label``, ``--weight``, ``--progress``, ``--skip-invalid``, ``--input-format``,
-    ``--where``) to a click command.
+    ``--column-type``, ``--where``) to a click command.
 
     Parameters
     ----------
@@ -395,7 +376,9 @@ def file_options(f: Any) -> Any:
     f = click.option("--where", "where", default=None, metavar="SQL",
                      help="Evaluate only the rows this SQL condition holds for, e.g. "
                           "\"split = 'test'\" (evaluated by DuckDB); the rows left out are "
-                          "counted in the report.")(f)
+                          "counted in the report (see 'confmat where' for what it may "
+                          "use).")(f)
+    f = column_type_option(f)
     f = click.option("--input-format", "fmt_in",
                      type=click.Choice(["csv", "tsv", "parquet", "jsonl", "arrow", "npy"]),
                      help="File format [default: from the extension].")(f)

@@ -20,7 +20,7 @@ import click
 import numpy as np
 
 from .command import CONTEXT, Command
-from .common import output_path
+from .outputs import output_path
 
 
 def _positive_scores(model: Any, X: Any, pos_index: int) -> np.ndarray | None:

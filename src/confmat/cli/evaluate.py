@@ -17,16 +17,17 @@ from .command import CONTEXT, Command
 from .common import (
     InputError,
     check_listed,
+    column_type_option,
     filtered_reason,
     format_for,
     input_options,
     nonempty,
-    output_options,
     positive_class,
     split_values,
     truth_classes,
     where_source,
 )
+from .outputs import output_options
 from .partial import partial_auc_options, partial_auc_range
 from .reading import evaluate_stream, parse_matrix, read_predictions, skipped_note
 from .registry import compared_metric_names
@@ -41,10 +42,12 @@ from .typed import coerce
               help="Class names in row order, comma-separated; a name with a comma or "
                    "surrounding spaces in double quotes, as in CSV: '\"Carcinoma, NOS\",benign'.")
 @click.option("--pred-rows", is_flag=True, help="The typed table has predicted classes as rows.")
+@column_type_option
 @output_options
 def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | None,
            output: str | None, title: str | None, no_intervals: bool, all_metrics: bool,
-           plots_dir: str | None, plot_format: str, csv_excel_safe: bool = False) -> None:
+           plots_dir: str | None, plot_format: str, csv_excel_safe: bool = False,
+           column_types: dict[str, str] | None = None) -> None:
     """The metrics of a typed-in confusion matrix (rows = true class).
 
     MATRIX is a list of rows like "[[61,2],[8,58]]", or a CSV file of counts whose header
@@ -59,10 +62,11 @@ def matrix(matrix: str, labels: tuple[str, ...], pred_rows: bool, fmt: str | Non
       confmat matrix "[[61,2],[8,58]]" --labels bus,opel
       confmat matrix "[[61,2],[8,58]]" --format json -o metrics.json
       confmat matrix counts.csv --format html -o matrix.html
+      confmat matrix counts.csv --column-type true=string   # a first column of labels 0, 1
     """
     from ..matrix import ConfusionMatrix
 
-    table, file_labels = parse_matrix(matrix)
+    table, file_labels = parse_matrix(matrix, column_types)
     names: list[Any] | None = split_values(labels) or file_labels
     if names is not None and len(names) != table.shape[0]:
         raise InputError(f"--labels has {len(names)} names but the matrix has {table.shape[0]} "
@@ -122,7 +126,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
            plot_format: str, by: tuple[str, ...] = (), group_metrics: tuple[str, ...] = (),
            disparity_metric: str | None = None, partial_auc: str | None = None,
            partial_auc_focus: str | None = None, where: str | None = None,
-           partial_auc_uncorrected: bool = False, csv_excel_safe: bool = False) -> None:
+           partial_auc_uncorrected: bool = False, csv_excel_safe: bool = False,
+           column_types: dict[str, str] | None = None) -> None:
     """Full evaluation of one prediction file (CSV/TSV, Parquet, JSON lines, .npy).
 
     Matrix, accuracy matrix, per-class metrics and averages, overall metrics with intervals
@@ -142,6 +147,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
           --partial-auc-focus sensitivity
       confmat report preds.csv --true y --pred yhat --by sex,age_band --pos-label 1
       confmat report preds.parquet --true y --pred yhat --where "split = 'test'"
+      confmat report preds.csv --true y --pred yhat --column-type y=string,yhat=string
       confmat report preds.csv --true y --pred yhat --by sex --pos-label 1 -o groups.html
       confmat report preds.csv --true y --pred yhat --score p --by sex \\
           --group-metrics recall,fpr,roc_auc --disparity-metric roc_auc
@@ -159,7 +165,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                          split_values(labels), pos_label, skip_invalid, fmt_in, fmt, output,
                          split_values(score), title, not no_intervals, progress,
                          group_metrics, disparity_metric, where=where,
-                         excel_safe=csv_excel_safe, bins=bins)
+                         excel_safe=csv_excel_safe, bins=bins,
+                         column_types=column_types or None)
         return
     if group_metrics or disparity_metric:
         raise InputError("--group-metrics and --disparity-metric apply to the report by group: "
@@ -185,12 +192,14 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         _binned_report(file, true_col, pred_col, score_cols + per_class_cols, weight,
                        split_values(labels), pos_label, progress, skip_invalid, fmt_in, bins,
                        not no_intervals, title, fmt, output, plots_dir, plot_format,
-                       all_metrics, where=where, excel_safe=csv_excel_safe)
+                       all_metrics, where=where, excel_safe=csv_excel_safe,
+                       column_types=column_types or None)
         return
     if not (score_cols or per_class_cols):
         # no scores: count batch by batch in bounded memory, whatever the file's size
         cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, split_values(labels),
-                                         pos_label, progress, skip_invalid, fmt_in, where=where)
+                                         pos_label, progress, skip_invalid, fmt_in, where=where,
+                                         column_types=column_types or None)
         filtered = frep.skipped_by_reason.get(filtered_reason(), 0)
         data: dict[str, Any] = {"__skipped__": frep.rows_skipped - filtered,
                                 "__filtered__": filtered,
@@ -200,7 +209,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         y = w = None
     else:
         data = read_predictions(file, true_col, [pred_col], score_cols + per_class_cols,
-                                 weight, progress, skip_invalid, fmt_in, where=where)
+                                 weight, progress, skip_invalid, fmt_in, where=where,
+                                 column_types=column_types or None)
         y, p = data[true_col], data[pred_col]
         lab = coerce(split_values(labels), y, "--labels value") if labels else None
         pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
@@ -274,13 +284,14 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                    show: bool | None, skip_invalid: bool, fmt_in: str | None, bins: int,
                    intervals: bool, title: str | None, fmt: str | None, output: str | None,
                    plots_dir: str | None, plot_format: str, all_metrics: bool = False,
-                   where: str | None = None, excel_safe: bool = False) -> None:
+                   where: str | None = None, excel_safe: bool = False,
+                   column_types: dict[str, str] | None = None) -> None:
     """``report --bins``: one streaming pass through :func:`confmat.io.evaluate_file`."""
     from ..report import curves_from_histogram
 
     cm, pos, frep = evaluate_stream(file, true_col, pred_col, weight, labels, pos_label, show,
                                      skip_invalid, fmt_in, score_cols=score_cols, bins=bins,
-                                     where=where)
+                                     where=where, column_types=column_types)
     hist = frep.curves
     if hist.is_binary:
         # the class the library read the column as (the positive class of a truth of one
@@ -336,7 +347,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             plots_dir: str | None, plot_format: str, overlay_bands: bool | None = None,
             partial_auc: str | None = None, partial_auc_focus: str | None = None,
             where: str | None = None, partial_auc_uncorrected: bool = False,
-            csv_excel_safe: bool = False) -> None:
+            csv_excel_safe: bool = False, column_types: dict[str, str] | None = None) -> None:
     """Models side by side, with pairwise tests (McNemar, DeLong) and a ROC overlay.
 
     Either several files with the same columns (one model each, same samples in the same
@@ -394,7 +405,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             raise InputError(f"give one --score column per --pred column ({len(preds)}), got "
                              f"{len(score_cols)}")
         data = read_predictions(files[0], true_col, preds, score_cols + class_cols, weight,
-                                 progress, skip_invalid, fmt_in, where=where)
+                                 progress, skip_invalid, fmt_in, where=where,
+                                 column_types=column_types or None)
         filtered = data["__filtered__"]
         y_ref, w_ref = data[true_col], (data[weight] if weight else None)
         keys = split_values(names) or preds
@@ -429,7 +441,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
             keys = [f"{k} ({i + 1})" for i, k in enumerate(keys)]
         for k, f in zip(keys, files, strict=True):
             data = read_predictions(f, true_col, preds, score_cols + class_cols, weight,
-                                     progress, skip_invalid, fmt_in, where=where)
+                                     progress, skip_invalid, fmt_in, where=where,
+                                     column_types=column_types or None)
             filtered = data["__filtered__"]
             y = data[true_col]
             if y_ref is None:

@@ -64,7 +64,8 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
                      pos_label: str | None, show: bool | None, skip_invalid: bool,
                      fmt_in: str | None, score_cols: list[str] | None = None,
                      bins: int = 10_000, where: str | None = None,
-                     group_cols: list[str] | None = None) -> tuple[Any, Any, Any]:
+                     group_cols: list[str] | None = None,
+                     column_types: dict[str, str] | None = None) -> tuple[Any, Any, Any]:
     """One bounded-memory pass through :func:`confmat.io.evaluate_file` (row groups of a Parquet
     file on every core), with ``--labels`` / ``--pos-label`` read in the type of the true labels.
 
@@ -95,6 +96,9 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         ``--where``: the row filter (see :func:`confmat.io.evaluate_file`).
     group_cols : list of str, optional
         ``--by``: evaluate by group (one ``GROUP BY``, see :func:`confmat.io.evaluate_file`).
+    column_types : dict of str to str, optional
+        ``--column-type``: the types of CSV / JSON lines columns (``column_types=`` of
+        :func:`confmat.io.evaluate_file`).
 
     Returns
     -------
@@ -114,10 +118,12 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
     from .. import io as cio
 
     check_file(path, datasets=True)
-    lab, pos0 = typed_options(path, true, labels, pos_label, fmt_in, skip_invalid, where)
+    lab, pos0 = typed_options(path, true, labels, pos_label, fmt_in, skip_invalid, where,
+                              column_types=column_types)
     if weight is not None:
         w0 = next(iter(cio.iter_batches(path, [weight], batch_rows=1000, format=fmt_in,
-                                        skip_invalid=True, where=where)),
+                                        skip_invalid=True, where=where,
+                                        column_types=column_types)),
                   {weight: np.zeros(0)})[weight]
         if w0.dtype.kind not in "iuf":
             raise InputError(f"column {weight!r} of {path!r} must be numeric, got values like "
@@ -134,7 +140,7 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
         cm, frep = cio.evaluate_file(path, true, pred, score_cols=score_cols, weight_col=weight,
                                      labels=lab, skip_invalid=skip_invalid, progress=tick,
                                      format=fmt_in, bins=bins, where=where, pos_label=pos0,
-                                     group_cols=group_cols)
+                                     group_cols=group_cols, column_types=column_types)
     finally:
         if bar is not None:
             bar[0].stop()
@@ -146,7 +152,8 @@ def evaluate_stream(path: str, true: str, pred: str, weight: str | None, labels:
 
 def typed_options(path: str, true: str, labels: list[str], pos_label: str | None,
                   fmt_in: str | None, skip_invalid: bool, where: str | None, *,
-                  type_only: bool = False) -> tuple[list[Any] | None, Any]:
+                  type_only: bool = False, column_types: dict[str, str] | None = None
+                  ) -> tuple[list[Any] | None, Any]:
     """``--labels`` and ``--pos-label`` read in the type of the file's true labels (its first
     rows): ``--labels 0,1`` are the integers of an integer column. A text of the wrong type
     stops here, before the pass over the file; the library checks that the class is one of
@@ -167,6 +174,8 @@ def typed_options(path: str, true: str, labels: list[str], pos_label: str | None
         without a row gives ``(None, None)``; the read that follows names the first missing
         value of the file in file order, whatever column it is in (a group column's before a
         later null label).
+    column_types : dict of str to str, optional
+        ``--column-type`` (the label column's type may be one of them).
 
     Returns
     -------
@@ -184,7 +193,8 @@ def typed_options(path: str, true: str, labels: list[str], pos_label: str | None
     # without --skip-invalid a null label in the first rows is the library's error naming
     # its row
     probe = cio.iter_batches(path, [true], batch_rows=1000, format=fmt_in,
-                             skip_invalid=skip_invalid or type_only, where=where)
+                             skip_invalid=skip_invalid or type_only, where=where,
+                             column_types=column_types)
     first = next(iter(probe), None)
     if first is None and type_only:
         return None, None
@@ -230,7 +240,8 @@ def _make_progress(path: str, total: int | None) -> tuple[Any, Any]:
 def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
                       weight: str | None, progress: bool | None, skip_invalid: bool,
                       fmt_in: str | None, extra: list[str] | None = None,
-                      where: str | None = None) -> dict[str, Any]:
+                      where: str | None = None,
+                      column_types: dict[str, str] | None = None) -> dict[str, Any]:
     """Read the columns a command needs, whole (with a progress bar for large files).
 
     Parameters
@@ -256,6 +267,8 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         naming its column (:func:`confmat.io.rows.null_group_reason`).
     where : str, optional
         ``--where``: the row filter (see :func:`confmat.io.evaluate_file`).
+    column_types : dict of str to str, optional
+        ``--column-type``: the types of CSV / JSON lines columns.
 
     Returns
     -------
@@ -281,7 +294,7 @@ def read_predictions(path: str, true: str, preds: list[str], scores: list[str],
         roles.reason.setdefault(c, 1)  # every model's predictions: "null prediction"
     data: dict[str, Any] = _progress_reader(path, cols, progress, roles,
                                            skip_invalid=skip_invalid, format=fmt_in,
-                                           where=where)
+                                           where=where, column_types=column_types)
     skipped = int(data.pop("__skipped__", [0])[0])
     filtered = int(data.pop("__filtered__", [0])[0])
     rows = data["__rows__"]
@@ -365,7 +378,8 @@ def first_non_numeric(values: np.ndarray, rows: np.ndarray | None = None) -> str
     return f"values of type {values.dtype.name}, e.g. {values[:3].tolist()}"
 
 
-def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
+def parse_matrix(text: str, column_types: dict[str, str] | None = None
+                 ) -> tuple[np.ndarray, list[Any] | None]:
     """A matrix typed as a Python/JSON list of lists, or a CSV file of counts.
 
     The file's header holds the predicted labels; an optional first text column the true
@@ -375,6 +389,9 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
     ----------
     text : str
         ``"[[61,2],[8,58]]"``, or the path of a CSV file of counts.
+    column_types : dict of str to str, optional
+        ``--column-type``: the types of the file's columns (a first column of integer
+        labels read as text is the true labels rather than counts).
 
     Returns
     -------
@@ -385,7 +402,7 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
     ------
     InputError
         If the text is not a square list of lists of numbers, or the file is not a square
-        table of numeric counts.
+        table of numeric counts; ``column_types`` with a typed-in matrix.
 
     Examples
     --------
@@ -394,7 +411,10 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
     ([[61, 2], [8, 58]], None)
     """
     if os.path.exists(text):
-        return _matrix_from_file(text)
+        return _matrix_from_file(text, column_types)
+    if column_types:
+        raise InputError("--column-type applies to a CSV file of counts, not to a typed-in "
+                         "matrix")
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -422,13 +442,14 @@ def parse_matrix(text: str) -> tuple[np.ndarray, list[Any] | None]:
     return check_table(value), None
 
 
-def _matrix_from_file(path: str) -> tuple[np.ndarray, list[Any] | None]:
+def _matrix_from_file(path: str, column_types: dict[str, str] | None = None
+                      ) -> tuple[np.ndarray, list[Any] | None]:
     """A CSV of counts: header = predicted labels; an optional first text column = true labels."""
     from .. import io as cio
 
     check_file(path)
     cols = cio.list_columns(path)
-    reader = cio.iter_batches(path, cols, skip_invalid=True)
+    reader = cio.iter_batches(path, cols, skip_invalid=True, column_types=column_types)
     parts = list(reader)
     if reader.rows_skipped:
         raise InputError(f"bad matrix file {path!r}: data row {reader.skipped_row_numbers[0]} "

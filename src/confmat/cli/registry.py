@@ -1,5 +1,6 @@
-"""The registry commands: ``metrics`` (list and search) and ``explain`` (one metric), and the
-checks of the metric names other commands take (``--metrics``, ``--group-metrics`` ...)."""
+"""The registry commands: ``metrics`` (list and search; ``--pycm``: the PyCM statistics
+reproduced) and ``explain`` (one metric), and the checks of the metric names other commands
+take (``--metrics``, ``--group-metrics`` ...)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from .render import esc
 @click.option("--kind", type=click.Choice(["per_class", "overall"]), help="Only this kind.")
 @click.option("--family", help="Only this family (e.g. rates, summary, agreement).")
 @click.option("--json", "as_json", is_flag=True, help="Print the matching specs as JSON.")
-def metrics(query: str | None, kind: str | None, family: str | None, as_json: bool) -> None:
+@click.option("--pycm", is_flag=True,
+              help="List the PyCM statistics confmat reproduces instead (PyCM's table and key, "
+                   "the registry metric with its average and parameters); QUERY then matches "
+                   "the PyCM key or the metric's name, --kind per_class is PyCM's class table.")
+def metrics(query: str | None, kind: str | None, family: str | None, as_json: bool,
+            pycm: bool = False) -> None:
     """List the metric registry, optionally searched.
 
     QUERY matches names, aliases, full names and descriptions (case-insensitive).
@@ -28,11 +34,16 @@ def metrics(query: str | None, kind: str | None, family: str | None, as_json: bo
       confmat metrics
       confmat metrics sensitivity
       confmat metrics --kind overall --json
+      confmat metrics --pycm              # the PyCM keys confmat explain accepts
+      confmat metrics --pycm "TPR"
     """
     import json
 
     from ..metrics import list_metrics
 
+    if pycm:
+        _pycm_keys(query, kind, family, as_json)
+        return
     specs = list_metrics(kind=kind, family=family)  # type: ignore[arg-type]
     if query:
         q = query.lower()
@@ -57,6 +68,40 @@ def metrics(query: str | None, kind: str | None, family: str | None, as_json: bo
         better = {True: "higher", False: "lower", None: "-"}[s.higher_is_better]
         t.add_row(s.name, s.kind, s.family, esc(s.full_name), esc(", ".join(s.aliases)),
                   f"[{s.range[0]:g}, {s.range[1]:g}]", better)
+    Console(highlight=False, width=None if sys.stdout.isatty() else 200).print(t)
+
+
+def _pycm_keys(query: str | None, kind: str | None, family: str | None, as_json: bool) -> None:
+    """``metrics --pycm``: the entries of :func:`confmat.metrics.pycm_keys`, filtered."""
+    import json
+
+    from ..metrics import get_metric, pycm_keys
+
+    table = {"per_class": "class", "overall": "overall", None: None}[kind]
+    q = query.lower() if query else None
+    entries = [e for (tname, key), es in pycm_keys().items() for e in es
+               if (table is None or tname == table)
+               and (family is None or get_metric(e.metric).family == family)
+               and (q is None or q in key.lower() or q in e.metric.lower())]
+    if not entries:
+        where = [f"--kind {kind}"] * bool(kind) + [f"--family {family}"] * bool(family)
+        raise InputError((f"no PyCM key matches {query!r}" if query else "no PyCM key")
+                         + (f" with {' and '.join(where)}" if where else ""))
+    if as_json:
+        click.echo(json.dumps([e.describe() for e in entries], indent=2, default=str))
+        return
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(box=box.SIMPLE_HEAD, title=f"{len(entries)} PyCM statistics",
+              title_justify="left")
+    for col in ("table", "PyCM key", "metric", "average", "parameters", "element", "differs"):
+        t.add_column(col, no_wrap=col in ("table", "PyCM key", "metric"))
+    for e in entries:
+        t.add_row(e.table, esc(e.key), e.metric, e.average or "",
+                  esc(", ".join(f"{k}={v!r}" for k, v in e.params.items())),
+                  "" if e.element is None else str(e.element), esc(e.differs))
     Console(highlight=False, width=None if sys.stdout.isatty() else 200).print(t)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..words import arg
 from .hive import check_partition_columns, hive_options
 from .source import mixed_column_types
 from .sql_counts import literal
@@ -224,8 +225,8 @@ def csv_relation(con: Any, name: str, files: Sequence[str], *, max_line_size: in
                 unknown = sorted(set(types) - set(names))
                 if unknown:
                     where = name if len(files) == 1 else f"{name} (file {f!r})"
-                    raise ValueError(f"column_types names {unknown}, which {where} does not "
-                                     f"have (its columns: {names})") from None
+                    raise ValueError(f"{arg('column_types')} names {unknown}, which {where} "
+                                     f"does not have (its columns: {names})") from None
             raise
     partitions = partitions or {}
     check_partition_columns(name, partitions, {f: [c for c, _ in s.columns]

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import require
-from ..words import arg
+from ..words import arg, entry, say
 from .gzip_check import check_gzip_files
 from .numpy_files import numpy_source
 from .readers import (
@@ -215,7 +215,9 @@ def open_source(
             return arrow_source(name, files, os.fspath(path), types)
         if fmt == "npy":
             if types:
-                raise ValueError("column_types applies to CSV and JSON lines files")
+                raise ValueError(f"{arg('column_types')} applies to CSV and JSON lines "
+                                 "files (and to the hive partition columns of Parquet and "
+                                 "Arrow IPC directories), not to .npy / .npz")
             return numpy_source(name, files)
         return duckdb_text(name, files, fmt, types, na_values, os.fspath(path))
     except ReadError:
@@ -234,13 +236,17 @@ def _check_types(column_types: Mapping[str, str] | None) -> dict[str, str]:
     if column_types is None:
         return {}
     if not isinstance(column_types, Mapping):
-        raise TypeError(f"column_types must be a mapping of column name to type, got "
-                        f"{type(column_types).__name__}")
+        raise TypeError(f"{arg('column_types')} must be a mapping of column name to type, "
+                        f"got {type(column_types).__name__}")
     out = {}
     for col, typ in column_types.items():
         if typ not in COLUMN_TYPES:
-            raise ValueError(
-                f"column_types[{col!r}] must be one of {sorted(COLUMN_TYPES)}, got {typ!r}")
+            # column_types['y'] in Python, the option with its value elsewhere (--column-type
+            # y=text); braces doubled: say() formats the caller's phrase
+            shown = entry("column_types", col, typ).replace("{", "{{").replace("}", "}}")
+            said = say(f"column_types[{col!r}] must be", "column_types",
+                       f"{shown}: the type must be")
+            raise ValueError(f"{said} one of {sorted(COLUMN_TYPES)}, got {typ!r}")
         out[str(col)] = COLUMN_TYPES[typ]
     return out
 

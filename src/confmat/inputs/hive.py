@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..deps import require
+from ..words import arg, give_entry
 from .sql_counts import literal, quote
 
 __all__ = ["check_partition_columns", "checked_partitions", "hive_options", "partition_keys",
@@ -112,8 +113,9 @@ def split_types(name: str, keys: Mapping[str, Sequence[str]], types: Mapping[str
     data = {c: t for c, t in types.items() if c not in every}
     if typed and data:
         raise ValueError(
-            f"column_types names {sorted(data)}, which {name} holds as {kind} columns "
-            "with types of their own; column_types applies to CSV and JSON lines columns and to "
+            f"{arg('column_types')} names {sorted(data)}, which {name} holds as {kind} "
+            f"columns with types of their own; {arg('column_types')} applies to CSV and JSON "
+            "lines columns and to "
             f"hive partition columns (here: {sorted(every)})")
     return data, hive
 
@@ -310,8 +312,8 @@ def _read_stand_ins(con: Any, name: str, files: Sequence[str], types: Mapping[st
                     raise ValueError(
                         f"{name}: the hive partition {k!r} reads as {typed[k]}, and its value "
                         f"{_raw_value(dirs[inf[0][0]], k)!r} as an infinite date, which Arrow and "
-                        f"Python cannot hold; pass column_types={{{k!r}: 'string'}} to read "
-                        "the key as text")
+                        f"Python cannot hold; {give_entry('column_types', k, 'string')} to "
+                        "read the key as text")
     finally:
         shutil.rmtree(stand_in, ignore_errors=True)
     row = {d: i for i, d in enumerate(dirs)}
@@ -335,7 +337,7 @@ def _cast_error(con: Any, name: str, dirs: Sequence[str], text: Any,
                 return ValueError(
                     f"{name}: the hive partition {k!r} (a directory "
                     f"'{k}={_raw_value(dirs[r[at]], k)}') does not read as {t}, the type "
-                    f"column_types asks for; its value {v!r} is not one")
+                    f"{arg('column_types')} asks for; its value {v!r} is not one")
     return ValueError(f"{name}: DuckDB cannot read its hive partition values: "
                       f"{' '.join(str(exc).split())}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..words import arg
 from .source import mixed_column_types
 from .sql_counts import literal
 
@@ -178,7 +179,7 @@ def json_relation(con: Any, name: str, files: list[str], target: Any, types: Map
         check_partition_columns(name, partitions, {f: list(c) for f, c in each.items()})
     unknown = sorted(set(types) - {c for cols in each.values() for c in cols})
     if unknown:
-        raise ValueError(f"column_types names {unknown}, which {name} does not have (its "
+        raise ValueError(f"{arg('column_types')} names {unknown}, which {name} does not have (its "
                          f"columns: {list(each[files[0]])})")
     if rel is not None and not types:  # one file read whole
         return rel, {}

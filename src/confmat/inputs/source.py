@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..deps import optional, require
-from ..words import say
+from ..words import entry, say
 from .sql_counts import SMALL_KEY_TYPES, WIDE_INTEGERS, quote
 
 
@@ -143,7 +143,7 @@ def check_column_kinds(name: str, mixed: Mapping[str, Mapping[str, str]],
     typed : bool, default True
         Whether the files store their types (Parquet): the message then asks for files
         written with one type; otherwise (CSV, JSON lines, whose types DuckDB infers) for
-        ``column_types=``.
+        ``column_types=`` (in the caller's words, :func:`confmat.words.entry`).
 
     Raises
     ------
@@ -175,7 +175,7 @@ def check_column_kinds(name: str, mixed: Mapping[str, Mapping[str, str]],
         (t1, f1), *rest = kinds.items()
         t2, f2 = next((t, f) for t, f in rest if family(t) != family(t1))
         fix = ("write them with one type" if typed else
-               f"read them with one type, e.g. column_types={{{column!r}: 'string'}}")
+               f"read them with one type, e.g. {entry('column_types', column, 'string')}")
         raise ValueError(f"{name}: column {column!r} is {t1} in {f1!r} but {t2} in {f2!r}; "
                          "the files of one source must hold one kind of value in a column "
                          f"(integers of any width are unified, and floats of any width): {fix}")
@@ -440,8 +440,9 @@ class Source:
                 if kind == "JSON" or kind.startswith(("STRUCT", "MAP", "UNION")) or \
                         kind.endswith("]"):
                     hint = ("a column mixing numbers, text or objects is read as JSON text "
-                            "('\"a\"' for a); give its type with column_types=, e.g. "
-                            f"column_types={{{c!r}: 'string'}}" if self.format == "jsonl"
+                            "('\"a\"' for a); give its type with "
+                            f"{say('column_types=', 'column_types')}, e.g. "
+                            f"{entry('column_types', c, 'string')}" if self.format == "jsonl"
                             else "labels, scores and weights are scalars")
                     raise ValueError(f"{self.name}: column {c!r} holds values of type {kind}, "
                                      f"not one kind of scalar: {hint}")

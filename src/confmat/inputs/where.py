@@ -57,7 +57,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..deps import require
-from ..words import arg
+from ..words import arg, say
 
 __all__ = ["ALLOWED_EXPRESSIONS", "ALLOWED_FUNCTIONS", "ALLOWED_TYPES", "VALUE_FUNCTION_NAMES",
            "check_where"]
@@ -178,9 +178,29 @@ def _lead() -> str:
     return f"{arg('where')} must be a condition over the source's columns; "
 
 
-_SEE_EXPR = "the expressions allowed are confmat.inputs.where.ALLOWED_EXPRESSIONS"
-_SEE_FUNC = ("a filter may call only the functions of confmat.inputs.where.ALLOWED_FUNCTIONS, "
-             "which compute on their arguments alone")
+def _see(what: str) -> str:
+    """Where the caller reads the allow-list ``what`` (``"VALUE_FUNCTION_NAMES"``): the
+    constant in Python, the command that prints it (``'confmat where'``) on the command line."""
+    return arg(f"confmat.inputs.where.{what}")
+
+
+def _allowed(what: str, python: str, caller: str) -> str:
+    """A hint naming the allow-list ``what``: ``python`` in Python, ``caller`` in another
+    vocabulary (``{}``: the caller's name of the list)."""
+    name = f"confmat.inputs.where.{what}"
+    return say(python.format(name), name, caller)
+
+
+def _see_expr() -> str:
+    """The hint of an expression not allowed, in the caller's words."""
+    return _allowed("ALLOWED_EXPRESSIONS", "the expressions allowed are {}",
+                    "{} lists the expressions allowed")
+
+
+def _see_func() -> str:
+    """The hint of a function not allowed, in the caller's words."""
+    listed = _allowed("ALLOWED_FUNCTIONS", "of {}", "{} lists")
+    return f"a filter may call only the functions {listed}, which compute on their arguments alone"
 
 
 def _why_function(con: Any, name: str) -> str:
@@ -215,7 +235,7 @@ def _check_function(con: Any, node: dict[str, Any], where: str) -> None:
                          "reach a schema's macro")
     if name.lower() not in ALLOWED_FUNCTIONS:
         raise ValueError(f"{_lead()}{where!r} calls {name}(), {_why_function(con, name)}; "
-                         f"{_SEE_FUNC}")
+                         f"{_see_func()}")
     orders = (node.get("order_bys") or {}).get("orders")
     if node.get("distinct") or node.get("filter") or orders or node.get("export_state"):
         raise ValueError(f"{_lead()}{where!r} uses DISTINCT, FILTER, ORDER BY or EXPORT_STATE "
@@ -228,8 +248,9 @@ def _check_type(node: dict[str, Any], where: str) -> None:
         shown = ".".join(p for p in (node.get("catalog"), node.get("schema"), name) if p)
         raise ValueError(f"{_lead()}{where!r} casts to the type {shown}, which is not one of "
                          "DuckDB's built-in types (an extension's type is downloaded from the "
-                         "network on first use); the types allowed are "
-                         "confmat.inputs.where.ALLOWED_TYPES")
+                         "network on first use); "
+                         + _allowed("ALLOWED_TYPES", "the types allowed are {}",
+                                    "{} lists the types allowed"))
 
 
 def _check_session_name(node: dict[str, Any], where: str, columns: Sequence[str] | None
@@ -248,10 +269,10 @@ def _check_session_name(node: dict[str, Any], where: str, columns: Sequence[str]
     if quoted:
         raise ValueError(f"{lead}: the source has no column {name!r}, and DuckDB reads a "
                          f'quoted "{name}" as the function too when there is none (see '
-                         "confmat.inputs.where.VALUE_FUNCTION_NAMES)")
+                         f"{_see('VALUE_FUNCTION_NAMES')})")
     raise ValueError(f"{lead} unless the source has a column of that name; if {name} is a "
                      f'column, write it as "{name}" (quoted, it is read as the column, '
-                     "which must exist; see confmat.inputs.where.VALUE_FUNCTION_NAMES)")
+                     f"which must exist; see {_see('VALUE_FUNCTION_NAMES')})")
 
 
 def _walk(con: Any, node: Any, where: str, columns: Sequence[str] | None = None) -> None:
@@ -265,7 +286,7 @@ def _walk(con: Any, node: Any, where: str, columns: Sequence[str] | None = None)
         cls, kind = str(node.get("class")), str(node.get("type"))
         if kind not in ALLOWED_EXPRESSIONS.get(cls, ()):
             what = _WHY_NODE.get(cls, f"an expression of kind {cls} {kind}")
-            raise ValueError(f"{_lead()}{where!r} holds {what}; {_SEE_EXPR}")
+            raise ValueError(f"{_lead()}{where!r} holds {what}; {_see_expr()}")
         if cls == "FUNCTION":
             _check_function(con, node, where)
         if cls == "TYPE":

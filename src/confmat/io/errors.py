@@ -213,7 +213,8 @@ def content_error(source: Source, rows: str | None, exc: Exception) -> ValueErro
     where = source.name if rows is None else f"{source.name}, {rows}"
     hint = ""
     if isinstance(exc, TypeError) and source.format in ("csv", "tsv", "jsonl"):
-        hint = " (the engine inferred the column types; column_types= can set them)"
+        hint = (" (the engine inferred the column types; "
+                f"{say('column_types=', 'column_types')} can set them)")
     text = str(exc)
     return ValueError(f"{'' if text.startswith(source.name) else where + ': '}{text}{hint}")
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..words import give
+
 #: a class with fewer true samples than this gets a "wide intervals" warning
 TINY_SUPPORT = 30
 
@@ -52,8 +54,8 @@ def auc_warnings(curves: Sequence[Any], labels: Sequence[Any]) -> list[str]:
             continue
         others = [v for v in labels if v != c.pos_label]
         if len(others) == 1:
-            hint = (f"are these the scores of {others[0]}? Then pass pos_label={others[0]!r} "
-                    f"(--pos-label {others[0]}), or use 1 - score")
+            hint = (f"are these the scores of {others[0]}? Then "
+                    f"{give('pos_label', others[0])}, or use 1 - score")
         else:
             hint = "is this score column really the one of this class?"
         out.append(f"ROC AUC {auc:.3f} for positive class {c.pos_label} is below 0.5: the "
