@@ -1,0 +1,137 @@
+"""A report reads its truth once: ``build_report`` encodes ``y_true`` through the input door a
+single time and hands the encoded truth (:class:`confmat.inputs.truth.EncodedTruth`,
+:func:`confmat.inputs.targets.encoded_truth`) to every
+helper - score curves, the stray-label check, calibration, ROC averages, Hand and Till's AUC,
+the ROC band, the cost-optimal threshold, the partial AUC - and ``build_comparison`` encodes
+it once for all its models.
+
+How it is counted: string labels are encoded by the door's kernel
+:func:`confmat.inputs.encode.factorize`; the test wraps that name where the door's modules
+look it up (``confmat.inputs.encode`` for :func:`~confmat.inputs.encode.encode_pair`,
+``confmat.inputs.targets`` for :func:`~confmat.inputs.targets.encode_truth`) and counts the
+calls whose array is ``y_true`` (the predictions differ from it, so their own encoding is
+not counted). Before the change a binary report with every section encoded ``y_true`` 11
+times, a three-class one 12 times, and a comparison of two models 23 times.
+
+Oracles for the numbers that the shared truth must leave unchanged: scikit-learn's
+``roc_auc_score``, ``average_precision_score`` and ``brier_score_loss`` computed in the
+tests.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score, brier_score_loss, roc_auc_score
+
+import confmat.inputs.encode as encode_module
+import confmat.inputs.targets as targets_module
+from confmat import ConfusionMatrix
+from confmat.inputs.targets import EncodedTruth, encode_truth, encoded_truth
+from confmat.report import build_comparison, build_report
+
+CLASSES = np.array(["cat", "dog", "eel"])
+
+
+def _data(n: int = 300, k: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = CLASSES[:k][rng.integers(0, k, n)].astype(object)
+    p = rng.dirichlet(np.ones(k), n)
+    # scores that know something of the truth, and predictions that are not the truth
+    p[np.arange(n), CLASSES[:k].searchsorted(y)] += 0.5
+    p /= p.sum(axis=1, keepdims=True)
+    return y, p, CLASSES[:k][p.argmax(axis=1)].astype(object)
+
+
+@pytest.fixture
+def truth_encodings(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A function ``count(y)``: how many times the door's kernel has encoded ``y`` so far."""
+    seen: list[np.ndarray] = []
+    real = encode_module.factorize
+
+    def spy(arr: np.ndarray, *args: Any, **kwargs: Any) -> Any:
+        seen.append(arr)
+        return real(arr, *args, **kwargs)
+
+    monkeypatch.setattr(encode_module, "factorize", spy)
+    monkeypatch.setattr(targets_module, "factorize", spy)
+
+    def count(y: np.ndarray) -> int:
+        return sum(1 for a in seen if a.shape == y.shape and bool((a == y).all()))
+
+    return count
+
+
+def _quiet_report(cm: ConfusionMatrix, **kw: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return build_report(cm, **kw)
+
+
+def test_binary_report_with_one_score_column_encodes_y_true_once(truth_encodings):
+    y, p, _ = _data(k=2)
+    s = p[:, 1]
+    pred = np.where(s >= 0.5, "dog", "cat").astype(object)
+    assert (pred != y).any()
+    cm = ConfusionMatrix.from_predictions(y, pred)
+    before = truth_encodings(y)
+    rep = _quiet_report(cm, y_true=y, y_score=s, y_pred=pred, pos_label="dog",
+                        cost_matrix=[[0, 1], [5, 0]], partial_auc=(0.8, 1.0), n_resamples=100,
+                        interval_metrics=["roc_band", "partial_auc"])
+    assert truth_encodings(y) - before == 1
+    pos = y == "dog"
+    assert rep.curves[0].auc == pytest.approx(roc_auc_score(pos, s), abs=1e-12)
+    assert rep.curves[0].average_precision == pytest.approx(
+        average_precision_score(pos, s), abs=1e-12)
+    assert rep.calibration.brier == pytest.approx(brier_score_loss(pos, s), abs=1e-12)
+    assert rep.roc_band is not None and rep.partial_auc is not None and rep.cost is not None
+
+
+def test_three_class_report_with_a_score_matrix_encodes_y_true_once(truth_encodings):
+    y, p, pred = _data(k=3)
+    cm = ConfusionMatrix.from_predictions(y, pred)
+    before = truth_encodings(y)
+    rep = _quiet_report(cm, y_true=y, y_score=p, y_pred=pred, intervals=False)
+    assert truth_encodings(y) - before == 1
+    assert [c.pos_label for c in rep.curves] == ["cat", "dog", "eel"]
+    for j, c in enumerate(rep.curves):
+        assert c.auc == pytest.approx(roc_auc_score(y == CLASSES[j], p[:, j]), abs=1e-12)
+    assert rep.roc_averages.macro_auc == pytest.approx(
+        roc_auc_score(y, p, multi_class="ovr", average="macro"), abs=1e-12)
+    assert rep.multiclass_auc.auc == pytest.approx(
+        roc_auc_score(y, p, multi_class="ovo", average="macro"), abs=1e-12)
+
+
+def test_comparison_encodes_y_true_once_for_all_models(truth_encodings):
+    y, p, pred = _data(k=2)
+    s = p[:, 1]
+    other = np.where(s >= 0.3, "dog", "cat").astype(object)
+    before = truth_encodings(y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cmp = build_comparison(y, {"a": pred, "b": other}, scores={"a": s, "b": s * s},
+                               pos_label="dog", intervals=False, n_resamples=100)
+    # the door's kernel reads y_true once; the models' tables and compare()'s own
+    # statistics (layers below the report) read it in their own way
+    assert truth_encodings(y) - before == 1
+    pos = y == "dog"
+    assert [r.curves[0].auc for r in cmp.reports] == pytest.approx(
+        [roc_auc_score(pos, s), roc_auc_score(pos, s * s)], abs=1e-12)
+
+
+def test_encoded_truth_is_read_by_the_door_without_encoding_again(truth_encodings):
+    y = np.array(["b", "a", "c", "a"], dtype=object)
+    truth = encoded_truth(y)
+    assert truth_encodings(y) == 1
+    assert encoded_truth(truth) is truth
+    classes, codes = encode_truth(truth)
+    assert truth_encodings(y) == 1
+    assert classes == ["a", "b", "c"] and codes.tolist() == [1, 0, 2, 0]
+    classes.append("d")  # the caller's list is its own
+    assert truth.classes == ("a", "b", "c")
+    with pytest.raises(ValueError):
+        truth.codes[0] = 2  # read-only: helpers share one truth
+    assert isinstance(truth, EncodedTruth) and truth.n_samples == 4
