@@ -151,7 +151,8 @@ def encoded_truth(y_true: Any, name: str = "y_true") -> EncodedTruth:
     """
     if isinstance(y_true, EncodedTruth):
         return y_true
-    return EncodedTruth(*encode_truth(y_true, name))
+    classes, codes = encode_truth(y_true, name)
+    return EncodedTruth(tuple(classes), codes)
 
 
 def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
