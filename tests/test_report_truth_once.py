@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, brier_score_loss, roc_auc_score
 
 import confmat.inputs.encode as encode_module
@@ -51,11 +55,11 @@ def _data(n: int = 300, k: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarr
     return y, p, CLASSES[:k][p.argmax(axis=1)].astype(object)
 
 
-@pytest.fixture
-def truth_encodings(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """A function ``count(y)``: how many times the door's kernel has encoded ``y`` so far,
-    outside :func:`confmat.inference.compare` (the comparison's statistics, a layer below the
-    report that takes raw labels and reads them in its own way)."""
+@contextmanager
+def _counting() -> Iterator[Any]:
+    """Yield a function ``count(y)``: how many times the door's kernel has encoded ``y`` so
+    far, outside :func:`confmat.inference.compare` (the comparison's statistics, a layer below
+    the report that takes raw labels and reads them in its own way)."""
     seen: list[np.ndarray] = []
     below = [0]
     real = encode_module.factorize
@@ -73,14 +77,21 @@ def truth_encodings(monkeypatch: pytest.MonkeyPatch) -> Any:
         finally:
             below[0] -= 1
 
-    monkeypatch.setattr(encode_module, "factorize", spy)
-    monkeypatch.setattr(targets_module, "factorize", spy)
-    monkeypatch.setattr(inference_compare, "compare", compare)
-
     def count(y: np.ndarray) -> int:
         return sum(1 for a in seen if a.shape == y.shape and bool((a == y).all()))
 
-    return count
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(encode_module, "factorize", spy)
+        mp.setattr(targets_module, "factorize", spy)
+        mp.setattr(inference_compare, "compare", compare)
+        yield count
+
+
+@pytest.fixture
+def truth_encodings() -> Iterator[Any]:
+    """:func:`_counting` around a test."""
+    with _counting() as count:
+        yield count
 
 
 def _quiet_report(cm: ConfusionMatrix, **kw: Any) -> Any:
@@ -153,3 +164,28 @@ def test_encoded_truth_is_read_by_the_door_without_encoding_again(truth_encoding
     with pytest.raises(ValueError):
         truth.codes[0] = 2  # read-only: helpers share one truth
     assert isinstance(truth, EncodedTruth) and truth.n_samples == 4
+
+
+@settings(max_examples=25, deadline=None)
+@given(k=st.integers(3, 4), n=st.integers(12, 60), seed=st.integers(0, 2**32 - 1),
+       missing=st.booleans())
+def test_any_score_matrix_report_encodes_y_true_once(k, n, seed, missing):
+    """Every shape of a score-matrix report - three or four classes, a class the truth lacks
+    (its column still scored and predicted) - reads y_true once, and each class's curve keeps
+    scikit-learn's one-vs-rest AUC."""
+    names = np.array(["ant", "bee", "cow", "doe"][:k])
+    rng = np.random.default_rng(seed)
+    y = names[rng.integers(0, k - 1 if missing else k, n)].astype(object)
+    p = rng.dirichlet(np.ones(k), n)
+    pred = names[p.argmax(axis=1)].astype(object)
+    cm = ConfusionMatrix.from_predictions(y, pred, labels=list(names))
+    with _counting() as count:
+        rep = _quiet_report(cm, y_true=y, y_score=p, y_pred=pred, intervals=False)
+        assert count(y) == 1
+    held = [c for c in names if c in set(y)]
+    assert [c.pos_label for c in rep.curves] == (held if len(held) > 1 else [])
+    for c in rep.curves:
+        j = list(names).index(c.pos_label)
+        pos = y == c.pos_label
+        if c.auc is not None:
+            assert c.auc == pytest.approx(roc_auc_score(pos, p[:, j]), abs=1e-12)
