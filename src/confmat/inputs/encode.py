@@ -28,6 +28,7 @@ from .kinds import (
     py_scalar,
     unify_numbers,
 )
+from .truth import EncodedTruth
 
 __all__ = [
     "all_finite",
@@ -550,7 +551,7 @@ def encode_pair(
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n,)
-        The labels.
+        The labels (``y_true`` may be an :class:`~confmat.inputs.truth.EncodedTruth`).
     labels : sequence, optional
         The code book.
 
@@ -574,8 +575,12 @@ def encode_pair(
     >>> t.tolist(), p.tolist(), book, other
     ([1, 0], [0, 2], ['a', 'b', 'c'], False)
     """
-    t, p = check_pair(y_true, y_pred)
-    ut, ct = factorize(t, "y_true")
+    if isinstance(y_true, EncodedTruth):  # read by the door already: only y_pred is new
+        (ut, ct), p = y_true.factors(), as_1d(y_pred, "y_pred")
+        check_pair_lengths(y_true.n_samples, p.shape[0])
+    else:
+        t, p = check_pair(y_true, y_pred)
+        ut, ct = factorize(t, "y_true")
     up, cp = factorize(p, "y_pred")
     if labels is None:
         book = _sorted_union(ut, up)

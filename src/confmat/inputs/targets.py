@@ -11,6 +11,9 @@ and the positive class resolved by one rule (:func:`resolve_pos_label`):
 
 The score arrays themselves are checked in :mod:`confmat.inputs.scores` (finite float64,
 integer scores float64 keeps apart, histogram bins); its functions stay importable from here.
+A caller that asks several questions of one ``y_true`` encodes it once with
+:func:`encoded_truth` and passes the :class:`~confmat.inputs.truth.EncodedTruth` on: every
+function here reads it as it is.
 """
 
 from __future__ import annotations
@@ -33,11 +36,13 @@ from .scores import (
     float_scores,
     numeric_1d,
 )
+from .truth import EncodedTruth
 
 __all__ = [
     "MAX_BINS",
     "BinaryTarget",
     "BinaryTruth",
+    "EncodedTruth",
     "binary_pos_label",
     "binary_target",
     "binary_truth",
@@ -49,6 +54,7 @@ __all__ = [
     "check_weights",
     "default_pos_label",
     "encode_truth",
+    "encoded_truth",
     "finite_float",
     "float_scores",
     "negative_label",
@@ -63,8 +69,10 @@ def encode_truth(y_true: Any, name: str = "y_true") -> tuple[list[Any], np.ndarr
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        Labels of one kind (numbers, strings or booleans); no missing values.
+    y_true : array-like of shape (n_samples,) or EncodedTruth
+        Labels of one kind (numbers, strings or booleans); no missing values. An
+        :class:`~confmat.inputs.truth.EncodedTruth` (:func:`encoded_truth`) is read as it
+        is: its classes (a new list) and its read-only codes.
     name : str, default='y_true'
         The labels' argument name, for error messages (``y_true_b`` for a second sample).
 
@@ -88,6 +96,8 @@ def encode_truth(y_true: Any, name: str = "y_true") -> tuple[list[Any], np.ndarr
     >>> classes, codes.tolist()
     (['healthy', 'sick'], [1, 0, 1])
     """
+    if isinstance(y_true, EncodedTruth):
+        return list(y_true.classes), y_true.codes
     y = as_1d(y_true, name)
     if y.shape[0] == 0:
         raise ValueError(f"{arg(name)} is empty; at least one sample is needed")
@@ -111,6 +121,38 @@ def encode_truth(y_true: Any, name: str = "y_true") -> tuple[list[Any], np.ndarr
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return [classes[i] for i in order], rank[codes]
+
+
+def encoded_truth(y_true: Any, name: str = "y_true") -> EncodedTruth:
+    """``y_true`` encoded once, for a caller that hands it to several functions of the door.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or EncodedTruth
+        Labels, as :func:`encode_truth` takes them; an ``EncodedTruth`` is returned as it is.
+    name : str, default='y_true'
+        The labels' argument name, for error messages.
+
+    Returns
+    -------
+    EncodedTruth
+        The sorted classes and read-only codes (:class:`confmat.inputs.truth.EncodedTruth`).
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`encode_truth`.
+
+    Examples
+    --------
+    >>> t = encoded_truth(["sick", "healthy", "sick"])
+    >>> t.classes, encoded_truth(t) is t, binary_truth(t, "sick").pos.tolist()
+    (('healthy', 'sick'), True, [True, False, True])
+    """
+    if isinstance(y_true, EncodedTruth):
+        return y_true
+    classes, codes = encode_truth(y_true, name)
+    return EncodedTruth(tuple(classes), codes)
 
 
 def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import ThresholdSweep, average_precision, roc_auc, threshold_sweep
-from ..inputs.targets import binary_target
+from ..inputs.targets import binary_target, encoded_truth
 from ..metrics import Stats, evaluate, get_metric
 
 MARKED_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -88,12 +88,14 @@ def sweep_from_predictions(y_true: Any, y_score: Any, *, pos_label: Any = None,
     """The threshold sweep, ROC AUC and average precision of one score vector.
 
     ``pos_label`` is resolved by the input door (:func:`confmat.inputs.targets.binary_target`):
-    labels {0, 1}, {-1, 1} or {False, True} need none, any others do.
+    labels {0, 1}, {-1, 1} or {False, True} need none, any others do. ``y_true`` is encoded
+    once (:func:`confmat.inputs.targets.encoded_truth`) for the sweep and the areas.
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        True labels of a binary problem.
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels of a binary problem, or the :class:`~confmat.inputs.truth.EncodedTruth`
+        of a caller that holds them encoded (a report's score curves share one).
     y_score : array-like of shape (n,)
         Scores of the positive class.
     pos_label : label, optional
@@ -119,6 +121,7 @@ def sweep_from_predictions(y_true: Any, y_score: Any, *, pos_label: Any = None,
     >>> sw.labels, auc, ap
     (['a', 'b'], 1.0, 1.0)
     """
+    y_true = encoded_truth(y_true)
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     if b.pos.all() or not b.pos.any():

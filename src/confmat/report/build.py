@@ -16,7 +16,7 @@ import numpy as np
 
 from ..curves.partial import PartialRange
 from ..inputs.decisions import check_scored_predictions
-from ..inputs.targets import encode_truth, resolve_pos_label
+from ..inputs.targets import EncodedTruth, encoded_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..metrics.registry import AVERAGES
@@ -173,7 +173,10 @@ def build_report(
     cm : ConfusionMatrix
         The evaluation (rows = true class, columns = predicted class).
     y_true, y_score : array-like, optional
-        True labels and scores, for curves and the threshold slider. ``y_score`` is a vector
+        True labels and scores, for curves and the threshold slider. ``y_true`` is encoded
+        once (:func:`confmat.inputs.targets.encoded_truth`, which also takes an
+        :class:`~confmat.inputs.truth.EncodedTruth` as it is) and that truth is handed to
+        every section built from the scores. ``y_score`` is a vector
         of positive-class scores or an ``(n_samples, n_classes)`` array with one column per
         label in ``cm.labels`` (one-vs-rest curves for every class); see
         :func:`confmat.report.scores.score_curves`.
@@ -349,17 +352,19 @@ def build_report(
         notes.append(f"{cm.n_outside:g} samples had labels outside the selected classes")
     curves: list[ScoreCurve] = []
     cal = averages = None
+    truth = y_true  # encoded once below when there are scores, and shared by every section
     if y_score is None and pos_label is not None:
         resolve_pos_label(list(cm.labels), pos_label)
     if y_score is not None:
         if y_true is None:
             raise ValueError("y_score was given without y_true; curves need both")
-        curves = score_curves(y_true, y_score, cm.labels, pos_label=pos_label,
+        truth = encoded_truth(y_true)
+        curves = score_curves(truth, y_score, cm.labels, pos_label=pos_label,
                               sample_weight=sample_weight, y_pred=y_pred)
         if y_pred is not None and (np.ndim(y_score) == 1 or np.shape(y_score)[1:] == (1,)):
             # one score column: its positive class and the classes of y_true are the classes
             # the scores are of (a score matrix has a column for every class of cm)
-            check_scored_predictions(encode_truth(y_true)[0], y_pred,
+            check_scored_predictions(list(truth.classes), y_pred,
                                      pos_label=curves[0].pos_label)
         if cm.n_classes > 2 and np.ndim(y_score) == 2 and pos_label is None:
             absent = [lab for lab in cm.labels if lab not in {c.pos_label for c in curves}]
@@ -370,11 +375,11 @@ def build_report(
         if cm.n_outside and curves:  # the curves count every sample, the matrix fewer
             notes.append(subset_note(curves[0].positives + curves[0].negatives, cm.n,
                                      curves[0].pos_label if len(curves) == 1 else None))
-        cal, why = report_calibration(y_true, y_score, list(cm.labels), curves, sample_weight,
+        cal, why = report_calibration(truth, y_score, list(cm.labels), curves, sample_weight,
                                       calibration_bins)
         if why:
             notes.append(why)
-        averages = _averages(y_true, y_score, cm, curves, sample_weight)
+        averages = _averages(truth, y_score, cm, curves, sample_weight)
     extra: dict[str, tuple[float, float] | None] = {}
     if wants("f1_macro") and cm.n_classes > 2:
         f1 = get_metric("f1")
@@ -384,9 +389,9 @@ def build_report(
     rep = Report(title, cm.labels, np.array(cm.counts), per_class, overall, curves,
                  dict(source or {}), notes, level, cm, extra, cal, None, averages)
     if cost_matrix is not None:
-        rep.cost = _cost(rep, y_true, y_score, sample_weight, cost_matrix)
+        rep.cost = _cost(rep, truth, y_score, sample_weight, cost_matrix)
     if y_score is not None:
-        _roc_summaries(rep, y_true, y_score, sample_weight, (wants("roc_band"),
+        _roc_summaries(rep, truth, y_score, sample_weight, (wants("roc_band"),
                        wants("partial_auc")), level, n_resamples, partial)
     elif partial is not None:
         raise ValueError("partial_auc needs y_score (and y_true): it is an area under the "
@@ -434,25 +439,26 @@ def _groups(groups: Any, cm: ConfusionMatrix, intervals: bool, level: float) -> 
     return build_groups_section(groups, intervals=intervals, level=level)
 
 
-def _averages(y_true: Any, y_score: Any, cm: ConfusionMatrix, curves: list[ScoreCurve],
-              sample_weight: Any) -> RocAverages | None:
+def _averages(truth: EncodedTruth, y_score: Any, cm: ConfusionMatrix,
+              curves: list[ScoreCurve], sample_weight: Any) -> RocAverages | None:
     """Micro and macro ROC averages when every class of a multi-class report has a curve."""
     if cm.n_classes <= 2 or len(curves) != cm.n_classes or any(c.auc is None for c in curves):
         return None
-    return roc_averages(y_true, y_score, list(cm.labels), sample_weight)
+    return roc_averages(truth, y_score, list(cm.labels), sample_weight)
 
 
-def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
+def _roc_summaries(rep: Report, truth: EncodedTruth, y_score: Any, sample_weight: Any,
                    intervals: tuple[bool, bool], level: float, n_resamples: int,
                    partial: Any) -> None:
     """The ROC band and the partial AUC of the one score curve, Hand and Till's AUC of a
-    score matrix (:mod:`confmat.report.roc_summaries`); what cannot be computed is a note."""
+    score matrix (:mod:`confmat.report.roc_summaries`); what cannot be computed is a note.
+    ``truth`` is the report's ``y_true``, encoded once."""
     from .roc_summaries import multiclass_auc, roc_band
 
     labels = list(rep.labels)
     s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if s.ndim == 2 and s.shape[1] == len(labels) > 2:
-        rep.multiclass_auc = multiclass_auc(y_true, s, labels, sample_weight)
+        rep.multiclass_auc = multiclass_auc(truth, s, labels, sample_weight)
     one = rep.curves[0] if len(rep.curves) == 1 else None
     if partial is not None and one is None:
         raise ValueError("partial_auc needs the scores of one positive class against the "
@@ -472,12 +478,12 @@ def _roc_summaries(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
                          "weighted resample has no agreed definition")
     elif band:
         try:
-            rep.roc_band = roc_band(y_true, col, one.pos_label, level=level,
+            rep.roc_band = roc_band(truth, col, one.pos_label, level=level,
                                     n_resamples=n_resamples)
         except ValueError as exc:
             rep.notes.append(f"no ROC confidence band: {exc}")
     if partial is not None:
-        add_partial_auc(rep, y_true, y_score, sample_weight, partial,
+        add_partial_auc(rep, truth, y_score, sample_weight, partial,
                         intervals=partial_interval, n_resamples=n_resamples)
 
 
@@ -494,7 +500,8 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
     rep : Report
         A report with exactly one score curve, built from ``y_true`` and ``y_score``.
     y_true, y_score, sample_weight
-        As given to :func:`build_report`.
+        As given to :func:`build_report` (``y_true`` may be an
+        :class:`~confmat.inputs.truth.EncodedTruth`).
     bounds : pair of float or PartialRange
         The range (a :class:`~confmat.curves.partial.PartialRange` brings its own focus and
         correction).
@@ -546,9 +553,10 @@ def add_partial_auc(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
     return rep
 
 
-def _cost(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
+def _cost(rep: Report, truth: Any, y_score: Any, sample_weight: Any,
           cost_matrix: Any) -> CostChoice:
-    """The cost-optimal threshold of the report's one score curve."""
+    """The cost-optimal threshold of the report's one score curve (``truth``: the report's
+    ``y_true``, encoded once)."""
     if len(rep.curves) != 1:
         raise ValueError(
             "cost_matrix needs the scores of one positive class against the rest: give "
@@ -557,5 +565,5 @@ def _cost(rep: Report, y_true: Any, y_score: Any, sample_weight: Any,
             "threshold is a threshold of the scores")
     c = rep.curves[0]
     own = rep.matrix is None or not rep.matrix.n_outside
-    return cost_choice(y_true, score_column(y_score, list(rep.labels), c), c.pos_label,
+    return cost_choice(truth, score_column(y_score, list(rep.labels), c), c.pos_label,
                        sample_weight, cost_matrix, rep.one_vs_rest(c.pos_label) if own else None)

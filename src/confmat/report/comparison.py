@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..curves.partial import PartialRange
-from ..inputs.encode import encode_pair
-from ..inputs.targets import default_pos_label, encode_truth, resolve_pos_label
+from ..inputs.encode import check_pair_lengths, encode_pair
+from ..inputs.targets import EncodedTruth, default_pos_label, encoded_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
 from ..words import arg, arg_value
@@ -285,15 +285,22 @@ def build_comparison(
             raise ValueError(
                 f"model {name!r} has {len(pred)} predictions but y_true has {len(y)} samples"
             )
+    # y_true is encoded once for every model: their label books, tables' samples and reports
+    truth: EncodedTruth | None = None
     if labels is None:  # the union of each model's label book, each checked by the door
         books = []
         for name, pred in models.items():
             with _naming(name):
-                books.append(encode_pair(y, np.asarray(pred))[2])
+                if truth is None:  # an error of y_true names the first model, as it did when
+                    # the door read y_true in each model's pair
+                    check_pair_lengths(len(y), len(pred))
+                    truth = encoded_truth(y)
+                books.append(encode_pair(truth, np.asarray(pred))[2])
         labels = sorted(set().union(*books))
+    truth = encoded_truth(y) if truth is None else truth
     with_scores = bool(scores) and set(scores) == set(models) \
         and all(np.ndim(v) == 1 for v in scores.values()) and len(labels) == 2
-    truth_classes = encode_truth(y)[0]
+    truth_classes = list(truth.classes)
     # a truth of one class has no ROC curve: the areas are not compared (each model's report
     # still shows its scores), and the reports infer the positive class as a single one does
     one_class = with_scores and partial is None and len(truth_classes) < 2
@@ -330,7 +337,7 @@ def build_comparison(
         _check_same_samples(first, (name, cm), labels)
         kept = None
         if cm.n_outside:  # the samples the table counts: both labels in labels (the door's codes)
-            t_codes, p_codes, book, _ = encode_pair(y, pred, labels)
+            t_codes, p_codes, book, _ = encode_pair(truth, pred, labels)
             kept = (t_codes < len(book)) & (p_codes < len(book))
         if kept is not None and kept_first is not None and not np.array_equal(kept, kept_first):
             raise ValueError(
@@ -345,7 +352,7 @@ def build_comparison(
             resolve_pos_label(list(cm.labels), pos_label)
         with _naming(name):
             reports.append(build_report(
-                cm, y_true=y, y_score=scores.get(name), y_pred=pred,
+                cm, y_true=truth, y_score=scores.get(name), y_pred=pred,
                 pos_label=pos_label if given_pos_label is not None or pos_label in
                 truth_classes else None,
                 sample_weight=sample_weight, intervals=intervals, level=level,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..inputs.targets import encoded_truth
 from .jsonable import label_json, num
 
 if TYPE_CHECKING:  # data only; the inference layer is imported on use
@@ -160,7 +161,9 @@ def roc_band(y_true: Any, score: Any, pos_label: Any, *, level: float = 0.95,
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels, or the :class:`~confmat.inputs.truth.EncodedTruth` of a caller that
+        holds them encoded.
     score : array-like of shape (n,)
         Scores of ``pos_label``.
     pos_label : label
@@ -263,7 +266,9 @@ def multiclass_auc(y_true: Any, y_score: Any, labels: list[Any], sample_weight: 
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels, or the :class:`~confmat.inputs.truth.EncodedTruth` of a caller that
+        holds them encoded.
     y_score : array-like of shape (n, K)
         One score column per class of ``labels`` (need not be probabilities).
     labels : list
@@ -288,14 +293,13 @@ def multiclass_auc(y_true: Any, y_score: Any, labels: list[Any], sample_weight: 
     True
     """
     from ..curves.multiclass_roc import multiclass_roc
-    from ..inputs.targets import encode_truth
 
-    present = set(encode_truth(y_true)[0])
-    levels = [c for c in labels if c in present]
+    truth = encoded_truth(y_true)
+    levels = truth.present(labels)
     if len(levels) < 2:
         return None
     s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
-    return MulticlassAUC(multiclass_roc(y_true, s, levels=levels, labels=list(labels),
+    return MulticlassAUC(multiclass_roc(truth, s, levels=levels, labels=list(labels),
                                         sample_weight=sample_weight))
 
 
@@ -424,7 +428,9 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels (encoded here once for the area, the plain area and the interval), or
+        the :class:`~confmat.inputs.truth.EncodedTruth` of a caller that holds them encoded.
     score : array-like of shape (n,)
         Scores of ``pos_label``.
     pos_label : label
@@ -468,6 +474,7 @@ def partial_auc_summary(y_true: Any, score: Any, pos_label: Any, bounds: Any,
     from ..metrics import UndefinedMetricWarning
 
     prange = PartialRange.parse(bounds, focus, correct)
+    y_true = encoded_truth(y_true)
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)

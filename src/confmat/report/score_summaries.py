@@ -16,7 +16,7 @@ import numpy as np
 
 from ..curves import OneVsRestROC, best_threshold, roc_curve_ovr
 from ..curves.calibration import Calibration, calibration
-from ..inputs.targets import encode_truth
+from ..inputs.targets import encoded_truth
 from .jsonable import label_json, num
 from .scores import ScoreCurve
 from .slider import ABOVE_EVERY_SCORE, theta_text
@@ -92,7 +92,9 @@ def cost_choice(y_true: Any, score: Any, pos_label: Any, sample_weight: Any, cos
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels, or the :class:`~confmat.inputs.truth.EncodedTruth` of a caller that
+        holds them encoded.
     score : array-like of shape (n,)
         Scores of ``pos_label``.
     pos_label : label
@@ -175,7 +177,9 @@ def report_calibration(y_true: Any, y_score: Any, labels: list[Any], curves: lis
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels, or the :class:`~confmat.inputs.truth.EncodedTruth` of a caller that
+        holds them encoded (a report hands its own).
     y_score : array-like of shape (n,) or (n, K)
     labels : list
         The report's classes (column order of a 2-D ``y_score``).
@@ -206,10 +210,11 @@ def report_calibration(y_true: Any, y_score: Any, labels: list[Any], curves: lis
         if col.min() < 0 or col.max() > 1:
             return None, ("no calibration section: the scores are not probabilities (some lie "
                           "outside [0, 1])")
-        if curves[0].pos_label not in encode_truth(y_true)[0]:
+        truth = encoded_truth(y_true)
+        if curves[0].pos_label not in truth.classes:
             return None, (f"no calibration section: y_true holds no sample of the positive "
                           f"class {curves[0].pos_label!r}")
-        return calibration(y_true, col, pos_label=curves[0].pos_label,
+        return calibration(truth, col, pos_label=curves[0].pos_label,
                            sample_weight=sample_weight, n_bins=n_bins), None
     p = np.asarray(s, np.float64)
     if p.min() < 0 or p.max() > 1 or not np.allclose(p.sum(axis=1), 1.0, rtol=1e-5, atol=1e-8):
@@ -279,7 +284,9 @@ def roc_averages(y_true: Any, y_score: Any, labels: list[Any], sample_weight: An
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels, or the :class:`~confmat.inputs.truth.EncodedTruth` of a caller that
+        holds them encoded.
     y_score : array-like of shape (n, K)
         One score column per class of ``labels``.
     labels : list

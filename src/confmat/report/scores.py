@@ -20,7 +20,7 @@ import numpy as np
 
 from ..curves import ThresholdSweep
 from ..inputs.encode import encode_pair
-from ..inputs.targets import check_scores_1d, encode_truth, resolve_pos_label
+from ..inputs.targets import EncodedTruth, check_scores_1d, encoded_truth, resolve_pos_label
 from ..metrics import get_metric
 from ..plots import sweep_from_predictions, thin_index
 from ..words import arg_value
@@ -386,7 +386,10 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels, encoded here once (:func:`confmat.inputs.targets.encoded_truth`) for
+        every curve; a caller that holds them encoded passes the
+        :class:`~confmat.inputs.truth.EncodedTruth`.
     y_score : array-like of shape (n,) or (n, K)
         A vector of positive-class scores (``pos_label`` by confmat's rule: required unless
         the labels are {0, 1}, {-1, 1} or {False, True}), or one column per label of
@@ -420,36 +423,37 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
     s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
-    n = len(np.asarray(y_true))
+    n = y_true.n_samples if isinstance(y_true, EncodedTruth) else len(np.asarray(y_true))
     if s.ndim == 1:
         if s.shape[0] != n:
             raise ValueError(f"y_score must be one value per sample: got shape {s.shape} for "
                              f"{n} labels")
-        return _with_predictions([_curve(y_true, s, pos_label, sample_weight)], y_true, s,
+        truth = encoded_truth(y_true)
+        return _with_predictions([_curve(truth, s, pos_label, sample_weight)], truth, s,
                                  labels, y_pred)
     if s.ndim != 2 or s.shape[1] != len(labels) or s.shape[0] != n:
         raise ValueError(f"y_score must have one column per class ({len(labels)}: {labels}) "
                          f"and one row per sample ({n}), got shape {s.shape}")
+    if pos_label is not None and pos_label not in labels:
+        raise ValueError(f"{arg_value('pos_label', pos_label)} is not one of the labels "
+                         f"{labels}")
+    truth = encoded_truth(y_true)
     if pos_label is not None:
-        if pos_label not in labels:
-            raise ValueError(f"{arg_value('pos_label', pos_label)} is not one of the labels "
-                             f"{labels}")
         chosen = [pos_label]
     elif len(labels) == 2:
-        chosen = [resolve_pos_label(encode_truth(y_true)[0], None)]
+        chosen = [resolve_pos_label(list(truth.classes), None)]
     else:  # one-vs-rest curves of the classes y_true holds (the others have no positives)
-        present = set(encode_truth(y_true)[0])
-        chosen = [c for c in labels if c in present] if len(present) > 1 else []
-    curves = [_curve(y_true, s[:, labels.index(c)], c, sample_weight) for c in chosen]
-    return _with_predictions(curves, y_true, s, labels, y_pred)
+        chosen = truth.present(labels) if len(truth.classes) > 1 else []
+    curves = [_curve(truth, s[:, labels.index(c)], c, sample_weight) for c in chosen]
+    return _with_predictions(curves, truth, s, labels, y_pred)
 
 
-def _with_predictions(curves: list[ScoreCurve], y_true: Any, s: np.ndarray,
+def _with_predictions(curves: list[ScoreCurve], truth: EncodedTruth, s: np.ndarray,
                       labels: list[Any], y_pred: Any) -> list[ScoreCurve]:
     """Record on each curve the θ interval (if any) where ``score >= θ`` is ``y_pred``."""
     if y_pred is None:
         return curves
-    _, codes, book, _ = encode_pair(y_true, y_pred, labels)
+    _, codes, book, _ = encode_pair(truth, y_pred, labels)
     for c in curves:
         col = s if s.ndim == 1 else s[:, labels.index(c.pos_label)]
         score = check_scores_1d(col, codes.shape[0])
@@ -466,8 +470,8 @@ def _with_predictions(curves: list[ScoreCurve], y_true: Any, s: np.ndarray,
     return curves
 
 
-def _curve(y_true: Any, s: Any, pos_label: Any, sample_weight: Any) -> ScoreCurve:
-    sweep, auc, ap = sweep_from_predictions(y_true, s, pos_label=pos_label,
+def _curve(truth: EncodedTruth, s: Any, pos_label: Any, sample_weight: Any) -> ScoreCurve:
+    sweep, auc, ap = sweep_from_predictions(truth, s, pos_label=pos_label,
                                             sample_weight=sample_weight)
     return ScoreCurve(sweep, auc, ap)
 
