@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..words import arg
 from .targets import default_pos_label, resolve_pos_label
 
 __all__ = ["one_column_class", "score_column_class", "score_columns_error"]
@@ -43,8 +44,8 @@ def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> Val
     if len(labels) > 2:
         want = "one score column per class, in label order"
         if len(scores) == 1:
-            want += (", or pos_label, the class the one column scores (a binary problem: that "
-                     "class against every other)")
+            want += (f", or {arg('pos_label')}, the class the one column scores (a binary "
+                     "problem: that class against every other)")
     else:
         want = "one score column (of the second label) or two, in label order"
     shown = f"{labels[:10]}{'...' if len(labels) > 10 else ''}"
