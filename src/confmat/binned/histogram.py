@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..curves.common import check_probabilities
 from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
 from ..inputs.kinds import check_known_kinds, label_kind, py_scalar
+from ..inputs.probabilities import check_rows_sum_to_one
 from ..inputs.scores import check_score_range, histogram_edges
 from ..inputs.targets import (
     binary_pos_label,
@@ -256,7 +256,7 @@ class ScoreHistogram(HistogramCurves, HistogramState):
                     f"y_score must have shape (n, {k}) (one column per label), got {s.shape}"
                 )
             s = finite_float(s, n, "y_score")
-            check_probabilities(s)
+            check_rows_sum_to_one(s, "y_score")
         return s
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreHistogram:

@@ -7,13 +7,13 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..inputs.score_columns import class_columns
 from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
 from .common import (
     APMethod,
     check_average,
     check_max_fpr,
     check_method,
-    class_columns,
     positive_column,
     trapezoid_area,
     undefined_auc,

@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 
 from ..inputs.kinds import py_scalar
-from ..inputs.scores import check_unit_interval
+from ..inputs.probabilities import check_rows_sum_to_one, check_unit_interval
+from ..inputs.score_columns import class_columns
 from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
-from .common import check_probabilities, class_columns
 from .scoring_rules import brier_terms, log_loss_terms, mean_score
 
 __all__ = ["Calibration", "ReliabilityCurve", "calibration"]
@@ -459,7 +459,7 @@ def calibration(
     classes, codes = encode_truth(y_true)
     p = check_scores_2d(s, codes.shape[0], "y_prob")
     check_unit_interval(p, "y_prob")
-    check_probabilities(p, "y_prob")
+    check_rows_sum_to_one(p, "y_prob")
     cols, index = class_columns(classes, labels, p.shape[1])
     w = check_weights(sample_weight, codes.shape[0])
     col_of = np.array([index[c] for c in classes], dtype=np.int64)[codes]

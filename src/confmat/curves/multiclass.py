@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from ..inputs.kinds import py_scalar
+from ..inputs.probabilities import check_rows_sum_to_one
+from ..inputs.score_columns import class_columns
 from ..inputs.targets import check_scores_2d, check_weights, encode_truth
 from .common import (
     average_scores,
     check_average,
-    check_probabilities,
-    class_columns,
     trapezoid_area,
     undefined_auc,
 )
@@ -178,7 +178,7 @@ def multiclass_auc(
     >>> round(multiclass_auc([0, 1, 2], np.array([0, 1, 2, 2]), s, None, "ovo", "macro", None), 4)
     0.8333
     """
-    check_probabilities(s)
+    check_rows_sum_to_one(s, "y_score", "multi_class='ovr' or 'ovo'")
     if multi_class == "ovr":
         check_average(average, ("macro", "weighted", "micro", None))
     else:

@@ -35,9 +35,9 @@ import numpy as np
 from ..inputs.encode import as_1d
 from ..inputs.kinds import py_scalar
 from ..inputs.options import check_flag
+from ..inputs.score_columns import class_columns
 from ..inputs.targets import check_scores_1d, check_scores_2d, check_weights, encode_truth
 from ..metrics import UndefinedMetricWarning
-from .common import class_columns
 from .partial import (
     diagonal_area,
     focus_area,

@@ -1,16 +1,20 @@
 """Which class the score columns of a file or a stream score: one column of a binary problem
 or, with ``pos_label``, of one class against the rest; several columns, one per class.
 Beside two labels of which the truth holds one, the class of the one column is the truth's
-positive class (:func:`score_column_class`), never the other label by its sorted place."""
+positive class (:func:`score_column_class`), never the other label by its sorted place. The
+columns of an in-memory score matrix are the classes of ``labels=`` or the sorted classes of
+``y_true`` (:func:`class_columns`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..words import arg
+from .encode import as_1d
+from .kinds import py_scalar
 from .targets import default_pos_label, resolve_pos_label
 
-__all__ = ["one_column_class", "score_column_class", "score_columns_error"]
+__all__ = ["class_columns", "one_column_class", "score_column_class", "score_columns_error"]
 
 
 def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> ValueError:
@@ -177,3 +181,54 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
     if pos_label is None:
         return labels[-1]
     return resolve_pos_label(list(labels), pos_label, name)
+
+
+def class_columns(
+    classes: list[Any], labels: Any, n_columns: int
+) -> tuple[list[Any], dict[Any, int]]:
+    """The label of each score column: ``labels`` (any order) or the sorted classes.
+
+    Parameters
+    ----------
+    classes : list
+        The sorted classes of ``y_true``.
+    labels : array-like or None
+        The class of each score column, as the user gave it.
+    n_columns : int
+        The number of score columns.
+
+    Returns
+    -------
+    (list, dict)
+        The column labels, and each label's column index.
+
+    Raises
+    ------
+    ValueError
+        Without ``labels``, if the classes are not one per column; with it, if it repeats a
+        label, has another length than the columns, or misses a class of ``y_true``.
+
+    Examples
+    --------
+    >>> class_columns([0, 1, 2], [2, 0, 1], 3)
+    ([2, 0, 1], {2: 0, 0: 1, 1: 2})
+    """
+    if labels is None:
+        if len(classes) != n_columns:
+            raise ValueError(
+                f"y_true has {len(classes)} classes {classes} but y_score has {n_columns} "
+                "columns; pass labels=[...] naming the class of each column"
+            )
+        cols = list(classes)
+    else:
+        cols = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
+        if len(set(cols)) != len(cols):
+            raise ValueError(f"labels must be unique, got {cols}")
+        if len(cols) != n_columns:
+            raise ValueError(
+                f"labels has {len(cols)} entries but y_score has {n_columns} columns"
+            )
+        missing = [c for c in classes if c not in cols]
+        if missing:
+            raise ValueError(f"y_true contains labels not in labels: {missing}")
+    return cols, {c: i for i, c in enumerate(cols)}

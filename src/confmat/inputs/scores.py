@@ -6,9 +6,8 @@ float64, finite (the first NaN or infinite value is named by position), and inte
 only where float64 keeps their order (:func:`check_integer_scores`). Thresholds are read as
 numbers the same way (:func:`numeric_1d`), and the number of bins of a score histogram is
 checked once (:func:`check_bins`), with the range they split (:func:`check_score_range`, whose
-edges :func:`histogram_edges` forms). Probabilities are scores in [0, 1]
-(:func:`check_unit_interval`), whose rows of one column per class sum to 1
-(:func:`first_row_off_one` finds the first that does not).
+edges :func:`histogram_edges` forms). The rules of probabilities (scores in [0, 1], rows
+of one column per class summing to 1) are in :mod:`confmat.inputs.probabilities`.
 """
 
 from __future__ import annotations
@@ -33,10 +32,8 @@ __all__ = [
     "check_scores_1d",
     "check_scores_2d",
     "check_threshold",
-    "check_unit_interval",
     "finite_float",
     "first_non_finite",
-    "first_row_off_one",
     "float_scores",
     "histogram_edges",
     "numeric_1d",
@@ -456,59 +453,3 @@ def check_score_range(score_range: Any, bins: int) -> tuple[float, float]:
                          "form bins that small; choose fewer bins or a wider range")
     return lo, hi
 
-
-def check_unit_interval(p: np.ndarray, name: str) -> None:
-    """Refuse probabilities outside [0, 1], naming the first such value and its position.
-
-    Parameters
-    ----------
-    p : ndarray of float64, shape (n,) or (n, K)
-        Finite probabilities (as :func:`check_scores_1d` / :func:`check_scores_2d` return).
-    name : str
-        The argument's name, used in the message.
-
-    Raises
-    ------
-    ValueError
-        A value below 0 or above 1.
-
-    Examples
-    --------
-    >>> check_unit_interval(np.array([[0.2, 0.8], [1.5, -0.5]]), "y_prob")
-    Traceback (most recent call last):
-    ...
-    ValueError: y_prob must be probabilities in [0, 1]; found 1.5 at position (1, 0)
-    """
-    bad = (p < 0) | (p > 1)
-    if bad.any():
-        pos = np.argwhere(bad)[0]
-        where = int(pos[0]) if p.ndim == 1 else tuple(int(i) for i in pos)
-        raise ValueError(f"{name} must be probabilities in [0, 1]; found {float(p[tuple(pos)])!r} "
-                         f"at position {where}")
-
-
-def first_row_off_one(p: np.ndarray, rtol: float = 1e-5, atol: float = 1e-8) -> int | None:
-    """The first row of class probabilities whose sum is not close to 1, or None.
-
-    One rule for every caller, whatever it does with such a row (refuse it, or warn as
-    scikit-learn's ``log_loss`` does): ``|sum - 1| <= atol + rtol`` (``numpy.isclose``).
-
-    Parameters
-    ----------
-    p : ndarray of float64, shape (n, K)
-        Probabilities, one column per class.
-    rtol, atol : float
-        Relative and absolute tolerance of the sum.
-
-    Returns
-    -------
-    int or None
-        The 0-based row, or None when every row sums to 1.
-
-    Examples
-    --------
-    >>> first_row_off_one(np.array([[0.2, 0.8], [0.5, 0.6]])), first_row_off_one(np.eye(2))
-    (1, None)
-    """
-    bad = ~np.isclose(p.sum(axis=1), 1.0, rtol=rtol, atol=atol)
-    return int(np.flatnonzero(bad)[0]) if bad.any() else None

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ..curves.common import check_probabilities
 from ..inputs.decisions import check_scored_columns
 from ..inputs.encode import encode_pair
 from ..inputs.files import Source
 from ..inputs.kinds import py_scalar
+from ..inputs.probabilities import first_outside_unit_interval, first_row_off_one
 from ..words import arg, say
 
 
@@ -274,9 +274,8 @@ def first_bad_score(scores: Any) -> tuple[int, int] | None:
         s = np.asarray(scores, dtype=np.float64)
     except (ValueError, TypeError):
         return None
-    s = s.reshape(s.shape[0], -1)
-    bad = np.argwhere((s < 0.0) | (s > 1.0))
-    return (int(bad[0][0]), int(bad[0][1])) if bad.size else None
+    hit = first_outside_unit_interval(s.reshape(s.shape[0], -1))
+    return None if hit is None else (int(hit[0]), int(hit[1]))
 
 
 def label_error(where: str, value: Any, column: str, labels: list[Any]) -> ValueError:
@@ -348,9 +347,8 @@ def first_outside_label(y_true: Any, y_pred: Any,
 
 def first_bad_probability_row(scores: Any) -> int | None:
     """Where the first row of several score columns that does not sum to 1 is (to name its
-    data row once the histogram refused a batch), by the one rule of
-    :func:`confmat.curves.common.check_probabilities`: the shortest prefix it refuses, found
-    by bisection (about 20 checks for a batch of a million rows).
+    data row once the histogram refused a batch), by the door's one rule
+    (:func:`confmat.inputs.probabilities.first_row_off_one`).
 
     Parameters
     ----------
@@ -374,21 +372,7 @@ def first_bad_probability_row(scores: Any) -> int | None:
         s = np.asarray(scores, dtype=np.float64)
     except (ValueError, TypeError):
         return None
-
-    def refused(m: int) -> bool:
-        try:
-            check_probabilities(s[:m])
-        except ValueError:
-            return True
-        return False
-
-    if s.ndim != 2 or not refused(len(s)):
-        return None
-    lo, hi = 0, len(s)  # refused(hi) holds, refused(lo) does not
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if refused(mid) else (mid, hi)
-    return hi - 1
+    return first_row_off_one(s) if s.ndim == 2 else None
 
 
 #: ``check(pred_values, rows)``: the one rule on the predictions of one batch, their data rows

@@ -3,6 +3,8 @@
 Mean predicted probability against observed frequency per bin, with the diagonal of perfect
 calibration (Niculescu-Mizil and Caruana 2005), and the count of samples in each bin drawn
 as bars underneath, so that a bin of three samples is not read like a bin of three hundred.
+The title gives the binless scores (Brier score, log loss) and the MCE, as the report's
+calibration line does; the legend gives the ECE.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class CalibrationDisplay(Saving):
     >>> d = CalibrationDisplay(cal).plot(ax=Figure().add_subplot())
     >>> d.ax_.get_xlabel()
     'mean predicted probability'
+    >>> d.ax_.get_title()
+    'Reliability diagram (Brier 0.158, log loss 0.472, MCE 0.200)'
     """
 
     def __init__(self, calibration: Calibration, *, name: str | None = None):
@@ -146,8 +150,8 @@ class CalibrationDisplay(Saving):
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("mean predicted probability")
         ax.set_ylabel("observed frequency")
-        ax.set_title(f"Reliability diagram (Brier {cal.brier:.3f}, MCE {cal.mce:.3f})",
-                     fontsize=10)
+        ax.set_title(f"Reliability diagram (Brier {cal.brier:.3f}, log loss {cal.log_loss:.3f}, "
+                     f"MCE {cal.mce:.3f})", fontsize=10)
         ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
         self.figure_, self.ax_ = fig, ax
         return self

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..curves import ThresholdSweep, average_precision, roc_auc, threshold_sweep
+from ..inputs.probabilities import in_unit_interval
 from ..inputs.targets import binary_target, encoded_truth
 from ..metrics import Stats, evaluate, get_metric
 
@@ -166,7 +167,7 @@ def marked_points(sweep: ThresholdSweep, thresholds: Sequence[float] | None = No
     """
     if thresholds is None:
         t = np.asarray(sweep.thresholds, np.float64)
-        if len(t) and t.min() >= 0.0 and t.max() <= 1.0:
+        if len(t) and in_unit_interval(t):
             thresholds = list(MARKED_THRESHOLDS)
         elif len(t):
             thresholds = [float(v) for v in np.quantile(t, [0.1, 0.3, 0.5, 0.7, 0.9])]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..curves import OneVsRestROC, best_threshold, roc_curve_ovr
 from ..curves.calibration import Calibration, calibration
+from ..inputs.probabilities import first_row_off_one, in_unit_interval
 from ..inputs.targets import encoded_truth
 from .jsonable import label_json, num
 from .scores import ScoreCurve
@@ -207,7 +208,7 @@ def report_calibration(y_true: Any, y_score: Any, labels: list[Any], curves: lis
     s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if len(curves) == 1:
         col = score_column(s, labels, curves[0])
-        if col.min() < 0 or col.max() > 1:
+        if not in_unit_interval(col):
             return None, ("no calibration section: the scores are not probabilities (some lie "
                           "outside [0, 1])")
         truth = encoded_truth(y_true)
@@ -217,7 +218,7 @@ def report_calibration(y_true: Any, y_score: Any, labels: list[Any], curves: lis
         return calibration(truth, col, pos_label=curves[0].pos_label,
                            sample_weight=sample_weight, n_bins=n_bins), None
     p = np.asarray(s, np.float64)
-    if p.min() < 0 or p.max() > 1 or not np.allclose(p.sum(axis=1), 1.0, rtol=1e-5, atol=1e-8):
+    if not in_unit_interval(p) or first_row_off_one(p) is not None:
         return None, ("no calibration section: the class scores are not probabilities (each "
                       "row in [0, 1] summing to 1)")
     return calibration(y_true, p, labels=labels, sample_weight=sample_weight,

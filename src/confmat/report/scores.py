@@ -20,6 +20,7 @@ import numpy as np
 
 from ..curves import ThresholdSweep
 from ..inputs.encode import encode_pair
+from ..inputs.probabilities import in_unit_interval
 from ..inputs.targets import EncodedTruth, check_scores_1d, encoded_truth, resolve_pos_label
 from ..metrics import get_metric
 from ..plots import sweep_from_predictions, thin_index
@@ -225,7 +226,7 @@ class ScoreCurve:
             reason = "The printed matrix is not the table of any threshold of these scores; "
         else:
             reason = "No predictions were given; "
-        probabilities = bool(t.min() >= 0.0 and t.max() <= 1.0)
+        probabilities = in_unit_interval(t)
         point = 0.5 if probabilities else 0.0
         kind = ("probabilities (every score lies in [0, 1])" if probabilities
                 else "decision-function scores")

@@ -21,7 +21,7 @@ import numpy as np
 from ..curves.scoring_rules import EPS, brier_terms, log_loss_terms, mean_score
 from ..inputs.indicators import is_indicator, one_hot_codes
 from ..inputs.kinds import check_known_kinds, py_scalar
-from ..inputs.scores import check_unit_interval, first_row_off_one
+from ..inputs.probabilities import check_unit_interval, first_row_off_one
 from ..inputs.targets import check_scores_1d, check_scores_2d, encode_truth
 from ._door import positive_mask, weights
 from ._params import check_flag, check_pos_label

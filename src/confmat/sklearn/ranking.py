@@ -19,6 +19,7 @@ from ..curves.common import trapezoid_area
 from ..curves.precision_recall import pr_points
 from ..curves.rank import cumulative_counts, fast_binary_auc, mann_whitney_auc
 from ..curves.roc import area_with_max_fpr, roc_points
+from ..inputs.probabilities import first_row_off_one
 from ._door import scores_1d, truth_classes, weights
 from ._targets import (
     as_array,
@@ -198,7 +199,7 @@ def _multiclass_auc(
             "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
             f"multiple classes. Got `y_score.shape={y_score.shape}`."
         )
-    if not np.allclose(1, y_score.sum(axis=1)):
+    if first_row_off_one(y_score, relative_to_sum=True) is not None:
         raise ValueError(
             "Target scores need to be probabilities for multiclass roc_auc, i.e. they should "
             "sum up to 1.0 over classes"
