@@ -460,7 +460,7 @@ def calibration(
     p = check_scores_2d(s, codes.shape[0], "y_prob")
     check_unit_interval(p, "y_prob")
     check_rows_sum_to_one(p, "y_prob")
-    cols, index = class_columns(classes, labels, p.shape[1])
+    cols, index = class_columns(classes, labels, p.shape[1], "y_prob")
     w = check_weights(sample_weight, codes.shape[0])
     col_of = np.array([index[c] for c in classes], dtype=np.int64)[codes]
     onehot = np.zeros(p.shape, dtype=bool)

@@ -184,7 +184,7 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
 
 
 def class_columns(
-    classes: list[Any], labels: Any, n_columns: int
+    classes: list[Any], labels: Any, n_columns: int, name: str = "y_score"
 ) -> tuple[list[Any], dict[Any, int]]:
     """The label of each score column: ``labels`` (any order) or the sorted classes.
 
@@ -196,6 +196,8 @@ def class_columns(
         The class of each score column, as the user gave it.
     n_columns : int
         The number of score columns.
+    name : str, default 'y_score'
+        The score argument's name, for the messages.
 
     Returns
     -------
@@ -216,7 +218,7 @@ def class_columns(
     if labels is None:
         if len(classes) != n_columns:
             raise ValueError(
-                f"y_true has {len(classes)} classes {classes} but y_score has {n_columns} "
+                f"y_true has {len(classes)} classes {classes} but {name} has {n_columns} "
                 "columns; pass labels=[...] naming the class of each column"
             )
         cols = list(classes)
@@ -226,7 +228,7 @@ def class_columns(
             raise ValueError(f"labels must be unique, got {cols}")
         if len(cols) != n_columns:
             raise ValueError(
-                f"labels has {len(cols)} entries but y_score has {n_columns} columns"
+                f"labels has {len(cols)} entries but {name} has {n_columns} columns"
             )
         missing = [c for c in classes if c not in cols]
         if missing:

@@ -27,6 +27,7 @@ MAX_BINS = 10_000_000
 __all__ = [
     "MAX_BINS",
     "check_bins",
+    "check_finite_columns",
     "check_integer_scores",
     "check_score_range",
     "check_scores_1d",
@@ -36,6 +37,7 @@ __all__ = [
     "first_non_finite",
     "float_scores",
     "histogram_edges",
+    "non_finite_error",
     "numeric_1d",
 ]
 
@@ -296,8 +298,68 @@ def finite_float(s: np.ndarray, n: int, name: str) -> np.ndarray:
     where = first_non_finite(s)
     if where is None:  # finite scores whose sum overflows (two of 1e308)
         return s
-    what = "NaN" if np.isnan(s[where]) else "an infinite value"
-    raise ValueError(f"{name} contains {what} at position {where}; scores must be finite")
+    raise non_finite_error(s[where], where, name)
+
+
+def non_finite_error(value: float, where: Any, name: str) -> ValueError:
+    """The one message of a NaN or infinite score and its position.
+
+    Parameters
+    ----------
+    value : float
+        The score (NaN or infinite).
+    where : int or tuple of int
+        Its 0-based position (an index tuple in a score matrix).
+    name : str
+        The argument's name.
+
+    Returns
+    -------
+    ValueError
+        To be raised by the caller.
+
+    Examples
+    --------
+    >>> print(non_finite_error(np.nan, (3, 1), "y_score"))
+    y_score contains NaN at position (3, 1); scores must be finite
+    """
+    what = "NaN" if np.isnan(value) else "an infinite value"
+    return ValueError(f"{name} contains {what} at position {where}; scores must be finite")
+
+
+def check_finite_columns(s: np.ndarray, columns: list[int], name: str = "y_score") -> None:
+    """Refuse a NaN or infinite score in the ``columns`` of a score matrix that a caller
+    uses (the others it never reads), naming its position in the whole matrix as
+    :func:`finite_float` does.
+
+    Parameters
+    ----------
+    s : ndarray of numbers, shape (n, K)
+        The score matrix (its shape already checked).
+    columns : list of int
+        The columns read.
+    name : str, default 'y_score'
+        The argument's name.
+
+    Raises
+    ------
+    TypeError
+        The scores are not numbers.
+    ValueError
+        A NaN or infinite value in one of ``columns``.
+
+    Examples
+    --------
+    >>> check_finite_columns(np.array([[0.5, np.nan], [np.inf, 0.5]]), [1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score contains NaN at position (0, 1); scores must be finite
+    """
+    sub = float_scores(s[:, columns], s.shape[0], name)
+    where = None if all_finite(sub) else first_non_finite(sub)
+    if where is not None:
+        pos = (where[0], columns[where[1]])
+        raise non_finite_error(s[pos], pos, name)
 
 
 def first_non_finite(s: np.ndarray) -> Any:

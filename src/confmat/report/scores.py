@@ -21,6 +21,7 @@ import numpy as np
 from ..curves import ThresholdSweep
 from ..inputs.encode import encode_pair
 from ..inputs.probabilities import in_unit_interval
+from ..inputs.scores import check_finite_columns
 from ..inputs.targets import EncodedTruth, check_scores_1d, encoded_truth, resolve_pos_label
 from ..metrics import get_metric
 from ..plots import sweep_from_predictions, thin_index
@@ -445,6 +446,8 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
         chosen = [resolve_pos_label(list(truth.classes), None)]
     else:  # one-vs-rest curves of the classes y_true holds (the others have no positives)
         chosen = truth.present(labels) if len(truth.classes) > 1 else []
+    if chosen:  # a NaN or infinite score of a column read is named by (row, column)
+        check_finite_columns(s, [labels.index(c) for c in chosen])
     curves = [_curve(truth, s[:, labels.index(c)], c, sample_weight) for c in chosen]
     return _with_predictions(curves, truth, s, labels, y_pred)
 
