@@ -20,7 +20,7 @@ rm -rf "$venv"
 python3 -m venv "$venv"
 # shellcheck disable=SC2086
 "$venv/bin/pip" install -q -e "$root" $pins fsspec pytest hypothesis pytest-xdist \
-    scikit-learn pandas mpmath polars isal
+    scikit-learn pandas mpmath polars isal fairlearn
 "$venv/bin/python" -c "import duckdb, pyarrow, numpy; print('duckdb', duckdb.__version__, \
 'pyarrow', pyarrow.__version__, 'numpy', numpy.__version__)"
 cd "$root"
