@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -226,7 +227,8 @@ def test_parquet_and_arrow_files_read_back_the_values_written(tmp_path_factory, 
 def test_feather_v1_is_refused_with_the_file_named(tmp_path):
     """Feather V1 (deprecated by Arrow) is not the Arrow IPC format pyarrow.dataset reads."""
     path = tmp_path / "old.feather"
-    with pytest.warns(DeprecationWarning):
+    with warnings.catch_warnings():  # newer pyarrow warns that V1 is deprecated, older not
+        warnings.simplefilter("ignore", DeprecationWarning)
         feather.write_feather(pa.table({"y": [1], "yhat": [1]}), path, version=1)
     with pytest.raises(ValueError, match=r"old\.feather' cannot be read whole"):
         cio.evaluate_file(path, "y", "yhat")
@@ -607,12 +609,13 @@ def test_parquet_footer_row_counts_that_disagree_are_errors(tmp_path):
                                              r"of '.*group\.parquet' declares 501 rows but its "
                                              r"column 'y' holds 500 values"):
             cio.evaluate_file(tmp_path / "group.parquet", "y", "yhat", **kw)
-    # ... or 499, which pyarrow reads as 999 rows, silently dropping one
+    # ... or 499, which pyarrow 26 reads as 999 rows, silently dropping one (pyarrow 17 reads
+    # all 1000: what a reader makes of the lie depends on its version, which is why it is
+    # refused whatever the engine)
     bad = bytearray(good)
     _patch_i64_field(bad, 1000, 999, 0)
     _patch_i64_field(bad, 500, 499, 2)
     (tmp_path / "short.parquet").write_bytes(bad)
-    assert pq.read_table(tmp_path / "short.parquet").num_rows == 999
     with pytest.raises(ValueError, match=r"short\.parquet' cannot be read whole: row group 0 of "
                                          r"'.*short\.parquet' declares 499 rows but its column "
                                          r"'y' holds 500 values"):
