@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${1:-/tmp/confmat-floors-venv}"
-pins="$(python3 - "$root/pyproject.toml" <<'PY'
+pins="$(python - "$root/pyproject.toml" <<'PY'
 import re, sys, tomllib
 extra = tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]["scale"]
 for req in extra:
@@ -17,7 +17,7 @@ PY
 )"
 echo "floors: $pins"
 rm -rf "$venv"
-python3 -m venv "$venv"
+python -m venv "$venv"
 # shellcheck disable=SC2086
 "$venv/bin/pip" install -q -e "$root" $pins fsspec pytest hypothesis pytest-xdist \
     scikit-learn pandas mpmath polars isal fairlearn
