@@ -17,13 +17,13 @@ from ..curves.common import (
     check_average,
     check_max_fpr,
     check_method,
-    check_thresholds,
     undefined_auc,
 )
 from ..curves.precision_recall import ap_from_counts, pr_points
 from ..curves.roc import area_with_max_fpr, roc_points
 from ..curves.sweep import ThresholdSweep
 from ..inputs.kinds import py_scalar
+from ..inputs.scores import check_thresholds
 from ..words import arg, arg_value
 
 

@@ -7,14 +7,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..inputs.score_columns import class_columns
+from ..inputs.score_columns import class_columns, positive_score_column
 from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
 from .common import (
     APMethod,
     check_average,
     check_max_fpr,
     check_method,
-    positive_column,
     trapezoid_area,
     undefined_auc,
 )
@@ -93,7 +92,7 @@ def average_precision(
         indicator[np.arange(codes.shape[0]), codes] = True
         return average_columns(indicator, s, check_weights(sample_weight, codes.shape[0]),
                                 average, "ap", method)
-    y_score = positive_column(classes, s_arr, y_score, None, pos_label)
+    y_score = positive_score_column(classes, s_arr, y_score, None, pos_label)
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     _, tps, fps = cumulative_counts(b.pos, b.score, b.weight)
     return ap_from_counts(tps, fps, method)
@@ -209,7 +208,7 @@ def roc_auc(
                 "is positive in turn"
             )
         return multiclass_auc(classes, codes, s, labels, multi_class, average, sample_weight)
-    y_score = positive_column(classes, s_arr, y_score, labels, pos_label)
+    y_score = positive_score_column(classes, s_arr, y_score, labels, pos_label)
     b = binary_target(y_true, y_score, pos_label, sample_weight)
     if len(classes) < 2:
         return undefined_auc()

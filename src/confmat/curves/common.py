@@ -14,9 +14,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..inputs.encode import as_1d
-from ..inputs.kinds import py_scalar
-from ..inputs.targets import numeric_1d, resolve_pos_label
 from ..metrics import UndefinedMetricWarning
 
 #: The ways :func:`confmat.average_precision` integrates the precision-recall curve.
@@ -41,7 +38,6 @@ def trapezoid_area(x: np.ndarray, y: np.ndarray) -> float:
     0.75
     """
     return float(np.trapezoid(y, x))
-
 
 
 def check_max_fpr(max_fpr: Any) -> float | None:
@@ -104,7 +100,6 @@ def undefined_auc() -> float:
         stacklevel=4,
     )
     return float("nan")
-
 
 
 def average_scores(
@@ -202,99 +197,6 @@ def check_method(method: Any) -> APMethod:
             f"method must be 'step', 'interpolated' or 'trapezoid', got {method!r}"
         )
     return method
-
-
-
-
-def positive_column(classes: list[Any], s_arr: np.ndarray, y_score: Any, labels: Any,
-                     pos_label: Any) -> Any:
-    """The positive class's scores of binary input: ``y_score`` itself when 1-D, else the
-    column of the positive class in a (n, 2) matrix whose columns follow ``labels`` (default:
-    the sorted classes).
-
-    Parameters
-    ----------
-    classes : list
-        The sorted classes of ``y_true`` (two).
-    s_arr : ndarray
-        ``y_score`` as an array (for its shape).
-    y_score : array-like
-        The scores as the user gave them (returned as they are when 1-D).
-    labels : array-like or None
-        The class of each column of a 2-D ``y_score``.
-    pos_label : label or None
-        The positive class (see :func:`confmat.inputs.targets.resolve_pos_label`).
-
-    Returns
-    -------
-    array-like
-        The scores of the positive class.
-
-    Raises
-    ------
-    ValueError
-        ``labels`` with 1-D scores, a 2-D ``y_score`` without two columns, ``labels`` not
-        naming the two classes, or a ``pos_label`` the rule refuses.
-
-    Examples
-    --------
-    >>> s = np.array([[0.9, 0.1], [0.2, 0.8]])
-    >>> positive_column(["healthy", "sick"], s, s, None, "sick").tolist()
-    [0.1, 0.8]
-    """
-    if s_arr.ndim != 2:
-        if labels is not None:
-            raise ValueError(
-                "labels names the columns of a 2-D y_score; for 1-D binary scores say which "
-                "class they score with pos_label"
-            )
-        return y_score
-    if s_arr.shape[1] != 2:
-        raise ValueError(f"y_score for binary y_true must be 1-D or (n, 2), got shape {s_arr.shape}")
-    pos = resolve_pos_label(classes, pos_label)
-    cols = classes
-    if labels is not None:
-        cols = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
-        if len(cols) != 2 or not set(classes) <= set(cols):
-            raise ValueError(f"labels must name the two classes {classes}, got {cols}")
-    return s_arr[:, cols.index(pos) if len(cols) == 2 and pos in cols else 1]
-
-
-
-
-def check_thresholds(thresholds: Any) -> np.ndarray:
-    """User thresholds as a non-empty 1-D float array without NaN.
-
-    Parameters
-    ----------
-    thresholds : array-like of shape (n_thresholds,)
-        The thresholds.
-
-    Returns
-    -------
-    ndarray of float64
-
-    Raises
-    ------
-    TypeError
-        If they are not numbers.
-    ValueError
-        If they are empty, not 1-D, or hold NaN.
-
-    Examples
-    --------
-    >>> check_thresholds([1, 0.5]).tolist()
-    [1.0, 0.5]
-    """
-    t = numeric_1d(thresholds, "thresholds")
-    if t.dtype.kind not in "iuf":
-        raise TypeError(f"thresholds must be numbers, got dtype {t.dtype}")
-    t = t.astype(np.float64)
-    if t.size == 0:
-        raise ValueError("thresholds must not be empty")
-    if np.isnan(t).any():
-        raise ValueError("thresholds contains NaN")
-    return t
 
 
 def check_real(value: Any, name: str) -> float:

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from ..inputs.kinds import py_scalar
+from ..inputs.scores import check_thresholds
 from ..inputs.targets import binary_target
 from ..matrix import ConfusionMatrix
 from ..metrics import ClassCounts, Stats, evaluate, get_metric
-from .common import check_thresholds
 from .rank import cumulative_counts
 
 

@@ -16,6 +16,7 @@ from ..curves import PRCurve, ROCCurve, roc_pr_curves
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, PartialRange
 from ..inputs.decisions import check_scored_predictions
 from ..inputs.encode import as_1d
+from ..inputs.score_columns import positive_column_index
 from ..inputs.scores import check_scores_1d, check_scores_2d, check_threshold
 from ..inputs.targets import (
     default_pos_label,
@@ -499,9 +500,7 @@ def _check_beside_scores(name: str, pred: np.ndarray, score: np.ndarray, classes
 
 def _pos_col(columns: list[Any] | None, pos_label: Any) -> int:
     """Column of the positive class in (n, 2) scores whose columns follow ``columns``."""
-    classes = list(columns or [])
-    pos = resolve_pos_label(classes, pos_label)
-    return classes.index(pos) if len(classes) == 2 and pos in classes else 1
+    return positive_column_index(list(columns or []), pos_label)
 
 
 

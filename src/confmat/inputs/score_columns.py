@@ -3,18 +3,29 @@ or, with ``pos_label``, of one class against the rest; several columns, one per 
 Beside two labels of which the truth holds one, the class of the one column is the truth's
 positive class (:func:`score_column_class`), never the other label by its sorted place. The
 columns of an in-memory score matrix are the classes of ``labels=`` or the sorted classes of
-``y_true`` (:func:`class_columns`)."""
+``y_true`` (:func:`class_columns`); the scores of the positive class of binary ``y_true`` are
+the array itself when 1-D, else one column of an (n, 2) matrix
+(:func:`positive_score_column`, whose column :func:`positive_column_index` picks)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from ..words import arg
 from .encode import as_1d
 from .kinds import py_scalar
 from .targets import default_pos_label, resolve_pos_label
 
-__all__ = ["class_columns", "one_column_class", "score_column_class", "score_columns_error"]
+__all__ = [
+    "class_columns",
+    "one_column_class",
+    "positive_column_index",
+    "positive_score_column",
+    "score_column_class",
+    "score_columns_error",
+]
 
 
 def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> ValueError:
@@ -234,3 +245,95 @@ def class_columns(
         if missing:
             raise ValueError(f"y_true contains labels not in labels: {missing}")
     return cols, {c: i for i, c in enumerate(cols)}
+
+
+def positive_column_index(columns: list[Any], pos_label: Any) -> int:
+    """The column of the positive class in (n, 2) scores whose columns are ``columns``.
+
+    Parameters
+    ----------
+    columns : list
+        The class of each of the two columns (the sorted classes of binary ``y_true``, or
+        ``labels``).
+    pos_label : label or None
+        The positive class, resolved among ``columns`` by
+        :func:`~confmat.inputs.targets.resolve_pos_label`.
+
+    Returns
+    -------
+    int
+        Its index; 1 (the second column) where ``columns`` are not two classes that hold it
+        (a truth of one class).
+
+    Raises
+    ------
+    ValueError
+        A ``pos_label`` the rule refuses.
+
+    Examples
+    --------
+    >>> positive_column_index(["sick", "healthy"], "sick")
+    0
+    >>> positive_column_index([0, 1], None)
+    1
+    """
+    pos = resolve_pos_label(list(columns), pos_label)
+    return columns.index(pos) if len(columns) == 2 and pos in columns else 1
+
+
+def positive_score_column(classes: list[Any], s_arr: np.ndarray, y_score: Any, labels: Any,
+                          pos_label: Any) -> Any:
+    """The positive class's scores of binary input: ``y_score`` itself when 1-D, else the
+    column of the positive class in a (n, 2) matrix whose columns follow ``labels`` (default:
+    the sorted classes).
+
+    Parameters
+    ----------
+    classes : list
+        The sorted classes of ``y_true`` (two).
+    s_arr : ndarray
+        ``y_score`` as an array (for its shape).
+    y_score : array-like
+        The scores as the user gave them (returned as they are when 1-D).
+    labels : array-like or None
+        The class of each column of a 2-D ``y_score``.
+    pos_label : label or None
+        The positive class (see :func:`confmat.inputs.targets.resolve_pos_label`).
+
+    Returns
+    -------
+    array-like
+        The scores of the positive class.
+
+    Raises
+    ------
+    ValueError
+        ``labels`` with 1-D scores, a 2-D ``y_score`` without two columns, ``labels`` not
+        naming the two classes, or a ``pos_label`` the rule refuses.
+
+    Examples
+    --------
+    >>> s = np.array([[0.9, 0.1], [0.2, 0.8]])
+    >>> positive_score_column(["healthy", "sick"], s, s, None, "sick").tolist()
+    [0.1, 0.8]
+    >>> positive_score_column([0, 1], np.zeros((2, 3)), None, None, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score for binary y_true must be 1-D or (n, 2), got shape (2, 3)
+    """
+    if s_arr.ndim != 2:
+        if labels is not None:
+            raise ValueError(
+                "labels names the columns of a 2-D y_score; for 1-D binary scores say which "
+                "class they score with pos_label"
+            )
+        return y_score
+    if s_arr.shape[1] != 2:
+        raise ValueError(f"y_score for binary y_true must be 1-D or (n, 2), got shape {s_arr.shape}")
+    cols = classes
+    if labels is not None:
+        resolve_pos_label(classes, pos_label)  # the rule's message before that of labels
+        cols = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
+        if len(cols) != 2 or not set(classes) <= set(cols):
+            raise ValueError(f"labels must name the two classes {classes}, got {cols}")
+    return s_arr[:, positive_column_index(cols, pos_label)]

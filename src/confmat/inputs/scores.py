@@ -4,7 +4,8 @@ The door of :mod:`confmat.inputs.targets` hands scores here: one score per sampl
 (:func:`check_scores_1d`) or one column per class (:func:`check_scores_2d`), numbers only,
 float64, finite (the first NaN or infinite value is named by position), and integer scores
 only where float64 keeps their order (:func:`check_integer_scores`). Thresholds are read as
-numbers the same way (:func:`numeric_1d`), and the number of bins of a score histogram is
+numbers the same way (:func:`numeric_1d`; one threshold :func:`check_threshold`, many
+:func:`check_thresholds`), and the number of bins of a score histogram is
 checked once (:func:`check_bins`), with the range they split (:func:`check_score_range`, whose
 edges :func:`histogram_edges` forms). The rules of probabilities (scores in [0, 1], rows
 of one column per class summing to 1) are in :mod:`confmat.inputs.probabilities`.
@@ -33,6 +34,7 @@ __all__ = [
     "check_scores_1d",
     "check_scores_2d",
     "check_threshold",
+    "check_thresholds",
     "finite_float",
     "first_non_finite",
     "float_scores",
@@ -109,6 +111,41 @@ def check_threshold(threshold: Any, name: str = "threshold") -> float:
     if math.isnan(value):
         raise ValueError(f"{name} must not be NaN (no score is >= NaN)")
     return value
+
+
+def check_thresholds(thresholds: Any) -> np.ndarray:
+    """User thresholds as a non-empty 1-D float array without NaN.
+
+    Parameters
+    ----------
+    thresholds : array-like of shape (n_thresholds,)
+        The thresholds.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        If they are not numbers.
+    ValueError
+        If they are empty, not 1-D, or hold NaN.
+
+    Examples
+    --------
+    >>> check_thresholds([1, 0.5]).tolist()
+    [1.0, 0.5]
+    """
+    t = numeric_1d(thresholds, "thresholds")
+    if t.dtype.kind not in "iuf":
+        raise TypeError(f"thresholds must be numbers, got dtype {t.dtype}")
+    t = t.astype(np.float64)
+    if t.size == 0:
+        raise ValueError("thresholds must not be empty")
+    if np.isnan(t).any():
+        raise ValueError("thresholds contains NaN")
+    return t
 
 
 def check_scores_1d(y_score: Any, n: int, name: str = "y_score") -> np.ndarray:
