@@ -11,6 +11,8 @@ import click
 import numpy as np
 
 from ..inputs.decisions import check_cost_matrix, check_scored_columns
+from ..inputs.files import source_name
+from ..inputs.score_columns import file_score_class
 from ..inputs.targets import MAX_BINS
 from .by_group import by_group_report
 from .command import CONTEXT, Command
@@ -221,7 +223,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     if score_cols:
         # the class of the score column, a class of the scores even where the --true column
         # lacks it (the class 1 beside a truth of 0 only: the library then infers it)
-        score_pos = positive_class(true_classes, pos)
+        score_pos = file_score_class(data["__source__"], true_col, score_cols, true_classes,
+                                     list(cm.labels), pos)
         pos = score_pos if score_pos in true_classes else None
     if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
         # the door's wording of the counted and streamed paths (report --bins)
@@ -236,7 +239,8 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
                              f"{cm.n_classes} classes {cm.labels}; give one per class in order")
         s = np.column_stack([data[c] for c in per_class_cols])
     if per_class_cols and cm.n_classes == 2:
-        pos = positive_class(true_classes, pos)
+        pos = file_score_class(data["__source__"], true_col, per_class_cols, true_classes,
+                               list(cm.labels), pos)
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
@@ -296,7 +300,9 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
     if hist.is_binary:
         # the class the library read the column as (the positive class of a truth of one
         # class beside a predicted-only label: the histogram's pos_label), else the rule
-        pos = hist.pos_label if hist.pos_label is not None else positive_class(hist.labels, pos)
+        # the one rule and wording of the file read whole (a missing or wrong --pos-label)
+        pos = hist.pos_label if hist.pos_label is not None else file_score_class(
+            source_name(file), true_col, score_cols, list(hist.labels), list(hist.labels), pos)
     curves, notes = curves_from_histogram(hist, None if pos is None else [pos])
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols), "weight": weight,

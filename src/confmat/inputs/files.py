@@ -60,6 +60,7 @@ __all__ = [
     "engine_exceptions",
     "open_source",
     "relation_source",
+    "source_name",
     "where_source",
 ]
 
@@ -157,6 +158,26 @@ def _resolve(path: Any) -> list[str]:
 
 
 
+def source_name(path: str | os.PathLike[str]) -> str:
+    """A file (or a directory of files) as its reader names it in every message.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The path as the user gave it.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> source_name("p.csv")
+    "file 'p.csv'"
+    """
+    return f"file {os.fspath(path)!r}"
+
+
 def open_source(
     path: Any,
     *,
@@ -203,7 +224,7 @@ def open_source(
     """
     files = _resolve(path)
     fmt = detect_format(files[0], format)
-    name = f"file {os.fspath(path)!r}"
+    name = source_name(path)
     types = _check_types(column_types)
     errors = engine_exceptions()
     for f in files:  # bytes that contradict the format are named before an engine reads them

@@ -5,7 +5,9 @@ positive class (:func:`score_column_class`), never the other label by its sorted
 columns of an in-memory score matrix are the classes of ``labels=`` or the sorted classes of
 ``y_true`` (:func:`class_columns`); the scores of the positive class of binary ``y_true`` are
 the array itself when 1-D, else one column of an (n, 2) matrix
-(:func:`positive_score_column`, whose column :func:`positive_column_index` picks)."""
+(:func:`positive_score_column`, whose column :func:`positive_column_index` picks). The
+command line reads the class of one score column of a file by one rule and in one wording,
+whether it reads the file whole or in batches (:func:`file_score_class`)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from .targets import default_pos_label, resolve_pos_label
 
 __all__ = [
     "class_columns",
+    "file_column",
+    "file_score_class",
     "one_column_class",
     "positive_column_index",
     "positive_score_column",
@@ -192,6 +196,85 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
     if pos_label is None:
         return labels[-1]
     return resolve_pos_label(list(labels), pos_label, name)
+
+
+def file_column(where: str, column: str) -> str:
+    """A column of a file or a database relation as every message about the source names it.
+
+    Parameters
+    ----------
+    where : str
+        The source as its reader names it (``"file 'p.csv'"``).
+    column : str
+        The column.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> file_column("file 'p.csv'", "y")
+    "column 'y' of file 'p.csv'"
+    """
+    return f"column {column!r} of {where}"
+
+
+def file_score_class(where: str, true_col: str, scores: list[str], true_classes: list[Any],
+                     labels: list[Any], pos_label: Any) -> Any:
+    """The class the one score column of a file scores, as the command line requires it:
+    read whole or in batches (``--bins``), the same case gets the same message.
+
+    * Three or more labels: a shape of score columns; one column scores one class against
+      the rest, and without ``pos_label`` (none implied) the columns do not fit the labels
+      (:func:`one_column_class`, :func:`score_columns_error`).
+    * Two labels or fewer: a missing or wrong positive class; the positive class of the
+      truth by the one rule (:func:`~confmat.inputs.targets.resolve_pos_label`: labels
+      other than {0, 1}, {-1, 1}, {False, True} need ``pos_label``; the library's
+      :func:`score_column_class` would take the second label there, the command line asks).
+
+    Either way a ``pos_label`` that is no true class is named with the column of true labels
+    of the source (:func:`file_column`).
+
+    Parameters
+    ----------
+    where : str
+        The source as its reader names it (``"file 'p.csv'"``).
+    true_col : str
+        The column of true labels.
+    scores : list of str
+        The score column, for the message.
+    true_classes : list
+        The sorted classes of ``true_col`` (two labels read in batches: the labels seen).
+    labels : list
+        The sorted labels, true and predicted (or given).
+    pos_label : label or None
+        The user's ``pos_label``, in the type of the labels.
+
+    Returns
+    -------
+    label
+        The class the column scores.
+
+    Raises
+    ------
+    ValueError
+        No ``pos_label`` where none is implied, or one that is no class of ``true_col``.
+
+    Examples
+    --------
+    >>> file_score_class("file 'p.csv'", "y", ["p"], [0, 1], [0, 1], None)
+    1
+    >>> file_score_class("file 'p.csv'", "y", ["p"], ["a", "b"], ["a", "b"], "z")
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label='z' is not one of the labels in column 'y' of file 'p.csv' ['a', 'b']
+    """
+    name = file_column(where, true_col)
+    if len(labels) > 2:
+        return one_column_class(true_classes, labels, pos_label, where=where, scores=scores,
+                                name=name)
+    return resolve_pos_label(true_classes, pos_label, name)
 
 
 def class_columns(

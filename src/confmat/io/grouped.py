@@ -17,7 +17,7 @@ from ..inputs.encode import encode_pair, normalize_labels
 from ..inputs.files import FILTER_COLUMN, ReadError, Source, engine_exceptions
 from ..inputs.grouping import encode_groups
 from ..inputs.kinds import py_scalar
-from ..inputs.score_columns import score_column_class
+from ..inputs.score_columns import file_column, score_column_class
 from ..inputs.sql_counts import count_groups
 from ..inputs.targets import check_bins, one_class_book
 from .errors import (
@@ -391,8 +391,8 @@ def _score_fold(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
     # one rule for the class of the column (a truth of one class beside a predicted-only
     # label included) and for the predictions beside it, whatever the number of labels
     pos = score_column_class(true_classes, book, pos_label, where=source.name,
-                             scores=[score_col], name=f"column {scan.true_col!r} of "
-                             f"{source.name}", labels_given=fixed)
+                             scores=[score_col], name=file_column(source.name, scan.true_col),
+                             labels_given=fixed)
     check_predictions_beside_score(
         source.name, scan.true_col, scan.pred_col, score_col, true_classes,
         [book[i] for i in np.unique(pred_codes).tolist()], pos,
