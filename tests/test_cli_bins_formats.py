@@ -120,8 +120,9 @@ def test_csv_arrow_and_npz_accept_and_refuse_alike(case: Case, capsys: Any) -> N
         assert len(errs) == 1, runs  # one message, whatever the format
         err = errs.pop()
         assert "Traceback" not in err and err.count("\n") == 1, err
-        if not resolved:  # the hint in the command line's words
+        if not resolved:  # the hint in the command line's words, read whole the same line
             assert "--pos-label" in err and "pos_label" not in err.replace("--pos-label", ""), err
+            assert whole[0] == 2 and whole[2] == err, (whole, err)
             return
         first = stray[0]
         assert (f"<FILE>': column 'yhat' holds label {p[first]!r} (first in data row "
