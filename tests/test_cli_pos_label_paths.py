@@ -36,10 +36,10 @@ TWO = (["a", "b", "b"], ["a", "b", "a"], [0.1, 0.5, 0.9])
 SHAPE_THREE = ("<FILE>: 1 score column ['p'] but the labels are ['a', 'b', 'c']; give one score "
                "column per class, in label order, or --pos-label, the class the one column "
                "scores (a binary problem: that class against every other)")
-MISSING_TWO = ("column 'y' of <FILE> takes values ['a', 'b'] and --pos-label is not specified: "
-               "either make column 'y' of <FILE> take values in {0, 1}, {-1, 1} or "
-               "{False, True}, or give --pos-label")
-WRONG = "--pos-label 'z' is not one of the labels in column 'y' of <FILE> {}"
+MISSING_TWO = ("the --true column 'y' of <FILE> takes values ['a', 'b'] and --pos-label is not "
+               "specified: either make the --true column 'y' of <FILE> take values in {0, 1}, "
+               "{-1, 1} or {False, True}, or give --pos-label")
+WRONG = "--pos-label 'z' is not one of the labels in the --true column 'y' of <FILE> {}"
 
 CASES = [
     pytest.param(THREE, None, SHAPE_THREE, id="three-labels-no-pos-label"),

@@ -189,7 +189,8 @@ def test_without_pos_label_one_rule(entry, labels_name):
     found = re.escape(str(sorted(labels)))
     # the command line names its options where the library names its arguments
     with pytest.raises(ValueError, match=rf"y_true takes values {found} and pos_label is not "
-                                         rf"specified|the --true column takes values {found} "
+                                         rf"specified|the --true column 'y' of file '[^']*' takes "
+                                         rf"values {found} "
                                          r"and --pos-label is not specified"):
         func(y, s, None)
 

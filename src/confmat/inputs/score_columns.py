@@ -198,7 +198,7 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
     return resolve_pos_label(list(labels), pos_label, name)
 
 
-def file_column(where: str, column: str) -> str:
+def file_column(where: str, column: str, role: str | None = None) -> str:
     """A column of a file or a database relation as every message about the source names it.
 
     Parameters
@@ -207,6 +207,9 @@ def file_column(where: str, column: str) -> str:
         The source as its reader names it (``"file 'p.csv'"``).
     column : str
         The column.
+    role : str, optional
+        The argument the column stands for (``"y_true"``): where the caller's vocabulary
+        names it otherwise (the command line's ``the --true column``), that name leads.
 
     Returns
     -------
@@ -214,10 +217,11 @@ def file_column(where: str, column: str) -> str:
 
     Examples
     --------
-    >>> file_column("file 'p.csv'", "y")
+    >>> file_column("file 'p.csv'", "y", "y_true")
     "column 'y' of file 'p.csv'"
     """
-    return f"column {column!r} of {where}"
+    said = "column" if role is None or arg(role) == role else arg(role)
+    return f"{said} {column!r} of {where}"
 
 
 def file_score_class(where: str, true_col: str, scores: list[str], true_classes: list[Any],
@@ -270,7 +274,7 @@ def file_score_class(where: str, true_col: str, scores: list[str], true_classes:
     ...
     ValueError: pos_label='z' is not one of the labels in column 'y' of file 'p.csv' ['a', 'b']
     """
-    name = file_column(where, true_col)
+    name = file_column(where, true_col, "y_true")
     if len(labels) > 2:
         return one_column_class(true_classes, labels, pos_label, where=where, scores=scores,
                                 name=name)

@@ -410,7 +410,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
     def one_vs_rest(truth: list[Any], seen: list[Any], predicted: list[Any] | None) -> Any:
         """The class of the one score column beside 3+ labels, its predictions checked."""
         pos = one_column_class(truth, seen, pos_label, where=source.name, scores=scores,
-                               name=file_column(source.name, true_col))
+                               name=file_column(source.name, true_col, "y_true"))
         if predicted is not None:
             check_predictions_beside_score(source.name, true_col, pred_col, scores[0], truth,
                                            predicted, pos, stray_row)
@@ -439,7 +439,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
             # 0, or pos_label), which may hold no positive, as on the counted path
             ovr = score_column_class(_true_and_predicted(seen)[0], seen.labels, pos_label,
                                      where=source.name, scores=scores,
-                                     name=file_column(source.name, true_col))
+                                     name=file_column(source.name, true_col, "y_true"))
         elif score_labels is not None and len(scores) == 1 and len(score_labels) > 2:
             ovr = one_vs_rest(*_true_and_predicted(seen))
             score_labels = None
@@ -448,7 +448,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
             # its positive class, never a label only predicted), the predictions checked
             truth, _, predicted = _true_and_predicted(seen)
             pos2 = score_column_class(truth, score_labels, pos_label, where=source.name,
-                                      scores=scores, name=file_column(source.name, true_col))
+                                      scores=scores, name=file_column(source.name, true_col, "y_true"))
             check_predictions_beside_score(source.name, true_col, pred_col, scores[0], truth,
                                            predicted, pos2, stray_row)
         elif score_labels is not None and len(scores) != (

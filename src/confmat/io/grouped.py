@@ -391,7 +391,7 @@ def _score_fold(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
     # one rule for the class of the column (a truth of one class beside a predicted-only
     # label included) and for the predictions beside it, whatever the number of labels
     pos = score_column_class(true_classes, book, pos_label, where=source.name,
-                             scores=[score_col], name=file_column(source.name, scan.true_col),
+                             scores=[score_col], name=file_column(source.name, scan.true_col, "y_true"),
                              labels_given=fixed)
     check_predictions_beside_score(
         source.name, scan.true_col, scan.pred_col, score_col, true_classes,
