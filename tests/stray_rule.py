@@ -16,3 +16,13 @@ def scored_classes(y_true: Iterable[Any], y_pred: Iterable[Any], pos_label: Any)
         others = sorted(v for v in set(y_pred) if v != pos_label)
         scored |= set(others[:1])
     return scored
+
+
+def positive_class(truth: set[Any], pos: Any) -> tuple[bool, Any]:
+    """(resolved, class) of one score column by the documented rule: a given positive class
+    must be in the truth; without one, integer truths within {0, 1} imply 1."""
+    if pos is not None:
+        return pos in truth, pos
+    if all(isinstance(v, int) for v in truth) and truth <= {0, 1}:
+        return True, 1
+    return False, None

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix
 
 from confmat.cli.app import main
-from stray_rule import scored_classes
+from stray_rule import positive_class, scored_classes
 
 pa = pytest.importorskip("pyarrow")
 feather = pytest.importorskip("pyarrow.feather")
@@ -87,15 +87,6 @@ def _run(capsys: Any, path: Path, pos: Any, binned: bool = True) -> tuple[int, s
     return code, out.out, out.err.replace(str(path), "<FILE>")
 
 
-def _positive_class(truth: set[Any], pos: Any) -> tuple[bool, Any]:
-    """(resolved, class) by the documented rule of one score column."""
-    if pos is not None:
-        return pos in truth, pos
-    if all(isinstance(v, int) for v in truth) and truth <= {0, 1}:
-        return True, 1
-    return False, None
-
-
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=cases())
@@ -112,7 +103,7 @@ def test_csv_arrow_and_npz_accept_and_refuse_alike(case: Case, capsys: Any) -> N
         whole = _run(capsys, paths[0], pos, binned=False)
 
     codes = {k: r[0] for k, r in runs.items()}
-    resolved, cls = _positive_class(set(y), pos)
+    resolved, cls = positive_class(set(y), pos)
     stray = [i for i, v in enumerate(p) if v not in scored_classes(y, p, cls)] if resolved else []
     if not resolved or stray:
         assert set(codes.values()) == {2}, runs

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix
 
 from confmat.cli.app import main
-from stray_rule import scored_classes
+from stray_rule import positive_class, scored_classes
 
 UNIVERSES = (["0", "1", "2"], ["a", "b", "c"])
 
@@ -47,15 +47,6 @@ def _run(capsys: Any, args: list[str]) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-def _positive_class(truth: set[Any], pos: Any) -> tuple[bool, Any]:
-    """(resolved, class) by the documented rule of one score column."""
-    if pos is not None:
-        return pos in truth, pos
-    if all(isinstance(v, int) for v in truth) and truth <= {0, 1}:
-        return True, 1
-    return False, None
-
-
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=prediction_files())
@@ -75,7 +66,7 @@ def test_whole_and_binned_paths_accept_and_refuse_the_same_files(case, capsys):
         whole = _run(capsys, args)
         binned = _run(capsys, [*args, "--bins", "20"])
 
-    resolved, cls = _positive_class(set(y), pos)
+    resolved, cls = positive_class(set(y), pos)
     if not resolved:
         assert whole[0] == 2 and binned[0] == 2, (whole, binned)
         assert "pos_label" in whole[2].replace("--pos-label", "pos_label")

@@ -17,13 +17,11 @@ commands print them, not a copy).
 from __future__ import annotations
 
 import csv
-import inspect
 import json
 import re
 import shlex
 from pathlib import Path
 
-import click
 import numpy as np
 import pandas as pd
 import pytest
@@ -34,20 +32,7 @@ from confmat.cli.app import cli, main
 from confmat.io import evaluate_file
 from confmat.report import build_report
 from test_cli_messages import main_line
-
-
-def option(command: str, param: str) -> str:
-    """The first option string of a command's parameter, as click declares it."""
-    opts = [p for p in cli.commands[command].params
-            if isinstance(p, click.Option) and p.name == param]
-    assert len(opts) == 1, (command, param)
-    return opts[0].opts[0]
-
-
-def takes(func, argument: str) -> str:
-    assert argument in inspect.signature(func).parameters, (func, argument)
-    return argument
-
+from test_cli_words import option, takes
 
 COLUMN_TYPES = takes(evaluate_file, "column_types")
 
