@@ -269,11 +269,12 @@ def brier_score_loss(
             raise ValueError(f"The type of the target inferred from y_true is {kind} but should "
                              "be binary according to the shape of y_prob.")
         pos, _ = positive_mask(t, pos_label, greater=True)
-        terms = 2.0 * (p - pos) ** 2  # the two columns (1 - p, p) against (1 - y, y)
-        columns = 2
+        # the vector as its two columns (1 - p, p), the positive class the second
+        p, col = np.column_stack((1.0 - p, p)), np.asarray(pos, dtype=np.int64)
     else:
-        terms = brier_terms(p, true_columns(y_true, p, labels))
-        columns = p.shape[1]
+        col = true_columns(y_true, p, labels)
+    terms = brier_terms(p, col)
+    columns = p.shape[1]
     score = mean_score(terms, w)
     half = columns < 3 if isinstance(scale_by_half, str) else bool(scale_by_half)
     return 0.5 * score if half else score
