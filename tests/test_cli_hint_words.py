@@ -307,19 +307,125 @@ def test_explain_points_at_the_pycm_listing(capsys):
 
 
 # ------------------------------------------------------------------ report warnings
+def _swapped(tmp_path: Path, other: str) -> tuple[Path, list[str], list[float]]:
+    """Scores that rank the class b below ``other`` (ROC AUC 0 for b)."""
+    y, p = [other, "b", "b", other], [0.9, 0.2, 0.3, 0.6]
+    path = tmp_path / "s.csv"
+    pd.DataFrame({"y": y, "yhat": y, "p": p}).to_csv(path, index=False)
+    return path, y, p
+
+
+def _swapped_warning(capsys, path: Path, extra: list[str]) -> tuple[str, dict]:
+    got = run_json(capsys, ["report", str(path), "--true", "y", "--pred", "yhat", "--score",
+                            "p", "--no-intervals", "-f", "json", *extra])
+    return next((w for w in got["warnings"] if "below 0.5" in w), ""), got
+
+
 def test_the_swapped_scores_warning_names_the_callers_option(tmp_path, capsys):
     """ROC AUC below 0.5 for the class b: the warning suggests the other class, as
-    ``pos_label='a'`` in Python and ``--pos-label 'a'`` on the command line (one form)."""
-    y, p = ["a", "b", "b", "a"], [0.9, 0.2, 0.3, 0.6]
+    ``pos_label='a'`` in Python and ``--pos-label a`` on the command line (a value a shell
+    user pastes, unquoted where the shell needs no quotes)."""
+    path, y, p = _swapped(tmp_path, "a")
     rep = build_report(confmat.ConfusionMatrix.from_predictions(y, y), y_true=y, y_score=p,
                        pos_label="b", intervals=False)
     warning = next(w for w in rep.warnings if "below 0.5" in w)
     assert f"pass {takes(build_report, 'pos_label')}='a'" in warning
     assert "--pos-label" not in warning
-    path = tmp_path / "s.csv"
-    pd.DataFrame({"y": y, "yhat": y, "p": p}).to_csv(path, index=False)
-    got = run_json(capsys, ["report", str(path), "--true", "y", "--pred", "yhat", "--score",
-                            "p", "--pos-label", "b", "--no-intervals", "-f", "json"])
-    warning = next(w for w in got["warnings"] if "below 0.5" in w)
-    assert f"give {option('report', 'pos_label')} 'a'" in warning, warning
+    pos = option("report", "pos_label")
+    warning, _ = _swapped_warning(capsys, path, [pos, "b"])
+    assert f"Then give {pos} a, or use 1 - score" in warning, warning
     no_python_words(warning, "pos_label")
+
+
+@pytest.mark.parametrize("other", ["no way", "it's", "a;b", "$x", "-", "C:\\temp",
+                                   "say \"it's\""])
+def test_the_swapped_scores_hint_pastes_into_a_shell(tmp_path, capsys, other):
+    """A class the shell would split or read otherwise is quoted as the shell reads it back
+    (Python's ``shlex.split``, the POSIX shell's word splitting), and the command given the
+    hint's words scores that class: ROC AUC by scikit-learn. (Python's quotes, which the hint
+    used to show, read back otherwise for a backslash or for both kinds of quote.)"""
+    from sklearn.metrics import roc_auc_score
+
+    path, y, p = _swapped(tmp_path, other)
+    pos = option("report", "pos_label")
+    warning, _ = _swapped_warning(capsys, path, [pos, "b"])
+    hint = re.search(r"Then give (.*), or use 1 - score$", warning)
+    assert hint is not None, warning
+    words = shlex.split(hint.group(1))
+    assert words == [pos, other], (hint.group(1), words)
+    warning, got = _swapped_warning(capsys, path, words)
+    assert warning == ""
+    curve = next(c for c in got["curves"] if c["pos_label"] == other)
+    assert curve["auc"] == pytest.approx(roc_auc_score([v == other for v in y], p))
+
+
+@pytest.mark.parametrize("value", [1, -1, True, 0.5, "", "a b", "x=1,y", "C:\\temp"])
+def test_a_hint_gives_the_value_as_a_shell_reads_it_back(value):
+    """``give`` in the command line's words: the words a shell splits the hint into
+    (``shlex.split``) are the option and the value's text; in Python ``pass name=value``."""
+    from confmat import words
+    from confmat.cli.command import vocabulary
+
+    ctx = cli.commands["report"].make_context("report", ["f.csv", "--true", "y", "--pred",
+                                                         "yhat"])
+    with words.speaking(vocabulary(ctx)):
+        said = words.give("pos_label", value)
+    assert shlex.split(said) == ["give", option("report", "pos_label"), str(value)], said
+    assert words.give("pos_label", value) == f"pass pos_label={value!r}"
+
+
+# ------------------------------------------------------------ hints with no other test
+def test_an_infinite_hive_date_hints_the_option_that_reads_it_as_text(tmp_path, capsys):
+    """DuckDB reads the partition values 2024-01-02 and inf as DATE, inf an infinite date
+    that Arrow and Python cannot hold: one line naming the key, its directory's value and the
+    option to type (exit status 2, no traceback); typed as the shell splits it, the groups
+    are the directory names (the oracle: the paths written here)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = tmp_path / "ds"
+    parts = {"2024-01-02": ([0, 1, 1], [0, 1, 0]), "inf": ([1, 0], [1, 1])}
+    for value, (y, yhat) in parts.items():
+        (root / f"g={value}").mkdir(parents=True)
+        pq.write_table(pa.table({"y": y, "yhat": yhat}), root / f"g={value}" / "p.parquet")
+    args = ["report", str(root), "--true", "y", "--pred", "yhat", "--by", "g",
+            "--no-intervals"]
+    opt = option("report", "column_types")
+    line = main_line(capsys, args)
+    hint = f"give {opt} g=string"
+    assert line == (f"confmat: error: file {str(root)!r}: the hive partition 'g' reads as "
+                    "DATE, and its value 'inf' as an infinite date, which Arrow and Python "
+                    f"cannot hold; {hint} to read the key as text"), line
+    no_python_words(line, COLUMN_TYPES)
+    got = run_json(capsys, [*args, "-f", "json", *shlex.split(hint)[1:]])
+    sizes = {r["group"]: r["size"] for r in got["rows"]}
+    assert sizes == {v: len(y) for v, (y, _) in parts.items()}
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_labels_of_two_kinds_inferred_by_the_engine_note_the_option(tmp_path, capsys,
+                                                                    suffix):
+    """A CSV or JSON lines file whose true labels read as numbers and predictions as text:
+    the door refuses the mix (a TypeError), and the line notes that the types were inferred
+    and which option sets them (exit status 2, no traceback); given as text, the file is
+    counted as Python's csv / json modules read it, by scikit-learn."""
+    rows = [(0, "a"), (1, "b"), (0, "a"), (1, "a")]
+    path = tmp_path / f"m{suffix}"
+    if suffix == ".csv":
+        path.write_text("y,yhat\n" + "".join(f"{a},{b}\n" for a, b in rows))
+    else:
+        path.write_text("".join(json.dumps({"y": a, "yhat": b}) + "\n" for a, b in rows))
+    opt = option("report", "column_types")
+    args = ["report", str(path), "--true", "y", "--pred", "yhat", "--no-intervals"]
+    line = main_line(capsys, args)
+    true, pred = option("report", "true_col"), option("report", "pred_col")
+    assert line == (f"confmat: error: file {str(path)!r}: the {true} column and the {pred} "
+                    "column together mixes label types that cannot be ordered together: "
+                    "['number', 'string'] (the engine inferred the column types; "
+                    f"{opt} can set them)"), line
+    no_python_words(line, COLUMN_TYPES)
+    got = run_json(capsys, [*args, "-f", "json", opt, "y=string"])
+    y, yhat = [str(a) for a, _ in rows], [b for _, b in rows]
+    labels = sorted(set(y) | set(yhat))
+    assert got["labels"] == labels
+    assert np.array_equal(got["counts"], confusion_matrix(y, yhat, labels=labels))

@@ -7,9 +7,11 @@ and the command inferred the positive class). Messages are therefore phrased wit
 :class:`Vocabulary`. The default vocabulary is the Python one: every name stands for itself,
 so Python callers see ``labels``, ``pos_label=7``, ``pass skip_invalid=True``, and one entry
 of a mapping argument as ``column_types={'y': 'string'}`` (:func:`entry`), which another
-vocabulary writes as its option with a ``KEY=VALUE`` value (``--column-type y=string``). The command
-line enters its own vocabulary with :func:`speaking` around each command, built from the
-options the command declares and the ones the user typed.
+vocabulary writes as its option with a ``KEY=VALUE`` value (``--column-type y=string``). A
+hint that tells the caller what to type (:func:`give`, :func:`give_entry`) writes the value
+as a shell user pastes it (:func:`shell_value`: ``give --pos-label a``, not ``'a'``). The
+command line enters its own vocabulary with :func:`speaking` around each command, built from
+the options the command declares and the ones the user typed.
 
 The vocabulary lives in a :class:`contextvars.ContextVar`. Each thread (and each asyncio
 task) has its own context, so a command line entering its vocabulary changes the words of no
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["PYTHON", "Vocabulary", "arg", "arg_value", "current", "entry", "give", "give_entry",
-           "say", "speaking"]
+           "say", "shell_value", "speaking"]
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,11 @@ def give(name: str, value: Any) -> str:
     name : str
         The Python argument.
     value : object
-        The value to pass (shown with ``repr``; a flag's True is the option alone).
+        The value to pass: in Python shown with ``repr``; in another vocabulary as the
+        caller types it after the option (:func:`shell_value`: ``--pos-label a``, quoted only
+        where a shell needs it), a flag's True as the option alone. The option takes the
+        value whole (not a comma-separated list: :func:`give_entry` writes one entry of a
+        mapping so).
 
     Returns
     -------
@@ -205,18 +211,20 @@ def give(name: str, value: Any) -> str:
 
     Examples
     --------
-    >>> give("skip_invalid", True)
-    'pass skip_invalid=True'
-    >>> with speaking(Vocabulary({"skip_invalid": "--skip-invalid"},
+    >>> give("skip_invalid", True), give("pos_label", "a")
+    ('pass skip_invalid=True', "pass pos_label='a'")
+    >>> with speaking(Vocabulary({"skip_invalid": "--skip-invalid", "pos_label": "--pos-label"},
     ...                          flags=frozenset({"skip_invalid"}))):
-    ...     give("skip_invalid", True)
-    'give --skip-invalid'
+    ...     print(give("skip_invalid", True), give("pos_label", "a"), give("pos_label", "a b"),
+    ...           sep="; ")
+    give --skip-invalid; give --pos-label a; give --pos-label 'a b'
     """
     words = current()
     if name not in words.names:
         return f"pass {name}={value!r}"
     said = words.names[name]
-    return f"give {said}" if name in words.flags and value is True else f"give {said} {value!r}"
+    return (f"give {said}" if name in words.flags and value is True
+            else f"give {said} {shell_value(value)}")
 
 
 def say(python: str, name: str, caller: str = "{}") -> str:
@@ -249,11 +257,34 @@ def say(python: str, name: str, caller: str = "{}") -> str:
     return caller.format(words.names[name])
 
 
-def _option_value(text: str) -> str:
-    """``text`` as one value of a comma-separated option typed in a shell: in double quotes
-    when it holds a comma, a quote or surrounding spaces (a quote inside doubled, as in a CSV
-    field), then quoted for a POSIX shell when it needs it."""
-    if not text or text != text.strip() or "," in text or '"' in text:
+def shell_value(value: Any, listed: bool = False) -> str:
+    """``value`` as a shell user types it after an option, to paste as it is shown.
+
+    The value's text (``str``: ``a``, ``1``, ``True``), quoted for a POSIX shell only when
+    it needs it (:func:`shlex.quote`: ``'a b'``). A value of a comma-separated option
+    (``listed``) is first put in double quotes when it holds a comma, a double quote or
+    surrounding spaces (a quote inside doubled), as the option reads a CSV field.
+
+    Parameters
+    ----------
+    value : object
+        The value.
+    listed : bool, default False
+        Whether the option splits its value at commas (``--labels``, ``--column-type``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(shell_value("a"), shell_value(1), shell_value("a b"), shell_value(""))
+    a 1 'a b' ''
+    >>> print(shell_value("a,b"), shell_value("a,b", listed=True))
+    a,b '"a,b"'
+    """
+    text = str(value)
+    if listed and (not text or text != text.strip() or "," in text or '"' in text):
         text = '"' + text.replace('"', '""') + '"'
     return shlex.quote(text)
 
@@ -288,7 +319,7 @@ def entry(name: str, key: Any, value: Any) -> str:
     words = current()
     if name not in words.names:
         return f"{name}={{{key!r}: {value!r}}}"
-    return f"{words.names[name]} {_option_value(f'{key}={value}')}"
+    return f"{words.names[name]} {shell_value(f'{key}={value}', listed=True)}"
 
 
 def give_entry(name: str, key: Any, value: Any) -> str:

@@ -14,8 +14,6 @@ from .common import (
     InputError,
     filtered_reason,
     format_for,
-    positive_class,
-    truth_classes,
     where_source,
 )
 from .reading import evaluate_stream, read_predictions, skipped_note, typed_options
@@ -179,6 +177,9 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     the scores; returns the evaluation, the rows read, the rows skipped for a missing value,
     the rows left out by ``where`` and the skipped rows per reason."""
     from ..groups import by_group
+    from ..inputs.encode import encode_pair
+    from ..inputs.score_columns import file_score_class
+    from ..inputs.targets import encoded_truth
 
     data = read_predictions(file, true_col, [pred_col], [score_col], weight, progress,
                             skip_invalid, fmt_in, extra=by, where=where,
@@ -186,8 +187,12 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     y = data[true_col]
     lab = coerce(labels, y, "--labels value") if labels else None
     pos = coerce([pos_label], y, "--pos-label")[0] if pos_label is not None else None
-    classes = truth_classes(y)
-    score_pos = positive_class(classes, pos)
+    truth = encoded_truth(y)
+    classes = list(truth.classes)
+    # the class of the score column as report --score words it: beside the labels of the
+    # truth and the predictions (or --labels), naming the --true column of the file
+    score_pos = file_score_class(data["__source__"], true_col, [score_col], classes,
+                                 encode_pair(truth, data[pred_col], lab)[2], pos)
     check_scored_columns(data["__source__"], true_col, pred_col, [score_col], classes,
                          data[pred_col], rows=data["__rows__"], pos_label=score_pos)
     # the positive class implied beside a truth of one class (1 beside 0) is no class of the

@@ -426,51 +426,6 @@ def truth_classes(y_true: Any) -> list[Any]:
     return encode_truth(y_true)[0]
 
 
-def positive_class(classes: Sequence[Any], pos_label: Any) -> Any:
-    """The positive class of binary scores by the library's one rule.
-
-    The rule lives in :func:`confmat.inputs.targets.resolve_pos_label` (labels {0, 1},
-    {-1, 1} or {False, True} give 1 / True; other labels need ``--pos-label``); the command
-    line only passes ``--pos-label`` on and reports the library's message as bad input.
-
-    Parameters
-    ----------
-    classes : sequence
-        The sorted true labels (:func:`truth_classes`).
-    pos_label : label or None
-        ``--pos-label`` read in the type of the label column
-        (:func:`confmat.cli.typed.coerce`).
-
-    Returns
-    -------
-    label
-        The positive class.
-
-    Raises
-    ------
-    InputError
-        The labels need ``--pos-label`` and none was given, or it is not one of them.
-
-    Examples
-    --------
-    >>> positive_class([0, 1], None)
-    1
-    >>> positive_class(["healthy", "sick"], "sick")
-    'sick'
-    >>> positive_class(["healthy", "sick"], None)
-    Traceback (most recent call last):
-    ...
-    confmat.cli.common.InputError: y_true takes values ['healthy', 'sick'] and pos_label is not specified: either make y_true take values in {0, 1}, {-1, 1} or {False, True}, or pass pos_label explicitly
-    """
-    from ..inputs.targets import resolve_pos_label
-
-    try:
-        return resolve_pos_label(list(classes), pos_label)
-    except ValueError as exc:
-        # a command's vocabulary already names --pos-label and the --true column in it
-        raise InputError(str(exc)) from None
-
-
 def filtered_reason() -> str:
     """The skip reason of rows left out by ``--where`` (imported when needed: the CLI starts
     without :mod:`confmat.io`).

@@ -24,7 +24,6 @@ from .common import (
     format_for,
     input_options,
     nonempty,
-    positive_class,
     split_values,
     truth_classes,
     where_source,
@@ -375,6 +374,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
           --partial-auc-focus sensitivity
       confmat compare preds.parquet --true y --pred knn,tree --where "split = 'test'"
     """
+    from ..inputs.encode import encode_pair
+    from ..inputs.targets import encoded_truth
     from ..report import build_comparison
 
     check_excel_safe(csv_excel_safe, format_for(fmt, output))
@@ -471,12 +472,23 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     assert y_ref is not None
     lab = coerce(split_values(labels), y_ref, "--labels value") if labels else None
     pos = coerce([pos_label], y_ref, "--pos-label")[0] if pos_label is not None else None
-    if score_cols or (per_class and len(truth_classes(y_ref)) == 2):
-        pos = positive_class(truth_classes(y_ref), pos)
-    if score_cols:  # each model's predictions beside its score column
+    truth = encoded_truth(y_ref)
+    classes = list(truth.classes)
+    if score_cols:
+        # each model as report --score reads its file, in one wording: the class of its score
+        # column (file_score_class: beside the labels of the truth and its predictions, or
+        # --labels), then its predictions beside that column; the class is the same for
+        # every model (the truth is), and a refusal names the file of the first model it hits
+        typed_pos = pos
         for k, (file_name, col, rows, score_col) in model_rows.items():
-            check_scored_columns(file_name, true_col, col, [score_col], truth_classes(y_ref),
-                                 models[k], rows=rows, pos_label=pos)
+            seen = encode_pair(truth, models[k], lab)[2]
+            pos = file_score_class(file_name, true_col, [score_col], classes, seen, typed_pos)
+            check_scored_columns(file_name, true_col, col, [score_col], classes, models[k],
+                                 rows=rows, pos_label=pos)
+    elif per_class and len(classes) == 2:
+        # the positive class of binary --scores, named with the reference file's --true column
+        pos = file_score_class(next(iter(model_rows.values()))[0], true_col, per_class[0],
+                               classes, classes, pos)
     out_fmt = format_for(fmt, output)
     summary = summary_view(out_fmt, output, all_metrics)
     # the summary view prints the table and each model's headline: the reports' other
@@ -484,7 +496,7 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
     shown = summary_intervals(2) | summary_intervals(3) if summary else None
     # the implied positive class (1 beside a truth of 0 only) checks the predictions above;
     # the comparison infers it itself, as report --score does
-    if pos_label is None and pos not in truth_classes(y_ref):
+    if pos_label is None and pos not in classes:
         pos = None
     cmp = build_comparison(y_ref, models, scores=model_scores, labels=lab, pos_label=pos,
                            sample_weight=w_ref, intervals=not no_intervals,

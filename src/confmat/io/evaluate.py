@@ -455,9 +455,10 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
                 len(score_labels) if len(scores) > 1 or len(score_labels) > 2 else 1):
             raise score_columns_error(source.name, scores, score_labels)
     elif len(scores) == 1 and book is not None and len(book) > 2:
-        # fixed labels: the true classes are known at the end of the pass (checked there)
+        # fixed labels: the true classes are known at the end of the pass (checked there);
+        # a pos_label outside them is named with the argument in the caller's words
         ovr = one_column_class(book, book, pos_label, where=source.name, scores=scores,
-                               name=f"labels={book}")
+                               name="labels")
     two = score_labels if score_labels is not None else book
     if len(scores) == 1 and pos_label is not None and two is not None and len(two) == 2 and (
             pos2 is None):
