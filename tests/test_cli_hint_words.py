@@ -419,8 +419,8 @@ def test_labels_of_two_kinds_inferred_by_the_engine_note_the_option(tmp_path, ca
     args = ["report", str(path), "--true", "y", "--pred", "yhat", "--no-intervals"]
     line = main_line(capsys, args)
     true, pred = option("report", "true_col"), option("report", "pred_col")
-    assert line == (f"confmat: error: file {str(path)!r}: the {true} column and the {pred} "
-                    "column together mixes label types that cannot be ordered together: "
+    assert line == (f"confmat: error: file {str(path)!r}: the {true} column with the {pred} "
+                    "column mixes label types that cannot be ordered together: "
                     "['number', 'string'] (the engine inferred the column types; "
                     f"{opt} can set them)"), line
     no_python_words(line, COLUMN_TYPES)

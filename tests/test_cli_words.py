@@ -182,8 +182,8 @@ CASES = [
     ("true and predicted labels of two kinds",
      ["compare", "{d}/b.csv", "--true", "y", "--pred", "yhat,g", "--no-intervals"],
      lambda d: confmat.ConfusionMatrix.from_predictions([0, 1, 1, 0], ["a", "b", "a", "b"]),
-     lambda: [takes(confmat.ConfusionMatrix.from_predictions, "y_true") + " and "
-              + takes(confmat.ConfusionMatrix.from_predictions, "y_pred") + " together mixes"],
+     lambda: [takes(confmat.ConfusionMatrix.from_predictions, "y_true") + " with "
+              + takes(confmat.ConfusionMatrix.from_predictions, "y_pred") + " mixes"],
      [("compare", "true_col"), ("compare", "pred_cols")]),
     ("a positive class of no label",
      ["report", *B, "--score", "p", "--pos-label", "7"],

@@ -683,16 +683,16 @@ CASES: list[Case] = [
     Case("labels-ints-but-strings-predicted",  # was: every prediction silently "other"
          lambda: (np.array([1, 2, 1]), np.array(["a", "b", "a"])),
          Raises(TypeError,
-                r"y_true and y_pred together mixes label types .*\['number', 'string'\]"),
+                r"y_true with y_pred mixes label types .*\['number', 'string'\]"),
          Raises(ValueError, "Mix of label input types"), labels=lambda: [1, 2]),
     Case("labels-strings-but-ints-predicted",
          lambda: (pd.Series(pd.Categorical(["a", "b", "a"])), np.array([1, 2, 1])),
          Raises(TypeError,
-                r"y_true and y_pred together mixes label types .*\['number', 'string'\]"),
+                r"y_true with y_pred mixes label types .*\['number', 'string'\]"),
          Raises(ValueError, "Mix of label input types"), labels=lambda: ["a", "b"]),
     Case("labels-ints-but-bools-predicted",  # was: True counted as the class 1
          lambda: (pl.Series([1, 0, 1]), pl.Series([True, False, False])),
-         Raises(TypeError, r"y_true and y_pred together mixes .*\['bool', 'number'\]"), SKLEARN,
+         Raises(TypeError, r"y_true with y_pred mixes .*\['bool', 'number'\]"), SKLEARN,
          labels=lambda: [0, 1]),
     # ------------------------------------------------------------------ sample_weight
     Case("weights-NaN", lambda: (np.array([1, 2, 1, 2]), np.array([1, 1, 2, 2])),

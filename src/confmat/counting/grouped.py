@@ -21,7 +21,7 @@ import numpy as np
 from ..deps import njit, numba_kernels
 from ..inputs.columns import LabelColumn
 from ..inputs.encode import check_sample_weight, normalize_labels
-from ..inputs.kinds import check_label_kinds, check_seen_kinds, unify_numbers
+from ..inputs.kinds import check_seen_kinds, unify_numbers
 from ..words import arg
 from .codes import coded_pair, compact, onto_book, threads
 from .kernels import MAX_DIRECT_RANGE, MIN_STRETCH, NUMBA_MIN_SIZE, load_kernels
@@ -229,7 +229,7 @@ def _coded_triples(
 
 def _book(vt: list[Any], vp: list[Any], labels: Any) -> tuple[list[Any], bool]:
     if labels is None:
-        check_label_kinds(vt + vp, f"{arg('y_true')} and {arg('y_pred')} together")
+        check_seen_kinds(vt, vp)
         try:
             # each column's labels once (1 before 1.0 kept), as confusion_counts does
             also = [*dict.fromkeys(vt), *dict.fromkeys(vp)]

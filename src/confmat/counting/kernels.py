@@ -37,7 +37,7 @@ import numpy as np
 from ..deps import numba_module
 from ..inputs.columns import CodedLabels, check_label_pair
 from ..inputs.encode import check_sample_weight, normalize_labels
-from ..inputs.kinds import check_label_kinds, check_seen_kinds, unify_numbers
+from ..inputs.kinds import check_seen_kinds, unify_numbers
 from ..words import arg
 from .codes import coded_pair, compact, onto_book, threads
 from .jit_count import count_kernels
@@ -254,7 +254,7 @@ def _coded_counts(
 
 # ----------------------------------------------------------------------------- the label book
 def _sorted_labels(vt: list[Any], vp: list[Any]) -> list[Any]:
-    check_label_kinds(vt + vp, f"{arg('y_true')} and {arg('y_pred')} together")
+    check_seen_kinds(vt, vp)
     try:
         # each column's labels once, its first of equal values kept (1 before 1.0), as the
         # numpy path factorises them: a float column makes the codebook float

@@ -302,7 +302,7 @@ def _factorize_fixed_width(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> list[Any]:
     va, vb = [py_scalar(v) for v in a.tolist()], [py_scalar(v) for v in b.tolist()]
     items = set(va) | set(vb)
-    check_label_kinds(list(items), f"{arg('y_true')} and {arg('y_pred')} together")
+    check_seen_kinds(va, vb)
     try:  # a float column makes the codebook float even where its labels equal integers
         return unify_numbers(sorted(items), also=va + vb)
     except TypeError as exc:

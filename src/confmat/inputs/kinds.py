@@ -184,12 +184,12 @@ def check_seen_kinds(seen_t: Sequence[Any], seen_p: Sequence[Any],
     >>> check_seen_kinds([1, 2], ["a"], [1, 2])
     Traceback (most recent call last):
     ...
-    TypeError: y_true and y_pred together mixes label types that cannot be ordered together: ['number', 'string']
+    TypeError: y_true with y_pred mixes label types that cannot be ordered together: ['number', 'string']
     """
     seen = [*seen_t, *seen_p]
-    check_label_kinds(seen, f"{arg('y_true')} and {arg('y_pred')} together")
+    check_label_kinds(seen, f"{arg('y_true')} with {arg('y_pred')}")
     if book is not None and seen:
-        check_label_kinds(seen[:1] + list(book[:1]), f"{arg('labels')} and the data")
+        check_label_kinds(seen[:1] + list(book[:1]), f"{arg('labels')} with the data")
 
 
 def py_scalar(v: Any) -> Any:
