@@ -279,10 +279,13 @@ def test_histogram_bad_input():
         ScoreHistogram(["a", "b"], pos_label="c")
     with pytest.raises(ValueError, match="y_true contains label 'x'"):
         ScoreHistogram(["a", "b"]).update(["a", "x"], [0.1, 0.2])
-    with pytest.raises(ValueError, match="y_score must be 1-D"):
+    with pytest.raises(ValueError, match=r"^y_score has 3 columns but the labels are \[0, 1\]"):
         h.update([0, 1], np.ones((2, 3)) / 3)
+    with pytest.raises(ValueError, match=r"y_score must be 1-D, got an array of shape \(2, 1, 1\)"):
+        h.update([0, 1], np.ones((2, 1, 1)))
     h3 = ScoreHistogram([0, 1, 2], bins=10)
-    with pytest.raises(ValueError, match=r"y_score must have shape \(n, 3\)"):
+    with pytest.raises(ValueError, match=r"y_score must be 2-D \(n_samples, n_classes\), got "
+                                         r"shape \(2,\)"):
         h3.update([0, 1], [0.1, 0.2])
     with pytest.raises(ValueError, match="rows must be probabilities summing to 1"):
         h3.update([0, 1], [[0.5, 0.5, 0.5], [0.2, 0.2, 0.6]])

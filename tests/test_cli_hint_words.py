@@ -282,18 +282,23 @@ def test_confmat_where_lists_exactly_the_allow_lists(capsys):
 # ----------------------------------------------------------------- PyCM keys, explain
 def test_metrics_pycm_lists_exactly_the_pycm_keys(capsys):
     table = confmat.metrics.pycm_keys()
+    words = confmat.metrics.pycm_interpretations()  # the interpretation keys, with a scale
     got = run_json(capsys, ["metrics", "--pycm", "--json"])
-    assert {(e["table"], e["key"]) for e in got} == set(table)
-    assert sorted(map(json.dumps, got)) == sorted(json.dumps(e.describe(), default=str)
-                                                  for es in table.values() for e in es)
+    assert {(e["table"], e["key"]) for e in got} == set(table) | {
+        (e.table, k) for k, e in words.items()}
+    assert sorted(map(json.dumps, got)) == sorted(
+        [json.dumps(e.describe(), default=str) for es in table.values() for e in es]
+        + [json.dumps(e.describe()) for e in words.values()])
     assert main(["metrics", "--pycm"]) == 0
     text = capsys.readouterr().out
-    assert all(key in text for _, key in table)
-    assert f"{sum(map(len, table.values()))} PyCM statistics" in text
-    got = run_json(capsys, ["metrics", "--pycm", "--kind", "overall", "tpr", "--json"])
+    assert all(key in text for _, key in table) and all(key in text for key in words)
+    assert f"{sum(map(len, table.values())) + len(words)} PyCM statistics" in text
+    got = run_json(capsys, ["metrics", "--pycm", "--kind", "overall", "kappa", "--json"])
     assert {(e["table"], e["key"]) for e in got} == {
         (t, k) for (t, k), es in table.items() if t == "overall"
-        and any("tpr" in k.lower() or "tpr" in e.metric for e in es)}
+        and any("kappa" in k.lower() or "kappa" in e.metric for e in es)} | {
+        (e.table, k) for k, e in words.items() if e.table == "overall"
+        and ("kappa" in k.lower() or "kappa" in e.metric)}
 
 
 def test_explain_points_at_the_pycm_listing(capsys):

@@ -83,3 +83,52 @@ def test_metric_guide_is_current() -> None:
     for name in (s.name for s in list_metrics()):
         assert f"### `{name}`" in fresh
     assert "MCC lies in [0, 1]" in fresh  # Kneusel (2021)'s error is noted
+
+
+def _pycm_stat_keys() -> dict[str, bool]:
+    """PyCM's own keys (the oracle): every key of ``class_stat`` and ``overall_stat`` of a few
+    tables, True for the interpretation keys (values that are words, not numbers)."""
+    import warnings
+
+    import pycm
+
+    keys: dict[str, bool] = {}
+    for table in ([[9, 1, 0], [2, 7, 1], [0, 3, 8]], [[30, 4], [6, 25]], [[5, 5], [4, 6]]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cm = pycm.ConfusionMatrix(matrix={i: dict(enumerate(r)) for i, r in enumerate(table)})
+        for key, value in cm.overall_stat.items():
+            keys[key] = keys.get(key, False) or (isinstance(value, str) and value != "None")
+        for key, per_class in cm.class_stat.items():
+            keys[key] = keys.get(key, False) or any(isinstance(v, str) and v != "None"
+                                                    for v in per_class.values())
+    return keys
+
+
+def test_explain_accepts_exactly_the_pycm_keys_metrics_pycm_lists(capsys) -> None:
+    """One key set: a PyCM key works in ``confmat explain`` if and only if ``confmat metrics
+    --pycm`` lists it; PyCM's interpretation keys (read from PyCM itself) are among them."""
+    from confmat.cli.app import main
+
+    assert main(["metrics", "--pycm", "--json"]) == 0
+    listed = {e["key"]: e for e in json.loads(capsys.readouterr().out)}
+    pycm_keys = _pycm_stat_keys()
+    words = {k for k, is_words in pycm_keys.items() if is_words}
+    assert len(words) == 16, sorted(words)  # PyCM 4.6: SOA1-SOA10, PLRI, NLRI, DPI, AUCI, MCCI, QI
+    assert words <= set(listed), sorted(words - set(listed))
+    for key in words:  # listed with the scale whose bands are PyCM's words
+        assert listed[key]["scale"] in explain(key).scales, key
+        assert explain(key).name == listed[key]["metric"], key
+    for key in sorted(set(pycm_keys) | set(listed)):
+        try:
+            explain(key)
+            accepted = True
+        except ValueError:
+            accepted = False
+        assert accepted == (key in listed), key
+
+
+def test_a_key_metrics_pycm_does_not_list_is_refused_with_suggestions() -> None:
+    with pytest.raises(ValueError, match=r"^unknown metric 'SOA1\(Landis Koch\)'; did you mean "
+                                         r"'SOA1\(Landis & Koch\)'"):
+        explain("SOA1(Landis Koch)")

@@ -284,7 +284,7 @@ def test_comparison_against_sklearn_and_holm() -> None:
 
 def test_bad_scores_are_named() -> None:
     cm = confmat.ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0])
-    with pytest.raises(ValueError, match="one value per sample"):
+    with pytest.raises(ValueError, match=r"^y_true and y_score have different lengths: 3 and 2$"):
         build_report(cm, y_true=[0, 1, 1], y_score=[0.1, 0.2], intervals=False)
     with pytest.raises(ValueError, match="NaN"):
         build_report(cm, y_true=[0, 1, 1], y_score=[0.1, np.nan, 0.3], intervals=False)

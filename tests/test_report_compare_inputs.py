@@ -47,7 +47,8 @@ def test_predictions_outside_labels_name_both_models_and_labels() -> None:
 
 def test_scores_of_one_model_that_do_not_fit_name_it() -> None:
     s = np.linspace(0, 1, len(Y))
-    with pytest.raises(ValueError, match=r"model 'b'.*one value per sample"):
+    with pytest.raises(ValueError, match=r"^while evaluating model 'b': y_true and y_score have "
+                                         r"different lengths: 8 and 7$"):
         build_comparison(Y, {"a": Y, "b": Y}, scores={"a": s, "b": s[:-1]}, intervals=False)
     with pytest.raises(ValueError, match=r"model 'b'.*NaN"):
         build_comparison(Y, {"a": Y, "b": Y}, scores={"a": s, "b": np.r_[np.nan, s[1:]]},

@@ -169,7 +169,7 @@ def test_compare_multiclass_scores_give_hand_till_per_model(three_class, capsys)
 @pytest.mark.parametrize("args, fragment", [
     (["--scores", "a1,b1,c1"], "give --scores once per --pred column (2)"),
     (["--scores", "a1,b1,c1", "--score", "a1,a2"], "not both"),
-    (["--scores", "a1,b1", "--scores", "a2,b2"], "one column per class"),
+    (["--scores", "a1,b1", "--scores", "a2,b2"], "has 2 columns but the labels are ['a', 'b', 'c']; give one score column per class"),
 ])
 def test_compare_multiclass_score_errors(three_class, capsys, args, fragment) -> None:
     assert main(["compare", three_class["one"], "--true", "y", "--pred", "p1,p2",

@@ -46,7 +46,7 @@ SOURCE = {
 
 def _scales_by_pycm_key():
     out = {s.pycm: s for s in list_scales() if s.pycm}
-    for key, name in PYCM_ALSO.items():
+    for key, (name, _) in PYCM_ALSO.items():
         out[key] = get_scale(get_scale_metric(name), name)
     return out
 

@@ -144,7 +144,7 @@ def test_update_grouped_refuses_weight_on_a_pair_of_no_samples():
 
 def test_multiclass_score_columns_before_every_class_was_seen():
     acc = Accumulator()
-    with pytest.raises(ValueError, match=r"the scores have 3 columns .* seen so far are \['a'\]"):
+    with pytest.raises(ValueError, match=r"scores has 3 columns .* seen so far are \['a'\]"):
         acc.update(["a", "a"], ["a", "a"], scores=[[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]])
     with pytest.raises(ValueError, match=r"3 columns .* \['a', 'b'\]"):
         acc.update(["a", "b"], ["a", "b"], scores=[[0.8, 0.1, 0.1], [0.2, 0.7, 0.1]])

@@ -1,8 +1,10 @@
 """``confmat.explain(name)``: everything the registry knows about one metric, for people.
 
-Accepts a metric name, an alias or an exact PyCM key ("TPR Macro", "F0.5", "95% CI", and the
-interpretation keys such as "SOA1(Landis & Koch)" or "PLRI"). The returned object is plain
-data (``to_dict()`` for JSON) and prints as a short text page, which the CLI shows as-is.
+Accepts a metric name, an alias or an exact PyCM key: a numeric statistic
+(:func:`confmat.metrics.pycm_keys`: "TPR Macro", "F0.5", "95% CI") or an interpretation key
+(:func:`confmat.metrics.pycm_interpretations`: "SOA1(Landis & Koch)", "PLRI"), the
+keys ``confmat metrics --pycm`` lists. The returned object is plain data (``to_dict()`` for
+JSON) and prints as a short text page, which the CLI shows as-is.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from .metrics import find_pycm, get_metric
+from .metrics import find_pycm, get_metric, pycm_interpretations
 from .metrics.registry import MetricSpec, pycm_keys_of
 from .metrics.scales import list_scales
 from .words import arg
@@ -175,18 +177,6 @@ def _pycm_text(spec: MetricSpec) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _pycm_interpretation_keys() -> dict[str, str]:
-    """PyCM's string-valued keys ('SOA1(Landis & Koch)', 'PLRI', ...) -> the metric whose
-    interpretation scale reproduces them."""
-    from .metrics.scales import PYCM_ALSO
-
-    out = {s.pycm: s.metrics[0] for s in list_scales() if s.pycm}
-    out["MCCI"] = "class_mcc"
-    out["SOA8(Lambda B)"] = "lambda_b"
-    assert set(PYCM_ALSO) <= set(out)
-    return out
-
-
 def _unknown(name: str, error: ValueError) -> ValueError:
     """An unknown name: the closest metric names, aliases, PyCM keys and PyCM interpretation
     keys, compared without case ("tpr macro" suggests PyCM's 'TPR Macro')."""
@@ -200,7 +190,7 @@ def _unknown(name: str, error: ValueError) -> ValueError:
             shown.setdefault(n.lower(), n)
     for _, key in pycm_keys():
         shown.setdefault(key.lower(), key)
-    for key in _pycm_interpretation_keys():
+    for key in pycm_interpretations():
         shown.setdefault(key.lower(), key)
     close = difflib.get_close_matches(name.lower().strip(), list(shown), n=4, cutoff=0.6)
     if not close:
@@ -248,10 +238,10 @@ def explain(name: str) -> Explanation:
         try:
             spec = get_metric(find_pycm(name)[0].metric)
         except (ValueError, TypeError):
-            scale_metric = _pycm_interpretation_keys().get(name)
-            if scale_metric is None:
+            interpretation = pycm_interpretations().get(name)
+            if interpretation is None:
                 raise _unknown(name, metric_error) from None
-            spec = get_metric(scale_metric)
+            spec = get_metric(interpretation.metric)
         asked_as = name
     scales = list_scales(spec.name)
     return Explanation(

@@ -92,8 +92,8 @@ def add_chunk_scores(
     """Add a chunk's scores into the accumulator's histogram, made on the first chunk.
 
     The first histogram's classes are the fixed labels, else the sorted labels known after
-    this chunk; multiclass score columns are refused until every class was seen (which
-    class a column scores is unknown before). :meth:`ScoreHistogram.update
+    this chunk; without fixed labels, multiclass score columns are refused until every class
+    was seen (which class a column scores is unknown before). :meth:`ScoreHistogram.update
     <confmat.binned.ScoreHistogram.update>` validates the whole chunk before adding it, so a
     rejected chunk leaves the running histogram untouched.
 
@@ -136,9 +136,11 @@ def add_chunk_scores(
         else:
             classes = unify_numbers(sorted(set(acc.labels) | {py_scalar(v) for v in seen}))
         width = np.shape(scores)[1] if np.ndim(scores) == 2 else 0
-        if width > 2 and width != len(classes):
+        # fixed labels: the histogram refuses a matrix that does not fit them, in the door's
+        # words; grown ones may still lack the classes of the columns
+        if width > 2 and width != len(classes) and not acc.labels_fixed:
             raise ValueError(
-                f"{where}: the scores have {width} columns (one per class) but the "
+                f"{where}: scores has {width} columns (one per class) but the "
                 f"classes seen so far are {classes[:10]}; which class each column scores "
                 "is unknown until every class was seen: pass labels= to the Accumulator"
             )
@@ -151,7 +153,7 @@ def add_chunk_scores(
     # ScoreHistogram.update validates the whole chunk before adding it, so a rejected
     # chunk leaves the running histogram untouched (tested in test_scores_rules).
     try:
-        hist.update(y_true, scores, sample_weight=sample_weight)
+        hist.update(y_true, scores, sample_weight=sample_weight, score_name="scores")
     except (ValueError, TypeError) as exc:
         hint = ("" if acc.labels_fixed or "not in labels" not in str(exc)
                 else " (pass labels= to fix the classes up front)")

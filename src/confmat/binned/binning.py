@@ -22,7 +22,7 @@ def _kernels() -> Any:
 
 
 def count_in_place(codes: np.ndarray, s: np.ndarray, counts: np.ndarray, edges: np.ndarray,
-                   score_range: tuple[float, float]) -> bool:
+                   score_range: tuple[float, float], name: str = "y_score") -> bool:
     """Add an unweighted chunk straight into ``counts`` with the numba kernel, if it applies.
 
     Unweighted chunks on one thread (the chunks of a stream) go straight into ``counts``,
@@ -43,6 +43,8 @@ def count_in_place(codes: np.ndarray, s: np.ndarray, counts: np.ndarray, edges: 
         The bin edges (:attr:`ScoreHistogram.edges <confmat.binned.ScoreHistogram.edges>`).
     score_range : tuple of float
         ``(lo, hi)``, the range every score must lie in.
+    name : str, default 'y_score'
+        The scores' argument name, for the message.
 
     Returns
     -------
@@ -74,11 +76,12 @@ def count_in_place(codes: np.ndarray, s: np.ndarray, counts: np.ndarray, edges: 
     bad = count_rows(*args, 1)
     if bad >= 0:
         count_rows(*args, -1)
-        range_error(s, int(bad), score_range)
+        range_error(s, int(bad), score_range, name)
     return True
 
 def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tuple[int, ...],
-              edges: np.ndarray, score_range: tuple[float, float]) -> np.ndarray:
+              edges: np.ndarray, score_range: tuple[float, float],
+              name: str = "y_score") -> np.ndarray:
     """Histogram of one chunk of scores: numba when the chunk is long enough, else numpy.
 
     Both place a score ``x`` in the bin ``j`` with ``edges[j] <= x < edges[j + 1]`` (the top
@@ -98,6 +101,8 @@ def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tup
         The bin edges.
     score_range : tuple of float
         ``(lo, hi)``, the range every score must lie in.
+    name : str, default 'y_score'
+        The scores' argument name, for the message.
 
     Returns
     -------
@@ -137,11 +142,11 @@ def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tup
             max(1, int(numba.get_num_threads())),
         )
         if (bad >= 0).any():
-            range_error(s, int(bad[bad >= 0].min()), score_range)
+            range_error(s, int(bad[bad >= 0].min()), score_range, name)
         return flat.reshape(k, c, b)
     out_of_range = ~((s >= lo) & (s <= hi))  # NaN too, as in the kernels
     if out_of_range.any():
-        range_error(s, int(np.argwhere(out_of_range)[0][0]), score_range)
+        range_error(s, int(np.argwhere(out_of_range)[0][0]), score_range, name)
     j = ((s - lo) * (b / (hi - lo))).astype(np.int64)
     np.clip(j, 0, b - 1, out=j)
     upper = np.append(edges[1:-1], np.inf)
@@ -154,7 +159,8 @@ def bin_chunk(codes: np.ndarray, s: np.ndarray, w: np.ndarray | None, shape: tup
         flat = flat.astype(np.int64)
     return flat.reshape(k, c, b)
 
-def range_error(s: np.ndarray, row: int, score_range: tuple[float, float]) -> None:
+def range_error(s: np.ndarray, row: int, score_range: tuple[float, float],
+                name: str = "y_score") -> None:
     """Raise the ValueError of the first bad score: NaN or infinite anywhere, else a score
     outside ``score_range`` at ``row``.
 
@@ -171,6 +177,8 @@ def range_error(s: np.ndarray, row: int, score_range: tuple[float, float]) -> No
         A row of ``s`` holding a score outside ``score_range``.
     score_range : tuple of float
         ``(lo, hi)``.
+    name : str, default 'y_score'
+        The scores' argument name (an Accumulator's ``scores``).
 
     Raises
     ------
@@ -187,11 +195,11 @@ def range_error(s: np.ndarray, row: int, score_range: tuple[float, float]) -> No
     ...
     ValueError: y_score has a score 1.5 outside score_range=(0.0, 1.0) at row 1; choose a score_range that covers every score
     """
-    finite_float(s[:, 0] if s.shape[1] == 1 else s, s.shape[0], "y_score")
+    finite_float(s[:, 0] if s.shape[1] == 1 else s, s.shape[0], name)
     lo, hi = score_range
     bad = float(s[row][(s[row] < lo) | (s[row] > hi)][0])
     raise ValueError(
-        f"y_score has a score {bad!r} outside score_range=({lo}, {hi}) at row {row}; "
+        f"{name} has a score {bad!r} outside score_range=({lo}, {hi}) at row {row}; "
         "choose a score_range that covers every score"
     )
 

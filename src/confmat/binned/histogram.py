@@ -12,11 +12,14 @@ import numpy as np
 from ..inputs.encode import as_1d, check_sample_weight, factorize, normalize_labels
 from ..inputs.kinds import check_known_kinds, label_kind, py_scalar
 from ..inputs.probabilities import check_rows_sum_to_one
-from ..inputs.scores import check_score_range, histogram_edges
+from ..inputs.score_columns import check_score_columns
+from ..inputs.score_shape import check_score_length
+from ..inputs.scores import check_score_range, histogram_edges, numeric_1d
 from ..inputs.targets import (
     binary_pos_label,
     check_bins,
     check_pos_label_kind,
+    check_scores_2d,
     encode_truth,
     finite_float,
     float_scores,
@@ -42,9 +45,9 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         The classes, fixed up front so that histograms of different chunks can be added.
         Two labels: a binary problem whose scores are those of ``labels[1]`` (the positive
         class; with ``pos_label`` the labels are reordered to ``[other, pos_label]``), given
-        as ``(n,)`` or as an ``(n, 2)`` probability matrix (column 1 is used). More labels: a
-        multiclass problem with ``(n, K)`` probability matrices, columns in the order of
-        ``labels``. Not given: a binary problem whose positive class follows confmat's one
+        as ``(n,)``, one column ``(n, 1)`` or an ``(n, 2)`` probability matrix (column 1 is
+        used). More labels: a multiclass problem with ``(n, K)`` probability matrices,
+        columns in the order of ``labels``. Not given: a binary problem whose positive class follows confmat's one
         rule on every chunk (:func:`confmat.inputs.targets.resolve_pos_label`): ``y_true`` in
         {0, 1}, {-1, 1} or {False, True} scores the class 1 (True); other labels need
         ``pos_label``, and all classes but ``pos_label`` count as negative. ``labels`` is then
@@ -234,43 +237,50 @@ class ScoreHistogram(HistogramCurves, HistogramState):
             ) from None
         return lut[codes] if lut.size else codes
 
-    def _scores(self, y_score: Any, n: int, finite: bool) -> np.ndarray:
+    def _check_shape(self, y_true: Any, y_score: Any, name: str) -> np.ndarray:
+        """``y_score`` as an array whose shape fits ``y_true`` and the labels, checked before
+        the content of either (the door's order: lengths, then the columns of a matrix
+        against the labels, :func:`~confmat.inputs.score_columns.check_score_columns`)."""
         if y_score is None:
-            raise TypeError("y_score must be an array of scores, got None")
+            raise TypeError(f"{name} must be an array of scores, got None")
+        check_score_length(y_true, y_score, name)
         s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
-        if self.is_binary:
-            if s.ndim == 2 and s.shape[1] == 2:
-                s = s[:, 1]
-            if s.ndim != 1:
-                raise ValueError(
-                    f"y_score must be 1-D (scores of {self.labels[1]!r}) or (n, 2) for a "
-                    f"binary histogram, got shape {s.shape}"
-                )
-            # NaN and infinite scores fail the bin lookup's range test, which then raises the
-            # door's message (binning.range_error): no separate pass unless weights follow
-            s = (finite_float if finite else float_scores)(s, n, "y_score")[:, None]
-        else:
-            k = len(self.labels)
-            if s.ndim != 2 or s.shape[1] != k:
-                raise ValueError(
-                    f"y_score must have shape (n, {k}) (one column per label), got {s.shape}"
-                )
-            s = finite_float(s, n, "y_score")
-            check_rows_sum_to_one(s, "y_score")
+        check_score_columns(s, self.labels, name)
         return s
 
-    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreHistogram:
+    def _scores(self, s: np.ndarray, n: int, finite: bool, name: str) -> np.ndarray:
+        if self.is_binary:
+            if s.ndim == 2 and s.shape[1] in (1, 2):  # the scores of labels[1]: the last column
+                s = s[:, -1]
+            if s.ndim != 1:
+                numeric_1d(s, name)  # raises the door's message of an array that is not 1-D
+            # NaN and infinite scores fail the bin lookup's range test, which then raises the
+            # door's message (binning.range_error): no separate pass unless weights follow
+            return (finite_float if finite else float_scores)(s, n, name)[:, None]
+        s = check_scores_2d(s, n, name)
+        check_rows_sum_to_one(s, name)
+        return s
+
+    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None, *,
+               score_name: str = "y_score") -> ScoreHistogram:
         """Add one chunk of samples; returns ``self`` (so ``h.update(...).update(...)``).
+
+        The shapes are checked first, as by every score-taking function of confmat: the
+        length of ``y_score`` against ``y_true``'s, the columns of a score matrix against
+        ``labels``; then the labels, then the scores.
 
         Parameters
         ----------
         y_true : array-like of shape (n,)
             True labels, all in ``labels``.
-        y_score : array-like of shape (n,) or (n, K)
-            Scores in ``score_range`` (binary: of ``labels[1]``; multiclass: rows of class
-            probabilities summing to 1).
+        y_score : array-like of shape (n,), (n, 1), (n, 2) or (n, K)
+            Scores in ``score_range`` (binary: of ``labels[1]``, one column or the second of
+            two; multiclass: one column per label, rows of class probabilities summing to 1).
         sample_weight : array-like of shape (n,), optional
             Non-negative weights; the histogram then holds float sums of weights.
+        score_name : str, default 'y_score'
+            The scores' name in error messages (an :class:`~confmat.Accumulator` passes its
+            argument's, ``'scores'``).
 
         Returns
         -------
@@ -280,26 +290,29 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         Raises
         ------
         ValueError, TypeError
-            A label not in ``labels``, a score outside ``score_range`` (the chunk is not
-            added), scores of the wrong shape, bad weights, weights whose running total would
-            pass the largest float64 (the chunk is not added).
+            Scores of another length than ``y_true``, a score matrix whose columns are not
+            one per label (:func:`~confmat.inputs.score_columns.score_columns_error`), a
+            label not in ``labels``, a score outside ``score_range`` (naming the argument,
+            the score, the range and the row; the chunk is not added), bad weights, weights
+            whose running total would pass the largest float64 (the chunk is not added).
 
         Examples
         --------
         >>> ScoreHistogram(bins=2).update([0, 1, 1], [0.2, 0.7, 0.9]).counts[:, 0].tolist()
         [[1, 0], [0, 2]]
         """
+        s = self._check_shape(y_true, y_score, score_name)
         codes = self._codes(y_true)
         n = codes.shape[0]
-        s = self._scores(y_score, n, finite=sample_weight is not None)
+        s = self._scores(s, n, sample_weight is not None, score_name)
         # a chunk may weigh nothing, as in the Accumulator: the stream is what must weigh
         w = (check_sample_weight(sample_weight, n, all_zero_ok=True)
              if sample_weight is not None else None)
         if n == 0:
             return self
-        if w is None and not self.is_weighted and self._count_in_place(codes, s):
+        if w is None and not self.is_weighted and self._count_in_place(codes, s, score_name):
             return self
-        hist = self._bin(codes, s, w)
+        hist = self._bin(codes, s, w, score_name)
         if w is not None or self.is_weighted:
             self.counts = _add_weights(self.counts, hist, "ScoreHistogram.update")
         else:
@@ -367,11 +380,12 @@ class ScoreHistogram(HistogramCurves, HistogramState):
         np.add.at(self.counts[:, 0, :], (t, b), c.astype(self.counts.dtype))
         return self
 
-    def _count_in_place(self, codes: np.ndarray, s: np.ndarray) -> bool:
-        return count_in_place(codes, s, self.counts, self.edges, self.score_range)
+    def _count_in_place(self, codes: np.ndarray, s: np.ndarray, name: str) -> bool:
+        return count_in_place(codes, s, self.counts, self.edges, self.score_range, name)
 
-    def _bin(self, codes: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-        return bin_chunk(codes, s, w, self.counts.shape, self.edges, self.score_range)
+    def _bin(self, codes: np.ndarray, s: np.ndarray, w: np.ndarray | None,
+             name: str) -> np.ndarray:
+        return bin_chunk(codes, s, w, self.counts.shape, self.edges, self.score_range, name)
 
     # ---------------------------------------------------------------- merging
     def copy(self) -> ScoreHistogram:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -21,7 +22,9 @@ from .render import esc
 @click.option("--json", "as_json", is_flag=True, help="Print the matching specs as JSON.")
 @click.option("--pycm", is_flag=True,
               help="List the PyCM statistics confmat reproduces instead (PyCM's table and key, "
-                   "the registry metric with its average and parameters); QUERY then matches "
+                   "the registry metric with its average and parameters; for PyCM's "
+                   "interpretation keys such as 'SOA1(Landis & Koch)', the scale of "
+                   "cm.interpret): every key 'confmat explain' accepts. QUERY then matches "
                    "the PyCM key or the metric's name, --kind per_class is PyCM's class table.")
 def metrics(query: str | None, kind: str | None, family: str | None, as_json: bool,
             pycm: bool = False) -> None:
@@ -72,17 +75,21 @@ def metrics(query: str | None, kind: str | None, family: str | None, as_json: bo
 
 
 def _pycm_keys(query: str | None, kind: str | None, family: str | None, as_json: bool) -> None:
-    """``metrics --pycm``: the entries of :func:`confmat.metrics.pycm_keys`, filtered."""
+    """``metrics --pycm``: the PyCM keys ``explain`` accepts, filtered: the numeric statistics
+    of :func:`confmat.metrics.pycm_keys`, then the interpretation keys of
+    :func:`confmat.metrics.pycm_interpretations` (each with its scale)."""
     import json
 
-    from ..metrics import get_metric, pycm_keys
+    from ..metrics import PycmInterpretation, get_metric, pycm_interpretations, pycm_keys
 
     table = {"per_class": "class", "overall": "overall", None: None}[kind]
     q = query.lower() if query else None
-    entries = [e for (tname, key), es in pycm_keys().items() for e in es
-               if (table is None or tname == table)
+    every: list[Any] = [e for es in pycm_keys().values() for e in es]
+    every += pycm_interpretations().values()
+    entries = [e for e in every
+               if (table is None or e.table == table)
                and (family is None or get_metric(e.metric).family == family)
-               and (q is None or q in key.lower() or q in e.metric.lower())]
+               and (q is None or q in e.key.lower() or q in e.metric.lower())]
     if not entries:
         where = [f"--kind {kind}"] * bool(kind) + [f"--family {family}"] * bool(family)
         raise InputError((f"no PyCM key matches {query!r}" if query else "no PyCM key")
@@ -96,12 +103,16 @@ def _pycm_keys(query: str | None, kind: str | None, family: str | None, as_json:
 
     t = Table(box=box.SIMPLE_HEAD, title=f"{len(entries)} PyCM statistics",
               title_justify="left")
-    for col in ("table", "PyCM key", "metric", "average", "parameters", "element", "differs"):
-        t.add_column(col, no_wrap=col in ("table", "PyCM key", "metric"))
+    for col in ("table", "PyCM key", "metric", "average", "parameters", "element", "differs",
+                "scale"):
+        t.add_column(col, no_wrap=col in ("table", "PyCM key", "metric", "scale"))
     for e in entries:
+        if isinstance(e, PycmInterpretation):  # words for the metric's value, by a scale
+            t.add_row(e.table, esc(e.key), e.metric, "", "", "", "", e.scale)
+            continue
         t.add_row(e.table, esc(e.key), e.metric, e.average or "",
                   esc(", ".join(f"{k}={v!r}" for k, v in e.params.items())),
-                  "" if e.element is None else str(e.element), esc(e.differs))
+                  "" if e.element is None else str(e.element), esc(e.differs), "")
     Console(highlight=False, width=None if sys.stdout.isatty() else 200).print(t)
 
 

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..inputs.score_columns import class_columns, positive_score_column
+from ..inputs.score_shape import check_score_length
 from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
 from .common import (
     APMethod,
@@ -74,6 +75,7 @@ def average_precision(
     0.8333
     """
     method = check_method(method)
+    check_score_length(y_true, y_score)  # before the labels' content
     y_arr = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y_arr.ndim == 2:
         return multilabel_average(y_true, y_score, average, sample_weight, "ap", method)
@@ -175,6 +177,7 @@ def roc_auc(
         fast = fast_binary_auc(y_true, y_score)
         if fast is not None:
             return fast
+    check_score_length(y_true, y_score)  # before the labels' content
     y_arr = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y_arr.ndim == 2 and y_arr.shape[1] > 1:
         if pos_label is not None:

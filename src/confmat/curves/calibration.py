@@ -47,6 +47,7 @@ import numpy as np
 from ..inputs.kinds import py_scalar
 from ..inputs.probabilities import check_rows_sum_to_one, check_unit_interval
 from ..inputs.score_columns import class_columns
+from ..inputs.score_shape import check_score_length
 from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
 from .scoring_rules import brier_terms, log_loss_terms, mean_score
 
@@ -456,6 +457,7 @@ def calibration(
         loss = mean_score(log_loss_terms(np.where(b.pos, b.score, 1.0 - b.score)), b.weight)
         return Calibration("binary", [b.neg_label, b.pos_label], curve, {b.pos_label: curve},
                            curve.brier, n_bins, strategy, b.pos_label, loss)
+    check_score_length(y_true, s, "y_prob")  # before the labels' content
     classes, codes = encode_truth(y_true)
     p = check_scores_2d(s, codes.shape[0], "y_prob")
     check_unit_interval(p, "y_prob")

@@ -12,6 +12,7 @@ import numpy as np
 from ..inputs.kinds import py_scalar
 from ..inputs.probabilities import check_rows_sum_to_one
 from ..inputs.score_columns import class_columns
+from ..inputs.score_shape import check_score_length
 from ..inputs.targets import check_scores_2d, check_weights, encode_truth
 from .common import (
     average_scores,
@@ -339,6 +340,7 @@ def roc_curve_ovr(
     >>> [round(a, 3) for a in ovr.aucs.values()]
     [1.0, 0.667, 0.75]
     """
+    check_score_length(y_true, y_score)  # before the labels' content
     classes, codes = encode_truth(y_true)
     s = check_scores_2d(y_score, codes.shape[0])
     cols, index = class_columns(classes, labels, s.shape[1])

@@ -36,6 +36,7 @@ from ..inputs.encode import as_1d
 from ..inputs.kinds import py_scalar
 from ..inputs.options import check_flag
 from ..inputs.score_columns import class_columns
+from ..inputs.score_shape import check_score_length
 from ..inputs.targets import check_scores_1d, check_scores_2d, check_weights, encode_truth
 from ..metrics import UndefinedMetricWarning
 from .partial import (
@@ -165,6 +166,7 @@ def multiclass_roc(
     (('specificity', 0.8, 1.0, True), 0.8704)
     """
     partial = _check_partial(partial_specificity, partial_sensitivity, correct)
+    check_score_length(y_true, y_score)  # before the labels' content
     classes, codes = encode_truth(y_true)
     n = codes.shape[0]
     chosen = _check_levels(levels, classes)

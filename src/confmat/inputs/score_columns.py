@@ -21,6 +21,7 @@ from .kinds import py_scalar
 from .targets import default_pos_label, resolve_pos_label
 
 __all__ = [
+    "check_score_columns",
     "class_columns",
     "file_column",
     "file_score_class",
@@ -32,8 +33,9 @@ __all__ = [
 ]
 
 
-def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> ValueError:
-    """The one error for score columns that do not fit the labels of a file or a stream.
+def score_columns_error(where: str, scores: list[str] | int, labels: list[Any]) -> ValueError:
+    """The one error for score columns that do not fit the labels of a file, a stream or a
+    score matrix (:func:`check_score_columns`).
 
     One column serves a binary problem (the scores of the second label), or with
     ``pos_label`` one class against the rest (:func:`one_column_class`); several columns
@@ -42,9 +44,9 @@ def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> Val
     Parameters
     ----------
     where : str
-        Names the source (``"file 'p.csv'"``).
-    scores : list of str
-        The score columns given.
+        Names the source (``"file 'p.csv'"``, or the argument of a score matrix).
+    scores : list of str or int
+        The score columns given, or the number of columns of a score matrix.
     labels : list
         The sorted labels seen (true and predicted) or given.
 
@@ -60,16 +62,57 @@ def score_columns_error(where: str, scores: list[str], labels: list[Any]) -> Val
     >>> print(score_columns_error("file 'p.csv'", ["p", "q", "r"], [0, 1]))
     file 'p.csv': 3 score columns ['p', 'q', 'r'] but the labels are [0, 1]; give one score column (of the second label) or two, in label order
     """
+    count = scores if isinstance(scores, int) else len(scores)
+    plural = "s" if count > 1 else ""
+    found = (f"{where} has {count} column{plural}" if isinstance(scores, int)
+             else f"{where}: {count} score column{plural} {scores}")
     if len(labels) > 2:
         want = "one score column per class, in label order"
-        if len(scores) == 1:
+        if count == 1:
             want += (f", or {arg('pos_label')}, the class the one column scores (a binary "
                      "problem: that class against every other)")
     else:
         want = "one score column (of the second label) or two, in label order"
     shown = f"{labels[:10]}{'...' if len(labels) > 10 else ''}"
-    return ValueError(f"{where}: {len(scores)} score column{'s' if len(scores) > 1 else ''} "
-                      f"{scores} but the labels are {shown}; give {want}")
+    return ValueError(f"{found} but the labels are {shown}; give {want}")
+
+
+def check_score_columns(s: np.ndarray, labels: list[Any], name: str = "y_score") -> None:
+    """Refuse a score matrix whose columns do not fit the classes they score, in the words of
+    :func:`score_columns_error`: one column per label, in label order (for two labels, one
+    column or two).
+
+    The check of every caller that knows its labels before it reads the scores (a
+    :class:`~confmat.binned.ScoreHistogram`, a report's classes), so that the same matrix
+    gets the same message wherever it is given.
+
+    Parameters
+    ----------
+    s : ndarray
+        The scores; only a 2-D array is checked (the caller's own rule refuses other
+        shapes, or reads a 1-D array as the scores of one class).
+    labels : list
+        The classes the columns score, in column order.
+    name : str, default 'y_score'
+        The scores' argument name.
+
+    Raises
+    ------
+    ValueError
+        Another number of columns (:func:`score_columns_error`).
+
+    Examples
+    --------
+    >>> check_score_columns(np.zeros((4, 3)), [0, 1, 2])
+    >>> check_score_columns(np.zeros((4, 2)), [0, 1, 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score has 2 columns but the labels are [0, 1, 2]; give one score column per class, in label order
+    """
+    width = s.shape[1] if s.ndim == 2 else None
+    if width is None or width == len(labels) or (len(labels) == 2 and width == 1):
+        return
+    raise score_columns_error(arg(name), width, list(labels))
 
 
 def one_column_class(true_classes: list[Any], labels: list[Any], pos_label: Any, *,

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .encode import all_finite, as_1d
+from .score_shape import length_error
 
 #: The most score bins a histogram takes: 10 million bins of [0, 1] are 1e-7 wide, finer than
 #: a float32 score resolves, and their counts already take 80 MB per class and score column.
@@ -249,7 +250,7 @@ def float_scores(s: np.ndarray, n: int, name: str) -> np.ndarray:
     if s.dtype.kind not in "iufb":
         raise TypeError(f"{name} must contain numbers, got dtype {s.dtype}")
     if s.shape[0] != n:
-        raise ValueError(f"y_true and {name} have different lengths: {n} and {s.shape[0]}")
+        raise length_error(n, s.shape[0], name)
     out = s.astype(np.float64, copy=False)
     if s.dtype.kind in "iu" and s.size and (s.max() > 2**53 or s.min() < -(2**53)):
         check_integer_scores(s, name)

@@ -26,6 +26,7 @@ import numpy as np
 from ..words import arg, arg_value, give, say
 from .encode import as_1d, check_sample_weight, factorize
 from .kinds import label_kind, py_scalar
+from .score_shape import check_score_length
 from .scores import (
     MAX_BINS,
     check_bins,
@@ -536,7 +537,9 @@ def binary_target(
     Raises
     ------
     ValueError, TypeError
-        As :func:`binary_truth`, :func:`check_scores_1d` and :func:`check_weights`.
+        Scores of another length than ``y_true``, checked first
+        (:func:`~confmat.inputs.score_shape.check_score_length`); then as
+        :func:`binary_truth`, :func:`check_scores_1d` and :func:`check_weights`.
 
     Examples
     --------
@@ -548,6 +551,7 @@ def binary_target(
     ...
     ValueError: pos_label='b' is not one of the labels in y_true_b ['a']
     """
+    check_score_length(y_true, y_score, score_name, true_name)  # before any content
     classes, codes = encode_truth(y_true, true_name)
     score = check_scores_1d(y_score, codes.shape[0], score_name)
     pos_label = resolve_pos_label(classes, pos_label, true_name)

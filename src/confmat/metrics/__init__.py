@@ -65,6 +65,7 @@ from .registry import (
     pycm_keys,
     register,
 )
+from .scales import PycmInterpretation, pycm_interpretations
 from .stats import ClassCounts, Stats
 from .zero_division import Division, UndefinedMetricWarning
 
@@ -73,6 +74,7 @@ __all__ = [
     "ClassCounts",
     "Division",
     "MetricSpec",
+    "PycmInterpretation",
     "PycmKey",
     "Stats",
     "UndefinedMetricWarning",
@@ -83,6 +85,7 @@ __all__ = [
     "find_pycm",
     "get_metric",
     "list_metrics",
+    "pycm_interpretations",
     "pycm_keys",
     "register",
 ]

@@ -15,7 +15,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -300,8 +300,95 @@ _scale("yule_q", "Yule's Q strength (PyCM)", ("yule_q",),
        [(-INF, 0.25, "Negligible"), (0.25, 0.5, "Weak"), (0.5, 0.75, "Moderate"),
         (0.75, INF, "Strong", True)],
        R.PYCM, pycm="QI")
-# PyCM also applies MCCI per class (class_mcc) and SOA8 to lambda B: same bands as above.
-PYCM_ALSO = {"MCCI": "matthews", "SOA8(Lambda B)": "lambda"}
+#: PyCM's interpretation keys of a scale's bands applied to another of its metrics:
+#: ``key -> (scale, metric)`` (MCCI per class, SOA8 to lambda B; a scale's own ``pycm`` key
+#: reads its first metric).
+PYCM_ALSO = {"MCCI": ("matthews", "class_mcc"), "SOA8(Lambda B)": ("lambda", "lambda_b")}
+
+
+@dataclass(frozen=True)
+class PycmInterpretation:
+    """One of PyCM's interpretation keys - a statistic whose value is words, such as
+    ``'SOA1(Landis & Koch)'`` or ``'PLRI'`` - and the scale that reproduces its bands.
+
+    Parameters
+    ----------
+    key : str
+        PyCM's key.
+    table : {"class", "overall"}
+        ``"class"`` for PyCM's ``class_stat``, ``"overall"`` for ``overall_stat``.
+    metric : str
+        The registry metric whose value PyCM puts into words.
+    scale : str
+        The confmat scale with PyCM's bands.
+
+    Examples
+    --------
+    >>> pycm_interpretations()["PLRI"].call()
+    "cm.interpret('lr_plus', 'plr')"
+    """
+
+    key: str
+    table: Literal["class", "overall"]
+    metric: str
+    scale: str
+
+    def describe(self) -> dict[str, Any]:
+        """The entry as plain data, e.g. for JSON.
+
+        Returns
+        -------
+        dict
+            All fields.
+
+        Examples
+        --------
+        >>> pycm_interpretations()["MCCI"].describe()["table"]
+        'class'
+        """
+        return {"key": self.key, "table": self.table, "metric": self.metric,
+                "scale": self.scale}
+
+    def call(self) -> str:
+        """How to ask confmat for the statistic.
+
+        Returns
+        -------
+        str
+            A call on a ``ConfusionMatrix`` named ``cm`` (its ``label``, or each class's).
+
+        Examples
+        --------
+        >>> pycm_interpretations()["SOA1(Landis & Koch)"].call()
+        "cm.interpret('kappa', 'landis_koch')"
+        """
+        return f"cm.interpret({self.metric!r}, {self.scale!r})"
+
+
+def pycm_interpretations() -> dict[str, PycmInterpretation]:
+    """Every PyCM interpretation key confmat reproduces, read from the scales: the one list
+    that ``confmat.explain`` accepts and ``confmat metrics --pycm`` shows beside the numeric
+    statistics of :func:`confmat.metrics.pycm_keys`.
+
+    Returns
+    -------
+    dict
+        ``key -> PycmInterpretation``, in the order of the scales.
+
+    Examples
+    --------
+    >>> keys = pycm_interpretations()
+    >>> len(keys), keys["AUCI"].metric, keys["SOA8(Lambda B)"].table
+    (16, 'class_auc', 'overall')
+    """
+    pairs = [(s.pycm, s.name, s.metrics[0]) for s in _SCALES.values() if s.pycm]
+    pairs += [(key, scale, metric) for key, (scale, metric) in PYCM_ALSO.items()]
+    out = {}
+    for key, scale, metric in pairs:
+        table: Literal["class", "overall"] = (
+            "class" if get_metric(metric).kind == "per_class" else "overall")
+        out[key] = PycmInterpretation(key, table, metric, scale)
+    return out
 
 #: Old scale names kept for one release: ``old -> new``. Asking for an old name works and
 #: emits a ``DeprecationWarning`` that names the new one.

@@ -30,7 +30,7 @@ from .score_summaries import (
     roc_averages,
     score_column,
 )
-from .scores import ScoreCurve, score_curves
+from .scores import ScoreCurve, checked_scores, score_curves
 from .shown import honest_interval, interval_applies, shown_metrics
 from .slider import subset_note
 
@@ -250,7 +250,9 @@ def build_report(
     TypeError
         ``cm`` is not a ConfusionMatrix.
     ValueError
-        ``y_score`` without ``y_true``; scores of the wrong shape or not finite; ``y_pred``
+        ``y_score`` without ``y_true``; scores of the wrong shape (another length than
+        ``y_true``, a matrix without one column per class of ``cm``: checked before the
+        labels are read, :func:`confmat.report.scores.checked_scores`) or not finite; ``y_pred``
         holding a label that is no class of a score vector (neither of ``y_true`` nor its
         positive class), named with its position;
         ``pos_label`` missing for labels other than {0, 1}, {-1, 1}, {False, True}, or not
@@ -358,6 +360,7 @@ def build_report(
     if y_score is not None:
         if y_true is None:
             raise ValueError("y_score was given without y_true; curves need both")
+        checked_scores(y_true, y_score, cm.labels)  # shapes before the labels' content
         truth = encoded_truth(y_true)
         curves = score_curves(truth, y_score, cm.labels, pos_label=pos_label,
                               sample_weight=sample_weight, y_pred=y_pred)

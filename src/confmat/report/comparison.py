@@ -17,6 +17,7 @@ import numpy as np
 
 from ..curves.partial import PartialRange
 from ..inputs.encode import check_pair_lengths, encode_pair
+from ..inputs.score_shape import check_score_length
 from ..inputs.targets import EncodedTruth, default_pos_label, encoded_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
 from ..metrics import get_metric
@@ -285,6 +286,9 @@ def build_comparison(
             raise ValueError(
                 f"model {name!r} has {len(pred)} predictions but y_true has {len(y)} samples"
             )
+    for name, s in scores.items():  # lengths before the labels' content, as build_report
+        with _naming(name):
+            check_score_length(y, s)
     # y_true is encoded once for every model: their label books, tables' samples and reports
     truth: EncodedTruth | None = None
     if labels is None:  # the union of each model's label book, each checked by the door

@@ -21,8 +21,16 @@ import numpy as np
 from ..curves import ThresholdSweep
 from ..inputs.encode import encode_pair
 from ..inputs.probabilities import in_unit_interval
+from ..inputs.score_columns import check_score_columns
+from ..inputs.score_shape import check_score_length
 from ..inputs.scores import check_finite_columns
-from ..inputs.targets import EncodedTruth, check_scores_1d, encoded_truth, resolve_pos_label
+from ..inputs.targets import (
+    EncodedTruth,
+    check_scores_1d,
+    check_scores_2d,
+    encoded_truth,
+    resolve_pos_label,
+)
 from ..metrics import get_metric
 from ..plots import sweep_from_predictions, thin_index
 from ..words import arg_value
@@ -382,6 +390,52 @@ class ScoreCurve:
         }
 
 
+def checked_scores(y_true: Any, y_score: Any, labels: Sequence[Any]) -> np.ndarray:
+    """A report's scores as an array, their shape checked before the content of ``y_true``
+    or of the scores (the door's order): one row per sample of ``y_true``
+    (:func:`~confmat.inputs.score_shape.check_score_length`), and a matrix one column per
+    class of the report (:func:`~confmat.inputs.score_columns.check_score_columns`).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels (only their number is read).
+    y_score : array-like of shape (n,), (n, 1) or (n, K)
+        A vector of positive-class scores or one column per label of ``labels``.
+    labels : sequence
+        The report's classes.
+
+    Returns
+    -------
+    ndarray
+        ``y_score`` as an array; one column is returned 1-D.
+
+    Raises
+    ------
+    ValueError
+        Another number of rows than ``y_true``'s samples, of columns than ``labels``, or an
+        array that is neither 1-D nor 2-D.
+
+    Examples
+    --------
+    >>> checked_scores([0, 1, None], [[0.2], [0.7], [0.5]], [0, 1]).tolist()
+    [0.2, 0.7, 0.5]
+    >>> checked_scores([0, 1, None], [0.2, 0.7], [0, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_score have different lengths: 3 and 2
+    """
+    s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+    check_score_length(y_true, s)
+    if s.ndim == 2:
+        check_score_columns(s, list(labels))
+    elif s.ndim != 1:  # the door's message of an array that is neither
+        check_scores_2d(s, 0)
+    return s
+
+
 def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label: Any = None,
                  sample_weight: Any = None, y_pred: Any = None) -> list[ScoreCurve]:
     """The score curves of a report: one per positive class.
@@ -413,8 +467,9 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
     Raises
     ------
     ValueError
-        Scores of the wrong shape or not finite; ``pos_label`` missing for other labels or
-        not among them; ``y_pred`` of another length than ``y_true``.
+        Scores of the wrong shape (:func:`checked_scores`, before ``y_true`` is read) or not
+        finite; ``pos_label`` missing for other labels or not among them; ``y_pred`` of
+        another length than ``y_true``.
 
     Examples
     --------
@@ -422,20 +477,11 @@ def score_curves(y_true: Any, y_score: Any, labels: Sequence[Any], *, pos_label:
     ['a', 'b', 'c']
     """
     labels = list(labels)
-    s = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
-    if s.ndim == 2 and s.shape[1] == 1:
-        s = s[:, 0]
-    n = y_true.n_samples if isinstance(y_true, EncodedTruth) else len(np.asarray(y_true))
+    s = checked_scores(y_true, y_score, labels)
     if s.ndim == 1:
-        if s.shape[0] != n:
-            raise ValueError(f"y_score must be one value per sample: got shape {s.shape} for "
-                             f"{n} labels")
         truth = encoded_truth(y_true)
         return _with_predictions([_curve(truth, s, pos_label, sample_weight)], truth, s,
                                  labels, y_pred)
-    if s.ndim != 2 or s.shape[1] != len(labels) or s.shape[0] != n:
-        raise ValueError(f"y_score must have one column per class ({len(labels)}: {labels}) "
-                         f"and one row per sample ({n}), got shape {s.shape}")
     if pos_label is not None and pos_label not in labels:
         raise ValueError(f"{arg_value('pos_label', pos_label)} is not one of the labels "
                          f"{labels}")
