@@ -48,6 +48,7 @@ from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from confmat import ConfusionMatrix
 from confmat.curves import average_precision, roc_auc, roc_curve, threshold_sweep
 from confmat.inference import compare_curves, delong, mcnemar, paired_bootstrap, roc_test
+from confmat.inference.scores import score_metric
 from confmat.inputs.targets import EncodedTruth, encoded_truth
 from confmat.report import build_comparison
 from conftest import POOLS, Case, cases, quiet
@@ -181,6 +182,16 @@ def test_score_functions_read_y_true_once():
                                            random_state=0))
     assert pb.difference == pytest.approx(accuracy_score(y, p1) - accuracy_score(y, p2),
                                           abs=1e-12)
+
+
+def test_multiclass_score_metric_of_an_encoded_truth_reads_it_as_it_is():
+    y, _, _ = _models(k=3, m=1)
+    p = np.random.default_rng(3).dirichlet(np.ones(3), y.shape[0])
+    truth = _once(y, lambda: encoded_truth(y))
+    with truth_encodings(y) as calls:
+        value = score_metric(truth, p, "roc_auc")
+    assert calls == []
+    assert value == pytest.approx(roc_auc_score(y, p, multi_class="ovr"), abs=1e-12)
 
 
 # ----------------------------------------------------------------------------- the value

@@ -93,7 +93,9 @@ class _OneVsRest:
         y = _labels(y_true)
         k = y_score.shape[1]
         if labels is None:
-            classes = np.asarray(encode_truth(y)[0], dtype=y.dtype if y.dtype != object else object)
+            found = list(y_true.classes) if isinstance(y_true, EncodedTruth) else \
+                encode_truth(y)[0]
+            classes = np.asarray(found, dtype=y.dtype if y.dtype != object else object)
         else:
             classes = np.asarray(list(labels), dtype=y.dtype if y.dtype != object else object)
             if len(set(classes.tolist())) != len(classes):
