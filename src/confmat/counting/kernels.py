@@ -331,7 +331,10 @@ def confusion_counts(
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
-        Labels of one kind: lists, numpy, pandas, polars or pyarrow columns.
+        Labels of one kind: lists, numpy, pandas, polars or pyarrow columns. ``y_true`` may
+        be an :class:`~confmat.inputs.truth.EncodedTruth`, counted from its codes: a caller
+        that counts one truth against several predictions encodes it once
+        (:func:`confmat.inputs.targets.encoded_truth`); the predictions are read as usual.
     labels : sequence, optional
         Classes and their order; by default the sorted labels seen.
     sample_weight : array-like of shape (n_samples,), optional

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..inputs.score_columns import class_columns, positive_score_column
 from ..inputs.score_shape import check_score_length
-from ..inputs.targets import binary_target, check_scores_2d, check_weights, encode_truth
+from ..inputs.targets import binary_target, check_scores_2d, check_weights, encoded_truth
 from .common import (
     APMethod,
     check_average,
@@ -79,7 +79,8 @@ def average_precision(
     y_arr = y_true.to_numpy() if hasattr(y_true, "to_numpy") else np.asarray(y_true)
     if y_arr.ndim == 2:
         return multilabel_average(y_true, y_score, average, sample_weight, "ap", method)
-    classes, codes = encode_truth(y_true)
+    y_true = encoded_truth(y_true)  # read once: the binary door below reads it as it is
+    classes, codes = list(y_true.classes), y_true.codes
     s_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if s_arr.ndim == 2 and (len(classes) > 2 or s_arr.shape[1] > 2):
         if pos_label not in (None, 1):
@@ -184,7 +185,8 @@ def roc_auc(
             raise ValueError("pos_label applies to binary y_true only, not to a multilabel "
                              "indicator matrix")
         return multilabel_average(y_true, y_score, average, sample_weight, "auc", None, max_fpr)
-    classes, codes = encode_truth(y_true)
+    y_true = encoded_truth(y_true)  # read once: the binary door below reads it as it is
+    classes, codes = list(y_true.classes), y_true.codes
     n = codes.shape[0]
     s_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     one_vs_rest = s_arr.ndim == 1 and pos_label is not None  # pos_label against the rest

@@ -21,6 +21,7 @@ from ..inputs.scores import check_scores_1d, check_scores_2d, check_threshold
 from ..inputs.targets import (
     default_pos_label,
     encode_truth,
+    encoded_truth,
     negative_label,
     resolve_pos_label,
 )
@@ -111,7 +112,9 @@ def compare(
         class of ``y_true`` or the positive class (a truth of 0 only may be predicted 1),
         beside 2-D scores a class of their columns or of ``y_true``.
     y_true : array-like of shape (n,), optional
-        The shared truth. Required unless every model is a ConfusionMatrix.
+        The shared truth, encoded once for every model, interval, test and curve (an
+        :class:`~confmat.inputs.truth.EncodedTruth` is read as it is). Required unless every
+        model is a ConfusionMatrix.
     metrics : sequence of str
         Registry metrics and/or 'roc_auc' / 'average_precision' (binary scores needed). A
         per-class metric is macro-averaged unless ``average`` or ``pos_label`` is given.
@@ -250,18 +253,16 @@ def compare(
     cms: dict[str, ConfusionMatrix] = {}
     preds: dict[str, Any] = {}
     scores: dict[str, Any] = {}
-    t_arr = None
-    book = None
-    if y_true is not None:
-        t_arr = as_1d(y_true, "y_true")
-        book = encode_truth(t_arr)[0]
+    # y_true read once: each model's tables, intervals, tests and curves read the EncodedTruth
+    truth = None if y_true is None else encoded_truth(y_true)
+    book = None if truth is None else list(truth.classes)
     # the classes of the columns of 2-D scores: ``labels`` when given, in its order
     columns: list[Any] | None = list(labels) if labels is not None else book
     for name, value in zip(names, models.values(), strict=True):
         if isinstance(value, ConfusionMatrix):
             cms[name] = value
             continue
-        if t_arr is None:
+        if truth is None:
             raise ValueError(
                 f"model {name!r} gives predictions or scores, so y_true is needed"
             )
@@ -273,14 +274,14 @@ def compare(
         given_pred = pred  # the model's own predictions (not labels made of its scores)
         if score is not None:
             sarr = np.asarray(score.to_numpy() if hasattr(score, "to_numpy") else score)
-            if sarr.ndim and sarr.shape[0] != t_arr.shape[0]:
+            if sarr.ndim and sarr.shape[0] != truth.n_samples:
                 raise ValueError(
-                    f"model {name!r} has {sarr.shape[0]} scores but y_true has {t_arr.shape[0]} "
+                    f"model {name!r} has {sarr.shape[0]} scores but y_true has {truth.n_samples} "
                     "samples; every model must be evaluated on the same samples"
                 )
             # the door's checks (numbers, finite), naming the model
             sarr = (check_scores_2d if sarr.ndim == 2 else check_scores_1d)(
-                sarr, t_arr.shape[0], f"models[{name!r}]")
+                sarr, truth.n_samples, f"models[{name!r}]")
             scores[name] = sarr
             if pred is None:
                 klist: list[Any] = list(labels) if labels is not None else list(book or [])
@@ -304,10 +305,10 @@ def compare(
                     notes.append(f"1-D scores turned into labels with score >= {threshold}")
         if pred is not None:
             parr = as_1d(pred, f"models[{name!r}]")
-            if parr.shape[0] != t_arr.shape[0]:
+            if parr.shape[0] != truth.n_samples:
                 raise ValueError(
                     f"model {name!r} has {parr.shape[0]} predictions but y_true has "
-                    f"{t_arr.shape[0]} samples; every model must be evaluated on the same samples"
+                    f"{truth.n_samples} samples; every model must be evaluated on the same samples"
                 )
             if given_pred is not None and score is not None:
                 _check_beside_scores(name, parr, scores[name], book or [], columns, pos_label)
@@ -319,17 +320,17 @@ def compare(
     if preds:
         pnames = list(preds)
         pargs = ([preds[n] for n in pnames], [f"models[{n!r}]" for n in pnames])
-        kbook = encode_many(t_arr, *pargs, labels)[2]
+        kbook = encode_many(truth, *pargs, labels)[2]
         all_labels = kbook if labels is None else \
-            [*kbook, *(c for c in encode_many(t_arr, *pargs)[2] if c not in kbook)]
+            [*kbook, *(c for c in encode_many(truth, *pargs)[2] if c not in kbook)]
         for n in pnames:
-            cms[n] = ConfusionMatrix.from_predictions(t_arr, preds[n], labels=kbook)
+            cms[n] = ConfusionMatrix.from_predictions(truth, preds[n], labels=kbook)
             every[n] = cms[n] if all_labels == kbook else \
-                ConfusionMatrix.from_predictions(t_arr, preds[n], labels=all_labels)
+                ConfusionMatrix.from_predictions(truth, preds[n], labels=all_labels)
     for n in names:
         if n not in every:  # a ConfusionMatrix: its counts as given
             every[n] = cms[n]
-    _check_same_truth(every, t_arr, names)
+    _check_same_truth(every, truth, names)
 
     intervals: dict[str, dict[str, ConfidenceInterval]] = {n: {} for n in names}
     for metric in canon:
@@ -342,7 +343,7 @@ def compare(
                 s = scores[n] if scores[n].ndim == 1 else scores[n][:, _pos_col(columns, pos_label)]
                 if metric == PARTIAL_AUC and prange is not None:
                     intervals[n][metric] = partial_auc_ci(
-                        t_arr, s, **prange.curve_kwargs(), correct=prange.correct, level=level,
+                        truth, s, **prange.curve_kwargs(), correct=prange.correct, level=level,
                         n_resamples=n_used, stratified=True, random_state=ci_state,
                         pos_label=pos_label)
                     if np.isnan(intervals[n][metric].estimate):
@@ -350,7 +351,7 @@ def compare(
                                      "needs a ROC curve above the diagonal on the range")
                     continue
                 intervals[n][metric] = score_ci(
-                    t_arr, s, metric, level=level, n_resamples=n_used, random_state=ci_state,
+                    truth, s, metric, level=level, n_resamples=n_used, random_state=ci_state,
                     pos_label=pos_label)
             continue
         spec = get_metric(metric)
@@ -382,7 +383,7 @@ def compare(
     ranked = sorted(names, key=lambda n: -sign * nan_low(intervals[n][tmetric].estimate))
 
     pairwise: list[dict[str, Any]] = []
-    paired_ok = all(n in preds or n in scores for n in names) and t_arr is not None
+    paired_ok = all(n in preds or n in scores for n in names) and truth is not None
     tested = [tmetric] + ([PARTIAL_AUC] if prange is not None and tmetric != PARTIAL_AUC
                           else [])
     if len(names) > 1 and not paired_ok:
@@ -390,7 +391,7 @@ def compare(
     elif len(names) > 1:
         for fam in tested:  # one family of tests per metric, each adjusted on its own
             ci0 = intervals[names[0]][fam]
-            rows = [_pair_test(fam, a, b, t_arr, preds, scores, columns, ci0, level, n_used, rng,
+            rows = [_pair_test(fam, a, b, truth, preds, scores, columns, ci0, level, n_used, rng,
                                pos_label, labels, prange, all_labels)
                     for i, a in enumerate(ranked) for b in ranked[i + 1:]]
             adj = holm([r["pvalue"] for r in rows])
@@ -412,7 +413,7 @@ def compare(
     if binary and (pos_label is not None or default_pos_label(list(book or [])) is not None):
         for n in names:
             if n in scores and (scores[n].ndim == 1 or scores[n].shape[1] == 2):
-                roc[n], pr[n] = roc_pr_curves(t_arr, _score1(scores[n], columns, pos_label),
+                roc[n], pr[n] = roc_pr_curves(truth, _score1(scores[n], columns, pos_label),
                                               pos_label=pos_label, label=n)
                 curve_pos = resolve_pos_label(list(book or []), pos_label)
     return Comparison(ranked, canon, intervals, pairwise, tmetric, level, "holm",
@@ -504,11 +505,11 @@ def _pos_col(columns: list[Any] | None, pos_label: Any) -> int:
 
 
 
-def _check_same_truth(cms: Mapping[str, Any], t_arr: Any, names: list[str]) -> None:
+def _check_same_truth(cms: Mapping[str, Any], y_true: Any, names: list[str]) -> None:
     """Models given as matrices must have been counted on the same truth (same class supports),
     that of ``y_true`` when it is given (on the matrix's classes, those without samples aside)."""
-    if t_arr is not None:
-        classes, codes = encode_truth(t_arr)
+    if y_true is not None:
+        classes, codes = encode_truth(y_true)
         truth = dict(zip(classes, np.bincount(codes, minlength=len(classes)).tolist(),
                          strict=True))
         for n in names:
@@ -543,13 +544,13 @@ def _supports(cm: Any) -> list[Any]:
     return cm.full_table.sum(axis=1)[: cm.n_classes].tolist()
 
 
-def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
+def _pair_test(metric: str, a: str, b: str, truth: Any, preds: dict[str, Any],
                scores: dict[str, Any], columns: Any, ci0: ConfidenceInterval, level: float,
                n_resamples: int, rng: Any, pos_label: Any, labels: Any,
                prange: PartialRange | None = None, all_labels: Any = None) -> dict[str, Any]:
     row: dict[str, Any] = {"model_a": a, "model_b": b, "metric": metric}
     if metric == PARTIAL_AUC and prange is not None:
-        t = roc_test(t_arr, _score1(scores[a], columns, pos_label),
+        t = roc_test(truth, _score1(scores[a], columns, pos_label),
                      _score1(scores[b], columns, pos_label), method="bootstrap",
                      **prange.test_kwargs(), n_resamples=n_resamples, stratified=True,
                      random_state=rng, pos_label=pos_label)
@@ -560,19 +561,19 @@ def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
     if metric == "roc_auc":
         sa = scores[a] if scores[a].ndim == 1 else scores[a][:, _pos_col(columns, pos_label)]
         sb = scores[b] if scores[b].ndim == 1 else scores[b][:, _pos_col(columns, pos_label)]
-        r: Any = delong(t_arr, sa, sb, pos_label=pos_label, level=level)
+        r: Any = delong(truth, sa, sb, pos_label=pos_label, level=level)
         row.update(difference=r.difference, low=r.low, high=r.high, statistic=r.statistic,
                    pvalue=r.pvalue, method="delong")
         return row
     if metric == "average_precision":
-        r = paired_bootstrap(t_arr, _score1(scores[a], columns, pos_label),
+        r = paired_bootstrap(truth, _score1(scores[a], columns, pos_label),
                              _score1(scores[b], columns, pos_label), metric, level=level,
                              n_resamples=n_resamples, random_state=rng, pos_label=pos_label)
         row.update(difference=r.difference, low=r.low, high=r.high, statistic=None,
                    pvalue=r.pvalue, method="paired bootstrap")
         return row
     if metric in _MCNEMAR_METRICS:
-        r = mcnemar(t_arr, preds[a], preds[b])
+        r = mcnemar(truth, preds[a], preds[b])
         diff = ((r.table[0, 1] - r.table[1, 0]) / r.table.sum())
         if metric in ("error_rate", "hamming_loss"):
             diff = -diff
@@ -582,7 +583,7 @@ def _pair_test(metric: str, a: str, b: str, t_arr: Any, preds: dict[str, Any],
     avg = ci0.average
     per_class = get_metric(metric).kind == "per_class"
     pl = pos_label if (per_class and avg is None) else None
-    r = paired_bootstrap(t_arr, preds[a], preds[b], metric, level=level, average=avg,
+    r = paired_bootstrap(truth, preds[a], preds[b], metric, level=level, average=avg,
                          n_resamples=n_resamples, random_state=rng,
                          labels=labels if per_class else all_labels, pos_label=pl)
     row.update(difference=float(r.difference), low=float(r.low), high=float(r.high),

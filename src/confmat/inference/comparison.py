@@ -16,7 +16,7 @@ from ..curves.partial import partial_auc_name
 from ..deps import require
 from ..inputs.encode import as_1d, encode_pair
 from ..inputs.kinds import py_scalar
-from ..inputs.targets import encode_truth, resolve_pos_label
+from ..inputs.targets import EncodedTruth, encoded_truth, resolve_pos_label
 from .intervals import ConfidenceInterval
 
 
@@ -283,8 +283,10 @@ def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = N
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        True labels.
+    y_true : array-like of shape (n,) or EncodedTruth
+        True labels, encoded once whatever the number of models (an
+        :class:`~confmat.inputs.truth.EncodedTruth`, from
+        :func:`confmat.inputs.targets.encoded_truth`, is read as it is).
     preds : list of array-like of shape (n,)
         Predicted labels of each model.
     names : list of str
@@ -305,18 +307,18 @@ def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = N
         vector at fault, e.g. labels of a kind that cannot meet those of ``y_true``), or
         vectors that cannot be combined into one array.
     """
-    t = as_1d(y_true, "y_true")
+    t: Any = y_true if isinstance(y_true, EncodedTruth) else as_1d(y_true, "y_true")
+    n = t.n_samples if isinstance(t, EncodedTruth) else t.shape[0]
     arrs = []
     for name, p in zip(names, preds, strict=True):
         a = as_1d(p, name)
-        if a.shape[0] != t.shape[0]:
-            raise ValueError(
-                f"{name} has {a.shape[0]} predictions but y_true has {t.shape[0]} samples"
-            )
+        if a.shape[0] != n:
+            raise ValueError(f"{name} has {a.shape[0]} predictions but y_true has {n} samples")
         arrs.append(a)
     m = len(arrs)
     try:
-        big_t = np.concatenate([t] * m)
+        truth = encoded_truth(t)  # once: its codes stand for every model's copy of it
+        big_t = EncodedTruth(truth.classes, np.tile(truth.codes, m))
         big_p = np.concatenate(arrs)
         tc, pc, book, has_other = encode_pair(big_t, big_p, labels)
     except (TypeError, ValueError) as exc:
@@ -327,7 +329,6 @@ def encode_many(y_true: Any, preds: list[Any], names: list[str], labels: Any = N
             except (TypeError, ValueError) as own:
                 raise type(own)(f"{name} against y_true: {own}") from exc
         raise TypeError(f"{', '.join(names)} could not be combined: {exc}") from exc
-    n = t.shape[0]
     return tc[:n], [pc[i * n:(i + 1) * n] for i in range(m)], book, has_other
 
 
@@ -430,12 +431,14 @@ def compare_curves(
     roc: dict[str, ROCCurve] = {}
     pr: dict[str, PRCurve] = {}
     pos = None
+    truth: Any = None  # y_true read once, by the first model's curves (its errors name it)
     for name, sc in items:
         try:
-            roc[name], pr[name] = roc_pr_curves(y_true, sc, pos_label=pos_label,
+            truth = encoded_truth(y_true) if truth is None else truth
+            roc[name], pr[name] = roc_pr_curves(truth, sc, pos_label=pos_label,
                                                 sample_weight=sample_weight,
                                                 drop_intermediate=drop_intermediate, label=name)
-            pos = resolve_pos_label(encode_truth(y_true)[0], pos_label)
+            pos = resolve_pos_label(list(truth.classes), pos_label)
         except ValueError as exc:
             raise ValueError(f"scores[{name!r}]: {exc}") from exc
     order = sorted((n for n, _ in items), key=lambda n: -nan_low(roc[n].auc))

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..curves.partial import REF_MCCLISH, REF_ROBIN
 from ..inputs.options import check_choice, check_flag
+from ..inputs.targets import encoded_truth
 from .common import (
     check_level,
     check_n_resamples,
@@ -229,8 +230,10 @@ def roc_test(
         at = _unit(sensitivity, "sensitivity")
     elif sensitivity is not None:
         raise ValueError("sensitivity= is the fixed rate of method='sensitivity'")
-    a = RocCurveInput(y_true, score_a, pos_label, "score_a")
     paired = y_true_b is None
+    if paired:  # read once for both curves
+        y_true = encoded_truth(y_true)
+    a = RocCurveInput(y_true, score_a, pos_label, "score_a")
     b = RocCurveInput(y_true if paired else y_true_b, score_b, a.pos_label, "score_b",
                       "y_true" if paired else "y_true_b")
     if paired and b.pos.shape[0] != a.pos.shape[0]:  # pragma: no cover - the door checks

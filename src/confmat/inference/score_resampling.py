@@ -16,7 +16,13 @@ import numpy as np
 
 from ..inputs.encode import as_1d
 from ..inputs.kinds import py_scalar
-from ..inputs.targets import binary_target, check_scores_2d, encode_truth
+from ..inputs.targets import (
+    EncodedTruth,
+    binary_target,
+    check_scores_2d,
+    encode_truth,
+    encoded_truth,
+)
 from .common import chunk_rows
 from .score_runs import ScoreRuns
 
@@ -84,10 +90,12 @@ class _OneVsRest:
         if average not in _AVERAGES:
             raise ValueError(f"average must be one of {_AVERAGES} for multiclass scores, "
                              f"got {average!r}")
-        y = as_1d(y_true, "y_true")
+        y = _labels(y_true)
         k = y_score.shape[1]
         if labels is None:
-            classes = np.asarray(encode_truth(y)[0], dtype=y.dtype if y.dtype != object else object)
+            found = list(y_true.classes) if isinstance(y_true, EncodedTruth) else \
+                encode_truth(y)[0]
+            classes = np.asarray(found, dtype=y.dtype if y.dtype != object else object)
         else:
             classes = np.asarray(list(labels), dtype=y.dtype if y.dtype != object else object)
             if len(set(classes.tolist())) != len(classes):
@@ -124,6 +132,15 @@ class _OneVsRest:
             return (vals * support).sum(axis=1) / total
 
 
+def _labels(y_true: Any) -> np.ndarray:
+    """The labels of ``y_true`` as a 1-D array; an EncodedTruth as an object array of its
+    classes, for the one-vs-rest comparisons of multiclass scores."""
+    if isinstance(y_true, EncodedTruth):
+        uniques, codes = y_true.factors()
+        return uniques[codes]
+    return as_1d(y_true, "y_true")
+
+
 def _values(runs: ScoreRuns, metric: str, draws: np.ndarray | None) -> np.ndarray:
     """(B, 1) values of the resamples that drew ``draws`` (B, n); (1, 1) on the samples."""
     return runs.values(metric) if draws is None else runs.values_of_draws(metric, draws)
@@ -139,7 +156,7 @@ def _evaluator(y_true: Any, y_score: Any, name: str, pos_label: Any, labels: Any
         if pos_label is not None:
             raise ValueError("pos_label applies to binary scores; multiclass scores (n, K) "
                              "make each class positive in turn")
-        n = as_1d(y_true, "y_true").shape[0]
+        n = _labels(y_true).shape[0]
         ovr = _OneVsRest(y_true, check_scores_2d(raw, n, name), name, labels, average)
         return ovr.evaluate, n
     b = binary_target(y_true, y_score, pos_label, None, name)
@@ -244,6 +261,8 @@ def score_bootstrap(
         raise ValueError(f"metric must be one of {SCORE_METRICS}, got {metric!r}")
     items = list(scores.items()) if isinstance(scores, dict) else [
         (f"score_{i}", s) for i, s in enumerate(scores)]
+    if len(items) > 1 and all(np.ndim(s) == 1 for _, s in items):  # binary: y_true read once
+        y_true = encoded_truth(y_true)
     evals = [_evaluator(y_true, s, str(k), pos_label, labels, average) for k, s in items]
     n = evals[0][1]
     est = np.array([ev(name, None)[0] for ev, _ in evals])

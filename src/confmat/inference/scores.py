@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs.targets import binary_target
+from ..inputs.targets import binary_target, encoded_truth
 from .common import check_level, check_n_resamples, check_random_state, norm_cdf, z_quantile
 from .intervals import REF_DAVISON, REF_EFRON, ConfidenceInterval, bootstrap_interval
 from .roc_delong import delong_covariance_sorted
@@ -142,6 +142,7 @@ def delong(
     (0.8889, 0.7778)
     """
     level = check_level(level)
+    y_true = encoded_truth(y_true)  # read once for both scores
     ta = binary_target(y_true, score_a, pos_label, None, "score_a")
     pos = ta.pos
     need_both_classes(pos)

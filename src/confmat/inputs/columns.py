@@ -18,6 +18,7 @@ import numpy as np
 from ..deps import imported, module_of
 from .encode import as_1d, check_pair_lengths
 from .kinds import check_label_kinds, is_missing, py_scalar
+from .truth import EncodedTruth
 
 __all__ = [
     "CodedLabels",
@@ -216,11 +217,13 @@ def label_column(y: Any, name: str) -> LabelColumn:
 
     Only inputs of pyarrow, polars and pandas are looked at (by their type's module, so none of
     those libraries is imported for other inputs); a column this function returned comes back
-    as it is, and everything else goes through :func:`confmat.inputs.encode.as_1d`.
+    as it is, an :class:`~confmat.inputs.truth.EncodedTruth` (labels the door has encoded
+    already) becomes the codes into its classes, and everything else goes through
+    :func:`confmat.inputs.encode.as_1d`.
 
     Parameters
     ----------
-    y : array-like
+    y : array-like or EncodedTruth
         The labels.
     name : str
         The argument's name, for messages.
@@ -242,9 +245,17 @@ def label_column(y: Any, name: str) -> LabelColumn:
     ([1, 0, 1], ['a', 'b'])
     >>> label_column([1, 2], "y_true")
     array([1, 2])
+    >>> from confmat.inputs.targets import encoded_truth
+    >>> col = label_column(encoded_truth(["b", "a", "b"]), "y_true")
+    >>> col.codes.tolist(), col.values(np.array([0, 1]))
+    ([1, 0, 1], ['a', 'b'])
     """
     if isinstance(y, CodedLabels | StringChunks):  # read by this door already
         return y
+    if isinstance(y, EncodedTruth):  # encoded once for several counts (a model comparison)
+        classes = y.classes
+        return CodedLabels(name, y.codes, len(classes),
+                           lambda idx: [classes[i] for i in idx.tolist()])
     module = module_of(y)
     if module == "pyarrow":
         return _arrow_column(y, name)

@@ -10,7 +10,9 @@ per sample - and the door's encoders accept it in place of the labels and read i
 it, :func:`~confmat.inputs.targets.binary_target` among them) and
 :func:`confmat.inputs.encode.encode_pair`. It is built by
 :func:`confmat.inputs.targets.encoded_truth`; this module imports nothing from the door, so
-that both of those modules can recognise the value.
+that both of those modules can recognise the value. The counting kernels read it too, as the
+codes of a column already coded (:func:`confmat.inputs.columns.label_column`), so a caller
+that counts one truth against several models' predictions encodes it once.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from ..words import arg
 
 __all__ = ["EncodedTruth"]
 
@@ -94,3 +98,38 @@ class EncodedTruth:
         uniques = np.empty(len(self.classes), dtype=object)
         uniques[:] = self.classes
         return uniques, self.codes
+
+    def take(self, rows: np.ndarray) -> EncodedTruth:
+        """The truth of the samples ``rows`` selects, with the classes that remain: what
+        encoding ``y_true[rows]`` would give, without reading the labels again.
+
+        Parameters
+        ----------
+        rows : ndarray of bool, shape (n_samples,)
+            Which samples to keep (at least one).
+
+        Returns
+        -------
+        EncodedTruth
+
+        Raises
+        ------
+        ValueError
+            ``rows`` keeps no sample, the door's message for empty labels.
+
+        Examples
+        --------
+        >>> t = EncodedTruth(("a", "b", "c"), np.array([2, 0, 2, 1]))
+        >>> kept = t.take(np.array([True, False, True, True]))
+        >>> kept.classes, kept.codes.tolist()
+        (('b', 'c'), [1, 1, 0])
+        """
+        codes = self.codes[np.asarray(rows, dtype=bool)]
+        if codes.shape[0] == 0:
+            raise ValueError(f"{arg('y_true')} is empty; at least one sample is needed")
+        used = np.flatnonzero(np.bincount(codes, minlength=len(self.classes)))
+        if used.size == len(self.classes):
+            return EncodedTruth(self.classes, codes)
+        lut = np.zeros(len(self.classes), dtype=np.int64)
+        lut[used] = np.arange(used.size)
+        return EncodedTruth(tuple(self.classes[i] for i in used.tolist()), lut[codes])

@@ -289,7 +289,8 @@ def build_comparison(
     for name, s in scores.items():  # lengths before the labels' content, as build_report
         with _naming(name):
             check_score_length(y, s)
-    # y_true is encoded once for every model: their label books, tables' samples and reports
+    # y_true is encoded once for every model: their label books, tables (the counting kernels
+    # read the EncodedTruth's codes), samples, reports and the comparison's statistics
     truth: EncodedTruth | None = None
     if labels is None:  # the union of each model's label book, each checked by the door
         books = []
@@ -335,7 +336,7 @@ def build_comparison(
     for name, pred in models.items():
         pred = np.asarray(pred)
         with _naming(name):  # the input door's message, with the model it is about
-            cm = ConfusionMatrix.from_predictions(y, pred, labels=labels,
+            cm = ConfusionMatrix.from_predictions(truth, pred, labels=labels,
                                                   sample_weight=sample_weight)
         first = first or (name, cm)
         _check_same_samples(first, (name, cm), labels)
@@ -377,7 +378,8 @@ def build_comparison(
              for k, v in models.items()}
     from ..inference.compare import compare  # on use: printing a report never loads it
 
-    result = compare(given, y[rows], names, level=level, n_resamples=n_resamples,
+    kept_truth = truth if kept_first is None else truth.take(kept_first)
+    result = compare(given, kept_truth, names, level=level, n_resamples=n_resamples,
                      random_state=0, labels=list(labels), pos_label=pos_label,
                      test_metric=test_metric, average=average,
                      partial_auc=None if partial is None else partial.bounds,
