@@ -198,7 +198,8 @@ def test_cli_json_roc_auc_by_group_is_the_library_s(binary_file, capsys, pos):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bins", "10"], "--bins applies to score columns; give --score"),
-    (["--score", "s", "--bins", "10", "--disparity-metric", "roc_auc"], "has no interval"),
+    (["--score", "s", "--bins", "10", "--pos-label", "spam", "--disparity-metric", "roc_auc"],
+     "has no interval"),
     (["--score", "s", "--scores", "s", "--bins", "10"], "not --scores"),
     (["--score", "s", "--bins", "10", "--pos-label", "eggs"], "'eggs'"),
 ])

@@ -266,8 +266,10 @@ def test_rows_skipped_for_their_weight_lend_no_label_and_no_score(tmp_path):
                     "dog,dog,0.4,0.6,0.5\neel,eel,0.1,0.9,nan\n")
     for scores, engine in [(None, "duckdb GROUP BY"), ("s", "duckdb GROUP BY"),
                            (["s0", "s"], "duckdb stream")]:
+        # one score column of text labels names its class (never the second by sorted order)
         cm, rep = cio.evaluate_file(path, "y", "yhat", weight_col="w", score_cols=scores,
-                                    skip_invalid=True, batch_rows=3)
+                                    skip_invalid=True, batch_rows=3,
+                                    pos_label="dog" if scores == "s" else None)
         assert rep.engine == engine and cm.labels == ["cat", "dog"]
         assert rep.skipped_by_reason == {"null or NaN weight": 2}
         assert rep.skipped_row_numbers == [2, 5] and rep.rows_read == 3

@@ -461,7 +461,8 @@ def test_uint64_labels_across_row_groups_stay_exact(tmp_path):
         assert_matrix(cm, y, yhat)
     binary = {"y": [0, U64, U64, 0], "yhat": [U64, U64, 0, 0], "s": [0.2, 0.9, 0.6, 0.1]}
     write_text(tmp_path / "b.csv", csv_text(binary))
-    cm, rep = cio.evaluate_file(tmp_path / "b.csv", "y", "yhat", score_cols="s", bins=10)
+    cm, rep = cio.evaluate_file(tmp_path / "b.csv", "y", "yhat", score_cols="s", bins=10,
+                                pos_label=U64)  # 0 and U64 imply no positive class
     assert_matrix(cm, binary["y"], binary["yhat"])
     assert rep.curves == ScoreHistogram([0, U64], bins=10).update(
         np.array(binary["y"], dtype=np.uint64), np.array(binary["s"]))
@@ -718,7 +719,9 @@ def test_scores_binned_by_the_engine_equal_score_histogram(tmp_path_factory, bin
     columns = {"y": y, "yhat": yhat, "s": s, **({"w": w} if weighted else {})}
     pq.write_table(pa.table(columns), d / "b.parquet", row_group_size=row_group)
     write_text(d / "b.csv", csv_text(columns))
-    kw = {"score_cols": "s", "bins": bins, "weight_col": "w" if weighted else None}
+    # text labels name the class of the column (never the second label by sorted order)
+    kw = {"score_cols": "s", "bins": bins, "weight_col": "w" if weighted else None,
+          "pos_label": "pos" if text else None}
     for name in ("b.parquet", "b.csv"):
         cm, rep = cio.evaluate_file(d / name, "y", "yhat", **kw)
         assert rep.engine == "duckdb GROUP BY" and rep.rows_read == n

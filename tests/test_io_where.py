@@ -205,11 +205,12 @@ def test_weighted_where_against_python(tmp_path_factory, text, seed, n, where, s
     classes = {v for pair in sums for v in pair}
     truth = {a for a, _ in sums}
     if scores:
-        kw |= {"score_cols": "s", "bins": 4}
+        # text labels imply no positive class: the column's class is named (docs/scaling.md)
+        kw |= {"score_cols": "s", "bins": 4, **({"pos_label": "c1"} if text else {})}
     # one score column scores the positive class of the truth (docs/cli.md, "Predicted labels
-    # beside scores"): beyond two classes, or beside a text truth of one class, which implies
-    # none, there is none (integer labels here are 0 and 1: a truth of one implies 1)
-    unscored = scores and (len(classes) > 2 or (text and len(truth) == 1))
+    # beside scores"): beyond two classes there is none, and pos_label must be a true class
+    # (integer labels here are 0 and 1: a truth of one implies 1)
+    unscored = scores and (len(classes) > 2 or (text and "c1" not in truth))
     if not sums or not any(sums.values()) or unscored:
         # no valid row, all weights zero, or no class for the one score column
         with pytest.raises(ValueError):

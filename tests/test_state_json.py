@@ -37,7 +37,8 @@ def cm_outside_dict() -> dict[str, Any]:
 
 
 def acc_dict(weighted: bool = False) -> dict[str, Any]:
-    acc = Accumulator()
+    # the histogram's classes given (text labels found would name no positive class)
+    acc = Accumulator(score_labels=["a", "b"])
     w = [0.5, 2.0, 1.0, 1.5] if weighted else None
     acc.update(["a", "b", "b", "a"], ["a", "b", "a", "a"], scores=[0.1, 0.8, 0.6, 0.3],
                sample_weight=w)
@@ -385,7 +386,8 @@ def test_envelope_rejected(name: str) -> None:
     rejects(cls, {**d, "schema": "pycm"}, ValueError,
             r"data is not a confmat .*: field 'schema' must be 'confmat\.\w+', got 'pycm' ")
     rejects(cls, without(d, "schema"), ValueError, r"field 'schema' must be .* got null")
-    newest = 2 if name == "ScoreHistogram" else 1  # histograms: version 2 keeps pos_label
+    # histograms and accumulators: version 2 keeps pos_label
+    newest = 2 if name in ("ScoreHistogram", "Accumulator") else 1
     rejects(cls, {**d, "version": newest + 1}, ValueError,
             rf"unsupported schema version {newest + 1} .*\(field 'version'\): it was written "
             rf"by a newer confmat; this one reads version(s 1 to)? {newest}, upgrade confmat")
@@ -486,8 +488,11 @@ def test_matrix_round_trip_with_outside_margin(y_true: list[str], data: Any) -> 
 def test_accumulator_round_trip(labels: list[Any], weighted: bool, with_scores: bool,
                                 fixed: bool, data: Any) -> None:
     k = len(labels)
+    # one score column of two labels: its class named (labels found name none unless they
+    # are {0, 1}, {-1, 1}, {False, True}), and kept through JSON
+    pos = data.draw(st.sampled_from(labels)) if with_scores and k == 2 else None
     acc = Accumulator(labels if fixed else None, scores=with_scores, bins=7,
-                      score_range=(0.0, 1.0))
+                      score_range=(0.0, 1.0), pos_label=pos)
     for chunk in range(data.draw(st.integers(0, 3))):
         n = data.draw(st.integers(1, 12))
         codes = st.lists(st.integers(0, k - 1), min_size=n, max_size=n)
@@ -514,6 +519,7 @@ def test_accumulator_round_trip(labels: list[Any], weighted: bool, with_scores: 
     np.testing.assert_array_equal(back.counts, acc.counts)
     assert_same_labels(back.labels, acc.labels)
     assert back.n_samples == acc.n_samples and back.labels_fixed == acc.labels_fixed
+    assert back.pos_label == acc.pos_label
     if with_scores and acc.n_samples:
         assert back.curves() == acc.curves()
     if acc.n_samples and (not weighted or acc.counts.any()):

@@ -77,7 +77,7 @@ def test_histogram_of_other_bins_does_not_enter_an_accumulator_of_its_own_bins()
 
 
 def test_merging_with_itself_doubles_everything():
-    a = Accumulator()
+    a = Accumulator(pos_label="y")  # text labels imply no positive class
     a.update(["x", "y", "y"], ["x", "x", "y"], scores=[0.2, 0.4, 0.8])
     a.merge(a)
     assert a.counts.tolist() == (2 * sk_confusion_matrix(["x", "y", "y"], ["x", "x", "y"])).tolist()

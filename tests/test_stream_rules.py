@@ -449,7 +449,7 @@ def test_grouped_accumulators_of_different_pos_label_do_not_merge():
 
 def test_arrow_string_chunks_with_scores():
     pa = pytest.importorskip("pyarrow")
-    acc = Accumulator(bins=10)
+    acc = Accumulator(bins=10, pos_label="yes")  # text labels imply no positive class
     acc.update(pa.array(["no", "yes", "yes"]), pa.array(["no", "no", "yes"]),
                scores=[0.15, 0.45, 0.85])
     acc.update(pa.chunked_array([["yes"], ["no"]]), pa.chunked_array([["yes"], ["yes"]]),

@@ -775,8 +775,10 @@ def test_dask_frame_score_histogram_with_its_labels_found_equals_sklearn(synchro
         return
     if len(classes) > 2:
         return  # binary scores; multiclass needs one column per class
+    # the class of the one column named (labels found other than {0, 1}, {-1, 1},
+    # {False, True} imply none)
     h = cdask.score_histogram(ddf["t"], ddf["s"], sample_weight=weights, bins=case["bins"],
-                              score_range=case["score_range"])
+                              score_range=case["score_range"], pos_label=classes[1])
     same_labels(h.labels, classes)
     y = np.array([v == classes[1] for v in py(case["t"])], dtype=int)
     for c in (0, 1):

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator, GroupedAccumulator
+from .accumulator.scores import check_pos_label, scored_class
 from .deps import is_dask_collection, loaded, require
 from .inputs.encode import normalize_labels
 from .inputs.kinds import check_label_kinds
@@ -139,13 +140,13 @@ def _blocks(
 
 def _partial(
     t: Any, p: Any, s: Any, w: Any, bins: int, score_range: tuple[float, float],
-    score_labels: list[Any] | None, index: int = 0,
+    score_labels: list[Any] | None, index: int = 0, pos_label: Any = None,
 ) -> Accumulator:
     """Count one partition (runs on a worker); errors name the partition, and only it (the
     partition's one-update accumulator would call it "chunk 1")."""
     where = f"partition {index}"
     acc = Accumulator(scores=score_labels is not None, bins=bins, score_range=score_range,
-                      score_labels=score_labels)
+                      score_labels=score_labels, pos_label=pos_label)
     try:
         t = np.asarray(t.to_numpy() if hasattr(t, "to_numpy") else t)
         if s is not None and hasattr(s, "to_numpy"):
@@ -199,6 +200,7 @@ def accumulate(
     score_labels: Sequence[Any] | None = None,
     split_every: int = 8,
     allow_empty: bool = False,
+    pos_label: Any = None,
 ) -> Accumulator:
     """Count Dask collections into an :class:`~confmat.Accumulator` on their cluster.
 
@@ -222,6 +224,12 @@ def accumulate(
     allow_empty : bool, default False
         Return an empty Accumulator for collections without rows instead of raising (what
         ``Accumulator.update`` does with an empty chunk: it adds nothing).
+    pos_label : label, optional
+        The class that 1-D ``scores`` score, as in :class:`~confmat.Accumulator`: beside two
+        ``score_labels`` by default the second; beside two labels found in the data by
+        default 1 (True) for {0, 1}, {-1, 1} or {False, True}, any other two labels need it
+        (:func:`confmat.inputs.score_columns.score_column_class`, decided on the client
+        before any partition is binned).
 
     Returns
     -------
@@ -234,7 +242,9 @@ def accumulate(
         If the number of samples counted differs from the known input length (never a partial
         result returned as complete).
     ValueError
-        Empty inputs, misaligned chunks, a bad ``split_every``, or a bad partition (named).
+        Empty inputs, misaligned chunks, a bad ``split_every``, a bad partition (named), or
+        1-D scores beside two labels found that imply no positive class, without
+        ``pos_label``.
     TypeError
         Inputs that are not Dask collections of one kind.
 
@@ -253,17 +263,27 @@ def accumulate(
     blocks, n = _blocks(y_true, y_pred, scores, sample_weight)
     hist_labels = None
     if scores is not None:
+        given = score_labels is not None
         if score_labels is None:
             found = accumulate(y_true, y_pred, sample_weight=sample_weight,
                                split_every=split_every, allow_empty=allow_empty)
             if found.n_samples == 0:  # no rows (allow_empty): no classes to score either
-                return Accumulator(bins=bins, score_range=score_range)
+                return Accumulator(bins=bins, score_range=score_range, pos_label=pos_label)
             score_labels = found.labels
         hist_labels = normalize_labels(score_labels, "score_labels")
+        if scores.ndim == 1 and len(hist_labels) == 2:
+            # the class of the one column, by the door's rule, before any partition is
+            # binned (the true classes known: the pass above counted the whole table)
+            truth = None if given else [c for c, r in zip(
+                hist_labels, found.counts.sum(axis=1).tolist(), strict=True) if r]
+            pos = scored_class(hist_labels, pos_label, given, "", truth=truth)
+            if pos != hist_labels[1]:  # the partitions' histograms are [other, pos]
+                hist_labels = hist_labels[::-1]
+    pos_label = check_pos_label(hist_labels, pos_label)
     part = delayed(_partial, pure=True)
     merge = delayed(_merge, pure=True)
     level = [
-        part(t, p, s, w, bins, score_range, hist_labels, i)
+        part(t, p, s, w, bins, score_range, hist_labels, i, pos_label)
         for i, (t, p, s, w) in enumerate(blocks)
     ]
     if not level:
@@ -398,6 +418,7 @@ def score_histogram(
     sample_weight: Any = None,
     bins: int = 10_000,
     score_range: tuple[float, float] = (0.0, 1.0),
+    pos_label: Any = None,
 ) -> Any:
     """A :class:`confmat.binned.ScoreHistogram` of Dask collections, binned on the cluster.
 
@@ -409,9 +430,16 @@ def score_histogram(
     y_true : dask.array.Array or dask.dataframe.Series
         The true labels.
     y_score : dask.array.Array or dask.dataframe.Series / DataFrame
-        Binary: scores of ``labels[1]``; multiclass: one column per class, in ``labels`` order.
+        Binary: the scores of the positive class (see ``pos_label``); multiclass: one column
+        per class, in ``labels`` order.
     labels : sequence, optional
         The histogram's classes; by default the sorted labels of ``y_true`` (an extra pass).
+        Two labels given: 1-D scores are those of ``labels[1]`` unless ``pos_label`` says
+        otherwise (the order is the caller's choice).
+    pos_label : label, optional
+        The class that 1-D scores score. Without ``labels``, as scikit-learn's ``roc_curve``:
+        ``y_true`` in {0, 1}, {-1, 1} or {False, True} scores 1 (True), any other two labels
+        need ``pos_label`` (never the second label by sorted order).
     sample_weight : dask.array.Array or dask.dataframe.Series, optional
         Non-negative weights.
     bins : int, default 10_000
@@ -426,7 +454,8 @@ def score_histogram(
     Raises
     ------
     ValueError, TypeError, RuntimeError
-        As :func:`accumulate`, and scores outside ``score_range``.
+        As :func:`accumulate`, scores outside ``score_range``, and 1-D scores beside two
+        labels of ``y_true`` that imply no positive class without ``pos_label``.
 
     Examples
     --------
@@ -435,10 +464,13 @@ def score_histogram(
     >>> s = da.from_array([0.1, 0.4, 0.35, 0.8], chunks=2)
     >>> score_histogram(y, s).roc_auc()
     0.75
+    >>> t = da.from_array(["healthy", "healthy", "sick", "sick"], chunks=2)
+    >>> score_histogram(t, s, pos_label="sick").roc_auc()
+    0.75
     """
     acc = accumulate(
         y_true, y_true, scores=y_score, sample_weight=sample_weight, bins=bins,
-        score_range=score_range, score_labels=labels,
+        score_range=score_range, score_labels=labels, pos_label=pos_label,
     )
     return acc.curves()
 

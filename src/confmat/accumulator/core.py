@@ -28,8 +28,10 @@ from ..metrics.exact import check_total, int_total
 from .grouped import check_group_counts
 from .scores import (
     add_chunk_scores,
+    check_pos_label,
     check_scores_given,
     merged_histogram,
+    merged_pos_label,
     new_histogram,
     retyped_histogram,
 )
@@ -64,12 +66,20 @@ class Accumulator(AccumulatorState):
         The histogram's classes, fixed now (implies ``scores=True``); binary: ``score_labels[1]``
         is the positive class, multiclass: the order of the score columns. By default they
         are chosen as described under ``scores``.
+    pos_label : label, optional
+        The class that one score column (1-D ``scores``) scores, as in
+        :class:`~confmat.binned.ScoreHistogram`. Two labels given (``labels`` or
+        ``score_labels``): by default the second. Two labels discovered: by default 1 (True)
+        beside {0, 1}, {-1, 1} or {False, True}; any other two labels need ``pos_label``
+        (the positive class is never picked by sorted order), decided at the first update
+        with scores. It does not change the matrix.
 
     Raises
     ------
     ValueError
-        For bad ``bins``, ``labels`` or ``score_labels``, or ``score_labels`` with
-        ``scores=False``.
+        For bad ``bins``, ``labels`` or ``score_labels``, ``score_labels`` with
+        ``scores=False``, or a ``pos_label`` beside given labels that are not two classes
+        holding it.
     TypeError
         If ``scores`` is not True, False or None.
 
@@ -96,9 +106,11 @@ class Accumulator(AccumulatorState):
         bins: int = 10_000,
         score_range: tuple[float, float] = (0.0, 1.0),
         score_labels: Sequence[Any] | None = None,
+        pos_label: Any = None,
     ) -> None:
         self._fixed = labels is not None
         self._labels: list[Any] = normalize_labels(labels) if labels is not None else []
+        self._pos_label = check_pos_label(self._labels if self._fixed else None, pos_label)
         k = len(self._labels)
         self._table: np.ndarray = np.zeros((k, k), dtype=np.int64)
         self.n_samples = 0
@@ -114,7 +126,7 @@ class Accumulator(AccumulatorState):
                 raise ValueError("score_labels were given but scores=False")
             self._track_scores = True
             self._hist = new_histogram(normalize_labels(score_labels, "score_labels"),
-                                       self.bins, self.score_range)
+                                       self.bins, self.score_range, self._pos_label)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -178,6 +190,11 @@ class Accumulator(AccumulatorState):
         (True, None)
         """
         return self._track_scores
+
+    @property
+    def pos_label(self) -> Any:
+        """The class one score column scores, or None (the rule decides, see ``pos_label``)."""
+        return self._pos_label
 
     @property
     def histogram(self) -> Any:
@@ -291,6 +308,7 @@ class Accumulator(AccumulatorState):
                 part = hooks.DASK_ACCUMULATE(
                     y_true, y_pred, scores=scores, sample_weight=sample_weight, bins=self.bins,
                     score_range=self.score_range, score_labels=hist_labels, allow_empty=True,
+                    pos_label=None if self._hist is not None else self._pos_label,
                 )
             except (ValueError, TypeError) as exc:
                 raise type(exc)(f"{where}: {exc}") from exc
@@ -467,9 +485,9 @@ class Accumulator(AccumulatorState):
         TypeError
             If ``other`` is not an Accumulator.
         ValueError
-            Different fixed labels, one state tracks scores and the other has samples
-            without them, or score histograms of different bins / score_range. A refused
-            merge leaves ``self`` unchanged.
+            Different fixed labels or ``pos_label``, one state tracks scores and the other
+            has samples without them, or score histograms of different bins / score_range
+            or positive class. A refused merge leaves ``self`` unchanged.
         OverflowError
             If the integer counts would exceed int64.
 
@@ -496,6 +514,7 @@ class Accumulator(AccumulatorState):
             merged._merge_state(self, "this accumulator (merged with fixed labels)", what)
             self._table, self._labels, self._fixed = merged._table, merged._labels, True
             self.n_samples, self._hist = merged.n_samples, merged._hist
+            self._pos_label = merged._pos_label
             return
         # every check and the merged histogram come first: a refused merge changes nothing
         if self._fixed and other._fixed and other._labels != self._labels:
@@ -504,11 +523,13 @@ class Accumulator(AccumulatorState):
                 f"{other._labels}"
             )
         hist = merged_histogram(self, other)
+        pos_label = merged_pos_label(self, other)
         if other._labels:
             self._add(other._table, other._labels, where, what)
         elif other._table.dtype.kind == "f" and self._table.dtype.kind != "f":
             self._table = self._table.astype(np.float64)
         self.n_samples += other.n_samples
+        self._pos_label = pos_label
         self._hist = hist if self._fixed else retyped_histogram(hist, self._labels)
 
     def __add__(self, other: Accumulator) -> Accumulator:

@@ -20,17 +20,22 @@ from ..inputs.state import (
     read_counts,
     read_float_range,
     read_int,
+    read_label,
     read_labels,
     require,
 )
+from .scores import same_class
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "AccumulatorState"]
 
 SCHEMA = "confmat.accumulator"
-SCHEMA_VERSION = 1
-#: The fields of a state besides ``schema`` and ``version`` (all written, all required).
+#: Version 2 adds ``pos_label`` (the class one score column scores); a state without one is
+#: still written as version 1, without the field, which older readers read the same.
+SCHEMA_VERSION = 2
+#: The fields of a state besides ``schema`` and ``version`` (all written, all required;
+#: ``pos_label`` from version 2).
 ACCUMULATOR_FIELDS = ("labels", "labels_fixed", "counts", "dtype", "n_samples", "n_updates",
-                      "bins", "score_range", "track_scores", "scores")
+                      "bins", "score_range", "track_scores", "scores", "pos_label")
 
 
 class AccumulatorState:
@@ -50,7 +55,8 @@ class AccumulatorState:
         -------
         dict
             ``schema``, ``version``, ``labels``, ``labels_fixed``, ``counts``, ``dtype``,
-            ``n_samples``, ``n_updates``, ``bins``, ``score_range``, ``track_scores``, ``scores``.
+            ``n_samples``, ``n_updates``, ``bins``, ``score_range``, ``track_scores``,
+            ``scores``, and ``pos_label`` when one was given (then version 2).
 
         Examples
         --------
@@ -61,9 +67,11 @@ class AccumulatorState:
         >>> d["schema"], d["counts"], d["n_samples"]
         ('confmat.accumulator', [[1, 0], [1, 0]], 2)
         """
+        pos = {} if self.pos_label is None else {"pos_label": json_labels(
+            [self.pos_label], "Accumulator.to_dict", "pos_label")[0]}
         return {
             "schema": SCHEMA,
-            "version": SCHEMA_VERSION,
+            "version": 1 if self.pos_label is None else SCHEMA_VERSION,
             "labels": json_labels(self.labels, "Accumulator.to_dict"),
             "labels_fixed": self.labels_fixed,
             "counts": self.counts.tolist(),
@@ -74,6 +82,7 @@ class AccumulatorState:
             "score_range": list(self.score_range),
             "track_scores": self.track_scores,
             "scores": None if self.histogram is None else self.histogram.to_dict(),
+            **pos,
         }
 
     @classmethod
@@ -160,8 +169,8 @@ class AccumulatorState:
 
 
 def _from_state(cls: Any, data: Any, name: str) -> Any:
-    check_envelope(data, SCHEMA, SCHEMA_VERSION, name, what="confmat accumulator state",
-                   fields=ACCUMULATOR_FIELDS)
+    version = check_envelope(data, SCHEMA, SCHEMA_VERSION, name,
+                             what="confmat accumulator state", fields=ACCUMULATOR_FIELDS)
     # every field to_dict writes is required: a default would read a state that lost one as
     # another state (other bins, labels no longer fixed, scores no longer tracked)
     fixed = read_choice(data, "labels_fixed", name, (True, False))
@@ -188,8 +197,15 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
     track = read_choice(data, "track_scores", name, (None, True, False))
     bins = read_int(data, "bins", name, minimum=1)
     score_range = read_float_range(data, "score_range", name)
+    if version >= 2:  # version 2 states always write it: one lost would read another class
+        require(data, "pos_label", name)
+    elif "pos_label" in data:
+        raise ValueError(f"{name}: field 'pos_label' is written from version 2; this state "
+                         "says version 1")
+    pos_label = read_label(data, "pos_label", name)
     try:
-        out = cls(labels if fixed else None, scores=track, bins=bins, score_range=score_range)
+        out = cls(labels if fixed else None, scores=track, bins=bins, score_range=score_range,
+                  pos_label=pos_label)
     except (ValueError, TypeError) as exc:  # labels numpy cannot hold as one kind
         raise type(exc)(f"{name}: field 'labels': {exc}") from exc
     n_updates = read_int(data, "n_updates", name, minimum=0)
@@ -232,6 +248,12 @@ def _from_state(cls: Any, data: Any, name: str) -> Any:
                 "an Accumulator's histogram has its classes given"
             )
         _check_score_totals(table, labels, hist, name)
+        if pos_label is not None and not (hist.is_binary
+                                          and same_class(hist.labels[1], pos_label)):
+            raise ValueError(
+                f"{name}: field 'pos_label' is {pos_label!r} but field 'scores' is a histogram "
+                f"of the classes {hist.labels} (positive class: the second)"
+            )
     out.restore(labels, table, n_samples=n_samples, n_updates=n_updates, histogram=hist)
     return out
 

@@ -498,10 +498,12 @@ def _whole(values: Any, name: str) -> np.ndarray:
     return a.astype(np.int64)
 
 
-def score_column_histogram(labels: Sequence[Any], pos: Any, bins: int) -> ScoreHistogram:
+def score_column_histogram(labels: Sequence[Any], pos: Any, bins: int,
+                           score_range: tuple[float, float] = (0.0, 1.0)) -> ScoreHistogram:
     """The empty histogram of one score column of the class ``pos`` of a file or a stream,
-    the same on every path that counts one (the engine's ``GROUP BY`` and the stream), so
-    that what reads it finds the class the column was counted for.
+    the same on every path that counts one (the engine's ``GROUP BY``, the stream, an
+    :class:`~confmat.Accumulator` and a Dask collection), so that what reads it finds the
+    class the column was counted for.
 
     Two labels: their layout, the scores of ``pos``; where ``pos`` is the first label the
     labels are reordered ``[other, pos]`` and ``pos`` is kept as :attr:`ScoreHistogram.pos_label`
@@ -518,6 +520,8 @@ def score_column_histogram(labels: Sequence[Any], pos: Any, bins: int) -> ScoreH
         (:func:`confmat.inputs.score_columns.score_column_class`).
     bins : int
         Score bins.
+    score_range : (float, float), default (0.0, 1.0)
+        Range of the scores.
 
     Returns
     -------
@@ -537,8 +541,9 @@ def score_column_histogram(labels: Sequence[Any], pos: Any, bins: int) -> ScoreH
     """
     if len(labels) == 2:
         first = py_scalar(labels[0])
-        return ScoreHistogram(labels, bins=bins, pos_label=pos if pos == first else None)
-    return ScoreHistogram(bins=bins, pos_label=pos)
+        return ScoreHistogram(labels, bins=bins, score_range=score_range,
+                              pos_label=pos if pos == first else None)
+    return ScoreHistogram(bins=bins, score_range=score_range, pos_label=pos)
 
 
 def read_histogram(data: Any, name: str, at: tuple[str, ...] = ()) -> ScoreHistogram:

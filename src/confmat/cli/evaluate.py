@@ -220,10 +220,11 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
     s = None
     true_classes = truth_classes(y) if y is not None else []
     if score_cols:
-        # the class of the score column, a class of the scores even where the --true column
-        # lacks it (the class 1 beside a truth of 0 only: the library then infers it)
+        # the class of the score column by the library's one rule (--labels keep their order),
+        # a class of the scores even where the --true column lacks it (the class 1 beside a
+        # truth of 0 only: the library then infers it)
         score_pos = file_score_class(data["__source__"], true_col, score_cols, true_classes,
-                                     list(cm.labels), pos)
+                                     list(cm.labels), pos, labels_given=bool(labels))
         pos = score_pos if score_pos in true_classes else None
     if score_cols or (per_class_cols and len(per_class_cols) != cm.n_classes):
         # the door's wording of the counted and streamed paths (report --bins)
@@ -239,7 +240,7 @@ def report(file: str, true_col: str, pred_col: str, score: tuple[str, ...],
         s = np.column_stack([data[c] for c in per_class_cols])
     if per_class_cols and cm.n_classes == 2:
         pos = file_score_class(data["__source__"], true_col, per_class_cols, true_classes,
-                               list(cm.labels), pos)
+                               list(cm.labels), pos, labels_given=bool(labels))
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols + per_class_cols) or None, "weight": weight}
     if data["__skipped__"]:
@@ -297,11 +298,12 @@ def _binned_report(file: str, true_col: str, pred_col: str, score_cols: list[str
                                      where=where, column_types=column_types)
     hist = frep.curves
     if hist.is_binary:
-        # the class the library read the column as (the positive class of a truth of one
-        # class beside a predicted-only label: the histogram's pos_label), else the rule
-        # the one rule and wording of the file read whole (a missing or wrong --pos-label)
+        # the class the library read the column as (kept as the histogram's pos_label where
+        # the labels' order would not tell it), else the library's one rule, as read whole
+        # (two score columns of a binary problem: a missing or wrong --pos-label)
         pos = hist.pos_label if hist.pos_label is not None else file_score_class(
-            source_name(file), true_col, score_cols, list(hist.labels), list(hist.labels), pos)
+            source_name(file), true_col, score_cols, list(hist.labels), list(hist.labels), pos,
+            labels_given=bool(labels))
     curves, notes = curves_from_histogram(hist, None if pos is None else [pos])
     source = {"file": file, "true": true_col, "pred": pred_col,
               "scores": ", ".join(score_cols), "weight": weight,

@@ -1,13 +1,16 @@
 """Which class the score columns of a file or a stream score: one column of a binary problem
 or, with ``pos_label``, of one class against the rest; several columns, one per class.
-Beside two labels of which the truth holds one, the class of the one column is the truth's
-positive class (:func:`score_column_class`), never the other label by its sorted place. The
-columns of an in-memory score matrix are the classes of ``labels=`` or the sorted classes of
-``y_true`` (:func:`class_columns`); the scores of the positive class of binary ``y_true`` are
-the array itself when 1-D, else one column of an (n, 2) matrix
-(:func:`positive_score_column`, whose column :func:`positive_column_index` picks). The
-command line reads the class of one score column of a file by one rule and in one wording,
-whether it reads the file whole or in batches (:func:`file_score_class`)."""
+One score column has one positive-class rule on every path (:func:`score_column_class`):
+labels the caller gave keep their order (the column scores the second, or ``pos_label``);
+labels discovered from the data follow scikit-learn's rule
+(:func:`~confmat.inputs.targets.resolve_pos_label`: {0, 1}, {-1, 1}, {False, True} imply
+1 / True, any other two labels need ``pos_label``), never the second label by its sorted
+place. The columns of an in-memory score matrix are the classes of ``labels=`` or the sorted
+classes of ``y_true`` (:func:`class_columns`); the scores of the positive class of binary
+``y_true`` are the array itself when 1-D, else one column of an (n, 2) matrix
+(:func:`positive_score_column`, whose column :func:`positive_column_index` picks). A file's
+one score column is named by its column of true labels in the messages
+(:func:`file_score_class`), whether the file is read whole or in batches."""
 
 from __future__ import annotations
 
@@ -37,8 +40,8 @@ def score_columns_error(where: str, scores: list[str] | int, labels: list[Any]) 
     """The one error for score columns that do not fit the labels of a file, a stream or a
     score matrix (:func:`check_score_columns`).
 
-    One column serves a binary problem (the scores of the second label), or with
-    ``pos_label`` one class against the rest (:func:`one_column_class`); several columns
+    One column serves a binary problem (the scores of its positive class,
+    :func:`score_column_class`), or with ``pos_label`` one class against the rest (:func:`one_column_class`); several columns
     are one per class, in label order.
 
     Parameters
@@ -60,7 +63,7 @@ def score_columns_error(where: str, scores: list[str] | int, labels: list[Any]) 
     >>> print(score_columns_error("file 'p.csv'", ["p"], ["a", "b", "c"]))
     file 'p.csv': 1 score column ['p'] but the labels are ['a', 'b', 'c']; give one score column per class, in label order, or pos_label, the class the one column scores (a binary problem: that class against every other)
     >>> print(score_columns_error("file 'p.csv'", ["p", "q", "r"], [0, 1]))
-    file 'p.csv': 3 score columns ['p', 'q', 'r'] but the labels are [0, 1]; give one score column (of the second label) or two, in label order
+    file 'p.csv': 3 score columns ['p', 'q', 'r'] but the labels are [0, 1]; give one score column (of the positive class) or two, in label order
     """
     count = scores if isinstance(scores, int) else len(scores)
     plural = "s" if count > 1 else ""
@@ -72,7 +75,7 @@ def score_columns_error(where: str, scores: list[str] | int, labels: list[Any]) 
             want += (f", or {arg('pos_label')}, the class the one column scores (a binary "
                      "problem: that class against every other)")
     else:
-        want = "one score column (of the second label) or two, in label order"
+        want = "one score column (of the positive class) or two, in label order"
     shown = f"{labels[:10]}{'...' if len(labels) > 10 else ''}"
     return ValueError(f"{found} but the labels are {shown}; give {want}")
 
@@ -172,27 +175,32 @@ def one_column_class(true_classes: list[Any], labels: list[Any], pos_label: Any,
 def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: Any, *,
                        where: str, scores: list[str], name: str = "y_true",
                        labels_given: bool = False) -> Any:
-    """The class that one score column scores, whatever the number of labels: the rule of
-    every path that reads one score column beside predicted labels (the engine's ``GROUP BY``,
-    the stream, and the read whole, :func:`confmat.inputs.targets.resolve_pos_label`).
+    """The class that one score column scores, whatever the number of labels: the one rule
+    of every path that reads one score column (a file counted by the engine's ``GROUP BY``
+    or streamed, a DuckDB relation, an :class:`~confmat.Accumulator`, a Dask collection, the
+    command line read whole or with ``--bins``).
 
     * Three or more labels: that class against the rest (:func:`one_column_class`).
-    * Two labels of which ``y_true`` holds one, the other being predicted only: the positive
-      class of ``y_true`` (:func:`~confmat.inputs.targets.resolve_pos_label`: the implied 1
-      beside a truth of 0, or ``pos_label``, which must be the true class). The predicted-only
-      label is never the scored class by its place in the sorted labels: beside a truth of 0
-      a predicted 2 has no score (it is stray,
+    * Two labels given by the caller (``labels_given``: ``labels=[a, b]``, the command
+      line's ``--labels``, as :class:`confmat.binned.ScoreHistogram` with ``labels``): the
+      caller chose their order, so the column scores ``pos_label`` (one of them) or,
+      without it, the second label.
+    * Labels discovered from the data: scikit-learn's rule on the true classes
+      (:func:`~confmat.inputs.targets.resolve_pos_label`, the rule of ``roc_curve``): 1
+      (True) beside {0, 1}, {-1, 1} or {False, True}, else ``pos_label``, which must be a
+      true class; two other labels without ``pos_label`` are refused, never scored by their
+      sorted place (the second of ``['cancer', 'healthy']`` would be the wrong class). A
+      predicted-only label is never the scored class either: beside a truth of 0 a
+      predicted 2 has no score (it is stray,
       :func:`confmat.inputs.decisions.check_scored_predictions`).
-    * Two true classes, or two labels given (``labels_given``: the labels' own rule, as
-      :class:`confmat.binned.ScoreHistogram` with ``labels``): ``pos_label`` (one of them)
-      or, without it, the second label.
 
     Parameters
     ----------
     true_classes : list
-        The sorted classes of ``y_true``.
+        The sorted classes of ``y_true`` (read in chunks, where the whole truth is not
+        known yet: the labels seen).
     labels : list
-        The sorted labels seen, true and predicted.
+        The sorted labels seen, true and predicted, or the labels given.
     pos_label : label or None
         The user's ``pos_label`` argument.
     where : str
@@ -200,7 +208,8 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
     scores : list of str
         The score column, for the message.
     name : str, default='y_true'
-        What ``true_classes`` were read from, for the message.
+        What ``true_classes`` were read from, for the message (a file's column:
+        :func:`file_column`).
     labels_given : bool, default False
         Whether ``labels`` are the user's fixed classes rather than the labels seen.
 
@@ -212,33 +221,35 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
     Raises
     ------
     ValueError
-        As :func:`one_column_class` beside three or more labels; beside a truth of one class,
-        no positive class implied and no ``pos_label``, or a ``pos_label`` that is not that
-        class; beside two true classes a ``pos_label`` that is neither.
+        As :func:`one_column_class` beside three or more labels; beside labels discovered,
+        none implied and no ``pos_label`` (the message names ``pos_label`` and the labels),
+        or a ``pos_label`` that is no true class; beside two labels given, a ``pos_label``
+        that is neither.
 
     Examples
     --------
+    >>> score_column_class([0, 1], [0, 1], None, where="f", scores=["p"])
+    1
     >>> score_column_class([0], [0, 1], None, where="f", scores=["p"])
     1
     >>> score_column_class([1], [1, 2], None, where="f", scores=["p"])
     1
-    >>> score_column_class(["a", "b"], ["a", "b"], None, where="f", scores=["p"])
-    'b'
+    >>> score_column_class(["neg", "pos"], ["neg", "pos"], "pos", where="f", scores=["p"])
+    'pos'
     >>> score_column_class(["a"], ["a", "b"], None, where="f", scores=["p"], labels_given=True)
     'b'
-    >>> score_column_class(["a"], ["a", "b"], None, where="f", scores=["p"])
+    >>> score_column_class(["neg", "pos"], ["neg", "pos"], None, where="f", scores=["p"])
     Traceback (most recent call last):
     ...
-    ValueError: y_true takes values ['a'] and pos_label is not specified: ...
+    ValueError: y_true takes values ['neg', 'pos'] and pos_label is not specified: ...
     """
     if len(labels) > 2:
         return one_column_class(true_classes, labels, pos_label, where=where, scores=scores,
                                 name=name)
-    if len(true_classes) == 1 and not labels_given:
-        return resolve_pos_label(true_classes, pos_label, name)
-    if pos_label is None:
-        return labels[-1]
-    return resolve_pos_label(list(labels), pos_label, name)
+    if labels_given and len(labels) == 2:
+        return labels[1] if pos_label is None else resolve_pos_label(list(labels), pos_label,
+                                                                     name)
+    return resolve_pos_label(list(true_classes), pos_label, name)
 
 
 def file_column(where: str, column: str, role: str | None = None) -> str:
@@ -268,20 +279,12 @@ def file_column(where: str, column: str, role: str | None = None) -> str:
 
 
 def file_score_class(where: str, true_col: str, scores: list[str], true_classes: list[Any],
-                     labels: list[Any], pos_label: Any) -> Any:
-    """The class the one score column of a file scores, as the command line requires it:
-    read whole or in batches (``--bins``), the same case gets the same message.
-
-    * Three or more labels: a shape of score columns; one column scores one class against
-      the rest, and without ``pos_label`` (none implied) the columns do not fit the labels
-      (:func:`one_column_class`, :func:`score_columns_error`).
-    * Two labels or fewer: a missing or wrong positive class; the positive class of the
-      truth by the one rule (:func:`~confmat.inputs.targets.resolve_pos_label`: labels
-      other than {0, 1}, {-1, 1}, {False, True} need ``pos_label``; the library's
-      :func:`score_column_class` would take the second label there, the command line asks).
-
-    Either way a ``pos_label`` that is no true class is named with the column of true labels
-    of the source (:func:`file_column`).
+                     labels: list[Any], pos_label: Any, labels_given: bool = False) -> Any:
+    """The class the one score column of a file scores: :func:`score_column_class` with the
+    column of true labels named as messages about the source name it (:func:`file_column`),
+    so that the library and the command line, a file read whole or in batches (``--bins``),
+    give the same case the same answer and the same message (in the caller's words:
+    ``pos_label`` in Python, ``--pos-label`` on the command line).
 
     Parameters
     ----------
@@ -294,9 +297,12 @@ def file_score_class(where: str, true_col: str, scores: list[str], true_classes:
     true_classes : list
         The sorted classes of ``true_col`` (two labels read in batches: the labels seen).
     labels : list
-        The sorted labels, true and predicted (or given).
+        The sorted labels, true and predicted, or the labels given.
     pos_label : label or None
         The user's ``pos_label``, in the type of the labels.
+    labels_given : bool, default False
+        Whether ``labels`` are the user's (``labels=``, ``--labels``): the column then scores
+        the second of two unless ``pos_label`` says otherwise.
 
     Returns
     -------
@@ -306,7 +312,8 @@ def file_score_class(where: str, true_col: str, scores: list[str], true_classes:
     Raises
     ------
     ValueError
-        No ``pos_label`` where none is implied, or one that is no class of ``true_col``.
+        No ``pos_label`` where none is implied, or one that is no class of ``true_col``
+        (:func:`score_column_class`).
 
     Examples
     --------
@@ -317,11 +324,9 @@ def file_score_class(where: str, true_col: str, scores: list[str], true_classes:
     ...
     ValueError: pos_label='z' is not one of the labels in column 'y' of file 'p.csv' ['a', 'b']
     """
-    name = file_column(where, true_col, "y_true")
-    if len(labels) > 2:
-        return one_column_class(true_classes, labels, pos_label, where=where, scores=scores,
-                                name=name)
-    return resolve_pos_label(true_classes, pos_label, name)
+    return score_column_class(true_classes, labels, pos_label, where=where, scores=scores,
+                              name=file_column(where, true_col, "y_true"),
+                              labels_given=labels_given)
 
 
 def class_columns(

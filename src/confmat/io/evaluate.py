@@ -80,7 +80,8 @@ def evaluate_file(
         Score columns: one (the positive-class score of a binary problem; beside three or
         more labels, with ``pos_label``, the scores of that class against the rest) or one
         per class in label order. Binned curves are then accumulated too and returned as
-        ``report.curves`` (a :class:`confmat.binned.ScoreHistogram`).
+        ``report.curves`` (a :class:`confmat.binned.ScoreHistogram`). One column scores the
+        class :func:`confmat.inputs.score_columns.score_column_class` names (``pos_label``).
     weight_col : str, optional
         Column of sample weights.
     labels : sequence, optional
@@ -115,10 +116,10 @@ def evaluate_file(
         of its own.
     pos_label : label, optional
         With ``group_cols``: the positive class of the result. Without them it must be one
-        of the classes of the matrix (a typo is an error, not ignored); with one score column
-        beside three or more labels it is the class the column scores, which must be a class
-        of ``true_col``: ``report.curves`` is then ``ScoreHistogram(pos_label=...)`` of the
-        same rows, every other true class negative, and the matrix stays K x K.
+        of the classes of the matrix (a typo is an error, not ignored). With one score column
+        it is the class the column scores, a class of ``true_col`` (needed beside labels found
+        other than {0, 1}, {-1, 1}, {False, True}); beside three or more ``report.curves`` is
+        ``ScoreHistogram(pos_label=...)`` of the same rows, every other true class negative.
     min_support : int, default 30
         With ``group_cols``: groups with fewer rows are flagged small.
     where : str, optional
@@ -139,14 +140,14 @@ def evaluate_file(
     ------
     ValueError
         A missing or duplicated column, a missing value without ``skip_invalid``, a label
-        outside ``labels``, ``group_cols`` with several score columns, a
-        ``where`` DuckDB cannot evaluate as a condition, a file the engine cannot read
-        whole (:class:`ReadError`), without ``group_cols`` a ``pos_label`` that is not
-        one of the classes of the matrix, score columns that do not fit the labels (one
-        column beside three or more labels without ``pos_label``), or beside one score
-        column a predicted label that is no class of ``true_col`` nor ``pos_label`` (the
-        rule of :func:`confmat.inputs.decisions.check_scored_predictions`, naming its data
-        row).
+        outside ``labels``, ``group_cols`` with several score columns, a ``where`` DuckDB
+        cannot evaluate as a condition, a file the engine cannot read whole
+        (:class:`ReadError`), without ``group_cols`` a ``pos_label`` that is not one of the
+        classes of the matrix, score columns that do not fit the labels (one column beside
+        three or more labels without ``pos_label``), one beside two labels found that imply
+        no positive class without ``pos_label``, or beside one score column a predicted
+        label that is no class of ``true_col`` nor ``pos_label`` (the rule of
+        :func:`confmat.inputs.decisions.check_scored_predictions`, naming its data row).
 
     Examples
     --------
@@ -163,6 +164,13 @@ def evaluate_file(
     >>> cm, report = evaluate_file(path, "y", "yhat", where="site = 'A'")
     >>> cm.counts.tolist(), report.rows_read, report.skipped_by_reason
     ([[0, 1], [0, 1]], 2, {'user filter': 1})
+
+    One score column beside two text labels scores ``pos_label`` (or the second of ``labels``):
+
+    >>> _ = open(path, "w").write("y,yhat,p\\nsick,sick,0.9\\nwell,sick,0.6\\nwell,well,0.2\\n")
+    >>> cm, report = evaluate_file(path, "y", "yhat", score_cols="p", pos_label="sick", bins=10)
+    >>> report.curves.labels, report.curves.roc_auc()
+    (['well', 'sick'], 1.0)
 
     One score column beside three classes, read as the class ``"c"`` against the rest:
 
@@ -371,7 +379,8 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         With one score column beside three or more labels: the class the column scores
         (:func:`confmat.inputs.score_columns.one_column_class`); the histogram is then
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
-        negative. Two labels: the class the column scores (by default the second label).
+        negative. Two labels: the class the column scores
+        (:func:`confmat.inputs.score_columns.score_column_class`).
 
     Returns
     -------
@@ -384,9 +393,9 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         weight, a score outside ``[0, 1]``, a label outside ``labels``, score rows that do
         not sum to 1: named by column and 1-based data row; anything else by the rows of its
         batch), score columns that do not fit the labels
-        (:func:`confmat.inputs.score_columns.score_columns_error`), beside one score column a
-        predicted label that is no true class nor the positive one (named by its data row),
-        or no valid row.
+        (:func:`confmat.inputs.score_columns.score_columns_error`, ``score_column_class``),
+        beside one score column a predicted label that is no true class nor the positive one
+        (named by its data row), or no valid row.
     ReadError
         If the engine fails while reading.
     """

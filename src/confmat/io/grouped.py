@@ -73,11 +73,12 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         With ``score_col`` and three or more labels: the class the column scores
         (:func:`confmat.inputs.score_columns.one_column_class`); the histogram is then that of
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
-        negative, made of the same bin groups. Two labels: the class the column scores
-        (by default ``labels[1]``); beside a truth of one class, the positive class of that
-        truth (:func:`confmat.inputs.score_columns.score_column_class`: 1 beside 0, never a
-        label that is only predicted), and one class seen gives the histogram of its
-        positive class.
+        negative, made of the same bin groups. Two labels: the class the column scores by
+        the one rule of :func:`confmat.inputs.score_columns.score_column_class` (``labels``
+        given: by default the second; labels found: the class {0, 1}, {-1, 1} or
+        {False, True} imply, else ``pos_label`` is needed; beside a truth of one class, the
+        positive class of that truth, 1 beside 0, never a label that is only predicted),
+        and one class seen gives the histogram of its positive class.
 
     Returns
     -------
@@ -90,8 +91,8 @@ def evaluate_grouped(source: Source, true_col: str, pred_col: str, weight_col: s
         A non-positive ``bins``, a missing value without ``skip_invalid``, a negative or
         infinite weight, a label outside ``labels``, no valid row, a score column beside
         three or more labels without a positive class
-        (:func:`confmat.inputs.score_columns.score_columns_error`) or beside a truth of one
-        class that implies none, or a predicted label that is no class of the true labels
+        (:func:`confmat.inputs.score_columns.score_columns_error`), beside two labels found
+        or a truth of one class that imply none, or a predicted label that is no class of the true labels
         nor the positive class
         (:func:`confmat.inputs.decisions.check_scored_predictions`, naming its data row).
     ReadError
@@ -204,8 +205,9 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         Groups with fewer rows are flagged small.
     pos_label : label, optional
         The positive class of the result; with ``score_col``, the class the column scores,
-        as :func:`evaluate_grouped` reads it (two labels: by default ``labels[1]``; three or
-        more: needed, that class against the rest).
+        as :func:`evaluate_grouped` reads it (two labels given: by default ``labels[1]``;
+        two labels found: needed unless {0, 1}, {-1, 1} or {False, True}; three or more:
+        needed, that class against the rest).
     score_col : str, optional
         One score column: ``report.curves`` is the histogram of every valid row and the
         result holds one histogram per group (ROC AUC and average precision by group, by the
@@ -380,9 +382,9 @@ def _score_fold(source: Source, scan: _RowScan, score_col: str, b: np.ndarray,
                 pos_label: Any, fixed: bool = False) -> tuple[Callable[[], Any], np.ndarray]:
     """The checks of one score column on the engine's bin groups, then an empty histogram of
     the column's layout and each bin group's class code in it: one score column, of the
-    class :func:`~confmat.inputs.score_columns.score_column_class` names (two labels: the
-    second, or ``pos_label``; beside a truth of one class, its positive class; ``fixed``:
-    ``labels`` were given), else of the positive class against the rest (every other true
+    class :func:`~confmat.inputs.score_columns.score_column_class` names (two labels given,
+    ``fixed``: the second, or ``pos_label``; two labels found: the class they imply, or
+    ``pos_label``; beside a truth of one class, its positive class), else of the positive class against the rest (every other true
     class folded into the negative row, group by group: no work per row; one class seen:
     the histogram of its positive class, which may hold no positive, as read whole)."""
 
