@@ -34,7 +34,7 @@ WRONG_WIDTH = {
     "four columns, three labels": ([0, 1, 2], Y3, np.full((4, 4), 0.25),
                                    "one score column per class, in label order"),
     "three columns, two labels": ([0, 1], Y2, np.full((4, 3), 1 / 3),
-                                  "one score column (of the second label) or two, in label "
+                                  "one score column (of the positive class) or two, in label "
                                   "order"),
 }
 

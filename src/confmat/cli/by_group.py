@@ -192,7 +192,8 @@ def _by_group_with_scores(file: str, true_col: str, pred_col: str, by: list[str]
     # the class of the score column as report --score words it: beside the labels of the
     # truth and the predictions (or --labels), naming the --true column of the file
     score_pos = file_score_class(data["__source__"], true_col, [score_col], classes,
-                                 encode_pair(truth, data[pred_col], lab)[2], pos)
+                                 encode_pair(truth, data[pred_col], lab)[2], pos,
+                                 labels_given=lab is not None)
     check_scored_columns(data["__source__"], true_col, pred_col, [score_col], classes,
                          data[pred_col], rows=data["__rows__"], pos_label=score_pos)
     # the positive class implied beside a truth of one class (1 beside 0) is no class of the

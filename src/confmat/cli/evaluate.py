@@ -484,7 +484,8 @@ def compare(files: tuple[str, ...], true_col: str, pred_cols: tuple[str, ...],
         typed_pos = pos
         for k, (file_name, col, rows, score_col) in model_rows.items():
             seen = encode_pair(truth, models[k], lab)[2]
-            pos = file_score_class(file_name, true_col, [score_col], classes, seen, typed_pos)
+            pos = file_score_class(file_name, true_col, [score_col], classes, seen, typed_pos,
+                                   labels_given=lab is not None)
             check_scored_columns(file_name, true_col, col, [score_col], classes, models[k],
                                  rows=rows, pos_label=pos)
     elif per_class and len(classes) == 2:
