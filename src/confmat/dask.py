@@ -30,6 +30,7 @@ from .accumulator.scores import check_pos_label, scored_class
 from .deps import is_dask_collection, loaded, require
 from .inputs.encode import normalize_labels
 from .inputs.kinds import check_label_kinds
+from .inputs.score_shape import length_error
 
 __all__ = [
     "accumulate",
@@ -66,9 +67,7 @@ def _array_blocks(x: Any, name: str, chunks: tuple[int, ...] | None, ndim: int) 
                 "compute_chunk_sizes() on both first"
             )
         if sum(x.chunks[0]) != sum(chunks):
-            raise ValueError(
-                f"y_true and {name} have different lengths: {sum(chunks)} and {sum(x.chunks[0])}"
-            )
+            raise length_error(sum(chunks), sum(x.chunks[0]), name)
         x = x.rechunk({0: chunks})
     return list(x.to_delayed().ravel()), x.chunks[0]
 

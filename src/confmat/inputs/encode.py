@@ -28,6 +28,7 @@ from .kinds import (
     py_scalar,
     unify_numbers,
 )
+from .score_shape import length_error
 from .truth import EncodedTruth
 
 __all__ = [
@@ -534,7 +535,7 @@ def check_pair_lengths(n_true: int, n_pred: int, *, empty_ok: bool = False) -> N
     ValueError: y_true and y_pred are empty; at least one sample is needed
     """
     if n_true != n_pred:
-        raise ValueError(f"y_true and y_pred have different lengths: {n_true} and {n_pred}")
+        raise length_error(n_true, n_pred, "y_pred")
     if n_true == 0 and not empty_ok:
         raise ValueError("y_true and y_pred are empty; at least one sample is needed")
 
