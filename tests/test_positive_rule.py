@@ -336,3 +336,174 @@ def test_accumulator_pos_label_is_the_class_of_one_column():
             scores=[0.2, 0.5, 0.7])
     with pytest.raises(ValueError, match=r"pos_label='x' is not one of the labels in labels"):
         confmat.Accumulator(TEXT, pos_label="x")
+
+
+# --- the in-memory entry points with labels= and one score vector per model ----------------
+# by_group, build_comparison and compare read one score vector by the same rule: labels found
+# follow scikit-learn (text labels need pos_label), labels given score the second of two.
+# Before, all three refused text labels given in labels= without pos_label, while
+# io.evaluate_file(labels=..., score_cols="p", group_cols="g") scored labels[1] on the same data.
+# Oracles: scikit-learn's roc_auc_score on the class named by the rule, per group through
+# fairlearn's MetricFrame.
+
+def _by_group_auc(y: np.ndarray, yhat: np.ndarray, p: np.ndarray, g: np.ndarray,
+                  **kw: Any) -> np.ndarray:
+    from confmat.groups import by_group
+
+    return by_group(y, yhat, {"g": g}, scores=p, **kw).metric("roc_auc")
+
+
+def _comparison_auc(y: np.ndarray, yhat: np.ndarray, p: np.ndarray, g: np.ndarray,
+                    **kw: Any) -> np.ndarray:
+    from confmat.report import build_comparison
+
+    cmp = build_comparison(y, {"m": yhat, "n": yhat}, scores={"m": p, "n": p},
+                           intervals=False, n_resamples=100, **kw)
+    return np.array([row["roc_auc"] for row in cmp.table])
+
+
+def _compare_auc(y: np.ndarray, yhat: np.ndarray, p: np.ndarray, g: np.ndarray,
+                 **kw: Any) -> np.ndarray:
+    from confmat.inference import compare
+
+    r = compare({"m": {"pred": yhat, "score": p}, "n": p}, y, ["accuracy", "roc_auc"],
+                n_resamples=100, **kw)
+    return np.array([r.auc["m"], r.auc["n"]])
+
+
+IN_MEMORY = [pytest.param(_by_group_auc, id="by_group"),
+             pytest.param(_comparison_auc, id="build_comparison"),
+             pytest.param(_compare_auc, id="compare")]
+
+
+def _expected_auc(entry: Callable[..., Any], y: np.ndarray, p: np.ndarray, g: np.ndarray,
+                  pos: Any) -> np.ndarray:
+    """scikit-learn's AUC of ``pos``: per group (fairlearn's MetricFrame) for by_group, else
+    one value per compared model (both models have the same scores)."""
+    if entry is _by_group_auc:
+        from fairlearn.metrics import MetricFrame
+
+        frame = MetricFrame(metrics=roc_auc_score, y_true=y == pos, y_pred=p,
+                            sensitive_features=g)
+        return np.asarray(frame.by_group.sort_index(), dtype=float)
+    return np.full(2, roc_auc_score(y == pos, p))
+
+
+@pytest.mark.parametrize("entry", IN_MEMORY)
+def test_in_memory_text_labels_found_need_pos_label(entry):
+    y, yhat, p, g = _data(TEXT)
+    with pytest.raises(ValueError, match=r"takes values \['cancer', 'healthy'\] and pos_label "
+                                         "is not specified"):
+        entry(y, yhat, p, g)
+
+
+@pytest.mark.parametrize("entry", IN_MEMORY)
+@pytest.mark.parametrize("order", [TEXT, TEXT[::-1]], ids=["sorted", "reversed"])
+def test_in_memory_labels_given_score_the_second(entry, order):
+    y, yhat, p, g = _data(TEXT)
+    got = entry(y, yhat, p, g, labels=order)
+    np.testing.assert_allclose(got, _expected_auc(entry, y, p, g, order[1]), atol=1e-12)
+
+
+@pytest.mark.parametrize("entry", IN_MEMORY)
+@pytest.mark.parametrize("order", [TEXT, TEXT[::-1]], ids=["sorted", "reversed"])
+def test_in_memory_pos_label_overrides_labels_given(entry, order):
+    y, yhat, p, g = _data(TEXT)
+    got = entry(y, yhat, p, g, labels=order, pos_label=order[0])
+    np.testing.assert_allclose(got, _expected_auc(entry, y, p, g, order[0]), atol=1e-12)
+
+
+@pytest.mark.parametrize("entry", IN_MEMORY)
+def test_in_memory_zero_one_found_and_given_reversed(entry):
+    """{0, 1} found scores 1 (scikit-learn's rule); given as [1, 0] the caller's order says 0."""
+    y, yhat, p, g = _data([0, 1])
+    y, yhat = y.astype(int), yhat.astype(int)
+    np.testing.assert_allclose(entry(y, yhat, p, g), _expected_auc(entry, y, p, g, 1),
+                               atol=1e-12)
+    np.testing.assert_allclose(entry(y, yhat, p, g, labels=[1, 0]),
+                               _expected_auc(entry, y, p, g, 0), atol=1e-12)
+
+
+def test_by_group_agrees_with_evaluate_file_on_labels_given(tmp_path):
+    """The brief's case: the same data by the file path and in memory score the same class
+    (the file path bins the scores: within the histogram's documented bound of the exact AUC,
+    checked against the exact AUC of scikit-learn on the binned scores)."""
+    data = _data(TEXT)
+    y, yhat, p, g = data
+    ev, _ = cio.evaluate_file(_file(tmp_path, ".csv", data), "y", "yhat", score_cols="p",
+                              group_cols="g", labels=TEXT[::-1], bins=B)
+    mem = _by_group_auc(y, yhat, p, g, labels=TEXT[::-1])
+    want = _expected_auc(_by_group_auc, y, _bins(p) / B, g, TEXT[0])
+    np.testing.assert_allclose(ev.metric("roc_auc"), want, atol=1e-12)
+    np.testing.assert_allclose(mem, _expected_auc(_by_group_auc, y, p, g, TEXT[0]), atol=1e-12)
+
+
+def test_by_group_labels_given_do_not_name_the_binary_measures_class():
+    """Decision (docs/groups.md): labels given name the class of the scores only; the binary
+    measures keep pos_label (scikit-learn's and fairlearn's ``labels`` never imply it)."""
+    from confmat.groups import by_group
+
+    y, yhat, p, g = _data(TEXT)
+    ev = by_group(y, yhat, {"g": g}, scores=p, labels=TEXT)
+    with pytest.raises(ValueError, match="pos_label is not specified"):
+        _ = ev.pos_label
+    assert by_group(y, yhat, {"g": g}, scores=p, labels=TEXT, pos_label="cancer"
+                    ).pos_label == "cancer"
+
+
+# --- the command line: report --by and compare with --labels --------------------------------
+
+@pytest.mark.parametrize("bins", [[], ["--bins", "10"]], ids=["whole", "bins"])
+@pytest.mark.parametrize("order", [TEXT, TEXT[::-1]], ids=["sorted", "reversed"])
+def test_cli_by_group_labels_given_score_the_second(order, bins, tmp_path, capsys):
+    from fairlearn.metrics import MetricFrame
+
+    data = _data(TEXT)
+    y, _, p, g = data
+    path = _file(tmp_path, ".csv", data)
+    code = main(["report", str(path), "--true", "y", "--pred", "yhat", "--score", "p",
+                 "--by", "g", "--group-metrics", "roc_auc", "--no-intervals", "-f", "json",
+                 "--labels", ",".join(order), *bins])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = json.loads(out)["rows"]
+    got = {r["group"]: r["roc_auc"] for r in rows}
+    q = np.floor(p * 10) / 10 if bins else p
+    want = MetricFrame(metrics=roc_auc_score, y_true=y == order[1], y_pred=q,
+                       sensitive_features=g).by_group
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, abs=1e-12), (key, got)
+
+
+def _two_files(tmp: Path, data: tuple[np.ndarray, ...]) -> tuple[Path, Path]:
+    a = _file(tmp / "a", ".csv", data) if (tmp / "a").mkdir() is None else None
+    b = _file(tmp / "b", ".csv", data) if (tmp / "b").mkdir() is None else None
+    assert a is not None and b is not None
+    return a, b
+
+
+@pytest.mark.parametrize("order", [TEXT, TEXT[::-1]], ids=["sorted", "reversed"])
+def test_cli_compare_labels_given_score_the_second(order, tmp_path, capsys):
+    data = _data(TEXT)
+    y, _, p, _ = data
+    a, b = _two_files(tmp_path, data)
+    code = main(["compare", str(a), str(b), "--true", "y", "--pred", "yhat", "--score", "p",
+                 "--labels", ",".join(order), "--no-intervals", "-f", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    table = json.loads(out)["table"]
+    assert [r["roc_auc"] for r in table] == pytest.approx([roc_auc_score(y == order[1], p)] * 2,
+                                                          abs=1e-12)
+
+
+@pytest.mark.parametrize("cmd", ["by", "compare"])
+def test_cli_without_labels_refuses_as_report_does(cmd, tmp_path, capsys):
+    data = _data(TEXT)
+    a, b = _two_files(tmp_path, data)
+    assert _cli(a) == 2
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    args = (["report", str(a), "--by", "g"] if cmd == "by" else ["compare", str(a), str(b)])
+    code = main([*args, "--true", "y", "--pred", "yhat", "--score", "p", "--no-intervals"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert said in err, (said, err)

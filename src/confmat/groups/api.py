@@ -12,6 +12,7 @@ from ..counting.grouped import GroupedCounts, grouped_counts
 from ..inputs.columns import check_label_pair
 from ..inputs.decisions import check_scored_predictions
 from ..inputs.grouping import GroupCodes, encode_groups
+from ..inputs.score_columns import scores_pos_label
 from ..inputs.targets import binary_target, one_class_book, resolve_pos_label
 from .binned_scores import BinnedGroupedScores
 from .evaluation import DEFAULT_MIN_SUPPORT, GroupedEvaluation
@@ -44,7 +45,11 @@ def by_group(
         intersections that occur are the groups.
     scores : array-like of shape (n_samples,), optional
         Scores of the positive class (binary problems, or one class against the rest of
-        three or more): ROC AUC and average precision per group. The predicted labels must
+        three or more): ROC AUC and average precision per group. Which class they score is the
+        rule of every entry point (:func:`confmat.inputs.score_columns.score_column_class`):
+        ``pos_label`` if given; else the second of two ``labels`` given; else, labels found in
+        the data, 1 (True) beside {0, 1}, {-1, 1} or {False, True}, and any other two labels
+        are refused (give ``pos_label``). The predicted labels must
         then be classes of ``y_true`` or the positive class
         (:func:`confmat.inputs.decisions.check_scored_predictions`): a class may go
         unpredicted, but a predicted label with no score, most often one label spelled two
@@ -54,7 +59,10 @@ def by_group(
         seen in any group, so that every group's table has the same classes. Data of one
         class also get the positive class (``pos_label``, or 1 beside 0 or -1, True beside
         False), which no sample holds, so that the binary measures are defined (as in
-        scikit-learn and fairlearn).
+        scikit-learn and fairlearn). Two labels given also name the class ``scores`` score
+        (the second), but not the positive class of the binary measures, nor the default
+        class of per-class metrics: those stay ``pos_label``'s, as ``labels`` in
+        scikit-learn and fairlearn only selects and orders the classes.
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative weights; the tables then hold float sums of weights.
     pos_label : label, optional
@@ -98,7 +106,11 @@ def by_group(
         resolve_pos_label(counts.labels, pos_label, "labels")
     grouped_scores = None
     if scores is not None:
-        target = binary_target(y_true, scores, pos_label, sample_weight, score_name="scores")
+        # the class the scores score: labels given score the second (unless pos_label), labels
+        # found follow scikit-learn's rule (the one rule of every path, score_column_class)
+        target = binary_target(y_true, scores, scores_pos_label(labels, pos_label,
+                                                                scores="scores"),
+                               sample_weight, score_name="scores")
         # the classes of y_true from the door's one encoding of it (no second pass)
         check_scored_predictions(target.classes, y_pred, score_name="scores",
                                  pos_label=target.pos_label)

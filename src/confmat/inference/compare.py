@@ -16,7 +16,7 @@ from ..curves import PRCurve, ROCCurve, roc_pr_curves
 from ..curves.partial import REF_MCCLISH, REF_ROBIN, PartialRange
 from ..inputs.decisions import check_scored_predictions
 from ..inputs.encode import as_1d
-from ..inputs.score_columns import positive_column_index
+from ..inputs.score_columns import positive_column_index, scores_pos_label
 from ..inputs.scores import check_scores_1d, check_scores_2d, check_threshold
 from ..inputs.targets import (
     default_pos_label,
@@ -139,7 +139,10 @@ def compare(
     pos_label : label, optional
         The positive class: of binary scores (ROC AUC, average precision, scores turned into
         labels, the curves) and, without ``average``, of the per-class metrics. Needed for
-        binary scores unless the labels are {0, 1}, {-1, 1} or {False, True}.
+        binary scores unless the labels are {0, 1}, {-1, 1} or {False, True}, or two
+        ``labels`` are given: a 1-D score vector then scores the second of them, which becomes
+        the positive class as if given here (the rule of every entry point,
+        :func:`confmat.inputs.score_columns.score_column_class`).
     threshold : float, default 0.5
         1-D scores are turned into labels with ``score >= threshold`` (said in ``notes``).
     test_metric : str, optional
@@ -283,6 +286,8 @@ def compare(
             sarr = (check_scores_2d if sarr.ndim == 2 else check_scores_1d)(
                 sarr, truth.n_samples, f"models[{name!r}]")
             scores[name] = sarr
+            if sarr.ndim == 1:  # labels given: the second scored, unless pos_label
+                pos_label = scores_pos_label(labels, pos_label, scores=f"models[{name!r}]")
             if pred is None:
                 klist: list[Any] = list(labels) if labels is not None else list(book or [])
                 if sarr.ndim == 2:

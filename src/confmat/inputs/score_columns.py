@@ -33,6 +33,7 @@ __all__ = [
     "positive_score_column",
     "score_column_class",
     "score_columns_error",
+    "scores_pos_label",
 ]
 
 
@@ -250,6 +251,55 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
         return labels[1] if pos_label is None else resolve_pos_label(list(labels), pos_label,
                                                                      name)
     return resolve_pos_label(list(true_classes), pos_label, name)
+
+
+def scores_pos_label(labels: Any, pos_label: Any, *, scores: str = "y_score") -> Any:
+    """The ``pos_label`` an in-memory entry point passes on beside one score vector per model
+    when the caller gave ``labels`` (:func:`confmat.groups.by_group`,
+    :func:`confmat.report.build_comparison`, :func:`confmat.inference.compare`): the class
+    :func:`score_column_class` names for labels given (the second of two, unless
+    ``pos_label``), or ``pos_label`` as it is where that rule does not apply (no labels given,
+    not two of them).
+
+    Where scikit-learn's rule on the labels already implies that class (``[0, 1]`` scores 1)
+    the result is ``None``, so that a caller whose defaults turn on ``pos_label`` (the
+    averaging of per-class metrics) sees the call it saw before; ``[1, 0]`` gives 0 and
+    ``['neg', 'pos']`` gives ``'pos'``.
+
+    Parameters
+    ----------
+    labels : sequence or None
+        The labels the caller gave, in their order.
+    pos_label : label or None
+        The caller's ``pos_label``.
+    scores : str, default 'y_score'
+        The scores' argument name, for the message.
+
+    Returns
+    -------
+    label or None
+
+    Raises
+    ------
+    ValueError
+        A ``pos_label`` that is neither of two labels given (:func:`score_column_class`).
+
+    Examples
+    --------
+    >>> scores_pos_label(["neg", "pos"], None), scores_pos_label([1, 0], None)
+    ('pos', 0)
+    >>> scores_pos_label([0, 1], None) is None, scores_pos_label(None, "a")
+    (True, 'a')
+    """
+    if labels is None or pos_label is not None:
+        return pos_label
+    given = [py_scalar(v) for v in as_1d(labels, "labels").tolist()]
+    if len(given) != 2:
+        return pos_label
+    pos = score_column_class(given, given, None, where=arg(scores), scores=[scores],
+                             name="labels", labels_given=True)
+    implied = default_pos_label(given)
+    return None if implied is not None and implied == pos else pos
 
 
 def file_column(where: str, column: str, role: str | None = None) -> str:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..curves.partial import PartialRange
 from ..inputs.encode import check_pair_lengths, encode_pair
+from ..inputs.score_columns import scores_pos_label
 from ..inputs.score_shape import check_score_length
 from ..inputs.targets import EncodedTruth, default_pos_label, encoded_truth, resolve_pos_label
 from ..matrix import ConfusionMatrix
@@ -198,6 +199,11 @@ def build_comparison(
         printed tables count, those inside ``labels``, so that every number of the page is on
         the same samples (:func:`confmat.inference.compare` on its own counts every sample in
         its overall metrics, as scikit-learn's ``accuracy_score`` ignores ``labels``).
+        Beside a score vector, the class it scores follows the rule of every entry point
+        (:func:`confmat.inputs.score_columns.score_column_class`): ``pos_label``, else the
+        second of two ``labels`` given (then the positive class of the page, as if given as
+        ``pos_label``), else scikit-learn's rule on the labels found (1 beside {0, 1}; other
+        labels need ``pos_label``).
     intervals : bool
         Show intervals in the reports and the table.
     n_resamples : int
@@ -292,6 +298,10 @@ def build_comparison(
     # y_true is encoded once for every model: their label books, tables (the counting kernels
     # read the EncodedTruth's codes), samples, reports and the comparison's statistics
     truth: EncodedTruth | None = None
+    if labels is not None and any(np.ndim(v) == 1 for v in scores.values()):
+        # a score vector scores the second of two labels given (unless pos_label), the rule
+        # of every entry point (score_column_class); each model's report reads it as pos_label
+        pos_label = scores_pos_label(labels, pos_label, scores="scores")
     if labels is None:  # the union of each model's label book, each checked by the door
         books = []
         for name, pred in models.items():
