@@ -415,13 +415,32 @@ def test_in_memory_pos_label_overrides_labels_given(entry, order):
 
 @pytest.mark.parametrize("entry", IN_MEMORY)
 def test_in_memory_zero_one_found_and_given_reversed(entry):
-    """{0, 1} found scores 1 (scikit-learn's rule); given as [1, 0] the caller's order says 0."""
+    """{0, 1} found scores 1 (scikit-learn's rule); given as [1, 0] (the positive class
+    first, as a 2x2 table is often written) it still scores 1: labels that imply their
+    positive class keep it in any order; only pos_label names another."""
     y, yhat, p, g = _data([0, 1])
     y, yhat = y.astype(int), yhat.astype(int)
     np.testing.assert_allclose(entry(y, yhat, p, g), _expected_auc(entry, y, p, g, 1),
                                atol=1e-12)
     np.testing.assert_allclose(entry(y, yhat, p, g, labels=[1, 0]),
+                               _expected_auc(entry, y, p, g, 1), atol=1e-12)
+    np.testing.assert_allclose(entry(y, yhat, p, g, labels=[1, 0], pos_label=0),
                                _expected_auc(entry, y, p, g, 0), atol=1e-12)
+
+
+@pytest.mark.parametrize("book", [[1, 0], [0, 1]])
+def test_labels_given_reversed_keep_the_implied_class_on_the_histogram_paths(tmp_path, book):
+    """evaluate_file and Accumulator with labels=[1, 0] score 1, as scikit-learn's roc_curve
+    (which never reads a positive class from an order) does on the same scores."""
+    y, yhat, p, _ = _data([0, 1])
+    y, yhat = y.astype(int), yhat.astype(int)
+    want = roc_auc_score(y == 1, _bins(p) / B)
+    _, rep = cio.evaluate_file(_file(tmp_path, ".csv", (y, yhat, p, _)), "y", "yhat",
+                               score_cols="p", labels=book, bins=B)
+    assert rep.curves.roc_auc() == pytest.approx(want, abs=1e-12)
+    acc = confmat.Accumulator(labels=book, bins=B)
+    acc.update(y, yhat, scores=p)
+    assert acc.curves().roc_auc() == pytest.approx(want, abs=1e-12)
 
 
 def test_by_group_agrees_with_evaluate_file_on_labels_given(tmp_path):

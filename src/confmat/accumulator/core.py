@@ -63,8 +63,9 @@ class Accumulator(AccumulatorState):
     score_range : (float, float), default (0.0, 1.0)
         Range of the scores (a score outside it is an error).
     score_labels : sequence, optional
-        The histogram's classes, fixed now (implies ``scores=True``); binary: ``score_labels[1]``
-        is the positive class, multiclass: the order of the score columns. By default they
+        The histogram's classes, fixed now (implies ``scores=True``); binary: the class of the
+        one rule (1 / True of {0, 1}, {-1, 1}, {False, True} in any order, else
+        ``score_labels[1]``, unless ``pos_label``), multiclass: the order of the score columns. By default they
         are chosen as described under ``scores``.
     pos_label : label, optional
         The class that one score column (1-D ``scores``) scores, as in

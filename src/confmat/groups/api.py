@@ -47,9 +47,9 @@ def by_group(
         Scores of the positive class (binary problems, or one class against the rest of
         three or more): ROC AUC and average precision per group. Which class they score is the
         rule of every entry point (:func:`confmat.inputs.score_columns.score_column_class`):
-        ``pos_label`` if given; else the second of two ``labels`` given; else, labels found in
-        the data, 1 (True) beside {0, 1}, {-1, 1} or {False, True}, and any other two labels
-        are refused (give ``pos_label``). The predicted labels must
+        ``pos_label`` if given; else 1 (True) beside {0, 1}, {-1, 1} or {False, True}, found
+        or given in any order; else the second of two other ``labels`` given; any other two
+        labels found are refused (give ``pos_label``). The predicted labels must
         then be classes of ``y_true`` or the positive class
         (:func:`confmat.inputs.decisions.check_scored_predictions`): a class may go
         unpredicted, but a predicted label with no score, most often one label spelled two

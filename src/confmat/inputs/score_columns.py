@@ -184,8 +184,11 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
     * Three or more labels: that class against the rest (:func:`one_column_class`).
     * Two labels given by the caller (``labels_given``: ``labels=[a, b]``, the command
       line's ``--labels``, as :class:`confmat.binned.ScoreHistogram` with ``labels``): the
-      caller chose their order, so the column scores ``pos_label`` (one of them) or,
-      without it, the second label.
+      column scores ``pos_label`` (one of them); without it, the class the labels imply
+      (1 of {0, 1} or {-1, 1}, True of {False, True}) in whatever order they were given
+      (``labels=[1, 0]``, the positive class first as a 2x2 table is often written, still
+      scores 1, as scikit-learn's ``roc_curve`` does), else the second label: the caller
+      chose their order.
     * Labels discovered from the data: scikit-learn's rule on the true classes
       (:func:`~confmat.inputs.targets.resolve_pos_label`, the rule of ``roc_curve``): 1
       (True) beside {0, 1}, {-1, 1} or {False, True}, else ``pos_label``, which must be a
@@ -239,6 +242,8 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
     'pos'
     >>> score_column_class(["a"], ["a", "b"], None, where="f", scores=["p"], labels_given=True)
     'b'
+    >>> score_column_class([0, 1], [1, 0], None, where="f", scores=["p"], labels_given=True)
+    1
     >>> score_column_class(["neg", "pos"], ["neg", "pos"], None, where="f", scores=["p"])
     Traceback (most recent call last):
     ...
@@ -248,8 +253,12 @@ def score_column_class(true_classes: list[Any], labels: list[Any], pos_label: An
         return one_column_class(true_classes, labels, pos_label, where=where, scores=scores,
                                 name=name)
     if labels_given and len(labels) == 2:
-        return labels[1] if pos_label is None else resolve_pos_label(list(labels), pos_label,
-                                                                     name)
+        if pos_label is not None:
+            return resolve_pos_label(list(labels), pos_label, name)
+        # labels that imply their positive class keep it in any order (labels=[1, 0] puts
+        # the positive class first in a 2x2 table; its scores are still those of 1)
+        implied = default_pos_label(list(labels))
+        return labels[1] if implied is None else implied
     return resolve_pos_label(list(true_classes), pos_label, name)
 
 
@@ -263,8 +272,8 @@ def scores_pos_label(labels: Any, pos_label: Any, *, scores: str = "y_score") ->
 
     Where scikit-learn's rule on the labels already implies that class (``[0, 1]`` scores 1)
     the result is ``None``, so that a caller whose defaults turn on ``pos_label`` (the
-    averaging of per-class metrics) sees the call it saw before; ``[1, 0]`` gives 0 and
-    ``['neg', 'pos']`` gives ``'pos'``.
+    averaging of per-class metrics) sees the call it saw before (``[1, 0]`` too: the class
+    1 is implied in either order); ``['neg', 'pos']`` gives ``'pos'``.
 
     Parameters
     ----------
@@ -287,7 +296,7 @@ def scores_pos_label(labels: Any, pos_label: Any, *, scores: str = "y_score") ->
     Examples
     --------
     >>> scores_pos_label(["neg", "pos"], None), scores_pos_label([1, 0], None)
-    ('pos', 0)
+    ('pos', None)
     >>> scores_pos_label([0, 1], None) is None, scores_pos_label(None, "a")
     (True, 'a')
     """

@@ -205,7 +205,8 @@ def evaluate_by_group(source: Source, true_col: str, pred_col: str, group_cols: 
         Groups with fewer rows are flagged small.
     pos_label : label, optional
         The positive class of the result; with ``score_col``, the class the column scores,
-        as :func:`evaluate_grouped` reads it (two labels given: by default ``labels[1]``;
+        as :func:`evaluate_grouped` reads it (two labels given: by default 1 / True of
+        {0, 1}, {-1, 1}, {False, True} in any order, else ``labels[1]``;
         two labels found: needed unless {0, 1}, {-1, 1} or {False, True}; three or more:
         needed, that class against the rest).
     score_col : str, optional

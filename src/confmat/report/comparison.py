@@ -200,10 +200,10 @@ def build_comparison(
         the same samples (:func:`confmat.inference.compare` on its own counts every sample in
         its overall metrics, as scikit-learn's ``accuracy_score`` ignores ``labels``).
         Beside a score vector, the class it scores follows the rule of every entry point
-        (:func:`confmat.inputs.score_columns.score_column_class`): ``pos_label``, else the
-        second of two ``labels`` given (then the positive class of the page, as if given as
-        ``pos_label``), else scikit-learn's rule on the labels found (1 beside {0, 1}; other
-        labels need ``pos_label``).
+        (:func:`confmat.inputs.score_columns.score_column_class`): ``pos_label``, else 1
+        (True) beside {0, 1}, {-1, 1}, {False, True} found or given in any order, else the
+        second of two other ``labels`` given (then the positive class of the page, as if
+        given as ``pos_label``); other labels found need ``pos_label``.
     intervals : bool
         Show intervals in the reports and the table.
     n_resamples : int
