@@ -51,8 +51,10 @@ NUMBA_MIN_SIZE = 1 << 20
 MAX_DIRECT_RANGE = 1024
 #: Largest table of code pairs counted before unused codes are dropped.
 MAX_TABLE_CELLS = 1 << 21
-#: Values per column looked at to guess the integer label ranges.
-SAMPLE_SIZE = 4096
+#: Runs of consecutive values (and values per run) looked at to guess the integer label
+#: ranges: a few pages of each column, however long it is.
+SAMPLE_BLOCKS = 64
+SAMPLE_BLOCK = 64
 #: Longest stretch one thread counts into its int32 table.
 _CHUNK_LIMIT = 1 << 30
 #: Fewest rows a thread of a parallel kernel is handed at once.
@@ -100,9 +102,10 @@ def _nchunks(kern: SimpleNamespace, n: int) -> int:
 # ----------------------------------------------------------------------------- counting
 class _Counts:
     """A table over two value ranges (rows: y_true, columns: y_pred) before folding onto the
-    label book: ``seen_*`` say which rows / columns occur, ``values_*`` name them."""
+    label book: ``seen_*`` say which rows / columns occur, ``values_*`` name them; ``book``,
+    when not None, is already the sorted label book of the table's rows and columns."""
 
-    __slots__ = ("seen_p", "seen_t", "table", "values_p", "values_t")
+    __slots__ = ("book", "seen_p", "seen_t", "table", "values_p", "values_t")
 
     def __init__(
         self,
@@ -111,7 +114,9 @@ class _Counts:
         seen_p: np.ndarray,
         values_t: Callable[[np.ndarray], list[Any]],
         values_p: Callable[[np.ndarray], list[Any]],
+        book: list[Any] | None = None,
     ) -> None:
+        self.book = book
         self.table = table
         self.seen_t = seen_t
         self.seen_p = seen_p
@@ -174,11 +179,12 @@ def _count_kernel(
     return table, seen_t, seen_p
 
 
-def _sample_range(x: np.ndarray) -> tuple[int, int]:
-    """A guess of the label range of ``x`` from a strided sample: values in [0, 1024) are
-    assumed to start at 0, anything else at the smallest value seen."""
-    s = x[:: max(1, x.shape[0] // SAMPLE_SIZE)]
-    lo, hi = int(s.min()), int(s.max())
+def _sample_range(x: np.ndarray, kern: SimpleNamespace) -> tuple[int, int]:
+    """A guess of the label range of ``x`` from its first and last values and
+    ``SAMPLE_BLOCKS`` runs of consecutive values between them (exact for a sorted column):
+    values in [0, 1024) are assumed to start at 0, anything else at the smallest value seen."""
+    lo, hi = kern.sample_minmax(x, SAMPLE_BLOCKS, SAMPLE_BLOCK)
+    lo, hi = int(lo), int(hi)
     if 0 <= lo and hi < MAX_DIRECT_RANGE:
         lo = 0
     return lo, hi - lo + 1
@@ -204,8 +210,8 @@ def _int_counts(
         t, p = t.view(np.uint8), p.view(np.uint8)
     counted = None
     if kern is not None:
-        lo_t, rt = _sample_range(t)
-        lo_p, rp = _sample_range(p)
+        lo_t, rt = _sample_range(t, kern)
+        lo_p, rp = _sample_range(p, kern)
         if rt > MAX_DIRECT_RANGE or rp > MAX_DIRECT_RANGE:
             return None  # the sample alone is already too wide
         counted = _count_kernel(kern, t, p, w, lo_t, rt, lo_p, rp)
@@ -226,7 +232,15 @@ def _int_counts(
             return lambda idx: [bool(lo + i) for i in idx.tolist()]
         return lambda idx: [lo + i for i in idx.tolist()]
 
-    return _Counts(table, seen_t, seen_p, values(lo_t), values(lo_p))
+    book = None
+    if lo_t == lo_p and rt == rp and seen_t.all() and seen_p.all():
+        # both columns hold every value of one range: the table is already over the label
+        # book, whose labels are one integer (or bool) dtype's values, so of one kind, none
+        # missing, and sorted (what _fold would otherwise find label by label)
+        book = list(range(lo_t, lo_t + rt))
+        if kind == "b":
+            book = [bool(v) for v in book]
+    return _Counts(table, seen_t, seen_p, values(lo_t), values(lo_p), book)
 
 
 
@@ -282,6 +296,8 @@ def _fold(
     """The table over the label book: rows/columns of the labels that occur (or of ``book``,
     everything else pooled in a last "other" row/column)."""
     table = counts.table
+    if book is None and counts.book is not None:
+        return table, counts.book, False
     rows = np.flatnonzero(counts.seen_t)
     cols = np.flatnonzero(counts.seen_p)
     vt = counts.values_t(rows)
