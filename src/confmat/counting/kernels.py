@@ -4,10 +4,13 @@ Every input is counted as a pair of integer columns over a small table, which is
 onto the sorted label book; only the distinct labels ever become Python objects.
 
 * Integer (and bool) labels are counted over their value ranges directly: no sort, no
-  factorisation. The ranges are guessed from a sample and checked while counting (a value
-  outside lands in a margin row or column), so the usual input is read once; a wrong guess
-  costs one exact min/max pass and a recount. Arithmetic is modulo 2**64 on each array's own
-  values, so the whole uint64 range is exact and no dtype is promoted to float.
+  factorisation. The ranges are guessed from a sample (a few pages of each column, its first
+  and last values among them) and checked while counting (a value outside lands in a margin
+  row or column), so the usual input is read once; a wrong guess costs one exact min/max
+  pass and a recount. Arithmetic is modulo 2**64 on each array's own values, so the whole
+  uint64 range is exact and no dtype is promoted to float. Without ``labels`` the table is
+  folded onto the sorted labels by index arithmetic on the two ranges: the labels of an
+  integer dtype need no check of their kinds, one by one.
 * Arrow dictionary columns, polars Categorical / Enum and pandas categoricals are counted
   over their codes.
 * Arrow string columns (pyarrow, polars, pandas ``string[pyarrow]``) are factorised straight
@@ -102,10 +105,11 @@ def _nchunks(kern: SimpleNamespace, n: int) -> int:
 # ----------------------------------------------------------------------------- counting
 class _Counts:
     """A table over two value ranges (rows: y_true, columns: y_pred) before folding onto the
-    label book: ``seen_*`` say which rows / columns occur, ``values_*`` name them; ``book``,
-    when not None, is already the sorted label book of the table's rows and columns."""
+    label book: ``seen_*`` say which rows / columns occur, ``values_*`` name them. ``ranges``
+    is ``(lo_t, lo_p, is_bool)`` when row ``i`` is the value ``lo_t + i`` of an integer (or
+    bool) column and column ``j`` the value ``lo_p + j``, else None."""
 
-    __slots__ = ("book", "seen_p", "seen_t", "table", "values_p", "values_t")
+    __slots__ = ("ranges", "seen_p", "seen_t", "table", "values_p", "values_t")
 
     def __init__(
         self,
@@ -114,9 +118,9 @@ class _Counts:
         seen_p: np.ndarray,
         values_t: Callable[[np.ndarray], list[Any]],
         values_p: Callable[[np.ndarray], list[Any]],
-        book: list[Any] | None = None,
+        ranges: tuple[int, int, bool] | None = None,
     ) -> None:
-        self.book = book
+        self.ranges = ranges
         self.table = table
         self.seen_t = seen_t
         self.seen_p = seen_p
@@ -232,15 +236,7 @@ def _int_counts(
             return lambda idx: [bool(lo + i) for i in idx.tolist()]
         return lambda idx: [lo + i for i in idx.tolist()]
 
-    book = None
-    if lo_t == lo_p and rt == rp and seen_t.all() and seen_p.all():
-        # both columns hold every value of one range: the table is already over the label
-        # book, whose labels are one integer (or bool) dtype's values, so of one kind, none
-        # missing, and sorted (what _fold would otherwise find label by label)
-        book = list(range(lo_t, lo_t + rt))
-        if kind == "b":
-            book = [bool(v) for v in book]
-    return _Counts(table, seen_t, seen_p, values(lo_t), values(lo_p), book)
+    return _Counts(table, seen_t, seen_p, values(lo_t), values(lo_p), (lo_t, lo_p, kind == "b"))
 
 
 
@@ -290,14 +286,48 @@ def _preview(values: list[Any], limit: int = 5) -> str:
     return f"[{shown}{more}]"
 
 
+def _fold_ranges(
+    counts: _Counts, ranges: tuple[int, int, bool]
+) -> tuple[np.ndarray, list[Any], bool] | None:
+    """:func:`_fold` without ``labels`` for two integer (or bool) columns counted over their
+    value ranges, by index arithmetic on the ranges; None when they lie too far apart.
+
+    Their labels are the values of integer (or bool) dtypes, so of one kind, none missing, and
+    ordered as the ranges are: the per-label kind checks and lookups of :func:`_fold` could
+    not fail or differ, and are skipped."""
+    lo_t, lo_p, is_bool = ranges
+    table = counts.table
+    rt, rp = table.shape
+    if lo_t == lo_p and rt == rp and counts.seen_t.all() and counts.seen_p.all():
+        book = list(range(lo_t, lo_t + rt))  # the table is already over the label book
+        return table, [bool(v) for v in book] if is_bool else book, False
+    lo = min(lo_t, lo_p)
+    span = max(lo_t + rt, lo_p + rp) - lo
+    if span > 2 * MAX_DIRECT_RANGE:
+        return None
+    rows = np.flatnonzero(counts.seen_t)
+    cols = np.flatnonzero(counts.seen_p)
+    seen = np.zeros(span, dtype=bool)
+    seen[rows + (lo_t - lo)] = True
+    seen[cols + (lo_p - lo)] = True
+    place = np.cumsum(seen) - 1  # the position of each seen value in the label book
+    book = [lo + v for v in np.flatnonzero(seen).tolist()]
+    k = len(book)
+    out = np.zeros((k, k), dtype=table.dtype)
+    out[np.ix_(place[rows + (lo_t - lo)], place[cols + (lo_p - lo)])] = table[np.ix_(rows, cols)]
+    return out, [bool(v) for v in book] if is_bool else book, False
+
+
 def _fold(
     counts: _Counts, book: list[Any] | None, strict: bool = True
 ) -> tuple[np.ndarray, list[Any], bool]:
     """The table over the label book: rows/columns of the labels that occur (or of ``book``,
     everything else pooled in a last "other" row/column)."""
     table = counts.table
-    if book is None and counts.book is not None:
-        return table, counts.book, False
+    if book is None and counts.ranges is not None:
+        folded = _fold_ranges(counts, counts.ranges)
+        if folded is not None:
+            return folded
     rows = np.flatnonzero(counts.seen_t)
     cols = np.flatnonzero(counts.seen_p)
     vt = counts.values_t(rows)
