@@ -298,8 +298,13 @@ def _fold_ranges(
     lo_t, lo_p, is_bool = ranges
     table = counts.table
     rt, rp = table.shape
-    if lo_t == lo_p and rt == rp and counts.seen_t.all() and counts.seen_p.all():
-        book = list(range(lo_t, lo_t + rt))  # the table is already over the label book
+    if lo_t == lo_p and rt == rp:  # one range: the labels are the values either column holds
+        if counts.seen_t.all() and counts.seen_p.all():
+            book = list(range(lo_t, lo_t + rt))  # the table is already over the label book
+        else:
+            keep = np.flatnonzero(np.logical_or(counts.seen_t, counts.seen_p))
+            table = table[np.ix_(keep, keep)]
+            book = [lo_t + v for v in keep.tolist()]
         return table, [bool(v) for v in book] if is_bool else book, False
     lo = min(lo_t, lo_p)
     span = max(lo_t + rt, lo_p + rp) - lo
