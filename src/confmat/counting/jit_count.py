@@ -33,8 +33,9 @@ def count_kernels() -> SimpleNamespace:
     Returns
     -------
     SimpleNamespace or None
-        ``minmax(a, nchunks)`` / ``minmax1(a)``, ``count_range(t, p, lo_t, rt, lo_p, rp,
-        nchunks)`` / ``count_range1`` and the weighted ``count_range_w`` / ``count_range_w1``;
+        ``minmax(a, nchunks)`` / ``minmax1(a)``, ``sample_minmax(a, nblocks, block)`` (the
+        extremes of a sample: a guess), ``count_range(t, p, lo_t, rt, lo_p, rp, nchunks)`` /
+        ``count_range1`` and the weighted ``count_range_w`` / ``count_range_w1``;
         None when numba is disabled or not installed (see :mod:`confmat.deps`).
 
     Examples
@@ -61,6 +62,26 @@ def count_kernels() -> SimpleNamespace:
         return lo, hi
 
     _minmax_stretch = minmax_stretch
+
+    @njit(nogil=True, boundscheck=False)
+    def sample_minmax(a, nblocks, block):  # pragma: no cover - compiled
+        # (min, max) of the first and the last value and of ``nblocks`` runs of ``block``
+        # consecutive values spread evenly from the start to the end: a few pages per array
+        # however long it is, each read front to back (a sorted column's extremes are its
+        # first and last values)
+        n = a.shape[0]
+        lo = a[n - 1]
+        hi = a[n - 1]
+        if n <= nblocks * block:  # (nblocks >= 2)
+            return _minmax_stretch(a)
+        step = (n - block) // (nblocks - 1)
+        for k in range(nblocks):
+            run = a[k * step : k * step + block]
+            for i in range(run.shape[0]):
+                v = run[i]
+                lo = v if v < lo else lo
+                hi = v if v > hi else hi
+        return lo, hi
 
     @njit(parallel=True, nogil=True)
     def minmax(a, nchunks):  # pragma: no cover - compiled
@@ -209,6 +230,7 @@ def count_kernels() -> SimpleNamespace:
     return SimpleNamespace(
         minmax=minmax,
         minmax1=minmax_stretch,
+        sample_minmax=sample_minmax,
         count_range=count_range,
         count_range1=count_range1,
         count_range_w=count_range_w,

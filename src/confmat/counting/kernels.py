@@ -4,10 +4,13 @@ Every input is counted as a pair of integer columns over a small table, which is
 onto the sorted label book; only the distinct labels ever become Python objects.
 
 * Integer (and bool) labels are counted over their value ranges directly: no sort, no
-  factorisation. The ranges are guessed from a sample and checked while counting (a value
-  outside lands in a margin row or column), so the usual input is read once; a wrong guess
-  costs one exact min/max pass and a recount. Arithmetic is modulo 2**64 on each array's own
-  values, so the whole uint64 range is exact and no dtype is promoted to float.
+  factorisation. The ranges are guessed from a sample (a few pages of each column, its first
+  and last values among them) and checked while counting (a value outside lands in a margin
+  row or column), so the usual input is read once; a wrong guess costs one exact min/max
+  pass and a recount. Arithmetic is modulo 2**64 on each array's own values, so the whole
+  uint64 range is exact and no dtype is promoted to float. Without ``labels`` the table is
+  folded onto the sorted labels by index arithmetic on the two ranges: the labels of an
+  integer dtype need no check of their kinds, one by one.
 * Arrow dictionary columns, polars Categorical / Enum and pandas categoricals are counted
   over their codes.
 * Arrow string columns (pyarrow, polars, pandas ``string[pyarrow]``) are factorised straight
@@ -51,8 +54,10 @@ NUMBA_MIN_SIZE = 1 << 20
 MAX_DIRECT_RANGE = 1024
 #: Largest table of code pairs counted before unused codes are dropped.
 MAX_TABLE_CELLS = 1 << 21
-#: Values per column looked at to guess the integer label ranges.
-SAMPLE_SIZE = 4096
+#: Runs of consecutive values (and values per run) looked at to guess the integer label
+#: ranges: a few pages of each column, however long it is.
+SAMPLE_BLOCKS = 64
+SAMPLE_BLOCK = 64
 #: Longest stretch one thread counts into its int32 table.
 _CHUNK_LIMIT = 1 << 30
 #: Fewest rows a thread of a parallel kernel is handed at once.
@@ -100,9 +105,11 @@ def _nchunks(kern: SimpleNamespace, n: int) -> int:
 # ----------------------------------------------------------------------------- counting
 class _Counts:
     """A table over two value ranges (rows: y_true, columns: y_pred) before folding onto the
-    label book: ``seen_*`` say which rows / columns occur, ``values_*`` name them."""
+    label book: ``seen_*`` say which rows / columns occur, ``values_*`` name them. ``ranges``
+    is ``(lo_t, lo_p, is_bool)`` when row ``i`` is the value ``lo_t + i`` of an integer (or
+    bool) column and column ``j`` the value ``lo_p + j``, else None."""
 
-    __slots__ = ("seen_p", "seen_t", "table", "values_p", "values_t")
+    __slots__ = ("ranges", "seen_p", "seen_t", "table", "values_p", "values_t")
 
     def __init__(
         self,
@@ -111,7 +118,9 @@ class _Counts:
         seen_p: np.ndarray,
         values_t: Callable[[np.ndarray], list[Any]],
         values_p: Callable[[np.ndarray], list[Any]],
+        ranges: tuple[int, int, bool] | None = None,
     ) -> None:
+        self.ranges = ranges
         self.table = table
         self.seen_t = seen_t
         self.seen_p = seen_p
@@ -174,11 +183,12 @@ def _count_kernel(
     return table, seen_t, seen_p
 
 
-def _sample_range(x: np.ndarray) -> tuple[int, int]:
-    """A guess of the label range of ``x`` from a strided sample: values in [0, 1024) are
-    assumed to start at 0, anything else at the smallest value seen."""
-    s = x[:: max(1, x.shape[0] // SAMPLE_SIZE)]
-    lo, hi = int(s.min()), int(s.max())
+def _sample_range(x: np.ndarray, kern: SimpleNamespace) -> tuple[int, int]:
+    """A guess of the label range of ``x`` from its first and last values and
+    ``SAMPLE_BLOCKS`` runs of consecutive values between them (exact for a sorted column):
+    values in [0, 1024) are assumed to start at 0, anything else at the smallest value seen."""
+    lo, hi = kern.sample_minmax(x, SAMPLE_BLOCKS, SAMPLE_BLOCK)
+    lo, hi = int(lo), int(hi)
     if 0 <= lo and hi < MAX_DIRECT_RANGE:
         lo = 0
     return lo, hi - lo + 1
@@ -204,8 +214,8 @@ def _int_counts(
         t, p = t.view(np.uint8), p.view(np.uint8)
     counted = None
     if kern is not None:
-        lo_t, rt = _sample_range(t)
-        lo_p, rp = _sample_range(p)
+        lo_t, rt = _sample_range(t, kern)
+        lo_p, rp = _sample_range(p, kern)
         if rt > MAX_DIRECT_RANGE or rp > MAX_DIRECT_RANGE:
             return None  # the sample alone is already too wide
         counted = _count_kernel(kern, t, p, w, lo_t, rt, lo_p, rp)
@@ -226,7 +236,7 @@ def _int_counts(
             return lambda idx: [bool(lo + i) for i in idx.tolist()]
         return lambda idx: [lo + i for i in idx.tolist()]
 
-    return _Counts(table, seen_t, seen_p, values(lo_t), values(lo_p))
+    return _Counts(table, seen_t, seen_p, values(lo_t), values(lo_p), (lo_t, lo_p, kind == "b"))
 
 
 
@@ -276,12 +286,53 @@ def _preview(values: list[Any], limit: int = 5) -> str:
     return f"[{shown}{more}]"
 
 
+def _fold_ranges(
+    counts: _Counts, ranges: tuple[int, int, bool]
+) -> tuple[np.ndarray, list[Any], bool] | None:
+    """:func:`_fold` without ``labels`` for two integer (or bool) columns counted over their
+    value ranges, by index arithmetic on the ranges; None when they lie too far apart.
+
+    Their labels are the values of integer (or bool) dtypes, so of one kind, none missing, and
+    ordered as the ranges are: the per-label kind checks and lookups of :func:`_fold` could
+    not fail or differ, and are skipped."""
+    lo_t, lo_p, is_bool = ranges
+    table = counts.table
+    rt, rp = table.shape
+    if lo_t == lo_p and rt == rp:  # one range: the labels are the values either column holds
+        if counts.seen_t.all() and counts.seen_p.all():
+            book = list(range(lo_t, lo_t + rt))  # the table is already over the label book
+        else:
+            keep = np.flatnonzero(np.logical_or(counts.seen_t, counts.seen_p))
+            table = table[np.ix_(keep, keep)]
+            book = [lo_t + v for v in keep.tolist()]
+        return table, [bool(v) for v in book] if is_bool else book, False
+    lo = min(lo_t, lo_p)
+    span = max(lo_t + rt, lo_p + rp) - lo
+    if span > 2 * MAX_DIRECT_RANGE:
+        return None
+    rows = np.flatnonzero(counts.seen_t)
+    cols = np.flatnonzero(counts.seen_p)
+    seen = np.zeros(span, dtype=bool)
+    seen[rows + (lo_t - lo)] = True
+    seen[cols + (lo_p - lo)] = True
+    place = np.cumsum(seen) - 1  # the position of each seen value in the label book
+    book = [lo + v for v in np.flatnonzero(seen).tolist()]
+    k = len(book)
+    out = np.zeros((k, k), dtype=table.dtype)
+    out[np.ix_(place[rows + (lo_t - lo)], place[cols + (lo_p - lo)])] = table[np.ix_(rows, cols)]
+    return out, [bool(v) for v in book] if is_bool else book, False
+
+
 def _fold(
     counts: _Counts, book: list[Any] | None, strict: bool = True
 ) -> tuple[np.ndarray, list[Any], bool]:
     """The table over the label book: rows/columns of the labels that occur (or of ``book``,
     everything else pooled in a last "other" row/column)."""
     table = counts.table
+    if book is None and counts.ranges is not None:
+        folded = _fold_ranges(counts, counts.ranges)
+        if folded is not None:
+            return folded
     rows = np.flatnonzero(counts.seen_t)
     cols = np.flatnonzero(counts.seen_p)
     vt = counts.values_t(rows)
