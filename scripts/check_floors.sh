@@ -24,9 +24,10 @@ names = ["numpy", "scipy", "click", "rich", "jinja2", "numba", "pandas", "polars
 print("installed:", ", ".join(f"{n} {version(n)}" for n in names))
 PY
 cd "$root"
-# numba's compiled kernels of this numba version are cached apart from the main environment's
 # Left out: tests/test_sklearn_*.py, whose oracle is the newest scikit-learn's API (pip picks an
-# older one next to these floors), and the R / Chromium tests.
+# older one next to these floors), the R / Chromium tests, and `confmat demo` (it trains
+# scikit-learn models for about 40 s of CPU; its reports are built by the other report tests).
+# numba's compiled kernels of this numba version are cached apart from the main environment's.
 NUMBA_CACHE_DIR="$venv/numba-cache" "$venv/bin/python" -m pytest -p no:cacheprovider -n 2 -q \
     tests/test_io*.py tests/test_inputs*.py tests/test_cli_files.py tests/test_cli_csv.py \
     tests/test_csv_dialect.py tests/test_groups_io*.py tests/test_arrow_inputs.py \
@@ -35,4 +36,4 @@ NUMBA_CACHE_DIR="$venv/numba-cache" "$venv/bin/python" -m pytest -p no:cacheprov
     tests/test_overflow.py tests/test_kernels.py tests/test_accumulator.py tests/test_binned.py \
     tests/test_curves.py tests/test_pos_label.py tests/test_probability_door.py \
     tests/test_inference.py tests/test_report.py tests/test_plots.py tests/test_dask.py \
-    tests/test_cli.py
+    tests/test_cli.py --deselect tests/test_cli.py::test_demo_writes_reports_and_reports_its_runtime
