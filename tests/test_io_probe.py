@@ -299,8 +299,12 @@ def test_all_zero_weights_are_refused_naming_the_weight_column(tmp_path, name):
     types = {"y": pa.int64(), "yhat": pa.int64(), "w": pa.float64(), "g": pa.string(),
              "s0": pa.float64(), "s1": pa.float64()}
     src = write_source(tmp_path, name, cols, types)
-    with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero"):
-        sk_metrics.confusion_matrix(cols["y"], cols["yhat"], sample_weight=cols["w"])
+    import sklearn
+
+    # scikit-learn refuses them from 1.9 on (1.8 and older do not)
+    if tuple(int(v) for v in sklearn.__version__.split(".")[:2]) >= (1, 9):
+        with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero"):
+            sk_metrics.confusion_matrix(cols["y"], cols["yhat"], sample_weight=cols["w"])
     ways: list[dict[str, Any]] = [{}, {"score_cols": "s1"}, {"score_cols": ["s0", "s1"]},
                                   {"where": "y >= 0"}]
     if name in GROUP_FORMATS:

@@ -506,7 +506,7 @@ def test_a_macro_of_the_callers_connection_is_refused():
 
 
 #: DuckDB's time-zone-aware timestamp types: a function of one reads it in the session's
-#: TimeZone setting, so DuckDB (2.0.1 on) calls it CONSISTENT_WITHIN_QUERY, not CONSISTENT
+#: TimeZone setting, so DuckDB (2.0 on) calls it CONSISTENT_WITHIN_QUERY, not CONSISTENT
 ZONED = {"TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ_NS"}
 
 

@@ -24,18 +24,20 @@ from confmat.inference import score_metric
 from confmat.report import build_report
 
 BINS = 20  # scores are drawn on the grid k / BINS, so the binned AUC is exact
+#: numpy's trapezoidal rule (named trapz before numpy 2.0: the floor environment has numpy 1.24)
+trapezoid = getattr(np, "trapezoid", None) or np.trapz  # noqa: NPY201
 
 
 def _roc_curve_area(y, s, pl):
     fpr, tpr, _ = confmat.roc_curve(y, s, pos_label=pl)
-    return float(np.trapezoid(tpr, fpr))
+    return float(trapezoid(tpr, fpr))
 
 
 def _sweep_area(y, s, pl):
     sw = confmat.threshold_sweep(y, s, pos_label=pl)
     tpr = np.r_[0.0, sw.metric("tpr")]
     fpr = np.r_[0.0, sw.metric("fpr")]
-    return float(np.trapezoid(tpr, fpr))
+    return float(trapezoid(tpr, fpr))
 
 
 def _best_threshold_area(y, s, pl):

@@ -3,13 +3,16 @@
 Public within the package: :mod:`confmat.binned` computes its curves and areas from histogram
 counts with the same rules (``average``, ``method``, ``max_fpr``, undefined AUC) as the exact
 functions, by importing these.
+
+:func:`trapezoid` is a compatibility shim: numpy names its trapezoidal rule ``trapz`` before
+numpy 2.0 and ``trapezoid`` since (numpy 2.4 dropped the old name); confmat supports numpy 1.24.
 """
 
 from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -18,6 +21,33 @@ from ..metrics import UndefinedMetricWarning
 
 #: The ways :func:`confmat.average_precision` integrates the precision-recall curve.
 APMethod = Literal["step", "interpolated", "trapezoid"]
+
+# looked up in the module's namespace: the type stubs of numpy >= 2.4 no longer have trapz
+_TRAPEZOID: Callable[..., Any] = (np.trapezoid if hasattr(np, "trapezoid")
+                                  else vars(np)["trapz"])
+
+
+def trapezoid(y: np.ndarray, x: np.ndarray, axis: int = -1) -> Any:
+    """numpy's trapezoidal rule, ``np.trapezoid`` (``np.trapz`` on numpy < 2.0).
+
+    Parameters
+    ----------
+    y, x : ndarray
+        The values and the points they are at, along ``axis``.
+    axis : int, default -1
+        The axis to integrate along.
+
+    Returns
+    -------
+    float or ndarray
+        The area, one per remaining index when ``y`` has more than one dimension.
+
+    Examples
+    --------
+    >>> float(trapezoid(np.array([0.0, 1.0, 1.0]), np.array([0.0, 0.5, 1.0])))
+    0.75
+    """
+    return _TRAPEZOID(y, x, axis=axis)
 
 
 def trapezoid_area(x: np.ndarray, y: np.ndarray) -> float:
@@ -37,7 +67,7 @@ def trapezoid_area(x: np.ndarray, y: np.ndarray) -> float:
     >>> trapezoid_area(np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0, 1.0]))
     0.75
     """
-    return float(np.trapezoid(y, x))
+    return float(trapezoid(y, x))
 
 
 def check_max_fpr(max_fpr: Any) -> float | None:

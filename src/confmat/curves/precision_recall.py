@@ -11,6 +11,7 @@ import numpy as np
 
 from ..inputs.kinds import py_scalar
 from ..inputs.targets import binary_target
+from .common import trapezoid
 from .rank import cumulative_counts
 
 
@@ -185,7 +186,7 @@ def ap_from_count_stack(tps: np.ndarray, fps: np.ndarray, method: str) -> np.nda
         best = np.maximum.accumulate(precision, axis=-1)
         area = -np.sum(np.diff(recall, axis=-1) * best[..., :-1], axis=-1)
     else:
-        area = -np.trapezoid(precision, recall, axis=-1)
+        area = -trapezoid(precision, recall, axis=-1)
     return np.maximum(0.0, area)
 
 
