@@ -379,8 +379,7 @@ def evaluate_stream(source: Source, path: str, true_col: str, pred_col: str,
         With one score column beside three or more labels: the class the column scores
         (:func:`confmat.inputs.score_columns.one_column_class`); the histogram is then
         :class:`~confmat.binned.ScoreHistogram` with ``pos_label``, every other true class
-        negative. Two labels: the class the column scores
-        (:func:`confmat.inputs.score_columns.score_column_class`).
+        negative. Two labels: the class :func:`~confmat.inputs.score_columns.score_column_class` names.
 
     Returns
     -------
