@@ -24,7 +24,7 @@ def test_mixed_label_types_in_numpy_object_array():
 
 
 def test_y_true_and_y_pred_of_different_kinds():
-    with pytest.raises(TypeError, match="y_true and y_pred"):
+    with pytest.raises(TypeError, match="y_true with y_pred mixes label types"):
         from_predictions([1, 2, 1], ["a", "b", "a"])
 
 
