@@ -140,7 +140,7 @@ def compare(
         The positive class: of binary scores (ROC AUC, average precision, scores turned into
         labels, the curves) and, without ``average``, of the per-class metrics. Needed for
         binary scores unless the labels are {0, 1}, {-1, 1} or {False, True}, or two
-        ``labels`` are given: a 1-D score vector then scores the second of them, which becomes
+        other ``labels`` are given: a 1-D score vector then scores the second, which becomes
         the positive class as if given here (the rule of every entry point,
         :func:`confmat.inputs.score_columns.score_column_class`).
     threshold : float, default 0.5

@@ -1,7 +1,8 @@
 """Which class the score columns of a file or a stream score: one column of a binary problem
 or, with ``pos_label``, of one class against the rest; several columns, one per class.
 One score column has one positive-class rule on every path (:func:`score_column_class`):
-labels the caller gave keep their order (the column scores the second, or ``pos_label``);
+labels the caller gave keep their order (the column scores ``pos_label``, else the class
+{0, 1}, {-1, 1}, {False, True} imply in either order, else the second);
 labels discovered from the data follow scikit-learn's rule
 (:func:`~confmat.inputs.targets.resolve_pos_label`: {0, 1}, {-1, 1}, {False, True} imply
 1 / True, any other two labels need ``pos_label``), never the second label by its sorted
@@ -361,7 +362,7 @@ def file_score_class(where: str, true_col: str, scores: list[str], true_classes:
         The user's ``pos_label``, in the type of the labels.
     labels_given : bool, default False
         Whether ``labels`` are the user's (``labels=``, ``--labels``): the column then scores
-        the second of two unless ``pos_label`` says otherwise.
+        ``pos_label``, else the class two labels imply (1 / True), else the second of two.
 
     Returns
     -------

@@ -299,7 +299,8 @@ def build_comparison(
     # read the EncodedTruth's codes), samples, reports and the comparison's statistics
     truth: EncodedTruth | None = None
     if labels is not None and any(np.ndim(v) == 1 for v in scores.values()):
-        # a score vector scores the second of two labels given (unless pos_label), the rule
+        # a score vector scores the class of two labels given (pos_label, the implied 1 /
+        # True, else the second), the rule
         # of every entry point (score_column_class); each model's report reads it as pos_label
         pos_label = scores_pos_label(labels, pos_label, scores="scores")
     if labels is None:  # the union of each model's label book, each checked by the door
